@@ -1,0 +1,60 @@
+// The contract between the query actors and whatever runs SQL (DuckDB here, a fake in specs).
+// Actors depend on these types only, so a harness can drive a query with any engine.
+import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js';
+
+/** A slice of result rows already rendered as Presto JSON. */
+export interface RowBatch {
+  /** Rows as JSON arrays joined by commas, without the surrounding brackets: `[1,"a"],[2,"b"]`. */
+  json: string;
+  /** Number of rows in `json`. */
+  rows: number;
+  /** Byte length of `json` in UTF-8 (for paging and stats). */
+  bytes: number;
+}
+
+/** A statement that has been parsed and analysed: its output is known, nothing has run yet. */
+export interface Plan {
+  columns: OutputColumn[];
+  /** Set for statements that are not queries: 'INSERT', 'CREATE TABLE', 'USE', 'SET SESSION', ... */
+  updateType?: string;
+  /** Session changes to report in response headers once the statement finishes. */
+  sessionUpdates?: SessionUpdates;
+  /** Start producing rows. Called at most once. */
+  execute(): Execution;
+  /** Give back resources (connection) when the plan will never execute. Idempotent. */
+  release(): void;
+}
+
+export interface ExecutionProgress {
+  /** rows read from sources so far */
+  processedRows: number;
+  /** bytes read from sources so far (estimate) */
+  processedBytes: number;
+  /** milliseconds of engine CPU time so far (estimate) */
+  cpuTimeMillis: number;
+}
+
+/** A running statement: pull batches until `null`. */
+export interface Execution {
+  /**
+   * Next batch of about `targetBytes` of rendered rows, or `null` when the result is exhausted.
+   * Rejects with a VivaceError on failure; after `cancel()` it rejects with USER_CANCELED
+   * (never resolves `null`: a cancelled query must not look like a normal end).
+   */
+  next(targetBytes: number): Promise<RowBatch | null>;
+  /** Interrupt the running statement. Idempotent; safe after the end. */
+  cancel(): void;
+  /** For DML: the affected row count once the result is exhausted. */
+  readonly updateCount?: number;
+  progress(): ExecutionProgress;
+}
+
+export interface Engine {
+  /**
+   * Parse and analyse `sql` for `session`; resolves with the planned output.
+   * Rejects with a VivaceError (SYNTAX_ERROR, TABLE_NOT_FOUND, ...) for a bad statement.
+   */
+  plan(sql: string, session: Session): Promise<Plan>;
+  /** Close all connections and the database. */
+  close(): Promise<void>;
+}
