@@ -5,12 +5,19 @@ import type { ErrorLocation, FailureInfo, QueryError } from './types.js';
 export class VivaceError extends Error {
   readonly errorName: ErrorName;
   readonly errorLocation?: ErrorLocation;
+  /** For errors about the HTTP request itself (not a query failure): the status to answer with. */
+  readonly httpStatus?: number;
 
-  constructor(errorName: ErrorName, message: string, options: { location?: ErrorLocation; cause?: unknown } = {}) {
+  constructor(
+    errorName: ErrorName,
+    message: string,
+    options: { location?: ErrorLocation; cause?: unknown; httpStatus?: number } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'VivaceError';
     this.errorName = errorName;
     this.errorLocation = options.location;
+    this.httpStatus = options.httpStatus;
   }
 
   get errorCode(): number {
