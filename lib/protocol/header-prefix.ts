@@ -1,0 +1,67 @@
+// Which header family (X-Service-, X-Presto-, X-Trino-) a request speaks. Clients only read response
+// headers of their own family, so the answer must use the family of the request.
+import { VivaceError } from './vivace-error.js';
+import type { HeaderPrefix, ProtocolDialect } from './types.js';
+
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
+/** In the order they are reported when a request mixes them. */
+export const HEADER_PREFIXES: readonly HeaderPrefix[] = ['X-Service-', 'X-Presto-', 'X-Trino-'];
+
+/**
+ * Request header names (without prefix) that identify a family. Only these count, so an unrelated header
+ * that merely starts with a family prefix does not decide (or break) detection.
+ */
+const KNOWN_NAMES = new Set(
+  [
+    'User', 'Source', 'Catalog', 'Schema', 'Session', 'Time-Zone', 'Language', 'Client-Info', 'Client-Tags',
+    'Trace-Token', 'Prepared-Statement', 'Transaction-Id', 'Role', 'Extra-Credential', 'Resource-Estimate',
+    'Client-Capabilities', 'Path', 'Original-User', 'Original-Roles', 'Query-Data-Encoding',
+  ].map((n) => n.toLowerCase()),
+);
+
+/** The family of a request; none present means our own X-Service-. Mixing families is a 400, as in Trino. */
+export function detectPrefix(headers: RequestHeaders): HeaderPrefix {
+  const found = new Set<HeaderPrefix>();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    for (const prefix of HEADER_PREFIXES) {
+      const p = prefix.toLowerCase();
+      if (lower.startsWith(p) && KNOWN_NAMES.has(lower.slice(p.length))) found.add(prefix);
+    }
+  }
+  const families = HEADER_PREFIXES.filter((p) => found.has(p));
+  if (families.length > 1) {
+    throw new VivaceError(
+      'INCOMPATIBLE_CLIENT',
+      `Request has headers of more than one protocol family: ${families.join(', ')}`,
+      { httpStatus: 400 },
+    );
+  }
+  return families[0] ?? 'X-Service-';
+}
+
+/** Trino clients need Trino's JSON shapes (ROW signatures); X-Service- and X-Presto- get prestodb's. */
+export function dialectOf(prefix: HeaderPrefix): ProtocolDialect {
+  return prefix === 'X-Trino-' ? 'trino' : 'presto';
+}
+
+/** First value of a header by name (any case), trimmed; empty counts as absent, as upstream's trimEmptyToNull. */
+export function headerValue(headers: RequestHeaders, name: string): string | undefined {
+  const values = headerValues(headers, name);
+  const first = values[0]?.trim();
+  return first ? first : undefined;
+}
+
+/** All values of a header by name (any case): Node gives arrays only for some repeated headers. */
+export function headerValues(headers: RequestHeaders, name: string): string[] {
+  const wanted = name.toLowerCase();
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(headers)) {
+    if (value === undefined || key.toLowerCase() !== wanted) continue;
+    if (Array.isArray(value)) out.push(...value);
+    else out.push(value);
+  }
+  return out;
+}
