@@ -1,0 +1,135 @@
+// Type names and client type signatures of result columns, per dialect. prestodb clients parse the `type`
+// string and read rows with the legacy signature fields; Trino clients read `typeSignature` (protocol.md §9).
+import type {
+  ClientTypeSignature,
+  ClientTypeSignatureArgument,
+  Column,
+  OutputColumn,
+  PrestoType,
+  ProtocolDialect,
+} from './types.js';
+
+/** VarcharType.UNBOUNDED_LENGTH: how both servers spell "no length" in a signature. */
+export const UNBOUNDED_VARCHAR_LENGTH = 2_147_483_647;
+
+/** Fields some PrestoType variants carry; read through this view because `{ base: string }` blocks narrowing. */
+interface TypeFields {
+  length?: number;
+  precision?: number;
+  scale?: number;
+  params?: PrestoType[];
+  fieldNames?: (string | undefined)[];
+}
+
+/**
+ * The `type` string of a column. Numeric parameters are always joined with "," (TypeSignature.toString);
+ * nested types with ", " in Trino (display names) and "," in prestodb. prestodb's datetime types carry no
+ * precision, so the presto dialect prints them bare.
+ */
+export function formatType(t: PrestoType, dialect: ProtocolDialect = 'trino'): string {
+  const f = t as TypeFields;
+  const sep = dialect === 'trino' ? ', ' : ',';
+  switch (t.base) {
+    case 'varchar':
+    case 'char':
+    case 'varbinary': {
+      const length = lengthOf(t);
+      return length === undefined || length === UNBOUNDED_VARCHAR_LENGTH ? t.base : `${t.base}(${length})`;
+    }
+    case 'decimal':
+      return `decimal(${f.precision},${f.scale})`;
+    case 'timestamp':
+    case 'time':
+      return dialect === 'presto' ? t.base : `${t.base}(${f.precision})`;
+    case 'timestamp with time zone':
+    case 'time with time zone':
+      return dialect === 'presto' ? t.base : `${t.base.split(' ')[0]}(${f.precision}) with time zone`;
+    case 'array':
+    case 'map':
+      return `${t.base}(${(f.params ?? []).map((p) => formatType(p, dialect)).join(sep)})`;
+    case 'row': {
+      const fields = rowFields(t).map(
+        ([name, type]) => (name === undefined ? '' : `${name} `) + formatType(type, dialect),
+      );
+      return `row(${fields.join(sep)})`;
+    }
+    default:
+      return t.base;
+  }
+}
+
+/** The `typeSignature` of a column: Trino's shape, or prestodb's with string row fields and legacy arrays. */
+export function typeSignature(t: PrestoType, dialect: ProtocolDialect): ClientTypeSignature {
+  const f = t as TypeFields;
+  let args: ClientTypeSignatureArgument[];
+  switch (t.base) {
+    case 'varchar':
+    case 'char':
+      args = [long(lengthOf(t) ?? UNBOUNDED_VARCHAR_LENGTH)];
+      break;
+    case 'decimal':
+      args = [long(f.precision!), long(f.scale!)];
+      break;
+    case 'timestamp':
+    case 'time':
+    case 'timestamp with time zone':
+    case 'time with time zone':
+      args = dialect === 'presto' ? [] : [long(f.precision!)];
+      break;
+    case 'array':
+    case 'map':
+      args = (f.params ?? []).map((p) => ({ kind: 'TYPE', value: typeSignature(p, dialect) }));
+      break;
+    case 'row':
+      return rowSignature(t, dialect);
+    default:
+      args = [];
+  }
+  if (dialect === 'trino') return { rawType: t.base, arguments: args };
+  // prestodb's deprecated arrays: the TYPE arguments, or nothing as soon as a literal is among them.
+  const typeArguments = args.every((a) => a.kind === 'TYPE') ? args.map((a) => a.value as ClientTypeSignature) : [];
+  return { rawType: t.base, typeArguments, literalArguments: [], arguments: args };
+}
+
+export function outputColumn(c: OutputColumn, dialect: ProtocolDialect): Column {
+  return { name: c.name, type: formatType(c.type, dialect), typeSignature: typeSignature(c.type, dialect) };
+}
+
+/**
+ * Every row field is a NAMED_TYPE; unnamed fields omit fieldName. Trino nests the field's signature object;
+ * prestodb nests its type string (its client parses that) and lists field names as literalArguments.
+ */
+function rowSignature(t: PrestoType, dialect: ProtocolDialect): ClientTypeSignature {
+  const fields = rowFields(t);
+  const args: ClientTypeSignatureArgument[] = fields.map(([name, type]) => ({
+    kind: 'NAMED_TYPE',
+    value: {
+      ...(name === undefined ? {} : { fieldName: dialect === 'trino' ? { name } : { name, delimited: false } }),
+      typeSignature: dialect === 'trino' ? typeSignature(type, dialect) : formatType(type, dialect),
+    },
+  }));
+  if (dialect === 'trino') return { rawType: 'row', arguments: args };
+  return {
+    rawType: 'row',
+    typeArguments: fields.map(([, type]) => typeSignature(type, dialect)),
+    // Jackson writes an absent field name (Optional.empty) inside a list as null.
+    literalArguments: fields.map(([name]) => name ?? null),
+    arguments: args,
+  };
+}
+
+function rowFields(t: PrestoType): [string | undefined, PrestoType][] {
+  const f = t as TypeFields;
+  return (f.params ?? []).map((type, i) => [f.fieldNames?.[i], type]);
+}
+
+/** varchar: undefined when unbounded. CHAR without a length is CHAR(1) in SQL. varbinary has no length. */
+function lengthOf(t: PrestoType): number | undefined {
+  const length = (t as TypeFields).length;
+  if (t.base === 'char') return length ?? 1;
+  return t.base === 'varchar' ? length : undefined;
+}
+
+function long(value: number): ClientTypeSignatureArgument {
+  return { kind: 'LONG', value };
+}
