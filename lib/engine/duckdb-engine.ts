@@ -1,0 +1,180 @@
+// The Engine on an embedded, in-memory DuckDB: opens the instance, plans statements on pooled
+// connections (prepare without running) and hands out executions that stream Presto JSON rows.
+import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
+import type { Engine, Plan } from './engine.types.js';
+import type { OutputColumn, PrestoType, Session } from '../protocol/types.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { ConnectionPool } from './connection-pool.js';
+import { CONNECTION_SETUP_SQL } from './presto-macros.js';
+import { prestoTypeOf } from './duckdb-types.js';
+import { renderRowsSql } from './row-renderer.js';
+import { toVivaceError, syntaxErrorAt, type ErrorContext } from './duckdb-errors.js';
+import { astNumber, parseAst, prestoColumnNames, rewriteDivisions, stringifyAst, type SerializedStatement } from './statement-rewriter.js';
+import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
+import { classifyStatement } from './statement-kind.js';
+
+export interface DuckDbEngineOptions {
+  /** Where extensions would live (nothing is installed; autoload is off). Defaults to tempDirectory. */
+  dataDirectory?: string;
+  /** Spill directory; cannot change after first use. */
+  tempDirectory: string;
+  /** e.g. '4GB' */
+  memoryLimit?: string;
+  threads?: number;
+  /** Concurrent statements (one per connection). Default 8. */
+  maxConnections?: number;
+}
+
+const BIGINT: PrestoType = { base: 'bigint' };
+const ROWS_COLUMN: OutputColumn[] = [{ name: 'rows', type: BIGINT }];
+const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<Engine> {
+  const config: Record<string, string> = {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    extension_directory: options.dataDirectory ?? options.tempDirectory,
+    temp_directory: options.tempDirectory,
+  };
+  if (options.memoryLimit) config.memory_limit = options.memoryLimit;
+  if (options.threads) config.threads = String(options.threads);
+  const instance = await DuckDBInstance.create(':memory:', config);
+  const setup = async (c: DuckDBConnection) => {
+    for (const sql of CONNECTION_SETUP_SQL) await c.run(sql);
+  };
+  const pool = new ConnectionPool(instance, options.maxConnections ?? 8, setup);
+  const first = await pool.acquire();
+  try {
+    await first.run(`CREATE SCHEMA IF NOT EXISTS memory."default"`);
+  } finally {
+    pool.release(first);
+  }
+  return {
+    plan: (sql, session) => planStatement(pool, sql, session),
+    close: async () => {
+      pool.close();
+      instance.closeSync();
+    },
+  };
+}
+
+async function planStatement(pool: ConnectionPool, sql: string, session: Session): Promise<Plan> {
+  const connection = await pool.acquire();
+  let held = true;
+  const giveBack = () => {
+    if (!held) return;
+    held = false;
+    pool.release(connection);
+  };
+  const context: ErrorContext = { sql, catalog: session.catalog ?? 'memory', schema: session.schema ?? 'default' };
+  try {
+    await useSchema(connection, context.catalog!, context.schema!);
+    const text = stripTrailingSemicolons(sql);
+    const serialized = await serialize(connection, text);
+    if (serialized.error && serialized.error_type === 'parser') {
+      throw syntaxErrorAt(text, serialized.position === undefined ? undefined : astNumber(serialized.position), serialized.error_message ?? 'syntax error');
+    }
+    const extracted = await connection.extractStatements(text).catch((err: unknown) => {
+      throw toVivaceError(err, context);
+    });
+    if (extracted.count === 0) throw new VivaceError('SYNTAX_ERROR', 'line 1:1: Empty statement', { location: { lineNumber: 1, columnNumber: 1 } });
+    if (extracted.count > 1) throw new VivaceError('SYNTAX_ERROR', 'Multiple statements in one request are not supported');
+    // Prepare the text as written so binder errors point into the user's SQL.
+    const prepared = await connection.prepare(text).catch((err: unknown) => {
+      throw toVivaceError(err, context);
+    });
+    const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };
+    const kind = classifyStatement(prepared.statementType, text);
+    if (kind.kind === 'rows') {
+      const ast = serialized.error ? undefined : serialized.statements?.[0]?.node;
+      const inner = ast ? await rewriteDivisionSql(connection, ast, text) : text;
+      // Types come from the statement that runs: the rewrite changes some (7.0/2 is decimal in Presto).
+      const typed = inner === text ? prepared : await connection.prepare(inner);
+      const columns = outputColumns(prepared, typed, ast);
+      if (typed !== prepared) typed.destroySync();
+      prepared.destroySync();
+      const renderSql = renderRowsSql(inner, columns.map((c) => c.duckdb), session.timeZone);
+      return makePlan(columns.map(({ name, type }) => ({ name, type })), undefined, () => new StreamingExecution(connection, renderSql, giveBack, runtime).start(), giveBack, () => held);
+    }
+    prepared.destroySync();
+    const runSql = kind.kind === 'count' ? await rewriteEmbeddedQuery(connection, text) : text;
+    const columns = kind.kind === 'count' ? ROWS_COLUMN : [];
+    return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, runSql, kind.kind === 'count', giveBack, runtime).start(), giveBack, () => held);
+  } catch (err) {
+    giveBack();
+    throw toVivaceError(err, context);
+  }
+}
+
+function makePlan(columns: OutputColumn[], updateType: string | undefined, execute: () => StreamingExecution | UpdateExecution, release: () => void, held: () => boolean): Plan {
+  let executed = false;
+  return {
+    columns,
+    ...(updateType ? { updateType } : {}),
+    execute() {
+      if (executed) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'Plan already executed');
+      if (!held()) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'Plan was released');
+      executed = true;
+      return execute();
+    },
+    release() {
+      // After execute() the execution owns the connection.
+      if (!executed) release();
+    },
+  };
+}
+
+async function useSchema(connection: DuckDBConnection, catalog: string, schema: string): Promise<void> {
+  try {
+    await connection.run(`USE ${quoteIdent(catalog)}.${quoteIdent(schema)}`);
+  } catch (err) {
+    const reader = await connection.runAndReadAll('SELECT count(*) FROM duckdb_databases() WHERE database_name = $1', [catalog]);
+    if (Number(reader.getRows()[0]?.[0] ?? 0) === 0) throw new VivaceError('CATALOG_NOT_FOUND', `Catalog '${catalog}' does not exist`, { cause: err });
+    throw new VivaceError('SCHEMA_NOT_FOUND', `Schema '${catalog}.${schema}' does not exist`, { cause: err });
+  }
+}
+
+async function serialize(connection: DuckDBConnection, sql: string): Promise<SerializedStatement> {
+  const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]);
+  return parseAst(String(reader.getRows()[0]![0]));
+}
+
+/** The statement with `/` rewritten to Presto division, or the text itself when there is none. */
+async function rewriteDivisionSql(connection: DuckDBConnection, ast: unknown, text: string): Promise<string> {
+  const tree = structuredClone(ast);
+  if (rewriteDivisions(tree) === 0) return text;
+  const json = stringifyAst({ error: false, statements: [{ node: tree, named_param_map: [] }] });
+  const reader = await connection.runAndReadAll('SELECT json_deserialize_sql($1::JSON)', [json]);
+  return String(reader.getRows()[0]![0]);
+}
+
+/** INSERT ... <query> and CREATE TABLE ... AS <query>: rewrite the query part (json_serialize_sql takes SELECTs only). */
+async function rewriteEmbeddedQuery(connection: DuckDBConnection, text: string): Promise<string> {
+  const ident = String.raw`(?:"(?:[^"]|"")*"|[A-Za-z_][\w$]*)`;
+  const name = String.raw`${ident}(?:\s*\.\s*${ident}){0,2}`;
+  const head = new RegExp(
+    String.raw`^(\s*(?:insert\s+(?:or\s+\w+\s+)?into\s+${name}(?:\s*\([^)]*\))?|create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?table\s+(?:if\s+not\s+exists\s+)?${name}(?:\s*\([^)]*\))?\s+as)\s+)`,
+    'i',
+  ).exec(text);
+  if (!head) return text;
+  const query = text.slice(head[1]!.length);
+  const serialized = await serialize(connection, query);
+  const ast = serialized.error ? undefined : serialized.statements?.[0]?.node;
+  if (!ast) return text;
+  const rewritten = await rewriteDivisionSql(connection, ast, query);
+  return rewritten === query ? text : `${head[1]}${rewritten}`;
+}
+
+function outputColumns(named: DuckDBPreparedStatement, typed: DuckDBPreparedStatement, ast: unknown): (OutputColumn & { duckdb: ReturnType<DuckDBPreparedStatement['columnType']> })[] {
+  const duckdbNames: string[] = [];
+  for (let i = 0; i < named.columnCount; i++) duckdbNames.push(named.columnName(i));
+  const names = prestoColumnNames(ast as Parameters<typeof prestoColumnNames>[0], duckdbNames);
+  return names.map((name, i) => {
+    const duckdb = typed.columnType(i);
+    return { name, type: prestoTypeOf(duckdb), duckdb };
+  });
+}
+
+function stripTrailingSemicolons(sql: string): string {
+  return sql.replace(/[\s;]+$/, '');
+}

@@ -1,0 +1,179 @@
+// Executions over one pooled DuckDB connection: a streaming one for queries (rows already rendered
+// as JSON text by DuckDB, see row-renderer.ts) and a one-shot one for DML/DDL.
+import type { DuckDBConnection, DuckDBResult, DuckDBVector } from '@duckdb/node-api';
+import type { Execution, ExecutionProgress, RowBatch } from './engine.types.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
+
+const canceled = () => new VivaceError('USER_CANCELED', 'Query was canceled');
+
+/** Holds the connection until the execution ends, fails or is cancelled; gives it back exactly once. */
+abstract class ConnectionExecution implements Execution {
+  protected isCanceled = false;
+  protected failure?: VivaceError;
+  protected processedRows = 0;
+  protected processedBytes = 0;
+  protected busyMillis = 0;
+  /** A DuckDB call in flight: the connection must not go back to the pool before it settles. */
+  private inFlight = 0;
+  private released = false;
+
+  constructor(
+    protected readonly connection: DuckDBConnection,
+    private readonly onRelease: () => void,
+    protected readonly errorContext: ErrorContext,
+  ) {}
+
+  abstract next(targetBytes: number): Promise<RowBatch | null>;
+
+  /** Runs one DuckDB call, accounting its wall time and mapping its error. */
+  protected async call<T>(work: () => Promise<T>): Promise<T> {
+    if (this.isCanceled) throw canceled();
+    this.inFlight++;
+    const started = performance.now();
+    try {
+      return await work();
+    } catch (err) {
+      // An interrupt surfaces as "INTERRUPT Error"; any error after cancel() means the cancel.
+      throw this.isCanceled ? canceled() : toVivaceError(err, this.errorContext);
+    } finally {
+      this.busyMillis += performance.now() - started;
+      this.inFlight--;
+      if (this.inFlight === 0 && this.isCanceled) this.release();
+    }
+  }
+
+  protected fail(err: unknown): never {
+    const error = this.isCanceled ? canceled() : toVivaceError(err, this.errorContext);
+    this.failure = error;
+    this.release();
+    throw error;
+  }
+
+  protected release(): void {
+    if (this.released || this.inFlight > 0) return;
+    this.released = true;
+    this.onRelease();
+  }
+
+  cancel(): void {
+    if (this.released || this.isCanceled) return;
+    this.isCanceled = true;
+    // Interrupt only while a call runs: the connection is still ours, and DuckDB resets the flag.
+    if (this.inFlight > 0) this.connection.interrupt();
+    else this.release();
+  }
+
+  progress(): ExecutionProgress {
+    return { processedRows: this.processedRows, processedBytes: this.processedBytes, cpuTimeMillis: Math.round(this.busyMillis) };
+  }
+}
+
+/** Streams `sql` (one VARCHAR column: a rendered JSON row) and cuts it into batches of about targetBytes. */
+export class StreamingExecution extends ConnectionExecution {
+  private result?: Promise<DuckDBResult>;
+  private vector?: DuckDBVector<string>;
+  private position = 0;
+  private rowsInVector = 0;
+  private finished = false;
+
+  constructor(connection: DuckDBConnection, private readonly sql: string, onRelease: () => void, errorContext: ErrorContext) {
+    super(connection, onRelease, errorContext);
+  }
+
+  /** Starts the query now so DuckDB works while the first response goes out. */
+  start(): this {
+    this.result = this.call(() => this.connection.stream(this.sql));
+    this.result.catch(() => undefined);
+    return this;
+  }
+
+  async next(targetBytes: number): Promise<RowBatch | null> {
+    if (this.isCanceled) throw canceled();
+    if (this.failure) throw this.failure;
+    if (this.finished) return null;
+    const result = await (this.result ?? this.start().result!).catch((err: unknown) => this.fail(err));
+    const parts: string[] = [];
+    let chars = 0;
+    for (;;) {
+      if (this.position >= this.rowsInVector) {
+        // Enough for this batch: don't fetch (and hold a chunk) beyond what was asked.
+        if (parts.length > 0 && chars >= targetBytes) break;
+        const chunk = await this.call(() => result.fetchChunk()).catch((err: unknown) => this.fail(err));
+        // The trap of engine.md: an interrupt between fetches ends the stream silently.
+        if (this.isCanceled) throw canceled();
+        if (!chunk || chunk.rowCount === 0) {
+          this.finished = true;
+          this.release();
+          break;
+        }
+        this.vector = chunk.getColumnVector(0) as DuckDBVector<string>;
+        this.position = 0;
+        this.rowsInVector = chunk.rowCount;
+      }
+      const vector = this.vector!;
+      let i = this.position;
+      const end = this.rowsInVector;
+      while (i < end) {
+        const row = vector.getItem(i)!;
+        if (parts.length > 0 && chars + row.length + 1 > targetBytes) break;
+        parts.push(row);
+        chars += row.length + 1;
+        i++;
+      }
+      this.position = i;
+      if (i < end) break;
+    }
+    if (parts.length === 0) return null;
+    const json = parts.join(',');
+    const bytes = Buffer.byteLength(json);
+    this.processedRows += parts.length;
+    this.processedBytes += bytes;
+    return { json, rows: parts.length, bytes };
+  }
+}
+
+/** DML and DDL: runs once; DML yields its row count as the single row `[n]`. */
+export class UpdateExecution extends ConnectionExecution {
+  private outcome?: Promise<number | undefined>;
+  private delivered = false;
+  updateCount?: number;
+
+  constructor(
+    connection: DuckDBConnection,
+    private readonly sql: string,
+    private readonly hasCountRow: boolean,
+    onRelease: () => void,
+    errorContext: ErrorContext,
+  ) {
+    super(connection, onRelease, errorContext);
+  }
+
+  start(): this {
+    this.outcome = this.call(async () => {
+      const reader = await this.connection.runAndReadAll(this.sql);
+      const rows = reader.getRows();
+      const first = rows[0]?.[0];
+      return typeof first === 'bigint' || typeof first === 'number' ? Number(first) : undefined;
+    });
+    this.outcome.catch(() => undefined);
+    return this;
+  }
+
+  async next(): Promise<RowBatch | null> {
+    if (this.isCanceled) throw canceled();
+    if (this.failure) throw this.failure;
+    const count = await (this.outcome ?? this.start().outcome!).catch((err: unknown) => this.fail(err));
+    if (this.isCanceled) throw canceled();
+    this.release();
+    if (this.delivered || !this.hasCountRow) {
+      this.delivered = true;
+      return null;
+    }
+    this.delivered = true;
+    this.updateCount = count ?? 0;
+    this.processedRows = this.updateCount;
+    const json = `[${this.updateCount}]`;
+    return { json, rows: 1, bytes: json.length };
+  }
+}

@@ -1,0 +1,82 @@
+// Maps DuckDB result types (as @duckdb/node-api reports them) to Presto types.
+// Only produces PrestoType values; rendering type names is lib/protocol's job.
+import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import type { PrestoType } from '../protocol/types.js';
+
+const simple = (base: string): PrestoType => ({ base });
+const decimal = (precision: number, scale: number): PrestoType => ({ base: 'decimal', precision, scale });
+
+/** The Presto type a DuckDB column is reported as. Unknown DuckDB types become varchar (rendered as text). */
+export function prestoTypeOf(type: DuckDBType): PrestoType {
+  switch (type.typeId) {
+    case DuckDBTypeId.BOOLEAN:
+      return simple('boolean');
+    case DuckDBTypeId.TINYINT:
+      return simple('tinyint');
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.UTINYINT:
+      return simple('smallint');
+    case DuckDBTypeId.INTEGER:
+    case DuckDBTypeId.USMALLINT:
+      return simple('integer');
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.UINTEGER:
+      return simple('bigint');
+    case DuckDBTypeId.UBIGINT:
+      return decimal(20, 0);
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UHUGEINT:
+    case DuckDBTypeId.BIGNUM:
+      return decimal(38, 0);
+    case DuckDBTypeId.FLOAT:
+      return simple('real');
+    case DuckDBTypeId.DOUBLE:
+      return simple('double');
+    case DuckDBTypeId.DECIMAL:
+      return decimal(type.width, type.scale);
+    case DuckDBTypeId.VARCHAR:
+      return type.alias?.toUpperCase() === 'JSON' ? simple('json') : { base: 'varchar' };
+    case DuckDBTypeId.BLOB:
+      return { base: 'varbinary' };
+    case DuckDBTypeId.DATE:
+      return simple('date');
+    case DuckDBTypeId.TIME:
+      return { base: 'time', precision: 6 };
+    case DuckDBTypeId.TIME_NS:
+      return { base: 'time', precision: 9 };
+    case DuckDBTypeId.TIME_TZ:
+      return { base: 'time with time zone', precision: 6 };
+    case DuckDBTypeId.TIMESTAMP:
+      return { base: 'timestamp', precision: 6 };
+    case DuckDBTypeId.TIMESTAMP_MS:
+      return { base: 'timestamp', precision: 3 };
+    case DuckDBTypeId.TIMESTAMP_S:
+      return { base: 'timestamp', precision: 0 };
+    case DuckDBTypeId.TIMESTAMP_NS:
+      return { base: 'timestamp', precision: 9 };
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return { base: 'timestamp with time zone', precision: 6 };
+    case DuckDBTypeId.INTERVAL:
+      return simple('interval day to second');
+    case DuckDBTypeId.UUID:
+      return simple('uuid');
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY:
+      return { base: 'array', params: [prestoTypeOf(type.valueType)] };
+    case DuckDBTypeId.MAP:
+      return { base: 'map', params: [prestoTypeOf(type.keyType), prestoTypeOf(type.valueType)] };
+    case DuckDBTypeId.STRUCT:
+      return {
+        base: 'row',
+        params: type.entryTypes.map(prestoTypeOf),
+        // DuckDB names the fields of an unnamed ROW(...) with '' ; Presto leaves them anonymous.
+        fieldNames: type.entryNames.map((n) => (n === '' ? undefined : n)),
+      };
+    case DuckDBTypeId.SQLNULL:
+      return simple('unknown');
+    case DuckDBTypeId.ENUM:
+    case DuckDBTypeId.BIT:
+    default:
+      return { base: 'varchar' };
+  }
+}

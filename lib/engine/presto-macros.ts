@@ -1,0 +1,65 @@
+// SQL run on every new connection: session settings and TEMP macros giving Presto semantics
+// (division) and Presto JSON encodings (doubles, intervals) that DuckDB lacks.
+// TEMP macros live per connection, so they resolve whatever catalog/schema a statement USEs.
+
+const DIVISION_BY_ZERO = `error('Division by zero')`;
+const intDivide = `CASE WHEN b = 0 THEN ${DIVISION_BY_ZERO} ELSE a // b END`;
+
+/** `a / b` is rewritten to `vivace_divide(a, b)`; typed overloads choose Presto's result per type. */
+const DIVIDE = `CREATE OR REPLACE TEMP MACRO vivace_divide
+  (a TINYINT, b TINYINT) AS ${intDivide},
+  (a SMALLINT, b SMALLINT) AS ${intDivide},
+  (a INTEGER, b INTEGER) AS ${intDivide},
+  (a BIGINT, b BIGINT) AS ${intDivide},
+  (a HUGEINT, b HUGEINT) AS ${intDivide},
+  (a DECIMAL(38,10), b DECIMAL(38,10)) AS CASE WHEN b = 0 THEN ${DIVISION_BY_ZERO} ELSE a::DOUBLE / b::DOUBLE END,
+  (a FLOAT, b FLOAT) AS a / b,
+  (a DOUBLE, b DOUBLE) AS a / b`;
+
+/**
+ * Java's Double.toString / Float.toString: plain between 1e-3 and 1e7, else `d.dddE[-]n`; always a
+ * '.'. DuckDB's `::VARCHAR` already gives the shortest round-trip digits; only the layout changes.
+ */
+const FLOAT_JSON = [
+  // digits: significant digits without leading/trailing zeros; e: decimal exponent of the first digit
+  `CREATE OR REPLACE TEMP MACRO vivace_sci_layout(sign, digits, e) AS
+     sign || digits[1] || '.' || CASE WHEN length(digits) > 1 THEN digits[2:] ELSE '0' END || 'E' || e::VARCHAR`,
+  `CREATE OR REPLACE TEMP MACRO vivace_sci_plain(sign, ip, fp) AS CASE
+     WHEN ip <> '0' THEN vivace_sci_layout(sign, rtrim(ip || fp, '0'), length(ip) - 1)
+     ELSE vivace_sci_layout(sign, rtrim(ltrim(fp, '0'), '0'), -(length(fp) - length(ltrim(fp, '0')) + 1)) END`,
+  `CREATE OR REPLACE TEMP MACRO vivace_sci(s) AS CASE
+     WHEN contains(s, 'e') THEN
+       regexp_replace(split_part(s, 'e', 1), '^(-?[0-9]+)$', '\\1.0') || 'E' || split_part(s, 'e', 2)::INTEGER::VARCHAR
+     ELSE vivace_sci_plain(CASE WHEN s[1] = '-' THEN '-' ELSE '' END, split_part(ltrim(s, '-'), '.', 1), split_part(ltrim(s, '-'), '.', 2)) END`,
+  `CREATE OR REPLACE TEMP MACRO vivace_float_json(x) AS CASE
+     WHEN x IS NULL THEN 'null'
+     WHEN isnan(x) THEN '"NaN"'
+     WHEN isinf(x) THEN CASE WHEN x > 0 THEN '"Infinity"' ELSE '"-Infinity"' END
+     WHEN abs(x) >= 1e7 OR (abs(x) < 1e-3 AND x <> 0) THEN vivace_sci(x::VARCHAR)
+     ELSE x::VARCHAR END`,
+];
+
+/** Presto's interval day to second text: `[-]D HH:MM:SS.mmm` (IntervalDayTime.formatMillis); a month counts 30 days. */
+const INTERVAL_JSON = [
+  `CREATE OR REPLACE TEMP MACRO vivace_interval_ms_text(ms) AS
+     CASE WHEN ms < 0 THEN '-' ELSE '' END || (abs(ms) // 86400000)::VARCHAR || ' '
+     || lpad(((abs(ms) // 3600000) % 24)::VARCHAR, 2, '0') || ':'
+     || lpad(((abs(ms) // 60000) % 60)::VARCHAR, 2, '0') || ':'
+     || lpad(((abs(ms) // 1000) % 60)::VARCHAR, 2, '0') || '.'
+     || lpad((abs(ms) % 1000)::VARCHAR, 3, '0')`,
+  `CREATE OR REPLACE TEMP MACRO vivace_interval_json(x) AS CASE WHEN x IS NULL THEN 'null' ELSE
+     '"' || vivace_interval_ms_text((
+       (datepart('year', x) * 360 + datepart('month', x) * 30 + datepart('day', x))::HUGEINT * 86400000000
+       + datepart('hour', x)::HUGEINT * 3600000000 + datepart('minute', x)::HUGEINT * 60000000
+       + datepart('microsecond', x)) // 1000) || '"' END`,
+];
+
+/** Statements that prepare a fresh connection, in order. */
+export const CONNECTION_SETUP_SQL: readonly string[] = [
+  // Presto doubles: 1e0/0 is Infinity, 0e0/0 NaN (DuckDB gives NULL). Not `integer_division`:
+  // it makes `/` on doubles DuckDB's `//`, which is NULL on zero again.
+  `SET ieee_floating_point_ops = true`,
+  DIVIDE,
+  ...FLOAT_JSON,
+  ...INTERVAL_JSON,
+];

@@ -1,0 +1,193 @@
+// Presto dialect on DuckDB's own AST (json_serialize_sql): rewrites `/` to Presto division and
+// derives Presto's output column names (`_col0` for unaliased expressions).
+// Pure functions over the JSON AST; running json_serialize_sql is the engine's job.
+
+/** DuckDB's serialized AST node: a loose JSON object. */
+export type AstNode = { [key: string]: unknown };
+
+export interface SerializedStatement {
+  error: boolean;
+  error_type?: string;
+  error_message?: string;
+  position?: unknown;
+  statements?: { node: AstNode }[];
+}
+
+// JSON.parse would turn 18446744073709551615 or 1.0 into different numbers, and DuckDB's
+// deserializer checks number kinds: numbers travel through JS as marked strings instead.
+const NUMBER_MARK = '\u0000n:';
+const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/** Parses DuckDB's serialized AST keeping every number's exact text. */
+export function parseAst(json: string): SerializedStatement {
+  const marked = json.replace(TOKENS, (t) => (t.startsWith('"') ? t : `"\\u0000n:${t}"`));
+  return JSON.parse(marked) as SerializedStatement;
+}
+
+/** Inverse of parseAst. */
+export function stringifyAst(value: unknown): string {
+  return JSON.stringify(value).replace(/"\\u0000n:([^"]*)"/g, '$1');
+}
+
+/** A number field of the AST (marked by parseAst or plain). */
+export function astNumber(v: unknown): number {
+  return Number(typeof v === 'string' && v.startsWith(NUMBER_MARK) ? v.slice(NUMBER_MARK.length) : v);
+}
+
+const isNode = (v: unknown): v is AstNode => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Presto's literal types as decimals: integer -> decimal(10,0), bigint -> decimal(19,0). */
+function literalDecimal(node: unknown): { precision: number; scale: number } | undefined {
+  if (!isNode(node)) return undefined;
+  if (node.class === 'FUNCTION' && node.function_name === '-' && Array.isArray(node.children) && node.children.length === 1) {
+    return literalDecimal(node.children[0]);
+  }
+  if (node.class !== 'CONSTANT' || !isNode(node.value) || !isNode(node.value.type)) return undefined;
+  const type = node.value.type;
+  if (type.id === 'INTEGER') return { precision: 10, scale: 0 };
+  if (type.id === 'BIGINT') return { precision: 19, scale: 0 };
+  if (type.id === 'DECIMAL' && isNode(type.type_info)) {
+    return { precision: astNumber(type.type_info.width), scale: astNumber(type.type_info.scale) };
+  }
+  return undefined;
+}
+
+/**
+ * Presto's decimal division type (Trino DecimalOperators): scale max(s1,s2),
+ * precision min(38, p1 + s2 + max(0, s2 - s1)). Only known when both operands are literals and one is decimal.
+ */
+function decimalQuotientType(a: unknown, b: unknown): { precision: number; scale: number } | undefined {
+  const x = literalDecimal(a);
+  const y = literalDecimal(b);
+  if (!x || !y || (x.scale === 0 && y.scale === 0 && !isDecimalLiteral(a) && !isDecimalLiteral(b))) return undefined;
+  const scale = Math.max(x.scale, y.scale);
+  const precision = Math.min(38, Math.max(x.precision + y.scale + Math.max(0, y.scale - x.scale), scale, 1));
+  return { precision, scale };
+}
+
+function isDecimalLiteral(node: unknown): boolean {
+  if (!isNode(node)) return false;
+  if (node.class === 'FUNCTION' && Array.isArray(node.children) && node.children.length === 1) return isDecimalLiteral(node.children[0]);
+  return node.class === 'CONSTANT' && isNode(node.value) && isNode(node.value.type) && node.value.type.id === 'DECIMAL';
+}
+
+function isDivision(node: AstNode): boolean {
+  return (
+    node.class === 'FUNCTION' &&
+    node.function_name === '/' &&
+    node.is_operator === true &&
+    (node.schema === '' || node.schema === undefined) &&
+    Array.isArray(node.children) &&
+    node.children.length === 2
+  );
+}
+
+/**
+ * Rewrites the tree in place for Presto semantics: every `a / b` becomes `vivace_divide(a, b)`.
+ * Returns the number of divisions rewritten (0: leave the statement as written).
+ */
+export function rewriteDivisions(root: unknown): number {
+  let divisions = 0;
+  // Bottom-up, so a division sees its operands already rewritten.
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) value[i] = rewrite(value[i]);
+      return value;
+    }
+    if (!isNode(value)) return value;
+    for (const key of Object.keys(value)) value[key] = rewrite(value[key]);
+    if (isDivision(value)) {
+      divisions++;
+      return divisionReplacement(value);
+    }
+    return doubleLiteralReplacement(value) ?? value;
+  };
+  rewrite(root);
+  return divisions;
+}
+
+/**
+ * DuckDB prints a DOUBLE literal `1e0` back as `1.0`, which parses as DECIMAL: after a round trip
+ * through json_deserialize_sql such literals must say what they are.
+ */
+function doubleLiteralReplacement(node: unknown): AstNode | undefined {
+  if (!isNode(node) || node.class !== 'CONSTANT' || !isNode(node.value) || !isNode(node.value.type)) return undefined;
+  const id = node.value.type.id;
+  if ((id !== 'DOUBLE' && id !== 'FLOAT') || node.value.is_null === true) return undefined;
+  const text = String(node.value.value).replace(NUMBER_MARK, '');
+  return {
+    class: 'CAST',
+    type: 'OPERATOR_CAST',
+    alias: node.alias,
+    query_location: node.query_location,
+    child: { ...node, alias: '', value: { type: { id: 'VARCHAR', type_info: null }, is_null: false, value: text } },
+    cast_type: { id, type_info: null },
+    try_cast: false,
+  };
+}
+
+/** `vivace_divide(a, b)`, cast to Presto's decimal type when both operands are literals. */
+function divisionReplacement(node: AstNode): AstNode {
+  const children = node.children as unknown[];
+  const call: AstNode = { ...node, function_name: 'vivace_divide', is_operator: false, alias: '' };
+  const decimal = decimalQuotientType(children[0], children[1]);
+  if (!decimal) return { ...call, alias: node.alias };
+  return {
+    class: 'CAST',
+    type: 'OPERATOR_CAST',
+    alias: node.alias,
+    query_location: node.query_location,
+    child: call,
+    cast_type: {
+      id: 'DECIMAL',
+      type_info: { type: 'DECIMAL_TYPE_INFO', alias: '', extension_info: null, width: decimal.precision, scale: decimal.scale },
+    },
+    try_cast: false,
+  };
+}
+
+/** The node whose select list names the output: the leftmost SELECT of set operations. */
+function namingSelect(node: unknown): AstNode | undefined {
+  if (!isNode(node)) return undefined;
+  if (node.type === 'SELECT_NODE') return node;
+  if (node.type === 'SET_OPERATION_NODE') {
+    if (Array.isArray(node.children)) return namingSelect(node.children[0]);
+    return namingSelect(node.left);
+  }
+  if (node.type === 'CTE_NODE' || node.type === 'RECURSIVE_CTE_NODE') return namingSelect(node.query ?? node.left);
+  return undefined;
+}
+
+/**
+ * Presto's output names: alias, else a plain column reference's name, else `_col{i}`.
+ * Star expansions keep DuckDB's names; `VALUES` columns are all `_col{i}`.
+ */
+export function prestoColumnNames(root: AstNode | undefined, duckdbNames: readonly string[]): string[] {
+  const select = namingSelect(root);
+  const list = select?.select_list;
+  if (!select || !Array.isArray(list)) return [...duckdbNames];
+  const from = isNode(select.from_table) ? select.from_table : undefined;
+  if (list.length === 1 && isNode(list[0]) && list[0].class === 'STAR' && from?.type === 'EXPRESSION_LIST') {
+    return duckdbNames.map((_, i) => `_col${i}`);
+  }
+  const names = [...duckdbNames];
+  const starAt = list.findIndex((e) => isNode(e) && e.class === 'STAR');
+  const lastStar = list.length - 1 - [...list].reverse().findIndex((e) => isNode(e) && e.class === 'STAR');
+  const nameOf = (e: unknown, position: number): string | undefined => {
+    if (!isNode(e)) return undefined;
+    if (typeof e.alias === 'string' && e.alias !== '') return e.alias;
+    if (e.class === 'COLUMN_REF' && Array.isArray(e.column_names)) return String(e.column_names[e.column_names.length - 1]);
+    return `_col${position}`;
+  };
+  const head = starAt < 0 ? list.length : starAt;
+  for (let i = 0; i < head && i < names.length; i++) names[i] = nameOf(list[i], i) ?? names[i]!;
+  if (starAt >= 0) {
+    // Items after the last star map from the end of the output.
+    const tail = list.length - 1 - lastStar;
+    for (let k = 1; k <= tail; k++) {
+      const position = names.length - k;
+      if (position >= head) names[position] = nameOf(list[list.length - k], position) ?? names[position]!;
+    }
+  }
+  return names;
+}
