@@ -1,0 +1,110 @@
+// The coordinator as a library: one actor system (tracker -> dispatcher, queries -> stages) over an engine.
+// HTTP routes and test harnesses use this API: they send events and read snapshots, nothing else.
+import { createActor, type ActorOptions, type AnyActorRef } from 'xstate';
+import type { Engine } from '../engine/engine.types.js';
+import type { Session } from '../protocol/types.js';
+import { QueryIdGenerator } from '../protocol/query-id.js';
+import { defaultConfig, type CoordinatorConfig } from '../config.js';
+import type { QueryActorRef, QuerySnapshot } from './query.machine.js';
+import { toQueryView, type QueryView } from './query-view.js';
+import { trackerMachine, type TrackedQuery, type TrackerActorRef } from './tracker.machine.js';
+
+export interface CoordinatorOptions {
+  engine: Engine;
+  config?: Partial<CoordinatorConfig>;
+  /** timer clock for every actor (SimulatedClock in specs) */
+  clock?: ActorOptions<typeof trackerMachine>['clock'];
+  /** epoch-millisecond time source matching `clock` */
+  now?: () => number;
+}
+
+export interface Coordinator {
+  readonly config: CoordinatorConfig;
+  readonly engine: Engine;
+  readonly tracker: TrackerActorRef;
+  readonly startTime: number;
+  now(): number;
+  /** Create a query; it queues for admission at once. Returns its id. */
+  submit(sql: string, session: Session): string;
+  /** A query the coordinator still knows (live or in history). */
+  lookup(queryId: string): TrackedQuery | undefined;
+  /** Every known query, oldest first. */
+  list(): TrackedQuery[];
+  /** Current view of a tracked query. */
+  view(tracked: TrackedQuery): QueryView;
+  /**
+   * Resolve once `predicate` holds for the live query, it ends, or `timeoutMs` passes, with the query's
+   * view at that moment.
+   */
+  waitFor(tracked: TrackedQuery, predicate: (snapshot: QuerySnapshot) => boolean, timeoutMs: number): Promise<QueryView>;
+  /** Worker nodes with their heartbeat stats (the node object of /v1/node) and health. */
+  nodes(): NodeHealth[];
+  /** Number of live query actors (for leak checks). */
+  liveQueryCount(): number;
+  stop(): Promise<void>;
+}
+
+export interface NodeHealth {
+  stats: Record<string, unknown>;
+  failed: boolean;
+}
+
+export function createCoordinator(options: CoordinatorOptions): Coordinator {
+  const config = { ...defaultConfig(), ...options.config };
+  const now = options.now ?? Date.now;
+  const ids = new QueryIdGenerator(now);
+  const tracker = createActor(trackerMachine, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    input: { engine: options.engine, limits: config, now },
+  });
+  tracker.start();
+  const startTime = now();
+
+  const queries = () => tracker.getSnapshot().context.queries;
+  const view = (tracked: TrackedQuery): QueryView => tracked.final ?? toQueryView(tracked.ref!.getSnapshot());
+
+  return {
+    config,
+    engine: options.engine,
+    tracker,
+    startTime,
+    now,
+    submit(sql, session) {
+      const queryId = ids.next();
+      tracker.send({ type: 'query.create', queryId, sql, session });
+      return queryId;
+    },
+    lookup: (queryId) => queries().get(queryId),
+    list: () => [...queries().values()],
+    view,
+    waitFor(tracked, predicate, timeoutMs) {
+      const ref: QueryActorRef | undefined = tracked.ref;
+      if (!ref || tracked.final) return Promise.resolve(view(tracked));
+      if (predicate(ref.getSnapshot())) return Promise.resolve(toQueryView(ref.getSnapshot()));
+      return new Promise<QueryView>((resolve) => {
+        let timer: NodeJS.Timeout | undefined;
+        // The view is taken the moment the predicate holds: later transitions must not leak into it.
+        const done = (result: QueryView) => {
+          clearTimeout(timer);
+          subscription.unsubscribe();
+          resolve(result);
+        };
+        const subscription = ref.subscribe({
+          next: (snapshot) => {
+            if (snapshot.status !== 'active' || predicate(snapshot)) done(toQueryView(snapshot));
+          },
+          complete: () => done(view(tracked)),
+          error: () => done(view(tracked)),
+        });
+        timer = setTimeout(() => done(view(tracked)), timeoutMs);
+      });
+    },
+    nodes: () => [],
+    liveQueryCount: () => Object.keys(tracker.getSnapshot().children).filter((id) => id !== 'dispatcher').length,
+    async stop() {
+      for (const tracked of queries().values()) (tracked.ref as AnyActorRef | undefined)?.send({ type: 'query.cancel' });
+      tracker.stop();
+      await options.engine.close();
+    },
+  };
+}

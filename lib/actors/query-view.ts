@@ -1,0 +1,72 @@
+// A query's snapshot reduced to plain data: what responses render and what history keeps.
+// Every flag (done, queued, scheduled) is derived here from states, never stored in a machine.
+import type { SnapshotFrom } from 'xstate';
+import type { QueryView, StageView } from '../protocol/query-view.types.js';
+import { allStages } from '../protocol/statement-stats.js';
+import { isQueryDone, isStageDone, isStageScheduled, type QueryState, type StageState } from '../protocol/states.js';
+import type { QuerySnapshot } from './query.machine.js';
+import type { stageMachine } from './stage.machine.js';
+
+export type { QueryView, StageView };
+
+type StageSnapshot = SnapshotFrom<typeof stageMachine>;
+
+export function queryStateOf(snapshot: QuerySnapshot): QueryState {
+  const value = snapshot.value;
+  return (typeof value === 'string' ? value : value.active) as QueryState;
+}
+
+function stageView(snapshot: StageSnapshot, all: StageSnapshot[]): StageView {
+  const { stageId, parentStageId: _parent, ...counters } = snapshot.context;
+  const state = snapshot.value as StageState;
+  return {
+    ...counters,
+    stageId,
+    state,
+    done: isStageDone(state),
+    subStages: all.filter((s) => s.context.parentStageId === stageId).map((s) => stageView(s, all)),
+  };
+}
+
+export function toQueryView(snapshot: QuerySnapshot): QueryView {
+  const c = snapshot.context;
+  const state = queryStateOf(snapshot);
+  const stages = c.stages.map((s) => s.getSnapshot());
+  const root = stages.find((s) => s.context.parentStageId === undefined) ?? stages[0];
+  const rootStage = stageView(root, stages);
+  return {
+    queryId: c.queryId,
+    state,
+    done: isQueryDone(state),
+    queued: state === 'QUEUED',
+    scheduled: allStages(rootStage).every((s) => isStageScheduled(s.state)),
+    session: c.session,
+    sql: c.sql,
+    columns: c.columns,
+    updateType: c.updateType,
+    updateCount: c.updateCount,
+    sessionUpdates: c.sessionUpdates,
+    error: c.error?.toQueryError(),
+    createTime: c.createTime,
+    lastHeartbeat: c.lastHeartbeat,
+    planningStartTime: c.planningStartTime,
+    executionStartTime: c.executionStartTime,
+    endTime: c.endTime,
+    viewTime: c.endTime ?? c.now(),
+    outputRows: c.outputRows,
+    outputBytes: c.outputBytes,
+    rootStage,
+    page: c.page,
+  };
+}
+
+/** Planning is over (or never began because the query waits in the queue): the POST can answer. */
+export function isPastPlanning(snapshot: QuerySnapshot): boolean {
+  const state = queryStateOf(snapshot);
+  return state !== 'PLANNING' && state !== 'STARTING';
+}
+
+/** A page (or the end) is ready for the client. */
+export function hasResultsReady(snapshot: QuerySnapshot): boolean {
+  return snapshot.status !== 'active' || snapshot.context.buffer.length > 0 || snapshot.context.exhausted;
+}

@@ -1,0 +1,293 @@
+// The life of one query: admission, planning, stages, result buffering and its end.
+// States are the protocol's QueryState names; `done`, `queued` and `scheduled` are derived (query-view.ts).
+import { assign, enqueueActions, fromPromise, setup, type ActorRefFrom, type AnyActorRef, type SnapshotFrom } from 'xstate';
+import type { Engine, ExecutionProgress, Plan, RowBatch } from '../engine/engine.types.js';
+import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { resultProducer, type ResultProducerEvent } from './result-producer.actor.js';
+import { stageMachine } from './stage.machine.js';
+
+
+/** Longest delay a Node timer can hold; longer limits are checked when it fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface QueryLimits {
+  /** Wall-clock limit from creation (Presto's query.max-run-time). */
+  maxRunTimeMs: number;
+  /** Bytes of JSON rows per client page. */
+  targetResultBytes: number;
+  /** Pages rendered ahead of the client. */
+  prefetchPages: number;
+}
+
+export interface QueryInput {
+  queryId: string;
+  sql: string;
+  session: Session;
+  engine: Engine;
+  limits: QueryLimits;
+  /** Epoch-millisecond clock; specs pass SimulatedClock's. */
+  now: () => number;
+  /** Admission control; without one the query admits itself (standalone harness). */
+  dispatcher?: AnyActorRef;
+}
+
+export interface QueryContext {
+  queryId: string;
+  sql: string;
+  session: Session;
+  engine: Engine;
+  limits: QueryLimits;
+  now: () => number;
+  dispatcher?: AnyActorRef;
+  stages: ActorRefFrom<typeof stageMachine>[];
+  createTime: number;
+  lastHeartbeat: number;
+  planningStartTime?: number;
+  executionStartTime?: number;
+  endTime?: number;
+  plan?: Plan;
+  columns?: OutputColumn[];
+  updateType?: string;
+  updateCount?: number;
+  sessionUpdates?: SessionUpdates;
+  /** Rendered batches waiting for the client. */
+  buffer: RowBatch[];
+  /** The page handed out by the last `results.take`; empty when nothing was ready. */
+  page?: RowBatch;
+  exhausted: boolean;
+  progress: ExecutionProgress;
+  outputRows: number;
+  outputBytes: number;
+  error?: VivaceError;
+}
+
+export type QueryEvent =
+  | { type: 'query.admit' }
+  | { type: 'query.cancel' }
+  | { type: 'query.fail'; error: VivaceError }
+  | { type: 'query.heartbeat' }
+  | { type: 'query.partialCancel'; stageId: string }
+  | { type: 'results.take' }
+  | ResultProducerEvent;
+
+const NO_PROGRESS: ExecutionProgress = { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
+
+/** How many buffered batches the next page takes: whole batches up to the target, at least one. */
+export function pageBatchCount(buffer: readonly RowBatch[], targetBytes: number): number {
+  let bytes = 0;
+  let count = 0;
+  while (count < buffer.length && (count === 0 || bytes + buffer[count].bytes <= targetBytes)) {
+    bytes += buffer[count].bytes;
+    count++;
+  }
+  return count;
+}
+
+function joinBatches(batches: RowBatch[]): RowBatch | undefined {
+  if (batches.length === 0) return undefined;
+  if (batches.length === 1) return batches[0];
+  return {
+    json: batches.map((b) => b.json).join(','),
+    rows: batches.reduce((n, b) => n + b.rows, 0),
+    bytes: batches.reduce((n, b) => n + b.bytes, 0) + batches.length - 1,
+  };
+}
+
+export const queryMachine = setup({
+  types: {
+    input: {} as QueryInput,
+    context: {} as QueryContext,
+    events: {} as QueryEvent,
+  },
+  actors: {
+    planQuery: fromPromise<Plan, { engine: Engine; sql: string; session: Session }>(async ({ input, signal }) => {
+      const plan = await input.engine.plan(input.sql, input.session);
+      // Cancelled while planning: nobody will execute this plan, so give its connection back.
+      if (signal.aborted) {
+        plan.release();
+        throw new VivaceError('USER_CANCELED', 'Query was canceled');
+      }
+      return plan;
+    }),
+    produceResults: resultProducer,
+    stage: stageMachine,
+  },
+  delays: {
+    maxRunTime: ({ context }) => Math.min(MAX_TIMER_MS, Math.max(0, context.limits.maxRunTimeMs)),
+  },
+  guards: {
+    runTimeExceeded: ({ context }) => context.now() - context.createTime >= context.limits.maxRunTimeMs,
+    takeDrainsBuffer: ({ context }) => pageBatchCount(context.buffer, context.limits.targetResultBytes) === context.buffer.length,
+  },
+  actions: {
+    requestAdmission: enqueueActions(({ context, enqueue, self }) => {
+      if (context.dispatcher) enqueue.sendTo(context.dispatcher, { type: 'dispatcher.enqueue', queryId: context.queryId, query: self });
+      else enqueue.raise({ type: 'query.admit' });
+    }),
+    releaseAdmission: enqueueActions(({ context, enqueue }) => {
+      if (context.dispatcher) enqueue.sendTo(context.dispatcher, { type: 'dispatcher.release', queryId: context.queryId });
+    }),
+    recordHeartbeat: assign({ lastHeartbeat: ({ context }) => context.now() }),
+    startPlanning: assign({ planningStartTime: ({ context }) => context.now() }),
+    scheduleStages: enqueueActions(({ context, enqueue }) => {
+      for (const stage of context.stages) enqueue.sendTo(stage, { type: 'stage.schedule' });
+    }),
+    bufferBatch: assign(({ context, event }) => {
+      if (event.type !== 'results.batch') return {};
+      return { buffer: [...context.buffer, event.batch], progress: event.progress };
+    }),
+    reportStageProgress: enqueueActions(({ context, enqueue }) => {
+      const root = context.stages[0];
+      if (!root) return;
+      enqueue.sendTo(root, { type: 'stage.start' }); // ignored once RUNNING
+      const elapsed = context.executionStartTime === undefined ? 0 : context.now() - context.executionStartTime;
+      enqueue.sendTo(root, {
+        type: 'stage.progress',
+        counters: {
+          processedRows: context.progress.processedRows,
+          processedBytes: context.progress.processedBytes,
+          cpuTimeMillis: Math.round(context.progress.cpuTimeMillis),
+          wallTimeMillis: elapsed,
+        },
+      });
+    }),
+    stopProducing: assign({ exhausted: true }),
+    markExhausted: assign(({ event }) => {
+      if (event.type !== 'results.end') return {};
+      return { exhausted: true, progress: event.progress, updateCount: event.updateCount };
+    }),
+    finishStages: enqueueActions(({ context, enqueue }) => {
+      for (const stage of context.stages) enqueue.sendTo(stage, { type: 'stage.finish' });
+    }),
+    takePage: assign(({ context }) => {
+      const count = pageBatchCount(context.buffer, context.limits.targetResultBytes);
+      const page = joinBatches(context.buffer.slice(0, count));
+      return {
+        buffer: context.buffer.slice(count),
+        page,
+        outputRows: context.outputRows + (page?.rows ?? 0),
+        outputBytes: context.outputBytes + (page?.bytes ?? 0),
+      };
+    }),
+    pullMoreResults: enqueueActions(({ context, enqueue }) => {
+      const wanted = context.limits.prefetchPages - context.buffer.length;
+      for (let i = 0; i < wanted; i++) enqueue.sendTo('producer', { type: 'results.pull' });
+    }),
+    recordFailure: assign({
+      error: ({ context, event }) => {
+        if (context.error) return context.error;
+        if (event.type === 'query.fail') return event.error;
+        if (event.type === 'results.failed') return event.error;
+        if (event.type === 'query.cancel') return new VivaceError('USER_CANCELED', 'Query was canceled');
+        return new VivaceError('EXCEEDED_TIME_LIMIT', `Query exceeded maximum time limit of ${context.limits.maxRunTimeMs}ms`);
+      },
+    }),
+    abortStages: enqueueActions(({ context, enqueue }) => {
+      const name = context.error?.errorName === 'USER_CANCELED' ? 'stage.cancel' : 'stage.abort';
+      for (const stage of context.stages) enqueue.sendTo(stage, { type: name });
+    }),
+    cancelStage: enqueueActions(({ context, enqueue, event }) => {
+      if (event.type !== 'query.partialCancel') return;
+      const stage = context.stages.find((s) => s.getSnapshot().context.stageId === event.stageId);
+      if (stage) enqueue.sendTo(stage, { type: 'stage.cancel' });
+    }),
+    recordEnd: assign({ endTime: ({ context }) => context.now(), plan: undefined, buffer: [] }),
+    releasePlan: ({ context }) => context.plan?.release(),
+  },
+}).createMachine({
+  id: 'query',
+  context: ({ input, spawn }) => {
+    const now = input.now();
+    return {
+      queryId: input.queryId,
+      sql: input.sql,
+      session: input.session,
+      engine: input.engine,
+      limits: input.limits,
+      now: input.now,
+      dispatcher: input.dispatcher,
+      stages: [spawn('stage', { id: 'stage-0', input: { stageId: '0' } })],
+      createTime: now,
+      lastHeartbeat: now,
+      buffer: [],
+      exhausted: false,
+      progress: NO_PROGRESS,
+      outputRows: 0,
+      outputBytes: 0,
+    };
+  },
+  initial: 'active',
+  states: {
+    active: {
+      initial: 'QUEUED',
+      on: {
+        'query.heartbeat': { actions: 'recordHeartbeat' },
+        'query.cancel': { target: 'FAILED', actions: 'recordFailure' },
+        'query.fail': { target: 'FAILED', actions: 'recordFailure' },
+      },
+      after: {
+        maxRunTime: { guard: 'runTimeExceeded', target: 'FAILED', actions: 'recordFailure' },
+      },
+      exit: 'releaseAdmission',
+      states: {
+        QUEUED: {
+          entry: 'requestAdmission',
+          on: { 'query.admit': 'PLANNING' },
+        },
+        PLANNING: {
+          entry: 'startPlanning',
+          invoke: {
+            src: 'planQuery',
+            input: ({ context }) => ({ engine: context.engine, sql: context.sql, session: context.session }),
+            onDone: {
+              target: 'STARTING',
+              actions: assign(({ context, event }) => ({
+                plan: event.output,
+                columns: event.output.columns,
+                updateType: event.output.updateType,
+                sessionUpdates: event.output.sessionUpdates,
+                executionStartTime: context.now(),
+              })),
+            },
+            onError: { target: '#query.FAILED', actions: assign({ error: ({ event }) => VivaceError.from(event.error) }) },
+          },
+        },
+        STARTING: {
+          entry: 'scheduleStages',
+          always: 'RUNNING',
+        },
+        RUNNING: {
+          invoke: {
+            id: 'producer',
+            src: 'produceResults',
+            input: ({ context }) => ({
+              plan: context.plan!,
+              targetBytes: context.limits.targetResultBytes,
+              prefetch: context.limits.prefetchPages,
+            }),
+          },
+          on: {
+            'results.batch': { actions: ['bufferBatch', 'reportStageProgress'] },
+            'results.end': { target: 'FINISHING', actions: ['markExhausted', 'reportStageProgress', 'finishStages'] },
+            'results.failed': { target: '#query.FAILED', actions: 'recordFailure' },
+            'results.take': { actions: ['takePage', 'pullMoreResults'] },
+            'query.partialCancel': { target: 'FINISHING', actions: ['cancelStage', 'stopProducing'] },
+          },
+        },
+        // All rows are produced; the client is still reading the buffered pages.
+        FINISHING: {
+          entry: 'releaseAdmission',
+          on: {
+            'results.take': [{ target: '#query.FINISHED', actions: 'takePage', guard: 'takeDrainsBuffer' }, { actions: 'takePage' }],
+          },
+        },
+      },
+    },
+    FINISHED: { type: 'final', entry: ['recordEnd'] },
+    FAILED: { type: 'final', entry: ['abortStages', 'releasePlan', 'recordEnd'] },
+  },
+});
+
+export type QueryActorRef = ActorRefFrom<typeof queryMachine>;
+export type QuerySnapshot = SnapshotFrom<typeof queryMachine>;

@@ -1,0 +1,91 @@
+// One stage of a query: its lifecycle (the protocol's stage states) and the counters rolled up into stats.
+// `done` is derived from the state (see isStageDone), never stored.
+import { assign, setup } from 'xstate';
+import { ZERO_COUNTERS, type StageCounters } from '../protocol/states.js';
+
+export interface StageInput {
+  stageId: string;
+  /** stageId of the stage consuming this one's output; undefined for the root stage "0". */
+  parentStageId?: string;
+  /** Splits the stage will run; the root stage of a coordinator-only query has one. */
+  totalSplits?: number;
+  /** Nodes the stage runs on (1 for the coordinator). */
+  nodes?: number;
+}
+
+export interface StageContext extends StageCounters {
+  stageId: string;
+  parentStageId?: string;
+}
+
+export type StageEvent =
+  | { type: 'stage.schedule' }
+  | { type: 'stage.start' }
+  | { type: 'stage.progress'; counters: Partial<StageCounters> }
+  | { type: 'stage.finish' }
+  | { type: 'stage.cancel' }
+  | { type: 'stage.abort' }
+  | { type: 'stage.fail' };
+
+export const stageMachine = setup({
+  types: {
+    input: {} as StageInput,
+    context: {} as StageContext,
+    events: {} as StageEvent,
+  },
+  actions: {
+    recordProgress: assign(({ event }) => (event.type === 'stage.progress' ? event.counters : {})),
+    startSplits: assign(({ context }) => ({ queuedSplits: 0, runningSplits: context.totalSplits - context.completedSplits })),
+    completeSplits: assign(({ context }) => ({ queuedSplits: 0, runningSplits: 0, completedSplits: context.totalSplits })),
+    dropRunningSplits: assign({ queuedSplits: 0, runningSplits: 0 }),
+  },
+}).createMachine({
+  id: 'stage',
+  context: ({ input }) => ({
+    ...ZERO_COUNTERS,
+    stageId: input.stageId,
+    parentStageId: input.parentStageId,
+    nodes: input.nodes ?? 1,
+    totalSplits: input.totalSplits ?? 1,
+    queuedSplits: input.totalSplits ?? 1,
+  }),
+  initial: 'PLANNED',
+  on: {
+    'stage.progress': { actions: 'recordProgress' },
+  },
+  states: {
+    PLANNED: {
+      on: {
+        'stage.schedule': 'SCHEDULING',
+        'stage.cancel': 'CANCELED',
+        'stage.abort': 'ABORTED',
+        'stage.fail': 'FAILED',
+      },
+    },
+    // Placing tasks on nodes; a coordinator-only stage has nothing to wait for.
+    SCHEDULING: {
+      always: 'SCHEDULED',
+    },
+    SCHEDULED: {
+      on: {
+        'stage.start': { target: 'RUNNING', actions: 'startSplits' },
+        'stage.finish': { target: 'FINISHED', actions: 'completeSplits' },
+        'stage.cancel': { target: 'CANCELED', actions: 'dropRunningSplits' },
+        'stage.abort': { target: 'ABORTED', actions: 'dropRunningSplits' },
+        'stage.fail': { target: 'FAILED', actions: 'dropRunningSplits' },
+      },
+    },
+    RUNNING: {
+      on: {
+        'stage.finish': { target: 'FINISHED', actions: 'completeSplits' },
+        'stage.cancel': { target: 'CANCELED', actions: 'dropRunningSplits' },
+        'stage.abort': { target: 'ABORTED', actions: 'dropRunningSplits' },
+        'stage.fail': { target: 'FAILED', actions: 'dropRunningSplits' },
+      },
+    },
+    FINISHED: { type: 'final' },
+    CANCELED: { type: 'final' },
+    ABORTED: { type: 'final' },
+    FAILED: { type: 'final' },
+  },
+});

@@ -1,0 +1,153 @@
+// The query tracker: spawns query actors, keeps each finished query as its final view (bounded history),
+// stops finished actors, and fails queries whose client went away or that ran too long.
+import { assign, enqueueActions, setup, stopChild, type ActorRefFrom } from 'xstate';
+import type { Engine } from '../engine/engine.types.js';
+import type { Session } from '../protocol/types.js';
+import { TokenCursor } from '../protocol/token-cursor.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { dispatcherMachine } from './dispatcher.machine.js';
+import { queryMachine, type QueryActorRef, type QueryLimits } from './query.machine.js';
+import { toQueryView, type QueryView } from './query-view.js';
+
+export interface TrackerLimits extends QueryLimits {
+  maxRunningQueries: number;
+  maxQueuedQueries: number;
+  /** finished queries always kept (query.max-history) */
+  maxHistory: number;
+  /** finished queries younger than this are kept too (query.min-expire-age)... */
+  minExpireAgeMs: number;
+  /** ...but never more than this many, so a burst cannot grow memory without bound */
+  maxHistoryHard: number;
+  /** a query whose client has not polled for this long fails with ABANDONED_QUERY (query.client.timeout) */
+  clientTimeoutMs: number;
+  /** how often the tracker looks (1 s upstream) */
+  trackerIntervalMs: number;
+}
+
+export interface TrackedQuery {
+  queryId: string;
+  cursor: TokenCursor;
+  /** the live actor; undefined once finished */
+  ref?: QueryActorRef;
+  /** final view once finished */
+  final?: QueryView;
+}
+
+export interface TrackerInput {
+  engine: Engine;
+  limits: TrackerLimits;
+  now: () => number;
+}
+
+export interface TrackerContext extends TrackerInput {
+  dispatcher: ActorRefFrom<typeof dispatcherMachine>;
+  /** every query the coordinator knows, live and finished (insertion order = creation order) */
+  queries: Map<string, TrackedQuery>;
+  /** finished query ids, oldest end first */
+  history: string[];
+}
+
+export type TrackerEvent =
+  | { type: 'query.create'; queryId: string; sql: string; session: Session }
+  | { type: `xstate.done.actor.${string}`; actorId: string };
+
+export const FIRST_TOKEN = 1;
+
+export const trackerMachine = setup({
+  types: {
+    input: {} as TrackerInput,
+    context: {} as TrackerContext,
+    events: {} as TrackerEvent,
+  },
+  actors: { query: queryMachine, dispatcher: dispatcherMachine },
+  delays: {
+    trackerInterval: ({ context }) => context.limits.trackerIntervalMs,
+  },
+  actions: {
+    // The Map is owned by this machine; in-place updates keep creation and lookup O(1).
+    spawnQuery: assign(({ context, event, spawn }) => {
+      if (event.type !== 'query.create') return {};
+      const ref = spawn('query', {
+        id: event.queryId,
+        input: {
+          queryId: event.queryId,
+          sql: event.sql,
+          session: event.session,
+          engine: context.engine,
+          limits: context.limits,
+          now: context.now,
+          dispatcher: context.dispatcher,
+        },
+      });
+      context.queries.set(event.queryId, { queryId: event.queryId, cursor: new TokenCursor(FIRST_TOKEN), ref });
+      return {};
+    }),
+    recordFinalView: assign(({ context, event }) => {
+      if (!('actorId' in event)) return {};
+      const tracked = context.queries.get(event.actorId);
+      if (!tracked?.ref) return {};
+      tracked.final = toQueryView(tracked.ref.getSnapshot());
+      tracked.final.page = undefined;
+      tracked.ref = undefined;
+      context.history.push(event.actorId);
+      return {};
+    }),
+    stopFinishedQuery: stopChild(({ event }) => ('actorId' in event ? event.actorId : '')),
+    expireHistory: assign(({ context }) => {
+      const { maxHistory, maxHistoryHard, minExpireAgeMs } = context.limits;
+      const now = context.now();
+      let drop = 0;
+      while (context.history.length - drop > maxHistory) {
+        const oldest = context.queries.get(context.history[drop])?.final;
+        const young = oldest?.endTime !== undefined && now - oldest.endTime < minExpireAgeMs;
+        if (young && context.history.length - drop <= maxHistoryHard) break;
+        drop++;
+      }
+      for (const id of context.history.slice(0, drop)) context.queries.delete(id);
+      if (drop > 0) context.history.splice(0, drop);
+      return {};
+    }),
+    failStuckQueries: enqueueActions(({ context, enqueue }) => {
+      const now = context.now();
+      for (const tracked of context.queries.values()) {
+        if (!tracked.ref) continue;
+        const c = tracked.ref.getSnapshot().context;
+        if (now - c.lastHeartbeat > context.limits.clientTimeoutMs) {
+          enqueue.sendTo(tracked.ref, {
+            type: 'query.fail',
+            error: new VivaceError(
+              'ABANDONED_QUERY',
+              `Query ${c.queryId} was abandoned by the client, as it may have exited or stopped checking for query results. Query results have not been accessed since ${new Date(c.lastHeartbeat).toISOString()}: currentTime ${new Date(now).toISOString()}`,
+            ),
+          });
+        }
+      }
+    }),
+  },
+}).createMachine({
+  id: 'tracker',
+  context: ({ input, spawn }) => ({
+    ...input,
+    dispatcher: spawn('dispatcher', {
+      id: 'dispatcher',
+      systemId: 'dispatcher',
+      input: { maxRunning: input.limits.maxRunningQueries, maxQueued: input.limits.maxQueuedQueries },
+    }),
+    queries: new Map(),
+    history: [],
+  }),
+  initial: 'tracking',
+  states: {
+    tracking: {
+      on: {
+        'query.create': { actions: 'spawnQuery' },
+        'xstate.done.actor.*': { actions: ['recordFinalView', 'stopFinishedQuery', 'expireHistory'] },
+      },
+      after: {
+        trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'expireHistory'] },
+      },
+    },
+  },
+});
+
+export type TrackerActorRef = ActorRefFrom<typeof trackerMachine>;

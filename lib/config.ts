@@ -1,0 +1,118 @@
+// Coordinator configuration: defaults as upstream Presto where it has one, and a Presto-style
+// properties file (`query.max-history=100`) to override them.
+import { readFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseDataSize } from './protocol/data-size.js';
+import { parseDuration } from './protocol/duration.js';
+import { VivaceError } from './protocol/vivace-error.js';
+
+export interface CoordinatorConfig {
+  host: string;
+  port: number;
+  environment: string;
+  nodeVersion: string;
+  /** queries executing at once; keep below UV_THREADPOOL_SIZE (engine.md) */
+  maxRunningQueries: number;
+  maxQueuedQueries: number;
+  maxHistory: number;
+  minExpireAgeMs: number;
+  maxHistoryHard: number;
+  clientTimeoutMs: number;
+  maxRunTimeMs: number;
+  trackerIntervalMs: number;
+  /** JSON bytes of rows per statement page */
+  targetResultBytes: number;
+  prefetchPages: number;
+  /** longest wait of a statement GET for new results */
+  longPollMs: number;
+  maxQueryLength: number;
+  maxBodyBytes: number;
+  /** where generated data (tpch) lives */
+  dataDirectory: string;
+  /** DuckDB spill directory */
+  tempDirectory: string;
+  engineMemoryLimit: string;
+  engineThreads: number;
+}
+
+export function defaultCacheDirectory(): string {
+  return process.env.XDG_CACHE_HOME ? join(process.env.XDG_CACHE_HOME, 'vivace') : join(homedir(), '.cache', 'vivace');
+}
+
+export function defaultConfig(): CoordinatorConfig {
+  return {
+    host: '127.0.0.1',
+    port: 8080,
+    environment: 'vivace',
+    nodeVersion: '0.1.0',
+    maxRunningQueries: 8,
+    maxQueuedQueries: 5000,
+    maxHistory: 100,
+    minExpireAgeMs: 15 * 60_000,
+    maxHistoryHard: 1000,
+    clientTimeoutMs: 5 * 60_000,
+    maxRunTimeMs: 100 * 24 * 3_600_000,
+    trackerIntervalMs: 1000,
+    targetResultBytes: 1 << 20,
+    prefetchPages: 2,
+    longPollMs: 1000,
+    maxQueryLength: 1_000_000,
+    maxBodyBytes: 4 << 20,
+    dataDirectory: defaultCacheDirectory(),
+    tempDirectory: join(tmpdir(), `vivace-spill-${process.pid}`),
+    engineMemoryLimit: '4GB',
+    engineThreads: 2,
+  };
+}
+
+type Parser = (value: string) => Partial<CoordinatorConfig>;
+const integer = (value: string, key: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new VivaceError('INVALID_ARGUMENTS', `${key} must be a non-negative integer: ${value}`);
+  return n;
+};
+
+/** Property names follow Presto's config.properties where one exists. */
+const PROPERTIES: Record<string, Parser> = {
+  'http-server.http.port': (v) => ({ port: integer(v, 'http-server.http.port') }),
+  'http-server.http.host': (v) => ({ host: v }),
+  'node.environment': (v) => ({ environment: v }),
+  'query.max-concurrent-queries': (v) => ({ maxRunningQueries: integer(v, 'query.max-concurrent-queries') }),
+  'query.max-queued-queries': (v) => ({ maxQueuedQueries: integer(v, 'query.max-queued-queries') }),
+  'query.max-history': (v) => ({ maxHistory: integer(v, 'query.max-history') }),
+  'query.max-history-hard': (v) => ({ maxHistoryHard: integer(v, 'query.max-history-hard') }),
+  'query.min-expire-age': (v) => ({ minExpireAgeMs: parseDuration(v) }),
+  'query.client.timeout': (v) => ({ clientTimeoutMs: parseDuration(v) }),
+  'query.max-run-time': (v) => ({ maxRunTimeMs: parseDuration(v) }),
+  'query.max-length': (v) => ({ maxQueryLength: integer(v, 'query.max-length') }),
+  'http-server.max-request-size': (v) => ({ maxBodyBytes: parseDataSize(v) }),
+  'protocol.v1.target-result-size': (v) => ({ targetResultBytes: parseDataSize(v) }),
+  'protocol.v1.max-wait': (v) => ({ longPollMs: parseDuration(v) }),
+  'data.directory': (v) => ({ dataDirectory: v }),
+  'engine.temp-directory': (v) => ({ tempDirectory: v }),
+  'engine.memory-limit': (v) => ({ engineMemoryLimit: v }),
+  'engine.threads': (v) => ({ engineThreads: integer(v, 'engine.threads') }),
+};
+
+export const CONFIG_PROPERTY_NAMES = Object.keys(PROPERTIES);
+
+/** Parse `key=value` lines (# comments); unknown keys are an error, as in Presto. */
+export function parseConfigProperties(text: string): Partial<CoordinatorConfig> {
+  const config: Partial<CoordinatorConfig> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const eq = line.indexOf('=');
+    if (eq < 0) throw new VivaceError('INVALID_ARGUMENTS', `Malformed configuration line: ${line}`);
+    const key = line.slice(0, eq).trim();
+    const parse = PROPERTIES[key];
+    if (!parse) throw new VivaceError('INVALID_ARGUMENTS', `Unknown configuration property: ${key}`);
+    Object.assign(config, parse(line.slice(eq + 1).trim()));
+  }
+  return config;
+}
+
+export function loadConfigFile(path: string): Partial<CoordinatorConfig> {
+  return parseConfigProperties(readFileSync(path, 'utf8'));
+}

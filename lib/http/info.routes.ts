@@ -1,0 +1,77 @@
+// /v1/info, /v1/info/state and /v1/status: who this node is and whether it takes work.
+import { availableParallelism } from 'node:os';
+import Router from '@koa/router';
+import bodyParser from 'koa-bodyparser';
+import type { Coordinator } from '../actors/coordinator.js';
+import { formatDuration } from '../protocol/duration.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { sendJsonText } from './request-context.js';
+
+export type NodeState = 'ACTIVE' | 'SHUTTING_DOWN';
+
+/** Lifecycle of this server as /v1/info/state shows it; shutdown is one-way, as upstream. */
+export class ServerState {
+  state: NodeState = 'ACTIVE';
+  constructor(private readonly onShutdown: () => void = () => {}) {}
+
+  shutDown(): void {
+    if (this.state === 'SHUTTING_DOWN') return;
+    this.state = 'SHUTTING_DOWN';
+    this.onShutdown();
+  }
+}
+
+export function infoRoutes(router: Router, coordinator: Coordinator, server: ServerState, nodeId: string): void {
+  const { config } = coordinator;
+  const uptime = () => formatDuration(coordinator.now() - coordinator.startTime);
+
+  router.get('/v1/info', (ctx) => {
+    sendJsonText(
+      ctx,
+      200,
+      JSON.stringify({
+        nodeVersion: { version: config.nodeVersion },
+        environment: config.environment,
+        coordinator: true,
+        starting: false,
+        uptime: uptime(),
+        nodeId,
+        state: server.state,
+      }),
+    );
+  });
+
+  router.get('/v1/info/coordinator', (ctx) => {
+    ctx.status = 200;
+  });
+
+  router.get('/v1/info/state', (ctx) => sendJsonText(ctx, 200, JSON.stringify(server.state)));
+
+  router.put('/v1/info/state', bodyParser({ enableTypes: ['json'], strict: false }), (ctx) => {
+    const wanted = (ctx.request as unknown as { body: unknown }).body;
+    if (wanted === 'SHUTTING_DOWN') server.shutDown();
+    else if (wanted === 'ACTIVE' && server.state === 'ACTIVE') {
+      // already active: nothing to do
+    } else {
+      throw new VivaceError('INVALID_ARGUMENTS', `Invalid state transition to ${JSON.stringify(wanted)} from ${server.state}`, { httpStatus: 400 });
+    }
+    sendJsonText(ctx, 200, JSON.stringify(server.state));
+  });
+
+  const status = () => ({
+    nodeId,
+    nodeVersion: { version: config.nodeVersion },
+    environment: config.environment,
+    coordinator: true,
+    uptime: uptime(),
+    externalAddress: config.host,
+    internalAddress: config.host,
+    processors: availableParallelism(),
+    heapUsed: process.memoryUsage().heapUsed,
+  });
+  router.head('/v1/status', (ctx) => {
+    ctx.status = 200;
+  });
+  router.get('/v1/status', (ctx) => sendJsonText(ctx, 200, JSON.stringify(status())));
+
+}

@@ -1,0 +1,61 @@
+// /v1/query: the operator's view of every live and remembered query, plus cancel and kill.
+import Router from '@koa/router';
+import type { Coordinator } from '../actors/coordinator.js';
+import { renderBasicQueryInfo, renderQueryInfo } from '../protocol/query-info.js';
+import { QUERY_STATES, type QueryState } from '../protocol/states.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { readTextBody } from './raw-body.js';
+import { baseUri, sendJsonText } from './request-context.js';
+
+function stateFilter(raw: string | string[] | undefined): Set<QueryState> | undefined {
+  if (raw === undefined) return undefined;
+  const wanted = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim().toUpperCase());
+  for (const state of wanted) {
+    if (!(QUERY_STATES as readonly string[]).includes(state)) {
+      throw new VivaceError('INVALID_ARGUMENTS', `Unknown query state: ${state}`, { httpStatus: 400 });
+    }
+  }
+  return new Set(wanted as QueryState[]);
+}
+
+export function queryRoutes(router: Router, coordinator: Coordinator): void {
+
+  const find = (queryId: string) => {
+    const tracked = coordinator.lookup(queryId);
+    if (!tracked) throw new VivaceError('NOT_FOUND', `Query not found: ${queryId}`, { httpStatus: 410 });
+    return tracked;
+  };
+
+  router.get('/v1/query', (ctx) => {
+    const states = stateFilter(ctx.query.state);
+    const base = baseUri(ctx);
+    const infos = coordinator
+      .list()
+      .map((tracked) => coordinator.view(tracked))
+      .filter((view) => !states || states.has(view.state))
+      .map((view) => renderBasicQueryInfo(view, `${base}/v1/query/${view.queryId}`));
+    sendJsonText(ctx, 200, JSON.stringify(infos));
+  });
+
+  router.get('/v1/query/:queryId', (ctx) => {
+    const view = coordinator.view(find(ctx.params.queryId));
+    sendJsonText(ctx, 200, JSON.stringify(renderQueryInfo(view, `${baseUri(ctx)}/v1/query/${view.queryId}`)));
+  });
+
+  router.delete('/v1/query/:queryId', (ctx) => {
+    coordinator.lookup(ctx.params.queryId)?.ref?.send({ type: 'query.cancel' });
+    ctx.status = 204;
+  });
+
+  router.put('/v1/query/:queryId/killed', async (ctx) => {
+    const tracked = find(ctx.params.queryId);
+    const message = (await readTextBody(ctx, 64 * 1024)).trim();
+    if (!tracked.ref || coordinator.view(tracked).done) {
+      throw new VivaceError('GENERIC_USER_ERROR', `Query ${tracked.queryId} is already done`, { httpStatus: 409 });
+    }
+    const error = new VivaceError('ADMINISTRATIVELY_KILLED', message ? `Query killed. Message: ${message}` : 'Query killed. No message provided.');
+    tracked.ref.send({ type: 'query.fail', error });
+    ctx.status = 202;
+  });
+
+}

@@ -1,0 +1,106 @@
+// /v1/statement: submit SQL, page through results by token, cancel.
+// Routes only translate: request -> event on the query actor, snapshot -> rendered response.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Coordinator } from '../actors/coordinator.js';
+import { hasResultsReady, isPastPlanning, toQueryView, type QueryView } from '../actors/query-view.js';
+import { FIRST_TOKEN, type TrackedQuery } from '../actors/tracker.machine.js';
+import { parseSession, sessionResponseHeaders } from '../protocol/session-headers.js';
+import { renderStatement } from '../protocol/statement-response.js';
+import type { RowBatch } from '../engine/engine.types.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { readTextBody } from './raw-body.js';
+import { baseUri, protocolFamily, sendJsonText, type ProtocolFamily } from './request-context.js';
+
+function findQuery(coordinator: Coordinator, ctx: Context): TrackedQuery {
+  const tracked = coordinator.lookup(ctx.params.queryId);
+  if (!tracked) throw new VivaceError('NOT_FOUND', `Query not found: ${ctx.params.queryId}`, { httpStatus: 404 });
+  return tracked;
+}
+
+function parseToken(ctx: Context): number {
+  const token = Number(ctx.params.token);
+  if (!Number.isSafeInteger(token) || token < 0) throw new VivaceError('NOT_FOUND', `Invalid token: ${ctx.params.token}`, { httpStatus: 404 });
+  return token;
+}
+
+function respond(ctx: Context, family: ProtocolFamily, view: QueryView, nextToken: number | undefined, page?: RowBatch): string {
+  const base = baseUri(ctx);
+  const stillRunning = !view.done && nextToken !== undefined;
+  const body = renderStatement(
+    view,
+    {
+      infoUri: `${base}/v1/query/${view.queryId}`,
+      partialCancelUri: stillRunning && view.state === 'RUNNING' ? `${base}/v1/stage/${view.queryId}.${view.rootStage.stageId}` : undefined,
+      nextUri: stillRunning ? `${base}/v1/statement/${view.queryId}/${nextToken}` : undefined,
+    },
+    family.dialect,
+    page,
+  );
+  if (view.state === 'FINISHED' && view.sessionUpdates) {
+    for (const [name, value] of sessionResponseHeaders(family.prefix, view.sessionUpdates)) ctx.append(name, value);
+  }
+  sendJsonText(ctx, 200, body);
+  return body;
+}
+
+export function statementRoutes(router: Router, coordinator: Coordinator): void {
+  const { config } = coordinator;
+
+  router.post('/v1/statement', async (ctx) => {
+    const family = protocolFamily(ctx);
+    const sql = await readTextBody(ctx, config.maxBodyBytes);
+    if (sql.trim() === '') throw new VivaceError('GENERIC_USER_ERROR', 'SQL statement is empty', { httpStatus: 400 });
+    if (sql.length > config.maxQueryLength) {
+      throw new VivaceError('QUERY_TEXT_TOO_LARGE', `Query text length (${sql.length}) exceeds the maximum length (${config.maxQueryLength})`, { httpStatus: 413 });
+    }
+    const session = parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now() });
+    const tracked = coordinator.lookup(coordinator.submit(sql, session))!;
+    // The POST answers the planned query as it stood when planning ended (RUNNING, stages SCHEDULED).
+    const planned = await coordinator.waitFor(tracked, isPastPlanning, config.longPollMs);
+    respond(ctx, family, planned, FIRST_TOKEN);
+  });
+
+  router.get('/v1/statement/:queryId/:token', async (ctx) => {
+    const family = protocolFamily(ctx);
+    const tracked = findQuery(coordinator, ctx);
+    const token = parseToken(ctx);
+    tracked.ref?.send({ type: 'query.heartbeat' });
+    if (tracked.cursor.check(token) === 'next') await coordinator.waitFor(tracked, hasResultsReady, config.longPollMs);
+    // Checked again after the wait: a concurrent retry of the same token may have answered meanwhile.
+    switch (tracked.cursor.check(token)) {
+      case 'repeat':
+        sendJsonText(ctx, 200, tracked.cursor.repeatBody!);
+        return;
+      case 'gone':
+        throw new VivaceError('NOT_FOUND', `Token ${token} is no longer available for query ${tracked.queryId}`, { httpStatus: 410 });
+      case 'unknown':
+        throw new VivaceError('NOT_FOUND', `Unknown token ${token} for query ${tracked.queryId}`, { httpStatus: 404 });
+    }
+    // Take the page from the live actor; its snapshot stays readable even if this take finishes it.
+    const ref = tracked.ref;
+    let view: QueryView;
+    if (ref) {
+      ref.send({ type: 'results.take' });
+      view = toQueryView(ref.getSnapshot());
+    } else {
+      view = coordinator.view(tracked);
+    }
+    const body = respond(ctx, family, view, view.done ? undefined : token + 1, view.page);
+    tracked.cursor.record(token, body, view.done);
+  });
+
+  // Trino clients send HEAD to the nextUri as a heartbeat while they consume rows.
+  router.head('/v1/statement/:queryId/:token', (ctx) => {
+    const tracked = findQuery(coordinator, ctx);
+    tracked.ref?.send({ type: 'query.heartbeat' });
+    ctx.status = 200;
+  });
+
+  router.delete('/v1/statement/:queryId/:token', (ctx) => {
+    const tracked = findQuery(coordinator, ctx);
+    tracked.ref?.send({ type: 'query.cancel' });
+    ctx.status = 204;
+  });
+
+}

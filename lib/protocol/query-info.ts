@@ -1,0 +1,119 @@
+// The query resource: full QueryInfo for /v1/query/{id} and BasicQueryInfo for the /v1/query list.
+// Times are ISO 8601 with offset, durations airlift-style, data sizes in bytes (protocol.md section 8).
+import { DateTime } from 'luxon';
+import { formatDataSize } from './data-size.js';
+import { formatDuration } from './duration.js';
+import { ERROR_CODES, type ErrorName } from './error-codes.js';
+import type { QueryView } from './query-view.types.js';
+import { elapsedMillis, planningMillis, queuedMillis, stageStats, totalCounters } from './statement-stats.js';
+
+const iso = (millis: number): string => DateTime.fromMillis(millis).toISO()!;
+
+function sessionJson(view: QueryView): Record<string, unknown> {
+  const s = view.session;
+  const json: Record<string, unknown> = { user: s.user };
+  if (s.source !== undefined) json.source = s.source;
+  if (s.catalog !== undefined) json.catalog = s.catalog;
+  if (s.schema !== undefined) json.schema = s.schema;
+  json.remoteUserAddress = s.remoteUserAddress;
+  if (s.userAgent !== undefined) json.userAgent = s.userAgent;
+  if (s.clientInfo !== undefined) json.clientInfo = s.clientInfo;
+  json.clientTags = s.clientTags;
+  if (s.timeZone !== undefined) json.timeZoneKey = s.timeZone;
+  json.systemProperties = s.properties;
+  json.startTime = s.startTime;
+  return json;
+}
+
+function queryStatsJson(view: QueryView): Record<string, unknown> {
+  const total = totalCounters(view);
+  const queued = queuedMillis(view);
+  const elapsed = elapsedMillis(view);
+  const running = view.done ? 0 : total.runningSplits;
+  const stats: Record<string, unknown> = { createTime: iso(view.createTime) };
+  if (view.executionStartTime !== undefined) stats.executionStartTime = iso(view.executionStartTime);
+  stats.lastHeartbeat = iso(view.lastHeartbeat);
+  if (view.endTime !== undefined) stats.endTime = iso(view.endTime);
+  Object.assign(stats, {
+    elapsedTime: formatDuration(elapsed),
+    queuedTime: formatDuration(queued),
+    analysisTime: formatDuration(planningMillis(view)),
+    planningTime: formatDuration(planningMillis(view)),
+    executionTime: formatDuration(Math.max(0, elapsed - queued)),
+    totalScheduledTime: formatDuration(total.wallTimeMillis),
+    totalCpuTime: formatDuration(total.cpuTimeMillis),
+    totalBlockedTime: formatDuration(0),
+    totalTasks: total.totalSplits,
+    runningTasks: running,
+    completedTasks: total.completedSplits,
+    totalDrivers: total.totalSplits,
+    queuedDrivers: total.queuedSplits,
+    runningDrivers: running,
+    completedDrivers: total.completedSplits,
+    totalMemoryReservation: formatDataSize(0),
+    peakUserMemoryReservation: formatDataSize(0),
+    rawInputDataSize: formatDataSize(total.processedBytes),
+    rawInputPositions: total.processedRows,
+    processedInputDataSize: formatDataSize(total.processedBytes),
+    processedInputPositions: total.processedRows,
+    outputDataSize: formatDataSize(view.outputBytes),
+    outputPositions: view.outputRows,
+    scheduled: view.scheduled,
+  });
+  return stats;
+}
+
+function errorFields(view: QueryView): Record<string, unknown> {
+  if (!view.error) return {};
+  const name = view.error.errorName as ErrorName;
+  return {
+    errorType: view.error.errorType,
+    errorCode: { code: ERROR_CODES[name]?.code ?? view.error.errorCode, name, type: view.error.errorType },
+    failureInfo: view.error.failureInfo,
+    error: view.error,
+  };
+}
+
+/** GET /v1/query/{queryId} */
+export function renderQueryInfo(view: QueryView, self: string): Record<string, unknown> {
+  const info: Record<string, unknown> = {
+    queryId: view.queryId,
+    session: sessionJson(view),
+    state: view.state,
+    scheduled: view.scheduled,
+    self,
+    fieldNames: (view.columns ?? []).map((c) => c.name),
+    query: view.sql,
+    queryStats: queryStatsJson(view),
+    outputStage: { ...stageStats(view.rootStage), stageId: `${view.queryId}.${view.rootStage.stageId}` },
+    ...errorFields(view),
+    warnings: [],
+    finalQueryInfo: view.done,
+  };
+  if (view.updateType !== undefined) info.updateType = view.updateType;
+  const u = view.sessionUpdates;
+  if (u?.setCatalog !== undefined) info.setCatalog = u.setCatalog;
+  if (u?.setSchema !== undefined) info.setSchema = u.setSchema;
+  info.setSessionProperties = u?.setSessionProperties ?? {};
+  info.resetSessionProperties = u?.resetSessionProperties ?? [];
+  info.addedPreparedStatements = u?.addedPreparedStatements ?? {};
+  info.deallocatedPreparedStatements = u?.deallocatedPreparedStatements ?? [];
+  return info;
+}
+
+/** An entry of GET /v1/query */
+export function renderBasicQueryInfo(view: QueryView, self: string): Record<string, unknown> {
+  const stats = queryStatsJson(view);
+  return {
+    queryId: view.queryId,
+    session: sessionJson(view),
+    state: view.state,
+    scheduled: view.scheduled,
+    self,
+    query: view.sql,
+    queryStats: stats,
+    ...(view.updateType !== undefined ? { updateType: view.updateType } : {}),
+    ...errorFields(view),
+    warnings: [],
+  };
+}

@@ -1,0 +1,90 @@
+// StatementStats and StageStats of the statement response, rolled up from the stage views.
+import type { QueryView, StageView } from './query-view.types.js';
+import { ZERO_COUNTERS, type StageCounters } from './states.js';
+
+export function allStages(stage: StageView): StageView[] {
+  return [stage, ...stage.subStages.flatMap(allStages)];
+}
+
+/** Counters of every stage of the query added up. */
+export function totalCounters(view: QueryView): StageCounters {
+  const total: StageCounters = { ...ZERO_COUNTERS };
+  for (const s of allStages(view.rootStage)) {
+    for (const key of Object.keys(total) as (keyof StageCounters)[]) total[key] += s[key];
+  }
+  // A node running several stages of the query counts once; the coordinator always takes part.
+  total.nodes = Math.max(...allStages(view.rootStage).map((s) => s.nodes));
+  return total;
+}
+
+export interface StageStatsJson extends StageCounters {
+  stageId: string;
+  state: string;
+  done: boolean;
+  subStages: StageStatsJson[];
+}
+
+export function stageStats(stage: StageView): StageStatsJson {
+  return {
+    stageId: stage.stageId,
+    state: stage.state,
+    done: stage.done,
+    nodes: stage.nodes,
+    totalSplits: stage.totalSplits,
+    queuedSplits: stage.queuedSplits,
+    runningSplits: stage.runningSplits,
+    completedSplits: stage.completedSplits,
+    cpuTimeMillis: stage.cpuTimeMillis,
+    wallTimeMillis: stage.wallTimeMillis,
+    processedRows: stage.processedRows,
+    processedBytes: stage.processedBytes,
+    subStages: stage.subStages.map(stageStats),
+  };
+}
+
+/** Milliseconds the query waited for admission. */
+export function queuedMillis(view: QueryView): number {
+  return (view.planningStartTime ?? view.endTime ?? view.viewTime) - view.createTime;
+}
+
+/** Milliseconds spent planning (Presto's analysis time). */
+export function planningMillis(view: QueryView): number {
+  if (view.planningStartTime === undefined) return 0;
+  return (view.executionStartTime ?? view.endTime ?? view.viewTime) - view.planningStartTime;
+}
+
+export function elapsedMillis(view: QueryView): number {
+  return (view.endTime ?? view.viewTime) - view.createTime;
+}
+
+/** The union of prestodb's and Trino's StatementStats fields (both clients ignore unknown ones). */
+export function statementStats(view: QueryView): Record<string, unknown> {
+  const total = totalCounters(view);
+  const stats: Record<string, unknown> = {
+    state: view.state,
+    queued: view.queued,
+    scheduled: view.scheduled,
+    nodes: total.nodes,
+    totalSplits: total.totalSplits,
+    queuedSplits: total.queuedSplits,
+    runningSplits: total.runningSplits,
+    completedSplits: total.completedSplits,
+    cpuTimeMillis: total.cpuTimeMillis,
+    wallTimeMillis: total.wallTimeMillis,
+    queuedTimeMillis: queuedMillis(view),
+    elapsedTimeMillis: elapsedMillis(view),
+    planningTimeMillis: planningMillis(view),
+    analysisTimeMillis: planningMillis(view),
+    finishingTimeMillis: 0,
+    processedRows: total.processedRows,
+    processedBytes: total.processedBytes,
+    physicalInputBytes: total.processedBytes,
+    peakMemoryBytes: 0,
+    spilledBytes: 0,
+    rootStage: stageStats(view.rootStage),
+  };
+  if (view.scheduled && total.totalSplits > 0) {
+    stats.progressPercentage = Math.min(100, (total.completedSplits * 100) / total.totalSplits);
+  }
+  return stats;
+}

@@ -1,0 +1,46 @@
+// The protocol's state names for queries and stages, and the flags derived from them.
+
+export const QUERY_STATES = ['QUEUED', 'PLANNING', 'STARTING', 'RUNNING', 'FINISHING', 'FINISHED', 'FAILED'] as const;
+export type QueryState = (typeof QUERY_STATES)[number];
+
+export const STAGE_STATES = ['PLANNED', 'SCHEDULING', 'SCHEDULED', 'RUNNING', 'FINISHED', 'CANCELED', 'ABORTED', 'FAILED'] as const;
+export type StageState = (typeof STAGE_STATES)[number];
+
+const DONE_STAGE_STATES: ReadonlySet<StageState> = new Set(['FINISHED', 'CANCELED', 'ABORTED', 'FAILED']);
+
+export function isQueryDone(state: QueryState): boolean {
+  return state === 'FINISHED' || state === 'FAILED';
+}
+
+export function isStageDone(state: StageState): boolean {
+  return DONE_STAGE_STATES.has(state);
+}
+
+/** prestodb's rule: a stage counts as scheduled once it runs or is done. */
+export function isStageScheduled(state: StageState): boolean {
+  return state === 'RUNNING' || isStageDone(state);
+}
+
+export interface StageCounters {
+  nodes: number;
+  totalSplits: number;
+  queuedSplits: number;
+  runningSplits: number;
+  completedSplits: number;
+  cpuTimeMillis: number;
+  wallTimeMillis: number;
+  processedRows: number;
+  processedBytes: number;
+}
+
+export const ZERO_COUNTERS: Readonly<StageCounters> = Object.freeze({
+  nodes: 0,
+  totalSplits: 0,
+  queuedSplits: 0,
+  runningSplits: 0,
+  completedSplits: 0,
+  cpuTimeMillis: 0,
+  wallTimeMillis: 0,
+  processedRows: 0,
+  processedBytes: 0,
+});

@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
+import { request, runStatement, startTestServer, type TestServer, validateStatement } from '../support/http.js';
+import { validateResponse } from '../support/schema-validator.js';
+import { VivaceError } from '../../lib/protocol/vivace-error.js';
+
+const many = Array.from({ length: 5000 }, (_, i) => [i, `row-${i}`]);
+
+function engine(): FakeEngine {
+  return new FakeEngine({
+    'SELECT 1': { columns: [BIGINT_COLUMN('_col0')], rows: [[1]] },
+    'SELECT many': { columns: [BIGINT_COLUMN('n'), { name: 's', type: { base: 'varchar' } }], rows: many, batchRows: 500 },
+    'SELECT slow': { columns: [BIGINT_COLUMN('n')], rows: [[1], [2]], gated: true },
+    'CREATE TABLE t': { columns: [], rows: [], updateType: 'CREATE TABLE' },
+    'SELECT bad': { columns: [BIGINT_COLUMN('x')], rows: [], planError: new VivaceError('TABLE_NOT_FOUND', "line 1:15: Table 'memory.default.nope' does not exist", { location: { lineNumber: 1, columnNumber: 15 } }) },
+  });
+}
+
+describe('statement routes', () => {
+  let server: TestServer;
+  let fake: FakeEngine;
+  beforeEach(async () => {
+    fake = engine();
+    server = await startTestServer({ engine: fake, config: { targetResultBytes: 16 * 1024, longPollMs: 200 } });
+  });
+  afterEach(() => server.stop());
+
+  it('answers the POST with the planned query: RUNNING, not scheduled, root stage 0 SCHEDULED, no data', async () => {
+    fake = engine();
+    const res = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT slow', headers: { 'X-Service-User': 'alice' } });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.equal('application/json');
+    validateStatement(res.body, true);
+    expect(res.body.stats.state).to.equal('RUNNING');
+    expect(res.body.stats.scheduled).to.equal(false);
+    expect(res.body.stats.rootStage).to.include({ stageId: '0', state: 'SCHEDULED', done: false });
+    expect(res.body.nextUri).to.equal(`${server.url}/v1/statement/${res.body.id}/1`);
+    expect(res.body.partialCancelUri).to.equal(`${server.url}/v1/stage/${res.body.id}.0`);
+    expect(res.body.infoUri).to.equal(`${server.url}/v1/query/${res.body.id}`);
+    expect(res.body).not.to.have.property('data');
+  });
+
+  it('follows nextUri to the rows; the final response is FINISHED with rootStage.done and no nextUri', async () => {
+    const { rows, final } = await runStatement(server.url, 'SELECT 1');
+    expect(rows).to.deep.equal([[1]]);
+    expect(final.stats.state).to.equal('FINISHED');
+    expect(final.stats.scheduled).to.equal(true);
+    expect(final.stats.rootStage.done).to.equal(true);
+    expect(final).not.to.have.property('nextUri');
+  });
+
+  it('pages a large result without losing or repeating a row', async () => {
+    const { rows, responses } = await runStatement(server.url, 'SELECT many');
+    expect(rows).to.deep.equal(many);
+    expect(responses.filter((r) => r.data).length).to.be.greaterThan(3);
+    for (const r of responses) if (r.data) expect(r.columns.map((c: any) => c.name)).to.deep.equal(['n', 's']);
+  });
+
+  it('returns the identical body for a repeated token, 410 for an older one and 404 for unknown or finished ones', async () => {
+    const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT many' });
+    const first = await request('GET', post.body.nextUri);
+    const again = await request('GET', post.body.nextUri);
+    expect(again.status).to.equal(200);
+    expect(again.text).to.equal(first.text);
+    const second = await request('GET', first.body.nextUri);
+    expect(second.status).to.equal(200);
+    const old = await request('GET', post.body.nextUri);
+    expect(old.status).to.equal(410);
+    validateResponse('error', old.body);
+    const skipped = await request('GET', `${server.url}/v1/statement/${post.body.id}/99`);
+    expect(skipped.status).to.equal(404);
+    validateResponse('error', skipped.body);
+    const unknownQuery = await request('GET', `${server.url}/v1/statement/20200101_000000_00000_xxxxx/1`);
+    expect(unknownQuery.status).to.equal(404);
+  });
+
+  it('reports a planning error as a FAILED statement with status 200 and no nextUri', async () => {
+    const res = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT bad' });
+    expect(res.status).to.equal(200);
+    validateStatement(res.body, true);
+    expect(res.body.stats.state).to.equal('FAILED');
+    expect(res.body.error).to.include({ errorName: 'TABLE_NOT_FOUND', errorCode: 46, errorType: 'USER_ERROR' });
+    expect(res.body.error.errorLocation).to.deep.equal({ lineNumber: 1, columnNumber: 15 });
+    expect(res.body).not.to.have.property('nextUri');
+  });
+
+  it('answers DDL with updateType and an empty column list', async () => {
+    const { final } = await runStatement(server.url, 'CREATE TABLE t');
+    expect(final.updateType).to.equal('CREATE TABLE');
+    expect(final.columns).to.deep.equal([]);
+    expect(final).not.to.have.property('data');
+  });
+
+  it('cancels with DELETE on nextUri: 204, then FAILED with USER_CANCELED', async () => {
+    const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT slow' });
+    const del = await request('DELETE', post.body.nextUri);
+    expect(del.status).to.equal(204);
+    const next = await request('GET', post.body.nextUri);
+    validateStatement(next.body, false);
+    expect(next.body.stats.state).to.equal('FAILED');
+    expect(next.body.error.errorName).to.equal('USER_CANCELED');
+    expect(fake.cancels).to.equal(1);
+    const info = await request('GET', `${server.url}/v1/query/${post.body.id}`);
+    validateResponse('query-info', info.body);
+    expect(info.body.state).to.equal('FAILED');
+    expect(info.body.errorCode.name).to.equal('USER_CANCELED');
+  });
+
+  it('rejects empty SQL with 400 and an oversized statement with 413, and keeps serving', async () => {
+    const empty = await request('POST', `${server.url}/v1/statement`, { body: '  ' });
+    expect(empty.status).to.equal(400);
+    validateResponse('error', empty.body);
+    const huge = await request('POST', `${server.url}/v1/statement`, { body: 'x'.repeat(1_000_001) });
+    expect(huge.status).to.equal(413);
+    validateResponse('error', huge.body);
+    const { rows } = await runStatement(server.url, 'SELECT 1');
+    expect(rows).to.deep.equal([[1]]);
+  });
+
+  it('rejects a mix of header families with 400', async () => {
+    const res = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT 1', headers: { 'X-Presto-User': 'a', 'X-Trino-User': 'b' } });
+    expect(res.status).to.equal(400);
+    validateResponse('error', res.body);
+  });
+
+  it('answers unknown routes with 404 and wrong methods with 405, as JSON', async () => {
+    const missing = await request('GET', `${server.url}/v1/nothing`);
+    expect(missing.status).to.equal(404);
+    validateResponse('error', missing.body);
+    const wrong = await request('PATCH', `${server.url}/v1/statement`);
+    expect(wrong.status).to.equal(405);
+    validateResponse('error', wrong.body);
+  });
+});

@@ -1,0 +1,75 @@
+// A real coordinator + HTTP server on a free loopback port, and a small client that validates bodies.
+import { createCoordinator, type Coordinator, type CoordinatorOptions } from '../../lib/actors/coordinator.js';
+import { startServer, type RunningServer } from '../../lib/http/server.js';
+import { validateResponse } from './schema-validator.js';
+
+export interface TestServer {
+  coordinator: Coordinator;
+  server: RunningServer;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(options: CoordinatorOptions): Promise<TestServer> {
+  const coordinator = createCoordinator({ ...options, config: { trackerIntervalMs: 60_000, ...options.config } });
+  const server = await startServer(coordinator, { host: '127.0.0.1', port: 0 });
+  return {
+    coordinator,
+    server,
+    url: server.url,
+    async stop() {
+      await server.close();
+      await coordinator.stop();
+    },
+  };
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
+
+export async function request(method: string, url: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<JsonResponse> {
+  const res = await fetch(url, { method, body: init.body, headers: init.headers });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
+/** Pick the schema a statement response must satisfy from its shape, and validate it. */
+export function validateStatement(body: any, initial: boolean): void {
+  if (body?.stats?.state === 'FAILED') validateResponse('statement-failed', body);
+  else if (initial) validateResponse('statement-initial', body);
+  else if (body?.nextUri === undefined) validateResponse('statement-final', body);
+  else validateResponse('statement-progress', body);
+}
+
+/** POST a statement and follow nextUri to the end, validating every response. */
+export async function runStatement(
+  url: string,
+  sql: string,
+  headers: Record<string, string> = {},
+): Promise<{ responses: any[]; rows: unknown[][]; final: any }> {
+  const first = await request('POST', `${url}/v1/statement`, { body: sql, headers });
+  if (first.status !== 200) throw new Error(`POST answered ${first.status}: ${first.text}`);
+  validateStatement(first.body, true);
+  const responses = [first.body];
+  const rows: unknown[][] = [];
+  let current = first.body;
+  while (current.nextUri) {
+    const next = await request('GET', current.nextUri);
+    if (next.status !== 200) throw new Error(`GET ${current.nextUri} answered ${next.status}: ${next.text}`);
+    validateStatement(next.body, false);
+    current = next.body;
+    responses.push(current);
+    if (current.data) rows.push(...current.data);
+  }
+  return { responses, rows, final: current };
+}
