@@ -1,0 +1,53 @@
+// `vivace serve [--port 8080] [--host 127.0.0.1] [--config FILE]`: starts a coordinator on embedded DuckDB.
+import { parseArgs } from 'node:util';
+import { createCoordinator } from '../actors/coordinator.js';
+import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
+import { createDuckDbEngine } from '../engine/duckdb-engine.js';
+import { startServer } from '../http/server.js';
+
+const USAGE = `usage: vivace serve [--port PORT] [--host HOST] [--config FILE]`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'serve') {
+    process.stderr.write(`${USAGE}\n`);
+    return command === undefined || command === '--help' ? 0 : 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: { port: { type: 'string' }, host: { type: 'string' }, config: { type: 'string' } },
+  });
+  const config: CoordinatorConfig = { ...defaultConfig(), ...(values.config ? loadConfigFile(values.config) : {}) };
+  if (values.port !== undefined) config.port = Number(values.port);
+  if (values.host !== undefined) config.host = values.host;
+
+  const engine = await createDuckDbEngine({
+    tempDirectory: config.tempDirectory,
+    dataDirectory: config.dataDirectory,
+    memoryLimit: config.engineMemoryLimit,
+    threads: config.engineThreads,
+    maxConnections: config.maxRunningQueries,
+  });
+  const coordinator = createCoordinator({ engine, config });
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    await coordinator.stop();
+    process.exit(code);
+  };
+  const server = await startServer(coordinator, { onShutdown: () => void stop(0) });
+  process.stdout.write(`vivace coordinator listening on ${server.url} (environment ${config.environment})\n`);
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+  return new Promise<number>(() => {});
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`vivace: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);
