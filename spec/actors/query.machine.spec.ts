@@ -1,0 +1,138 @@
+import { expect } from 'chai';
+import { createActor, SimulatedClock } from 'xstate';
+import { queryMachine } from '../../lib/actors/query.machine.js';
+import { hasResultsReady, queryStateOf, toQueryView } from '../../lib/actors/query-view.js';
+import { VivaceError } from '../../lib/protocol/vivace-error.js';
+import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
+import { settle, testSession, TEST_LIMITS } from '../support/actors.js';
+
+const rows = (n: number) => Array.from({ length: n }, (_, i) => [i]);
+
+function startQuery(engine: FakeEngine, sql: string, clock = new SimulatedClock(), limits = TEST_LIMITS) {
+  return createActor(queryMachine, {
+    clock,
+    input: { queryId: 'q1', sql, session: testSession(), engine, limits, now: () => clock.now() },
+  }).start();
+}
+
+describe('queryMachine', () => {
+  it('plans, runs, buffers pages and finishes when the client has taken the last one', async () => {
+    const engine = new FakeEngine({ 'SELECT n': { columns: [BIGINT_COLUMN('n')], rows: rows(300), batchRows: 100 } });
+    const query = startQuery(engine, 'SELECT n');
+    expect(queryStateOf(query.getSnapshot())).to.equal('PLANNING');
+    await settle();
+    const running = toQueryView(query.getSnapshot());
+    expect(running.columns).to.deep.equal([BIGINT_COLUMN('n')]);
+    expect(running.rootStage.state).to.equal('RUNNING');
+    expect(running.done).to.equal(false);
+
+    const taken: unknown[] = [];
+    for (let i = 0; i < 10 && query.getSnapshot().status === 'active'; i++) {
+      await settle();
+      expect(hasResultsReady(query.getSnapshot())).to.equal(true);
+      query.send({ type: 'results.take' });
+      const page = query.getSnapshot().context.page;
+      if (page) taken.push(...JSON.parse(`[${page.json}]`));
+    }
+    const final = toQueryView(query.getSnapshot());
+    expect(taken).to.deep.equal(rows(300));
+    expect(final.state).to.equal('FINISHED');
+    expect(final.done).to.equal(true);
+    expect(final.scheduled).to.equal(true);
+    expect(final.rootStage).to.include({ state: 'FINISHED', done: true });
+    expect(final.outputRows).to.equal(300);
+    expect(engine.openExecutions).to.equal(0);
+  });
+
+  it('never fetches more than the prefetch window ahead of the client', async () => {
+    const engine = new FakeEngine({ 'SELECT n': { columns: [BIGINT_COLUMN('n')], rows: rows(1000), batchRows: 10 } });
+    const query = startQuery(engine, 'SELECT n');
+    await settle(20);
+    expect(query.getSnapshot().context.buffer.length).to.equal(TEST_LIMITS.prefetchPages);
+    query.send({ type: 'results.take' });
+    await settle(20);
+    expect(query.getSnapshot().context.buffer.length).to.be.at.most(TEST_LIMITS.prefetchPages);
+  });
+
+  it('fails with the planning error and never executes', async () => {
+    const error = new VivaceError('TABLE_NOT_FOUND', "Table 'memory.default.x' does not exist");
+    const engine = new FakeEngine({ bad: { columns: [], rows: [], planError: error } });
+    const query = startQuery(engine, 'bad');
+    await settle();
+    const view = toQueryView(query.getSnapshot());
+    expect(view.state).to.equal('FAILED');
+    expect(view.error).to.include({ errorName: 'TABLE_NOT_FOUND', errorCode: 46 });
+    expect(view.rootStage.state).to.equal('ABORTED');
+    expect(engine.openExecutions).to.equal(0);
+  });
+
+  it('cancel interrupts the engine and ends FAILED with USER_CANCELED, stages CANCELED', async () => {
+    const engine = new FakeEngine({ slow: { columns: [BIGINT_COLUMN('n')], rows: rows(5), gated: true } });
+    const query = startQuery(engine, 'slow');
+    await settle();
+    expect(queryStateOf(query.getSnapshot())).to.equal('RUNNING');
+    query.send({ type: 'query.cancel' });
+    engine.openGates();
+    await settle();
+    const view = toQueryView(query.getSnapshot());
+    expect(view.state).to.equal('FAILED');
+    expect(view.error?.errorName).to.equal('USER_CANCELED');
+    expect(view.rootStage.state).to.equal('CANCELED');
+    expect(engine.cancels).to.equal(1);
+    expect(engine.openExecutions).to.equal(0);
+  });
+
+  it('a cancel during planning releases the plan once it arrives', async () => {
+    const engine = new FakeEngine({ q: { columns: [BIGINT_COLUMN('n')], rows: rows(1) } });
+    const query = startQuery(engine, 'q');
+    query.send({ type: 'query.cancel' });
+    await settle();
+    expect(queryStateOf(query.getSnapshot())).to.equal('FAILED');
+    expect(engine.releases).to.equal(1);
+    expect(engine.openExecutions).to.equal(0);
+  });
+
+  it('fails with EXCEEDED_TIME_LIMIT when the run time passes the limit (simulated clock)', async () => {
+    const engine = new FakeEngine({ slow: { columns: [BIGINT_COLUMN('n')], rows: rows(5), gated: true } });
+    const clock = new SimulatedClock();
+    const query = startQuery(engine, 'slow', clock, { ...TEST_LIMITS, maxRunTimeMs: 10_000 });
+    await settle();
+    clock.increment(9_999);
+    expect(queryStateOf(query.getSnapshot())).to.equal('RUNNING');
+    clock.increment(1);
+    const view = toQueryView(query.getSnapshot());
+    expect(view.state).to.equal('FAILED');
+    expect(view.error?.errorName).to.equal('EXCEEDED_TIME_LIMIT');
+    expect(view.endTime).to.equal(10_000);
+    expect(engine.cancels).to.equal(1);
+  });
+
+  it('an engine failure mid-stream fails the query with that error', async () => {
+    const error = new VivaceError('DIVISION_BY_ZERO', 'Division by zero');
+    const engine = new FakeEngine({ q: { columns: [BIGINT_COLUMN('n')], rows: rows(50), batchRows: 10, failAtBatch: { index: 1, error } } });
+    const query = startQuery(engine, 'q');
+    await settle();
+    expect(toQueryView(query.getSnapshot()).error?.errorName).to.equal('DIVISION_BY_ZERO');
+  });
+
+  it('partial cancel stops production and finishes with the rows already produced', async () => {
+    const engine = new FakeEngine({ q: { columns: [BIGINT_COLUMN('n')], rows: rows(1000), batchRows: 10 } });
+    const query = startQuery(engine, 'q');
+    await settle();
+    query.send({ type: 'query.partialCancel', stageId: '0' });
+    expect(queryStateOf(query.getSnapshot())).to.equal('FINISHING');
+    expect(engine.cancels).to.equal(1);
+    for (let i = 0; i < 5 && query.getSnapshot().status === 'active'; i++) query.send({ type: 'results.take' });
+    expect(queryStateOf(query.getSnapshot())).to.equal('FINISHED');
+    expect(toQueryView(query.getSnapshot()).outputRows).to.equal(20);
+  });
+
+  it('records client heartbeats with the injected clock', async () => {
+    const engine = new FakeEngine({ slow: { columns: [BIGINT_COLUMN('n')], rows: rows(1), gated: true } });
+    const clock = new SimulatedClock();
+    const query = startQuery(engine, 'slow', clock);
+    clock.increment(1234);
+    query.send({ type: 'query.heartbeat' });
+    expect(query.getSnapshot().context.lastHeartbeat).to.equal(1234);
+  });
+});

@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import { SimulatedClock } from 'xstate';
+import { createCoordinator } from '../../lib/actors/coordinator.js';
+import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
+import { settle, testSession } from '../support/actors.js';
+
+function setup(config: Record<string, number> = {}) {
+  const clock = new SimulatedClock();
+  clock.set(1_700_000_000_000);
+  const engine = new FakeEngine({
+    'SELECT 1': { columns: [BIGINT_COLUMN('_col0')], rows: [[1]] },
+    slow: { columns: [BIGINT_COLUMN('n')], rows: [[1]], gated: true },
+  });
+  const coordinator = createCoordinator({ engine, clock, now: () => clock.now(), config: { trackerIntervalMs: 1000, ...config } });
+  return { clock, engine, coordinator };
+}
+
+/** Runs a query to the end the way the statement route does: take pages until done. */
+async function drain(coordinator: ReturnType<typeof setup>['coordinator'], queryId: string) {
+  const tracked = coordinator.lookup(queryId)!;
+  for (let i = 0; i < 10 && tracked.ref; i++) {
+    await settle();
+    tracked.ref?.send({ type: 'results.take' });
+  }
+}
+
+describe('trackerMachine (through createCoordinator)', () => {
+  it('keeps a finished query as its final view and stops its actor', async () => {
+    const { coordinator } = setup();
+    const id = coordinator.submit('SELECT 1', testSession());
+    expect(coordinator.liveQueryCount()).to.equal(1);
+    await drain(coordinator, id);
+    const tracked = coordinator.lookup(id)!;
+    expect(tracked.ref).to.equal(undefined);
+    expect(tracked.final?.state).to.equal('FINISHED');
+    expect(coordinator.liveQueryCount()).to.equal(0);
+  });
+
+  it('bounds the history: entries beyond max-history expire once older than min-expire-age', async () => {
+    const { coordinator, clock } = setup({ maxHistory: 3, minExpireAgeMs: 60_000, maxHistoryHard: 5 });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      ids.push(coordinator.submit('SELECT 1', testSession()));
+      await drain(coordinator, ids[i]);
+    }
+    expect(coordinator.list()).to.have.length(4); // young entries are kept past max-history
+    clock.increment(61_000);
+    expect(coordinator.list().map((t) => t.queryId)).to.deep.equal(ids.slice(1));
+    for (let i = 0; i < 6; i++) await drain(coordinator, coordinator.submit('SELECT 1', testSession()));
+    expect(coordinator.list()).to.have.length(5); // the hard bound holds even for young entries
+  });
+
+  it('fails a query whose client stopped polling with ABANDONED_QUERY and frees it', async () => {
+    const { coordinator, clock, engine } = setup({ clientTimeoutMs: 300_000 });
+    const id = coordinator.submit('slow', testSession());
+    await settle();
+    clock.increment(200_000);
+    coordinator.lookup(id)!.ref!.send({ type: 'query.heartbeat' });
+    clock.increment(299_000);
+    expect(coordinator.lookup(id)!.ref).not.to.equal(undefined);
+    clock.increment(2_000);
+    await settle();
+    const tracked = coordinator.lookup(id)!;
+    expect(tracked.final?.state).to.equal('FAILED');
+    expect(tracked.final?.error?.errorName).to.equal('ABANDONED_QUERY');
+    expect(engine.cancels).to.equal(1);
+    expect(coordinator.liveQueryCount()).to.equal(0);
+  });
+
+  it('queues past max-concurrent-queries and admits in order as queries finish', async () => {
+    const { coordinator } = setup({ maxRunningQueries: 1 });
+    const first = coordinator.submit('slow', testSession());
+    const second = coordinator.submit('SELECT 1', testSession());
+    await settle();
+    expect(coordinator.view(coordinator.lookup(second)!).state).to.equal('QUEUED');
+    coordinator.lookup(first)!.ref!.send({ type: 'query.cancel' });
+    await settle();
+    expect(coordinator.view(coordinator.lookup(second)!).state).to.be.oneOf(['RUNNING', 'FINISHING']);
+  });
+});
