@@ -26,6 +26,7 @@ export interface TrackerLimits extends QueryLimits {
 
 export interface TrackedQuery {
   queryId: string;
+  session: Session;
   cursor: TokenCursor;
   /** the live actor; undefined once finished */
   ref?: QueryActorRef;
@@ -79,7 +80,7 @@ export const trackerMachine = setup({
           dispatcher: context.dispatcher,
         },
       });
-      context.queries.set(event.queryId, { queryId: event.queryId, cursor: new TokenCursor(FIRST_TOKEN), ref });
+      context.queries.set(event.queryId, { queryId: event.queryId, session: event.session, cursor: new TokenCursor(FIRST_TOKEN), ref });
       return {};
     }),
     recordFinalView: assign(({ context, event }) => {

@@ -17,8 +17,9 @@ export interface ProtocolFamily {
   dialect: ProtocolDialect;
 }
 
-export function protocolFamily(ctx: Context): ProtocolFamily {
-  const prefix = detectPrefix(ctx.headers);
+/** The request's header family; a request without any (a bare nextUri GET) speaks `fallback`'s. */
+export function protocolFamily(ctx: Context, fallback?: HeaderPrefix): ProtocolFamily {
+  const prefix = detectPrefix(ctx.headers, fallback);
   return { prefix, dialect: dialectOf(prefix) };
 }
 

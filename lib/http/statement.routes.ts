@@ -62,8 +62,8 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
   });
 
   router.get('/v1/statement/:queryId/:token', async (ctx) => {
-    const family = protocolFamily(ctx);
     const tracked = findQuery(coordinator, ctx);
+    const family = protocolFamily(ctx, tracked.session.prefix);
     const token = parseToken(ctx);
     tracked.ref?.send({ type: 'query.heartbeat' });
     if (tracked.cursor.check(token) === 'next') await coordinator.waitFor(tracked, hasResultsReady, config.longPollMs);

@@ -20,8 +20,8 @@ const KNOWN_NAMES = new Set(
   ].map((n) => n.toLowerCase()),
 );
 
-/** The family of a request; none present means our own X-Service-. Mixing families is a 400, as in Trino. */
-export function detectPrefix(headers: RequestHeaders): HeaderPrefix {
+/** The family of a request; none present means `fallback` (our own X-Service-). Mixing families is a 400, as in Trino. */
+export function detectPrefix(headers: RequestHeaders, fallback: HeaderPrefix = 'X-Service-'): HeaderPrefix {
   const found = new Set<HeaderPrefix>();
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -39,7 +39,7 @@ export function detectPrefix(headers: RequestHeaders): HeaderPrefix {
       { httpStatus: 400 },
     );
   }
-  return families[0] ?? 'X-Service-';
+  return families[0] ?? fallback;
 }
 
 /** Trino clients need Trino's JSON shapes (ROW signatures); X-Service- and X-Presto- get prestodb's. */

@@ -12,6 +12,7 @@ function engine(): FakeEngine {
     'SELECT many': { columns: [BIGINT_COLUMN('n'), { name: 's', type: { base: 'varchar' } }], rows: many, batchRows: 500 },
     'SELECT slow': { columns: [BIGINT_COLUMN('n')], rows: [[1], [2]], gated: true },
     'CREATE TABLE t': { columns: [], rows: [], updateType: 'CREATE TABLE' },
+    'USE tpch.tiny': { columns: [], rows: [], updateType: 'USE', sessionUpdates: { setCatalog: 'tpch', setSchema: 'tiny', setSessionProperties: { query_max_run_time: '1 m' } } },
     'SELECT bad': { columns: [BIGINT_COLUMN('x')], rows: [], planError: new VivaceError('TABLE_NOT_FOUND', "line 1:15: Table 'memory.default.nope' does not exist", { location: { lineNumber: 1, columnNumber: 15 } }) },
   });
 }
@@ -115,6 +116,20 @@ describe('statement routes', () => {
     validateResponse('error', huge.body);
     const { rows } = await runStatement(server.url, 'SELECT 1');
     expect(rows).to.deep.equal([[1]]);
+  });
+
+  it('writes session-change headers with the prefix the request used', async () => {
+    for (const prefix of ['X-Service-', 'X-Presto-', 'X-Trino-']) {
+      const post = await request('POST', `${server.url}/v1/statement`, { body: 'USE tpch.tiny', headers: { [`${prefix}User`]: 'u' } });
+      // a nextUri GET without family headers answers in the family of the query's POST
+      const final = await request('GET', post.body.nextUri);
+      expect(final.body.updateType).to.equal('USE');
+      expect(final.headers.get(`${prefix}Set-Catalog`)).to.equal('tpch');
+      expect(final.headers.get(`${prefix}Set-Schema`)).to.equal('tiny');
+      expect(final.headers.get(`${prefix}Set-Session`)).to.equal('query_max_run_time=1+m');
+      const others = ['X-Service-', 'X-Presto-', 'X-Trino-'].filter((p) => p !== prefix);
+      for (const other of others) expect(final.headers.get(`${other}Set-Catalog`)).to.equal(null);
+    }
   });
 
   it('rejects a mix of header families with 400', async () => {

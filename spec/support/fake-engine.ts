@@ -1,7 +1,7 @@
 // An in-memory Engine for driving actors without DuckDB: each statement is looked up in a table of
 // canned results, and every call is recorded so specs can assert on cancellation and release.
 import type { Engine, Execution, Plan, RowBatch } from '../../lib/engine/engine.types.js';
-import type { OutputColumn, Session } from '../../lib/protocol/types.js';
+import type { OutputColumn, Session, SessionUpdates } from '../../lib/protocol/types.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 
 export interface FakeResult {
@@ -10,6 +10,7 @@ export interface FakeResult {
   /** rows per batch */
   batchRows?: number;
   updateType?: string;
+  sessionUpdates?: SessionUpdates;
   /** when set, plan() rejects with it */
   planError?: VivaceError;
   /** when set, the n-th next() (0-based) rejects with it */
@@ -43,6 +44,7 @@ export class FakeEngine implements Engine {
     return {
       columns: result.columns,
       updateType: result.updateType,
+      sessionUpdates: result.sessionUpdates,
       execute: () => this.execute(result),
       release: () => {
         if (!released) {
