@@ -15,6 +15,8 @@ export interface CsvOptions {
  * unlike dbgen's .tbl, without a trailing '|'. Money has two decimals, dates are
  * YYYY-MM-DD. Synchronous and CPU-bound: run it in a worker or child process
  * when the event loop matters. Returns the number of rows written.
+ * Parts without rows (region and nation beyond part 1) give empty files, so
+ * DuckDB should read them with explicit columns and auto_detect=false.
  */
 export function writeTableCsv(
   table: string,
