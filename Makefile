@@ -20,7 +20,7 @@ typecheck: install
 	npx tsc -p tsconfig.json --noEmit
 
 test: typecheck
-	npx mocha
+	npx mocha 'spec/**/*.spec.ts'
 
 bench: build
 	node --import tsx bench/run.ts
