@@ -56,8 +56,9 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   } finally {
     pool.release(first);
   }
+  const cache = new PlanCache();
   return {
-    plan: (sql, session) => planStatement(pool, sql, session),
+    plan: (sql, session) => planStatement(pool, cache, sql, session),
     close: async () => {
       pool.close();
       instance.closeSync();
@@ -65,7 +66,48 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   };
 }
 
-async function planStatement(pool: ConnectionPool, sql: string, session: Session): Promise<Plan> {
+interface CachedQueryPlan {
+  columns: OutputColumn[];
+  renderSql: string;
+}
+
+/**
+ * Analysed queries by text, catalog, schema and time zone: a repeated query skips parsing, naming and
+ * preparing (4-6 DuckDB round trips) and only runs. Any statement that is not a query (DDL, DML, SET)
+ * may change what a query means, so it empties the cache.
+ */
+class PlanCache {
+  private readonly plans = new Map<string, CachedQueryPlan>();
+  constructor(private readonly maxEntries = 1000) {}
+
+  static key(sql: string, session: Session, catalog: string, schema: string): string {
+    return `${catalog}\u0000${schema}\u0000${session.timeZone ?? ''}\u0000${sql}`;
+  }
+
+  get(key: string): CachedQueryPlan | undefined {
+    const plan = this.plans.get(key);
+    if (plan) {
+      this.plans.delete(key); // most recently used last
+      this.plans.set(key, plan);
+    }
+    return plan;
+  }
+
+  set(key: string, plan: CachedQueryPlan): void {
+    this.plans.set(key, plan);
+    if (this.plans.size > this.maxEntries) this.plans.delete(this.plans.keys().next().value!);
+  }
+
+  /** The catalog.schema each pooled connection is on, so USE runs only when it changes. */
+  schemaOf = new WeakMap<DuckDBConnection, string>();
+
+  clear(): void {
+    this.plans.clear();
+    this.schemaOf = new WeakMap(); // DDL may have dropped the schema a connection is on
+  }
+}
+
+async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session): Promise<Plan> {
   const connection = await pool.acquire();
   let held = true;
   const giveBack = () => {
@@ -75,7 +117,13 @@ async function planStatement(pool: ConnectionPool, sql: string, session: Session
   };
   const context: ErrorContext = { sql, catalog: session.catalog ?? 'memory', schema: session.schema ?? 'default' };
   try {
-    await useSchema(connection, context.catalog!, context.schema!);
+    await useSchema(connection, cache.schemaOf, context.catalog!, context.schema!);
+    const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };
+    const cacheKey = PlanCache.key(sql, session, context.catalog!, context.schema!);
+    const cached = cache.get(cacheKey);
+    if (cached) {
+      return makePlan(cached.columns, undefined, () => new StreamingExecution(connection, cached.renderSql, giveBack, runtime).start(), giveBack, () => held);
+    }
     const text = stripTrailingSemicolons(sql);
     const serialized = await serialize(connection, text);
     if (serialized.error && serialized.error_type === 'parser') {
@@ -90,7 +138,6 @@ async function planStatement(pool: ConnectionPool, sql: string, session: Session
     const prepared = await connection.prepare(text).catch((err: unknown) => {
       throw toVivaceError(err, context);
     });
-    const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };
     const kind = classifyStatement(prepared.statementType, text);
     if (kind.kind === 'rows') {
       const ast = serialized.error ? undefined : serialized.statements?.[0]?.node;
@@ -101,9 +148,12 @@ async function planStatement(pool: ConnectionPool, sql: string, session: Session
       if (typed !== prepared) typed.destroySync();
       prepared.destroySync();
       const renderSql = renderRowsSql(inner, columns.map((c) => c.duckdb), session.timeZone);
-      return makePlan(columns.map(({ name, type }) => ({ name, type })), undefined, () => new StreamingExecution(connection, renderSql, giveBack, runtime).start(), giveBack, () => held);
+      const output = columns.map(({ name, type }) => ({ name, type }));
+      cache.set(cacheKey, { columns: output, renderSql });
+      return makePlan(output, undefined, () => new StreamingExecution(connection, renderSql, giveBack, runtime).start(), giveBack, () => held);
     }
     prepared.destroySync();
+    cache.clear();
     const runSql = kind.kind === 'count' ? await rewriteEmbeddedQuery(connection, text) : text;
     const columns = kind.kind === 'count' ? ROWS_COLUMN : [];
     return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, runSql, kind.kind === 'count', giveBack, runtime).start(), giveBack, () => held);
@@ -131,10 +181,14 @@ function makePlan(columns: OutputColumn[], updateType: string | undefined, execu
   };
 }
 
-async function useSchema(connection: DuckDBConnection, catalog: string, schema: string): Promise<void> {
+async function useSchema(connection: DuckDBConnection, currentSchema: WeakMap<DuckDBConnection, string>, catalog: string, schema: string): Promise<void> {
+  const target = `${quoteIdent(catalog)}.${quoteIdent(schema)}`;
+  if (currentSchema.get(connection) === target) return;
   try {
-    await connection.run(`USE ${quoteIdent(catalog)}.${quoteIdent(schema)}`);
+    await connection.run(`USE ${target}`);
+    currentSchema.set(connection, target);
   } catch (err) {
+    currentSchema.delete(connection);
     const reader = await connection.runAndReadAll('SELECT count(*) FROM duckdb_databases() WHERE database_name = $1', [catalog]);
     if (Number(reader.getRows()[0]?.[0] ?? 0) === 0) throw new VivaceError('CATALOG_NOT_FOUND', `Catalog '${catalog}' does not exist`, { cause: err });
     throw new VivaceError('SCHEMA_NOT_FOUND', `Schema '${catalog}.${schema}' does not exist`, { cause: err });

@@ -109,6 +109,18 @@ describe('duckdb engine: statements', () => {
     });
   });
 
+  it('re-plans a repeated query after DDL changes what it reads (plan cache invalidation)', async () => {
+    await runSql(engine, 'CREATE TABLE cached_t AS SELECT 1 AS a');
+    const first = await runSql(engine, 'SELECT * FROM cached_t');
+    expect(first.plan.columns.map((c) => c.name)).to.deep.equal(['a']);
+    expect((await runSql(engine, 'SELECT * FROM cached_t')).rows).to.deep.equal([[1]]);
+    await runSql(engine, 'DROP TABLE cached_t');
+    await runSql(engine, "CREATE TABLE cached_t AS SELECT 'x' AS b, 2 AS c");
+    const again = await runSql(engine, 'SELECT * FROM cached_t');
+    expect(again.plan.columns.map((c) => c.name)).to.deep.equal(['b', 'c']);
+    expect(again.rows).to.deep.equal([['x', 2]]);
+  });
+
   it('gives the connection back when a plan is released without executing', async () => {
     const small = await newEngine(1);
     try {
