@@ -1,0 +1,99 @@
+// One real coordinator on the real DuckDB engine per client spec file, plus the SQL every client spec runs
+// and helpers to read /v1/query/{id} ourselves (schema-validated).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { createDuckDbEngine } from '../../lib/engine/duckdb-engine.js';
+import { request, startTestServer, type TestServer } from '../support/http.js';
+import { validateResponse } from '../support/schema-validator.js';
+
+export interface ClientServer {
+  readonly test: TestServer;
+  /** `http://127.0.0.1:port` */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Four columns of four types, one row. */
+export const SIMPLE_SQL = `SELECT 1 AS a, 'x' AS b, CAST(2.5 AS DOUBLE) AS c, DATE '2001-08-22' AS d`;
+export const SIMPLE_COLUMNS = ['a', 'b', 'c', 'd'];
+export const SIMPLE_ROW = [1, 'x', 2.5, '2001-08-22'];
+
+/** 60,000 rows; at TARGET_RESULT_BYTES per page they arrive over many pages. */
+export const MANY_ROWS = 60_000;
+export const MANY_SQL = `SELECT i, 'row-' || i AS s FROM range(${MANY_ROWS}) t(i) ORDER BY i`;
+export const firstManyRow = [0, 'row-0'];
+export const lastManyRow = [MANY_ROWS - 1, `row-${MANY_ROWS - 1}`];
+
+/**
+ * A cross join of 10^6 x 10^6 = 10^12 rows: it streams its first page at once and can never finish
+ * within a test (the server produces only a few pages ahead of the client), so it is long-running by design.
+ */
+export const ENDLESS_SQL = 'SELECT a.i AS a, b.i AS b FROM range(1000000) a(i) CROSS JOIN range(1000000) b(i)';
+
+export const SYNTAX_ERROR_SQL = 'SELEC 1';
+
+/** Small pages, so that MANY_SQL spans many of them (~1.2 MB of row JSON). */
+export const TARGET_RESULT_BYTES = 64 * 1024;
+
+/**
+ * Register before/after hooks in the calling describe block: start a coordinator on a DuckDB engine with
+ * its own temporary directory on 127.0.0.1 and a free port; stop it and remove the directory afterwards.
+ * The returned getter is valid inside tests.
+ */
+export function useClientServer(): () => ClientServer {
+  let current: ClientServer | undefined;
+  let tempDirectory: string | undefined;
+  before(async function () {
+    this.timeout(20_000);
+    tempDirectory = await mkdtemp(join(tmpdir(), 'vivace-clients-'));
+    const engine = await createDuckDbEngine({ tempDirectory, threads: 2, memoryLimit: '1GB' });
+    const test = await startTestServer({ engine, config: { targetResultBytes: TARGET_RESULT_BYTES } });
+    current = { test, url: test.url, host: '127.0.0.1', port: test.server.port };
+  });
+  after(async () => {
+    await current?.test.stop();
+    current = undefined;
+    if (tempDirectory) await rm(tempDirectory, { recursive: true, force: true });
+  });
+  return () => {
+    if (!current) throw new Error('the client server is not running (use it inside a test)');
+    return current;
+  };
+}
+
+/** GET /v1/query/{id}: status 200, application/json, and a body valid against query-info. */
+export async function queryInfo(url: string, queryId: string): Promise<any> {
+  const res = await request('GET', `${url}/v1/query/${queryId}`);
+  expect(res.status, res.text).to.equal(200);
+  expect(res.headers.get('content-type')).to.equal('application/json');
+  validateResponse('query-info', res.body);
+  expect(res.body.queryId).to.equal(queryId);
+  return res.body;
+}
+
+/**
+ * Poll /v1/query/{id} back to back (no timers) until `until` holds for the info, at most `maxPolls` times.
+ * Returns the first info for which it holds; fails with the last one seen otherwise.
+ */
+export async function pollQueryInfo(url: string, queryId: string, until: (info: any) => boolean, maxPolls = 500): Promise<any> {
+  let info: any;
+  for (let i = 0; i < maxPolls; i++) {
+    info = await queryInfo(url, queryId);
+    if (until(info)) return info;
+  }
+  throw new Error(`query ${queryId} did not reach the expected condition after ${maxPolls} polls; last state ${info?.state}`);
+}
+
+export const isDone = (info: any): boolean => info.state === 'FINISHED' || info.state === 'FAILED';
+
+/** The query was cancelled by its user: FAILED with USER_CANCELED (the body is already schema-valid). */
+export async function expectUserCanceled(url: string, queryId: string): Promise<any> {
+  const info = await pollQueryInfo(url, queryId, isDone);
+  expect(info.state).to.equal('FAILED');
+  expect(info.errorCode.name).to.equal('USER_CANCELED');
+  expect(info.errorType).to.equal('USER_ERROR');
+  return info;
+}
