@@ -56,9 +56,13 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
     }
     const session = parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now() });
     const tracked = coordinator.lookup(coordinator.submit(sql, session))!;
+    const submitted = coordinator.view(tracked);
     // The POST answers the planned query as it stood when planning ended (RUNNING, stages SCHEDULED).
     const planned = await coordinator.waitFor(tracked, isPastPlanning, config.longPollMs);
-    respond(ctx, family, planned, FIRST_TOKEN);
+    // A query that failed before it was planned answers as submitted, with a nextUri: clients only
+    // look for errors on the pages they poll (presto-js-client, trino-client), as with upstream's
+    // always-QUEUED POST. The first GET carries the failure.
+    respond(ctx, family, planned.state === 'FAILED' ? submitted : planned, FIRST_TOKEN);
   });
 
   router.get('/v1/statement/:queryId/:token', async (ctx) => {

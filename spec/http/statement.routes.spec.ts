@@ -75,10 +75,15 @@ describe('statement routes', () => {
     expect(unknownQuery.status).to.equal(404);
   });
 
-  it('reports a planning error as a FAILED statement with status 200 and no nextUri', async () => {
-    const res = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT bad' });
+  it('reports a planning error on the first GET: FAILED, status 200, error, no nextUri', async () => {
+    const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT bad' });
+    expect(post.status).to.equal(200);
+    validateStatement(post.body, true);
+    expect(post.body.stats.state).to.equal('PLANNING');
+    expect(post.body).not.to.have.property('error');
+    const res = await request('GET', post.body.nextUri);
     expect(res.status).to.equal(200);
-    validateStatement(res.body, true);
+    validateStatement(res.body, false);
     expect(res.body.stats.state).to.equal('FAILED');
     expect(res.body.error).to.include({ errorName: 'TABLE_NOT_FOUND', errorCode: 46, errorType: 'USER_ERROR' });
     expect(res.body.error.errorLocation).to.deep.equal({ lineNumber: 1, columnNumber: 15 });
