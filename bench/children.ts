@@ -1,0 +1,81 @@
+// Child processes of the benchmark (the Vivace server, the Koa baseline): forked with the tsx loader,
+// ready when they send their URL over IPC, stopped by message and, failing that, killed by their pid.
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ChildMessage } from './server-child.js';
+
+export interface Child {
+  readonly url: string;
+  readonly pid: number;
+  /** Resident set size now, from /proc/<pid>/status (VmRSS), in bytes. */
+  rss(): number;
+  /** Force a full garbage collection in the child (server-child.ts only) and wait for it. */
+  gc(): Promise<void>;
+  /** Ask it to exit (waits up to 10 s, then SIGKILLs this pid). */
+  stop(): Promise<void>;
+}
+
+export interface ChildOptions {
+  /** Write a V8 CPU profile of the child into this directory when it exits. */
+  cpuProfDir?: string;
+}
+
+export function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  if (!match) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(match[1]) * 1024;
+}
+
+export function startChild(script: 'server-child.ts' | 'koa-child.ts', options: ChildOptions = {}): Promise<Child> {
+  const path = fileURLToPath(new URL(script, import.meta.url));
+  const execArgv = ['--import', 'tsx', '--expose-gc'];
+  if (options.cpuProfDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
+  const child: ChildProcess = fork(path, [], {
+    execArgv,
+    env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise<Child>((resolve, reject) => {
+    const startTimer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not start within 30 s`));
+    }, 30_000);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${script} exited early with code ${code}`)));
+    child.on('message', (raw: unknown) => {
+      const message = raw as ChildMessage;
+      if (message.type === 'gc-done') return;
+      clearTimeout(startTimer);
+      if (message.type === 'error') {
+        reject(new Error(`${script} failed: ${message.message}`));
+        return;
+      }
+      const pid = child.pid!;
+      resolve({
+        url: message.url,
+        pid,
+        rss: () => rssOf(pid),
+        gc: () =>
+          new Promise<void>((done) => {
+            const onMessage = (raw: unknown) => {
+              if ((raw as ChildMessage).type !== 'gc-done') return;
+              child.off('message', onMessage);
+              done();
+            };
+            child.on('message', onMessage);
+            child.send({ type: 'gc' });
+          }),
+        async stop() {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          if (child.connected) child.send({ type: 'stop' });
+          const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          await exited;
+          clearTimeout(timer);
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,256 @@
+// The benchmark suite (`make bench`): prints figures a-e of the performance issue as one table, each
+// beside its target and the baseline measured in the same run.
+//
+//   BENCH_QUICK=1      reduced sizes (smoke test, < 60 s)
+//   BENCH_TPCH=1       generate TPC-H at sf1 (default: sf0.1, extrapolated x10 and labelled so)
+//   BENCH_CPU_PROF=DIR write V8 CPU profiles of the server children into DIR (open in Chrome DevTools)
+//   BENCH_RENDER=1     also run bench/engine-render.bench.ts (DuckDB rendering variants) at the figure c size
+//   BENCH_ONLY=a,b,... run only these figures
+//
+// Load loops are bounded by count and by time; children are stopped by message, else killed by pid.
+import { mkdirSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { startChild, type Child } from './children.js';
+import { engineLatency, plainGetLatency, sequentialLatency, type LatencyFigures } from './latency.bench.js';
+import { memoryGrowth } from './memory.bench.js';
+import { startVivace } from './server-child.js';
+import { renderInProcess, streamOverHttp, wideResultSql, type StreamFigures } from './stream.bench.js';
+import { plainGetThroughput, queryThroughput } from './throughput.bench.js';
+import { generateTpch, runBenchScript } from './tpch.bench.js';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const FULL_TPCH = process.env.BENCH_TPCH === '1';
+const PROFILE_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e').split(',').map((s) => s.trim()));
+
+const SIZES = QUICK
+  ? { warmup: 50, latencyQueries: 300, clients: 16, throughputSeconds: 3, streamRows: 500_000, memoryQueries: 2_000, tpchScales: [0.01] }
+  : { warmup: 200, latencyQueries: 2_000, clients: 16, throughputSeconds: 10, streamRows: 5_000_000, memoryQueries: 10_000, tpchScales: FULL_TPCH ? [1] : [0.01, 0.1] };
+
+interface Row {
+  figure: string;
+  measured: string;
+  baseline: string;
+  ratio: string;
+  target: string;
+  verdict: 'ok' | 'MISS' | '-';
+}
+const rows: Row[] = [];
+const notes: string[] = [];
+
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+const num = (n: number) => Math.round(n).toLocaleString('en-US');
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function withChild<T>(script: 'server-child.ts' | 'koa-child.ts', body: (child: Child) => Promise<T>): Promise<T> {
+  if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
+  const child = await startChild(script, script === 'server-child.ts' && PROFILE_DIR ? { cpuProfDir: PROFILE_DIR } : {});
+  try {
+    return await body(child);
+  } finally {
+    await child.stop();
+  }
+}
+
+async function figureA(): Promise<void> {
+  log(`a. SELECT 1 latency: ${SIZES.latencyQueries} sequential queries after ${SIZES.warmup} warm-up`);
+  const separate = await withChild('server-child.ts', (child) => sequentialLatency(child.url, SIZES.warmup, SIZES.latencyQueries, 120));
+  log(`   server in a child process: ${JSON.stringify(round(separate))}`);
+  const inProcess = await (async (): Promise<LatencyFigures> => {
+    const vivace = await startVivace();
+    try {
+      return await sequentialLatency(vivace.url, SIZES.warmup, SIZES.latencyQueries, 120);
+    } finally {
+      await vivace.stop();
+    }
+  })();
+  log(`   server in this process:    ${JSON.stringify(round(inProcess))}`);
+  const engine = await engineLatency(SIZES.warmup, SIZES.latencyQueries);
+  log(`   engine alone (in process, no HTTP): ${JSON.stringify(round(engine))}`);
+  const koa = await withChild('koa-child.ts', (child) => plainGetLatency(child.url, SIZES.warmup, SIZES.latencyQueries));
+  log(`   bare Koa GET / (child process):     ${JSON.stringify(round(koa))}`);
+  rows.push(
+    { figure: 'a. SELECT 1 p50 (server child)', measured: ms(separate.p50), baseline: `engine ${ms(engine.p50)}, Koa GET ${ms(koa.p50)}`, ratio: `${(separate.p50 / engine.p50).toFixed(1)}x engine`, target: '<= 2 ms', verdict: separate.p50 <= 2 ? 'ok' : 'MISS' },
+    { figure: 'a. SELECT 1 p99 (server child)', measured: ms(separate.p99), baseline: `engine ${ms(engine.p99)}, Koa GET ${ms(koa.p99)}`, ratio: '', target: '', verdict: '-' },
+    { figure: 'a. SELECT 1 p50 (in-process)', measured: ms(inProcess.p50), baseline: `engine ${ms(engine.p50)}`, ratio: `${(inProcess.p50 / engine.p50).toFixed(1)}x engine`, target: '<= 2 ms', verdict: inProcess.p50 <= 2 ? 'ok' : 'MISS' },
+    { figure: 'a. SELECT 1 p99 (in-process)', measured: ms(inProcess.p99), baseline: '', ratio: '', target: '', verdict: '-' },
+  );
+  notes.push(`a. p50 per HTTP exchange of a SELECT 1 (child): ${separate.stepP50.map((v, i) => `${i === 0 ? 'POST' : `GET ${i}`} ${ms(v)}`).join(', ')}; engine alone: plan ${ms(engine.planP50)}, execute+drain ${ms(engine.executeP50)}`);
+  notes.push(`a. ${separate.requestsPerQuery.toFixed(1)} HTTP requests per SELECT 1 (POST + GETs); mean ${ms(separate.mean)} (child), ${ms(inProcess.mean)} (in-process)`);
+}
+
+async function figureB(): Promise<void> {
+  const max = 1_000_000;
+  log(`b. throughput: ${SIZES.clients} clients for ${SIZES.throughputSeconds} s`);
+  const vivace = await withChild('server-child.ts', (child) => queryThroughput(child.url, SIZES.clients, SIZES.throughputSeconds, max));
+  log(`   vivace SELECT 1: ${JSON.stringify(round(vivace))}`);
+  const koa = await withChild('koa-child.ts', (child) => plainGetThroughput(child.url, SIZES.clients, SIZES.throughputSeconds, max));
+  log(`   bare Koa GET /:  ${JSON.stringify(round(koa))}`);
+  rows.push(
+    {
+      figure: `b. SELECT 1 queries/s (${SIZES.clients} clients)`,
+      measured: `${num(vivace.perSecond)} q/s`,
+      baseline: `Koa ${num(koa.perSecond)} req/s`,
+      ratio: `${(vivace.perSecond / koa.perSecond).toFixed(3)}x Koa`,
+      target: '>= 1,500 q/s',
+      verdict: vivace.perSecond >= 1500 && vivace.errors === 0 ? 'ok' : 'MISS',
+    },
+    {
+      figure: 'b. HTTP requests/s during b',
+      measured: `${num(vivace.requestsPerSecond)} req/s`,
+      baseline: `Koa ${num(koa.requestsPerSecond)} req/s`,
+      ratio: `${(vivace.requestsPerSecond / koa.requestsPerSecond).toFixed(3)}x Koa`,
+      target: '',
+      verdict: '-',
+    },
+  );
+  notes.push(`b. query latency under load p50 ${ms(vivace.p50)} p99 ${ms(vivace.p99)}; errors ${vivace.errors}${vivace.firstError ? ` (${vivace.firstError})` : ''}; Koa errors ${koa.errors}`);
+}
+
+async function figureC(): Promise<void> {
+  const sql = wideResultSql(SIZES.streamRows);
+  log(`c. stream ${num(SIZES.streamRows)} rows x 16 columns`);
+  const engine = await renderInProcess(sql);
+  log(`   engine in process: ${JSON.stringify(round(engine))}`);
+  const [parsed, raw] = await withChild('server-child.ts', async (child) => {
+    const p = await streamOverHttp(child.url, sql, 'parse');
+    log(`   HTTP, JSON.parse per page: ${JSON.stringify(round(p))}`);
+    const r = await streamOverHttp(child.url, sql, 'raw');
+    log(`   HTTP, no parse:            ${JSON.stringify(round(r))}`);
+    return [p, r] as const;
+  });
+  if (parsed.rows !== SIZES.streamRows) throw new Error(`stream returned ${parsed.rows} rows, expected ${SIZES.streamRows}`);
+  const rate = (f: StreamFigures) => `${num(SIZES.streamRows / f.seconds)} rows/s, ${(f.bytes / 1e6 / f.seconds).toFixed(1)} MB/s`;
+  for (const [label, f] of [['JSON.parse client', parsed], ['no-parse client', raw]] as const) {
+    const ratio = f.seconds / engine.seconds;
+    rows.push({
+      figure: `c. stream, ${label}`,
+      measured: `${f.seconds.toFixed(2)} s: ${rate(f)}`,
+      baseline: `engine ${engine.seconds.toFixed(2)} s`,
+      ratio: `${ratio.toFixed(2)}x engine`,
+      target: '>= 500k rows/s, <= 1.3x',
+      verdict: SIZES.streamRows / f.seconds >= 500_000 && ratio <= 1.3 ? 'ok' : 'MISS',
+    });
+  }
+  rows.push({
+    figure: 'c. engine alone (in process)',
+    measured: `${engine.seconds.toFixed(2)} s: ${rate(engine)}`,
+    baseline: '',
+    ratio: '',
+    target: '',
+    verdict: '-',
+  });
+  if (process.env.BENCH_RENDER === '1') {
+    const output = await runBenchScript('engine-render.bench.ts', [String(SIZES.streamRows)], 1800);
+    log(`   bench/engine-render.bench.ts ${SIZES.streamRows}:\n   ${output.split('\n').join('\n   ')}`);
+  }
+  notes.push(`c. ${mb(parsed.bytes)} of response bodies in ${parsed.pages} HTTP requests; engine rendered ${mb(engine.bytes)} of rows in ${engine.pages} batches`);
+}
+
+async function figureD(): Promise<void> {
+  log(`d. memory: ${num(SIZES.memoryQueries)} SELECT 1 on a fresh server child (${SIZES.clients} clients)`);
+  const m = await memoryGrowth(SIZES.memoryQueries, SIZES.clients, 300, 2000);
+  log(`   ${JSON.stringify(m)}`);
+  const growth = m.rssEnd - m.rssStart;
+  rows.push(
+    {
+      figure: `d. RSS growth after ${num(m.queries)} queries`,
+      measured: mb(growth),
+      baseline: `start ${mb(m.rssStart)}`,
+      ratio: `${(m.rssEnd / m.rssStart).toFixed(2)}x start`,
+      target: '<= 50 MB',
+      verdict: growth <= 50e6 && m.queries >= SIZES.memoryQueries ? 'ok' : 'MISS',
+    },
+    {
+      figure: 'd. same, both readings after a forced full GC',
+      measured: mb(m.rssEndAfterGc - m.rssStartAfterGc),
+      baseline: `start ${mb(m.rssStartAfterGc)}`,
+      ratio: '',
+      target: '',
+      verdict: '-',
+    },
+    {
+      figure: 'd. RSS growth after the 200-query warm-up',
+      measured: mb(m.rssEnd - m.rssAfterWarmup),
+      baseline: `warm ${mb(m.rssAfterWarmup)}`,
+      ratio: '',
+      target: '',
+      verdict: '-',
+    },
+  );
+  notes.push(`d. heapUsed (from /v1/status) ${mb(m.heapUsedStart)} -> ${mb(m.heapUsedEnd)}, ${mb(m.heapUsedEndAfterGc)} after a full GC; ${m.errors} errors; ${(m.queries / m.seconds).toFixed(0)} q/s while loading`);
+}
+
+async function figureE(): Promise<void> {
+  // Generation has a fixed cost (text pool, process start) that a plain x10 would multiply too, so
+  // without BENCH_TPCH=1 sf1 is estimated by a straight line through sf0.01 and sf0.1.
+  const measured: { scale: number; seconds: number; megabytes: number }[] = [];
+  for (const scale of SIZES.tpchScales) {
+    log(`e. TPC-H generation at sf${scale} (bench/tpch-generate.ts, 2 workers)`);
+    const t = await generateTpch(scale, 2, scale >= 1 ? 3600 : 600);
+    log(`   ${t.output.split('\n').join('\n   ')}`);
+    measured.push({ scale, seconds: t.seconds, megabytes: t.megabytes });
+    rows.push({ figure: `e. TPC-H sf${scale} all tables (measured)`, measured: `${t.seconds.toFixed(2)} s`, baseline: `${t.megabytes} MB`, ratio: '', target: '', verdict: '-' });
+  }
+  if (measured.length === 2) {
+    const [small, large] = measured as [typeof measured[0], typeof measured[0]];
+    const perScale = (large.seconds - small.seconds) / (large.scale - small.scale);
+    const fixed = small.seconds - perScale * small.scale;
+    const sf1 = fixed + perScale;
+    rows.push({
+      figure: 'e. TPC-H sf1 all tables (EXTRAPOLATED)',
+      measured: `~${sf1.toFixed(0)} s`,
+      baseline: `fixed ${fixed.toFixed(1)} s + ${perScale.toFixed(1)} s per sf`,
+      ratio: '',
+      target: '',
+      verdict: '-',
+    });
+    notes.push(`e. sf1 is an estimate from a line through sf${small.scale} and sf${large.scale}; BENCH_TPCH=1 measures sf1 itself`);
+  }
+}
+
+function round<T extends object>(o: T): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(3)) : v]));
+}
+
+function printTable(): void {
+  const headers: Row = { figure: 'figure', measured: 'measured', baseline: 'baseline (same run)', ratio: 'ratio', target: 'target', verdict: '-' };
+  const keys = ['figure', 'measured', 'baseline', 'ratio', 'target', 'verdict'] as const;
+  const all = [headers, ...rows];
+  const widths = keys.map((k) => Math.max(...all.map((r) => (k === 'verdict' && r === headers ? 'verdict' : r[k]).length)));
+  const line = (r: Row) => keys.map((k, i) => (k === 'verdict' && r === headers ? 'verdict' : r[k]).padEnd(widths[i]!)).join(' | ');
+  log('');
+  log(line(headers));
+  log(widths.map((w) => '-'.repeat(w)).join('-+-'));
+  for (const r of rows) log(line(r));
+  log('');
+  for (const n of notes) log(n);
+}
+
+async function main(): Promise<void> {
+  const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+  notes.push(`load average at start: ${load()} (${cpus().length} CPUs): other processes on the machine distort every figure`);
+  log(`vivace bench${QUICK ? ' (BENCH_QUICK)' : ''}: node ${process.version}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '(unset)'}`
+    + `${PROFILE_DIR ? `, CPU profiles in ${PROFILE_DIR}` : ''}`);
+  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE]];
+  let failed = false;
+  for (const [name, run] of figures) {
+    if (!ONLY.has(name)) continue;
+    const start = performance.now();
+    try {
+      await run();
+    } catch (err) {
+      failed = true;
+      log(`   figure ${name} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      rows.push({ figure: `${name}. FAILED`, measured: (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').slice(0, 80), baseline: '', ratio: '', target: '', verdict: 'MISS' });
+    }
+    log(`   (${((performance.now() - start) / 1000).toFixed(1)} s)`);
+  }
+  notes.push(`load average at end: ${load()}`);
+  printTable();
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();

@@ -1,0 +1,60 @@
+// Figure b: short queries per second with N concurrent clients, each looping `SELECT 1` through the
+// whole protocol; and the same loader against a bare Koa endpoint (GET / -> small JSON).
+import { PrestoHttpClient, percentile, runLoad, type LoadResult } from './http-client.js';
+
+export interface ThroughputFigures {
+  operations: number;
+  errors: number;
+  firstError?: string;
+  seconds: number;
+  perSecond: number;
+  /** HTTP requests per second (for queries: POST + GETs) */
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+}
+
+function figures(load: LoadResult, requests: number): ThroughputFigures {
+  return {
+    operations: load.operations,
+    errors: load.errors,
+    ...(load.firstError !== undefined ? { firstError: load.firstError } : {}),
+    seconds: load.seconds,
+    perSecond: load.operations / load.seconds,
+    requestsPerSecond: requests / load.seconds,
+    p50: percentile(load.latencies, 50),
+    p99: percentile(load.latencies, 99),
+  };
+}
+
+export async function queryThroughput(url: string, clients: number, seconds: number, maxQueries: number): Promise<ThroughputFigures> {
+  const client = new PrestoHttpClient(url, clients);
+  try {
+    // Warm-up: open the sockets and JIT both sides.
+    await runLoad(clients, 1000, clients * 20, () => client.query('SELECT 1'));
+    let requests = 0;
+    const load = await runLoad(clients, seconds * 1000, maxQueries, async () => {
+      const outcome = await client.query('SELECT 1');
+      requests += outcome.requests;
+    });
+    return figures(load, requests);
+  } finally {
+    client.close();
+  }
+}
+
+export async function plainGetThroughput(url: string, clients: number, seconds: number, maxRequests: number): Promise<ThroughputFigures> {
+  const client = new PrestoHttpClient(url, clients);
+  const get = async () => {
+    const reply = await client.request('GET', '/');
+    if (reply.status !== 200) throw new Error(`HTTP ${reply.status}`);
+    JSON.parse(reply.body.toString('utf8'));
+  };
+  try {
+    await runLoad(clients, 1000, clients * 50, get);
+    const load = await runLoad(clients, seconds * 1000, maxRequests, get);
+    return figures(load, load.operations);
+  } finally {
+    client.close();
+  }
+}
