@@ -1,0 +1,174 @@
+// The engine's one entry into the Presto dialect layer: answers the statements DuckDB does not know
+// (SHOW ..., DESCRIBE, EXPLAIN, USE, SET/RESET SESSION, PREPARE/EXECUTE/DEALLOCATE, transactions) and
+// rewrites per-catalog information_schema references; anything else is left to the engine (undefined).
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Plan } from '../engine.types.js';
+import type { Session } from '../../protocol/types.js';
+import { VivaceError } from '../../protocol/vivace-error.js';
+import { parseDialectStatement, type DialectStatement } from './dialect-parser.js';
+import { valuesPlan, type Cell } from './values-plan.js';
+import { showCatalogs, showColumns, showCreateTable, showSchemas, showTables, varcharColumns, type ShowResult } from './show-metadata.js';
+import { showFunctions } from './show-functions.js';
+import { resetSessionStatement, setSessionStatement, showSession, useStatement } from './session-statements.js';
+import {
+  aliasedColumns,
+  deallocateStatement,
+  DESCRIBE_OUTPUT_COLUMNS,
+  describeInput,
+  describeOutputRows,
+  preparedStatement,
+  prepareStatement,
+  substituteParameters,
+} from './prepared-statements.js';
+import { rewriteInformationSchema } from './information-schema.js';
+import type { TransactionRegistry } from './transaction-registry.js';
+
+export interface DialectContext {
+  sql: string;
+  session: Session;
+  /** The statement's connection, already on the session's catalog and schema. */
+  connection: DuckDBConnection;
+  /** Gives the connection back (idempotent). Dialect plans call it once their rows exist. */
+  release: () => void;
+  /** Plans SQL as a new statement through the engine (used after `release`, so a pool of one works). */
+  plan: (sql: string, session: Session) => Promise<Plan>;
+  transactions: TransactionRegistry;
+  /** Results of statements planned earlier may no longer hold (ROLLBACK of DDL). */
+  clearPlanCache: () => void;
+}
+
+/** A Plan for a Presto-only statement, or undefined when the engine should plan `sql` itself. */
+export async function planDialectStatement(ctx: DialectContext): Promise<Plan | undefined> {
+  const statement = parseDialectStatement(ctx.sql);
+  if (statement) return planStatement(ctx, statement);
+  const rewritten = rewriteInformationSchema(ctx.sql, ctx.session);
+  if (rewritten === undefined) return undefined;
+  ctx.release();
+  return ctx.plan(rewritten, ctx.session);
+}
+
+/** A plan over rows computed now; the connection goes back at once. */
+function rowsNow(ctx: DialectContext, result: ShowResult): Plan {
+  ctx.release();
+  return valuesPlan({ columns: result.columns, rows: async () => result.rows, release: () => undefined });
+}
+
+function sessionPlan(ctx: DialectContext, updateType: string, sessionUpdates: Plan['sessionUpdates']): Plan {
+  ctx.release();
+  return valuesPlan({ columns: [], updateType, sessionUpdates, release: () => undefined });
+}
+
+async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<Plan> {
+  const { connection } = ctx;
+  // Names resolve as the engine resolves them: memory.default when the session names nothing.
+  const session: Session = { ...ctx.session, catalog: ctx.session.catalog ?? 'memory', schema: ctx.session.schema ?? 'default' };
+  switch (s.kind) {
+    case 'showCatalogs':
+      return rowsNow(ctx, await showCatalogs(connection, s.like));
+    case 'showSchemas':
+      return rowsNow(ctx, await showSchemas(connection, session, s.catalog, s.like));
+    case 'showTables':
+      return rowsNow(ctx, await showTables(connection, session, s.schema, s.like));
+    case 'showColumns':
+      return rowsNow(ctx, await showColumns(connection, session, s.table, s.like));
+    case 'showCreateTable':
+      return rowsNow(ctx, await showCreateTable(connection, session, s.table));
+    case 'showFunctions':
+      return rowsNow(ctx, await showFunctions(connection, s.like));
+    case 'showSession':
+      return rowsNow(ctx, showSession(session, s.like));
+    case 'describeInput':
+      return rowsNow(ctx, await describeInput(connection, session, preparedStatement(session, s.name)));
+    case 'describeOutput':
+      return describeOutput(ctx, preparedStatement(session, s.name));
+    case 'explain':
+      return explain(ctx, s.statement, s.analyze);
+    case 'use':
+      return sessionPlan(ctx, 'USE', await useStatement(connection, session, s.catalog, s.schema));
+    case 'setSession':
+      return sessionPlan(ctx, 'SET SESSION', await setSessionStatement(connection, s.name, s.value, s.valueText));
+    case 'resetSession':
+      return sessionPlan(ctx, 'RESET SESSION', resetSessionStatement(s.name));
+    case 'prepare':
+      return sessionPlan(ctx, 'PREPARE', await prepareStatement(connection, s.name, s.statement));
+    case 'deallocate':
+      return sessionPlan(ctx, 'DEALLOCATE', deallocateStatement(session, s.name));
+    case 'execute': {
+      const sql = substituteParameters(preparedStatement(session, s.name), s.parameters);
+      ctx.release();
+      return ctx.plan(sql, session);
+    }
+    case 'executeImmediate': {
+      const sql = substituteParameters(s.statement, s.parameters);
+      ctx.release();
+      return ctx.plan(sql, session);
+    }
+    case 'startTransaction':
+      return startTransaction(ctx);
+    case 'commit':
+    case 'rollback':
+      return endTransaction(ctx, s.kind === 'commit');
+  }
+}
+
+async function describeOutput(ctx: DialectContext, sql: string): Promise<Plan> {
+  const aliased = await aliasedColumns(ctx.connection, sql);
+  ctx.release();
+  const planned = await ctx.plan(sql, ctx.session);
+  planned.release();
+  return valuesPlan({ columns: DESCRIBE_OUTPUT_COLUMNS, rows: async () => describeOutputRows(ctx.session, planned.columns, aliased), release: () => undefined });
+}
+
+/** EXPLAIN [ANALYZE]: DuckDB's plan text in Presto's single `Query Plan` column; ANALYZE runs at execute. */
+async function explain(ctx: DialectContext, statement: string, analyze: boolean): Promise<Plan> {
+  const { connection } = ctx;
+  const columns = varcharColumns('Query Plan');
+  const run = async (): Promise<Cell[][]> => {
+    const reader = await connection.runAndReadAll(`EXPLAIN ${analyze ? 'ANALYZE ' : ''}${statement}`);
+    // DuckDB answers (explain_key, explain_value) rows; the value is the rendered plan.
+    const text = (reader.getRows() as unknown[][]).map((r) => String(r[r.length - 1] ?? '')).join('\n');
+    return [[text]];
+  };
+  if (analyze) return valuesPlan({ columns, rows: run, release: ctx.release, interrupt: () => connection.interrupt() });
+  // Plain EXPLAIN fails at planning for a bad statement, like any query.
+  const rows = await run();
+  ctx.release();
+  return valuesPlan({ columns, rows: async () => rows, release: () => undefined });
+}
+
+function startTransaction(ctx: DialectContext): Plan {
+  if (ctx.session.transactionId === undefined) throw new VivaceError('INCOMPATIBLE_CLIENT', 'Client does not support transactions');
+  if (ctx.session.transactionId !== 'NONE') throw new VivaceError('NOT_SUPPORTED', 'Nested transactions not supported');
+  const id = ctx.transactions.newId();
+  // BEGIN runs when the statement executes, so a plan released unexecuted pins nothing.
+  return valuesPlan({
+    columns: [],
+    updateType: 'START TRANSACTION',
+    sessionUpdates: { startedTransactionId: id },
+    rows: async () => {
+      await ctx.transactions.begin(ctx.connection, id);
+      return [];
+    },
+    release: ctx.release,
+  });
+}
+
+function endTransaction(ctx: DialectContext, commit: boolean): Plan {
+  const id = ctx.session.transactionId;
+  if (id === undefined || id === 'NONE') throw new VivaceError('NOT_IN_TRANSACTION', 'No transaction in progress');
+  return valuesPlan({
+    columns: [],
+    updateType: commit ? 'COMMIT' : 'ROLLBACK',
+    sessionUpdates: { clearTransactionId: true },
+    rows: async () => {
+      try {
+        await ctx.transactions.finish(id, commit);
+      } finally {
+        // DDL rolled back (or committed by another connection's view) changes what cached plans mean.
+        ctx.clearPlanCache();
+      }
+      return [];
+    },
+    release: ctx.release,
+  });
+}

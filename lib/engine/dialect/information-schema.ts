@@ -1,0 +1,110 @@
+// Presto's per-catalog information_schema (`memory.information_schema.tables`, or `information_schema.columns`
+// in the session catalog). DuckDB has one information_schema for all catalogs, reachable only unqualified,
+// with other column sets; references are rewritten into subqueries over duckdb_*() with Presto's columns.
+import type { OutputColumn, PrestoType, Session } from '../../protocol/types.js';
+import { CatalogNames } from './catalog-names.js';
+import { tokenize, type Token } from './sql-tokens.js';
+
+const varchar: PrestoType = { base: 'varchar' };
+const bigint: PrestoType = { base: 'bigint' };
+
+const COLUMNS: Record<string, OutputColumn[]> = {
+  schemata: [
+    { name: 'catalog_name', type: varchar },
+    { name: 'schema_name', type: varchar },
+  ],
+  tables: ['table_catalog', 'table_schema', 'table_name', 'table_type'].map((name) => ({ name, type: varchar })),
+  views: ['table_catalog', 'table_schema', 'table_name', 'view_owner', 'view_definition'].map((name) => ({ name, type: varchar })),
+  columns: [
+    ...['table_catalog', 'table_schema', 'table_name', 'column_name'].map((name) => ({ name, type: varchar })),
+    { name: 'ordinal_position', type: bigint },
+    ...['column_default', 'is_nullable', 'data_type', 'comment', 'extra_info'].map((name) => ({ name, type: varchar })),
+  ],
+};
+
+export function informationSchemaColumns(table: string): OutputColumn[] {
+  return COLUMNS[table] ?? [];
+}
+
+const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** DuckDB type text to Presto's type name, for the common types (nested types keep DuckDB's spelling). */
+const DATA_TYPE = `CASE
+  WHEN data_type = 'FLOAT' THEN 'real'
+  WHEN data_type = 'BLOB' THEN 'varbinary'
+  WHEN data_type IN ('HUGEINT', 'UHUGEINT') THEN 'decimal(38,0)'
+  WHEN data_type = 'UBIGINT' THEN 'decimal(20,0)'
+  WHEN data_type = 'UINTEGER' THEN 'bigint'
+  WHEN data_type = 'USMALLINT' THEN 'integer'
+  WHEN data_type = 'UTINYINT' THEN 'smallint'
+  WHEN data_type = 'TIMESTAMP' THEN 'timestamp(6)'
+  WHEN data_type = 'TIMESTAMP_MS' THEN 'timestamp(3)'
+  WHEN data_type = 'TIMESTAMP_S' THEN 'timestamp(0)'
+  WHEN data_type = 'TIMESTAMP_NS' THEN 'timestamp(9)'
+  WHEN data_type = 'TIMESTAMP WITH TIME ZONE' THEN 'timestamp(6) with time zone'
+  WHEN data_type = 'TIME' THEN 'time(6)'
+  WHEN data_type = 'TIME WITH TIME ZONE' THEN 'time(6) with time zone'
+  WHEN data_type = 'INTERVAL' THEN 'interval day to second'
+  ELSE lower(data_type) END`;
+
+/** The subquery standing for `<catalog>.information_schema.<table>`. Uses no information_schema itself. */
+function subquery(table: string, catalog: string): string {
+  const db = sqlString(CatalogNames.duckdbName(catalog));
+  const cat = sqlString(catalog);
+  // main is DuckDB's; Presto shows it only when something lives in it (as SHOW SCHEMAS does).
+  const userSchema = `schema_name NOT IN ('information_schema', 'pg_catalog')`;
+  switch (table) {
+    case 'schemata':
+      return `(SELECT ${cat} AS catalog_name, schema_name FROM duckdb_schemas() WHERE database_name = ${db} AND ${userSchema}
+        AND (schema_name <> 'main' OR EXISTS (SELECT 1 FROM duckdb_tables() t WHERE t.database_name = ${db} AND t.schema_name = 'main'))
+        UNION ALL SELECT ${cat}, 'information_schema')`;
+    case 'tables':
+      return `(SELECT ${cat} AS table_catalog, schema_name AS table_schema, table_name, 'BASE TABLE' AS table_type FROM duckdb_tables() WHERE database_name = ${db}
+        UNION ALL SELECT ${cat}, schema_name, view_name, 'VIEW' FROM duckdb_views() WHERE database_name = ${db} AND NOT internal)`;
+    case 'views':
+      return `(SELECT ${cat} AS table_catalog, schema_name AS table_schema, view_name AS table_name, NULL::VARCHAR AS view_owner, sql AS view_definition
+        FROM duckdb_views() WHERE database_name = ${db} AND NOT internal)`;
+    default:
+      return `(SELECT ${cat} AS table_catalog, schema_name AS table_schema, table_name, column_name, column_index::BIGINT AS ordinal_position,
+        column_default, CASE WHEN is_nullable THEN 'YES' ELSE 'NO' END AS is_nullable, ${DATA_TYPE} AS data_type, comment, NULL::VARCHAR AS extra_info
+        FROM duckdb_columns() WHERE database_name = ${db} AND NOT internal)`;
+  }
+}
+
+/** Words after a table reference that cannot be its alias. */
+const NOT_ALIAS = new Set([
+  'where', 'join', 'left', 'right', 'inner', 'full', 'outer', 'cross', 'natural', 'on', 'using', 'group', 'order', 'limit',
+  'offset', 'fetch', 'union', 'except', 'intersect', 'having', 'window', 'qualify', 'tablesample', 'as', 'positional', 'asof',
+]);
+
+const isDot = (t: Token | undefined) => t?.kind === 'punct' && t.value === '.';
+const isName = (t: Token | undefined) => t?.kind === 'word' || t?.kind === 'quoted';
+const lower = (t: Token) => (t.kind === 'word' ? t.value.toLowerCase() : t.value);
+
+/**
+ * `sql` with every `[catalog.]information_schema.{schemata,tables,columns,views}` table reference replaced,
+ * or undefined when there is none. Unqualified references use the session catalog.
+ */
+export function rewriteInformationSchema(sql: string, session: Session): string | undefined {
+  if (!/information_schema/i.test(sql)) return undefined;
+  const tokens = tokenize(sql);
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (!isName(t) || lower(t) !== 'information_schema' || !isDot(tokens[i + 1]) || !isName(tokens[i + 2])) continue;
+    const table = lower(tokens[i + 2]!);
+    if (!(table in COLUMNS) || isDot(tokens[i + 3])) continue;
+    const qualified = isDot(tokens[i - 1]) && isName(tokens[i - 2]);
+    // A four-part name or a column reference like x.information_schema.tables.c is not ours.
+    if (qualified && isDot(tokens[i - 3])) continue;
+    const catalog = qualified ? lower(tokens[i - 2]!) : session.catalog ?? 'memory';
+    const start = qualified ? tokens[i - 2]!.start : t.start;
+    const next = tokens[i + 3];
+    const hasAlias = next !== undefined && (next.kind === 'quoted' || (next.kind === 'word' && !NOT_ALIAS.has(next.value.toLowerCase())) || next.value.toLowerCase() === 'as');
+    out += sql.slice(copied, start) + subquery(table, catalog) + (hasAlias ? '' : ` AS ${table}`);
+    copied = tokens[i + 2]!.end;
+    i += 2;
+  }
+  return copied === 0 ? undefined : out + sql.slice(copied);
+}

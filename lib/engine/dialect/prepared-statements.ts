@@ -1,0 +1,156 @@
+// PREPARE / EXECUTE / DEALLOCATE PREPARE and DESCRIBE INPUT / OUTPUT. Prepared statements live in the
+// client (Added-Prepare, then the Prepared-Statement header); the server only checks and substitutes.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBTypeId } from '@duckdb/node-api';
+import type { OutputColumn, PrestoType, Session, SessionUpdates } from '../../protocol/types.js';
+import { VivaceError } from '../../protocol/vivace-error.js';
+import { formatType } from '../../protocol/presto-type.js';
+import { dialectOf } from '../../protocol/header-prefix.js';
+import { prestoTypeOf } from '../duckdb-types.js';
+import { syntaxErrorAt } from '../duckdb-errors.js';
+import { astNumber, parseAst } from '../statement-rewriter.js';
+import { parseDialectStatement } from './dialect-parser.js';
+import { stripTrailingSemicolons, tokenize } from './sql-tokens.js';
+import type { Cell } from './values-plan.js';
+import type { ShowResult } from './show-metadata.js';
+
+/** The SQL of a prepared statement the client sent; NOT_FOUND as Presto's Session.getPreparedStatement. */
+export function preparedStatement(session: Session, name: string): string {
+  if (Object.hasOwn(session.preparedStatements, name)) return session.preparedStatements[name]!;
+  // Unquoted names are folded to lower case here, while clients may keep the case they sent.
+  const key = Object.keys(session.preparedStatements).find((k) => k.toLowerCase() === name.toLowerCase());
+  if (key === undefined) throw new VivaceError('NOT_FOUND', `Prepared statement not found: ${name}`);
+  return session.preparedStatements[key]!;
+}
+
+/** PREPARE name FROM sql: the statement must parse (as a Presto statement Vivace knows, or for DuckDB). */
+export async function prepareStatement(connection: DuckDBConnection, name: string, statement: string): Promise<SessionUpdates> {
+  const sql = stripTrailingSemicolons(statement);
+  if (!parseDialectStatement(sql)) {
+    // json_serialize_sql locates a parse error; extractStatements also parses what it cannot (DDL, DML).
+    const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]);
+    const serialized = parseAst(String(reader.getRows()[0]?.[0] ?? '{}'));
+    if (serialized.error && serialized.error_type === 'parser') {
+      throw syntaxErrorAt(sql, serialized.position === undefined ? undefined : astNumber(serialized.position), serialized.error_message ?? 'syntax error');
+    }
+    const extracted = await connection.extractStatements(sql).catch((err: unknown) => {
+      const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+      throw new VivaceError('SYNTAX_ERROR', message, { cause: err });
+    });
+    if (extracted.count !== 1) throw new VivaceError('SYNTAX_ERROR', 'PREPARE takes exactly one statement');
+  }
+  return { addedPreparedStatements: { [name]: sql } };
+}
+
+export function deallocateStatement(session: Session, name: string): SessionUpdates {
+  preparedStatement(session, name);
+  return { deallocatedPreparedStatements: [name] };
+}
+
+/** Positions of the `?` parameter markers (outside strings, quoted names and comments). */
+function parameterMarkers(sql: string): { start: number; end: number }[] {
+  return tokenize(sql).filter((t) => t.kind === 'param');
+}
+
+/** `sql` with its `?` markers replaced, in order, by the parenthesized USING expressions. */
+export function substituteParameters(sql: string, parameters: string[]): string {
+  const markers = parameterMarkers(sql);
+  if (markers.length !== parameters.length) {
+    throw new VivaceError('SYNTAX_ERROR', `Incorrect number of parameters: expected ${markers.length} but found ${parameters.length}`);
+  }
+  let out = '';
+  let copied = 0;
+  markers.forEach((m, i) => {
+    out += `${sql.slice(copied, m.start)}(${parameters[i]})`;
+    copied = m.end;
+  });
+  return out + sql.slice(copied);
+}
+
+/** DESCRIBE INPUT: Position (bigint, from 0) and Type of each parameter; `unknown` when DuckDB cannot tell. */
+export async function describeInput(connection: DuckDBConnection, session: Session, sql: string): Promise<ShowResult> {
+  const count = parameterMarkers(sql).length;
+  const types: string[] = Array.from({ length: count }, () => 'unknown');
+  if (count > 0 && !parseDialectStatement(sql)) {
+    const prepared = await connection.prepare(sql).catch(() => undefined);
+    if (prepared) {
+      try {
+        for (let i = 0; i < Math.min(count, prepared.parameterCount); i++) {
+          // node-api numbers parameters from 1 and throws for a parameter DuckDB could not type.
+          const type = (() => {
+            try {
+              return prepared.parameterType(i + 1);
+            } catch {
+              return undefined;
+            }
+          })();
+          if (type && type.typeId !== DuckDBTypeId.SQLNULL && type.typeId !== DuckDBTypeId.ANY) {
+            types[i] = formatType(prestoTypeOf(type), dialectOf(session.prefix));
+          }
+        }
+      } finally {
+        prepared.destroySync();
+      }
+    }
+  }
+  return {
+    columns: [
+      { name: 'Position', type: { base: 'bigint' } },
+      { name: 'Type', type: { base: 'varchar' } },
+    ],
+    rows: types.map((type, i) => [i, type]),
+  };
+}
+
+export const DESCRIBE_OUTPUT_COLUMNS: OutputColumn[] = [
+  ...['Column Name', 'Catalog', 'Schema', 'Table', 'Type'].map((name) => ({ name, type: { base: 'varchar' } })),
+  { name: 'Type Size', type: { base: 'bigint' } },
+  { name: 'Aliased', type: { base: 'boolean' } },
+];
+
+/** Which select-list entries carry an alias (SELECT statements only; false otherwise). */
+export async function aliasedColumns(connection: DuckDBConnection, sql: string): Promise<boolean[]> {
+  if (parseDialectStatement(sql)) return [];
+  const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]).catch(() => undefined);
+  if (!reader) return [];
+  const ast = parseAst(String(reader.getRows()[0]?.[0] ?? '{}'));
+  const node = ast.statements?.[0]?.node as { type?: string; select_list?: { alias?: string; class?: string }[] } | undefined;
+  if (node?.type !== 'SELECT_NODE' || !node.select_list) return [];
+  if (node.select_list.some((e) => e.class === 'STAR')) return [];
+  return node.select_list.map((e) => typeof e.alias === 'string' && e.alias !== '');
+}
+
+/** DESCRIBE OUTPUT rows for a planned statement's columns. Source table lineage is not tracked (null). */
+export function describeOutputRows(session: Session, columns: OutputColumn[], aliased: boolean[]): Cell[][] {
+  const dialect = dialectOf(session.prefix);
+  return columns.map((c, i) => [c.name, null, null, null, formatType(c.type, dialect), typeSize(c.type), aliased[i] ?? false]);
+}
+
+/** Fixed width in bytes (Presto's Type.getFixedSize), 0 for variable-width types. */
+function typeSize(t: PrestoType): number {
+  switch (t.base) {
+    case 'boolean':
+    case 'tinyint':
+      return 1;
+    case 'smallint':
+      return 2;
+    case 'integer':
+    case 'real':
+    case 'date':
+      return 4;
+    case 'bigint':
+    case 'double':
+    case 'timestamp':
+    case 'time':
+    case 'interval day to second':
+    case 'interval year to month':
+      return 8;
+    case 'decimal':
+      return (t as { precision: number }).precision <= 18 ? 8 : 16;
+    case 'timestamp with time zone':
+    case 'uuid':
+      return 16;
+    default:
+      return 0;
+  }
+}

@@ -1,0 +1,56 @@
+// USE, SET SESSION, RESET SESSION and SHOW SESSION: nothing changes on the server, the client is told
+// (Set-Catalog, Set-Schema, Set-Session, Clear-Session) and sends the session back on later requests.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Session, SessionUpdates } from '../../protocol/types.js';
+import { VivaceError } from '../../protocol/vivace-error.js';
+import type { LikeFilter } from './dialect-parser.js';
+import { likeMatcher } from './like-pattern.js';
+import { resolveCatalog, resolveSchema, rows } from './catalog-metadata.js';
+import { isSessionProperty, sessionPropertyDefinitions, validateSessionProperty } from './session-properties.js';
+import type { Token } from './sql-tokens.js';
+import { varcharColumns, type ShowResult } from './show-metadata.js';
+
+/** USE [catalog.]schema: both must exist. Without a catalog the session's (memory by default) is kept. */
+export async function useStatement(connection: DuckDBConnection, session: Session, catalog: string | undefined, schema: string): Promise<SessionUpdates> {
+  const target = catalog ?? session.catalog ?? 'memory';
+  const database = await resolveCatalog(connection, target);
+  // As stored: `USE "S2"` on schema s2 must not leave the client sending a name DuckDB spells otherwise.
+  const stored = await resolveSchema(connection, database, target, schema);
+  // A schema is only valid with a catalog (the client would send Schema without Catalog otherwise).
+  return { setCatalog: target, setSchema: stored };
+}
+
+/** SET SESSION name = expression: the value as text (a literal as written, anything else evaluated). */
+export async function setSessionStatement(connection: DuckDBConnection, name: string, value: Token[], valueText: string): Promise<SessionUpdates> {
+  if (name.includes('.')) throw new VivaceError('INVALID_SESSION_PROPERTY', `Session property '${name}' does not exist`);
+  const text = await evaluate(connection, value, valueText);
+  return { setSessionProperties: { [name]: validateSessionProperty(name, text) } };
+}
+
+export function resetSessionStatement(name: string): SessionUpdates {
+  if (name.includes('.')) throw new VivaceError('INVALID_SESSION_PROPERTY', `Session property '${name}' does not exist`);
+  if (!isSessionProperty(name)) throw new VivaceError('INVALID_SESSION_PROPERTY', `Session property '${name}' does not exist`);
+  return { resetSessionProperties: [name] };
+}
+
+export function showSession(session: Session, like?: LikeFilter): ShowResult {
+  const match = likeMatcher(like);
+  return {
+    columns: varcharColumns('Name', 'Value', 'Default', 'Type', 'Description'),
+    rows: sessionPropertyDefinitions()
+      .filter((d) => match(d.name))
+      .map((d) => [d.name, Object.hasOwn(session.properties, d.name) ? session.properties[d.name]! : d.defaultValue, d.defaultValue, d.type, d.description]),
+  };
+}
+
+async function evaluate(connection: DuckDBConnection, value: Token[], valueText: string): Promise<string> {
+  const [only] = value;
+  if (value.length === 1 && only) {
+    if (only.kind === 'string' || only.kind === 'number') return only.value;
+    if (only.kind === 'word' && /^(true|false)$/i.test(only.value)) return only.value.toLowerCase();
+  }
+  const result = await rows(connection, `SELECT CAST((${valueText}) AS VARCHAR)`);
+  const cell = result[0]?.[0];
+  if (cell === null || cell === undefined) throw new VivaceError('INVALID_SESSION_PROPERTY', 'Session property value must not be null');
+  return String(cell);
+}

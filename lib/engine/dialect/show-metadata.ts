@@ -1,0 +1,147 @@
+// SHOW CATALOGS / SCHEMAS / TABLES / COLUMNS (and DESCRIBE t) / CREATE TABLE: rows and Presto's column
+// names (Trino's ShowQueriesRewrite), read from DuckDB's catalog functions.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { OutputColumn, Session } from '../../protocol/types.js';
+import { VivaceError } from '../../protocol/vivace-error.js';
+import { formatType } from '../../protocol/presto-type.js';
+import { dialectOf } from '../../protocol/header-prefix.js';
+import { prestoTypeOf } from '../duckdb-types.js';
+import type { LikeFilter } from './dialect-parser.js';
+import { likeMatcher } from './like-pattern.js';
+import type { Cell } from './values-plan.js';
+import {
+  duckdbTableRef,
+  INFORMATION_SCHEMA,
+  INFORMATION_SCHEMA_TABLES,
+  listCatalogs,
+  listSchemas,
+  qualifySchema,
+  resolveCatalog,
+  resolveSchema,
+  resolveTable,
+  rows,
+  type ResolvedTable,
+} from './catalog-metadata.js';
+import { informationSchemaColumns } from './information-schema.js';
+
+export interface ShowResult {
+  columns: OutputColumn[];
+  rows: Cell[][];
+}
+
+export const varcharColumns = (...names: string[]): OutputColumn[] => names.map((name) => ({ name, type: { base: 'varchar' } }));
+
+export async function showCatalogs(connection: DuckDBConnection, like?: LikeFilter): Promise<ShowResult> {
+  const match = likeMatcher(like);
+  return { columns: varcharColumns('Catalog'), rows: (await listCatalogs(connection)).filter(match).map((c) => [c]) };
+}
+
+export async function showSchemas(connection: DuckDBConnection, session: Session, catalog?: string, like?: LikeFilter): Promise<ShowResult> {
+  const name = catalog ?? session.catalog;
+  if (name === undefined) throw new VivaceError('MISSING_CATALOG_NAME', 'Catalog must be specified when session catalog is not set');
+  const database = await resolveCatalog(connection, name);
+  const match = likeMatcher(like);
+  return { columns: varcharColumns('Schema'), rows: (await listSchemas(connection, database)).filter(match).map((s) => [s]) };
+}
+
+export async function showTables(connection: DuckDBConnection, session: Session, schemaName?: string[], like?: LikeFilter): Promise<ShowResult> {
+  const { catalog, schema } = qualifySchema(schemaName, session);
+  const database = await resolveCatalog(connection, catalog);
+  const duckdbSchema = await resolveSchema(connection, database, catalog, schema);
+  const match = likeMatcher(like);
+  const names =
+    duckdbSchema === INFORMATION_SCHEMA
+      ? INFORMATION_SCHEMA_TABLES
+      : (
+          await rows(
+            connection,
+            `SELECT table_name FROM duckdb_tables() WHERE database_name = $1 AND schema_name = $2
+             UNION SELECT view_name FROM duckdb_views() WHERE database_name = $1 AND schema_name = $2 AND NOT internal`,
+            [database, duckdbSchema],
+          )
+        ).map((r) => String(r[0]));
+  return { columns: varcharColumns('Table'), rows: names.filter(match).sort().map((t) => [t]) };
+}
+
+interface ColumnInfo {
+  name: string;
+  type: string;
+  nullable: boolean;
+  comment: string | null;
+}
+
+/** Columns of a table with Presto type names (from the types DuckDB reports for `SELECT *`). */
+async function tableColumns(connection: DuckDBConnection, table: ResolvedTable, session: Session): Promise<ColumnInfo[]> {
+  const dialect = dialectOf(session.prefix);
+  if (table.duckdbSchema === INFORMATION_SCHEMA) {
+    return informationSchemaColumns(table.duckdbTable).map((c) => ({ name: c.name, type: formatType(c.type, dialect), nullable: true, comment: null }));
+  }
+  const prepared = await connection.prepare(`SELECT * FROM ${duckdbTableRef(table)}`);
+  try {
+    const details = await rows(
+      connection,
+      'SELECT column_name, is_nullable, comment FROM duckdb_columns() WHERE database_name = $1 AND schema_name = $2 AND table_name = $3 ORDER BY column_index',
+      [table.database, table.duckdbSchema, table.duckdbTable],
+    );
+    const out: ColumnInfo[] = [];
+    for (let i = 0; i < prepared.columnCount; i++) {
+      const detail = details[i];
+      out.push({
+        name: prepared.columnName(i),
+        type: formatType(prestoTypeOf(prepared.columnType(i)), dialect),
+        nullable: detail ? detail[1] !== false : true,
+        comment: detail && detail[2] !== null && detail[2] !== undefined ? String(detail[2]) : null,
+      });
+    }
+    return out;
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/** SHOW COLUMNS FROM t and DESCRIBE t: Column, Type, Extra, Comment (Extra and Comment '' when absent). */
+export async function showColumns(connection: DuckDBConnection, session: Session, name: string[], like?: LikeFilter): Promise<ShowResult> {
+  const table = await resolveVirtualOrTable(connection, name, session);
+  const match = likeMatcher(like);
+  const columns = (await tableColumns(connection, table, session)).filter((c) => match(c.name));
+  return {
+    columns: varcharColumns('Column', 'Type', 'Extra', 'Comment'),
+    rows: columns.map((c) => [c.name, c.type, '', c.comment ?? '']),
+  };
+}
+
+/** SHOW CREATE TABLE: the table as a Presto CREATE TABLE statement (SqlFormatter's layout). */
+export async function showCreateTable(connection: DuckDBConnection, session: Session, name: string[]): Promise<ShowResult> {
+  const table = await resolveVirtualOrTable(connection, name, session);
+  const qualified = `${table.catalog}.${table.schema}.${table.table}`;
+  if (table.isView) throw new VivaceError('NOT_SUPPORTED', `Relation '${qualified}' is a view, not a table`);
+  const columns = await tableColumns(connection, table, session);
+  const lines = columns.map(
+    (c) => `   ${prestoIdent(c.name)} ${c.type}${c.nullable ? '' : ' NOT NULL'}${c.comment === null ? '' : ` COMMENT ${prestoString(c.comment)}`}`,
+  );
+  const header = `CREATE TABLE ${[table.catalog, table.schema, table.duckdbTable].map(prestoIdent).join('.')} (`;
+  const comment = table.comment === null ? '' : `\nCOMMENT ${prestoString(table.comment)}`;
+  return { columns: varcharColumns('Create Table'), rows: [[`${header}\n${lines.join(',\n')}\n)${comment}`]] };
+}
+
+/** Tables, plus the virtual information_schema tables of any catalog. */
+async function resolveVirtualOrTable(connection: DuckDBConnection, name: string[], session: Session): Promise<ResolvedTable> {
+  const schemaPart = name.length > 1 ? name[name.length - 2]! : session.schema;
+  const tableName = name[name.length - 1]!;
+  if (schemaPart?.toLowerCase() === INFORMATION_SCHEMA && INFORMATION_SCHEMA_TABLES.includes(tableName.toLowerCase())) {
+    const { catalog } = qualifySchema(name.length > 1 ? name.slice(0, -1) : undefined, session);
+    const database = await resolveCatalog(connection, catalog);
+    const table = tableName.toLowerCase();
+    return { catalog, schema: INFORMATION_SCHEMA, table, database, duckdbSchema: INFORMATION_SCHEMA, duckdbTable: table, isView: false, comment: null };
+  }
+  return resolveTable(connection, name, session);
+}
+
+/** Identifiers as Trino's formatter prints them: bare when lower-case word characters, else quoted. */
+function prestoIdent(name: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
+}
+
+function prestoString(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}

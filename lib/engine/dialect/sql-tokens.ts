@@ -1,0 +1,166 @@
+// A small SQL tokenizer for recognising Presto-only statements and rewriting a few names in place.
+// It knows strings, quoted identifiers, comments and `?` markers; it does not parse expressions.
+
+export type TokenKind = 'word' | 'quoted' | 'string' | 'number' | 'param' | 'punct';
+
+export interface Token {
+  kind: TokenKind;
+  /** word: as written; quoted: the identifier without quotes; string: the value without quotes. */
+  value: string;
+  /** Offsets into the source: `sql.slice(start, end)` is the token as written. */
+  start: number;
+  end: number;
+}
+
+/**
+ * Tokens of `sql`, comments dropped. An unterminated string, quoted identifier or block comment
+ * ends the input: the statement is then left to DuckDB, which reports the syntax error.
+ */
+export function tokenize(sql: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const n = sql.length;
+  while (i < n) {
+    const ch = sql[i]!;
+    if (/\s/.test(ch)) {
+      i++;
+    } else if (ch === '-' && sql[i + 1] === '-') {
+      const eol = sql.indexOf('\n', i);
+      i = eol < 0 ? n : eol + 1;
+    } else if (ch === '/' && sql[i + 1] === '*') {
+      const close = sql.indexOf('*/', i + 2);
+      i = close < 0 ? n : close + 2;
+    } else if (ch === "'" || ch === '"') {
+      const end = closingQuote(sql, i, ch);
+      const body = sql.slice(i + 1, end < 0 ? n : end).split(ch + ch).join(ch);
+      tokens.push({ kind: ch === "'" ? 'string' : 'quoted', value: body, start: i, end: end < 0 ? n : end + 1 });
+      i = end < 0 ? n : end + 1;
+    } else if (/[A-Za-z_]/.test(ch)) {
+      const m = /^[A-Za-z_][\w$]*/.exec(sql.slice(i, i + 256))!;
+      tokens.push({ kind: 'word', value: m[0], start: i, end: i + m[0].length });
+      i += m[0].length;
+    } else if (/\d/.test(ch) || (ch === '.' && /\d/.test(sql[i + 1] ?? ''))) {
+      const m = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(sql.slice(i, i + 256))!;
+      tokens.push({ kind: 'number', value: m[0], start: i, end: i + m[0].length });
+      i += m[0].length;
+    } else {
+      tokens.push({ kind: ch === '?' ? 'param' : 'punct', value: ch, start: i, end: i + 1 });
+      i++;
+    }
+  }
+  return tokens;
+}
+
+/** Index of the quote closing the one at `open` (a doubled quote is an escaped one), or -1. */
+function closingQuote(sql: string, open: number, quote: string): number {
+  let j = open + 1;
+  for (;;) {
+    const at = sql.indexOf(quote, j);
+    if (at < 0) return -1;
+    if (sql[at + 1] === quote) {
+      j = at + 2;
+      continue;
+    }
+    return at;
+  }
+}
+
+/** A cursor over tokens with the few look-ahead helpers the statement recognisers need. */
+export class TokenCursor {
+  private at = 0;
+  constructor(private readonly tokens: Token[], readonly sql: string) {}
+
+  get position(): number {
+    return this.at;
+  }
+
+  peek(offset = 0): Token | undefined {
+    return this.tokens[this.at + offset];
+  }
+
+  /** True (and advances) when the next tokens are these keywords, case-insensitively. */
+  keywords(...words: string[]): boolean {
+    for (let k = 0; k < words.length; k++) {
+      const t = this.tokens[this.at + k];
+      if (!t || t.kind !== 'word' || t.value.toLowerCase() !== words[k]) return false;
+    }
+    this.at += words.length;
+    return true;
+  }
+
+  punct(ch: string): boolean {
+    const t = this.peek();
+    if (!t || t.kind !== 'punct' || t.value !== ch) return false;
+    this.at++;
+    return true;
+  }
+
+  /** An identifier: a word (lower-cased, as Presto folds unquoted names) or a quoted identifier. */
+  identifier(): string | undefined {
+    const t = this.peek();
+    if (!t || (t.kind !== 'word' && t.kind !== 'quoted')) return undefined;
+    this.at++;
+    return t.kind === 'word' ? t.value.toLowerCase() : t.value;
+  }
+
+  /** `a`, `a.b` or `a.b.c`. */
+  qualifiedName(): string[] | undefined {
+    const first = this.identifier();
+    if (first === undefined) return undefined;
+    const parts = [first];
+    while (parts.length < 3 && this.peek()?.value === '.' && this.peek()?.kind === 'punct') {
+      this.at++;
+      const next = this.identifier();
+      if (next === undefined) return undefined;
+      parts.push(next);
+    }
+    return parts;
+  }
+
+  string(): string | undefined {
+    const t = this.peek();
+    if (!t || t.kind !== 'string') return undefined;
+    this.at++;
+    return t.value;
+  }
+
+  /** The source text from the current token to the end (trailing semicolons already stripped). */
+  rest(): string {
+    const t = this.peek();
+    return t ? this.sql.slice(t.start).trim() : '';
+  }
+
+  get done(): boolean {
+    return this.at >= this.tokens.length;
+  }
+
+  skipToEnd(): void {
+    this.at = this.tokens.length;
+  }
+}
+
+/** `sql` without trailing semicolons and whitespace. */
+export function stripTrailingSemicolons(sql: string): string {
+  return sql.replace(/[\s;]+$/, '');
+}
+
+/**
+ * Top-level comma-separated parts of `text` (commas inside parentheses, brackets, strings or
+ * quoted identifiers do not split).
+ */
+export function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (const t of tokenize(text)) {
+    if (t.kind !== 'punct') continue;
+    if (t.value === '(' || t.value === '[') depth++;
+    else if (t.value === ')' || t.value === ']') depth--;
+    else if (t.value === ',' && depth === 0) {
+      parts.push(text.slice(from, t.start).trim());
+      from = t.end;
+    }
+  }
+  parts.push(text.slice(from).trim());
+  return parts.filter((p) => p !== '');
+}

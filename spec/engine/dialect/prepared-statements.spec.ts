@@ -1,0 +1,82 @@
+// PREPARE / EXECUTE [USING] / EXECUTE IMMEDIATE / DEALLOCATE PREPARE / DESCRIBE INPUT and OUTPUT.
+import { expect } from 'chai';
+import type { Engine } from '../../../lib/engine/engine.types.js';
+import { substituteParameters } from '../../../lib/engine/dialect/prepared-statements.js';
+import { newEngine, runSql, testSession } from '../engine-helpers.js';
+
+const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+
+describe('dialect: prepared statements', () => {
+  let engine: Engine;
+  before(async () => {
+    engine = await newEngine(1);
+    await runSql(engine, "CREATE TABLE people AS SELECT * FROM (VALUES (1, 'ann'), (2, 'bob'), (3, 'cy')) t(id, name)");
+  });
+  after(() => engine.close());
+
+  it('PREPARE reports Added-Prepare with the statement text', async () => {
+    const out = await runSql(engine, 'PREPARE q1 FROM SELECT name FROM people WHERE id = ?;');
+    expect([out.plan.updateType, out.plan.columns, out.rows]).to.deep.equal(['PREPARE', [], []]);
+    expect(out.plan.sessionUpdates).to.deep.equal({ addedPreparedStatements: { q1: 'SELECT name FROM people WHERE id = ?' } });
+    expect(await failure(engine.plan('PREPARE bad FROM SELEC 1', testSession()))).to.include({ errorName: 'SYNTAX_ERROR' });
+  });
+
+  it('EXECUTE substitutes USING values and runs the statement', async () => {
+    const session = testSession({ preparedStatements: { q1: "SELECT name, '?' AS q FROM people WHERE id = ? -- what?\n" } });
+    const out = await runSql(engine, 'EXECUTE q1 USING 2', session);
+    expect(out.plan.columns.map((c) => c.name)).to.deep.equal(['name', 'q']);
+    expect(out.rows).to.deep.equal([['bob', '?']]);
+    const two = testSession({ preparedStatements: { q2: 'SELECT ? + ?, ?' } });
+    expect((await runSql(engine, "EXECUTE q2 USING 1, 2 * 3, concat('a', ',b')", two)).rows).to.deep.equal([[7, 'a,b']]);
+    const dml = testSession({ preparedStatements: { ins: 'INSERT INTO people VALUES (?, ?)' } });
+    const inserted = await runSql(engine, "EXECUTE ins USING 4, 'dee'", dml);
+    expect([inserted.plan.updateType, inserted.updateCount]).to.deep.equal(['INSERT', 1]);
+  });
+
+  it('EXECUTE of a prepared Presto statement goes through the dialect layer', async () => {
+    const session = testSession({ preparedStatements: { cats: "SHOW CATALOGS LIKE 'mem%'" } });
+    expect((await runSql(engine, 'EXECUTE cats', session)).rows).to.deep.equal([['memory']]);
+  });
+
+  it('EXECUTE of an unknown name is NOT_FOUND; a wrong parameter count is an error', async () => {
+    const missing = await failure(engine.plan('EXECUTE nope', testSession()));
+    expect(missing).to.include({ errorName: 'NOT_FOUND', message: 'Prepared statement not found: nope' });
+    const session = testSession({ preparedStatements: { q: 'SELECT ?' } });
+    expect(await failure(engine.plan('EXECUTE q', session))).to.include({ message: 'Incorrect number of parameters: expected 1 but found 0' });
+  });
+
+  it('EXECUTE IMMEDIATE runs a statement given as a string', async () => {
+    expect((await runSql(engine, "EXECUTE IMMEDIATE 'SELECT ? * 2' USING 21")).rows).to.deep.equal([[42]]);
+  });
+
+  it('DEALLOCATE PREPARE reports Deallocated-Prepare, NOT_FOUND when unknown', async () => {
+    const out = await runSql(engine, 'DEALLOCATE PREPARE q1', testSession({ preparedStatements: { q1: 'SELECT 1' } }));
+    expect([out.plan.updateType, out.plan.sessionUpdates]).to.deep.equal(['DEALLOCATE', { deallocatedPreparedStatements: ['q1'] }]);
+    expect(await failure(engine.plan('DEALLOCATE PREPARE q1', testSession()))).to.include({ errorName: 'NOT_FOUND' });
+  });
+
+  it('DESCRIBE INPUT lists parameter positions and types', async () => {
+    const session = testSession({ preparedStatements: { q: 'SELECT name FROM people WHERE id = ? AND ? IS NULL' } });
+    const out = await runSql(engine, 'DESCRIBE INPUT q', session);
+    expect(out.plan.columns).to.deep.equal([
+      { name: 'Position', type: { base: 'bigint' } },
+      { name: 'Type', type: { base: 'varchar' } },
+    ]);
+    expect(out.rows).to.deep.equal([[0, 'integer'], [1, 'unknown']]);
+  });
+
+  it('DESCRIBE OUTPUT lists output columns with type size and aliasing', async () => {
+    const session = testSession({ preparedStatements: { q: 'SELECT count(*) AS n, 1 + 2, name FROM people GROUP BY name', d: 'INSERT INTO people VALUES (9, ?)' } });
+    const out = await runSql(engine, 'DESCRIBE OUTPUT q', session);
+    expect(out.plan.columns.map((c) => c.name)).to.deep.equal(['Column Name', 'Catalog', 'Schema', 'Table', 'Type', 'Type Size', 'Aliased']);
+    expect(out.rows).to.deep.equal([
+      ['n', null, null, null, 'bigint', 8, true],
+      ['_col1', null, null, null, 'integer', 4, false],
+      ['name', null, null, null, 'varchar', 0, false],
+    ]);
+  });
+
+  it('substituteParameters leaves markers in strings, quoted names and comments alone', () => {
+    expect(substituteParameters(`SELECT '?', "?", ? /* ? */ -- ?\n, ?`, ['1', 'x'])).to.equal(`SELECT '?', "?", (1) /* ? */ -- ?\n, (x)`);
+  });
+});
