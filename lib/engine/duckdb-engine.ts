@@ -9,11 +9,10 @@ import { CONNECTION_SETUP_SQL } from './presto-macros.js';
 import { prestoTypeOf } from './duckdb-types.js';
 import { renderRowsSql } from './row-renderer.js';
 import { toVivaceError, syntaxErrorAt, type ErrorContext } from './duckdb-errors.js';
-import { astNumber, parseAst, prestoColumnNames, rewriteDivisions, stringifyAst, type SerializedStatement } from './statement-rewriter.js';
+import { astNumber, parseAst, prestoColumnNames, rewriteStatement, stringifyAst, type SerializedStatement } from './statement-rewriter.js';
+import { rewritePrestoLiterals } from './presto-literals.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { classifyStatement } from './statement-kind.js';
-import { planDialectStatement } from './dialect/dialect-planner.js';
-import { transactionsOf } from './dialect/transaction-registry.js';
 
 export interface DuckDbEngineOptions {
   /** Where extensions would live (nothing is installed; autoload is off). Defaults to tempDirectory. */
@@ -59,9 +58,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     pool.release(first);
   }
   const cache = new PlanCache();
-  const plan: Engine['plan'] = (sql, session) => planStatement(pool, cache, sql, session, plan);
   return {
-    plan,
+    plan: (sql, session) => planStatement(pool, cache, sql, session),
     close: async () => {
       pool.close();
       instance.closeSync();
@@ -110,33 +108,24 @@ class PlanCache {
   }
 }
 
-/** `replan` plans SQL a dialect statement leads to (EXECUTE, information_schema) through the whole engine. */
-async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replan: Engine['plan']): Promise<Plan> {
-  // A statement of an open transaction runs on the connection the transaction pinned (dialect/transaction-registry.ts).
-  const transactions = transactionsOf(pool);
-  const lease = await transactions.lease(session.transactionId);
-  const connection = lease.connection;
+async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session): Promise<Plan> {
+  const connection = await pool.acquire();
   let held = true;
   const giveBack = () => {
     if (!held) return;
     held = false;
-    lease.release();
+    pool.release(connection);
   };
   const context: ErrorContext = { sql, catalog: session.catalog ?? 'memory', schema: session.schema ?? 'default' };
   try {
     await useSchema(connection, cache.schemaOf, context.catalog!, context.schema!);
-    // Presto-only statements (SHOW, USE, SET SESSION, PREPARE, EXECUTE, transactions, ...): never cached.
-    const dialectPlan = await planDialectStatement({
-      sql, session, connection, release: giveBack, plan: replan, transactions, clearPlanCache: () => cache.clear(),
-    });
-    if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };
     const cacheKey = PlanCache.key(sql, session, context.catalog!, context.schema!);
     const cached = cache.get(cacheKey);
     if (cached) {
       return makePlan(cached.columns, undefined, () => new StreamingExecution(connection, cached.renderSql, giveBack, runtime).start(), giveBack, () => held);
     }
-    const text = stripTrailingSemicolons(sql);
+    const text = rewritePrestoLiterals(stripTrailingSemicolons(sql));
     const serialized = await serialize(connection, text);
     if (serialized.error && serialized.error_type === 'parser') {
       throw syntaxErrorAt(text, serialized.position === undefined ? undefined : astNumber(serialized.position), serialized.error_message ?? 'syntax error');
@@ -146,18 +135,13 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     });
     if (extracted.count === 0) throw new VivaceError('SYNTAX_ERROR', 'line 1:1: Empty statement', { location: { lineNumber: 1, columnNumber: 1 } });
     if (extracted.count > 1) throw new VivaceError('SYNTAX_ERROR', 'Multiple statements in one request are not supported');
-    // Prepare the text as written so binder errors point into the user's SQL.
-    const prepared = await connection.prepare(text).catch((err: unknown) => {
-      throw toVivaceError(err, context);
-    });
+    const ast = serialized.error ? undefined : serialized.statements?.[0]?.node;
+    // Presto division and functions (statement-rewriter.ts); a statement needing neither runs as written.
+    const inner = ast ? await rewriteSql(connection, ast, text, session) : text;
+    const prepared = await prepareRewritten(connection, inner, text, context);
     const kind = classifyStatement(prepared.statementType, text);
     if (kind.kind === 'rows') {
-      const ast = serialized.error ? undefined : serialized.statements?.[0]?.node;
-      const inner = ast ? await rewriteDivisionSql(connection, ast, text) : text;
-      // Types come from the statement that runs: the rewrite changes some (7.0/2 is decimal in Presto).
-      const typed = inner === text ? prepared : await connection.prepare(inner);
-      const columns = outputColumns(prepared, typed, ast);
-      if (typed !== prepared) typed.destroySync();
+      const columns = outputColumns(prepared, prepared, ast);
       prepared.destroySync();
       const renderSql = renderRowsSql(inner, columns.map((c) => c.duckdb), session.timeZone);
       const output = columns.map(({ name, type }) => ({ name, type }));
@@ -166,7 +150,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     }
     prepared.destroySync();
     cache.clear();
-    const runSql = kind.kind === 'count' ? await rewriteEmbeddedQuery(connection, text) : text;
+    const runSql = kind.kind === 'count' ? await rewriteEmbeddedQuery(connection, text, session) : text;
     const columns = kind.kind === 'count' ? ROWS_COLUMN : [];
     return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, runSql, kind.kind === 'count', giveBack, runtime).start(), giveBack, () => held);
   } catch (err) {
@@ -212,17 +196,17 @@ async function serialize(connection: DuckDBConnection, sql: string): Promise<Ser
   return parseAst(String(reader.getRows()[0]![0]));
 }
 
-/** The statement with `/` rewritten to Presto division, or the text itself when there is none. */
-async function rewriteDivisionSql(connection: DuckDBConnection, ast: unknown, text: string): Promise<string> {
+/** The statement with Presto division and functions rewritten, or the text itself when it needs none. */
+async function rewriteSql(connection: DuckDBConnection, ast: unknown, text: string, session: Session): Promise<string> {
   const tree = structuredClone(ast);
-  if (rewriteDivisions(tree) === 0) return text;
+  if (rewriteStatement(tree, { timeZone: session.timeZone }) === 0) return text;
   const json = stringifyAst({ error: false, statements: [{ node: tree, named_param_map: [] }] });
   const reader = await connection.runAndReadAll('SELECT json_deserialize_sql($1::JSON)', [json]);
   return String(reader.getRows()[0]![0]);
 }
 
 /** INSERT ... <query> and CREATE TABLE ... AS <query>: rewrite the query part (json_serialize_sql takes SELECTs only). */
-async function rewriteEmbeddedQuery(connection: DuckDBConnection, text: string): Promise<string> {
+async function rewriteEmbeddedQuery(connection: DuckDBConnection, text: string, session: Session): Promise<string> {
   const ident = String.raw`(?:"(?:[^"]|"")*"|[A-Za-z_][\w$]*)`;
   const name = String.raw`${ident}(?:\s*\.\s*${ident}){0,2}`;
   const head = new RegExp(
@@ -234,8 +218,30 @@ async function rewriteEmbeddedQuery(connection: DuckDBConnection, text: string):
   const serialized = await serialize(connection, query);
   const ast = serialized.error ? undefined : serialized.statements?.[0]?.node;
   if (!ast) return text;
-  const rewritten = await rewriteDivisionSql(connection, ast, query);
+  const rewritten = await rewriteSql(connection, ast, query, session);
   return rewritten === query ? text : `${head[1]}${rewritten}`;
+}
+
+/**
+ * Prepares the rewritten statement. Its errors point into DuckDB's rewritten text, so on failure the
+ * text as written is prepared too (error path only): its error, with a location in the user's SQL, is
+ * reported unless it only says that a rewritten Presto function does not exist.
+ */
+async function prepareRewritten(connection: DuckDBConnection, inner: string, text: string, context: ErrorContext): Promise<DuckDBPreparedStatement> {
+  try {
+    return await connection.prepare(inner);
+  } catch (err) {
+    if (inner === text) throw toVivaceError(err, context);
+    const original = await connection.prepare(text).then(
+      (p) => {
+        p.destroySync();
+        return undefined;
+      },
+      (e: unknown) => e,
+    );
+    if (original !== undefined && !/Function with name|lambda/i.test(String((original as Error).message))) throw toVivaceError(original, context);
+    throw toVivaceError(err, { ...context, sql: undefined });
+  }
 }
 
 function outputColumns(named: DuckDBPreparedStatement, typed: DuckDBPreparedStatement, ast: unknown): (OutputColumn & { duckdb: ReturnType<DuckDBPreparedStatement['columnType']> })[] {

@@ -1,6 +1,8 @@
 // SQL run on every new connection: session settings and TEMP macros giving Presto semantics
 // (division) and Presto JSON encodings (doubles, intervals) that DuckDB lacks.
 // TEMP macros live per connection, so they resolve whatever catalog/schema a statement USEs.
+// Presto functions (presto-functions.ts) may shadow DuckDB builtins: internal macros call those as system.main.<name>.
+import { PRESTO_FUNCTIONS_SQL } from './presto-functions.js';
 
 const DIVISION_BY_ZERO = `error('Division by zero')`;
 const intDivide = `CASE WHEN b = 0 THEN ${DIVISION_BY_ZERO} ELSE a // b END`;
@@ -29,7 +31,7 @@ const FLOAT_JSON = [
      ELSE vivace_sci_layout(sign, rtrim(ltrim(fp, '0'), '0'), -(length(fp) - length(ltrim(fp, '0')) + 1)) END`,
   `CREATE OR REPLACE TEMP MACRO vivace_sci(s) AS CASE
      WHEN contains(s, 'e') THEN
-       regexp_replace(split_part(s, 'e', 1), '^(-?[0-9]+)$', '\\1.0') || 'E' || split_part(s, 'e', 2)::INTEGER::VARCHAR
+       system.main.regexp_replace(split_part(s, 'e', 1), '^(-?[0-9]+)$', '\\1.0') || 'E' || split_part(s, 'e', 2)::INTEGER::VARCHAR
      ELSE vivace_sci_plain(CASE WHEN s[1] = '-' THEN '-' ELSE '' END, split_part(ltrim(s, '-'), '.', 1), split_part(ltrim(s, '-'), '.', 2)) END`,
   `CREATE OR REPLACE TEMP MACRO vivace_float_json(x) AS CASE
      WHEN x IS NULL THEN 'null'
@@ -62,4 +64,5 @@ export const CONNECTION_SETUP_SQL: readonly string[] = [
   DIVIDE,
   ...FLOAT_JSON,
   ...INTERVAL_JSON,
+  ...PRESTO_FUNCTIONS_SQL,
 ];

@@ -1,6 +1,7 @@
 // Presto dialect on DuckDB's own AST (json_serialize_sql): rewrites `/` to Presto division and
 // derives Presto's output column names (`_col0` for unaliased expressions).
 // Pure functions over the JSON AST; running json_serialize_sql is the engine's job.
+import { rewritePrestoAst, type PrestoAstOptions } from './presto-ast.js';
 
 /** DuckDB's serialized AST node: a loose JSON object. */
 export type AstNode = { [key: string]: unknown };
@@ -104,6 +105,16 @@ export function rewriteDivisions(root: unknown): number {
   };
   rewrite(root);
   return divisions;
+}
+
+/**
+ * Every Presto rewrite of a parsed statement, in place: divisions, then Presto functions (presto-ast.ts,
+ * which also turns divisions inside TRY into vivace_try_divide). Returns the number of rewrites
+ * (0: the statement runs as written, without a json_deserialize_sql round trip).
+ */
+export function rewriteStatement(root: unknown, options: PrestoAstOptions = {}): number {
+  const divisions = rewriteDivisions(root);
+  return divisions + rewritePrestoAst(root, options);
 }
 
 /**
