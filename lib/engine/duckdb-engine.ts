@@ -13,6 +13,8 @@ import { astNumber, parseAst, prestoColumnNames, rewriteStatement, stringifyAst,
 import { rewritePrestoLiterals } from './presto-literals.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { classifyStatement } from './statement-kind.js';
+import { planDialectStatement } from './dialect/dialect-planner.js';
+import { transactionsOf } from './dialect/transaction-registry.js';
 
 export interface DuckDbEngineOptions {
   /** Where extensions would live (nothing is installed; autoload is off). Defaults to tempDirectory. */
@@ -58,8 +60,9 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     pool.release(first);
   }
   const cache = new PlanCache();
+  const plan: Engine['plan'] = (sql, session) => planStatement(pool, cache, sql, session, plan);
   return {
-    plan: (sql, session) => planStatement(pool, cache, sql, session),
+    plan,
     close: async () => {
       pool.close();
       instance.closeSync();
@@ -108,17 +111,26 @@ class PlanCache {
   }
 }
 
-async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session): Promise<Plan> {
-  const connection = await pool.acquire();
+/** `replan` plans SQL a dialect statement leads to (EXECUTE, information_schema) through the whole engine. */
+async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replan: Engine['plan']): Promise<Plan> {
+  // A statement of an open transaction runs on the connection the transaction pinned (dialect/transaction-registry.ts).
+  const transactions = transactionsOf(pool);
+  const lease = await transactions.lease(session.transactionId);
+  const connection = lease.connection;
   let held = true;
   const giveBack = () => {
     if (!held) return;
     held = false;
-    pool.release(connection);
+    lease.release();
   };
   const context: ErrorContext = { sql, catalog: session.catalog ?? 'memory', schema: session.schema ?? 'default' };
   try {
     await useSchema(connection, cache.schemaOf, context.catalog!, context.schema!);
+    // Presto-only statements (SHOW, USE, SET SESSION, PREPARE, EXECUTE, transactions, ...): never cached.
+    const dialectPlan = await planDialectStatement({
+      sql, session, connection, release: giveBack, plan: replan, transactions, clearPlanCache: () => cache.clear(),
+    });
+    if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };
     const cacheKey = PlanCache.key(sql, session, context.catalog!, context.schema!);
     const cached = cache.get(cacheKey);
