@@ -1,0 +1,63 @@
+// Per-catalog information_schema: `memory.information_schema.tables` and friends with Presto's columns.
+import { expect } from 'chai';
+import type { Engine } from '../../../lib/engine/engine.types.js';
+import { rewriteInformationSchema } from '../../../lib/engine/dialect/information-schema.js';
+import { newEngine, runSql, testSession } from '../engine-helpers.js';
+
+describe('dialect: information_schema', () => {
+  let engine: Engine;
+  before(async () => {
+    engine = await newEngine(1);
+    await runSql(engine, 'CREATE SCHEMA memory.inf');
+    await runSql(engine, 'CREATE TABLE memory.inf.t1 (a INTEGER NOT NULL, b VARCHAR, c REAL)');
+    await runSql(engine, 'CREATE VIEW memory.inf.v1 AS SELECT a FROM memory.inf.t1');
+  });
+  after(() => engine.close());
+
+  it('memory.information_schema.tables lists tables and views with table_type', async () => {
+    const out = await runSql(engine, "SELECT table_catalog, table_schema, table_name, table_type FROM memory.information_schema.tables WHERE table_schema = 'inf' ORDER BY table_name");
+    expect(out.rows).to.deep.equal([
+      ['memory', 'inf', 't1', 'BASE TABLE'],
+      ['memory', 'inf', 'v1', 'VIEW'],
+    ]);
+  });
+
+  it('information_schema.columns in the session catalog gives Presto types and ordinal positions', async () => {
+    const out = await runSql(
+      engine,
+      "SELECT column_name, ordinal_position, is_nullable, data_type FROM information_schema.columns c WHERE c.table_schema = 'inf' AND table_name = 't1' ORDER BY 2",
+      testSession({ catalog: 'memory', schema: 'default' }),
+    );
+    expect(out.plan.columns.map((c) => c.type.base)).to.deep.equal(['varchar', 'bigint', 'varchar', 'varchar']);
+    expect(out.rows).to.deep.equal([
+      ['a', 1, 'NO', 'integer'],
+      ['b', 2, 'YES', 'varchar'],
+      ['c', 3, 'YES', 'real'],
+    ]);
+  });
+
+  it('schemata lists the catalog\'s schemas including information_schema', async () => {
+    const out = await runSql(engine, 'SELECT catalog_name, schema_name FROM "memory".information_schema.schemata AS s ORDER BY schema_name');
+    expect(out.rows).to.deep.equal([
+      ['memory', 'default'],
+      ['memory', 'inf'],
+      ['memory', 'information_schema'],
+    ]);
+  });
+
+  it('SHOW COLUMNS FROM information_schema.tables describes the virtual table', async () => {
+    expect((await runSql(engine, 'SHOW COLUMNS FROM memory.information_schema.tables')).rows.map((r) => r[0])).to.deep.equal([
+      'table_catalog', 'table_schema', 'table_name', 'table_type',
+    ]);
+  });
+
+  it('rewrites only table references, keeping aliases, strings and longer names', () => {
+    const session = testSession({ catalog: 'memory' });
+    expect(rewriteInformationSchema("SELECT 'information_schema.tables'", session)).to.equal(undefined);
+    expect(rewriteInformationSchema('SELECT * FROM x.information_schema.tables.c', session)).to.equal(undefined);
+    const aliased = rewriteInformationSchema('SELECT t.table_name FROM memory.information_schema.tables t', session)!;
+    expect(aliased).to.match(/\) t$/);
+    const bare = rewriteInformationSchema('SELECT * FROM information_schema.tables WHERE true', session)!;
+    expect(bare).to.match(/\) AS tables WHERE true$/);
+  });
+});

@@ -1,0 +1,80 @@
+// START TRANSACTION / COMMIT / ROLLBACK through the Transaction-Id header: a transaction pins a connection.
+import { expect } from 'chai';
+import type { Engine } from '../../../lib/engine/engine.types.js';
+import { newEngine, runSql, testSession } from '../engine-helpers.js';
+
+const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+
+describe('dialect: transactions', () => {
+  let engine: Engine;
+  before(async () => {
+    engine = await newEngine(2);
+    await runSql(engine, 'CREATE TABLE tx_t (v INTEGER)');
+  });
+  after(() => engine.close());
+
+  const begin = async () => {
+    const out = await runSql(engine, 'START TRANSACTION', testSession({ transactionId: 'NONE' }));
+    expect([out.plan.updateType, out.plan.columns, out.rows]).to.deep.equal(['START TRANSACTION', [], []]);
+    const id = out.plan.sessionUpdates?.startedTransactionId;
+    expect(id).to.be.a('string');
+    return testSession({ transactionId: id });
+  };
+  const count = async (session = testSession()) => (await runSql(engine, 'SELECT count(*) FROM tx_t', session)).rows[0]![0];
+
+  it('START TRANSACTION without the Transaction-Id header is INCOMPATIBLE_CLIENT', async () => {
+    const err = await failure(engine.plan('START TRANSACTION', testSession()));
+    expect(err).to.include({ errorName: 'INCOMPATIBLE_CLIENT', message: 'Client does not support transactions' });
+  });
+
+  it('COMMIT makes the transaction\'s writes visible and clears the transaction id', async () => {
+    const tx = await begin();
+    await runSql(engine, 'INSERT INTO tx_t VALUES (1), (2)', tx);
+    expect(await count(tx)).to.equal(2);
+    expect(await count()).to.equal(0);
+    const commit = await runSql(engine, 'COMMIT', tx);
+    expect([commit.plan.updateType, commit.plan.sessionUpdates]).to.deep.equal(['COMMIT', { clearTransactionId: true }]);
+    expect(await count()).to.equal(2);
+  });
+
+  it('ROLLBACK discards writes and DDL', async () => {
+    const tx = await begin();
+    await runSql(engine, 'INSERT INTO tx_t VALUES (3)', tx);
+    await runSql(engine, 'CREATE TABLE tx_only (a INTEGER)', tx);
+    expect((await runSql(engine, 'SELECT * FROM tx_only', tx)).rows).to.deep.equal([]);
+    const rollback = await runSql(engine, 'ROLLBACK', tx);
+    expect([rollback.plan.updateType, rollback.plan.sessionUpdates]).to.deep.equal(['ROLLBACK', { clearTransactionId: true }]);
+    expect(await count()).to.equal(2);
+    expect(await failure(engine.plan('SELECT * FROM tx_only', testSession()))).to.include({ errorName: 'TABLE_NOT_FOUND' });
+  });
+
+  it('an unknown or finished transaction id is UNKNOWN_TRANSACTION; COMMIT outside one is NOT_IN_TRANSACTION', async () => {
+    expect(await failure(engine.plan('SELECT 1', testSession({ transactionId: 'no-such-id' })))).to.include({ errorName: 'UNKNOWN_TRANSACTION' });
+    const tx = await begin();
+    await runSql(engine, 'COMMIT', tx);
+    expect(await failure(engine.plan('SELECT 1', tx))).to.include({ errorName: 'UNKNOWN_TRANSACTION' });
+    expect(await failure(engine.plan('COMMIT', testSession({ transactionId: 'NONE' })))).to.include({ errorName: 'NOT_IN_TRANSACTION' });
+  });
+
+  it('runs a transaction\'s statements one at a time on its connection while others use the pool', async () => {
+    const tx = await begin();
+    const [a, b] = await Promise.all([runSql(engine, 'INSERT INTO tx_t VALUES (10)', tx), runSql(engine, 'INSERT INTO tx_t VALUES (11)', tx)]);
+    expect([a.updateCount, b.updateCount]).to.deep.equal([1, 1]);
+    expect(await count()).to.equal(2); // the other pooled connection does not see uncommitted rows
+    await runSql(engine, 'ROLLBACK', tx);
+    expect(await count()).to.equal(2);
+  });
+
+  it('gives the connection back when a START TRANSACTION plan is released unexecuted', async () => {
+    const small = await newEngine(1);
+    try {
+      const plan = await small.plan('START TRANSACTION', testSession({ transactionId: 'NONE' }));
+      plan.release();
+      expect((await runSql(small, 'SELECT 1')).rows).to.deep.equal([[1]]);
+      const id = plan.sessionUpdates!.startedTransactionId!;
+      expect(await failure(small.plan('SELECT 1', testSession({ transactionId: id })))).to.include({ errorName: 'UNKNOWN_TRANSACTION' });
+    } finally {
+      await small.close();
+    }
+  });
+});
