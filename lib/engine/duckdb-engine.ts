@@ -1,5 +1,6 @@
 // The Engine on an embedded, in-memory DuckDB: opens the instance, plans statements on pooled
 // connections (prepare without running) and hands out executions that stream Presto JSON rows.
+import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import type { Engine, Plan } from './engine.types.js';
 import type { OutputColumn, PrestoType, Session } from '../protocol/types.js';
@@ -15,6 +16,7 @@ import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { classifyStatement } from './statement-kind.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
 import { transactionsOf } from './dialect/transaction-registry.js';
+import { attachTpchCatalog, type TpchCatalogOptions } from './catalogs/tpch-catalog.js';
 
 export interface DuckDbEngineOptions {
   /** Where extensions would live (nothing is installed; autoload is off). Defaults to tempDirectory. */
@@ -31,6 +33,8 @@ export interface DuckDbEngineOptions {
    * default) but delays the first rows of a big query (engine.md: 16MB took 0.9 s).
    */
   streamingBufferSize?: string;
+  /** The tpch catalog (data generated on first use under directory, default <dataDirectory>/tpch); false: none. */
+  tpch?: TpchCatalogOptions | false;
 }
 
 const BIGINT: PrestoType = { base: 'bigint' };
@@ -59,11 +63,20 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   } finally {
     pool.release(first);
   }
+  const tpch = options.tpch === false ? undefined : await attachTpchCatalog(instance, {
+    ...options.tpch,
+    directory: options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch'),
+  });
   const cache = new PlanCache();
-  const plan: Engine['plan'] = (sql, session) => planStatement(pool, cache, sql, session, plan);
+  const plan: Engine['plan'] = (sql, session) => {
+    // Data of a tpch schema is generated on first use, before a connection is taken.
+    const generating = tpch?.beforePlan(sql, session);
+    return generating ? generating.then(() => planStatement(pool, cache, sql, session, plan)) : planStatement(pool, cache, sql, session, plan);
+  };
   return {
     plan,
     close: async () => {
+      tpch?.close();
       pool.close();
       instance.closeSync();
     },

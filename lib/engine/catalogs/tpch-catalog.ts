@@ -1,0 +1,132 @@
+// The `tpch` catalog, as Presto's tpch connector: schemas tiny, sf1 ... sf1000 with the eight TPC-H
+// tables, attached to the engine's DuckDB as an in-memory database of views. A schema's data is
+// generated on first use by worker processes into <directory>/<schema> as Parquet, then reused at
+// later starts; until then its tables are typed placeholder views (listed, described, not readable).
+import { readdirSync, rmSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { Session } from '../../protocol/types.js';
+import { VivaceError } from '../../protocol/vivace-error.js';
+import { TPCH_TABLES } from '../../tpch/index.js';
+import { generateSchema, readManifest, type TpchManifest } from './tpch-generation.js';
+import { TPCH_CATALOG, TPCH_SCHEMAS, createSchemaSql, parquetViewSql, placeholderViewSql, referencedSchemas } from './tpch-schemas.js';
+
+export interface TpchCatalogOptions {
+  /** Where generated schemas live (default: <dataDirectory>/tpch). */
+  directory?: string;
+  /** Worker processes per generation (default: cores, at most 8; one below scale factor 0.1). */
+  workers?: number;
+  /** Free bytes on the directory's file system (default: fs.statfs); injectable for tests. */
+  freeDiskBytes?: (directory: string) => Promise<number>;
+  /** Progress lines (default: stderr). */
+  log?: (line: string) => void;
+}
+
+export interface TpchCatalog {
+  /** Resolves when every tpch schema the statement reads is on disk; undefined when there is nothing to wait for. */
+  beforePlan(sql: string, session: Pick<Session, 'catalog' | 'schema'>): Promise<void> | undefined;
+  /** Generates a schema now (if not yet) and resolves when its views read the data. */
+  ensureSchema(schema: string): Promise<void>;
+  close(): void;
+}
+
+async function statfsFreeBytes(directory: string): Promise<number> {
+  const stats = await statfs(directory);
+  return stats.bavail * stats.bsize;
+}
+
+/** Temporary directories of generations whose process is gone (crashed mid-way). */
+function removeAbandonedTemporaries(directory: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = /^\.tmp-[^-]+-(\d+)-/.exec(name)?.[1];
+    if (pid === undefined || isAlive(Number(pid))) continue;
+    rmSync(join(directory, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function viewsSql(directory: string, manifest: TpchManifest): string[] {
+  const schemaDirectory = join(directory, manifest.schema);
+  return TPCH_TABLES.map((t) => parquetViewSql(manifest.schema, t.name, manifest.tables[t.name]!.files.map((f) => join(schemaDirectory, f))));
+}
+
+export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchCatalogOptions & { directory: string }): Promise<TpchCatalog> {
+  const { directory } = options;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const freeDiskBytes = options.freeDiskBytes ?? statfsFreeBytes;
+  removeAbandonedTemporaries(directory);
+  // A connection of its own for DDL, so generation never holds one of the pool's.
+  const connection: DuckDBConnection = await instance.connect();
+  const ready = new Set<string>();
+  const statements = [`ATTACH IF NOT EXISTS ':memory:' AS ${TPCH_CATALOG}`];
+  for (const schema of TPCH_SCHEMAS) {
+    statements.push(createSchemaSql(schema.name));
+    const manifest = readManifest(join(directory, schema.name));
+    if (manifest) {
+      statements.push(...viewsSql(directory, manifest));
+      ready.add(schema.name);
+    } else {
+      for (const table of TPCH_TABLES) statements.push(placeholderViewSql(schema, table));
+    }
+  }
+  await connection.run(statements.join(';\n'));
+
+  const pending = new Map<string, Promise<void>>();
+  const abort = new AbortController();
+  let ddl: Promise<unknown> = Promise.resolve();
+  const serialDdl = (sql: string) => {
+    const run = ddl.then(() => connection.run(sql));
+    ddl = run.catch(() => undefined);
+    return run;
+  };
+
+  const ensureSchema = (name: string): Promise<void> => {
+    if (ready.has(name)) return Promise.resolve();
+    const schema = TPCH_SCHEMAS.find((s) => s.name === name);
+    if (schema === undefined) return Promise.reject(new VivaceError('SCHEMA_NOT_FOUND', `Schema '${TPCH_CATALOG}.${name}' does not exist`));
+    let generation = pending.get(name);
+    if (generation === undefined) {
+      // One generation per schema however many statements wait for it; a failure lets the next one retry.
+      generation = (async () => {
+        const manifest = readManifest(join(directory, name))
+          ?? await generateSchema({ directory, schema, workers: options.workers, freeDiskBytes, log, signal: abort.signal });
+        await serialDdl(viewsSql(directory, manifest).join(';\n'));
+        ready.add(name);
+      })().catch((err: unknown) => {
+        if (err instanceof VivaceError) throw err;
+        throw new VivaceError('GENERIC_INTERNAL_ERROR', `Generating ${TPCH_CATALOG}.${name} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      }).finally(() => pending.delete(name));
+      pending.set(name, generation);
+    }
+    return generation;
+  };
+
+  return {
+    beforePlan(sql, session) {
+      if (ready.size === TPCH_SCHEMAS.length) return undefined;
+      const missing = [...referencedSchemas(sql, session)].filter((s) => !ready.has(s));
+      if (missing.length === 0) return undefined;
+      return Promise.all(missing.map(ensureSchema)).then(() => undefined);
+    },
+    ensureSchema,
+    close() {
+      abort.abort();
+      connection.closeSync();
+    },
+  };
+}
