@@ -5,7 +5,7 @@ import type { Engine } from '../engine/engine.types.js';
 import type { Session } from '../protocol/types.js';
 import { QueryIdGenerator } from '../protocol/query-id.js';
 import { defaultConfig, type CoordinatorConfig } from '../config.js';
-import type { QueryActorRef, QuerySnapshot } from './query.machine.js';
+import { queryMachine, type QueryActorRef, type QuerySnapshot } from './query.machine.js';
 import { toQueryView, type QueryView } from './query-view.js';
 import { trackerMachine, type TrackedQuery, type TrackerActorRef } from './tracker.machine.js';
 
@@ -53,11 +53,10 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
   const config = { ...defaultConfig(), ...options.config };
   const now = options.now ?? Date.now;
   const ids = new QueryIdGenerator(now);
-  const tracker = createActor(trackerMachine, {
-    ...(options.clock ? { clock: options.clock } : {}),
-    input: { engine: options.engine, limits: config, now },
-  });
+  const clockOption = options.clock ? { clock: options.clock } : {};
+  const tracker = createActor(trackerMachine, { ...clockOption, input: { limits: config, now } });
   tracker.start();
+  const dispatcher = tracker.getSnapshot().context.dispatcher;
   const startTime = now();
 
   const queries = () => tracker.getSnapshot().context.queries;
@@ -71,7 +70,14 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     now,
     submit(sql, session) {
       const queryId = ids.next();
-      tracker.send({ type: 'query.create', queryId, sql, session });
+      const query = createActor(queryMachine, {
+        ...clockOption,
+        input: { queryId, sql, session, engine: options.engine, limits: config, now, dispatcher },
+      });
+      tracker.send({ type: 'query.register', queryId, session, query });
+      const finished = () => tracker.send({ type: 'query.finished', queryId });
+      query.subscribe({ complete: finished, error: finished });
+      query.start();
       return queryId;
     },
     lookup: (queryId) => queries().get(queryId),
@@ -100,7 +106,11 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
       });
     },
     nodes: () => [],
-    liveQueryCount: () => Object.keys(tracker.getSnapshot().children).filter((id) => id !== 'dispatcher').length,
+    liveQueryCount: () => {
+      let live = 0;
+      for (const tracked of queries().values()) if (tracked.ref) live++;
+      return live;
+    },
     async stop() {
       for (const tracked of queries().values()) (tracked.ref as AnyActorRef | undefined)?.send({ type: 'query.cancel' });
       tracker.stop();

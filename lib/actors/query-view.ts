@@ -66,7 +66,14 @@ export function isPastPlanning(snapshot: QuerySnapshot): boolean {
   return state !== 'PLANNING' && state !== 'STARTING';
 }
 
-/** A page (or the end) is ready for the client. */
+/**
+ * A response is worth sending: a full page is buffered, or the end is known (so the rows that are
+ * there go out with the final state instead of costing the client one more round trip).
+ */
 export function hasResultsReady(snapshot: QuerySnapshot): boolean {
-  return snapshot.status !== 'active' || snapshot.context.buffer.length > 0 || snapshot.context.exhausted;
+  const c = snapshot.context;
+  if (snapshot.status !== 'active' || c.exhausted || c.buffer.length >= c.limits.prefetchPages) return true;
+  let bytes = 0;
+  for (const batch of c.buffer) bytes += batch.bytes;
+  return bytes >= c.limits.targetResultBytes;
 }

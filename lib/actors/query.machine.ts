@@ -140,7 +140,7 @@ export const queryMachine = setup({
     reportStageProgress: enqueueActions(({ context, enqueue }) => {
       const root = context.stages[0];
       if (!root) return;
-      enqueue.sendTo(root, { type: 'stage.start' }); // ignored once RUNNING
+      if (root.getSnapshot().value === 'SCHEDULED') enqueue.sendTo(root, { type: 'stage.start' });
       const elapsed = context.executionStartTime === undefined ? 0 : context.now() - context.executionStartTime;
       enqueue.sendTo(root, {
         type: 'stage.progress',

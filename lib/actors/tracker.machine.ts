@@ -1,12 +1,13 @@
-// The query tracker: spawns query actors, keeps each finished query as its final view (bounded history),
-// stops finished actors, and fails queries whose client went away or that ran too long.
-import { assign, enqueueActions, setup, stopChild, type ActorRefFrom } from 'xstate';
-import type { Engine } from '../engine/engine.types.js';
+// The query tracker: registers query actors, keeps each finished query as its final view (bounded
+// history), and fails queries whose client went away.
+// Query actors are not its children: xstate memoizes transition candidates per event type, and a child's
+// `xstate.done.actor.<queryId>` is a new type per query, which would grow that cache without bound.
+import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Session } from '../protocol/types.js';
 import { TokenCursor } from '../protocol/token-cursor.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { dispatcherMachine } from './dispatcher.machine.js';
-import { queryMachine, type QueryActorRef, type QueryLimits } from './query.machine.js';
+import type { QueryActorRef, QueryLimits } from './query.machine.js';
 import { toQueryView, type QueryView } from './query-view.js';
 
 export interface TrackerLimits extends QueryLimits {
@@ -35,7 +36,6 @@ export interface TrackedQuery {
 }
 
 export interface TrackerInput {
-  engine: Engine;
   limits: TrackerLimits;
   now: () => number;
 }
@@ -49,8 +49,8 @@ export interface TrackerContext extends TrackerInput {
 }
 
 export type TrackerEvent =
-  | { type: 'query.create'; queryId: string; sql: string; session: Session }
-  | { type: `xstate.done.actor.${string}`; actorId: string };
+  | { type: 'query.register'; queryId: string; session: Session; query: QueryActorRef }
+  | { type: 'query.finished'; queryId: string };
 
 export const FIRST_TOKEN = 1;
 
@@ -60,40 +60,26 @@ export const trackerMachine = setup({
     context: {} as TrackerContext,
     events: {} as TrackerEvent,
   },
-  actors: { query: queryMachine, dispatcher: dispatcherMachine },
+  actors: { dispatcher: dispatcherMachine },
   delays: {
     trackerInterval: ({ context }) => context.limits.trackerIntervalMs,
   },
   actions: {
     // The Map is owned by this machine; in-place updates keep creation and lookup O(1).
-    spawnQuery: assign(({ context, event, spawn }) => {
-      if (event.type !== 'query.create') return {};
-      const ref = spawn('query', {
-        id: event.queryId,
-        input: {
-          queryId: event.queryId,
-          sql: event.sql,
-          session: event.session,
-          engine: context.engine,
-          limits: context.limits,
-          now: context.now,
-          dispatcher: context.dispatcher,
-        },
-      });
-      context.queries.set(event.queryId, { queryId: event.queryId, session: event.session, cursor: new TokenCursor(FIRST_TOKEN), ref });
+    registerQuery: assign(({ context, event }) => {
+      if (event.type !== 'query.register') return {};
+      context.queries.set(event.queryId, { queryId: event.queryId, session: event.session, cursor: new TokenCursor(FIRST_TOKEN), ref: event.query });
       return {};
     }),
     recordFinalView: assign(({ context, event }) => {
-      if (!('actorId' in event)) return {};
-      const tracked = context.queries.get(event.actorId);
+      if (event.type !== 'query.finished') return {};
+      const tracked = context.queries.get(event.queryId);
       if (!tracked?.ref) return {};
-      tracked.final = toQueryView(tracked.ref.getSnapshot());
-      tracked.final.page = undefined;
+      tracked.final = { ...toQueryView(tracked.ref.getSnapshot()), page: undefined };
       tracked.ref = undefined;
-      context.history.push(event.actorId);
+      context.history.push(event.queryId);
       return {};
     }),
-    stopFinishedQuery: stopChild(({ event }) => ('actorId' in event ? event.actorId : '')),
     expireHistory: assign(({ context }) => {
       const { maxHistory, maxHistoryHard, minExpireAgeMs } = context.limits;
       const now = context.now();
@@ -141,8 +127,8 @@ export const trackerMachine = setup({
   states: {
     tracking: {
       on: {
-        'query.create': { actions: 'spawnQuery' },
-        'xstate.done.actor.*': { actions: ['recordFinalView', 'stopFinishedQuery', 'expireHistory'] },
+        'query.register': { actions: 'registerQuery' },
+        'query.finished': { actions: ['recordFinalView', 'expireHistory'] },
       },
       after: {
         trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'expireHistory'] },
