@@ -1,6 +1,6 @@
 // Executions over one pooled DuckDB connection: a streaming one for queries (rows already rendered
 // as JSON text by DuckDB, see row-renderer.ts) and a one-shot one for DML/DDL.
-import type { DuckDBBlobVector, DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBResult } from '@duckdb/node-api';
 import type { Execution, ExecutionProgress, RowBatch } from './engine.types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
@@ -77,6 +77,11 @@ abstract class ConnectionExecution implements Execution {
 export class StreamingExecution extends ConnectionExecution {
   private result?: Promise<DuckDBResult>;
   private vector?: DuckDBBlobVector;
+  /**
+   * The chunk `vector` reads from. The vector views the chunk's native memory without owning it: if the
+   * chunk were collected between two next() calls, the rows still to copy would be freed memory.
+   */
+  private chunk?: DuckDBDataChunk;
   private page = Buffer.allocUnsafe(1 << 16);
   private position = 0;
   private rowsInVector = 0;
@@ -110,9 +115,11 @@ export class StreamingExecution extends ConnectionExecution {
         if (this.isCanceled) throw canceled();
         if (!chunk || chunk.rowCount === 0) {
           this.finished = true;
+          this.chunk = this.vector = undefined;
           this.release();
           break;
         }
+        this.chunk = chunk;
         this.vector = chunk.getColumnVector(0) as DuckDBBlobVector;
         this.position = 0;
         this.rowsInVector = chunk.rowCount;

@@ -1,4 +1,6 @@
 // Streaming executions: paging by targetBytes, progress, cancellation (with the connection reused), memory limits.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +98,29 @@ describe('duckdb engine: execution', () => {
       expect(err).to.include({ errorName: 'EXCEEDED_LOCAL_MEMORY_LIMIT' });
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe('duckdb engine: streaming memory safety', () => {
+  it('keeps the rows of a chunk valid across batches even when garbage is collected in between', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const engine = await newEngine(1);
+    try {
+      const plan = await engine.plan("SELECT i, repeat(chr(65 + (i % 26)::INTEGER), 40) AS s FROM range(6000) t(i)", testSession());
+      const execution = plan.execute();
+      const rows: unknown[][] = [];
+      for (let n = 0; ; n++) {
+        const batch = await execution.next(2000); // many batches per 2048-row chunk
+        if (!batch) break;
+        if (n % 4 === 0) gc();
+        rows.push(...(JSON.parse(`[${batch.json}]`) as unknown[][]));
+      }
+      expect(rows).to.have.length(6000);
+      rows.forEach((row, i) => expect(row).to.deep.equal([i, String.fromCharCode(65 + (i % 26)).repeat(40)]));
+    } finally {
+      await engine.close();
     }
   });
 });
