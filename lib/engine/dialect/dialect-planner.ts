@@ -21,6 +21,7 @@ import {
   substituteParameters,
 } from './prepared-statements.js';
 import { rewriteInformationSchema } from './information-schema.js';
+import { tokenize } from './sql-tokens.js';
 import type { TransactionRegistry } from './transaction-registry.js';
 
 export interface DialectContext {
@@ -114,7 +115,9 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
 async function describeOutput(ctx: DialectContext, sql: string): Promise<Plan> {
   const aliased = await aliasedColumns(ctx.connection, sql);
   ctx.release();
-  const planned = await ctx.plan(sql, ctx.session);
+  // Parameters are not known yet: plan with NULLs in their place (DuckDB cannot render an unbound `?`).
+  const markers = tokenize(sql).filter((t) => t.kind === 'param').length;
+  const planned = await ctx.plan(substituteParameters(sql, Array.from({ length: markers }, () => 'NULL')), ctx.session);
   planned.release();
   return valuesPlan({ columns: DESCRIBE_OUTPUT_COLUMNS, rows: async () => describeOutputRows(ctx.session, planned.columns, aliased), release: () => undefined });
 }

@@ -74,6 +74,10 @@ describe('dialect: prepared statements', () => {
       ['_col1', null, null, null, 'integer', 4, false],
       ['name', null, null, null, 'varchar', 0, false],
     ]);
+    const withParameter = testSession({ preparedStatements: { p: 'SELECT ? + 1 AS x' } });
+    expect((await runSql(engine, 'DESCRIBE OUTPUT p', withParameter)).rows).to.deep.equal([['x', null, null, null, 'integer', 4, true]]);
+    const dml = await runSql(engine, 'DESCRIBE OUTPUT d', session);
+    expect(dml.rows).to.deep.equal([['rows', null, null, null, 'bigint', 8, false]]);
   });
 
   it('substituteParameters leaves markers in strings, quoted names and comments alone', () => {
