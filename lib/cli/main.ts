@@ -1,4 +1,5 @@
 // `vivace serve [--port 8080] [--host 127.0.0.1] [--config FILE]`: starts a coordinator on embedded DuckDB.
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCoordinator } from '../actors/coordinator.js';
 import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
@@ -27,6 +28,8 @@ export async function main(argv: string[]): Promise<number> {
     memoryLimit: config.engineMemoryLimit,
     threads: config.engineThreads,
     maxConnections: config.maxRunningQueries,
+    // Generated on first use and kept across starts in the user's cache directory.
+    tpch: { directory: join(config.dataDirectory, 'tpch') },
   });
   const coordinator = createCoordinator({ engine, config });
   let stopping = false;
