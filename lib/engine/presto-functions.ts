@@ -43,20 +43,23 @@ const matchOrNull = (s: string, pattern: string, group: number | string = 1) =>
   `CASE WHEN regexp_matches(${s}, ${pattern}) THEN system.main.regexp_extract(${s}, ${pattern}, ${group}) END`;
 const lit = (s: string) => `'${s}'`;
 
-/** DuckDB type names (typeof) -> Presto's, as duckdb-types.ts reports them; outer arrays only. */
+/**
+ * DuckDB type names (typeof) -> Presto's, as duckdb-types.ts reports them; arrays inside maps/rows keep DuckDB's []. Plain
+ * replace() in an order where no replacement feeds a later one (chr(1)/chr(2) hold timestamp/time).
+ */
 const PRESTO_TYPE_NAME = (() => {
-  let e = `lower(t)`;
-  const words: [string, string][] = [
-    ['integer', 'integer'], ['float', 'real'], ['blob', 'varbinary'], ['hugeint', 'decimal(38,0)'], ['ubigint', 'decimal(20,0)'],
-    ['uinteger', 'bigint'], ['usmallint', 'integer'], ['utinyint', 'smallint'], ['timestamp with time zone', 'timestamp(6) with time zone'],
-    ['timestamp_ns', 'timestamp(9)'], ['timestamp_ms', 'timestamp(3)'], ['timestamp_s', 'timestamp(0)'], ['interval', 'interval day to second'],
-    ['struct', 'row'], ['"null"', 'unknown'],
+  const steps: [string, string][] = [
+    ['ubigint', 'decimal(20,0)'], ['uinteger', 'bigint'], ['usmallint', 'integer'], ['utinyint', 'smallint'], ['hugeint', 'decimal(38,0)'],
+    ['float', 'real'], ['blob', 'varbinary'], ['struct(', 'row('], ['"null"', 'unknown'], ['interval', 'interval day to second'],
+    ['timestamp with time zone', '\u0001(6) with \u0002 zone'], ['timestamp_ns', '\u0001(9)'], ['timestamp_ms', '\u0001(3)'], ['timestamp_s', '\u0001(0)'],
+    ['timestamp', '\u0001(6)'], ['time with time zone', '\u0002(6) with \u0002 zone'], ['time', 'time(6)'], ['\u0001', 'timestamp'], ['\u0002', 'time'],
   ];
-  for (const [from, to] of words) e = `system.main.regexp_replace(${e}, '\\b${from.replace(/[()"]/g, '\\$&')}\\b', '${to}', 'g')`;
-  e = `system.main.regexp_replace(${e}, '\\btimestamp\\b(?:[^(_]|$)', 'timestamp(6)', 'g')`;
-  e = `system.main.regexp_replace(${e}, '\\btime\\b(?:[^(_ ]|$)', 'time(6)', 'g')`;
-  for (let i = 0; i < 3; i++) e = `system.main.regexp_replace(${e}, '^(.*)\\[\\]$', 'array(\\1)')`;
-  return e;
+  // A SQL string literal; the placeholders as chr(1)/chr(2).
+  const text = (v: string) => `'${v.replace(/[\u0001\u0002]/g, (c) => `' || chr(${c.charCodeAt(0)}) || '`)}'`;
+  let e = `lower(t)`;
+  for (const [from, to] of steps) e = `replace(${e}, ${text(from)}, ${text(to)})`;
+  // Trailing [] pairs become array(...); the lambda binds the name once (a macro parameter used k times is bound k times).
+  return `list_transform([${e}], n -> repeat('array(', (length(n) - length(rtrim(n, '[]'))) // 2) || rtrim(n, '[]') || repeat(')', (length(n) - length(rtrim(n, '[]'))) // 2))[1]`;
 })();
 
 const INTEGER_TYPES = ['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT'];

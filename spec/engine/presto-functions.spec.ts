@@ -109,6 +109,8 @@ describe('duckdb engine: Presto functions and literals', () => {
     it('date_format and date_parse take MySQL format specifiers', async () => {
       expect(await json("SELECT date_format(TIMESTAMP '2020-01-02 13:04:05.123', '%Y-%m-%d %H:%i:%s'), date_format(TIMESTAMP '2020-01-02 13:04:05.123', '%M %e %l%p %% %W %f %T')"))
         .to.equal('"2020-01-02 13:04:05","January 2 1PM % Thursday 123000 13:04:05"');
+      // A computed format goes through the macro's translation.
+      expect(await json("SELECT date_format(DATE '2020-03-04', concat('%d', '.%m.%Y'))")).to.equal('"04.03.2020"');
       expect(await row("SELECT date_parse('2020/01/02 13:04', '%Y/%m/%d %H:%i')")).to.deep.equal({ json: '"2020-01-02 13:04:00.000000"', types: ['timestamp(6)'] });
     });
 
@@ -186,6 +188,8 @@ describe('duckdb engine: Presto functions and literals', () => {
       expect(await json("SELECT if(1 > 2, 'a', 'b'), try(1 / 0), try(CAST('x' AS integer)), try_cast('7' AS integer), 10 / 4")).to.equal('"b",null,null,7,2');
       expect(await json("SELECT typeof(1), typeof(1.5), typeof('a'), typeof(ARRAY[1]), typeof(1e0), typeof(CAST(1 AS real)), typeof(X'00'), typeof(DATE '2020-01-01')"))
         .to.equal('"integer","decimal(2,1)","varchar","array(integer)","double","real","varbinary","date"');
+      expect(await json("SELECT typeof(TIMESTAMP '2020-01-01 00:00:00'), typeof(from_unixtime(0)), typeof(MAP(ARRAY['a'], ARRAY[1])), typeof(ARRAY[ARRAY[1]]), typeof(CAST(1 AS bigint)), typeof(INTERVAL '1' DAY)"))
+        .to.equal('"timestamp(6)","timestamp(6) with time zone","map(varchar, integer)","array(array(integer))","bigint","interval day to second"');
     });
 
     it('is_nan, infinity(), nan(), e(), truncate, bitwise_*', async () => {
