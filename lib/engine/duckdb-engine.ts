@@ -118,10 +118,47 @@ class PlanCache {
   /** The catalog.schema each pooled connection is on, so USE runs only when it changes. */
   schemaOf = new WeakMap<DuckDBConnection, string>();
 
+  /**
+   * Render statements prepared on each connection, so running a cached plan is one DuckDB call
+   * (`connection.stream(sql)` is three: extract, prepare, stream). Valid for one cache generation.
+   */
+  private readonly prepared = new Map<DuckDBConnection, { generation: number; statements: Map<string, DuckDBPreparedStatement> }>();
+  private generation = 0;
+
+  /** Call only while `connection` is held by the caller and idle: stale statements are destroyed here. */
+  async preparedOn(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
+    let entry = this.prepared.get(connection);
+    if (!entry || entry.generation !== this.generation) {
+      for (const statement of entry?.statements.values() ?? []) statement.destroySync();
+      entry = { generation: this.generation, statements: new Map() };
+      this.prepared.set(connection, entry);
+    }
+    let statement = entry.statements.get(sql);
+    if (statement) {
+      entry.statements.delete(sql); // most recently used last
+    } else {
+      statement = await connection.prepare(sql);
+      if (entry.statements.size >= MAX_PREPARED_PER_CONNECTION) {
+        const [oldestSql, oldest] = entry.statements.entries().next().value!;
+        entry.statements.delete(oldestSql);
+        oldest.destroySync();
+      }
+    }
+    entry.statements.set(sql, statement);
+    return statement;
+  }
+
   clear(): void {
     this.plans.clear();
     this.schemaOf = new WeakMap(); // DDL may have dropped the schema a connection is on
+    this.generation++; // statements prepared before DDL are dropped at their connection's next use
   }
+}
+
+const MAX_PREPARED_PER_CONNECTION = 256;
+
+function streamingExecution(connection: DuckDBConnection, cache: PlanCache, renderSql: string, release: () => void, runtime: ErrorContext): StreamingExecution {
+  return new StreamingExecution(connection, async () => (await cache.preparedOn(connection, renderSql)).stream(), release, runtime).start();
 }
 
 /** `replan` plans SQL a dialect statement leads to (EXECUTE, information_schema) through the whole engine. */
@@ -148,7 +185,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     const cacheKey = PlanCache.key(sql, session, context.catalog!, context.schema!);
     const cached = cache.get(cacheKey);
     if (cached) {
-      return makePlan(cached.columns, undefined, () => new StreamingExecution(connection, cached.renderSql, giveBack, runtime).start(), giveBack, () => held);
+      return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached.renderSql, giveBack, runtime), giveBack, () => held);
     }
     const text = rewritePrestoLiterals(stripTrailingSemicolons(sql));
     const serialized = await serialize(connection, text);
@@ -171,7 +208,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
       const renderSql = renderRowsSql(inner, columns.map((c) => c.duckdb), session.timeZone);
       const output = columns.map(({ name, type }) => ({ name, type }));
       cache.set(cacheKey, { columns: output, renderSql });
-      return makePlan(output, undefined, () => new StreamingExecution(connection, renderSql, giveBack, runtime).start(), giveBack, () => held);
+      return makePlan(output, undefined, () => streamingExecution(connection, cache, renderSql, giveBack, runtime), giveBack, () => held);
     }
     prepared.destroySync();
     cache.clear();

@@ -87,13 +87,14 @@ export class StreamingExecution extends ConnectionExecution {
   private rowsInVector = 0;
   private finished = false;
 
-  constructor(connection: DuckDBConnection, private readonly sql: string, onRelease: () => void, errorContext: ErrorContext) {
+  /** `open` starts the result stream (a prepared statement's `stream()`, or `connection.stream(sql)`). */
+  constructor(connection: DuckDBConnection, private readonly open: () => Promise<DuckDBResult>, onRelease: () => void, errorContext: ErrorContext) {
     super(connection, onRelease, errorContext);
   }
 
   /** Starts the query now so DuckDB works while the first response goes out. */
   start(): this {
-    this.result = this.call(() => this.connection.stream(this.sql));
+    this.result = this.call(this.open);
     this.result.catch(() => undefined);
     return this;
   }
