@@ -5,6 +5,9 @@ import type { Engine } from '../engine/engine.types.js';
 import type { Session } from '../protocol/types.js';
 import { QueryIdGenerator } from '../protocol/query-id.js';
 import { defaultConfig, type CoordinatorConfig } from '../config.js';
+import { renderNodeStats } from '../protocol/node-stats.js';
+import { nodeMachine, type NodeActorRef } from './node.machine.js';
+import { isNodeFailed, nodeStatsView } from './node-view.js';
 import { queryMachine, type QueryActorRef, type QuerySnapshot } from './query.machine.js';
 import { toQueryView, type QueryView } from './query-view.js';
 import { trackerMachine, type TrackedQuery, type TrackerActorRef } from './tracker.machine.js';
@@ -39,6 +42,10 @@ export interface Coordinator {
   waitFor(tracked: TrackedQuery, predicate: (snapshot: QuerySnapshot) => boolean, timeoutMs: number): Promise<QueryView>;
   /** Worker nodes with their heartbeat stats (the node object of /v1/node) and health. */
   nodes(): NodeHealth[];
+  /** Start monitoring a worker node (announced by discovery); again for a known node refreshes it. */
+  announceNode(nodeId: string, uri: string): void;
+  /** The node left discovery: it is forgotten after the expiration grace. */
+  forgetNode(nodeId: string): void;
   /** Number of live query actors (for leak checks). */
   liveQueryCount(): number;
   stop(): Promise<void>;
@@ -60,6 +67,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
   const startTime = now();
 
   const queries = () => tracker.getSnapshot().context.queries;
+  const nodeActors = new Map<string, NodeActorRef>();
   const view = (tracked: TrackedQuery): QueryView => tracked.final ?? toQueryView(tracked.ref!.getSnapshot());
 
   return {
@@ -105,7 +113,29 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
         timer = setTimeout(() => done(view(tracked)), timeoutMs);
       });
     },
-    nodes: () => [],
+    nodes() {
+      const health: NodeHealth[] = [];
+      for (const [nodeId, ref] of nodeActors) {
+        const snapshot = ref.getSnapshot();
+        if (snapshot.status !== 'active') {
+          nodeActors.delete(nodeId); // expired
+          continue;
+        }
+        health.push({ stats: renderNodeStats(nodeStatsView(snapshot)), failed: isNodeFailed(snapshot) });
+      }
+      return health;
+    },
+    announceNode(nodeId, uri) {
+      const known = nodeActors.get(nodeId);
+      if (known?.getSnapshot().status === 'active') {
+        known.send({ type: 'node.announced' });
+        return;
+      }
+      nodeActors.set(nodeId, createActor(nodeMachine, { ...clockOption, input: { nodeId, uri, now } }).start());
+    },
+    forgetNode(nodeId) {
+      nodeActors.get(nodeId)?.send({ type: 'node.gone' });
+    },
     liveQueryCount: () => {
       let live = 0;
       for (const tracked of queries().values()) if (tracked.ref) live++;
@@ -113,6 +143,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     },
     async stop() {
       for (const tracked of queries().values()) (tracked.ref as AnyActorRef | undefined)?.send({ type: 'query.cancel' });
+      for (const ref of nodeActors.values()) ref.stop();
       tracker.stop();
       await options.engine.close();
     },
