@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseDistributions } from './dists-parser.js';
 import type { Distribution } from './distribution.js';
@@ -30,10 +30,14 @@ export interface TpchDistributions {
 
 let cached: TpchDistributions | undefined;
 
-/** Loads lib/tpch/dists.dss once per process. */
+/**
+ * Loads lib/tpch/dists.dss once per process. tsc does not copy it into dist/, so compiled code
+ * (dist/lib/tpch/) reads the source tree's copy.
+ */
 export function getDistributions(): TpchDistributions {
   if (cached === undefined) {
-    const path = fileURLToPath(new URL('./dists.dss', import.meta.url));
+    const beside = fileURLToPath(new URL('./dists.dss', import.meta.url));
+    const path = existsSync(beside) ? beside : fileURLToPath(new URL('../../../lib/tpch/dists.dss', import.meta.url));
     cached = fromMap(parseDistributions(readFileSync(path, 'latin1')));
   }
   return cached;
