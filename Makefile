@@ -4,8 +4,11 @@ export UV_THREADPOOL_SIZE ?= 16
 
 .PHONY: install build run test typecheck bench clean
 
+# `npm ci` refuses a lock file without every platform's optional DuckDB binding, and the registry this
+# project installs from serves @duckdb/node-bindings 1.5.6-r.1 for linux-x64 only; `npm install` then
+# installs the same locked versions.
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.installed
