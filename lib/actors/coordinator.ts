@@ -8,7 +8,9 @@ import { defaultConfig, type CoordinatorConfig } from '../config.js';
 import { renderNodeStats } from '../protocol/node-stats.js';
 import { nodeMachine, type NodeActorRef } from './node.machine.js';
 import { isNodeFailed, nodeStatsView } from './node-view.js';
-import { queryMachine, type QueryActorRef, type QuerySnapshot } from './query.machine.js';
+import { queryMachine, type QueryActorRef, type QueryLimits, type QuerySnapshot } from './query.machine.js';
+import { sessionPropertyValue, validateSessionProperties } from '../protocol/session-properties.js';
+import { VivaceError } from '../protocol/vivace-error.js';
 import { toQueryView, type QueryView } from './query-view.js';
 import { trackerMachine, type TrackedQuery, type TrackerActorRef } from './tracker.machine.js';
 
@@ -46,15 +48,32 @@ export interface Coordinator {
   announceNode(nodeId: string, uri: string): void;
   /** The node left discovery: it is forgotten after the expiration grace. */
   forgetNode(nodeId: string): void;
+  /** The client polled: keeps the query from being abandoned (recorded at most once a second). */
+  heartbeat(tracked: TrackedQuery): void;
   /** Number of live query actors (for leak checks). */
   liveQueryCount(): number;
   stop(): Promise<void>;
+}
+
+/** The limits of one query: the coordinator's, tightened by the session's properties. */
+export function queryLimits(config: CoordinatorConfig, session: Session): QueryLimits {
+  validateSessionProperties(session.properties);
+  return {
+    maxRunTimeMs: Math.min(config.maxRunTimeMs, sessionPropertyValue(session, 'query_max_run_time')),
+    targetResultBytes: Object.hasOwn(session.properties, 'target_result_size')
+      ? sessionPropertyValue(session, 'target_result_size')
+      : config.targetResultBytes,
+    prefetchPages: config.prefetchPages,
+  };
 }
 
 export interface NodeHealth {
   stats: Record<string, unknown>;
   failed: boolean;
 }
+
+/** Heartbeats closer together than this change nothing the 5-minute client timeout could notice. */
+const HEARTBEAT_RESOLUTION_MS = 1000;
 
 export function createCoordinator(options: CoordinatorOptions): Coordinator {
   const config = { ...defaultConfig(), ...options.config };
@@ -78,14 +97,23 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     now,
     submit(sql, session) {
       const queryId = ids.next();
+      let limits: QueryLimits = config;
+      let invalid: VivaceError | undefined;
+      try {
+        limits = queryLimits(config, session);
+      } catch (err) {
+        invalid = VivaceError.from(err);
+      }
       const query = createActor(queryMachine, {
         ...clockOption,
-        input: { queryId, sql, session, engine: options.engine, limits: config, now, dispatcher },
+        input: { queryId, sql, session, engine: options.engine, limits, now, dispatcher },
       });
       tracker.send({ type: 'query.register', queryId, session, query });
       const finished = () => tracker.send({ type: 'query.finished', queryId });
       query.subscribe({ complete: finished, error: finished });
       query.start();
+      // A bad Session header fails the query, as upstream does; the client sees it on its first poll.
+      if (invalid) query.send({ type: 'query.fail', error: invalid });
       return queryId;
     },
     lookup: (queryId) => queries().get(queryId),
@@ -112,6 +140,10 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
         });
         timer = setTimeout(() => done(view(tracked)), timeoutMs);
       });
+    },
+    heartbeat(tracked) {
+      const ref = tracked.ref;
+      if (ref && now() - ref.getSnapshot().context.lastHeartbeat >= HEARTBEAT_RESOLUTION_MS) ref.send({ type: 'query.heartbeat' });
     },
     nodes() {
       const health: NodeHealth[] = [];

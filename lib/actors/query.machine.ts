@@ -6,6 +6,7 @@ import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js
 import { VivaceError } from '../protocol/vivace-error.js';
 import { resultProducer, type ResultProducerEvent } from './result-producer.actor.js';
 import { stageMachine } from './stage.machine.js';
+import type { StageCounters } from '../protocol/states.js';
 
 
 /** Longest delay a Node timer can hold; longer limits are checked when it fires. */
@@ -84,6 +85,16 @@ export function pageBatchCount(buffer: readonly RowBatch[], targetBytes: number)
   return count;
 }
 
+/** What the root stage has done, from the execution's progress. */
+function rootStageCounters(context: QueryContext): Partial<StageCounters> {
+  return {
+    processedRows: context.progress.processedRows,
+    processedBytes: context.progress.processedBytes,
+    cpuTimeMillis: Math.round(context.progress.cpuTimeMillis),
+    wallTimeMillis: context.executionStartTime === undefined ? 0 : context.now() - context.executionStartTime,
+  };
+}
+
 function joinBatches(batches: RowBatch[]): RowBatch | undefined {
   if (batches.length === 0) return undefined;
   if (batches.length === 1) return batches[0];
@@ -139,18 +150,7 @@ export const queryMachine = setup({
     }),
     reportStageProgress: enqueueActions(({ context, enqueue }) => {
       const root = context.stages[0];
-      if (!root) return;
-      if (root.getSnapshot().value === 'SCHEDULED') enqueue.sendTo(root, { type: 'stage.start' });
-      const elapsed = context.executionStartTime === undefined ? 0 : context.now() - context.executionStartTime;
-      enqueue.sendTo(root, {
-        type: 'stage.progress',
-        counters: {
-          processedRows: context.progress.processedRows,
-          processedBytes: context.progress.processedBytes,
-          cpuTimeMillis: Math.round(context.progress.cpuTimeMillis),
-          wallTimeMillis: elapsed,
-        },
-      });
+      if (root) enqueue.sendTo(root, { type: 'stage.progress', counters: rootStageCounters(context) });
     }),
     stopProducing: assign({ exhausted: true }),
     markExhausted: assign(({ event }) => {
@@ -158,7 +158,9 @@ export const queryMachine = setup({
       return { exhausted: true, progress: event.progress, updateCount: event.updateCount };
     }),
     finishStages: enqueueActions(({ context, enqueue }) => {
-      for (const stage of context.stages) enqueue.sendTo(stage, { type: 'stage.finish' });
+      for (const [i, stage] of context.stages.entries()) {
+        enqueue.sendTo(stage, i === 0 ? { type: 'stage.finish', counters: rootStageCounters(context) } : { type: 'stage.finish' });
+      }
     }),
     takePage: assign(({ context }) => {
       const count = pageBatchCount(context.buffer, context.limits.targetResultBytes);
@@ -229,7 +231,6 @@ export const queryMachine = setup({
       after: {
         maxRunTime: { guard: 'runTimeExceeded', target: 'FAILED', actions: 'recordFailure' },
       },
-      exit: 'releaseAdmission',
       states: {
         QUEUED: {
           entry: 'requestAdmission',
@@ -269,7 +270,7 @@ export const queryMachine = setup({
           },
           on: {
             'results.batch': { actions: ['bufferBatch', 'reportStageProgress'] },
-            'results.end': { target: 'FINISHING', actions: ['markExhausted', 'reportStageProgress', 'finishStages'] },
+            'results.end': { target: 'FINISHING', actions: ['markExhausted', 'finishStages'] },
             'results.failed': { target: '#query.FAILED', actions: 'recordFailure' },
             'results.take': { actions: ['takePage', 'pullMoreResults'] },
             'query.partialCancel': { target: 'FINISHING', actions: ['cancelStage', 'stopProducing'] },
@@ -285,7 +286,7 @@ export const queryMachine = setup({
       },
     },
     FINISHED: { type: 'final', entry: ['recordEnd'] },
-    FAILED: { type: 'final', entry: ['abortStages', 'releasePlan', 'recordEnd'] },
+    FAILED: { type: 'final', entry: ['releaseAdmission', 'abortStages', 'releasePlan', 'recordEnd'] },
   },
 });
 

@@ -22,7 +22,7 @@ export type StageEvent =
   | { type: 'stage.schedule' }
   | { type: 'stage.start' }
   | { type: 'stage.progress'; counters: Partial<StageCounters> }
-  | { type: 'stage.finish' }
+  | { type: 'stage.finish'; counters?: Partial<StageCounters> }
   | { type: 'stage.cancel' }
   | { type: 'stage.abort' }
   | { type: 'stage.fail' };
@@ -34,7 +34,7 @@ export const stageMachine = setup({
     events: {} as StageEvent,
   },
   actions: {
-    recordProgress: assign(({ event }) => (event.type === 'stage.progress' ? event.counters : {})),
+    recordProgress: assign(({ event }) => ((event.type === 'stage.progress' || event.type === 'stage.finish') && event.counters) || {}),
     startSplits: assign(({ context }) => ({ queuedSplits: 0, runningSplits: context.totalSplits - context.completedSplits })),
     completeSplits: assign(({ context }) => ({ queuedSplits: 0, runningSplits: 0, completedSplits: context.totalSplits })),
     dropRunningSplits: assign({ queuedSplits: 0, runningSplits: 0 }),
@@ -69,7 +69,9 @@ export const stageMachine = setup({
     SCHEDULED: {
       on: {
         'stage.start': { target: 'RUNNING', actions: 'startSplits' },
-        'stage.finish': { target: 'FINISHED', actions: 'completeSplits' },
+        // The first progress report means work has started.
+        'stage.progress': { target: 'RUNNING', actions: ['recordProgress', 'startSplits'] },
+        'stage.finish': { target: 'FINISHED', actions: ['recordProgress', 'completeSplits'] },
         'stage.cancel': { target: 'CANCELED', actions: 'dropRunningSplits' },
         'stage.abort': { target: 'ABORTED', actions: 'dropRunningSplits' },
         'stage.fail': { target: 'FAILED', actions: 'dropRunningSplits' },
@@ -77,7 +79,7 @@ export const stageMachine = setup({
     },
     RUNNING: {
       on: {
-        'stage.finish': { target: 'FINISHED', actions: 'completeSplits' },
+        'stage.finish': { target: 'FINISHED', actions: ['recordProgress', 'completeSplits'] },
         'stage.cancel': { target: 'CANCELED', actions: 'dropRunningSplits' },
         'stage.abort': { target: 'ABORTED', actions: 'dropRunningSplits' },
         'stage.fail': { target: 'FAILED', actions: 'dropRunningSplits' },

@@ -69,7 +69,7 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
     const tracked = findQuery(coordinator, ctx);
     const family = protocolFamily(ctx, tracked.session.prefix);
     const token = parseToken(ctx);
-    tracked.ref?.send({ type: 'query.heartbeat' });
+    coordinator.heartbeat(tracked);
     if (tracked.cursor.check(token) === 'next') await coordinator.waitFor(tracked, hasResultsReady, config.longPollMs);
     // Checked again after the wait: a concurrent retry of the same token may have answered meanwhile.
     switch (tracked.cursor.check(token)) {
@@ -96,8 +96,7 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
 
   // Trino clients send HEAD to the nextUri as a heartbeat while they consume rows.
   router.head('/v1/statement/:queryId/:token', (ctx) => {
-    const tracked = findQuery(coordinator, ctx);
-    tracked.ref?.send({ type: 'query.heartbeat' });
+    coordinator.heartbeat(findQuery(coordinator, ctx));
     ctx.status = 200;
   });
 
