@@ -19,6 +19,16 @@ const DIVIDE = `CREATE OR REPLACE TEMP MACRO vivace_divide
   (a DOUBLE, b DOUBLE) AS a / b`;
 
 /**
+ * Division whose operands are aggregates (`sum(a) / sum(b)`), which typed overloads cannot bind: exact
+ * operands still fail on zero and truncate, but the result is typed DOUBLE (the branches unify).
+ */
+const DIVIDE_ANY = `CREATE OR REPLACE TEMP MACRO vivace_divide_any(a, b) AS CASE
+  WHEN system.main.typeof(a) IN ('DOUBLE', 'FLOAT') OR system.main.typeof(b) IN ('DOUBLE', 'FLOAT') THEN a / b
+  WHEN b = 0 THEN ${DIVISION_BY_ZERO}
+  WHEN system.main.typeof(a) LIKE 'DECIMAL%' OR system.main.typeof(b) LIKE 'DECIMAL%' THEN a::DOUBLE / b::DOUBLE
+  ELSE a // b END`;
+
+/**
  * Java's Double.toString / Float.toString: plain between 1e-3 and 1e7, else `d.dddE[-]n`; always a
  * '.'. DuckDB's `::VARCHAR` already gives the shortest round-trip digits; only the layout changes.
  */
@@ -62,6 +72,7 @@ export const CONNECTION_SETUP_SQL: readonly string[] = [
   // it makes `/` on doubles DuckDB's `//`, which is NULL on zero again.
   `SET ieee_floating_point_ops = true`,
   DIVIDE,
+  DIVIDE_ANY,
   ...FLOAT_JSON,
   ...INTERVAL_JSON,
   ...PRESTO_FUNCTIONS_SQL,

@@ -138,8 +138,33 @@ function doubleLiteralReplacement(node: unknown): AstNode | undefined {
 }
 
 /** `vivace_divide(a, b)`, cast to Presto's decimal type when both operands are literals. */
+/**
+ * Aggregates and window functions DuckDB cannot type while it picks a typed macro overload
+ * ("multiple overloads match"): a division over them uses the untyped vivace_divide_any.
+ */
+const AGGREGATES = new Set([
+  'sum', 'avg', 'mean', 'count', 'count_star', 'min', 'max', 'any_value', 'arbitrary', 'first', 'last', 'median', 'mode',
+  'product', 'fsum', 'favg', 'kahan_sum', 'sumkahan', 'sum_no_overflow', 'stddev', 'stddev_samp', 'stddev_pop', 'variance',
+  'var_samp', 'var_pop', 'corr', 'covar_samp', 'covar_pop', 'approx_count_distinct', 'approx_distinct', 'approx_quantile',
+  'approx_percentile', 'quantile', 'quantile_cont', 'quantile_disc', 'max_by', 'min_by', 'arg_max', 'arg_min', 'bool_and',
+  'bool_or', 'every', 'bit_and', 'bit_or', 'bit_xor', 'geometric_mean', 'geomean', 'kurtosis', 'skewness', 'entropy',
+  'regr_slope', 'regr_intercept', 'regr_count', 'regr_r2', 'regr_avgx', 'regr_avgy', 'regr_sxx', 'regr_syy', 'regr_sxy',
+  'count_if', 'countif', 'checksum',
+]);
+
+function containsAggregate(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(containsAggregate);
+  if (!isNode(value)) return false;
+  if (value.class === 'WINDOW') return true;
+  if (value.class === 'FUNCTION' && typeof value.function_name === 'string' && AGGREGATES.has(value.function_name.toLowerCase())) return true;
+  // Subqueries bind on their own: an aggregate inside one is typed before the macro sees it.
+  if (value.class === 'SUBQUERY') return false;
+  return Object.values(value).some(containsAggregate);
+}
+
 function divisionReplacement(node: AstNode): AstNode {
   const children = node.children as unknown[];
+  if (containsAggregate(children)) return { ...node, function_name: 'vivace_divide_any', is_operator: false };
   const call: AstNode = { ...node, function_name: 'vivace_divide', is_operator: false, alias: '' };
   const decimal = decimalQuotientType(children[0], children[1]);
   if (!decimal) return { ...call, alias: node.alias };

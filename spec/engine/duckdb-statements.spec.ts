@@ -109,6 +109,20 @@ describe('duckdb engine: statements', () => {
     });
   });
 
+  it('divides aggregates (sum(a) / sum(b)): doubles as doubles, integers truncated and failing on zero', async () => {
+    const doubles = await runSql(engine, 'SELECT sum(x) / sum(y) FROM (VALUES (1.5e0, 2e0), (1.5e0, 2e0)) t(x, y)');
+    expect(doubles.rows).to.deep.equal([[0.75]]);
+    const ints = await runSql(engine, 'SELECT sum(x) / sum(y) FROM (VALUES (7, 1), (0, 1)) t(x, y)');
+    expect(ints.rows).to.deep.equal([[3]]);
+    let error: unknown;
+    try {
+      await runSql(engine, 'SELECT sum(x) / sum(y) FROM (VALUES (7, 0)) t(x, y)');
+    } catch (err) {
+      error = err;
+    }
+    expect((error as { errorName?: string }).errorName).to.equal('DIVISION_BY_ZERO');
+  });
+
   it('re-plans a repeated query after DDL changes what it reads (plan cache invalidation)', async () => {
     await runSql(engine, 'CREATE TABLE cached_t AS SELECT 1 AS a');
     const first = await runSql(engine, 'SELECT * FROM cached_t');
