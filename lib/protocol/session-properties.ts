@@ -5,10 +5,10 @@
 // instance-wide setting ("cannot be set locally"), so one query cannot get its own bound without
 // changing the limit for every query running beside it. The instance limit (engine option memoryLimit)
 // is the effective bound; a query exceeding it fails with EXCEEDED_LOCAL_MEMORY_LIMIT.
-import type { Session } from '../../protocol/types.js';
-import { VivaceError } from '../../protocol/vivace-error.js';
-import { parseDuration } from '../../protocol/duration.js';
-import { parseDataSize } from '../../protocol/data-size.js';
+import type { Session } from './types.js';
+import { VivaceError } from './vivace-error.js';
+import { parseDuration } from './duration.js';
+import { parseDataSize } from './data-size.js';
 
 /** What each property's value is for the code that uses it (durations in ms, sizes in bytes). */
 export interface SessionPropertyValues {

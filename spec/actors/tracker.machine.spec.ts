@@ -77,4 +77,21 @@ describe('trackerMachine (through createCoordinator)', () => {
     await settle();
     expect(coordinator.view(coordinator.lookup(second)!).state).to.be.oneOf(['RUNNING', 'FINISHING']);
   });
+
+  it("applies the session's query_max_run_time (simulated clock) and fails on an invalid session property", async () => {
+    const { coordinator, clock } = setup();
+    const limited = coordinator.submit('slow', testSession({ properties: { query_max_run_time: '10s' } }));
+    await settle();
+    clock.increment(9_999);
+    expect(coordinator.view(coordinator.lookup(limited)!).state).to.equal('RUNNING');
+    clock.increment(1);
+    await settle();
+    expect(coordinator.view(coordinator.lookup(limited)!).error?.errorName).to.equal('EXCEEDED_TIME_LIMIT');
+
+    const invalid = coordinator.submit('SELECT 1', testSession({ properties: { no_such_property: 'x' } }));
+    await settle();
+    const view = coordinator.view(coordinator.lookup(invalid)!);
+    expect(view.state).to.equal('FAILED');
+    expect(view.error?.errorName).to.equal('INVALID_SESSION_PROPERTY');
+  });
 });

@@ -6,7 +6,7 @@ import { VivaceError } from '../../protocol/vivace-error.js';
 import type { LikeFilter } from './dialect-parser.js';
 import { likeMatcher } from './like-pattern.js';
 import { resolveCatalog, resolveSchema, rows } from './catalog-metadata.js';
-import { isSessionProperty, sessionPropertyDefinitions, validateSessionProperty } from './session-properties.js';
+import { isSessionProperty, sessionPropertyDefinitions, validateSessionProperty } from '../../protocol/session-properties.js';
 import type { Token } from './sql-tokens.js';
 import { varcharColumns, type ShowResult } from './show-metadata.js';
 

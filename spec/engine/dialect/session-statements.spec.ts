@@ -1,7 +1,7 @@
 // USE, SET SESSION, RESET SESSION, SHOW SESSION through the engine, and the session property registry.
 import { expect } from 'chai';
 import type { Engine } from '../../../lib/engine/engine.types.js';
-import { sessionPropertyValue, validateSessionProperties } from '../../../lib/engine/dialect/session-properties.js';
+import { sessionPropertyValue, validateSessionProperties } from '../../../lib/protocol/session-properties.js';
 import { newEngine, runSql, testSession } from '../engine-helpers.js';
 
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
