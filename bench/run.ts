@@ -5,7 +5,7 @@
 //   BENCH_TPCH=1       generate TPC-H at sf1 (default: sf0.1, extrapolated x10 and labelled so)
 //   BENCH_CPU_PROF=DIR write V8 CPU profiles of the server children into DIR (open in Chrome DevTools)
 //   BENCH_RENDER=1     also run bench/engine-render.bench.ts (DuckDB rendering variants) at the figure c size
-//   BENCH_ONLY=a,b,... run only these figures
+//   BENCH_ONLY=a,b,... run only these figures (f: the 22 TPC-H queries at sf1)
 //
 // Load loops are bounded by count and by time; children are stopped by message, else killed by pid.
 import { mkdirSync } from 'node:fs';
@@ -18,11 +18,12 @@ import { startVivace } from './server-child.js';
 import { renderInProcess, streamOverHttp, wideResultSql, type StreamFigures } from './stream.bench.js';
 import { plainGetThroughput, queryThroughput } from './throughput.bench.js';
 import { generateTpch, runBenchScript } from './tpch.bench.js';
+import { runTpchQueriesBench } from './tpch-queries.bench.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const FULL_TPCH = process.env.BENCH_TPCH === '1';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f').split(',').map((s) => s.trim()));
 
 const SIZES = QUICK
   ? { warmup: 50, latencyQueries: 300, clients: 16, throughputSeconds: 3, streamRows: 500_000, memoryQueries: 2_000, tpchScales: [0.01] }
@@ -211,6 +212,45 @@ async function figureE(): Promise<void> {
   }
 }
 
+/** f. The 22 TPC-H queries at sf1 through the engine beside plain DuckDB, checked against the official answers. */
+async function figureF(): Promise<void> {
+  if (QUICK) {
+    notes.push('f. skipped under BENCH_QUICK (sf1 generation and 22 queries take about a minute)');
+    return;
+  }
+  log('f. TPC-H 22 queries at sf1 (bench/tpch-queries.bench.ts)');
+  const f = await runTpchQueriesBench((line) => log(`   ${line}`));
+  rows.push({
+    figure: `f. tpch.sf1 ${f.cold ? 'cold generation' : 'open (already generated)'}`,
+    measured: `${f.generationSeconds.toFixed(1)} s`,
+    baseline: `cached reopen ${f.reopenSeconds.toFixed(2)} s`,
+    ratio: '',
+    target: f.cold ? '<= 60 s' : '',
+    verdict: f.cold ? (f.generationSeconds <= 60 ? 'ok' : 'MISS') : '-',
+  });
+  const ok = f.queries.filter((q) => q.answer === 'ok').length;
+  const vivace = f.queries.reduce((n, q) => n + (q.vivaceMs ?? 0), 0);
+  const duckdb = f.queries.reduce((n, q) => n + (q.duckdbMs ?? 0), 0);
+  rows.push({
+    figure: 'f. 22 TPC-H queries at sf1, total',
+    measured: `${(vivace / 1000).toFixed(2)} s`,
+    baseline: `DuckDB ${(duckdb / 1000).toFixed(2)} s`,
+    ratio: `${(vivace / duckdb).toFixed(2)}x DuckDB`,
+    target: `22/22 answers (${ok}/22)`,
+    verdict: ok === 22 ? 'ok' : 'MISS',
+  });
+  for (const q of f.queries) {
+    rows.push({
+      figure: `f. Q${q.query}`,
+      measured: q.vivaceMs === undefined ? '-' : `${q.vivaceMs.toFixed(0)} ms`,
+      baseline: q.duckdbMs === undefined ? '-' : `DuckDB ${q.duckdbMs.toFixed(0)} ms`,
+      ratio: q.vivaceMs && q.duckdbMs ? `${(q.vivaceMs / q.duckdbMs).toFixed(2)}x` : '',
+      target: q.answer === 'ok' ? '' : q.answer.slice(0, 40),
+      verdict: q.answer === 'ok' ? 'ok' : 'MISS',
+    });
+  }
+}
+
 function round<T extends object>(o: T): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(3)) : v]));
 }
@@ -234,7 +274,7 @@ async function main(): Promise<void> {
   notes.push(`load average at start: ${load()} (${cpus().length} CPUs): other processes on the machine distort every figure`);
   log(`vivace bench${QUICK ? ' (BENCH_QUICK)' : ''}: node ${process.version}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '(unset)'}`
     + `${PROFILE_DIR ? `, CPU profiles in ${PROFILE_DIR}` : ''}`);
-  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE]];
+  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE], ['f', figureF]];
   let failed = false;
   for (const [name, run] of figures) {
     if (!ONLY.has(name)) continue;
