@@ -1,5 +1,5 @@
 // Shared setup for engine specs: one DuckDB engine per spec file and a helper that drains a statement.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDuckDbEngine } from '../../lib/engine/duckdb-engine.js';
@@ -13,8 +13,17 @@ export function testSession(overrides: Partial<Session> = {}): Session {
   };
 }
 
-export function newEngine(maxConnections = 4): Promise<Engine> {
-  return createDuckDbEngine({ tempDirectory: mkdtempSync(join(tmpdir(), 'vivace-engine-spec-')), threads: 2, maxConnections });
+/** A fresh engine in its own temp directory, removed again when the engine closes. */
+export async function newEngine(maxConnections = 4): Promise<Engine> {
+  const dir = mkdtempSync(join(tmpdir(), 'vivace-engine-spec-'));
+  const engine = await createDuckDbEngine({ tempDirectory: dir, threads: 2, maxConnections });
+  return {
+    plan: (sql, session) => engine.plan(sql, session),
+    async close() {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface Outcome {
