@@ -35,7 +35,11 @@ export class ConnectionPool {
   }
 
   release(c: DuckDBConnection): void {
-    if (this.closed) return;
+    if (this.closed) {
+      this.idle.push(c);
+      if (this.idle.length === this.all.length) this.drained?.();
+      return;
+    }
     const waiter = this.waiters.shift();
     if (waiter) waiter.resolve(c);
     else this.idle.push(c);
@@ -45,13 +49,29 @@ export class ConnectionPool {
     return { total: this.all.length, idle: this.idle.length, waiting: this.waiters.length };
   }
 
-  close(): void {
+  private drained?: () => void;
+
+  /**
+   * Interrupts what runs, waits (bounded) until every connection is back, then closes them. A connection
+   * closed while DuckDB still executes on it can deadlock that worker thread (the statement ends up the
+   * last owner of its client context), and Node then hangs at exit joining the thread pool.
+   */
+  async close(beforeDisconnect: () => void = () => {}, waitMs = 5000): Promise<void> {
     this.closed = true;
     for (const w of this.waiters.splice(0)) w.reject(new VivaceError('SERVER_SHUTTING_DOWN', 'Engine is closed'));
-    for (const c of this.all.splice(0)) {
-      c.interrupt();
-      c.closeSync();
+    if (this.idle.length < this.all.length) {
+      const idle = new Set(this.idle);
+      for (const c of this.all) if (!idle.has(c)) c.interrupt();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        this.drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
+    beforeDisconnect();
+    for (const c of this.all.splice(0)) c.closeSync();
     this.idle.length = 0;
   }
 }

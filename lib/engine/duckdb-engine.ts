@@ -77,7 +77,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     plan,
     close: async () => {
       tpch?.close();
-      pool.close();
+      // Prepared statements go before their connections, so none outlives its client context.
+      await pool.close(() => cache.destroyPrepared());
       instance.closeSync();
     },
   };
@@ -146,6 +147,12 @@ class PlanCache {
     }
     entry.statements.set(sql, statement);
     return statement;
+  }
+
+  /** At engine close, once every connection is back and idle. */
+  destroyPrepared(): void {
+    for (const entry of this.prepared.values()) for (const statement of entry.statements.values()) statement.destroySync();
+    this.prepared.clear();
   }
 
   clear(): void {
