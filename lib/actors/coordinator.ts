@@ -68,6 +68,7 @@ export function queryLimits(config: CoordinatorConfig, session: Session): QueryL
 }
 
 export interface NodeHealth {
+  nodeId: string;
   stats: Record<string, unknown>;
   failed: boolean;
 }
@@ -153,7 +154,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
           nodeActors.delete(nodeId); // expired
           continue;
         }
-        health.push({ stats: renderNodeStats(nodeStatsView(snapshot)), failed: isNodeFailed(snapshot) });
+        health.push({ nodeId, stats: renderNodeStats(nodeStatsView(snapshot)), failed: isNodeFailed(snapshot) });
       }
       return health;
     },
