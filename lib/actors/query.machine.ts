@@ -33,14 +33,7 @@ export interface QueryInput {
   dispatcher?: AnyActorRef;
 }
 
-export interface QueryContext {
-  queryId: string;
-  sql: string;
-  session: Session;
-  engine: Engine;
-  limits: QueryLimits;
-  now: () => number;
-  dispatcher?: AnyActorRef;
+export interface QueryContext extends QueryInput {
   stages: ActorRefFrom<typeof stageMachine>[];
   createTime: number;
   lastHeartbeat: number;
