@@ -197,10 +197,11 @@ export const PRESTO_FUNCTIONS_SQL: readonly string[] = [
   macro('nan', `() AS 'NaN'::DOUBLE`),
   macro('e', `() AS exp(1::DOUBLE)`),
   macro('truncate', `(x) AS trunc(x)`, `(x, n) AS trunc(x, n)`),
-  macro('bitwise_and', `(a, b) AS a & b`),
-  macro('bitwise_or', `(a, b) AS a | b`),
-  macro('bitwise_xor', `(a, b) AS xor(a, b)`),
-  macro('bitwise_not', `(a) AS ~a`),
+  // Presto's bitwise functions take and return bigint.
+  macro('bitwise_and', `(a, b) AS a::BIGINT & b::BIGINT`),
+  macro('bitwise_or', `(a, b) AS a::BIGINT | b::BIGINT`),
+  macro('bitwise_xor', `(a, b) AS xor(a::BIGINT, b::BIGINT)`),
+  macro('bitwise_not', `(a) AS ~(a::BIGINT)`),
   macro('vivace_presto_type_name', `(t) AS ${PRESTO_TYPE_NAME}`),
   macro('typeof', `(x) AS vivace_presto_type_name(system.main.typeof(x))`),
 ];
