@@ -40,13 +40,38 @@ interface Rule {
   pattern: RegExp;
   name: ErrorName;
   /** Presto-style message from the match; DuckDB's first line when absent. */
-  message?: (m: RegExpExecArray, ctx: ErrorContext) => string;
+  message?: (m: RegExpExecArray, ctx: ErrorContext, location: ErrorLocation | undefined) => string;
 }
 
 const unquote = (s: string) => s.replace(/^"(.*)"$/, '$1');
 
-function qualify(name: string, ctx: ErrorContext): string {
-  const parts = unquote(name).split('.');
+/**
+ * The table name as written at the error's location (DuckDB's caret points at the table reference):
+ * its 1-3 parts, lowercased as Presto does, when its last part is `table` (DuckDB names only the table).
+ */
+function writtenName(table: string, ctx: ErrorContext, location: ErrorLocation | undefined): string[] | undefined {
+  if (ctx.sql === undefined || location === undefined) return undefined;
+  const lines = ctx.sql.split('\n');
+  if (location.lineNumber > lines.length) return undefined;
+  let offset = location.columnNumber - 1;
+  for (let i = 0; i < location.lineNumber - 1; i++) offset += lines[i]!.length + 1;
+  const ident = /"((?:[^"]|"")*)"|([A-Za-z_][\w$]*)/y;
+  const dot = /\s*\.\s*/y;
+  const parts: string[] = [];
+  for (;;) {
+    ident.lastIndex = offset;
+    const m = ident.exec(ctx.sql);
+    if (!m) return undefined;
+    parts.push((m[1]?.replace(/""/g, '"') ?? m[2]!).toLowerCase());
+    dot.lastIndex = ident.lastIndex;
+    if (parts.length === 3 || !dot.exec(ctx.sql)) break;
+    offset = dot.lastIndex;
+  }
+  return parts[parts.length - 1] === unquote(table).toLowerCase() ? parts : undefined;
+}
+
+function qualify(name: string, ctx: ErrorContext, written?: string[]): string {
+  const parts = written ?? unquote(name).split('.');
   const catalog = ctx.catalog ?? 'memory';
   const schema = ctx.schema ?? 'default';
   if (parts.length === 1) return `${catalog}.${schema}.${parts[0]}`;
@@ -62,12 +87,15 @@ const RULES: Rule[] = [
   {
     pattern: /^Catalog Error: Table with name (\S+) does not exist because schema "?([^"\s]+)"? does not exist/,
     name: 'SCHEMA_NOT_FOUND',
-    message: (m, ctx) => `Schema '${ctx.catalog ?? 'memory'}.${m[2]}' does not exist`,
+    message: (m, ctx, location) => {
+      const written = writtenName(unquote(m[1]!).split('.').pop()!, ctx, location);
+      return `Schema '${written?.length === 3 ? written[0] : (ctx.catalog ?? 'memory')}.${m[2]}' does not exist`;
+    },
   },
   {
     pattern: /^Catalog Error: (?:Table|View) with name (\S+) does not exist/,
     name: 'TABLE_NOT_FOUND',
-    message: (m, ctx) => `Table '${qualify(m[1]!, ctx)}' does not exist`,
+    message: (m, ctx, location) => `Table '${qualify(m[1]!, ctx, writtenName(m[1]!, ctx, location))}' does not exist`,
   },
   { pattern: /^(?:Binder|Catalog) Error: Catalog "?([^"\s!]+)"? does not exist/, name: 'CATALOG_NOT_FOUND', message: (m) => `Catalog '${m[1]}' does not exist` },
   { pattern: /^Catalog Error: Catalog with name "?([^"\s!]+)"? does not exist/, name: 'CATALOG_NOT_FOUND', message: (m) => `Catalog '${m[1]}' does not exist` },
@@ -94,7 +122,7 @@ export function toVivaceError(err: unknown, ctx: ErrorContext = {}): VivaceError
     const m = rule.pattern.exec(firstLine);
     if (!m) continue;
     const location = ctx.sql === undefined ? undefined : locationFromCaret(full, ctx.sql);
-    const text = rule.message ? rule.message(m, ctx) : firstLine;
+    const text = rule.message ? rule.message(m, ctx, location) : firstLine;
     const message = location ? `line ${location.lineNumber}:${location.columnNumber}: ${text}` : text;
     return new VivaceError(rule.name, message, { location, cause: err });
   }
