@@ -86,6 +86,13 @@ describe('Presto dialect over HTTP: metadata', function () {
     expect(out.columns![0]!.typeSignature).to.deep.equal({ rawType: 'varchar', arguments: [{ kind: 'LONG', value: 2147483647 }] });
   });
 
+  it('SHOW CREATE TABLE of a tpch table renders it as a table (connector tables are not views)', async () => {
+    const out = await presto.ok('SHOW CREATE TABLE tpch.tiny.region');
+    expect(out.rows).to.deep.equal([[
+      ['CREATE TABLE tpch.tiny.region (', '   regionkey bigint,', '   name varchar,', '   comment varchar', ')'].join('\n'),
+    ]]);
+  });
+
   it('SHOW CREATE TABLE of a memory table renders a Presto CREATE TABLE', async () => {
     const out = await presto.ok('SHOW CREATE TABLE memory.shop.items');
     expect(columns(out)).to.deep.equal([['Create Table', 'varchar']]);

@@ -101,9 +101,17 @@ export async function resolveTable(connection: DuckDBConnection, parts: string[]
     database,
     duckdbSchema,
     duckdbTable: String(hit[0]),
-    isView: hit[1] === true,
+    isView: hit[1] === true && !isConnectorCatalog(database),
     comment: hit[2] === null || hit[2] === undefined ? null : String(hit[2]),
   };
+}
+
+/**
+ * Catalogs served by a connector (tpch, system) build their tables as DuckDB views over generated data
+ * or live snapshots; to Presto users they are tables, as in Presto's tpch and system connectors.
+ */
+export function isConnectorCatalog(duckdbDatabase: string): boolean {
+  return duckdbDatabase === 'tpch' || duckdbDatabase === CatalogNames.duckdbName('system');
 }
 
 export const quoteIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;

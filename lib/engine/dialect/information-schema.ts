@@ -1,6 +1,7 @@
 // Presto's per-catalog information_schema (`memory.information_schema.tables`, or `information_schema.columns`
 // in the session catalog). DuckDB has one information_schema for all catalogs, reachable only unqualified,
 // with other column sets; references are rewritten into subqueries over duckdb_*() with Presto's columns.
+import { isConnectorCatalog } from './catalog-metadata.js';
 import type { OutputColumn, PrestoType, Session } from '../../protocol/types.js';
 import { CatalogNames } from './catalog-names.js';
 import { tokenize, type Token } from './sql-tokens.js';
@@ -51,6 +52,7 @@ const DATA_TYPE = `CASE
 function subquery(table: string, catalog: string): string {
   const db = sqlString(CatalogNames.duckdbName(catalog));
   const cat = sqlString(catalog);
+  const connector = isConnectorCatalog(CatalogNames.duckdbName(catalog));
   // main is DuckDB's; Presto shows it only when something lives in it (as SHOW SCHEMAS does).
   const userSchema = `schema_name NOT IN ('information_schema', 'pg_catalog')`;
   switch (table) {
@@ -60,10 +62,10 @@ function subquery(table: string, catalog: string): string {
         UNION ALL SELECT ${cat}, 'information_schema')`;
     case 'tables':
       return `(SELECT ${cat} AS table_catalog, schema_name AS table_schema, table_name, 'BASE TABLE' AS table_type FROM duckdb_tables() WHERE database_name = ${db}
-        UNION ALL SELECT ${cat}, schema_name, view_name, 'VIEW' FROM duckdb_views() WHERE database_name = ${db} AND NOT internal)`;
+        UNION ALL SELECT ${cat}, schema_name, view_name, ${connector ? "'BASE TABLE'" : "'VIEW'"} FROM duckdb_views() WHERE database_name = ${db} AND NOT internal)`;
     case 'views':
       return `(SELECT ${cat} AS table_catalog, schema_name AS table_schema, view_name AS table_name, NULL::VARCHAR AS view_owner, sql AS view_definition
-        FROM duckdb_views() WHERE database_name = ${db} AND NOT internal)`;
+        FROM duckdb_views() WHERE database_name = ${db} AND NOT internal${connector ? ' AND false' : ''})`;
     default:
       return `(SELECT ${cat} AS table_catalog, schema_name AS table_schema, table_name, column_name, column_index::BIGINT AS ordinal_position,
         column_default, CASE WHEN is_nullable THEN 'YES' ELSE 'NO' END AS is_nullable, ${DATA_TYPE} AS data_type, comment, NULL::VARCHAR AS extra_info
