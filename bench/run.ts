@@ -228,7 +228,9 @@ async function figureF(): Promise<void> {
     target: f.cold ? '<= 60 s' : '',
     verdict: f.cold ? (f.generationSeconds <= 60 ? 'ok' : 'MISS') : '-',
   });
-  const ok = f.queries.filter((q) => q.answer === 'ok').length;
+  // 'ok (...)' is a match with a remark (Q17: the answer file's known erratum).
+  const matches = (answer: string) => answer === 'ok' || answer.startsWith('ok (');
+  const ok = f.queries.filter((q) => matches(q.answer)).length;
   const vivace = f.queries.reduce((n, q) => n + (q.vivaceMs ?? 0), 0);
   const duckdb = f.queries.reduce((n, q) => n + (q.duckdbMs ?? 0), 0);
   rows.push({
@@ -246,7 +248,7 @@ async function figureF(): Promise<void> {
       baseline: q.duckdbMs === undefined ? '-' : `DuckDB ${q.duckdbMs.toFixed(0)} ms`,
       ratio: q.vivaceMs && q.duckdbMs ? `${(q.vivaceMs / q.duckdbMs).toFixed(2)}x` : '',
       target: q.answer === 'ok' ? '' : q.answer.slice(0, 40),
-      verdict: q.answer === 'ok' ? 'ok' : 'MISS',
+      verdict: matches(q.answer) ? 'ok' : 'MISS',
     });
   }
 }
