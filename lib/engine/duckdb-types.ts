@@ -24,7 +24,10 @@ export function prestoTypeOf(type: DuckDBType): PrestoType {
       return simple('bigint');
     case DuckDBTypeId.UBIGINT:
       return decimal(20, 0);
+    // DuckDB types sum(integer) and sum(bigint) HUGEINT; Presto answers bigint (row-renderer.ts narrows
+    // the value, failing beyond bigint's range).
     case DuckDBTypeId.HUGEINT:
+      return simple('bigint');
     case DuckDBTypeId.UHUGEINT:
     case DuckDBTypeId.BIGNUM:
       return decimal(38, 0);

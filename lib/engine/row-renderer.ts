@@ -30,8 +30,9 @@ function jsonOrNull(type: DuckDBType, expr: string, zone: string, depth: number)
     case DuckDBTypeId.USMALLINT:
     case DuckDBTypeId.UINTEGER:
       return `${expr}::VARCHAR`;
-    case DuckDBTypeId.UBIGINT:
     case DuckDBTypeId.HUGEINT:
+      return `${expr}::BIGINT::VARCHAR`;
+    case DuckDBTypeId.UBIGINT:
     case DuckDBTypeId.UHUGEINT:
     case DuckDBTypeId.BIGNUM:
     case DuckDBTypeId.DECIMAL:
