@@ -58,13 +58,18 @@ export interface Coordinator {
 /** The limits of one query: the coordinator's, tightened by the session's properties. */
 export function queryLimits(config: CoordinatorConfig, session: Session): QueryLimits {
   validateSessionProperties(session.properties);
-  return {
+  const has = (name: string) => Object.hasOwn(session.properties, name);
+  const limits: QueryLimits = {
     maxRunTimeMs: Math.min(config.maxRunTimeMs, sessionPropertyValue(session, 'query_max_run_time')),
-    targetResultBytes: Object.hasOwn(session.properties, 'target_result_size')
-      ? sessionPropertyValue(session, 'target_result_size')
-      : config.targetResultBytes,
+    targetResultBytes: has('target_result_size') ? sessionPropertyValue(session, 'target_result_size') : config.targetResultBytes,
     prefetchPages: config.prefetchPages,
   };
+  if (has('query_max_memory')) {
+    // Pages shrink so the buffered ones fit; only a row larger than its share exceeds the limit.
+    limits.maxMemoryBytes = sessionPropertyValue(session, 'query_max_memory');
+    limits.targetResultBytes = Math.max(1, Math.min(limits.targetResultBytes, Math.floor(limits.maxMemoryBytes / limits.prefetchPages)));
+  }
+  return limits;
 }
 
 export interface NodeHealth {

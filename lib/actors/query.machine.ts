@@ -4,6 +4,7 @@ import { assign, enqueueActions, fromPromise, setup, type ActorRefFrom, type Any
 import type { Engine, ExecutionProgress, Plan, RowBatch } from '../engine/engine.types.js';
 import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { formatDataSize } from '../protocol/data-size.js';
 import { resultProducer, type ResultProducerEvent } from './result-producer.actor.js';
 import { stageMachine } from './stage.machine.js';
 import type { StageCounters } from '../protocol/states.js';
@@ -19,6 +20,11 @@ export interface QueryLimits {
   targetResultBytes: number;
   /** Pages rendered ahead of the client. */
   prefetchPages: number;
+  /**
+   * Result bytes the coordinator may hold for the query (Presto's query_max_memory, applied to what
+   * the coordinator buffers: DuckDB's working memory has only an instance-wide limit).
+   */
+  maxMemoryBytes?: number;
 }
 
 export interface QueryInput {
@@ -122,6 +128,12 @@ export const queryMachine = setup({
   },
   guards: {
     runTimeExceeded: ({ context }) => context.now() - context.createTime >= context.limits.maxRunTimeMs,
+    exceedsMemoryLimit: ({ context, event }) => {
+      if (event.type !== 'results.batch' || context.limits.maxMemoryBytes === undefined) return false;
+      let held = event.batch.bytes;
+      for (const batch of context.buffer) held += batch.bytes;
+      return held > context.limits.maxMemoryBytes;
+    },
     takeDrainsBuffer: ({ context }) => pageBatchCount(context.buffer, context.limits.targetResultBytes) === context.buffer.length,
   },
   actions: {
@@ -177,6 +189,10 @@ export const queryMachine = setup({
         if (event.type === 'query.cancel') return new VivaceError('USER_CANCELED', 'Query was canceled');
         return new VivaceError('EXCEEDED_TIME_LIMIT', `Query exceeded maximum time limit of ${context.limits.maxRunTimeMs}ms`);
       },
+    }),
+    failOnMemoryLimit: assign({
+      error: ({ context }) =>
+        new VivaceError('EXCEEDED_LOCAL_MEMORY_LIMIT', `Query exceeded per-node memory limit of ${formatDataSize(context.limits.maxMemoryBytes ?? 0)}`),
     }),
     abortStages: enqueueActions(({ context, enqueue }) => {
       const name = context.error?.errorName === 'USER_CANCELED' ? 'stage.cancel' : 'stage.abort';
@@ -262,7 +278,10 @@ export const queryMachine = setup({
             }),
           },
           on: {
-            'results.batch': { actions: ['bufferBatch', 'reportStageProgress'] },
+            'results.batch': [
+              { guard: 'exceedsMemoryLimit', target: '#query.FAILED', actions: 'failOnMemoryLimit' },
+              { actions: ['bufferBatch', 'reportStageProgress'] },
+            ],
             'results.end': { target: 'FINISHING', actions: ['markExhausted', 'finishStages'] },
             'results.failed': { target: '#query.FAILED', actions: 'recordFailure' },
             'results.take': { actions: ['takePage', 'pullMoreResults'] },

@@ -1,10 +1,10 @@
 // The system session properties Vivace knows (SET SESSION, SHOW SESSION, the Session header), with
 // Presto's names, types, defaults and descriptions, and typed access for the coordinator.
 //
-// query_max_memory is validated and reported but not enforced per query: DuckDB's memory_limit is an
-// instance-wide setting ("cannot be set locally"), so one query cannot get its own bound without
-// changing the limit for every query running beside it. The instance limit (engine option memoryLimit)
-// is the effective bound; a query exceeding it fails with EXCEEDED_LOCAL_MEMORY_LIMIT.
+// query_max_memory bounds the result memory the coordinator holds for a query (its buffered pages; see
+// query.machine.ts). DuckDB's own working memory cannot be bounded per query: memory_limit is an
+// instance-wide setting ("cannot be set locally"), so the instance limit (engine.memory-limit) bounds it;
+// a query exceeding either fails with EXCEEDED_LOCAL_MEMORY_LIMIT.
 import type { Session } from './types.js';
 import { VivaceError } from './vivace-error.js';
 import { parseDuration } from './duration.js';
@@ -68,7 +68,7 @@ const DEFINITIONS = [
     name: 'query_max_memory',
     type: 'varchar',
     defaultValue: '20GB',
-    description: 'Maximum amount of distributed memory a query can use (not enforced per query: DuckDB memory_limit is instance-wide)',
+    description: 'Maximum amount of memory a query can hold on the coordinator (DuckDB working memory is bounded by the instance-wide engine.memory-limit)',
     decode: parseDataSize,
   }),
   define({

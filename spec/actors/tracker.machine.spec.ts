@@ -10,6 +10,7 @@ function setup(config: Record<string, number> = {}) {
   const engine = new FakeEngine({
     'SELECT 1': { columns: [BIGINT_COLUMN('_col0')], rows: [[1]] },
     slow: { columns: [BIGINT_COLUMN('n')], rows: [[1]], gated: true },
+    wide: { columns: [{ name: 's', type: { base: 'varchar' } }], rows: [['x'.repeat(500)], ['y'.repeat(500)]], batchRows: 1 },
   });
   const coordinator = createCoordinator({ engine, clock, now: () => clock.now(), config: { trackerIntervalMs: 1000, ...config } });
   return { clock, engine, coordinator };
@@ -93,5 +94,19 @@ describe('trackerMachine (through createCoordinator)', () => {
     const view = coordinator.view(coordinator.lookup(invalid)!);
     expect(view.state).to.equal('FAILED');
     expect(view.error?.errorName).to.equal('INVALID_SESSION_PROPERTY');
+  });
+
+  it('applies query_max_memory to what the coordinator holds: smaller pages, and a row too large fails', async () => {
+    const { coordinator } = setup();
+    const fits = coordinator.submit('wide', testSession({ properties: { query_max_memory: '2kB' } }));
+    await drain(coordinator, fits);
+    expect(coordinator.view(coordinator.lookup(fits)!).state).to.equal('FINISHED');
+
+    const tooSmall = coordinator.submit('wide', testSession({ properties: { query_max_memory: '300B' } }));
+    await drain(coordinator, tooSmall);
+    const view = coordinator.view(coordinator.lookup(tooSmall)!);
+    expect(view.state).to.equal('FAILED');
+    expect(view.error?.errorName).to.equal('EXCEEDED_LOCAL_MEMORY_LIMIT');
+    expect(view.error?.message).to.equal('Query exceeded per-node memory limit of 300B');
   });
 });
