@@ -87,7 +87,15 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
 interface CachedQueryPlan {
   columns: OutputColumn[];
   renderSql: string;
+  /**
+   * The last run returned one small chunk: run it materialized (one thread-pool round trip instead of
+   * stream + two fetches). Learned per plan; DDL and DML empty the cache, so data growth relearns it.
+   */
+  small?: boolean;
 }
+
+/** At most one DuckDB chunk of rendered rows: small enough to materialize. */
+const SMALL_RESULT = { rows: 2048, bytes: 64 * 1024 };
 
 /**
  * Analysed queries by text, catalog, schema and time zone: a repeated query skips parsing, naming and
@@ -164,8 +172,23 @@ class PlanCache {
 
 const MAX_PREPARED_PER_CONNECTION = 256;
 
-function streamingExecution(connection: DuckDBConnection, cache: PlanCache, renderSql: string, release: () => void, runtime: ErrorContext): StreamingExecution {
-  return new StreamingExecution(connection, async () => (await cache.preparedOn(connection, renderSql)).stream(), release, runtime).start();
+function streamingExecution(connection: DuckDBConnection, cache: PlanCache, plan: CachedQueryPlan, release: () => void, runtime: ErrorContext): StreamingExecution {
+  const materialize = plan.small === true;
+  const execution: StreamingExecution = new StreamingExecution(
+    connection,
+    async () => {
+      const prepared = await cache.preparedOn(connection, plan.renderSql);
+      return materialize ? prepared.run() : prepared.stream();
+    },
+    () => {
+      const { processedRows, processedBytes } = execution.progress();
+      // Only a run that reached its end tells the size; a cancelled one says nothing.
+      if (execution.exhausted) plan.small = processedRows <= SMALL_RESULT.rows && processedBytes <= SMALL_RESULT.bytes;
+      release();
+    },
+    runtime,
+  );
+  return execution.start();
 }
 
 /** `replan` plans SQL a dialect statement leads to (EXECUTE, information_schema) through the whole engine. */
@@ -192,7 +215,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     const cacheKey = PlanCache.key(sql, session, context.catalog!, context.schema!);
     const cached = cache.get(cacheKey);
     if (cached) {
-      return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached.renderSql, giveBack, runtime), giveBack, () => held);
+      return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime), giveBack, () => held);
     }
     const text = rewritePrestoLiterals(stripTrailingSemicolons(sql));
     const serialized = await serialize(connection, text);
@@ -214,8 +237,9 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
       prepared.destroySync();
       const renderSql = renderRowsSql(inner, columns.map((c) => c.duckdb), session.timeZone);
       const output = columns.map(({ name, type }) => ({ name, type }));
-      cache.set(cacheKey, { columns: output, renderSql });
-      return makePlan(output, undefined, () => streamingExecution(connection, cache, renderSql, giveBack, runtime), giveBack, () => held);
+      const planned: CachedQueryPlan = { columns: output, renderSql };
+      cache.set(cacheKey, planned);
+      return makePlan(output, undefined, () => streamingExecution(connection, cache, planned, giveBack, runtime), giveBack, () => held);
     }
     prepared.destroySync();
     cache.clear();

@@ -1,6 +1,6 @@
 // Executions over one pooled DuckDB connection: a streaming one for queries (rows already rendered
 // as JSON text by DuckDB, see row-renderer.ts) and a one-shot one for DML/DDL.
-import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk, DuckDBResult } from '@duckdb/node-api';
+import { DuckDBMaterializedResult, type DuckDBBlobVector, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
 import type { Execution, ExecutionProgress, RowBatch } from './engine.types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
@@ -82,12 +82,24 @@ export class StreamingExecution extends ConnectionExecution {
    * chunk were collected between two next() calls, the rows still to copy would be freed memory.
    */
   private chunk?: DuckDBDataChunk;
-  private page = Buffer.allocUnsafe(1 << 16);
+  // Small at first (most results are a few rows; a 64 KB page per query was a large share of the
+  // garbage at a thousand queries a second), doubled as rows need.
+  private page = Buffer.allocUnsafe(1 << 10);
+  /** Next chunk of a materialized result (read synchronously, no thread-pool round trip). */
+  private chunkIndex = 0;
   private position = 0;
   private rowsInVector = 0;
   private finished = false;
 
-  /** `open` starts the result stream (a prepared statement's `stream()`, or `connection.stream(sql)`). */
+  /** True once every row has been read (not after a cancel or failure). */
+  get exhausted(): boolean {
+    return this.finished;
+  }
+
+  /**
+   * `open` starts the result: a prepared statement's `stream()`, or its `run()` for a result known to be
+   * small (materialized, so its chunks are read without further thread-pool round trips).
+   */
   constructor(connection: DuckDBConnection, private readonly open: () => Promise<DuckDBResult>, onRelease: () => void, errorContext: ErrorContext) {
     super(connection, onRelease, errorContext);
   }
@@ -111,7 +123,10 @@ export class StreamingExecution extends ConnectionExecution {
       if (this.position >= this.rowsInVector) {
         // Enough for this batch: don't fetch (and hold a chunk) beyond what was asked.
         if (rows > 0 && used >= targetBytes) break;
-        const chunk = await this.call(() => result.fetchChunk()).catch((err: unknown) => this.fail(err));
+        const chunk =
+          result instanceof DuckDBMaterializedResult
+            ? this.chunkIndex < result.chunkCount ? result.getChunk(this.chunkIndex++) : null
+            : await this.call(() => result.fetchChunk()).catch((err: unknown) => this.fail(err));
         // The trap of engine.md: an interrupt between fetches ends the stream silently.
         if (this.isCanceled) throw canceled();
         if (!chunk || chunk.rowCount === 0) {

@@ -124,3 +124,26 @@ describe('duckdb engine: streaming memory safety', () => {
     }
   });
 });
+
+describe('duckdb engine: small results run materialized once learned', () => {
+  it('gives the same rows on repeated runs of small and multi-chunk queries, and relearns after DML', async () => {
+    const engine = await newEngine(1);
+    try {
+      const small = 'SELECT i, i * 2 AS d FROM range(10) t(i)';
+      const large = "SELECT i, 'row ' || i AS s FROM range(5000) t(i)";
+      const first = [(await runSql(engine, small)).json, (await runSql(engine, large)).json];
+      for (let run = 0; run < 3; run++) {
+        expect((await runSql(engine, small)).json).to.equal(first[0]);
+        expect((await runSql(engine, large)).json).to.equal(first[1]);
+      }
+      await runSql(engine, 'CREATE TABLE grows AS SELECT 1 AS x');
+      expect((await runSql(engine, 'SELECT count(*) FROM grows')).rows).to.deep.equal([[1]]);
+      expect((await runSql(engine, 'SELECT x FROM grows')).rows).to.deep.equal([[1]]);
+      expect((await runSql(engine, 'SELECT x FROM grows')).rows).to.deep.equal([[1]]); // now known small
+      await runSql(engine, 'INSERT INTO grows SELECT i FROM range(5000) t(i)');
+      expect((await runSql(engine, 'SELECT x FROM grows')).rows).to.have.length(5001);
+    } finally {
+      await engine.close();
+    }
+  });
+});
