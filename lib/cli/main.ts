@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { createCoordinator } from '../actors/coordinator.js';
 import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
 import { createDuckDbEngine } from '../engine/duckdb-engine.js';
+import { SystemTablesBinding } from '../engine/catalogs/system-tables.js';
+import { createSystemTablesSource } from '../actors/system-tables.source.js';
 import { startServer } from '../http/server.js';
 
 const USAGE = `usage: vivace serve [--port PORT] [--host HOST] [--config FILE]`;
@@ -22,6 +24,8 @@ export async function main(argv: string[]): Promise<number> {
   if (values.port !== undefined) config.port = Number(values.port);
   if (values.host !== undefined) config.host = values.host;
 
+  // The engine comes first, the coordinator whose actors fill the system tables after it.
+  const system = new SystemTablesBinding();
   const engine = await createDuckDbEngine({
     tempDirectory: config.tempDirectory,
     dataDirectory: config.dataDirectory,
@@ -30,6 +34,7 @@ export async function main(argv: string[]): Promise<number> {
     maxConnections: config.maxRunningQueries,
     // Generated on first use and kept across starts in the user's cache directory.
     tpch: { directory: join(config.dataDirectory, 'tpch') },
+    system,
   });
   const coordinator = createCoordinator({ engine, config });
   let stopping = false;
@@ -41,6 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     process.exit(code);
   };
   const server = await startServer(coordinator, { onShutdown: () => void stop(0) });
+  system.bind(createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }));
   process.stdout.write(`vivace coordinator listening on ${server.url} (environment ${config.environment})\n`);
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));

@@ -17,6 +17,10 @@ import { classifyStatement } from './statement-kind.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
 import { transactionsOf } from './dialect/transaction-registry.js';
 import { attachTpchCatalog, type TpchCatalogOptions } from './catalogs/tpch-catalog.js';
+import { attachSystemCatalog } from './catalogs/system-catalog.js';
+import type { SystemTablesBinding } from './catalogs/system-tables.js';
+import { CatalogNames } from './dialect/catalog-names.js';
+import { rewriteMappedCatalogs } from './dialect/catalog-rewrite.js';
 
 export interface DuckDbEngineOptions {
   /** Where extensions would live (nothing is installed; autoload is off). Defaults to tempDirectory. */
@@ -35,6 +39,8 @@ export interface DuckDbEngineOptions {
   streamingBufferSize?: string;
   /** The tpch catalog (data generated on first use under directory, default <dataDirectory>/tpch); false: none. */
   tpch?: TpchCatalogOptions | false;
+  /** The `system` catalog, served from whatever source is bound to it later (the coordinator's actors); absent: none. */
+  system?: SystemTablesBinding;
 }
 
 const BIGINT: PrestoType = { base: 'bigint' };
@@ -67,6 +73,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     ...options.tpch,
     directory: options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch'),
   });
+  const system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory) : undefined;
   const cache = new PlanCache();
   const plan: Engine['plan'] = (sql, session) => {
     // Data of a tpch schema is generated on first use, before a connection is taken.
@@ -79,6 +86,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       tpch?.close();
       // Prepared statements go before their connections, so none outlives its client context.
       await pool.close(() => cache.destroyPrepared());
+      system?.close();
       instance.closeSync();
     },
   };
@@ -217,7 +225,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     if (cached) {
       return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime), giveBack, () => held);
     }
-    const text = rewritePrestoLiterals(stripTrailingSemicolons(sql));
+    const text = rewriteMappedCatalogs(rewritePrestoLiterals(stripTrailingSemicolons(sql)));
     const serialized = await serialize(connection, text);
     if (serialized.error && serialized.error_type === 'parser') {
       throw syntaxErrorAt(text, serialized.position === undefined ? undefined : astNumber(serialized.position), serialized.error_message ?? 'syntax error');
@@ -271,14 +279,15 @@ function makePlan(columns: OutputColumn[], updateType: string | undefined, execu
 }
 
 async function useSchema(connection: DuckDBConnection, currentSchema: WeakMap<DuckDBConnection, string>, catalog: string, schema: string): Promise<void> {
-  const target = `${quoteIdent(catalog)}.${quoteIdent(schema)}`;
+  const database = CatalogNames.duckdbName(catalog);
+  const target = `${quoteIdent(database)}.${quoteIdent(schema)}`;
   if (currentSchema.get(connection) === target) return;
   try {
     await connection.run(`USE ${target}`);
     currentSchema.set(connection, target);
   } catch (err) {
     currentSchema.delete(connection);
-    const reader = await connection.runAndReadAll('SELECT count(*) FROM duckdb_databases() WHERE database_name = $1', [catalog]);
+    const reader = await connection.runAndReadAll('SELECT count(*) FROM duckdb_databases() WHERE database_name = $1', [database]);
     if (Number(reader.getRows()[0]?.[0] ?? 0) === 0) throw new VivaceError('CATALOG_NOT_FOUND', `Catalog '${catalog}' does not exist`, { cause: err });
     throw new VivaceError('SCHEMA_NOT_FOUND', `Schema '${catalog}.${schema}' does not exist`, { cause: err });
   }

@@ -3,6 +3,7 @@
 import type { ErrorName } from '../protocol/error-codes.js';
 import type { ErrorLocation } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { CatalogNames } from './dialect/catalog-names.js';
 
 export interface ErrorContext {
   /** The SQL text the error's LINE/caret refers to; locations are only computed when given. */
@@ -109,6 +110,13 @@ const RULES: Rule[] = [
   { pattern: /^Conversion Error/, name: 'INVALID_CAST_ARGUMENT' },
   { pattern: /^Out of Range Error/, name: 'NUMERIC_VALUE_OUT_OF_RANGE' },
   { pattern: /^Binder Error: (?:No function matches|Could not choose a best candidate)/, name: 'TYPE_MISMATCH' },
+  {
+    // The system catalog is attached read-only (catalogs/system-catalog.ts); name it as the user does.
+    pattern: /^Invalid Input Error: Cannot execute statement of type "([^"]+)" on database "([^"]+)" which is attached in read-only mode/,
+    name: 'NOT_SUPPORTED',
+    message: (m) => `Catalog '${CatalogNames.prestoName(m[2]!) ?? m[2]}' is read-only: ${m[1]} is not supported`,
+  },
+  { pattern: /^Invalid Input Error: (Reading system\.\w+\.\w+ failed: .*)/, name: 'GENERIC_INTERNAL_ERROR', message: (m) => m[1]! },
   { pattern: /^Invalid Input Error/, name: 'INVALID_FUNCTION_ARGUMENT' },
   { pattern: /^Not implemented Error/, name: 'NOT_SUPPORTED' },
 ];

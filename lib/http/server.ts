@@ -8,6 +8,8 @@ import { ServerState } from './info.routes.js';
 
 export interface RunningServer {
   readonly url: string;
+  /** This coordinator's node id (/v1/info, system.runtime.nodes). */
+  readonly nodeId: string;
   readonly port: number;
   readonly server: Server;
   readonly state: ServerState;
@@ -19,7 +21,8 @@ export async function startServer(
   options: { host?: string; port?: number; onShutdown?: () => void } = {},
 ): Promise<RunningServer> {
   const state = new ServerState(options.onShutdown);
-  const app = createApp(coordinator, { nodeId: randomUUID(), serverState: state });
+  const nodeId = randomUUID();
+  const app = createApp(coordinator, { nodeId, serverState: state });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -29,6 +32,7 @@ export async function startServer(
   const { address, port } = server.address() as AddressInfo;
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    nodeId,
     port,
     server,
     state,

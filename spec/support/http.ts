@@ -2,6 +2,8 @@
 import { createCoordinator, type Coordinator, type CoordinatorOptions } from '../../lib/actors/coordinator.js';
 import { startServer, type RunningServer } from '../../lib/http/server.js';
 import { validateResponse } from './schema-validator.js';
+import type { SystemTablesBinding } from '../../lib/engine/catalogs/system-tables.js';
+import { createSystemTablesSource } from '../../lib/actors/system-tables.source.js';
 
 export interface TestServer {
   coordinator: Coordinator;
@@ -10,9 +12,12 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(options: CoordinatorOptions): Promise<TestServer> {
-  const coordinator = createCoordinator({ ...options, config: { trackerIntervalMs: 60_000, ...options.config } });
+/** `system`: the binding the engine was created with; it is bound to this coordinator once the server listens. */
+export async function startTestServer(options: CoordinatorOptions & { system?: SystemTablesBinding }): Promise<TestServer> {
+  const { system, ...coordinatorOptions } = options;
+  const coordinator = createCoordinator({ ...coordinatorOptions, config: { trackerIntervalMs: 60_000, ...options.config } });
   const server = await startServer(coordinator, { host: '127.0.0.1', port: 0 });
+  system?.bind(createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }));
   return {
     coordinator,
     server,

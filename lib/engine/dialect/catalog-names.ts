@@ -22,6 +22,11 @@ export const CatalogNames = {
     if (duckdb !== undefined) toPresto.delete(duckdb);
   },
 
+  /** Presto names served under another DuckDB name (statements naming them are rewritten). */
+  mapped(): string[] {
+    return [...toDuckDb.keys()];
+  },
+
   /** The DuckDB database holding Presto catalog `name`. */
   duckdbName(name: string): string {
     return toDuckDb.get(name) ?? name;

@@ -22,6 +22,7 @@ import {
 } from './prepared-statements.js';
 import { rewriteInformationSchema } from './information-schema.js';
 import { tokenize } from './sql-tokens.js';
+import { rewriteMappedCatalogs } from './catalog-rewrite.js';
 import type { TransactionRegistry } from './transaction-registry.js';
 
 export interface DialectContext {
@@ -127,7 +128,7 @@ async function explain(ctx: DialectContext, statement: string, analyze: boolean)
   const { connection } = ctx;
   const columns = varcharColumns('Query Plan');
   const run = async (): Promise<Cell[][]> => {
-    const reader = await connection.runAndReadAll(`EXPLAIN ${analyze ? 'ANALYZE ' : ''}${statement}`);
+    const reader = await connection.runAndReadAll(`EXPLAIN ${analyze ? 'ANALYZE ' : ''}${rewriteMappedCatalogs(statement)}`);
     // DuckDB answers (explain_key, explain_value) rows; the value is the rendered plan.
     const text = (reader.getRows() as unknown[][]).map((r) => String(r[r.length - 1] ?? '')).join('\n');
     return [[text]];

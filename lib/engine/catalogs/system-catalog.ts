@@ -1,0 +1,191 @@
+// Presto's `system` catalog on DuckDB: JS table functions serve runtime.{nodes,queries,tasks} from the
+// live SystemTablesSource (rows are read when a scan starts, so a cached prepared statement still sees
+// fresh data), and views over them live in a small read-only database attached as `vivace_system`
+// (`system` is reserved in DuckDB; CatalogNames maps the Presto name, catalog-rewrite.ts the statements).
+// Read-only, so CREATE TABLE system.runtime.x fails instead of adding a table to the catalog.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import {
+  BIGINT,
+  BOOLEAN,
+  DuckDBTableFunction,
+  LIST,
+  TIMESTAMPTZ,
+  VARCHAR,
+  listValue,
+  timestampTZValue,
+  type DuckDBConnection,
+  type DuckDBInstance,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { CatalogNames } from '../dialect/catalog-names.js';
+import type { SystemNodeRow, SystemQueryRow, SystemTaskRow, SystemTablesSource } from './system-tables.js';
+
+export const SYSTEM_CATALOG = 'system';
+export const SYSTEM_DATABASE = 'vivace_system';
+
+interface Column<R> {
+  name: string;
+  type: DuckDBType;
+  value: (row: R) => DuckDBValue;
+}
+
+const varchar = <R>(name: string, value: (row: R) => string | null): Column<R> => ({ name, type: VARCHAR, value });
+const boolean = <R>(name: string, value: (row: R) => boolean): Column<R> => ({ name, type: BOOLEAN, value });
+const bigint = <R>(name: string, value: (row: R) => number | null): Column<R> => ({
+  name,
+  type: BIGINT,
+  value: (row) => {
+    const n = value(row);
+    return n === null ? null : BigInt(Math.round(n));
+  },
+});
+// DuckDB has no millisecond TIMESTAMPTZ, so these are Presto timestamp(6) with time zone holding whole milliseconds.
+const timestamp = <R>(name: string, value: (row: R) => number | null): Column<R> => ({
+  name,
+  type: TIMESTAMPTZ,
+  value: (row) => {
+    const ms = value(row);
+    return ms === null ? null : timestampTZValue(BigInt(Math.round(ms)) * 1000n);
+  },
+});
+
+const NODE_COLUMNS: Column<SystemNodeRow>[] = [
+  varchar('node_id', (r) => r.nodeId),
+  varchar('http_uri', (r) => r.httpUri),
+  varchar('node_version', (r) => r.nodeVersion),
+  boolean('coordinator', (r) => r.coordinator),
+  varchar('state', (r) => r.state),
+];
+
+const QUERY_COLUMNS: Column<SystemQueryRow>[] = [
+  varchar('query_id', (r) => r.queryId),
+  varchar('state', (r) => r.state),
+  varchar('user', (r) => r.user),
+  varchar('source', (r) => r.source),
+  varchar('query', (r) => r.query),
+  { name: 'resource_group_id', type: LIST(VARCHAR), value: (r) => (r.resourceGroupId === null ? null : listValue(r.resourceGroupId)) },
+  bigint('queued_time_ms', (r) => r.queuedTimeMs),
+  bigint('analysis_time_ms', (r) => r.analysisTimeMs),
+  bigint('planning_time_ms', (r) => r.planningTimeMs),
+  timestamp('created', (r) => r.created),
+  timestamp('started', (r) => r.started),
+  timestamp('last_heartbeat', (r) => r.lastHeartbeat),
+  timestamp('end', (r) => r.end),
+  varchar('error_type', (r) => r.errorType),
+  varchar('error_code', (r) => r.errorCode),
+];
+
+const TASK_COLUMNS: Column<SystemTaskRow>[] = [
+  varchar('node_id', (r) => r.nodeId),
+  varchar('task_id', (r) => r.taskId),
+  varchar('stage_id', (r) => r.stageId),
+  varchar('query_id', (r) => r.queryId),
+  varchar('state', (r) => r.state),
+  bigint('splits', (r) => r.splits),
+  bigint('queued_splits', (r) => r.queuedSplits),
+  bigint('running_splits', (r) => r.runningSplits),
+  bigint('completed_splits', (r) => r.completedSplits),
+  bigint('split_scheduled_time_ms', (r) => r.splitScheduledTimeMs),
+  bigint('split_cpu_time_ms', (r) => r.splitCpuTimeMs),
+  bigint('split_blocked_time_ms', (r) => r.splitBlockedTimeMs),
+  bigint('raw_input_bytes', (r) => r.rawInputBytes),
+  bigint('raw_input_rows', (r) => r.rawInputRows),
+  bigint('processed_input_bytes', (r) => r.processedInputBytes),
+  bigint('processed_input_rows', (r) => r.processedInputRows),
+  bigint('output_bytes', (r) => r.outputBytes),
+  bigint('output_rows', (r) => r.outputRows),
+  bigint('physical_input_bytes', (r) => r.physicalInputBytes),
+  bigint('physical_written_bytes', (r) => r.physicalWrittenBytes),
+  timestamp('created', (r) => r.created),
+  timestamp('start', (r) => r.start),
+  timestamp('last_heartbeat', (r) => r.lastHeartbeat),
+  timestamp('end', (r) => r.end),
+];
+
+/** DuckDB's vector size: a table function fills at most this many rows per call. */
+const CHUNK_ROWS = 2048;
+
+interface ScanState<R> {
+  rows: R[];
+  at: number;
+}
+
+/** `table`: the Presto name, for error messages. */
+function tableFunction<R>(name: string, table: string, columns: Column<R>[], read: () => R[]): DuckDBTableFunction {
+  return DuckDBTableFunction.create({
+    name,
+    bindFunction: (bind) => {
+      for (const c of columns) bind.addResultColumn(c.name, c.type);
+    },
+    initFunction: (init) => {
+      // One scanning thread: every call hops to the JS main thread anyway.
+      init.setMaxThreads(1);
+      try {
+        init.setInitData({ rows: read(), at: 0 } satisfies ScanState<R>);
+      } catch (err) {
+        init.setError(`Reading ${table} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+    mainFunction: (info, output) => {
+      const state = info.initData as ScanState<R> | undefined;
+      const batch = state ? state.rows.slice(state.at, state.at + CHUNK_ROWS) : [];
+      if (state) state.at += batch.length;
+      output.rowCount = batch.length;
+      if (batch.length === 0) return;
+      output.setColumns(columns.map((c) => batch.map(c.value)));
+    },
+  });
+}
+
+const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/** The catalog's DDL, run once on a scratch database that is then attached read-only. */
+function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 'tasks', string>): string[] {
+  return [
+    `CREATE SCHEMA ${q(database)}.runtime`,
+    `CREATE SCHEMA ${q(database)}.metadata`,
+    ...Object.entries(functions).map(([table, fn]) => `CREATE VIEW ${q(database)}.runtime.${table} AS SELECT * FROM ${fn}()`),
+    // Every catalog is its own connector here: memory, tpch, system.
+    `CREATE VIEW ${q(database)}.metadata.catalogs AS
+       SELECT name AS catalog_name, name AS connector_id, name AS connector_name
+       FROM (SELECT CASE database_name WHEN '${SYSTEM_DATABASE}' THEN '${SYSTEM_CATALOG}' ELSE database_name END AS name
+             FROM duckdb_databases() WHERE NOT internal)`,
+  ];
+}
+
+export interface SystemCatalog {
+  close(): void;
+}
+
+/**
+ * Registers the table functions on the instance and attaches the `system` catalog. `directory` holds
+ * the catalog's small database file (views only) until close.
+ */
+export async function attachSystemCatalog(instance: DuckDBInstance, source: SystemTablesSource, directory: string): Promise<SystemCatalog> {
+  // Table functions live on the instance, but stay valid only while the registering connection is open.
+  const connection: DuckDBConnection = await instance.connect();
+  const functions = { nodes: 'vivace_system_nodes', queries: 'vivace_system_queries', tasks: 'vivace_system_tasks' };
+  connection.registerTableFunction(tableFunction(functions.nodes, 'system.runtime.nodes', NODE_COLUMNS, () => source.nodes()));
+  connection.registerTableFunction(tableFunction(functions.queries, 'system.runtime.queries', QUERY_COLUMNS, () => source.queries()));
+  connection.registerTableFunction(tableFunction(functions.tasks, 'system.runtime.tasks', TASK_COLUMNS, () => source.tasks()));
+
+  mkdirSync(directory, { recursive: true });
+  const file = join(directory, `vivace-system-${process.pid}-${randomUUID().slice(0, 8)}.duckdb`);
+  const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const build = 'vivace_system_build';
+  await connection.run(
+    [`ATTACH ${sqlString(file)} AS ${build}`, ...catalogSql(build, functions), `DETACH ${build}`, `ATTACH ${sqlString(file)} AS ${SYSTEM_DATABASE} (READ_ONLY)`].join(';\n'),
+  );
+  CatalogNames.map(SYSTEM_CATALOG, SYSTEM_DATABASE);
+  return {
+    close() {
+      connection.closeSync();
+      // Linux lets an open file be unlinked; the instance closes right after.
+      rmSync(file, { force: true });
+      rmSync(`${file}.wal`, { force: true });
+    },
+  };
+}

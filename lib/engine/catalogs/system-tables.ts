@@ -1,0 +1,96 @@
+// The rows of Presto's `system` catalog as plain data, and the late-bound source they come from: the
+// engine exists before the coordinator whose actors own the data, so it holds a binding that the
+// coordinator side fills in once it exists (lib/actors/system-tables.source.ts).
+
+/** system.runtime.nodes (Trino's NodeSystemTable). */
+export interface SystemNodeRow {
+  nodeId: string;
+  httpUri: string;
+  nodeVersion: string | null;
+  coordinator: boolean;
+  /** Trino's NodeState in lower case: 'active', 'inactive', 'shutting_down', ... */
+  state: string;
+}
+
+/** system.runtime.queries (Trino's QuerySystemTable). Times are epoch milliseconds. */
+export interface SystemQueryRow {
+  queryId: string;
+  state: string;
+  user: string;
+  source: string | null;
+  query: string;
+  resourceGroupId: string[] | null;
+  queuedTimeMs: number;
+  analysisTimeMs: number;
+  planningTimeMs: number;
+  created: number;
+  started: number | null;
+  lastHeartbeat: number | null;
+  end: number | null;
+  errorType: string | null;
+  errorCode: string | null;
+}
+
+/** system.runtime.tasks (Trino's TaskSystemTable). Unknown counters are null. */
+export interface SystemTaskRow {
+  nodeId: string;
+  taskId: string;
+  stageId: string;
+  queryId: string;
+  state: string;
+  splits: number;
+  queuedSplits: number;
+  runningSplits: number;
+  completedSplits: number;
+  splitScheduledTimeMs: number;
+  splitCpuTimeMs: number;
+  splitBlockedTimeMs: number;
+  rawInputBytes: number;
+  rawInputRows: number;
+  processedInputBytes: number;
+  processedInputRows: number;
+  outputBytes: number | null;
+  outputRows: number | null;
+  physicalInputBytes: number | null;
+  physicalWrittenBytes: number | null;
+  created: number | null;
+  start: number | null;
+  lastHeartbeat: number | null;
+  end: number | null;
+}
+
+/** Rows read at the moment a statement scans the table (called on the main thread, keep it cheap). */
+export interface SystemTablesSource {
+  nodes(): SystemNodeRow[];
+  queries(): SystemQueryRow[];
+  tasks(): SystemTaskRow[];
+}
+
+/** The engine's end of the late binding: empty tables until `bind` is called. */
+export class SystemTablesBinding implements SystemTablesSource {
+  private source: SystemTablesSource | undefined;
+
+  bind(source: SystemTablesSource): void {
+    this.source = source;
+  }
+
+  unbind(): void {
+    this.source = undefined;
+  }
+
+  get bound(): boolean {
+    return this.source !== undefined;
+  }
+
+  nodes(): SystemNodeRow[] {
+    return this.source?.nodes() ?? [];
+  }
+
+  queries(): SystemQueryRow[] {
+    return this.source?.queries() ?? [];
+  }
+
+  tasks(): SystemTaskRow[] {
+    return this.source?.tasks() ?? [];
+  }
+}
