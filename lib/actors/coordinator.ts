@@ -12,6 +12,7 @@ import { queryMachine, type QueryActorRef, type QueryLimits, type QuerySnapshot 
 import { sessionPropertyValue, validateSessionProperties } from '../protocol/session-properties.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { toQueryView, type QueryView } from './query-view.js';
+import { startIdleCollector } from './idle-collector.js';
 import { trackerMachine, type TrackedQuery, type TrackerActorRef } from './tracker.machine.js';
 
 export interface CoordinatorOptions {
@@ -93,6 +94,14 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
 
   const queries = () => tracker.getSnapshot().context.queries;
   const nodeActors = new Map<string, NodeActorRef>();
+  let finishedQueries = 0;
+  let liveQueries = 0;
+  const stopIdleCollector = startIdleCollector({
+    intervalMs: 500,
+    minFinishedQueries: 100,
+    liveQueries: () => liveQueries,
+    finishedQueries: () => finishedQueries,
+  });
   const view = (tracked: TrackedQuery): QueryView => tracked.final ?? toQueryView(tracked.ref!.getSnapshot());
 
   return {
@@ -115,7 +124,12 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
         input: { queryId, sql, session, engine: options.engine, limits, now, dispatcher },
       });
       tracker.send({ type: 'query.register', queryId, session, query });
-      const finished = () => tracker.send({ type: 'query.finished', queryId });
+      liveQueries++;
+      const finished = () => {
+        liveQueries--;
+        finishedQueries++;
+        tracker.send({ type: 'query.finished', queryId });
+      };
       query.subscribe({ complete: finished, error: finished });
       query.start();
       // A bad Session header fails the query, as upstream does; the client sees it on its first poll.
@@ -174,13 +188,10 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     forgetNode(nodeId) {
       nodeActors.get(nodeId)?.send({ type: 'node.gone' });
     },
-    liveQueryCount: () => {
-      let live = 0;
-      for (const tracked of queries().values()) if (tracked.ref) live++;
-      return live;
-    },
+    liveQueryCount: () => liveQueries,
     async stop() {
       for (const tracked of queries().values()) (tracked.ref as AnyActorRef | undefined)?.send({ type: 'query.cancel' });
+      stopIdleCollector();
       for (const ref of nodeActors.values()) ref.stop();
       tracker.stop();
       await options.engine.close();
