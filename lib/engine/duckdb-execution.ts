@@ -1,11 +1,30 @@
 // Executions over one pooled DuckDB connection: a streaming one for queries (rows already rendered
 // as JSON text by DuckDB, see row-renderer.ts) and a one-shot one for DML/DDL.
+import duckdbBindings from '@duckdb/node-bindings';
 import { DuckDBMaterializedResult, type DuckDBBlobVector, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
 import type { Execution, ExecutionProgress, RowBatch } from './engine.types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
 
 const canceled = () => new VivaceError('USER_CANCELED', 'Query was canceled');
+
+/**
+ * The raw 16-byte string entries of a BLOB vector (duckdb_string_t: uint32 length, then 12 inline bytes
+ * or a 4-byte prefix and a pointer). node-api keeps this view private; the rendered rows are never NULL.
+ */
+const getDataFromPointer = duckdbBindings.get_data_from_pointer;
+
+function blobEntries(vector: DuckDBBlobVector): DataView {
+  return (vector as unknown as { dataView: DataView }).dataView;
+}
+
+/** Length of entry i and either its inline bytes or its heap address (x86-64 user addresses fit a double). */
+function stringAt(entries: DataView, i: number): { length: number; inline?: Uint8Array; pointer?: number } {
+  const at = i * 16;
+  const length = entries.getUint32(at, true);
+  if (length <= 12) return { length, inline: new Uint8Array(entries.buffer, entries.byteOffset + at + 4, length) };
+  return { length, pointer: entries.getUint32(at + 8, true) + entries.getUint32(at + 12, true) * 2 ** 32 };
+}
 
 /** Holds the connection until the execution ends, fails or is cancelled; gives it back exactly once. */
 abstract class ConnectionExecution implements Execution {
@@ -140,22 +159,48 @@ export class StreamingExecution extends ConnectionExecution {
         this.position = 0;
         this.rowsInVector = chunk.rowCount;
       }
-      const vector = this.vector!;
+      const strings = blobEntries(this.vector!);
       let i = this.position;
       const end = this.rowsInVector;
-      for (; i < end; i++) {
-        const row = vector.getItemBytes(i)!;
-        const need = row.length + (rows > 0 ? 1 : 0);
+      while (i < end) {
+        // A run of rows whose bytes lie back to back in the chunk's string heap is read with one
+        // native call (DuckDB writes a chunk's strings sequentially: ~7 runs per 2048 rows), instead of
+        // one call per row, which cost a third of the streaming time.
+        const first = stringAt(strings, i);
+        let runEnd = i + 1;
+        let runBytes = first.length;
+        let budget = used + (rows > 0 ? 1 : 0) + first.length;
+        if (first.pointer !== undefined) {
+          let next = first.pointer + first.length;
+          while (runEnd < end) {
+            const at = runEnd * 16;
+            const length = strings.getUint32(at, true);
+            if (length <= 12 || budget + 1 + length > targetBytes) break;
+            if (strings.getUint32(at + 8, true) + strings.getUint32(at + 12, true) * 2 ** 32 !== next) break;
+            runBytes += length;
+            budget += 1 + length;
+            next += length;
+            runEnd++;
+          }
+        }
+        const need = runBytes + (runEnd - i - 1) + (rows > 0 ? 1 : 0);
         if (rows > 0 && used + need > targetBytes) break;
         if (used + need > page.length) {
           const grown = Buffer.allocUnsafe(Math.max(page.length * 2, used + need));
           page.copy(grown, 0, 0, used);
           page = this.page = grown;
         }
-        if (rows > 0) page[used++] = 0x2c; // ','
-        page.set(row, used);
-        used += row.length;
-        rows++;
+        const bytes = first.pointer === undefined ? first.inline! : getDataFromPointer(strings.buffer as ArrayBuffer, strings.byteOffset + i * 16 + 8, runBytes);
+        let offset = 0;
+        for (let r = i; r < runEnd; r++) {
+          const length = r === i ? first.length : strings.getUint32(r * 16, true);
+          if (rows > 0) page[used++] = 0x2c; // ','
+          page.set(bytes.subarray(offset, offset + length), used);
+          used += length;
+          offset += length;
+          rows++;
+        }
+        i = runEnd;
       }
       this.position = i;
       if (i < end) break;

@@ -147,3 +147,30 @@ describe('duckdb engine: small results run materialized once learned', () => {
     }
   });
 });
+
+describe('duckdb engine: copying rendered rows', () => {
+  it('pages rows that mix inline (<= 12 bytes) and heap strings across chunks without losing or reordering bytes', async () => {
+    const engine = await newEngine(1);
+    try {
+      // Short rows ([7]) are stored inline in DuckDB's string entries, long ones in the string heap.
+      const sql = "SELECT CASE WHEN i % 3 = 0 THEN 7 ELSE i END AS n, CASE WHEN i % 5 = 0 THEN NULL ELSE repeat('x', (i % 40)::INTEGER) END AS s FROM range(7000) t(i)";
+      const expected = Array.from({ length: 7000 }, (_, i) => [i % 3 === 0 ? 7 : i, i % 5 === 0 ? null : 'x'.repeat(i % 40)]);
+      for (const target of [1, 100, 4096, 1 << 20]) {
+        const plan = await engine.plan(sql, testSession());
+        const execution = plan.execute();
+        const rows: unknown[][] = [];
+        for (;;) {
+          const batch = await execution.next(target);
+          if (!batch) break;
+          const parsed = JSON.parse(`[${batch.json}]`) as unknown[][];
+          expect(parsed).to.have.length(batch.rows);
+          expect(Buffer.byteLength(batch.json)).to.equal(batch.bytes);
+          rows.push(...parsed);
+        }
+        expect(rows).to.deep.equal(expected);
+      }
+    } finally {
+      await engine.close();
+    }
+  });
+});
