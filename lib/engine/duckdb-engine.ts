@@ -13,6 +13,7 @@ import { toVivaceError, syntaxErrorAt, type ErrorContext } from './duckdb-errors
 import { astNumber, parseAst, prestoColumnNames, rewriteStatement, stringifyAst, type SerializedStatement } from './statement-rewriter.js';
 import { rewritePrestoLiterals } from './presto-literals.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
+import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
 import { transactionsOf } from './dialect/transaction-registry.js';
@@ -91,94 +92,6 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     },
   };
 }
-
-interface CachedQueryPlan {
-  columns: OutputColumn[];
-  renderSql: string;
-  /**
-   * The last run returned one small chunk: run it materialized (one thread-pool round trip instead of
-   * stream + two fetches). Learned per plan; DDL and DML empty the cache, so data growth relearns it.
-   */
-  small?: boolean;
-}
-
-/** At most one DuckDB chunk of rendered rows: small enough to materialize. */
-const SMALL_RESULT = { rows: 2048, bytes: 64 * 1024 };
-
-/**
- * Analysed queries by text, catalog, schema and time zone: a repeated query skips parsing, naming and
- * preparing (4-6 DuckDB round trips) and only runs. Any statement that is not a query (DDL, DML, SET)
- * may change what a query means, so it empties the cache.
- */
-class PlanCache {
-  private readonly plans = new Map<string, CachedQueryPlan>();
-  constructor(private readonly maxEntries = 1000) {}
-
-  static key(sql: string, session: Session, catalog: string, schema: string): string {
-    return `${catalog}\u0000${schema}\u0000${session.timeZone ?? ''}\u0000${sql}`;
-  }
-
-  get(key: string): CachedQueryPlan | undefined {
-    const plan = this.plans.get(key);
-    if (plan) {
-      this.plans.delete(key); // most recently used last
-      this.plans.set(key, plan);
-    }
-    return plan;
-  }
-
-  set(key: string, plan: CachedQueryPlan): void {
-    this.plans.set(key, plan);
-    if (this.plans.size > this.maxEntries) this.plans.delete(this.plans.keys().next().value!);
-  }
-
-  /** The catalog.schema each pooled connection is on, so USE runs only when it changes. */
-  schemaOf = new WeakMap<DuckDBConnection, string>();
-
-  /**
-   * Render statements prepared on each connection, so running a cached plan is one DuckDB call
-   * (`connection.stream(sql)` is three: extract, prepare, stream). Valid for one cache generation.
-   */
-  private readonly prepared = new Map<DuckDBConnection, { generation: number; statements: Map<string, DuckDBPreparedStatement> }>();
-  private generation = 0;
-
-  /** Call only while `connection` is held by the caller and idle: stale statements are destroyed here. */
-  async preparedOn(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
-    let entry = this.prepared.get(connection);
-    if (!entry || entry.generation !== this.generation) {
-      for (const statement of entry?.statements.values() ?? []) statement.destroySync();
-      entry = { generation: this.generation, statements: new Map() };
-      this.prepared.set(connection, entry);
-    }
-    let statement = entry.statements.get(sql);
-    if (statement) {
-      entry.statements.delete(sql); // most recently used last
-    } else {
-      statement = await connection.prepare(sql);
-      if (entry.statements.size >= MAX_PREPARED_PER_CONNECTION) {
-        const [oldestSql, oldest] = entry.statements.entries().next().value!;
-        entry.statements.delete(oldestSql);
-        oldest.destroySync();
-      }
-    }
-    entry.statements.set(sql, statement);
-    return statement;
-  }
-
-  /** At engine close, once every connection is back and idle. */
-  destroyPrepared(): void {
-    for (const entry of this.prepared.values()) for (const statement of entry.statements.values()) statement.destroySync();
-    this.prepared.clear();
-  }
-
-  clear(): void {
-    this.plans.clear();
-    this.schemaOf = new WeakMap(); // DDL may have dropped the schema a connection is on
-    this.generation++; // statements prepared before DDL are dropped at their connection's next use
-  }
-}
-
-const MAX_PREPARED_PER_CONNECTION = 256;
 
 function streamingExecution(connection: DuckDBConnection, cache: PlanCache, plan: CachedQueryPlan, release: () => void, runtime: ErrorContext): StreamingExecution {
   const materialize = plan.small === true;
