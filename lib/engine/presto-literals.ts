@@ -2,10 +2,11 @@
 //   X'DEADBEEF'                -> '\xDE\xAD\xBE\xEF'::BLOB   (DuckDB reads X'..' as the string 'xDEADBEEF')
 //   VALUES 1, 2, 3             -> VALUES (1), (2), (3)       (one-column rows without parentheses)
 //   TABLESAMPLE BERNOULLI (10) -> TABLESAMPLE BERNOULLI (10 PERCENT)  (DuckDB reads a bare number as rows)
-// String literals, quoted identifiers and comments are left alone. Text without any of the three
+//   if(c, x)                   -> if(c, x, NULL)             (DuckDB's parser wants all three arguments)
+// String literals, quoted identifiers and comments are left alone. Text without any of these
 // patterns is returned as is without tokenizing.
 
-const CANDIDATE = /[xX]'|\bvalues\b|\btablesample\b/i;
+const CANDIDATE = /[xX]'|\bvalues\b|\btablesample\b|\bif\s*\(/i;
 
 interface Token {
   kind: 'string' | 'ident' | 'comment' | 'word' | 'number' | 'space' | 'punct';
@@ -67,6 +68,25 @@ export function rewritePrestoLiterals(sql: string): string {
       const close = next(size);
       if ((isWord(tokens[method], 'bernoulli') || isWord(tokens[method], 'system')) && tokens[open]?.text === '(' && tokens[size]?.kind === 'number' && tokens[close]?.text === ')') {
         tokens[size]!.text += ' PERCENT';
+        changed = true;
+      }
+      continue;
+    }
+    if (isWord(t, 'if') && tokens[next(i)]?.text === '(') {
+      // Count the top-level arguments up to the matching parenthesis.
+      let depth = 0;
+      let commas = 0;
+      let j = next(i);
+      for (; j < tokens.length; j++) {
+        const u = tokens[j]!;
+        if (u.text === '(' || u.text === '[') depth++;
+        else if (u.text === ')' || u.text === ']') {
+          depth--;
+          if (depth === 0) break;
+        } else if (depth === 1 && u.text === ',') commas++;
+      }
+      if (j < tokens.length && commas === 1) {
+        tokens[j]!.text = ', NULL)';
         changed = true;
       }
       continue;

@@ -186,6 +186,8 @@ describe('duckdb engine: Presto functions and literals', () => {
   describe('conditionals, math and types', () => {
     it('if, try (including division by zero), try_cast, typeof', async () => {
       expect(await json("SELECT if(1 > 2, 'a', 'b'), try(1 / 0), try(CAST('x' AS integer)), try_cast('7' AS integer), 10 / 4")).to.equal('"b",null,null,7,2');
+      // Presto's two-argument if is NULL when false; commas inside nested calls and strings don't count.
+      expect(await json("SELECT if(1 > 2, 'a'), if(1 < 2, concat('x', ','), NULL), IF (true, if(false, 1)), 'if(a, b)'")).to.equal('null,"x,",null,"if(a, b)"');
       expect(await json("SELECT typeof(1), typeof(1.5), typeof('a'), typeof(ARRAY[1]), typeof(1e0), typeof(CAST(1 AS real)), typeof(X'00'), typeof(DATE '2020-01-01')"))
         .to.equal('"integer","decimal(2,1)","varchar","array(integer)","double","real","varbinary","date"');
       expect(await json("SELECT typeof(TIMESTAMP '2020-01-01 00:00:00'), typeof(from_unixtime(0)), typeof(MAP(ARRAY['a'], ARRAY[1])), typeof(ARRAY[ARRAY[1]]), typeof(CAST(1 AS bigint)), typeof(INTERVAL '1' DAY)"))
