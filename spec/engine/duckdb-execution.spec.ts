@@ -1,7 +1,7 @@
 // Streaming executions: paging by targetBytes, progress, cancellation (with the connection reused), memory limits.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -92,12 +92,14 @@ describe('duckdb engine: execution', () => {
   });
 
   it('maps exceeding the memory limit to EXCEEDED_LOCAL_MEMORY_LIMIT', async () => {
-    const small = await createDuckDbEngine({ tempDirectory: mkdtempSync(join(tmpdir(), 'vivace-engine-spec-')), memoryLimit: '32MB', threads: 1, maxConnections: 1 });
+    const dir = mkdtempSync(join(tmpdir(), 'vivace-engine-spec-'));
+    const small = await createDuckDbEngine({ tempDirectory: dir, memoryLimit: '32MB', threads: 1, maxConnections: 1 });
     try {
       const err = await runSql(small, 'SELECT length(list(i)) FROM range(20000000) t(i)').then(() => undefined, (e: unknown) => e);
       expect(err).to.include({ errorName: 'EXCEEDED_LOCAL_MEMORY_LIMIT' });
     } finally {
       await small.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
