@@ -1,4 +1,5 @@
 // `vivace serve [--port 8080] [--host 127.0.0.1] [--config FILE]`: starts a coordinator on embedded DuckDB.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCoordinator } from '../actors/coordinator.js';
@@ -43,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
     stopping = true;
     await server.close();
     await coordinator.stop();
+    // The default spill directory belongs to this process alone (vivace-spill-<pid>).
+    if (config.tempDirectory === defaultConfig().tempDirectory) rmSync(config.tempDirectory, { recursive: true, force: true });
     process.exit(code);
   };
   const server = await startServer(coordinator, { onShutdown: () => void stop(0) });
