@@ -10,11 +10,9 @@ import { stageMachine } from './stage.machine.js';
 import type { StageCounters } from '../protocol/states.js';
 
 
-/** Longest delay a Node timer can hold; longer limits are checked when it fires. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface QueryLimits {
-  /** Wall-clock limit from creation (Presto's query.max-run-time). */
+  /** Wall-clock limit from creation (Presto's query.max-run-time); the tracker enforces it. */
   maxRunTimeMs: number;
   /** Bytes of JSON rows per client page. */
   targetResultBytes: number;
@@ -123,11 +121,7 @@ export const queryMachine = setup({
     produceResults: resultProducer,
     stage: stageMachine,
   },
-  delays: {
-    maxRunTime: ({ context }) => Math.min(MAX_TIMER_MS, Math.max(0, context.limits.maxRunTimeMs)),
-  },
   guards: {
-    runTimeExceeded: ({ context }) => context.now() - context.createTime >= context.limits.maxRunTimeMs,
     exceedsMemoryLimit: ({ context, event }) => {
       if (event.type !== 'results.batch' || context.limits.maxMemoryBytes === undefined) return false;
       let held = event.batch.bytes;
@@ -186,8 +180,7 @@ export const queryMachine = setup({
         if (context.error) return context.error;
         if (event.type === 'query.fail') return event.error;
         if (event.type === 'results.failed') return event.error;
-        if (event.type === 'query.cancel') return new VivaceError('USER_CANCELED', 'Query was canceled');
-        return new VivaceError('EXCEEDED_TIME_LIMIT', `Query exceeded maximum time limit of ${context.limits.maxRunTimeMs}ms`);
+        return new VivaceError('USER_CANCELED', 'Query was canceled');
       },
     }),
     failOnMemoryLimit: assign({
@@ -236,9 +229,6 @@ export const queryMachine = setup({
         'query.heartbeat': { actions: 'recordHeartbeat' },
         'query.cancel': { target: 'FAILED', actions: 'recordFailure' },
         'query.fail': { target: 'FAILED', actions: 'recordFailure' },
-      },
-      after: {
-        maxRunTime: { guard: 'runTimeExceeded', target: 'FAILED', actions: 'recordFailure' },
       },
       states: {
         QUEUED: {

@@ -1,11 +1,13 @@
 // The query tracker: registers query actors, keeps each finished query as its final view (bounded
-// history), and fails queries whose client went away.
+// history), and fails queries whose client went away or that ran past their time limit (checked every
+// trackerInterval, as Presto's QueryTracker does: one periodic sweep instead of a timer per query).
 // Query actors are not its children: xstate memoizes transition candidates per event type, and a child's
 // `xstate.done.actor.<queryId>` is a new type per query, which would grow that cache without bound.
 import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Session } from '../protocol/types.js';
 import { TokenCursor } from '../protocol/token-cursor.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { formatDuration } from '../protocol/duration.js';
 import { dispatcherMachine } from './dispatcher.machine.js';
 import type { QueryActorRef, QueryLimits } from './query.machine.js';
 import { toQueryView, type QueryView } from './query-view.js';
@@ -99,7 +101,12 @@ export const trackerMachine = setup({
       for (const tracked of context.queries.values()) {
         if (!tracked.ref) continue;
         const c = tracked.ref.getSnapshot().context;
-        if (now - c.lastHeartbeat > context.limits.clientTimeoutMs) {
+        if (now - c.createTime >= c.limits.maxRunTimeMs) {
+          enqueue.sendTo(tracked.ref, {
+            type: 'query.fail',
+            error: new VivaceError('EXCEEDED_TIME_LIMIT', `Query exceeded maximum time limit of ${formatDuration(c.limits.maxRunTimeMs)}`),
+          });
+        } else if (now - c.lastHeartbeat > context.limits.clientTimeoutMs) {
           enqueue.sendTo(tracked.ref, {
             type: 'query.fail',
             error: new VivaceError(

@@ -92,21 +92,6 @@ describe('queryMachine', () => {
     expect(engine.openExecutions).to.equal(0);
   });
 
-  it('fails with EXCEEDED_TIME_LIMIT when the run time passes the limit (simulated clock)', async () => {
-    const engine = new FakeEngine({ slow: { columns: [BIGINT_COLUMN('n')], rows: rows(5), gated: true } });
-    const clock = new SimulatedClock();
-    const query = startQuery(engine, 'slow', clock, { ...TEST_LIMITS, maxRunTimeMs: 10_000 });
-    await settle();
-    clock.increment(9_999);
-    expect(queryStateOf(query.getSnapshot())).to.equal('RUNNING');
-    clock.increment(1);
-    const view = toQueryView(query.getSnapshot());
-    expect(view.state).to.equal('FAILED');
-    expect(view.error?.errorName).to.equal('EXCEEDED_TIME_LIMIT');
-    expect(view.endTime).to.equal(10_000);
-    expect(engine.cancels).to.equal(1);
-  });
-
   it('an engine failure mid-stream fails the query with that error', async () => {
     const error = new VivaceError('DIVISION_BY_ZERO', 'Division by zero');
     const engine = new FakeEngine({ q: { columns: [BIGINT_COLUMN('n')], rows: rows(50), batchRows: 10, failAtBatch: { index: 1, error } } });

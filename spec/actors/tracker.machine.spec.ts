@@ -16,6 +16,11 @@ function setup(config: Record<string, number> = {}) {
   return { clock, engine, coordinator };
 }
 
+/** SimulatedClock runs a due timer at the end of an increment, so sweeps are stepped one interval at a time. */
+function advanceBySweeps(clock: SimulatedClock, sweeps: number, intervalMs = 1000): void {
+  for (let i = 0; i < sweeps; i++) clock.increment(intervalMs);
+}
+
 /** Runs a query to the end the way the statement route does: take pages until done. */
 async function drain(coordinator: ReturnType<typeof setup>['coordinator'], queryId: string) {
   const tracked = coordinator.lookup(queryId)!;
@@ -83,9 +88,9 @@ describe('trackerMachine (through createCoordinator)', () => {
     const { coordinator, clock } = setup();
     const limited = coordinator.submit('slow', testSession({ properties: { query_max_run_time: '10s' } }));
     await settle();
-    clock.increment(9_999);
+    advanceBySweeps(clock, 9); // the tracker sweeps every second
     expect(coordinator.view(coordinator.lookup(limited)!).state).to.equal('RUNNING');
-    clock.increment(1);
+    advanceBySweeps(clock, 1);
     await settle();
     expect(coordinator.view(coordinator.lookup(limited)!).error?.errorName).to.equal('EXCEEDED_TIME_LIMIT');
 
@@ -108,5 +113,20 @@ describe('trackerMachine (through createCoordinator)', () => {
     expect(view.state).to.equal('FAILED');
     expect(view.error?.errorName).to.equal('EXCEEDED_LOCAL_MEMORY_LIMIT');
     expect(view.error?.message).to.equal('Query exceeded per-node memory limit of 300B');
+  });
+
+  it('fails a query past query.max-run-time with EXCEEDED_TIME_LIMIT at the next sweep and interrupts the engine', async () => {
+    const { coordinator, clock, engine } = setup({ maxRunTimeMs: 10_000 });
+    const id = coordinator.submit('slow', testSession());
+    await settle();
+    advanceBySweeps(clock, 9);
+    expect(coordinator.view(coordinator.lookup(id)!).state).to.equal('RUNNING');
+    advanceBySweeps(clock, 1);
+    await settle();
+    const view = coordinator.view(coordinator.lookup(id)!);
+    expect(view.state).to.equal('FAILED');
+    expect(view.error).to.include({ errorName: 'EXCEEDED_TIME_LIMIT', message: 'Query exceeded maximum time limit of 10.00s' });
+    expect(view.endTime! - view.createTime).to.equal(10_000);
+    expect(engine.cancels).to.equal(1);
   });
 });

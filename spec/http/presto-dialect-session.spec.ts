@@ -11,7 +11,8 @@ describe('Presto dialect over HTTP: session', function () {
   let server: TestServer;
 
   before(async () => {
-    server = await startTestServer({ engine: await createTestEngine(2) });
+    // A short tracker sweep, so query_max_run_time is enforced within the test (upstream sweeps every 1 s).
+    server = await startTestServer({ engine: await createTestEngine(2), config: { trackerIntervalMs: 100 } });
     const setup = new PrestoSession(server.url);
     await setup.ok('CREATE TABLE memory.default.ledger (v integer)');
     // Generates tpch.tiny once for the file (a few seconds).
