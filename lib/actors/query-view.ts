@@ -16,15 +16,26 @@ export function queryStateOf(snapshot: QuerySnapshot): QueryState {
   return (typeof value === 'string' ? value : value.active) as QueryState;
 }
 
+// Built field by field: this runs for every response, and rest/spread copies were a visible cost.
 function stageView(snapshot: StageSnapshot, all: StageSnapshot[]): StageView {
-  const { stageId, parentStageId: _parent, ...counters } = snapshot.context;
+  const c = snapshot.context;
   const state = snapshot.value as StageState;
+  const subStages: StageView[] = [];
+  if (all.length > 1) for (const s of all) if (s.context.parentStageId === c.stageId) subStages.push(stageView(s, all));
   return {
-    ...counters,
-    stageId,
+    stageId: c.stageId,
     state,
     done: isStageDone(state),
-    subStages: all.filter((s) => s.context.parentStageId === stageId).map((s) => stageView(s, all)),
+    nodes: c.nodes,
+    totalSplits: c.totalSplits,
+    queuedSplits: c.queuedSplits,
+    runningSplits: c.runningSplits,
+    completedSplits: c.completedSplits,
+    cpuTimeMillis: c.cpuTimeMillis,
+    wallTimeMillis: c.wallTimeMillis,
+    processedRows: c.processedRows,
+    processedBytes: c.processedBytes,
+    subStages,
   };
 }
 

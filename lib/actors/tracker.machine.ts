@@ -56,6 +56,21 @@ export type TrackerEvent =
 
 export const FIRST_TOKEN = 1;
 
+/** Drops the oldest finished queries beyond max-history once older than min-expire-age (or beyond the hard cap). */
+function expireHistory(context: TrackerContext): void {
+  const { maxHistory, maxHistoryHard, minExpireAgeMs } = context.limits;
+  const now = context.now();
+  let drop = 0;
+  while (context.history.length - drop > maxHistory) {
+    const oldest = context.queries.get(context.history[drop])?.final;
+    const young = oldest?.endTime !== undefined && now - oldest.endTime < minExpireAgeMs;
+    if (young && context.history.length - drop <= maxHistoryHard) break;
+    drop++;
+  }
+  for (const id of context.history.slice(0, drop)) context.queries.delete(id);
+  if (drop > 0) context.history.splice(0, drop);
+}
+
 export const trackerMachine = setup({
   types: {
     input: {} as TrackerInput,
@@ -77,23 +92,15 @@ export const trackerMachine = setup({
       if (event.type !== 'query.finished') return {};
       const tracked = context.queries.get(event.queryId);
       if (!tracked?.ref) return {};
-      tracked.final = { ...toQueryView(tracked.ref.getSnapshot()), page: undefined };
+      tracked.final = toQueryView(tracked.ref.getSnapshot());
+      tracked.final.page = undefined;
       tracked.ref = undefined;
       context.history.push(event.queryId);
+      expireHistory(context);
       return {};
     }),
     expireHistory: assign(({ context }) => {
-      const { maxHistory, maxHistoryHard, minExpireAgeMs } = context.limits;
-      const now = context.now();
-      let drop = 0;
-      while (context.history.length - drop > maxHistory) {
-        const oldest = context.queries.get(context.history[drop])?.final;
-        const young = oldest?.endTime !== undefined && now - oldest.endTime < minExpireAgeMs;
-        if (young && context.history.length - drop <= maxHistoryHard) break;
-        drop++;
-      }
-      for (const id of context.history.slice(0, drop)) context.queries.delete(id);
-      if (drop > 0) context.history.splice(0, drop);
+      expireHistory(context);
       return {};
     }),
     failStuckQueries: enqueueActions(({ context, enqueue }) => {
@@ -135,7 +142,7 @@ export const trackerMachine = setup({
     tracking: {
       on: {
         'query.register': { actions: 'registerQuery' },
-        'query.finished': { actions: ['recordFinalView', 'expireHistory'] },
+        'query.finished': { actions: 'recordFinalView' },
       },
       after: {
         trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'expireHistory'] },
