@@ -55,11 +55,27 @@ export function headerValue(headers: RequestHeaders, name: string): string | und
 }
 
 /** All values of a header by name (any case): Node gives arrays only for some repeated headers. */
+const mixedCase = new WeakMap<RequestHeaders, boolean>();
+
+/** Whether any header name has an upper-case letter (remembered per headers object). */
+function hasMixedCaseNames(headers: RequestHeaders): boolean {
+  let mixed = mixedCase.get(headers);
+  if (mixed === undefined) {
+    mixed = Object.keys(headers).some((key) => key !== key.toLowerCase());
+    mixedCase.set(headers, mixed);
+  }
+  return mixed;
+}
+
 export function headerValues(headers: RequestHeaders, name: string): string[] {
   const wanted = name.toLowerCase();
+  // Node gives lowercase names, so a direct lookup serves it; other callers may use any case.
+  const direct = headers[wanted];
+  if (direct !== undefined) return Array.isArray(direct) ? [...direct] : [direct];
+  if (!hasMixedCaseNames(headers)) return [];
   const out: string[] = [];
   for (const [key, value] of Object.entries(headers)) {
-    if (value === undefined || key.toLowerCase() !== wanted) continue;
+    if (value === undefined || key === wanted || key.toLowerCase() !== wanted) continue;
     if (Array.isArray(value)) out.push(...value);
     else out.push(value);
   }

@@ -4,7 +4,7 @@ import type { RowBatch } from '../engine/engine.types.js';
 import { outputColumn } from './presto-type.js';
 import type { QueryView } from './query-view.types.js';
 import { statementStats } from './statement-stats.js';
-import type { ProtocolDialect } from './types.js';
+import type { OutputColumn, ProtocolDialect } from './types.js';
 
 export interface StatementLinks {
   infoUri: string;
@@ -12,23 +12,28 @@ export interface StatementLinks {
   partialCancelUri?: string;
 }
 
+/** Columns rendered once per query and dialect: every response of the query repeats them. */
+const columnsJson = new WeakMap<readonly OutputColumn[], Partial<Record<ProtocolDialect, string>>>();
+
+function renderColumns(columns: readonly OutputColumn[], dialect: ProtocolDialect): string {
+  let byDialect = columnsJson.get(columns);
+  if (!byDialect) columnsJson.set(columns, (byDialect = {}));
+  return (byDialect[dialect] ??= JSON.stringify(columns.map((c) => outputColumn(c, dialect))));
+}
+
 export function renderStatement(view: QueryView, links: StatementLinks, dialect: ProtocolDialect, page?: RowBatch): string {
-  const head: Record<string, unknown> = { id: view.queryId, infoUri: links.infoUri };
-  if (links.partialCancelUri !== undefined) head.partialCancelUri = links.partialCancelUri;
-  if (links.nextUri !== undefined) head.nextUri = links.nextUri;
-  if (view.columns !== undefined) head.columns = view.columns.map((c) => outputColumn(c, dialect));
-
-  const tail: Record<string, unknown> = { stats: statementStats(view) };
-  if (view.error !== undefined) tail.error = view.error;
-  tail.warnings = [];
-  if (view.updateType !== undefined) {
-    tail.updateType = view.updateType;
-    if (view.updateCount !== undefined) tail.updateCount = view.updateCount;
-  }
-
-  const headJson = JSON.stringify(head);
-  const tailJson = JSON.stringify(tail);
+  let body = `{"id":${JSON.stringify(view.queryId)},"infoUri":${JSON.stringify(links.infoUri)}`;
+  if (links.partialCancelUri !== undefined) body += `,"partialCancelUri":${JSON.stringify(links.partialCancelUri)}`;
+  if (links.nextUri !== undefined) body += `,"nextUri":${JSON.stringify(links.nextUri)}`;
+  if (view.columns !== undefined) body += `,"columns":${renderColumns(view.columns, dialect)}`;
   // `data` is omitted when the page has no rows (clients mishandle an empty list).
-  const data = page !== undefined && page.rows > 0 ? `,"data":[${page.json}]` : '';
-  return `${headJson.slice(0, -1)}${data},${tailJson.slice(1)}`;
+  if (page !== undefined && page.rows > 0) body += `,"data":[${page.json}]`;
+  body += `,"stats":${JSON.stringify(statementStats(view))}`;
+  if (view.error !== undefined) body += `,"error":${JSON.stringify(view.error)}`;
+  body += ',"warnings":[]';
+  if (view.updateType !== undefined) {
+    body += `,"updateType":${JSON.stringify(view.updateType)}`;
+    if (view.updateCount !== undefined) body += `,"updateCount":${view.updateCount}`;
+  }
+  return `${body}}`;
 }
