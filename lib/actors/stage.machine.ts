@@ -36,7 +36,18 @@ export const stageMachine = setup({
   actions: {
     recordProgress: assign(({ event }) => ((event.type === 'stage.progress' || event.type === 'stage.finish') && event.counters) || {}),
     startSplits: assign(({ context }) => ({ queuedSplits: 0, runningSplits: context.totalSplits - context.completedSplits })),
-    completeSplits: assign(({ context }) => ({ queuedSplits: 0, runningSplits: 0, completedSplits: context.totalSplits })),
+    // One assign per transition (each assign copies the context and the snapshot).
+    startWithProgress: assign(({ context, event }) => ({
+      ...(event.type === 'stage.progress' ? event.counters : {}),
+      queuedSplits: 0,
+      runningSplits: context.totalSplits - context.completedSplits,
+    })),
+    finishWithProgress: assign(({ context, event }) => ({
+      ...(event.type === 'stage.finish' ? event.counters : {}),
+      queuedSplits: 0,
+      runningSplits: 0,
+      completedSplits: context.totalSplits,
+    })),
     dropRunningSplits: assign({ queuedSplits: 0, runningSplits: 0 }),
   },
 }).createMachine({
@@ -70,8 +81,8 @@ export const stageMachine = setup({
       on: {
         'stage.start': { target: 'RUNNING', actions: 'startSplits' },
         // The first progress report means work has started.
-        'stage.progress': { target: 'RUNNING', actions: ['recordProgress', 'startSplits'] },
-        'stage.finish': { target: 'FINISHED', actions: ['recordProgress', 'completeSplits'] },
+        'stage.progress': { target: 'RUNNING', actions: 'startWithProgress' },
+        'stage.finish': { target: 'FINISHED', actions: 'finishWithProgress' },
         'stage.cancel': { target: 'CANCELED', actions: 'dropRunningSplits' },
         'stage.abort': { target: 'ABORTED', actions: 'dropRunningSplits' },
         'stage.fail': { target: 'FAILED', actions: 'dropRunningSplits' },
@@ -79,7 +90,7 @@ export const stageMachine = setup({
     },
     RUNNING: {
       on: {
-        'stage.finish': { target: 'FINISHED', actions: ['recordProgress', 'completeSplits'] },
+        'stage.finish': { target: 'FINISHED', actions: 'finishWithProgress' },
         'stage.cancel': { target: 'CANCELED', actions: 'dropRunningSplits' },
         'stage.abort': { target: 'ABORTED', actions: 'dropRunningSplits' },
         'stage.fail': { target: 'FAILED', actions: 'dropRunningSplits' },
