@@ -147,9 +147,8 @@ describe('Presto dialect over HTTP: session', function () {
       expect(output.columns!.map((c) => c.name)).to.deep.equal(['Column Name', 'Catalog', 'Schema', 'Table', 'Type', 'Type Size', 'Aliased']);
     });
 
-    // Known gap: DuckDB leaves a parameter in `? + 1` untyped and we have no type inference of our own,
-    // so DESCRIBE INPUT answers `unknown`. Pending until parameter types are inferred (issue 3 note).
-    it.skip('DESCRIBE INPUT of SELECT ? + 1 types the parameter integer, as Presto coerces it', async () => {
+    // DuckDB leaves the parameter of `? + 1` untyped; the dialect types it from the literal beside it.
+    it('DESCRIBE INPUT of SELECT ? + 1 types the parameter integer, as Presto coerces it', async () => {
       const presto = new PrestoSession(server.url);
       await presto.ok('PREPARE q FROM SELECT ? + 1');
       expect((await presto.ok('DESCRIBE INPUT q')).rows).to.deep.equal([[0, 'integer']]);

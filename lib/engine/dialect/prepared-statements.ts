@@ -10,6 +10,7 @@ import { prestoTypeOf } from '../duckdb-types.js';
 import { syntaxErrorAt } from '../duckdb-errors.js';
 import { astNumber, parseAst } from '../statement-rewriter.js';
 import { parseDialectStatement } from './dialect-parser.js';
+import { parameterTypesFromLiterals } from './parameter-types.js';
 import { stripTrailingSemicolons, tokenize } from './sql-tokens.js';
 import type { Cell } from './values-plan.js';
 import type { ShowResult } from './show-metadata.js';
@@ -90,6 +91,12 @@ export async function describeInput(connection: DuckDBConnection, session: Sessi
         }
       } finally {
         prepared.destroySync();
+      }
+    }
+    if (types.includes('unknown')) {
+      const fromLiterals = await parameterTypesFromLiterals(connection, sql).catch(() => new Map<number, PrestoType>());
+      for (const [position, type] of fromLiterals) {
+        if (types[position - 1] === 'unknown') types[position - 1] = formatType(type, dialectOf(session.prefix));
       }
     }
   }

@@ -65,6 +65,12 @@ describe('dialect: prepared statements', () => {
     expect(out.rows).to.deep.equal([[0, 'integer'], [1, 'unknown']]);
   });
 
+  it('DESCRIBE INPUT types a parameter DuckDB leaves untyped from the literal beside it', async () => {
+    const session = testSession({ preparedStatements: { q: "SELECT ? + 1, 2.5 * ?, ? || 'a', 3 = ?" } });
+    const out = await runSql(engine, 'DESCRIBE INPUT q', session);
+    expect(out.rows).to.deep.equal([[0, 'integer'], [1, 'decimal(2,1)'], [2, 'varchar'], [3, 'integer']]);
+  });
+
   it('DESCRIBE OUTPUT lists output columns with type size and aliasing', async () => {
     const session = testSession({ preparedStatements: { q: 'SELECT count(*) AS n, 1 + 2, name FROM people GROUP BY name', d: 'INSERT INTO people VALUES (9, ?)' } });
     const out = await runSql(engine, 'DESCRIBE OUTPUT q', session);
