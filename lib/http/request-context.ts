@@ -25,8 +25,8 @@ export function protocolFamily(ctx: Context, fallback?: HeaderPrefix): ProtocolF
 
 /** Write a JSON text body with exactly `application/json` (lento rejects a charset suffix). */
 export function sendJsonText(ctx: Context, status: number, json: string, contentType = 'application/json'): void {
+  // The header first: Koa then neither guesses a type from the body nor adds a charset.
+  ctx.set('Content-Type', contentType);
   ctx.status = status;
   ctx.body = json;
-  ctx.type = contentType;
-  ctx.set('Content-Type', contentType);
 }
