@@ -17,6 +17,7 @@ import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
 import { transactionsOf } from './dialect/transaction-registry.js';
+import { rejectConnectorWrite } from './dialect/write-target.js';
 import { attachTpchCatalog, type TpchCatalogOptions } from './catalogs/tpch-catalog.js';
 import { attachSystemCatalog } from './catalogs/system-catalog.js';
 import type { SystemTablesBinding } from './catalogs/system-tables.js';
@@ -148,6 +149,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     });
     if (extracted.count === 0) throw new VivaceError('SYNTAX_ERROR', 'line 1:1: Empty statement', { location: { lineNumber: 1, columnNumber: 1 } });
     if (extracted.count > 1) throw new VivaceError('SYNTAX_ERROR', 'Multiple statements in one request are not supported');
+    rejectConnectorWrite(text, session);
     const ast = serialized.error ? undefined : serialized.statements?.[0]?.node;
     // Presto division and functions (statement-rewriter.ts); a statement needing neither runs as written.
     const inner = ast ? await rewriteSql(connection, ast, text, session) : text;

@@ -56,6 +56,15 @@ describe('tpch catalog', function () {
     expect(lines).to.deep.equal([]);
   });
 
+  it('refuses writes into the catalog with NOT_SUPPORTED and keeps its tables', async () => {
+    for (const sql of ['CREATE TABLE tpch.tiny.t AS SELECT 1 AS a', "INSERT INTO tpch.tiny.region VALUES (9, 'X', 'y')", 'DROP VIEW tpch.tiny.region', 'DELETE FROM tpch.tiny.region']) {
+      const err = await runSql(engine, sql).then(() => undefined, (e: unknown) => e);
+      expect(err, sql).to.include({ errorName: 'NOT_SUPPORTED' });
+    }
+    const { rows } = await runSql(engine, "SELECT count(*) FROM tpch.information_schema.tables WHERE table_schema = 'tiny'");
+    expect(rows).to.deep.equal([[8]]);
+  });
+
   it('generates tiny once for concurrent first uses', async () => {
     const session = testSession({ catalog: 'tpch', schema: 'tiny' });
     const counts = await Promise.all([
