@@ -39,10 +39,15 @@ function stageView(snapshot: StageSnapshot, all: StageSnapshot[]): StageView {
   };
 }
 
-export function toQueryView(snapshot: QuerySnapshot): QueryView {
+/** The snapshots of a query's stages, as they are now. */
+export function stageSnapshotsOf(snapshot: QuerySnapshot): StageSnapshot[] {
+  return snapshot.context.stages.map((s) => s.getSnapshot());
+}
+
+/** The view of a query snapshot; `stages` pins the stage snapshots of an earlier moment. */
+export function toQueryView(snapshot: QuerySnapshot, stages: StageSnapshot[] = stageSnapshotsOf(snapshot)): QueryView {
   const c = snapshot.context;
   const state = queryStateOf(snapshot);
-  const stages = c.stages.map((s) => s.getSnapshot());
   const root = stages.find((s) => s.context.parentStageId === undefined) ?? stages[0];
   const rootStage = stageView(root, stages);
   return {
