@@ -11,7 +11,7 @@ import { isNodeFailed, nodeStatsView } from './node-view.js';
 import { queryMachine, type QueryActorRef, type QueryLimits, type QuerySnapshot } from './query.machine.js';
 import { sessionPropertyValue, validateSessionProperties } from '../protocol/session-properties.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { toQueryView, type QueryView } from './query-view.js';
+import { stageSnapshotsOf, toQueryView, type QueryView } from './query-view.js';
 import { startIdleCollector } from './idle-collector.js';
 import { trackerMachine, type TrackedQuery, type TrackerActorRef } from './tracker.machine.js';
 
@@ -32,6 +32,8 @@ export interface Coordinator {
   now(): number;
   /** Create a query; it queues for admission at once. Returns its id. */
   submit(sql: string, session: Session): string;
+  /** As submit, also giving the query's view as submitted (before admission, planning or any failure). */
+  start(sql: string, session: Session): { tracked: TrackedQuery; asSubmitted: () => QueryView };
   /** A query the coordinator still knows (live or in history). */
   lookup(queryId: string): TrackedQuery | undefined;
   /** Every known query, oldest first. */
@@ -104,38 +106,44 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
   });
   const view = (tracked: TrackedQuery): QueryView => tracked.final ?? toQueryView(tracked.ref!.getSnapshot());
 
+  const start = (sql: string, session: Session): { tracked: TrackedQuery; asSubmitted: () => QueryView } => {
+    const queryId = ids.next();
+    let limits: QueryLimits = config;
+    let invalid: VivaceError | undefined;
+    try {
+      limits = queryLimits(config, session);
+    } catch (err) {
+      invalid = VivaceError.from(err);
+    }
+    const query = createActor(queryMachine, {
+      ...clockOption,
+      input: { queryId, sql, session, engine: options.engine, limits, now, dispatcher },
+    });
+    // Before start(): the query as submitted, even if it fails at once (queue full, bad session).
+    const initial = query.getSnapshot();
+    const initialStages = stageSnapshotsOf(initial);
+    tracker.send({ type: 'query.register', queryId, session, query });
+    liveQueries++;
+    const finished = () => {
+      liveQueries--;
+      finishedQueries++;
+      tracker.send({ type: 'query.finished', queryId });
+    };
+    query.subscribe({ complete: finished, error: finished });
+    query.start();
+    // A bad Session header fails the query, as upstream does; the client sees it on its first poll.
+    if (invalid) query.send({ type: 'query.fail', error: invalid });
+    return { tracked: queries().get(queryId)!, asSubmitted: () => toQueryView(initial, initialStages) };
+  };
+
   return {
     config,
     engine: options.engine,
     tracker,
     startTime,
     now,
-    submit(sql, session) {
-      const queryId = ids.next();
-      let limits: QueryLimits = config;
-      let invalid: VivaceError | undefined;
-      try {
-        limits = queryLimits(config, session);
-      } catch (err) {
-        invalid = VivaceError.from(err);
-      }
-      const query = createActor(queryMachine, {
-        ...clockOption,
-        input: { queryId, sql, session, engine: options.engine, limits, now, dispatcher },
-      });
-      tracker.send({ type: 'query.register', queryId, session, query });
-      liveQueries++;
-      const finished = () => {
-        liveQueries--;
-        finishedQueries++;
-        tracker.send({ type: 'query.finished', queryId });
-      };
-      query.subscribe({ complete: finished, error: finished });
-      query.start();
-      // A bad Session header fails the query, as upstream does; the client sees it on its first poll.
-      if (invalid) query.send({ type: 'query.fail', error: invalid });
-      return queryId;
-    },
+    submit: (sql, session) => start(sql, session).tracked.queryId,
+    start,
     lookup: (queryId) => queries().get(queryId),
     list: () => [...queries().values()],
     view,

@@ -3,7 +3,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Coordinator } from '../actors/coordinator.js';
-import { hasResultsReady, isPastPlanning, stageSnapshotsOf, toQueryView, type QueryView } from '../actors/query-view.js';
+import { hasResultsReady, isPastPlanning, toQueryView, type QueryView } from '../actors/query-view.js';
 import { FIRST_TOKEN, type TrackedQuery } from '../actors/tracker.machine.js';
 import { parseSession, sessionResponseHeaders } from '../protocol/session-headers.js';
 import { renderStatement } from '../protocol/statement-response.js';
@@ -55,16 +55,13 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
       throw new VivaceError('QUERY_TEXT_TOO_LARGE', `Query text length (${sql.length}) exceeds the maximum length (${config.maxQueryLength})`, { httpStatus: 413 });
     }
     const session = parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now() });
-    const tracked = coordinator.lookup(coordinator.submit(sql, session))!;
-    // Snapshots are immutable: keeping them is free, the view is built only if it is needed.
-    const submitted = tracked.ref!.getSnapshot();
-    const submittedStages = stageSnapshotsOf(submitted);
+    const { tracked, asSubmitted } = coordinator.start(sql, session);
     // The POST answers the planned query as it stood when planning ended (RUNNING, stages SCHEDULED).
     const planned = await coordinator.waitFor(tracked, isPastPlanning, config.longPollMs);
     // A query that failed before it was planned answers as submitted, with a nextUri: clients only
     // look for errors on the pages they poll (presto-js-client, trino-client), as with upstream's
     // always-QUEUED POST. The first GET carries the failure.
-    respond(ctx, family, planned.state === 'FAILED' ? toQueryView(submitted, submittedStages) : planned, FIRST_TOKEN);
+    respond(ctx, family, planned.state === 'FAILED' ? asSubmitted() : planned, FIRST_TOKEN);
   });
 
   router.get('/v1/statement/:queryId/:token', async (ctx) => {

@@ -79,7 +79,7 @@ describe('statement routes', () => {
     const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT bad' });
     expect(post.status).to.equal(200);
     validateStatement(post.body, true);
-    expect(post.body.stats.state).to.equal('PLANNING');
+    expect(post.body.stats.state).to.equal('QUEUED'); // as submitted, like upstream's POST
     expect(post.body).not.to.have.property('error');
     const res = await request('GET', post.body.nextUri);
     expect(res.status).to.equal(200);
@@ -88,6 +88,30 @@ describe('statement routes', () => {
     expect(res.body.error).to.include({ errorName: 'TABLE_NOT_FOUND', errorCode: 46, errorType: 'USER_ERROR' });
     expect(res.body.error.errorLocation).to.deep.equal({ lineNumber: 1, columnNumber: 15 });
     expect(res.body).not.to.have.property('nextUri');
+  });
+
+  it('a query failing at once (bad Session header, full queue) still answers the POST with a nextUri', async () => {
+    const bad = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT 1', headers: { 'X-Presto-Session': 'no_such_property=1' } });
+    expect(bad.status).to.equal(200);
+    validateStatement(bad.body, true);
+    expect(bad.body.stats.state).to.equal('QUEUED');
+    const failed = await request('GET', bad.body.nextUri);
+    validateStatement(failed.body, false);
+    expect(failed.body.error.errorName).to.equal('INVALID_SESSION_PROPERTY');
+
+    const busy = await startTestServer({ engine: engine(), config: { maxRunningQueries: 1, maxQueuedQueries: 0, longPollMs: 50 } });
+    try {
+      const running = await request('POST', `${busy.url}/v1/statement`, { body: 'SELECT slow' });
+      expect(running.body.stats.state).to.equal('RUNNING');
+      const rejected = await request('POST', `${busy.url}/v1/statement`, { body: 'SELECT 1' });
+      expect(rejected.status).to.equal(200);
+      validateStatement(rejected.body, true);
+      const full = await request('GET', rejected.body.nextUri);
+      validateStatement(full.body, false);
+      expect(full.body.error).to.include({ errorName: 'QUERY_QUEUE_FULL', errorType: 'INSUFFICIENT_RESOURCES' });
+    } finally {
+      await busy.stop();
+    }
   });
 
   it('answers DDL with updateType and an empty column list', async () => {
