@@ -14,12 +14,19 @@ export interface CoordinatorConfig {
   nodeVersion: string;
   /** queries executing at once; keep below UV_THREADPOOL_SIZE (engine.md) */
   maxRunningQueries: number;
+  /** past this many waiting queries a new one fails with QUERY_QUEUE_FULL */
   maxQueuedQueries: number;
+  /** finished queries always kept (query.max-history) */
   maxHistory: number;
+  /** finished queries younger than this are kept too (query.min-expire-age)... */
   minExpireAgeMs: number;
+  /** ...but never more than this many, so a burst cannot grow memory without bound */
   maxHistoryHard: number;
+  /** a query whose client has not polled for this long fails with ABANDONED_QUERY (query.client.timeout) */
   clientTimeoutMs: number;
+  /** enforced by the tracker's sweep (query.max-run-time) */
   maxRunTimeMs: number;
+  /** how often the tracker sweeps (1 s upstream) */
   trackerIntervalMs: number;
   /** JSON bytes of rows per statement page */
   targetResultBytes: number;

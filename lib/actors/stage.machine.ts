@@ -27,6 +27,14 @@ export type StageEvent =
   | { type: 'stage.abort' }
   | { type: 'stage.fail' };
 
+/** How a scheduled or running stage ends. */
+const ACTIVE_ENDINGS = {
+  'stage.finish': { target: 'FINISHED', actions: 'finishWithProgress' },
+  'stage.cancel': { target: 'CANCELED', actions: 'dropRunningSplits' },
+  'stage.abort': { target: 'ABORTED', actions: 'dropRunningSplits' },
+  'stage.fail': { target: 'FAILED', actions: 'dropRunningSplits' },
+} as const;
+
 export const stageMachine = setup({
   types: {
     input: {} as StageInput,
@@ -82,19 +90,11 @@ export const stageMachine = setup({
         'stage.start': { target: 'RUNNING', actions: 'startSplits' },
         // The first progress report means work has started.
         'stage.progress': { target: 'RUNNING', actions: 'startWithProgress' },
-        'stage.finish': { target: 'FINISHED', actions: 'finishWithProgress' },
-        'stage.cancel': { target: 'CANCELED', actions: 'dropRunningSplits' },
-        'stage.abort': { target: 'ABORTED', actions: 'dropRunningSplits' },
-        'stage.fail': { target: 'FAILED', actions: 'dropRunningSplits' },
+        ...ACTIVE_ENDINGS,
       },
     },
     RUNNING: {
-      on: {
-        'stage.finish': { target: 'FINISHED', actions: 'finishWithProgress' },
-        'stage.cancel': { target: 'CANCELED', actions: 'dropRunningSplits' },
-        'stage.abort': { target: 'ABORTED', actions: 'dropRunningSplits' },
-        'stage.fail': { target: 'FAILED', actions: 'dropRunningSplits' },
-      },
+      on: ACTIVE_ENDINGS,
     },
     FINISHED: { type: 'final' },
     CANCELED: { type: 'final' },

@@ -8,24 +8,14 @@ import type { Session } from '../protocol/types.js';
 import { TokenCursor } from '../protocol/token-cursor.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDuration } from '../protocol/duration.js';
+import type { CoordinatorConfig } from '../config.js';
 import { dispatcherMachine } from './dispatcher.machine.js';
 import type { QueryActorRef, QueryLimits } from './query.machine.js';
 import { toQueryView, type QueryView } from './query-view.js';
 
-export interface TrackerLimits extends QueryLimits {
-  maxRunningQueries: number;
-  maxQueuedQueries: number;
-  /** finished queries always kept (query.max-history) */
-  maxHistory: number;
-  /** finished queries younger than this are kept too (query.min-expire-age)... */
-  minExpireAgeMs: number;
-  /** ...but never more than this many, so a burst cannot grow memory without bound */
-  maxHistoryHard: number;
-  /** a query whose client has not polled for this long fails with ABANDONED_QUERY (query.client.timeout) */
-  clientTimeoutMs: number;
-  /** how often the tracker looks (1 s upstream) */
-  trackerIntervalMs: number;
-}
+/** The tracker's share of the coordinator configuration (documented in config.ts). */
+export type TrackerLimits = QueryLimits &
+  Pick<CoordinatorConfig, 'maxRunningQueries' | 'maxQueuedQueries' | 'maxHistory' | 'minExpireAgeMs' | 'maxHistoryHard' | 'clientTimeoutMs' | 'trackerIntervalMs'>;
 
 export interface TrackedQuery {
   queryId: string;
