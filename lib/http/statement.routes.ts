@@ -104,5 +104,4 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
     tracked.ref?.send({ type: 'query.cancel' });
     ctx.status = 204;
   });
-
 }
