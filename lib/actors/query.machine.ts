@@ -1,11 +1,11 @@
 // The life of one query: admission, planning, stages, result buffering and its end.
 // States are the protocol's QueryState names; `done`, `queued` and `scheduled` are derived (query-view.ts).
-import { assign, enqueueActions, fromPromise, setup, type ActorRefFrom, type AnyActorRef, type SnapshotFrom } from 'xstate';
+import { assign, enqueueActions, setup, type ActorRefFrom, type AnyActorRef, type SnapshotFrom } from 'xstate';
 import type { Engine, ExecutionProgress, Plan, RowBatch } from '../engine/engine.types.js';
 import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDataSize } from '../protocol/data-size.js';
-import { resultProducer, type ResultProducerEvent } from './result-producer.actor.js';
+import { ResultPump, type ResultPumpEvent } from './result-pump.js';
 import { stageMachine } from './stage.machine.js';
 import type { StageCounters } from '../protocol/states.js';
 
@@ -45,6 +45,8 @@ export interface QueryContext extends QueryInput {
   executionStartTime?: number;
   endTime?: number;
   plan?: Plan;
+  /** Fetches the plan's batches while RUNNING (created with the plan, started on entry to RUNNING). */
+  producer?: ResultPump;
   columns?: OutputColumn[];
   updateType?: string;
   updateCount?: number;
@@ -67,7 +69,10 @@ export type QueryEvent =
   | { type: 'query.heartbeat' }
   | { type: 'query.partialCancel'; stageId: string }
   | { type: 'results.take' }
-  | ResultProducerEvent;
+  /** Sent by the query to itself when the engine's plan() settles. */
+  | { type: 'plan.done'; plan: Plan }
+  | { type: 'plan.failed'; error: VivaceError }
+  | ResultPumpEvent;
 
 const NO_PROGRESS: ExecutionProgress = { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
 
@@ -102,6 +107,20 @@ function joinBatches(batches: RowBatch[]): RowBatch | undefined {
   };
 }
 
+function takePage(context: QueryContext): Partial<QueryContext> {
+  const count = pageBatchCount(context.buffer, context.limits.targetResultBytes);
+  const page = joinBatches(context.buffer.slice(0, count));
+  return {
+    buffer: count === context.buffer.length ? [] : context.buffer.slice(count),
+    page,
+    outputRows: context.outputRows + (page?.rows ?? 0),
+    outputBytes: context.outputBytes + (page?.bytes ?? 0),
+  };
+}
+
+/** What an ended query lets go of. */
+const END = { plan: undefined, producer: undefined } as const;
+
 export const queryMachine = setup({
   types: {
     input: {} as QueryInput,
@@ -109,21 +128,11 @@ export const queryMachine = setup({
     events: {} as QueryEvent,
   },
   actors: {
-    planQuery: fromPromise<Plan, { engine: Engine; sql: string; session: Session }>(async ({ input, signal }) => {
-      const plan = await input.engine.plan(input.sql, input.session);
-      // Cancelled while planning: nobody will execute this plan, so give its connection back.
-      if (signal.aborted) {
-        plan.release();
-        throw new VivaceError('USER_CANCELED', 'Query was canceled');
-      }
-      return plan;
-    }),
-    produceResults: resultProducer,
     stage: stageMachine,
   },
   guards: {
     exceedsMemoryLimit: ({ context, event }) => {
-      if (event.type !== 'results.batch' || context.limits.maxMemoryBytes === undefined) return false;
+      if ((event.type !== 'results.batch' && event.type !== 'results.end') || !event.batch || context.limits.maxMemoryBytes === undefined) return false;
       let held = event.batch.bytes;
       for (const batch of context.buffer) held += batch.bytes;
       return held > context.limits.maxMemoryBytes;
@@ -140,6 +149,20 @@ export const queryMachine = setup({
     }),
     recordHeartbeat: assign({ lastHeartbeat: ({ context }) => context.now() }),
     startPlanning: assign({ planningStartTime: ({ context }) => context.now() }),
+    // A plain promise rather than an invoked promise actor: planning is one engine call, and an actor
+    // per query for it (with its abort signal and done event) was a tenth of the actor layer's cost.
+    planQuery: ({ context, self }) => {
+      context.engine.plan(context.sql, context.session).then(
+        (plan) => {
+          // Failed or cancelled while planning: nobody will execute this plan, so give its connection back.
+          if (self.getSnapshot().status !== 'active') plan.release();
+          else self.send({ type: 'plan.done', plan });
+        },
+        (err: unknown) => {
+          if (self.getSnapshot().status === 'active') self.send({ type: 'plan.failed', error: VivaceError.from(err) });
+        },
+      );
+    },
     scheduleStages: enqueueActions(({ context, enqueue }) => {
       for (const stage of context.stages) enqueue.sendTo(stage, { type: 'stage.schedule' });
     }),
@@ -151,35 +174,28 @@ export const queryMachine = setup({
       const root = context.stages[0];
       if (root) enqueue.sendTo(root, { type: 'stage.progress', counters: rootStageCounters(context) });
     }),
-    stopProducing: assign({ exhausted: true }),
-    markExhausted: assign(({ event }) => {
+    startProducing: ({ context, self }) => context.producer?.start((event) => self.send(event)),
+    stopProducing: ({ context }) => context.producer?.stop(),
+    markProducerStopped: assign({ exhausted: true }),
+    markExhausted: assign(({ context, event }) => {
       if (event.type !== 'results.end') return {};
-      return { exhausted: true, progress: event.progress, updateCount: event.updateCount };
+      const buffer = event.batch ? [...context.buffer, event.batch] : context.buffer;
+      return { buffer, exhausted: true, progress: event.progress, updateCount: event.updateCount };
     }),
     finishStages: enqueueActions(({ context, enqueue }) => {
       for (const [i, stage] of context.stages.entries()) {
         enqueue.sendTo(stage, i === 0 ? { type: 'stage.finish', counters: rootStageCounters(context) } : { type: 'stage.finish' });
       }
     }),
-    takePage: assign(({ context }) => {
-      const count = pageBatchCount(context.buffer, context.limits.targetResultBytes);
-      const page = joinBatches(context.buffer.slice(0, count));
-      return {
-        buffer: context.buffer.slice(count),
-        page,
-        outputRows: context.outputRows + (page?.rows ?? 0),
-        outputBytes: context.outputBytes + (page?.bytes ?? 0),
-      };
-    }),
-    pullMoreResults: enqueueActions(({ context, enqueue }) => {
-      const wanted = context.limits.prefetchPages - context.buffer.length;
-      for (let i = 0; i < wanted; i++) enqueue.sendTo('producer', { type: 'results.pull' });
-    }),
+    takePage: assign(({ context }) => takePage(context)),
+    // The take that drains a finished result also ends the query: one assign (one context copy) for both.
+    takeLastPage: assign(({ context }) => ({ ...takePage(context), endTime: context.now(), ...END })),
+    pullMoreResults: ({ context }) => context.producer?.pull(context.limits.prefetchPages - context.buffer.length),
     recordFailure: assign({
       error: ({ context, event }) => {
         if (context.error) return context.error;
         if (event.type === 'query.fail') return event.error;
-        if (event.type === 'results.failed') return event.error;
+        if (event.type === 'results.failed' || event.type === 'plan.failed') return event.error;
         return new VivaceError('USER_CANCELED', 'Query was canceled');
       },
     }),
@@ -196,7 +212,7 @@ export const queryMachine = setup({
       const stage = context.stages.find((s) => s.getSnapshot().context.stageId === event.stageId);
       if (stage) enqueue.sendTo(stage, { type: 'stage.cancel' });
     }),
-    recordEnd: assign({ endTime: ({ context }) => context.now(), plan: undefined, buffer: [] }),
+    recordEnd: assign(({ context }) => ({ endTime: context.now(), buffer: [], ...END })),
     releasePlan: ({ context }) => context.plan?.release(),
   },
 }).createMachine({
@@ -236,21 +252,20 @@ export const queryMachine = setup({
           on: { 'query.admit': 'PLANNING' },
         },
         PLANNING: {
-          entry: 'startPlanning',
-          invoke: {
-            src: 'planQuery',
-            input: ({ context }) => ({ engine: context.engine, sql: context.sql, session: context.session }),
-            onDone: {
+          entry: ['startPlanning', 'planQuery'],
+          on: {
+            'plan.done': {
               target: 'STARTING',
               actions: assign(({ context, event }) => ({
-                plan: event.output,
-                columns: event.output.columns,
-                updateType: event.output.updateType,
-                sessionUpdates: event.output.sessionUpdates,
+                plan: event.plan,
+                producer: new ResultPump(event.plan, context.limits.targetResultBytes, context.limits.prefetchPages),
+                columns: event.plan.columns,
+                updateType: event.plan.updateType,
+                sessionUpdates: event.plan.sessionUpdates,
                 executionStartTime: context.now(),
               })),
             },
-            onError: { target: '#query.FAILED', actions: assign({ error: ({ event }) => VivaceError.from(event.error) }) },
+            'plan.failed': { target: '#query.FAILED', actions: 'recordFailure' },
           },
         },
         STARTING: {
@@ -258,36 +273,33 @@ export const queryMachine = setup({
           always: 'RUNNING',
         },
         RUNNING: {
-          invoke: {
-            id: 'producer',
-            src: 'produceResults',
-            input: ({ context }) => ({
-              plan: context.plan!,
-              targetBytes: context.limits.targetResultBytes,
-              prefetch: context.limits.prefetchPages,
-            }),
-          },
+          entry: 'startProducing',
+          exit: 'stopProducing',
           on: {
             'results.batch': [
               { guard: 'exceedsMemoryLimit', target: '#query.FAILED', actions: 'failOnMemoryLimit' },
               { actions: ['bufferBatch', 'reportStageProgress'] },
             ],
-            'results.end': { target: 'FINISHING', actions: ['markExhausted', 'finishStages'] },
+            'results.end': [
+              { guard: 'exceedsMemoryLimit', target: '#query.FAILED', actions: 'failOnMemoryLimit' },
+              { target: 'FINISHING', actions: ['markExhausted', 'finishStages'] },
+            ],
             'results.failed': { target: '#query.FAILED', actions: 'recordFailure' },
             'results.take': { actions: ['takePage', 'pullMoreResults'] },
-            'query.partialCancel': { target: 'FINISHING', actions: ['cancelStage', 'stopProducing'] },
+            'query.partialCancel': { target: 'FINISHING', actions: ['cancelStage', 'markProducerStopped'] },
           },
         },
         // All rows are produced; the client is still reading the buffered pages.
         FINISHING: {
           entry: 'releaseAdmission',
           on: {
-            'results.take': [{ target: '#query.FINISHED', actions: 'takePage', guard: 'takeDrainsBuffer' }, { actions: 'takePage' }],
+            'results.take': [{ target: '#query.FINISHED', actions: 'takeLastPage', guard: 'takeDrainsBuffer' }, { actions: 'takePage' }],
           },
         },
       },
     },
-    FINISHED: { type: 'final', entry: ['recordEnd'] },
+    // Ended by takeLastPage (the page and the end time in one assign).
+    FINISHED: { type: 'final' },
     FAILED: { type: 'final', entry: ['releaseAdmission', 'abortStages', 'releasePlan', 'recordEnd'] },
   },
 });

@@ -3,7 +3,7 @@
 // trackerInterval, as Presto's QueryTracker does: one periodic sweep instead of a timer per query).
 // Query actors are not its children: xstate memoizes transition candidates per event type, and a child's
 // `xstate.done.actor.<queryId>` is a new type per query, which would grow that cache without bound.
-import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import { enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Session } from '../protocol/types.js';
 import { TokenCursor } from '../protocol/token-cursor.js';
 import { VivaceError } from '../protocol/vivace-error.js';
@@ -72,27 +72,23 @@ export const trackerMachine = setup({
     trackerInterval: ({ context }) => context.limits.trackerIntervalMs,
   },
   actions: {
-    // The Map is owned by this machine; in-place updates keep creation and lookup O(1).
-    registerQuery: assign(({ context, event }) => {
-      if (event.type !== 'query.register') return {};
+    // The Map and the history array are owned by this machine and updated in place (creation and lookup
+    // stay O(1)), by plain actions: an assign would copy the context and snapshot for nothing, twice per query.
+    registerQuery: ({ context, event }) => {
+      if (event.type !== 'query.register') return;
       context.queries.set(event.queryId, { queryId: event.queryId, session: event.session, cursor: new TokenCursor(FIRST_TOKEN), ref: event.query });
-      return {};
-    }),
-    recordFinalView: assign(({ context, event }) => {
-      if (event.type !== 'query.finished') return {};
+    },
+    recordFinalView: ({ context, event }) => {
+      if (event.type !== 'query.finished') return;
       const tracked = context.queries.get(event.queryId);
-      if (!tracked?.ref) return {};
+      if (!tracked?.ref) return;
       tracked.final = toQueryView(tracked.ref.getSnapshot());
       tracked.final.page = undefined;
       tracked.ref = undefined;
       context.history.push(event.queryId);
       expireHistory(context);
-      return {};
-    }),
-    expireHistory: assign(({ context }) => {
-      expireHistory(context);
-      return {};
-    }),
+    },
+    expireHistory: ({ context }) => expireHistory(context),
     failStuckQueries: enqueueActions(({ context, enqueue }) => {
       const now = context.now();
       for (const tracked of context.queries.values()) {

@@ -219,6 +219,10 @@ export class UpdateExecution extends ConnectionExecution {
   private delivered = false;
   updateCount?: number;
 
+  get exhausted(): boolean {
+    return this.delivered;
+  }
+
   constructor(
     connection: DuckDBConnection,
     private readonly sql: string,

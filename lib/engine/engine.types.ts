@@ -46,6 +46,12 @@ export interface Execution {
   cancel(): void;
   /** For DML: the affected row count once the result is exhausted. */
   readonly updateCount?: number;
+  /**
+   * True once next() has returned the last batch (the following next() would resolve `null`). An
+   * engine that cannot tell leaves it undefined and the end is seen as `null`; one that can saves the
+   * query a round trip (a small result's only batch is also its end).
+   */
+  readonly exhausted?: boolean;
   progress(): ExecutionProgress;
 }
 

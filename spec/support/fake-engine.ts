@@ -87,8 +87,13 @@ export class FakeEngine implements Engine {
         }
         const rows = result.rows.slice(offset, offset + batchRows);
         offset += rows.length;
+        if (offset >= result.rows.length) close(); // as DuckDB's, it lets go once the last batch is read
         const json = rows.map((r) => JSON.stringify(r)).join(',');
         return { json, rows: rows.length, bytes: Buffer.byteLength(json) };
+      },
+      // Like DuckDB's executions, it knows when the batch it returned was the last one.
+      get exhausted() {
+        return index > 0 && offset >= result.rows.length && !canceled;
       },
       cancel() {
         if (!canceled) {

@@ -71,6 +71,10 @@ class ValuesExecution implements Execution {
     private readonly interrupt?: () => void,
   ) {}
 
+  get exhausted(): boolean {
+    return this.rendered !== undefined && this.position >= this.rendered.length;
+  }
+
   async next(targetBytes: number): Promise<RowBatch | null> {
     if (this.isCanceled) throw canceled();
     if (this.failure) throw this.failure;
