@@ -25,8 +25,9 @@ typecheck: install
 test: typecheck
 	npx mocha 'spec/**/*.spec.ts'
 
+# The compiled build, as `make run` serves it (children run the same build: bench/sibling-script.ts).
 bench: build
-	node --import tsx bench/run.ts
+	node dist/bench/run.js
 
 clean:
 	rm -rf dist node_modules/.installed

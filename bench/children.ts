@@ -1,8 +1,8 @@
-// Child processes of the benchmark (the Vivace server, the Koa baseline): forked with the tsx loader,
+// Child processes of the benchmark (the Vivace server, the Koa baseline): forked in the parent's build,
 // ready when they send their URL over IPC, stopped by message and, failing that, killed by their pid.
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { loaderArgs, siblingScript } from './sibling-script.js';
 import type { ChildMessage } from './server-child.js';
 
 export interface Child {
@@ -29,8 +29,8 @@ export function rssOf(pid: number): number {
 }
 
 export function startChild(script: 'server-child.ts' | 'koa-child.ts', options: ChildOptions = {}): Promise<Child> {
-  const path = fileURLToPath(new URL(script, import.meta.url));
-  const execArgv = ['--import', 'tsx', '--expose-gc'];
+  const path = siblingScript(script);
+  const execArgv = [...loaderArgs, '--expose-gc'];
   if (options.cpuProfDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
   const child: ChildProcess = fork(path, [], {
     execArgv,

@@ -1,6 +1,6 @@
 // Figure e: wall time of bench/tpch-generate.ts (all eight tables, 2 worker processes) at a scale factor.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { loaderArgs, siblingScript } from './sibling-script.js';
 
 export interface TpchFigures {
   scaleFactor: number;
@@ -10,9 +10,9 @@ export interface TpchFigures {
 }
 
 export function generateTpch(scaleFactor: number, workers: number, timeoutSeconds: number): Promise<TpchFigures> {
-  const script = fileURLToPath(new URL('tpch-generate.ts', import.meta.url));
+  const script = siblingScript('tpch-generate.ts');
   return new Promise<TpchFigures>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, String(scaleFactor), '--workers', String(workers)], {
+    const child = spawn(process.execPath, [...loaderArgs, script, String(scaleFactor), '--workers', String(workers)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
@@ -36,11 +36,11 @@ export function generateTpch(scaleFactor: number, workers: number, timeoutSecond
   });
 }
 
-/** Runs another bench script (e.g. engine-render.bench.ts) in a child with the tsx loader; resolves with its stdout. */
+/** Runs another bench script (e.g. engine-render.bench.ts) in a child (same build as this one); resolves with its stdout. */
 export function runBenchScript(name: string, args: string[], timeoutSeconds: number): Promise<string> {
-  const script = fileURLToPath(new URL(name, import.meta.url));
+  const script = siblingScript(name);
   return new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...loaderArgs, script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
