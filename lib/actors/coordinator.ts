@@ -171,7 +171,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     },
     heartbeat(tracked) {
       const ref = tracked.ref;
-      if (ref && now() - ref.getSnapshot().context.lastHeartbeat >= HEARTBEAT_RESOLUTION_MS) ref.send({ type: 'query.heartbeat' });
+      if (ref && now() - ref.getSnapshot().context.times.lastHeartbeat >= HEARTBEAT_RESOLUTION_MS) ref.send({ type: 'query.heartbeat' });
     },
     nodes() {
       const health: NodeHealth[] = [];

@@ -58,19 +58,19 @@ export function toQueryView(snapshot: QuerySnapshot, stages: StageSnapshot[] = s
     scheduled: allStages(rootStage).every((s) => isStageScheduled(s.state)),
     session: c.session,
     sql: c.sql,
-    columns: c.columns,
-    updateType: c.updateType,
-    updateCount: c.updateCount,
-    sessionUpdates: c.sessionUpdates,
+    columns: c.output.columns,
+    updateType: c.output.updateType,
+    updateCount: c.output.updateCount,
+    sessionUpdates: c.output.sessionUpdates,
     error: c.error?.toQueryError(),
-    createTime: c.createTime,
-    lastHeartbeat: c.lastHeartbeat,
-    planningStartTime: c.planningStartTime,
-    executionStartTime: c.executionStartTime,
-    endTime: c.endTime,
-    viewTime: c.endTime ?? c.now(),
-    outputRows: c.outputRows,
-    outputBytes: c.outputBytes,
+    createTime: c.times.createTime,
+    lastHeartbeat: c.times.lastHeartbeat,
+    planningStartTime: c.times.planningStartTime,
+    executionStartTime: c.times.executionStartTime,
+    endTime: c.times.endTime,
+    viewTime: c.times.endTime ?? c.now(),
+    outputRows: c.results.outputRows,
+    outputBytes: c.results.outputBytes,
     rootStage,
     page: c.page,
   };
@@ -87,9 +87,9 @@ export function isPastPlanning(snapshot: QuerySnapshot): boolean {
  * there go out with the final state instead of costing the client one more round trip).
  */
 export function hasResultsReady(snapshot: QuerySnapshot): boolean {
-  const c = snapshot.context;
-  if (snapshot.status !== 'active' || c.exhausted || c.buffer.length >= c.limits.prefetchPages) return true;
+  const { results, limits } = snapshot.context;
+  if (snapshot.status !== 'active' || results.exhausted || results.buffer.length >= limits.prefetchPages) return true;
   let bytes = 0;
-  for (const batch of c.buffer) bytes += batch.bytes;
-  return bytes >= c.limits.targetResultBytes;
+  for (const batch of results.buffer) bytes += batch.bytes;
+  return bytes >= limits.targetResultBytes;
 }

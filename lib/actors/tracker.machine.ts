@@ -94,17 +94,17 @@ export const trackerMachine = setup({
       for (const tracked of context.queries.values()) {
         if (!tracked.ref) continue;
         const c = tracked.ref.getSnapshot().context;
-        if (now - c.createTime >= c.limits.maxRunTimeMs) {
+        if (now - c.times.createTime >= c.limits.maxRunTimeMs) {
           enqueue.sendTo(tracked.ref, {
             type: 'query.fail',
             error: new VivaceError('EXCEEDED_TIME_LIMIT', `Query exceeded maximum time limit of ${formatDuration(c.limits.maxRunTimeMs)}`),
           });
-        } else if (now - c.lastHeartbeat > context.limits.clientTimeoutMs) {
+        } else if (now - c.times.lastHeartbeat > context.limits.clientTimeoutMs) {
           enqueue.sendTo(tracked.ref, {
             type: 'query.fail',
             error: new VivaceError(
               'ABANDONED_QUERY',
-              `Query ${c.queryId} was abandoned by the client, as it may have exited or stopped checking for query results. Query results have not been accessed since ${new Date(c.lastHeartbeat).toISOString()}: currentTime ${new Date(now).toISOString()}`,
+              `Query ${c.queryId} was abandoned by the client, as it may have exited or stopped checking for query results. Query results have not been accessed since ${new Date(c.times.lastHeartbeat).toISOString()}: currentTime ${new Date(now).toISOString()}`,
             ),
           });
         }

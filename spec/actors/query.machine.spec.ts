@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createActor, SimulatedClock } from 'xstate';
-import { queryMachine } from '../../lib/actors/query.machine.js';
+import { QUERY_CONTEXT_MAX_KEYS, queryMachine } from '../../lib/actors/query.machine.js';
 import { hasResultsReady, queryStateOf, toQueryView } from '../../lib/actors/query-view.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
@@ -44,14 +44,34 @@ describe('queryMachine', () => {
     expect(engine.openExecutions).to.equal(0);
   });
 
+  it(`keeps its context within ${QUERY_CONTEXT_MAX_KEYS} keys in every state (V8 copies larger ones slowly)`, async () => {
+    const engine = new FakeEngine({
+      'SELECT n': { columns: [BIGINT_COLUMN('n')], rows: rows(30), batchRows: 10 },
+      bad: { columns: [BIGINT_COLUMN('n')], rows: rows(30), batchRows: 10, failAtBatch: { index: 1, error: new VivaceError('DIVISION_BY_ZERO', 'Division by zero') } },
+    });
+    const sizes: number[] = [];
+    for (const sql of ['SELECT n', 'bad']) {
+      const query = startQuery(engine, sql);
+      query.subscribe((snapshot) => sizes.push(Object.keys(snapshot.context).length));
+      for (let i = 0; i < 10 && query.getSnapshot().status === 'active'; i++) {
+        await settle();
+        query.send({ type: 'query.heartbeat' });
+        query.send({ type: 'results.take' });
+      }
+      expect(query.getSnapshot().status).to.equal('done');
+    }
+    expect(sizes.length).to.be.greaterThan(10);
+    expect(Math.max(...sizes)).to.be.at.most(QUERY_CONTEXT_MAX_KEYS);
+  });
+
   it('never fetches more than the prefetch window ahead of the client', async () => {
     const engine = new FakeEngine({ 'SELECT n': { columns: [BIGINT_COLUMN('n')], rows: rows(1000), batchRows: 10 } });
     const query = startQuery(engine, 'SELECT n');
     await settle(20);
-    expect(query.getSnapshot().context.buffer.length).to.equal(TEST_LIMITS.prefetchPages);
+    expect(query.getSnapshot().context.results.buffer.length).to.equal(TEST_LIMITS.prefetchPages);
     query.send({ type: 'results.take' });
     await settle(20);
-    expect(query.getSnapshot().context.buffer.length).to.be.at.most(TEST_LIMITS.prefetchPages);
+    expect(query.getSnapshot().context.results.buffer.length).to.be.at.most(TEST_LIMITS.prefetchPages);
   });
 
   it('fails with the planning error and never executes', async () => {
@@ -118,6 +138,6 @@ describe('queryMachine', () => {
     const query = startQuery(engine, 'slow', clock);
     clock.increment(1234);
     query.send({ type: 'query.heartbeat' });
-    expect(query.getSnapshot().context.lastHeartbeat).to.equal(1234);
+    expect(query.getSnapshot().context.times.lastHeartbeat).to.equal(1234);
   });
 });
