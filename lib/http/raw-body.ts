@@ -3,20 +3,41 @@
 import type { Context } from 'koa';
 import { VivaceError } from '../protocol/vivace-error.js';
 
-export async function readTextBody(ctx: Context, limitBytes: number): Promise<string> {
+export function readTextBody(ctx: Context, limitBytes: number): Promise<string> {
   const declared = Number(ctx.get('content-length') || '0');
-  if (declared > limitBytes) throw tooLarge(limitBytes);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > limitBytes) {
-      ctx.req.resume(); // drain the rest so the connection can answer
-      throw tooLarge(limitBytes);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
+  if (declared > limitBytes) return Promise.reject(tooLarge(limitBytes));
+  // Stream events rather than `for await`: the async iterator cost a visible share of a short query.
+  const req = ctx.req;
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        cleanup();
+        req.resume(); // drain the rest so the connection can answer
+        reject(tooLarge(limitBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
 
 function tooLarge(limitBytes: number): VivaceError {

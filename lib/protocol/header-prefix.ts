@@ -20,26 +20,31 @@ const KNOWN_NAMES = new Set(
   ].map((n) => n.toLowerCase()),
 );
 
+/** Every known header name in lower case (`x-presto-user`), with its family: one lookup per request header. */
+const FAMILY_OF_NAME = new Map<string, HeaderPrefix>(
+  HEADER_PREFIXES.flatMap((prefix) => [...KNOWN_NAMES].map((name) => [`${prefix.toLowerCase()}${name}`, prefix] as const)),
+);
+
 /** The family of a request; none present means `fallback` (our own X-Service-). Mixing families is a 400, as in Trino. */
 export function detectPrefix(headers: RequestHeaders, fallback: HeaderPrefix = 'X-Service-'): HeaderPrefix {
+  // Runs on every request: a loop over the names with one map lookup each (Node's names are lower case).
+  let first: HeaderPrefix | undefined;
+  let mixed = false;
+  for (const name in headers) {
+    if (headers[name] === undefined) continue;
+    const prefix = FAMILY_OF_NAME.get(name) ?? FAMILY_OF_NAME.get(name.toLowerCase());
+    if (prefix === undefined) continue;
+    if (first === undefined) first = prefix;
+    else if (prefix !== first) mixed = true;
+  }
+  if (!mixed) return first ?? fallback;
   const found = new Set<HeaderPrefix>();
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    const lower = name.toLowerCase();
-    for (const prefix of HEADER_PREFIXES) {
-      const p = prefix.toLowerCase();
-      if (lower.startsWith(p) && KNOWN_NAMES.has(lower.slice(p.length))) found.add(prefix);
-    }
+  for (const name in headers) {
+    const prefix = headers[name] === undefined ? undefined : FAMILY_OF_NAME.get(name.toLowerCase());
+    if (prefix) found.add(prefix);
   }
   const families = HEADER_PREFIXES.filter((p) => found.has(p));
-  if (families.length > 1) {
-    throw new VivaceError(
-      'INCOMPATIBLE_CLIENT',
-      `Request has headers of more than one protocol family: ${families.join(', ')}`,
-      { httpStatus: 400 },
-    );
-  }
-  return families[0] ?? fallback;
+  throw new VivaceError('INCOMPATIBLE_CLIENT', `Request has headers of more than one protocol family: ${families.join(', ')}`, { httpStatus: 400 });
 }
 
 /** Trino clients need Trino's JSON shapes (ROW signatures); X-Service- and X-Presto- get prestodb's. */
