@@ -58,12 +58,15 @@ export interface Coordinator {
   stop(): Promise<void>;
 }
 
+/** The property's default, decoded once rather than for every query. */
+const DEFAULT_QUERY_MAX_RUN_TIME = sessionPropertyValue({ properties: {} }, 'query_max_run_time');
+
 /** The limits of one query: the coordinator's, tightened by the session's properties. */
 export function queryLimits(config: CoordinatorConfig, session: Session): QueryLimits {
   validateSessionProperties(session.properties);
   const has = (name: string) => Object.hasOwn(session.properties, name);
   const limits: QueryLimits = {
-    maxRunTimeMs: Math.min(config.maxRunTimeMs, sessionPropertyValue(session, 'query_max_run_time')),
+    maxRunTimeMs: Math.min(config.maxRunTimeMs, has('query_max_run_time') ? sessionPropertyValue(session, 'query_max_run_time') : DEFAULT_QUERY_MAX_RUN_TIME),
     targetResultBytes: has('target_result_size') ? sessionPropertyValue(session, 'target_result_size') : config.targetResultBytes,
     prefetchPages: config.prefetchPages,
   };

@@ -149,9 +149,17 @@ function takePage(context: QueryContext): Pick<QueryContext, 'page' | 'results'>
   };
 }
 
-/** The times with `key` set to now. */
+/** The times with `key` set to now (one literal shape: a computed key made a slow object). */
 function stamp(context: QueryContext, key: keyof QueryTimes): QueryTimes {
-  return { ...context.times, [key]: context.now() };
+  const t = context.times;
+  const now = context.now();
+  return {
+    createTime: t.createTime,
+    lastHeartbeat: key === 'lastHeartbeat' ? now : t.lastHeartbeat,
+    planningStartTime: key === 'planningStartTime' ? now : t.planningStartTime,
+    executionStartTime: key === 'executionStartTime' ? now : t.executionStartTime,
+    endTime: key === 'endTime' ? now : t.endTime,
+  };
 }
 
 /** What an ended query lets go of. */
@@ -268,7 +276,7 @@ export const queryMachine = setup({
       now: input.now,
       dispatcher: input.dispatcher,
       stages: [spawn('stage', { id: 'stage-0', input: { stageId: '0' } })],
-      times: { createTime: now, lastHeartbeat: now },
+      times: { createTime: now, lastHeartbeat: now, planningStartTime: undefined, executionStartTime: undefined, endTime: undefined },
       output: {},
       results: { buffer: [], exhausted: false, progress: NO_PROGRESS, outputRows: 0, outputBytes: 0 },
     };

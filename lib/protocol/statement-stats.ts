@@ -9,12 +9,23 @@ export function allStages(stage: StageView): StageView[] {
 /** Counters of every stage of the query added up. */
 export function totalCounters(view: QueryView): StageCounters {
   const total: StageCounters = { ...ZERO_COUNTERS };
-  for (const s of allStages(view.rootStage)) {
-    for (const key of Object.keys(total) as (keyof StageCounters)[]) total[key] += s[key];
-  }
-  // A node running several stages of the query counts once; the coordinator always takes part.
-  total.nodes = Math.max(...allStages(view.rootStage).map((s) => s.nodes));
+  addCounters(total, view.rootStage);
   return total;
+}
+
+/** Adds `stage` and its sub-stages into `total` (runs for every response: no intermediate arrays). */
+function addCounters(total: StageCounters, stage: StageView): void {
+  total.totalSplits += stage.totalSplits;
+  total.queuedSplits += stage.queuedSplits;
+  total.runningSplits += stage.runningSplits;
+  total.completedSplits += stage.completedSplits;
+  total.cpuTimeMillis += stage.cpuTimeMillis;
+  total.wallTimeMillis += stage.wallTimeMillis;
+  total.processedRows += stage.processedRows;
+  total.processedBytes += stage.processedBytes;
+  // A node running several stages of the query counts once; the coordinator always takes part.
+  total.nodes = Math.max(total.nodes, stage.nodes);
+  for (const sub of stage.subStages) addCounters(total, sub);
 }
 
 export interface StageStatsJson extends StageCounters {
