@@ -2,7 +2,8 @@
 // ready when they send their URL over IPC, stopped by message and, failing that, killed by their pid.
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { loaderArgs, siblingScript } from './sibling-script.js';
+import { join } from 'node:path';
+import { loaderArgs, projectRoot, siblingScript } from './sibling-script.js';
 import type { ChildMessage } from './server-child.js';
 
 export interface Child {
@@ -10,8 +11,8 @@ export interface Child {
   readonly pid: number;
   /** Resident set size now, from /proc/<pid>/status (VmRSS), in bytes. */
   rss(): number;
-  /** Force a full garbage collection in the child (server-child.ts only) and wait for it. */
-  gc(): Promise<void>;
+  /** Force a full garbage collection in the child (server-child.ts only); resolves with its memory after it. */
+  gc(): Promise<NodeJS.MemoryUsage>;
   /** Ask it to exit (waits up to 10 s, then SIGKILLs this pid). */
   stop(): Promise<void>;
 }
@@ -28,9 +29,17 @@ export function rssOf(pid: number): number {
   return Number(match[1]) * 1024;
 }
 
+/** The Node flags bin/vivace starts the server with (its `node_flags=(...)` line), so the bench measures the same process. */
+export function serverNodeFlags(): string[] {
+  const script = readFileSync(join(projectRoot, 'bin/vivace'), 'utf8');
+  const line = /^node_flags=\(([^)]*)\)$/m.exec(script);
+  if (!line) throw new Error('bin/vivace has no node_flags=(...) line');
+  return line[1]!.trim().split(/\s+/);
+}
+
 export function startChild(script: 'server-child.ts' | 'koa-child.ts', options: ChildOptions = {}): Promise<Child> {
   const path = siblingScript(script);
-  const execArgv = [...loaderArgs, '--expose-gc'];
+  const execArgv = [...loaderArgs, ...serverNodeFlags()];
   if (options.cpuProfDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
   const child: ChildProcess = fork(path, [], {
     execArgv,
@@ -59,11 +68,12 @@ export function startChild(script: 'server-child.ts' | 'koa-child.ts', options: 
         pid,
         rss: () => rssOf(pid),
         gc: () =>
-          new Promise<void>((done) => {
+          new Promise<NodeJS.MemoryUsage>((done) => {
             const onMessage = (raw: unknown) => {
-              if ((raw as ChildMessage).type !== 'gc-done') return;
+              const message = raw as ChildMessage;
+              if (message.type !== 'gc-done') return;
               child.off('message', onMessage);
-              done();
+              done(message.memory);
             };
             child.on('message', onMessage);
             child.send({ type: 'gc' });

@@ -15,6 +15,9 @@ export interface MemoryFigures {
   heapUsedStart: number;
   heapUsedEnd: number;
   heapUsedEndAfterGc: number;
+  /** V8's committed heap (heapTotal) after the forced GCs at start and end: the rest of RSS is native */
+  heapTotalStartAfterGc: number;
+  heapTotalEndAfterGc: number;
   seconds: number;
 }
 
@@ -31,7 +34,7 @@ export async function memoryGrowth(queries: number, clients: number, maxSeconds:
   try {
     await sleep(settleMs);
     const rssStart = server.rss();
-    await server.gc();
+    const heapTotalStartAfterGc = (await server.gc()).heapTotal;
     const rssStartAfterGc = server.rss();
     const heapUsedStart = await heapUsed(client);
     await runLoad(clients, 30_000, 200, () => client.query('SELECT 1'));
@@ -41,13 +44,13 @@ export async function memoryGrowth(queries: number, clients: number, maxSeconds:
     await sleep(settleMs);
     const rssEnd = server.rss();
     const heapUsedEnd = await heapUsed(client);
-    await server.gc();
+    const heapTotalEndAfterGc = (await server.gc()).heapTotal;
     await sleep(200);
     const rssEndAfterGc = server.rss();
     const heapUsedEndAfterGc = await heapUsed(client);
     return {
       queries: load.operations, errors: load.errors, rssStart, rssStartAfterGc, rssAfterWarmup, rssEnd, rssEndAfterGc,
-      heapUsedStart, heapUsedEnd, heapUsedEndAfterGc, seconds: load.seconds,
+      heapUsedStart, heapUsedEnd, heapUsedEndAfterGc, heapTotalStartAfterGc, heapTotalEndAfterGc, seconds: load.seconds,
     };
   } finally {
     client.close();

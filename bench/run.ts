@@ -173,6 +173,14 @@ async function figureD(): Promise<void> {
       verdict: '-',
     },
     {
+      figure: 'd. of which V8 heap (committed, after GC)',
+      measured: mb(m.heapTotalEndAfterGc - m.heapTotalStartAfterGc),
+      baseline: `native and the rest ${mb(m.rssEndAfterGc - m.rssStartAfterGc - (m.heapTotalEndAfterGc - m.heapTotalStartAfterGc))}`,
+      ratio: '',
+      target: '',
+      verdict: '-',
+    },
+    {
       figure: 'd. RSS growth after the 200-query warm-up',
       measured: mb(m.rssEnd - m.rssAfterWarmup),
       baseline: `warm ${mb(m.rssAfterWarmup)}`,

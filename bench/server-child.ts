@@ -38,7 +38,11 @@ export async function startVivace(overrides: Partial<CoordinatorConfig> = {}): P
 }
 
 /** Messages a server child sends its parent. */
-export type ChildMessage = { type: 'ready'; url: string; pid: number } | { type: 'error'; message: string } | { type: 'gc-done' };
+export type ChildMessage =
+  | { type: 'ready'; url: string; pid: number }
+  | { type: 'error'; message: string }
+  /** after the collection: V8's committed heap (heapTotal) and the rest of process.memoryUsage() */
+  | { type: 'gc-done'; memory: NodeJS.MemoryUsage };
 
 async function childMain(): Promise<void> {
   const running = await startVivace();
@@ -49,7 +53,7 @@ async function childMain(): Promise<void> {
       const gc = (globalThis as { gc?: () => void }).gc;
       gc?.();
       gc?.();
-      process.send!({ type: 'gc-done' } satisfies ChildMessage);
+      process.send!({ type: 'gc-done', memory: process.memoryUsage() } satisfies ChildMessage);
     }
     if (type === 'stop') running.stop().finally(() => process.exit(0));
   });

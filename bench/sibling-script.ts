@@ -9,5 +9,8 @@ export function siblingScript(name: string): string {
   return fileURLToPath(new URL(compiled ? name.replace(/\.ts$/, '.js') : name, import.meta.url));
 }
 
+/** The checkout's root directory (bench/ is one level down in the sources, two in dist/). */
+export const projectRoot = fileURLToPath(new URL(compiled ? '../../' : '../', import.meta.url));
+
 /** Node options a child needs to run `siblingScript(...)`. */
 export const loaderArgs: readonly string[] = compiled ? [] : ['--import', 'tsx'];
