@@ -1,6 +1,18 @@
 // Vivace as a library: the actor machines, their events, and the coordinator factory.
 export { createCoordinator, type Coordinator, type CoordinatorOptions, type NodeHealth } from './actors/coordinator.js';
-export { queryMachine, type QueryActorRef, type QueryContext, type QueryEvent, type QueryInput, type QueryLimits, type QuerySnapshot } from './actors/query.machine.js';
+export {
+  queryMachine,
+  type QueryActorRef,
+  type QueryContext,
+  type QueryEvent,
+  type QueryInput,
+  type QueryLimits,
+  type QueryOutput,
+  type QueryResults,
+  type QuerySnapshot,
+  type QueryTimes,
+} from './actors/query.machine.js';
+export type { ResultPumpEvent } from './actors/result-pump.js';
 export { stageMachine, type StageContext, type StageEvent, type StageInput } from './actors/stage.machine.js';
 export { dispatcherMachine, type DispatcherEvent, type DispatcherInput } from './actors/dispatcher.machine.js';
 export { trackerMachine, type TrackedQuery, type TrackerEvent, type TrackerInput, type TrackerLimits } from './actors/tracker.machine.js';
