@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import { renderStatement } from '../../lib/protocol/statement-response.js';
+import type { QueryView } from '../../lib/protocol/query-view.types.js';
+import { testSession } from '../support/actors.js';
+
+function view(overrides: Partial<QueryView> = {}): QueryView {
+  return {
+    queryId: '20261122_000000_00000_aaaaa',
+    state: 'RUNNING',
+    done: false,
+    queued: false,
+    scheduled: true,
+    session: testSession(),
+    sql: 'SELECT x',
+    columns: [{ name: 'x', type: { base: 'varchar' } }],
+    createTime: 1000,
+    lastHeartbeat: 1000,
+    planningStartTime: 1001,
+    executionStartTime: 1002,
+    viewTime: 1010,
+    outputRows: 2,
+    outputBytes: 13,
+    rootStage: {
+      stageId: '0', state: 'RUNNING', done: false, nodes: 1, totalSplits: 1, queuedSplits: 0, runningSplits: 1, completedSplits: 0,
+      cpuTimeMillis: 0, wallTimeMillis: 8, processedRows: 2, processedBytes: 13, subStages: [],
+    },
+    ...overrides,
+  };
+}
+
+describe('renderStatement', () => {
+  const links = { infoUri: 'http://h/v1/query/q', nextUri: 'http://h/v1/statement/q/2' };
+  const rows = '["é"],["b"]';
+
+  it('splices the pre-rendered rows in as data, with columns, stats and the links', () => {
+    const body = JSON.parse(renderStatement(view(), links, 'presto', { json: rows, rows: 2, bytes: Buffer.byteLength(rows) }));
+    expect(body).to.deep.include({ id: view().queryId, infoUri: links.infoUri, nextUri: links.nextUri, data: [['é'], ['b']], warnings: [] });
+    expect(body.columns[0]).to.include({ name: 'x', type: 'varchar' });
+    expect(body.stats).to.include({ state: 'RUNNING', scheduled: true, processedRows: 2, nodes: 1 });
+    expect(body.stats.rootStage).to.include({ stageId: '0', state: 'RUNNING', done: false });
+  });
+
+  it('omits data for a page without rows, and reports an update count when there is one', () => {
+    const body = JSON.parse(renderStatement(view({ updateType: 'INSERT', updateCount: 3 }), links, 'presto', { json: '', rows: 0, bytes: 0 }));
+    expect(body).to.not.have.property('data');
+    expect(body).to.include({ updateType: 'INSERT', updateCount: 3 });
+  });
+});
