@@ -124,15 +124,17 @@ async function figureC(): Promise<void> {
   });
   if (parsed.rows !== SIZES.streamRows) throw new Error(`stream returned ${parsed.rows} rows, expected ${SIZES.streamRows}`);
   const rate = (f: StreamFigures) => `${num(SIZES.streamRows / f.seconds)} rows/s, ${(f.bytes / 1e6 / f.seconds).toFixed(1)} MB/s`;
-  for (const [label, f] of [['JSON.parse client', parsed], ['no-parse client', raw]] as const) {
+  // The target is for the plain client (reads every page, follows nextUri). The JSON.parse client is
+  // shown beside it: parsing 800 MB costs its own CPU on the same 2 cores, so it measures the client too.
+  for (const [label, f, judged] of [['JSON.parse client (informational)', parsed, false], ['no-parse client', raw, true]] as const) {
     const ratio = f.seconds / engine.seconds;
     rows.push({
       figure: `c. stream, ${label}`,
       measured: `${f.seconds.toFixed(2)} s: ${rate(f)}`,
       baseline: `engine ${engine.seconds.toFixed(2)} s`,
       ratio: `${ratio.toFixed(2)}x engine`,
-      target: '>= 500k rows/s, <= 1.3x',
-      verdict: SIZES.streamRows / f.seconds >= 500_000 && ratio <= 1.3 ? 'ok' : 'MISS',
+      target: judged ? '>= 500k rows/s, <= 1.3x' : '',
+      verdict: !judged ? '-' : SIZES.streamRows / f.seconds >= 500_000 && ratio <= 1.3 ? 'ok' : 'MISS',
     });
   }
   rows.push({
