@@ -5,6 +5,7 @@ import type { Context } from 'koa';
 import type { Coordinator } from '../actors/coordinator.js';
 import { hasResultsReady, isPastPlanning, toQueryView, type QueryView } from '../actors/query-view.js';
 import { FIRST_TOKEN, type TrackedQuery } from '../actors/tracker.machine.js';
+import type { SentResponse } from '../protocol/token-cursor.js';
 import { parseSession, sessionResponseHeaders } from '../protocol/session-headers.js';
 import { renderStatement } from '../protocol/statement-response.js';
 import type { RowBatch } from '../engine/engine.types.js';
@@ -24,7 +25,7 @@ function parseToken(ctx: Context): number {
   return token;
 }
 
-function respond(ctx: Context, family: ProtocolFamily, view: QueryView, nextToken: number | undefined, page?: RowBatch): string {
+function respond(ctx: Context, family: ProtocolFamily, view: QueryView, nextToken: number | undefined, page?: RowBatch): SentResponse {
   const base = baseUri(ctx);
   const stillRunning = !view.done && nextToken !== undefined;
   const body = renderStatement(
@@ -37,11 +38,17 @@ function respond(ctx: Context, family: ProtocolFamily, view: QueryView, nextToke
     family.dialect,
     page,
   );
-  if (view.state === 'FINISHED' && view.sessionUpdates) {
-    for (const [name, value] of sessionResponseHeaders(family.prefix, view.sessionUpdates)) ctx.append(name, value);
-  }
-  sendJsonText(ctx, 200, body);
-  return body;
+  const headers = view.state === 'FINISHED' && view.sessionUpdates ? sessionResponseHeaders(family.prefix, view.sessionUpdates) : NO_HEADERS;
+  const sent = { body, headers };
+  sendResponse(ctx, sent);
+  return sent;
+}
+
+const NO_HEADERS: [string, string][] = [];
+
+function sendResponse(ctx: Context, response: SentResponse): void {
+  for (const [name, value] of response.headers) ctx.append(name, value);
+  sendJsonText(ctx, 200, response.body);
 }
 
 export function statementRoutes(router: Router, coordinator: Coordinator): void {
@@ -73,7 +80,7 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
     // Checked again after the wait: a concurrent retry of the same token may have answered meanwhile.
     switch (tracked.cursor.check(token)) {
       case 'repeat':
-        sendJsonText(ctx, 200, tracked.cursor.repeatBody!);
+        sendResponse(ctx, tracked.cursor.repeatResponse!);
         return;
       case 'gone':
         throw new VivaceError('NOT_FOUND', `Token ${token} is no longer available for query ${tracked.queryId}`, { httpStatus: 410 });
@@ -89,8 +96,7 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
     } else {
       view = coordinator.view(tracked);
     }
-    const body = respond(ctx, family, view, view.done ? undefined : token + 1, view.page);
-    tracked.cursor.record(token, body, view.done);
+    tracked.cursor.record(token, respond(ctx, family, view, view.done ? undefined : token + 1, view.page), view.done);
   });
 
   // Trino clients send HEAD to the nextUri as a heartbeat while they consume rows.

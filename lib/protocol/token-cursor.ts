@@ -3,9 +3,15 @@
 
 export type TokenCheck = 'repeat' | 'gone' | 'unknown' | 'next';
 
+/** A statement response as sent: its body and the session-change headers that went with it. */
+export interface SentResponse {
+  body: string;
+  headers: [string, string][];
+}
+
 export class TokenCursor {
   private lastToken = -1;
-  private lastBody: string | undefined;
+  private lastResponse: SentResponse | undefined;
   /** undefined once the final response has been sent: there is no next token. */
   private nextToken: number | undefined;
 
@@ -14,15 +20,15 @@ export class TokenCursor {
   }
 
   check(token: number): TokenCheck {
-    if (token === this.lastToken && this.lastBody !== undefined) return 'repeat';
+    if (token === this.lastToken && this.lastResponse !== undefined) return 'repeat';
     if (token < this.lastToken) return 'gone';
     if (this.nextToken === undefined || token !== this.nextToken) return 'unknown';
     return 'next';
   }
 
-  /** The body sent for `lastToken`, for an identical retry. */
-  get repeatBody(): string | undefined {
-    return this.lastBody;
+  /** The response sent for `lastToken` (body and headers), for an identical retry. */
+  get repeatResponse(): SentResponse | undefined {
+    return this.lastResponse;
   }
 
   /** The token the next response's nextUri carries. */
@@ -31,14 +37,9 @@ export class TokenCursor {
   }
 
   /** Record the response sent for `token`; `final` closes the stream. */
-  record(token: number, body: string, final: boolean): void {
+  record(token: number, response: SentResponse, final: boolean): void {
     this.lastToken = token;
-    this.lastBody = body;
+    this.lastResponse = response;
     this.nextToken = final ? undefined : token + 1;
-  }
-
-  /** Forget the cached body (memory) while keeping the token rules. */
-  dropBody(): void {
-    this.lastBody = undefined;
   }
 }

@@ -158,6 +158,12 @@ describe('statement routes', () => {
       expect(final.headers.get(`${prefix}Set-Session`)).to.equal('query_max_run_time=1+m');
       const others = ['X-Service-', 'X-Presto-', 'X-Trino-'].filter((p) => p !== prefix);
       for (const other of others) expect(final.headers.get(`${other}Set-Catalog`)).to.equal(null);
+      // A client retrying the final token (its response was lost) gets the headers again with the body.
+      const repeat = await request('GET', post.body.nextUri);
+      expect(repeat.text).to.equal(final.text);
+      for (const name of ['Set-Catalog', 'Set-Schema', 'Set-Session']) {
+        expect(repeat.headers.get(`${prefix}${name}`)).to.equal(final.headers.get(`${prefix}${name}`));
+      }
     }
   });
 
