@@ -196,7 +196,13 @@ export const queryMachine = setup({
     // A plain promise rather than an invoked promise actor: planning is one engine call, and an actor
     // per query for it (with its abort signal and done event) was a tenth of the actor layer's cost.
     planQuery: ({ context, self }) => {
-      context.engine.plan(context.sql, context.session).then(
+      let planned: Promise<Plan>;
+      try {
+        planned = context.engine.plan(context.sql, context.session);
+      } catch (err) {
+        planned = Promise.reject(err); // an engine that throws instead of rejecting fails the query the same way
+      }
+      planned.then(
         (plan) => {
           // Failed or cancelled while planning: nobody will execute this plan, so give its connection back.
           if (self.getSnapshot().status !== 'active') plan.release();

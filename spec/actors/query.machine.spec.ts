@@ -86,6 +86,18 @@ describe('queryMachine', () => {
     expect(engine.openExecutions).to.equal(0);
   });
 
+  it('fails the same way when the engine throws from plan() instead of rejecting', async () => {
+    const engine = new FakeEngine({});
+    engine.plan = () => {
+      throw new VivaceError('GENERIC_INTERNAL_ERROR', 'engine is closed');
+    };
+    const query = startQuery(engine, 'SELECT 1');
+    await settle();
+    const view = toQueryView(query.getSnapshot());
+    expect(view.state).to.equal('FAILED');
+    expect(view.error).to.include({ errorName: 'GENERIC_INTERNAL_ERROR', message: 'engine is closed' });
+  });
+
   it('cancel interrupts the engine and ends FAILED with USER_CANCELED, stages CANCELED', async () => {
     const engine = new FakeEngine({ slow: { columns: [BIGINT_COLUMN('n')], rows: rows(5), gated: true } });
     const query = startQuery(engine, 'slow');
