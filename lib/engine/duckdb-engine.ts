@@ -11,7 +11,7 @@ import { prestoTypeOf } from './duckdb-types.js';
 import { renderRowsSql } from './row-renderer.js';
 import { toVivaceError, syntaxErrorAt, type ErrorContext } from './duckdb-errors.js';
 import { astNumber, parseAst, prestoColumnNames, rewriteStatement, stringifyAst, type SerializedStatement } from './statement-rewriter.js';
-import { rewritePrestoLiterals } from './presto-literals.js';
+import { rewritePrestoLiteralsMapped } from './presto-literals.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
@@ -22,7 +22,7 @@ import { attachTpchCatalog, type TpchCatalogOptions } from './catalogs/tpch-cata
 import { attachSystemCatalog } from './catalogs/system-catalog.js';
 import type { SystemTablesBinding } from './catalogs/system-tables.js';
 import { CatalogNames } from './dialect/catalog-names.js';
-import { rewriteMappedCatalogs } from './dialect/catalog-rewrite.js';
+import { rewriteMappedCatalogsMapped } from './dialect/catalog-rewrite.js';
 
 export interface DuckDbEngineOptions {
   /** Where extensions would live (nothing is installed; autoload is off). Defaults to tempDirectory. */
@@ -143,10 +143,16 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     if (cached) {
       return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime), giveBack, () => held);
     }
-    const text = rewriteMappedCatalogs(rewritePrestoLiterals(stripTrailingSemicolons(sql)));
+    // Text rewrites keep a map back to the SQL as written, so error locations point at what the user wrote.
+    const stripped = stripTrailingSemicolons(sql);
+    const literals = rewritePrestoLiteralsMapped(stripped);
+    const rewritten = rewriteMappedCatalogsMapped(literals.text, literals.map);
+    const text = rewritten.text;
+    if (text !== stripped) context.rewritten = rewritten;
     const serialized = await serialize(connection, text);
     if (serialized.error && serialized.error_type === 'parser') {
-      throw syntaxErrorAt(text, serialized.position === undefined ? undefined : astNumber(serialized.position), serialized.error_message ?? 'syntax error');
+      const offset = serialized.position === undefined ? undefined : rewritten.map.toOriginal(astNumber(serialized.position));
+      throw syntaxErrorAt(sql, offset, serialized.error_message ?? 'syntax error');
     }
     const extracted = await connection.extractStatements(text).catch((err: unknown) => {
       throw toVivaceError(err, context);

@@ -4,10 +4,16 @@ import type { ErrorName } from '../protocol/error-codes.js';
 import type { ErrorLocation } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { CatalogNames } from './dialect/catalog-names.js';
+import type { Rewritten } from './rewrite-map.js';
 
 export interface ErrorContext {
-  /** The SQL text the error's LINE/caret refers to; locations are only computed when given. */
+  /** The SQL as the user wrote it; locations are only computed when given. */
   sql?: string;
+  /**
+   * The text DuckDB saw when it differs from `sql` (text rewrites): its LINE/caret positions are
+   * mapped back so the location points into `sql`.
+   */
+  rewritten?: Rewritten;
   /** Used to qualify unqualified table names in messages. */
   catalog?: string;
   schema?: string;
@@ -129,12 +135,27 @@ export function toVivaceError(err: unknown, ctx: ErrorContext = {}): VivaceError
   for (const rule of RULES) {
     const m = rule.pattern.exec(firstLine);
     if (!m) continue;
-    const location = ctx.sql === undefined ? undefined : locationFromCaret(full, ctx.sql);
+    const location = ctx.sql === undefined ? undefined : ctx.rewritten ? mappedCaret(full, ctx.rewritten, ctx.sql) : locationFromCaret(full, ctx.sql);
     const text = rule.message ? rule.message(m, ctx, location) : firstLine;
     const message = location ? `line ${location.lineNumber}:${location.columnNumber}: ${text}` : text;
     return new VivaceError(rule.name, message, { location, cause: err });
   }
   return new VivaceError('GENERIC_INTERNAL_ERROR', firstLine || 'Internal error', { cause: err });
+}
+
+/** The caret's location in the rewritten text, as a location in `sql` (the text as written). */
+function mappedCaret(message: string, rewritten: Rewritten, sql: string): ErrorLocation | undefined {
+  const location = locationFromCaret(message, rewritten.text);
+  if (!location) return undefined;
+  return locationOfOffset(sql, rewritten.map.toOriginal(offsetOfLocation(rewritten.text, location)));
+}
+
+/** 0-based offset of a 1-based line/column in `sql`. */
+export function offsetOfLocation(sql: string, location: ErrorLocation): number {
+  let offset = 0;
+  const lines = sql.split('\n');
+  for (let i = 0; i < location.lineNumber - 1 && i < lines.length; i++) offset += lines[i]!.length + 1;
+  return offset + location.columnNumber - 1;
 }
 
 /** A SYNTAX_ERROR at a 0-based offset (json_serialize_sql reports parse errors that way). */

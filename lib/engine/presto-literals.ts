@@ -6,11 +6,16 @@
 // String literals, quoted identifiers and comments are left alone. Text without any of these
 // patterns is returned as is without tokenizing.
 
+import { RewriteMap, type Rewritten } from './rewrite-map.js';
+
 const CANDIDATE = /[xX]'|\bvalues\b|\btablesample\b|\bif\s*\(/i;
 
 interface Token {
   kind: 'string' | 'ident' | 'comment' | 'word' | 'number' | 'space' | 'punct';
   text: string;
+  /** offset in the statement and the text there (`text` is what the rewrite makes of it) */
+  start: number;
+  original: string;
 }
 
 const TOKEN = /'(?:[^']|'')*'?|"(?:[^"]|"")*"?|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|[A-Za-z_][\w$]*|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\s+|[\s\S]/g;
@@ -28,7 +33,7 @@ function tokenize(sql: string): Token[] {
       : /[\d.]/.test(c) && text !== '.' ? 'number'
       : /\s/.test(c) ? 'space'
       : 'punct';
-    tokens.push({ kind, text });
+    tokens.push({ kind, text, start: m.index, original: text });
   }
   return tokens;
 }
@@ -41,7 +46,13 @@ const VALUES_END = new Set(['order', 'limit', 'offset', 'union', 'except', 'inte
 
 /** The statement with Presto's X'..' literals, bare VALUES rows and TABLESAMPLE percentages in DuckDB syntax. */
 export function rewritePrestoLiterals(sql: string): string {
-  if (!CANDIDATE.test(sql)) return sql;
+  return rewritePrestoLiteralsMapped(sql).text;
+}
+
+/** As rewritePrestoLiterals, with the map from the rewritten text's offsets back to `sql`'s. */
+export function rewritePrestoLiteralsMapped(sql: string): Rewritten {
+  const unchanged = { text: sql, map: RewriteMap.IDENTITY };
+  if (!CANDIDATE.test(sql)) return unchanged;
   const tokens = tokenize(sql);
   let changed = false;
   const next = (i: number) => {
@@ -127,5 +138,9 @@ export function rewritePrestoLiterals(sql: string): string {
       i = j - 1;
     }
   }
-  return changed ? tokens.map((t) => t.text).join('') : sql;
+  if (!changed) return unchanged;
+  return {
+    text: tokens.map((t) => t.text).join(''),
+    map: RewriteMap.of(tokens.map((t) => ({ origin: t.start, text: t.text, kept: t.text === t.original }))),
+  };
 }

@@ -28,6 +28,19 @@ describe('duckdb engine: errors', () => {
     expect(mid.errorLocation).to.deep.equal({ lineNumber: 2, columnNumber: 10 });
   });
 
+  it('points errors at the SQL as written when Presto literals were rewritten before DuckDB saw it', async () => {
+    // X'..' becomes '\xAB'::BLOB and if(c, x) gets a third argument: positions after them shift in DuckDB's text.
+    const column = await failure(engine, "SELECT X'AB' AS b, nope FROM err_t");
+    expect(column.errorName).to.equal('COLUMN_NOT_FOUND');
+    expect(column.errorLocation).to.deep.equal({ lineNumber: 1, columnNumber: 20 });
+    expect(column.message).to.match(/^line 1:20: /);
+    const syntax = await failure(engine, "SELECT X'ABCD', if(true, 1) FROM FROM err_t");
+    expect(syntax.errorName).to.equal('SYNTAX_ERROR');
+    expect(syntax.errorLocation).to.deep.equal({ lineNumber: 1, columnNumber: 34 });
+    const nextLine = await failure(engine, "SELECT X'ABCDEF',\n  nope FROM err_t");
+    expect(nextLine.errorLocation).to.deep.equal({ lineNumber: 2, columnNumber: 3 });
+  });
+
   it('rejects more than one statement', async () => {
     expect((await failure(engine, 'SELECT 1; SELECT 2')).errorName).to.equal('SYNTAX_ERROR');
   });

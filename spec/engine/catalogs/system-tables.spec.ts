@@ -158,6 +158,15 @@ describe('system catalog (engine, fake source)', () => {
     expect((await runSql(engine, 'SHOW TABLES FROM system.runtime')).rows).to.have.length(3);
   });
 
+  it('points errors after a system name at the SQL as written (DuckDB sees "vivace_system")', async () => {
+    const column = await failure(runSql(engine, 'SELECT * FROM system.runtime.nodes WHERE nope = 1'));
+    expect(column).to.include({ errorName: 'COLUMN_NOT_FOUND' });
+    expect((column as { errorLocation?: unknown }).errorLocation).to.deep.equal({ lineNumber: 1, columnNumber: 42 });
+    const syntax = await failure(runSql(engine, 'SELECT * FROM system.runtime.nodes WHERE WHERE'));
+    expect(syntax).to.include({ errorName: 'SYNTAX_ERROR' });
+    expect((syntax as { errorLocation?: unknown }).errorLocation).to.deep.equal({ lineNumber: 1, columnNumber: 42 });
+  });
+
   it('a failing source fails the statement, not the process', async () => {
     binding.bind({ nodes: () => { throw new Error('boom'); }, queries: () => [], tasks: () => [] });
     const err = await failure(runSql(engine, 'SELECT * FROM system.runtime.nodes'));
