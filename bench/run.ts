@@ -38,6 +38,9 @@ interface Row {
   verdict: 'ok' | 'MISS' | '-';
 }
 const rows: Row[] = [];
+
+/** A row shown for context: no target, no verdict. */
+const info = (figure: string, measured: string, baseline = '', ratio = ''): Row => ({ figure, measured, baseline, ratio, target: '', verdict: '-' });
 const notes: string[] = [];
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;
@@ -74,9 +77,9 @@ async function figureA(): Promise<void> {
   log(`   bare Koa GET / (child process):     ${JSON.stringify(round(koa))}`);
   rows.push(
     { figure: 'a. SELECT 1 p50 (server child)', measured: ms(separate.p50), baseline: `engine ${ms(engine.p50)}, Koa GET ${ms(koa.p50)}`, ratio: `${(separate.p50 / engine.p50).toFixed(1)}x engine`, target: '<= 2 ms', verdict: separate.p50 <= 2 ? 'ok' : 'MISS' },
-    { figure: 'a. SELECT 1 p99 (server child)', measured: ms(separate.p99), baseline: `engine ${ms(engine.p99)}, Koa GET ${ms(koa.p99)}`, ratio: '', target: '', verdict: '-' },
+    info('a. SELECT 1 p99 (server child)', ms(separate.p99), `engine ${ms(engine.p99)}, Koa GET ${ms(koa.p99)}`),
     { figure: 'a. SELECT 1 p50 (in-process)', measured: ms(inProcess.p50), baseline: `engine ${ms(engine.p50)}`, ratio: `${(inProcess.p50 / engine.p50).toFixed(1)}x engine`, target: '<= 2 ms', verdict: inProcess.p50 <= 2 ? 'ok' : 'MISS' },
-    { figure: 'a. SELECT 1 p99 (in-process)', measured: ms(inProcess.p99), baseline: '', ratio: '', target: '', verdict: '-' },
+    info('a. SELECT 1 p99 (in-process)', ms(inProcess.p99)),
   );
   notes.push(`a. p50 per HTTP exchange of a SELECT 1 (child): ${separate.stepP50.map((v, i) => `${i === 0 ? 'POST' : `GET ${i}`} ${ms(v)}`).join(', ')}; engine alone: plan ${ms(engine.planP50)}, execute+drain ${ms(engine.executeP50)}`);
   notes.push(`a. ${separate.requestsPerQuery.toFixed(1)} HTTP requests per SELECT 1 (POST + GETs); mean ${ms(separate.mean)} (child), ${ms(inProcess.mean)} (in-process)`);
@@ -98,14 +101,12 @@ async function figureB(): Promise<void> {
       target: '>= 1,500 q/s',
       verdict: vivace.perSecond >= 1500 && vivace.errors === 0 ? 'ok' : 'MISS',
     },
-    {
-      figure: 'b. HTTP requests/s during b',
-      measured: `${num(vivace.requestsPerSecond)} req/s`,
-      baseline: `Koa ${num(koa.requestsPerSecond)} req/s`,
-      ratio: `${(vivace.requestsPerSecond / koa.requestsPerSecond).toFixed(3)}x Koa`,
-      target: '',
-      verdict: '-',
-    },
+    info(
+      'b. HTTP requests/s during b',
+      `${num(vivace.requestsPerSecond)} req/s`,
+      `Koa ${num(koa.requestsPerSecond)} req/s`,
+      `${(vivace.requestsPerSecond / koa.requestsPerSecond).toFixed(3)}x Koa`,
+    ),
   );
   notes.push(`b. query latency under load p50 ${ms(vivace.p50)} p99 ${ms(vivace.p99)}; errors ${vivace.errors}${vivace.firstError ? ` (${vivace.firstError})` : ''}; Koa errors ${koa.errors}`);
 }
@@ -137,14 +138,7 @@ async function figureC(): Promise<void> {
       verdict: !judged ? '-' : SIZES.streamRows / f.seconds >= 500_000 && ratio <= 1.3 ? 'ok' : 'MISS',
     });
   }
-  rows.push({
-    figure: 'c. engine alone (in process)',
-    measured: `${engine.seconds.toFixed(2)} s: ${rate(engine)}`,
-    baseline: '',
-    ratio: '',
-    target: '',
-    verdict: '-',
-  });
+  rows.push(info('c. engine alone (in process)', `${engine.seconds.toFixed(2)} s: ${rate(engine)}`));
   if (process.env.BENCH_RENDER === '1') {
     const output = await runBenchScript('engine-render.bench.ts', [String(SIZES.streamRows)], 1800);
     log(`   bench/engine-render.bench.ts ${SIZES.streamRows}:\n   ${output.split('\n').join('\n   ')}`);
@@ -157,6 +151,8 @@ async function figureD(): Promise<void> {
   const m = await memoryGrowth(SIZES.memoryQueries, SIZES.clients, 300, 2000);
   log(`   ${JSON.stringify(m)}`);
   const growth = m.rssEnd - m.rssStart;
+  const gcGrowth = m.rssEndAfterGc - m.rssStartAfterGc;
+  const heapGrowth = m.heapTotalEndAfterGc - m.heapTotalStartAfterGc;
   rows.push(
     {
       figure: `d. RSS growth after ${num(m.queries)} queries`,
@@ -166,30 +162,9 @@ async function figureD(): Promise<void> {
       target: '<= 50 MB',
       verdict: growth <= 50e6 && m.queries >= SIZES.memoryQueries ? 'ok' : 'MISS',
     },
-    {
-      figure: 'd. same, both readings after a forced full GC',
-      measured: mb(m.rssEndAfterGc - m.rssStartAfterGc),
-      baseline: `start ${mb(m.rssStartAfterGc)}`,
-      ratio: '',
-      target: '',
-      verdict: '-',
-    },
-    {
-      figure: 'd. of which V8 heap (committed, after GC)',
-      measured: mb(m.heapTotalEndAfterGc - m.heapTotalStartAfterGc),
-      baseline: `native and the rest ${mb(m.rssEndAfterGc - m.rssStartAfterGc - (m.heapTotalEndAfterGc - m.heapTotalStartAfterGc))}`,
-      ratio: '',
-      target: '',
-      verdict: '-',
-    },
-    {
-      figure: 'd. RSS growth after the 200-query warm-up',
-      measured: mb(m.rssEnd - m.rssAfterWarmup),
-      baseline: `warm ${mb(m.rssAfterWarmup)}`,
-      ratio: '',
-      target: '',
-      verdict: '-',
-    },
+    info('d. same, both readings after a forced full GC', mb(gcGrowth), `start ${mb(m.rssStartAfterGc)}`),
+    info('d. of which V8 heap (committed, after GC)', mb(heapGrowth), `native and the rest ${mb(gcGrowth - heapGrowth)}`),
+    info('d. RSS growth after the 200-query warm-up', mb(m.rssEnd - m.rssAfterWarmup), `warm ${mb(m.rssAfterWarmup)}`),
   );
   notes.push(`d. heapUsed (from /v1/status) ${mb(m.heapUsedStart)} -> ${mb(m.heapUsedEnd)}, ${mb(m.heapUsedEndAfterGc)} after a full GC; ${m.errors} errors; ${(m.queries / m.seconds).toFixed(0)} q/s while loading`);
 }
@@ -203,21 +178,14 @@ async function figureE(): Promise<void> {
     const t = await generateTpch(scale, 2, scale >= 1 ? 3600 : 600);
     log(`   ${t.output.split('\n').join('\n   ')}`);
     measured.push({ scale, seconds: t.seconds, megabytes: t.megabytes });
-    rows.push({ figure: `e. TPC-H sf${scale} all tables (measured)`, measured: `${t.seconds.toFixed(2)} s`, baseline: `${t.megabytes} MB`, ratio: '', target: '', verdict: '-' });
+    rows.push(info(`e. TPC-H sf${scale} all tables (measured)`, `${t.seconds.toFixed(2)} s`, `${t.megabytes} MB`));
   }
   if (measured.length === 2) {
     const [small, large] = measured as [typeof measured[0], typeof measured[0]];
     const perScale = (large.seconds - small.seconds) / (large.scale - small.scale);
     const fixed = small.seconds - perScale * small.scale;
     const sf1 = fixed + perScale;
-    rows.push({
-      figure: 'e. TPC-H sf1 all tables (EXTRAPOLATED)',
-      measured: `~${sf1.toFixed(0)} s`,
-      baseline: `fixed ${fixed.toFixed(1)} s + ${perScale.toFixed(1)} s per sf`,
-      ratio: '',
-      target: '',
-      verdict: '-',
-    });
+    rows.push(info('e. TPC-H sf1 all tables (EXTRAPOLATED)', `~${sf1.toFixed(0)} s`, `fixed ${fixed.toFixed(1)} s + ${perScale.toFixed(1)} s per sf`));
     notes.push(`e. sf1 is an estimate from a line through sf${small.scale} and sf${large.scale}; BENCH_TPCH=1 measures sf1 itself`);
   }
 }
