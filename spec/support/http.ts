@@ -61,20 +61,20 @@ export async function runStatement(
   url: string,
   sql: string,
   headers: Record<string, string> = {},
-): Promise<{ responses: any[]; rows: unknown[][]; final: any }> {
+): Promise<{ responses: any[]; raw: JsonResponse[]; rows: unknown[][]; final: any }> {
   const first = await request('POST', `${url}/v1/statement`, { body: sql, headers });
   if (first.status !== 200) throw new Error(`POST answered ${first.status}: ${first.text}`);
   validateStatement(first.body, true);
-  const responses = [first.body];
-  const rows: unknown[][] = [];
+  const raw = [first];
   let current = first.body;
   while (current.nextUri) {
     const next = await request('GET', current.nextUri);
     if (next.status !== 200) throw new Error(`GET ${current.nextUri} answered ${next.status}: ${next.text}`);
     validateStatement(next.body, false);
     current = next.body;
-    responses.push(current);
-    if (current.data) rows.push(...current.data);
+    raw.push(next);
   }
-  return { responses, rows, final: current };
+  const responses = raw.map((r) => r.body);
+  const rows = responses.flatMap((r) => (r.data ?? []) as unknown[][]);
+  return { responses, raw, rows, final: current };
 }

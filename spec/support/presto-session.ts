@@ -2,7 +2,7 @@
 // ClientSession): catalog, schema, session properties, prepared statements and the transaction id are
 // sent on every POST and updated from the response headers of the statement (protocol.md section 4).
 // The URL codec here is written out independently of lib/protocol/java-url-codec.ts on purpose.
-import { request, validateStatement } from './http.js';
+import { runStatement } from './http.js';
 
 export type ClientPrefix = 'X-Presto-' | 'X-Trino-';
 
@@ -84,29 +84,12 @@ export class PrestoSession {
     const headersOut = this.requestHeaders();
     const plain: Record<string, string> = {};
     headersOut.forEach((value, name) => (plain[name] = value));
-    const first = await request('POST', `${this.url}/v1/statement`, { body: sql, headers: plain });
-    if (first.status !== 200) throw new Error(`POST answered ${first.status}: ${first.text}`);
-    validateStatement(first.body, true);
-    const responses = [first.body];
-    const headers = [first.headers];
-    const rows: unknown[][] = [];
+    const { responses, raw, rows, final } = await runStatement(this.url, sql, plain);
+    const headers = raw.map((r) => r.headers);
     const dataParts: string[] = [];
-    const collect = (text: string) => {
-      const raw = rawMember(text, 'data');
-      if (raw !== undefined && raw !== '[]') dataParts.push(raw.slice(1, -1));
-    };
-    if (first.body.data) rows.push(...first.body.data);
-    collect(first.text);
-    let current = first.body;
-    while (current.nextUri) {
-      const next = await request('GET', current.nextUri);
-      if (next.status !== 200) throw new Error(`GET ${current.nextUri} answered ${next.status}: ${next.text}`);
-      validateStatement(next.body, false);
-      current = next.body;
-      responses.push(current);
-      headers.push(next.headers);
-      if (current.data) rows.push(...current.data);
-      collect(next.text);
+    for (const { text } of raw) {
+      const data = rawMember(text, 'data');
+      if (data !== undefined && data !== '[]') dataParts.push(data.slice(1, -1));
     }
     // StatementClientV1.processResponse reads the headers of each response; the CLI applies what was
     // collected to its ClientSession once the query is done (the server sends them only on success).
@@ -116,9 +99,9 @@ export class PrestoSession {
       headers,
       dataText: `[${dataParts.join(',')}]`,
       rows,
-      final: current,
+      final,
       columns: responses.find((r) => r.columns !== undefined)?.columns,
-      error: current.error,
+      error: final.error,
     };
   }
 
