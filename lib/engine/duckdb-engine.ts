@@ -11,7 +11,7 @@ import { prestoTypeOf } from './duckdb-types.js';
 import { renderRowsSql } from './row-renderer.js';
 import { toVivaceError, syntaxErrorAt, type ErrorContext } from './duckdb-errors.js';
 import { astNumber, parseAst, prestoColumnNames, rewriteStatement, stringifyAst, type SerializedStatement } from './statement-rewriter.js';
-import { rewritePrestoLiteralsMapped } from './presto-literals.js';
+import { rewritePrestoLiterals } from './presto-literals.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
@@ -145,7 +145,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     }
     // Text rewrites keep a map back to the SQL as written, so error locations point at what the user wrote.
     const stripped = stripTrailingSemicolons(sql);
-    const literals = rewritePrestoLiteralsMapped(stripped);
+    const literals = rewritePrestoLiterals(stripped);
     const rewritten = rewriteMappedCatalogsMapped(literals.text, literals.map);
     const text = rewritten.text;
     if (text !== stripped) context.rewritten = rewritten;

@@ -44,13 +44,11 @@ const significant = (t: Token) => t.kind !== 'space' && t.kind !== 'comment';
 /** Keywords that end a VALUES list at the top level. */
 const VALUES_END = new Set(['order', 'limit', 'offset', 'union', 'except', 'intersect', 'fetch', 'window', 'on', 'returning']);
 
-/** The statement with Presto's X'..' literals, bare VALUES rows and TABLESAMPLE percentages in DuckDB syntax. */
-export function rewritePrestoLiterals(sql: string): string {
-  return rewritePrestoLiteralsMapped(sql).text;
-}
-
-/** As rewritePrestoLiterals, with the map from the rewritten text's offsets back to `sql`'s. */
-export function rewritePrestoLiteralsMapped(sql: string): Rewritten {
+/**
+ * The statement with Presto's X'..' literals, bare VALUES rows and TABLESAMPLE percentages in DuckDB syntax,
+ * and the map from the rewritten text's offsets back to `sql`'s.
+ */
+export function rewritePrestoLiterals(sql: string): Rewritten {
   const unchanged = { text: sql, map: RewriteMap.IDENTITY };
   if (!CANDIDATE.test(sql)) return unchanged;
   const tokens = tokenize(sql);
