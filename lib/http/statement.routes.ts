@@ -61,7 +61,7 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
     if (sql.length > config.maxQueryLength) {
       throw new VivaceError('QUERY_TEXT_TOO_LARGE', `Query text length (${sql.length}) exceeds the maximum length (${config.maxQueryLength})`, { httpStatus: 413 });
     }
-    const session = parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now() });
+    const session = parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now(), prefix: family.prefix });
     const { tracked, asSubmitted } = coordinator.start(sql, session);
     // The POST answers the planned query as it stood when planning ended (RUNNING, stages SCHEDULED).
     const planned = await coordinator.waitFor(tracked, isPastPlanning, config.longPollMs);

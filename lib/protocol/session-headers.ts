@@ -11,8 +11,9 @@ export { javaUrlDecode, javaUrlEncode } from './java-url-codec.js';
 /** The user when the request names none: the seed makes the user header optional. */
 export const DEFAULT_USER = 'anonymous';
 
-export function parseSession(headers: RequestHeaders, ctx: { remoteAddress: string; now: number }): Session {
-  const prefix = detectPrefix(headers);
+/** `ctx.prefix`: the request's header family when the caller has already detected it (detectPrefix). */
+export function parseSession(headers: RequestHeaders, ctx: { remoteAddress: string; now: number; prefix?: HeaderPrefix }): Session {
+  const prefix = ctx.prefix ?? detectPrefix(headers);
   const one = (name: string) => headerValue(headers, prefix + name);
   const catalog = one('Catalog');
   const schema = one('Schema');
