@@ -34,6 +34,19 @@ export class ConnectionPool {
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
+  /**
+   * Opens and sets up every connection now, two at a time. The engine locks DuckDB's configuration once
+   * they exist (engine-sandbox.ts), after which a new connection could not run its setup.
+   */
+  async fill(): Promise<void> {
+    const opened: DuckDBConnection[] = [];
+    const openOne = async (): Promise<void> => {
+      while (this.all.length + this.creating < this.maxConnections) opened.push(await this.acquire());
+    };
+    await Promise.all([openOne(), openOne()]);
+    for (const c of opened) this.release(c);
+  }
+
   release(c: DuckDBConnection): void {
     if (this.closed) {
       this.idle.push(c);

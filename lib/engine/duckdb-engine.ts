@@ -18,7 +18,8 @@ import { classifyStatement } from './statement-kind.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
 import { transactionsOf } from './dialect/transaction-registry.js';
 import { rejectConnectorWrite } from './dialect/write-target.js';
-import { attachTpchCatalog, type TpchCatalogOptions } from './catalogs/tpch-catalog.js';
+import { attachTpchCatalog, type TpchCatalog, type TpchCatalogOptions } from './catalogs/tpch-catalog.js';
+import { lockDownEngine, SANDBOX_INSTANCE_CONFIG } from './engine-sandbox.js';
 import { attachSystemCatalog } from './catalogs/system-catalog.js';
 import type { SystemTablesBinding } from './catalogs/system-tables.js';
 import { CatalogNames } from './dialect/catalog-names.js';
@@ -51,8 +52,7 @@ const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<Engine> {
   const config: Record<string, string> = {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
+    ...SANDBOX_INSTANCE_CONFIG,
     extension_directory: options.dataDirectory ?? options.tempDirectory,
     temp_directory: options.tempDirectory,
     // DuckDB's allocator (jemalloc) purges freed pages only when it allocates again, so a burst of
@@ -70,16 +70,19 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   };
   const pool = new ConnectionPool(instance, options.maxConnections ?? 8, setup);
   const first = await pool.acquire();
+  const tpchDirectory = options.tpch === false ? undefined : options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch');
+  let tpch: TpchCatalog | undefined;
+  let system: Awaited<ReturnType<typeof attachSystemCatalog>> | undefined;
   try {
     await first.run(`CREATE SCHEMA IF NOT EXISTS memory."default"`);
+    tpch = tpchDirectory === undefined ? undefined : await attachTpchCatalog(instance, { ...(options.tpch || {}), directory: tpchDirectory });
+    system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory) : undefined;
+    await pool.fill();
+    // Only the generated tpch data and the spill directory (which holds the system catalog's file) stay reachable.
+    await lockDownEngine(first, tpchDirectory === undefined ? [options.tempDirectory] : [tpchDirectory, options.tempDirectory]);
   } finally {
     pool.release(first);
   }
-  const tpch = options.tpch === false ? undefined : await attachTpchCatalog(instance, {
-    ...options.tpch,
-    directory: options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch'),
-  });
-  const system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory) : undefined;
   const cache = new PlanCache();
   const plan: Engine['plan'] = (sql, session) => {
     // Data of a tpch schema is generated on first use, before a connection is taken.
