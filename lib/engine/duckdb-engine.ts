@@ -14,7 +14,7 @@ import { astNumber, parseAst, prestoColumnNames, rewriteStatement, stringifyAst,
 import { rewritePrestoLiterals } from './presto-literals.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
-import { classifyStatement } from './statement-kind.js';
+import { classifyStatement, embeddedQueryStart } from './statement-kind.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
 import { transactionsOf } from './dialect/transaction-registry.js';
 import { rejectConnectorWrite } from './dialect/write-target.js';
@@ -23,6 +23,7 @@ import { lockDownEngine, SANDBOX_INSTANCE_CONFIG } from './engine-sandbox.js';
 import { attachSystemCatalog } from './catalogs/system-catalog.js';
 import type { SystemTablesBinding } from './catalogs/system-tables.js';
 import { CatalogNames } from './dialect/catalog-names.js';
+import { stripTrailingSemicolons } from './dialect/sql-tokens.js';
 import { rewriteMappedCatalogsMapped } from './dialect/catalog-rewrite.js';
 
 export interface DuckDbEngineOptions {
@@ -237,19 +238,14 @@ async function rewriteSql(connection: DuckDBConnection, ast: unknown, text: stri
 
 /** INSERT ... <query> and CREATE TABLE ... AS <query>: rewrite the query part (json_serialize_sql takes SELECTs only). */
 async function rewriteEmbeddedQuery(connection: DuckDBConnection, text: string, session: Session): Promise<string> {
-  const ident = String.raw`(?:"(?:[^"]|"")*"|[A-Za-z_][\w$]*)`;
-  const name = String.raw`${ident}(?:\s*\.\s*${ident}){0,2}`;
-  const head = new RegExp(
-    String.raw`^(\s*(?:insert\s+(?:or\s+\w+\s+)?into\s+${name}(?:\s*\([^)]*\))?|create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?table\s+(?:if\s+not\s+exists\s+)?${name}(?:\s*\([^)]*\))?\s+as)\s+)`,
-    'i',
-  ).exec(text);
-  if (!head) return text;
-  const query = text.slice(head[1]!.length);
+  const start = embeddedQueryStart(text);
+  if (start === undefined) return text;
+  const query = text.slice(start);
   const serialized = await serialize(connection, query);
   const ast = serialized.error ? undefined : serialized.statements?.[0]?.node;
   if (!ast) return text;
   const rewritten = await rewriteSql(connection, ast, query, session);
-  return rewritten === query ? text : `${head[1]}${rewritten}`;
+  return rewritten === query ? text : `${text.slice(0, start)}${rewritten}`;
 }
 
 /**
@@ -282,8 +278,4 @@ function outputColumns(named: DuckDBPreparedStatement, typed: DuckDBPreparedStat
     const duckdb = typed.columnType(i);
     return { name, type: prestoTypeOf(duckdb), duckdb };
   });
-}
-
-function stripTrailingSemicolons(sql: string): string {
-  return sql.replace(/[\s;]+$/, '');
 }

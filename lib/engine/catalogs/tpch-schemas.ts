@@ -2,6 +2,7 @@
 // of their views, and which schemas a statement refers to.
 import { TPCH_TABLES, type TpchTable } from '../../tpch/index.js';
 import type { Session } from '../../protocol/types.js';
+import { tokenize, type Token } from '../dialect/sql-tokens.js';
 
 export const TPCH_CATALOG = 'tpch';
 
@@ -44,38 +45,42 @@ export function createSchemaSql(schema: string): string {
   return `CREATE SCHEMA IF NOT EXISTS ${TPCH_CATALOG}.${quoteIdent(schema)}`;
 }
 
-const SCHEMA_NAMES = TPCH_SCHEMAS.map((s) => s.name).join('|');
-const TABLES = TABLE_NAMES.join('|');
-const part = (name: string) => String.raw`"?(?:${name})"?`;
-const dot = String.raw`\s*\.\s*`;
-/** tpch.<schema>.<table>, anywhere */
-const QUALIFIED = new RegExp(String.raw`(?<![\w"])${part('tpch')}${dot}"?(${SCHEMA_NAMES})"?${dot}${part(TABLES)}(?![\w"])`, 'gi');
-/** <schema>.<table>, meaningful when the session catalog is tpch */
-const SCHEMA_QUALIFIED = new RegExp(String.raw`(?<![\w".])"?(${SCHEMA_NAMES})"?${dot}${part(TABLES)}(?![\w"])`, 'gi');
-/** a bare table name, meaningful when the session schema is a tpch schema */
-const BARE_TABLE = new RegExp(String.raw`(?<![\w".])"?(?:${TABLES})"?(?![\w"])(?!\s*\.)`, 'i');
+const SCHEMA_NAMES = new Set(TPCH_SCHEMAS.map((s) => s.name));
+const TABLES = new Set<string>(TABLE_NAMES);
 
-/** String literals and comments removed, so `WHERE table_name = 'lineitem'` is no reference. */
-function stripLiterals(sql: string): string {
-  return sql.replace(/'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\//g, ' ');
+/** Dotted names (`a`, `a.b`, `"a"."b".c`), lower-cased, in order; strings and comments are no names. */
+function dottedNames(tokens: Token[]): string[][] {
+  const names: string[][] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]!.kind !== 'word' && tokens[i]!.kind !== 'quoted') continue;
+    const parts = [tokens[i]!.value.toLowerCase()];
+    while (tokens[i + 1]?.kind === 'punct' && tokens[i + 1]!.value === '.' && (tokens[i + 2]?.kind === 'word' || tokens[i + 2]?.kind === 'quoted')) {
+      parts.push(tokens[i + 2]!.value.toLowerCase());
+      i += 2;
+    }
+    names.push(parts);
+  }
+  return names;
 }
 
 /**
- * The tpch schemas whose data a statement reads, by a cheap textual match: `tpch.<schema>.<table>`, and
- * with the session on catalog tpch also `<schema>.<table>` and bare table names in the session schema.
- * SHOW and DESCRIBE need no data. A miss reads a placeholder view, which fails with a clear message.
+ * The tpch schemas whose data a statement reads, by its names: `tpch.<schema>.<table>`, and with the
+ * session on catalog tpch also `<schema>.<table>` and bare table names in the session schema. SHOW and
+ * DESCRIBE need no data. A miss reads a placeholder view, which fails with a clear message.
  */
 export function referencedSchemas(sql: string, session: Pick<Session, 'catalog' | 'schema'>): Set<string> {
   const found = new Set<string>();
   const inCatalog = session.catalog?.toLowerCase() === TPCH_CATALOG;
-  if (!inCatalog && !/tpch/i.test(sql)) return found;
-  const text = stripLiterals(sql);
-  if (/^\s*(?:show|describe|desc)\b/i.test(text)) return found;
-  for (const m of text.matchAll(QUALIFIED)) found.add(m[1]!.toLowerCase());
-  if (inCatalog) {
-    for (const m of text.matchAll(SCHEMA_QUALIFIED)) found.add(m[1]!.toLowerCase());
-    const schema = session.schema?.toLowerCase();
-    if (schema !== undefined && TPCH_SCHEMAS.some((s) => s.name === schema) && BARE_TABLE.test(text)) found.add(schema);
+  if (!inCatalog && !sql.toLowerCase().includes(TPCH_CATALOG)) return found;
+  const tokens = tokenize(sql);
+  const first = tokens[0]?.kind === 'word' ? tokens[0].value.toLowerCase() : '';
+  if (first === 'show' || first === 'describe' || first === 'desc') return found;
+  const schema = session.schema?.toLowerCase();
+  const bareTablesCount = inCatalog && schema !== undefined && SCHEMA_NAMES.has(schema);
+  for (const [a, b, c] of dottedNames(tokens)) {
+    if (a === TPCH_CATALOG && b !== undefined && c !== undefined && SCHEMA_NAMES.has(b) && TABLES.has(c)) found.add(b);
+    else if (inCatalog && b !== undefined && c === undefined && SCHEMA_NAMES.has(a!) && TABLES.has(b)) found.add(a!);
+    else if (bareTablesCount && b === undefined && TABLES.has(a!)) found.add(schema);
   }
   return found;
 }

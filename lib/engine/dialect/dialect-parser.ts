@@ -31,12 +31,13 @@ export type DialectStatement =
   | { kind: 'rollback' };
 
 /** Statements start with one of these, or mention information_schema (see information-schema.ts). */
-const LEADING = /^(?:\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)*(show|describe|desc|use|set|reset|prepare|execute|deallocate|explain|start|begin|commit|rollback)\b/i;
+const LEADING = new Set(['show', 'describe', 'desc', 'use', 'set', 'reset', 'prepare', 'execute', 'deallocate', 'explain', 'start', 'begin', 'commit', 'rollback']);
 
 export function parseDialectStatement(sql: string): DialectStatement | undefined {
-  if (!LEADING.test(sql)) return undefined;
   const text = stripTrailingSemicolons(sql);
-  const c = new TokenCursor(tokenize(text), text);
+  const tokens = tokenize(text);
+  if (tokens[0]?.kind !== 'word' || !LEADING.has(tokens[0].value.toLowerCase())) return undefined;
+  const c = new TokenCursor(tokens, text);
   const statement = recognise(c);
   return statement && c.done ? statement : undefined;
 }
@@ -86,7 +87,7 @@ function recognise(c: TokenCursor): DialectStatement | undefined {
   }
   if (c.keywords('explain')) return explain(c);
   if (c.keywords('start', 'transaction') || c.keywords('begin')) {
-    c.keywords('transaction') || c.keywords('work');
+    if (!c.keywords('transaction')) c.keywords('work');
     // Isolation level and access mode are accepted and ignored: DuckDB has snapshot isolation only.
     c.skipToEnd();
     return { kind: 'startTransaction' };
@@ -153,7 +154,7 @@ function explain(c: TokenCursor): DialectStatement | undefined {
   const analyze = c.keywords('analyze');
   if (analyze) c.keywords('verbose');
   // (FORMAT TEXT, TYPE DISTRIBUTED): accepted and ignored; DuckDB has one plan form.
-  if (c.peek()?.value === '(' && c.peek(1)?.kind === 'word' && /^(format|type)$/i.test(c.peek(1)!.value)) {
+  if (c.peek()?.value === '(' && c.peek(1)?.kind === 'word' && ['format', 'type'].includes(c.peek(1)!.value.toLowerCase())) {
     c.punct('(');
     while (!c.done && !c.punct(')')) {
       if (c.identifier() === undefined && !c.punct(',')) return undefined;

@@ -88,7 +88,7 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
     case 'use':
       return sessionPlan(ctx, 'USE', await useStatement(connection, session, s.catalog, s.schema));
     case 'setSession':
-      return sessionPlan(ctx, 'SET SESSION', await setSessionStatement(connection, s.name, s.value, s.valueText));
+      return sessionPlan(ctx, 'SET SESSION', setSessionStatement(s.name, s.value));
     case 'resetSession':
       return sessionPlan(ctx, 'RESET SESSION', resetSessionStatement(s.name));
     case 'prepare':

@@ -5,7 +5,7 @@ import type { Session, SessionUpdates } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import type { LikeFilter } from './dialect-parser.js';
 import { likeMatcher } from './like-pattern.js';
-import { resolveCatalog, resolveSchema, rows } from './catalog-metadata.js';
+import { resolveCatalog, resolveSchema } from './catalog-metadata.js';
 import { isSessionProperty, sessionPropertyDefinitions, validateSessionProperty } from '../../protocol/session-properties.js';
 import type { Token } from './sql-tokens.js';
 import { varcharColumns, type ShowResult } from './show-metadata.js';
@@ -21,9 +21,9 @@ export async function useStatement(connection: DuckDBConnection, session: Sessio
 }
 
 /** SET SESSION name = expression: the value as text (a literal as written, anything else evaluated). */
-export async function setSessionStatement(connection: DuckDBConnection, name: string, value: Token[], valueText: string): Promise<SessionUpdates> {
+export function setSessionStatement(name: string, value: Token[]): SessionUpdates {
   if (name.includes('.')) throw new VivaceError('INVALID_SESSION_PROPERTY', `Session property '${name}' does not exist`);
-  const text = await evaluate(connection, value, valueText);
+  const text = evaluateSessionValue(value);
   return { setSessionProperties: { [name]: validateSessionProperty(name, text) } };
 }
 
@@ -43,14 +43,36 @@ export function showSession(session: Session, like?: LikeFilter): ShowResult {
   };
 }
 
-async function evaluate(connection: DuckDBConnection, value: Token[], valueText: string): Promise<string> {
-  const [only] = value;
-  if (value.length === 1 && only) {
-    if (only.kind === 'string' || only.kind === 'number') return only.value;
-    if (only.kind === 'word' && /^(true|false)$/i.test(only.value)) return only.value.toLowerCase();
+/**
+ * The value of a SET SESSION expression, computed here from its tokens and never pasted into SQL: a
+ * string, number or boolean literal, a signed number, or literals joined by `||`. (Pasting the text into
+ * `SELECT CAST((...) AS VARCHAR)` ran whatever statements a crafted value closed and opened.)
+ */
+export function evaluateSessionValue(value: Token[]): string {
+  const parts: string[] = [];
+  let i = 0;
+  for (;;) {
+    const t = value[i];
+    if (t === undefined) break;
+    if (t.kind === 'string') {
+      parts.push(t.value);
+      i++;
+    } else if (t.kind === 'number') {
+      parts.push(t.value);
+      i++;
+    } else if (t.kind === 'punct' && (t.value === '-' || t.value === '+') && value[i + 1]?.kind === 'number') {
+      parts.push(t.value === '-' ? `-${value[i + 1]!.value}` : value[i + 1]!.value);
+      i += 2;
+    } else if (t.kind === 'word' && ['true', 'false'].includes(t.value.toLowerCase())) {
+      parts.push(t.value.toLowerCase());
+      i++;
+    } else {
+      break;
+    }
+    if (i === value.length) return parts.join('');
+    // `||` is two '|' punctuation tokens.
+    if (value[i]?.value !== '|' || value[i + 1]?.value !== '|') break;
+    i += 2;
   }
-  const result = await rows(connection, `SELECT CAST((${valueText}) AS VARCHAR)`);
-  const cell = result[0]?.[0];
-  if (cell === null || cell === undefined) throw new VivaceError('INVALID_SESSION_PROPERTY', 'Session property value must not be null');
-  return String(cell);
+  throw new VivaceError('NOT_SUPPORTED', 'SET SESSION value must be a literal, or literals joined by ||');
 }

@@ -22,7 +22,7 @@ export function tokenize(sql: string): Token[] {
   const n = sql.length;
   while (i < n) {
     const ch = sql[i]!;
-    if (/\s/.test(ch)) {
+    if (isSpace(sql.charCodeAt(i))) {
       i++;
     } else if (ch === '-' && sql[i + 1] === '-') {
       const eol = sql.indexOf('\n', i);
@@ -35,20 +35,54 @@ export function tokenize(sql: string): Token[] {
       const body = sql.slice(i + 1, end < 0 ? n : end).split(ch + ch).join(ch);
       tokens.push({ kind: ch === "'" ? 'string' : 'quoted', value: body, start: i, end: end < 0 ? n : end + 1 });
       i = end < 0 ? n : end + 1;
-    } else if (/[A-Za-z_]/.test(ch)) {
-      const m = /^[A-Za-z_][\w$]*/.exec(sql.slice(i, i + 256))!;
-      tokens.push({ kind: 'word', value: m[0], start: i, end: i + m[0].length });
-      i += m[0].length;
-    } else if (/\d/.test(ch) || (ch === '.' && /\d/.test(sql[i + 1] ?? ''))) {
-      const m = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(sql.slice(i, i + 256))!;
-      tokens.push({ kind: 'number', value: m[0], start: i, end: i + m[0].length });
-      i += m[0].length;
+    } else if (isWordStart(sql.charCodeAt(i))) {
+      let end = i + 1;
+      while (end < n && isWordPart(sql.charCodeAt(end))) end++;
+      tokens.push({ kind: 'word', value: sql.slice(i, end), start: i, end });
+      i = end;
+    } else if (isDigit(sql.charCodeAt(i)) || (ch === '.' && isDigit(sql.charCodeAt(i + 1)))) {
+      const end = numberEnd(sql, i);
+      tokens.push({ kind: 'number', value: sql.slice(i, end), start: i, end });
+      i = end;
     } else {
       tokens.push({ kind: ch === '?' ? 'param' : 'punct', value: ch, start: i, end: i + 1 });
       i++;
     }
   }
   return tokens;
+}
+
+const SEMICOLON = 0x3b;
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isWordStart = (c: number) => isLetter(c) || c === 0x5f;
+const isWordPart = (c: number) => isWordStart(c) || isDigit(c) || c === 0x24;
+
+/** JavaScript's `\s`: ASCII space and controls 9-13, and the Unicode spaces DuckDB's lexer also skips. */
+export function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0xfeff || c === 0x1680
+    || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+
+/** End of the number starting at `i`: digits, an optional fraction, an optional exponent. */
+function numberEnd(sql: string, i: number): number {
+  const n = sql.length;
+  let j = i;
+  while (j < n && isDigit(sql.charCodeAt(j))) j++;
+  if (sql.charCodeAt(j) === 0x2e) {
+    j++;
+    while (j < n && isDigit(sql.charCodeAt(j))) j++;
+  }
+  const e = sql.charCodeAt(j);
+  if (e === 0x45 || e === 0x65) {
+    let k = j + 1;
+    if (sql.charCodeAt(k) === 0x2b || sql.charCodeAt(k) === 0x2d) k++;
+    if (isDigit(sql.charCodeAt(k))) {
+      while (k < n && isDigit(sql.charCodeAt(k))) k++;
+      j = k;
+    }
+  }
+  return j;
 }
 
 /** Index of the quote closing the one at `open` (a doubled quote is an escaped one), or -1. */
@@ -141,7 +175,10 @@ export class TokenCursor {
 
 /** `sql` without trailing semicolons and whitespace. */
 export function stripTrailingSemicolons(sql: string): string {
-  return sql.replace(/[\s;]+$/, '');
+  // A backwards scan: `/[\s;]+$/` retries from every position of a long run of spaces (quadratic).
+  let end = sql.length;
+  while (end > 0 && (isSpace(sql.charCodeAt(end - 1)) || sql.charCodeAt(end - 1) === SEMICOLON)) end--;
+  return end === sql.length ? sql : sql.slice(0, end);
 }
 
 /**

@@ -24,7 +24,7 @@ function qualifiedName(tokens: Token[], i: number): { parts: string[]; next: num
 /** The catalog written by `sql`, or undefined when it is not a recognised write. */
 export function writeTargetCatalog(sql: string, session: Pick<Session, 'catalog'>): string | undefined {
   const t = tokenize(sql);
-  let i = 0;
+  let i: number;
   let schemaObject = false;
   if (isWord(t[0], 'insert')) {
     i = 1;

@@ -47,6 +47,20 @@ describe('dialect: session statements', () => {
     expect(await failure(engine.plan("SET SESSION memory.x = 'y'", testSession()))).to.include({ errorName: 'INVALID_SESSION_PROPERTY' });
   });
 
+  it('SET SESSION computes its value from literals and runs nothing a crafted value smuggles in', async () => {
+    expect((await runSql(engine, 'SET SESSION task_concurrency = +16')).plan.sessionUpdates).to.deep.equal({ setSessionProperties: { task_concurrency: '16' } });
+    for (const value of [
+      "1) AS VARCHAR); CREATE TABLE smuggled AS SELECT 1; SELECT CAST((1",
+      "(SELECT 'x')",
+      'lower(\'10m\')',
+      "'1' || (SELECT '0m')",
+      'query_max_run_time',
+    ]) {
+      expect(await failure(engine.plan(`SET SESSION query_max_run_time = ${value}`, testSession())), value).to.include({ errorName: 'NOT_SUPPORTED' });
+    }
+    expect(await failure(engine.plan('SELECT * FROM smuggled', testSession()))).to.include({ errorName: 'TABLE_NOT_FOUND' });
+  });
+
   it('RESET SESSION reports Clear-Session', async () => {
     const out = await runSql(engine, 'RESET SESSION query_max_run_time');
     expect([out.plan.updateType, out.plan.sessionUpdates]).to.deep.equal(['RESET SESSION', { resetSessionProperties: ['query_max_run_time'] }]);
