@@ -41,6 +41,12 @@ export interface CoordinatorConfig {
   tempDirectory: string;
   engineMemoryLimit: string;
   engineThreads: number;
+  /** open transactions in all (transaction.max-open; default half of query.max-concurrent-queries) */
+  maxOpenTransactions?: number;
+  /** open transactions of one user (transaction.max-open-per-user) */
+  maxOpenTransactionsPerUser: number;
+  /** an idle transaction is rolled back after this (Trino's transaction.idle-timeout) */
+  transactionIdleTimeoutMs: number;
 }
 
 export function defaultCacheDirectory(): string {
@@ -70,6 +76,8 @@ export function defaultConfig(): CoordinatorConfig {
     tempDirectory: join(tmpdir(), `vivace-spill-${process.pid}`),
     engineMemoryLimit: '4GB',
     engineThreads: 2,
+    maxOpenTransactionsPerUser: 2,
+    transactionIdleTimeoutMs: 5 * 60_000,
   };
 }
 
@@ -100,6 +108,9 @@ const PROPERTIES: Record<string, Parser> = {
   'engine.temp-directory': (v) => ({ tempDirectory: v }),
   'engine.memory-limit': (v) => ({ engineMemoryLimit: v }),
   'engine.threads': (v) => ({ engineThreads: integer(v, 'engine.threads') }),
+  'transaction.max-open': (v) => ({ maxOpenTransactions: integer(v, 'transaction.max-open') }),
+  'transaction.max-open-per-user': (v) => ({ maxOpenTransactionsPerUser: integer(v, 'transaction.max-open-per-user') }),
+  'transaction.idle-timeout': (v) => ({ transactionIdleTimeoutMs: parseDuration(v) }),
 };
 
 export const CONFIG_PROPERTY_NAMES = Object.keys(PROPERTIES);

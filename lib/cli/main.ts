@@ -33,6 +33,11 @@ export async function main(argv: string[]): Promise<number> {
     memoryLimit: config.engineMemoryLimit,
     threads: config.engineThreads,
     maxConnections: config.maxRunningQueries,
+    transactions: {
+      ...(config.maxOpenTransactions === undefined ? {} : { maxOpen: config.maxOpenTransactions }),
+      maxOpenPerUser: config.maxOpenTransactionsPerUser,
+      idleTimeoutMs: config.transactionIdleTimeoutMs,
+    },
     // Generated on first use and kept across starts in the user's cache directory.
     tpch: { directory: join(config.dataDirectory, 'tpch') },
     system,

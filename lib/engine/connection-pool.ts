@@ -58,6 +58,11 @@ export class ConnectionPool {
     else this.idle.push(c);
   }
 
+  /** The most connections this pool opens. */
+  get capacity(): number {
+    return this.maxConnections;
+  }
+
   get size(): { total: number; idle: number; waiting: number } {
     return { total: this.all.length, idle: this.idle.length, waiting: this.waiters.length };
   }

@@ -16,7 +16,7 @@ import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement, embeddedQueryStart } from './statement-kind.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
-import { transactionsOf } from './dialect/transaction-registry.js';
+import { defaultTransactionLimits, transactionsOf, type TransactionLimits } from './dialect/transaction-registry.js';
 import { rejectConnectorWrite } from './dialect/write-target.js';
 import { attachTpchCatalog, type TpchCatalog, type TpchCatalogOptions } from './catalogs/tpch-catalog.js';
 import { lockDownEngine, SANDBOX_INSTANCE_CONFIG } from './engine-sandbox.js';
@@ -43,6 +43,8 @@ export interface DuckDbEngineOptions {
   streamingBufferSize?: string;
   /** The tpch catalog (data generated on first use under directory, default <dataDirectory>/tpch); false: none. */
   tpch?: TpchCatalogOptions | false;
+  /** Open transactions (each pins a connection); default: half the pool, 2 per user, 5 m idle timeout. */
+  transactions?: Partial<TransactionLimits>;
   /** The `system` catalog, served from whatever source is bound to it later (the coordinator's actors); absent: none. */
   system?: SystemTablesBinding;
 }
@@ -84,6 +86,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   } finally {
     pool.release(first);
   }
+  const transactions = transactionsOf(pool, { ...defaultTransactionLimits(pool.capacity), ...options.transactions });
   const cache = new PlanCache();
   const plan: Engine['plan'] = (sql, session) => {
     // Data of a tpch schema is generated on first use, before a connection is taken.
@@ -94,6 +97,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     plan,
     close: async () => {
       tpch?.close();
+      await transactions.rollbackIdle();
       // Prepared statements go before their connections, so none outlives its client context.
       await pool.close(() => cache.destroyPrepared());
       system?.close();

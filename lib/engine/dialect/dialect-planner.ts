@@ -150,7 +150,7 @@ function startTransaction(ctx: DialectContext): Plan {
     updateType: 'START TRANSACTION',
     sessionUpdates: { startedTransactionId: id },
     rows: async () => {
-      await ctx.transactions.begin(ctx.connection, id);
+      await ctx.transactions.begin(ctx.connection, id, ctx.session.user);
       return [];
     },
     release: ctx.release,

@@ -13,11 +13,24 @@ export interface ConnectionLease {
   release(): void;
 }
 
-/** Presto's transaction.idle-timeout default: an abandoned transaction is rolled back after it. */
-const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
+/** How many transactions may be open at once, and for how long one may sit idle. */
+export interface TransactionLimits {
+  /** Open transactions in all (each pins a pooled connection); the rest of the pool stays for everyone. */
+  maxOpen: number;
+  /** Open transactions of one user. */
+  maxOpenPerUser: number;
+  /** Trino's transaction.idle-timeout (5 m): an abandoned transaction is rolled back after it. */
+  idleTimeoutMs: number;
+}
+
+/** Half the pool at most, so idle transactions never starve other queries of connections. */
+export function defaultTransactionLimits(poolSize: number): TransactionLimits {
+  return { maxOpen: Math.max(1, Math.floor(poolSize / 2)), maxOpenPerUser: 2, idleTimeoutMs: 5 * 60_000 };
+}
 
 interface PinnedTransaction {
   id: string;
+  user: string;
   connection: DuckDBConnection;
   busy: boolean;
   waiters: { resolve: () => void; reject: (err: unknown) => void }[];
@@ -33,7 +46,7 @@ export class TransactionRegistry {
 
   constructor(
     private readonly pool: ConnectionPool,
-    private readonly idleTimeoutMillis = DEFAULT_IDLE_TIMEOUT_MS,
+    private readonly limits: TransactionLimits,
   ) {}
 
   /** Ids of open transactions (for specs and diagnostics). */
@@ -74,13 +87,25 @@ export class TransactionRegistry {
     return randomUUID();
   }
 
-  /** START TRANSACTION: BEGIN on the statement's (pooled) connection, which then stays with `id`. */
-  async begin(connection: DuckDBConnection, id: string): Promise<void> {
+  /**
+   * START TRANSACTION: BEGIN on the statement's (pooled) connection, which then stays with `id`. Past the
+   * limits the statement fails at once rather than take another connection from everyone else.
+   */
+  async begin(connection: DuckDBConnection, id: string, user: string): Promise<void> {
     if (this.byConnection.has(connection)) throw new VivaceError('NOT_SUPPORTED', 'Nested transactions not supported');
+    const { maxOpen, maxOpenPerUser } = this.limits;
+    if (this.byId.size >= maxOpen) {
+      throw new VivaceError('GENERIC_INSUFFICIENT_RESOURCES', `Too many open transactions: the server allows ${maxOpen}`);
+    }
+    let ofUser = 0;
+    for (const tx of this.byId.values()) if (tx.user === user) ofUser++;
+    if (ofUser >= maxOpenPerUser) {
+      throw new VivaceError('GENERIC_INSUFFICIENT_RESOURCES', `Too many open transactions for user ${user}: at most ${maxOpenPerUser}`);
+    }
     await connection.run('BEGIN TRANSACTION').catch((err: unknown) => {
       throw toVivaceError(err);
     });
-    const tx: PinnedTransaction = { id, connection, busy: true, waiters: [] };
+    const tx: PinnedTransaction = { id, user, connection, busy: true, waiters: [] };
     this.byId.set(id, tx);
     this.byConnection.set(connection, tx);
   }
@@ -123,8 +148,13 @@ export class TransactionRegistry {
       return;
     }
     tx.busy = false;
-    tx.idleTimer = setTimeout(() => void this.expire(tx), this.idleTimeoutMillis);
+    tx.idleTimer = setTimeout(() => void this.expire(tx), this.limits.idleTimeoutMs);
     tx.idleTimer.unref();
+  }
+
+  /** Engine close: every idle transaction is rolled back and its connection returned (a busy one returns with its statement). */
+  async rollbackIdle(): Promise<void> {
+    await Promise.all([...this.byId.values()].filter((tx) => !tx.busy).map((tx) => this.expire(tx)));
   }
 
   /** Rolls back a transaction nobody used for the idle timeout and returns its connection. */
@@ -138,11 +168,11 @@ export class TransactionRegistry {
 
 const registries = new WeakMap<ConnectionPool, TransactionRegistry>();
 
-/** The transactions of one engine (one pool); created on first use. */
-export function transactionsOf(pool: ConnectionPool): TransactionRegistry {
+/** The transactions of one engine (one pool); created on first use, with `limits` or the defaults for the pool. */
+export function transactionsOf(pool: ConnectionPool, limits?: TransactionLimits): TransactionRegistry {
   let registry = registries.get(pool);
   if (!registry) {
-    registry = new TransactionRegistry(pool);
+    registry = new TransactionRegistry(pool, limits ?? defaultTransactionLimits(pool.capacity));
     registries.set(pool, registry);
   }
   return registry;

@@ -77,4 +77,28 @@ describe('dialect: transactions', () => {
       await small.close();
     }
   });
+
+  it('bounds open transactions per user and in all, so idle ones never hold the whole pool', async () => {
+    const pooled = await newEngine(8); // at most 4 open transactions, 2 per user
+    try {
+      const open = async (user: string) => {
+        const out = await runSql(pooled, 'START TRANSACTION', testSession({ user, transactionId: 'NONE' }));
+        return out.plan.sessionUpdates!.startedTransactionId!;
+      };
+      const refused = (user: string) => failure(runSql(pooled, 'START TRANSACTION', testSession({ user, transactionId: 'NONE' })));
+      await open('alice');
+      await open('alice');
+      expect(await refused('alice')).to.include({ errorName: 'GENERIC_INSUFFICIENT_RESOURCES', message: 'Too many open transactions for user alice: at most 2' });
+      await open('bob');
+      const last = await open('carol');
+      expect(await refused('dave')).to.include({ errorName: 'GENERIC_INSUFFICIENT_RESOURCES', message: 'Too many open transactions: the server allows 4' });
+      // Four idle transactions pin four connections; the other four still serve everyone else at once.
+      const selects = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => runSql(pooled, `SELECT ${n}`, testSession({ user: 'eve' }))));
+      expect(selects.map((o) => o.rows[0]![0])).to.deep.equal([1, 2, 3, 4, 5, 6]);
+      await runSql(pooled, 'ROLLBACK', testSession({ user: 'carol', transactionId: last }));
+      await open('dave');
+    } finally {
+      await pooled.close();
+    }
+  });
 });
