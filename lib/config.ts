@@ -26,6 +26,10 @@ export interface CoordinatorConfig {
   clientTimeoutMs: number;
   /** enforced by the tracker's sweep (query.max-run-time) */
   maxRunTimeMs: number;
+  /** planning alone (Trino's query.max-planning-time, 10m) */
+  maxPlanningTimeMs: number;
+  /** from the start of planning, queueing excluded (Trino's query.max-execution-time, 100d) */
+  maxExecutionTimeMs: number;
   /** how often the tracker sweeps (1 s upstream) */
   trackerIntervalMs: number;
   /** JSON bytes of rows per statement page */
@@ -66,6 +70,8 @@ export function defaultConfig(): CoordinatorConfig {
     maxHistoryHard: 1000,
     clientTimeoutMs: 5 * 60_000,
     maxRunTimeMs: 100 * 24 * 3_600_000,
+    maxPlanningTimeMs: 10 * 60_000,
+    maxExecutionTimeMs: 100 * 24 * 3_600_000,
     trackerIntervalMs: 1000,
     targetResultBytes: 1 << 20,
     prefetchPages: 2,
@@ -100,6 +106,8 @@ const PROPERTIES: Record<string, Parser> = {
   'query.min-expire-age': (v) => ({ minExpireAgeMs: parseDuration(v) }),
   'query.client.timeout': (v) => ({ clientTimeoutMs: parseDuration(v) }),
   'query.max-run-time': (v) => ({ maxRunTimeMs: parseDuration(v) }),
+  'query.max-planning-time': (v) => ({ maxPlanningTimeMs: parseDuration(v) }),
+  'query.max-execution-time': (v) => ({ maxExecutionTimeMs: parseDuration(v) }),
   'query.max-length': (v) => ({ maxQueryLength: integer(v, 'query.max-length') }),
   'http-server.max-request-size': (v) => ({ maxBodyBytes: parseDataSize(v) }),
   'protocol.v1.target-result-size': (v) => ({ targetResultBytes: parseDataSize(v) }),

@@ -58,8 +58,10 @@ export interface Coordinator {
   stop(): Promise<void>;
 }
 
-/** The property's default, decoded once rather than for every query. */
+/** The properties' defaults, decoded once rather than for every query. */
 const DEFAULT_QUERY_MAX_RUN_TIME = sessionPropertyValue({ properties: {} }, 'query_max_run_time');
+const DEFAULT_QUERY_MAX_PLANNING_TIME = sessionPropertyValue({ properties: {} }, 'query_max_planning_time');
+const DEFAULT_QUERY_MAX_EXECUTION_TIME = sessionPropertyValue({ properties: {} }, 'query_max_execution_time');
 
 /** The limits of one query: the coordinator's, tightened by the session's properties. */
 export function queryLimits(config: CoordinatorConfig, session: Session): QueryLimits {
@@ -67,6 +69,8 @@ export function queryLimits(config: CoordinatorConfig, session: Session): QueryL
   const has = (name: string) => Object.hasOwn(session.properties, name);
   const limits: QueryLimits = {
     maxRunTimeMs: Math.min(config.maxRunTimeMs, has('query_max_run_time') ? sessionPropertyValue(session, 'query_max_run_time') : DEFAULT_QUERY_MAX_RUN_TIME),
+    maxPlanningTimeMs: Math.min(config.maxPlanningTimeMs, has('query_max_planning_time') ? sessionPropertyValue(session, 'query_max_planning_time') : DEFAULT_QUERY_MAX_PLANNING_TIME),
+    maxExecutionTimeMs: Math.min(config.maxExecutionTimeMs, has('query_max_execution_time') ? sessionPropertyValue(session, 'query_max_execution_time') : DEFAULT_QUERY_MAX_EXECUTION_TIME),
     targetResultBytes: has('target_result_size') ? sessionPropertyValue(session, 'target_result_size') : config.targetResultBytes,
     prefetchPages: config.prefetchPages,
   };

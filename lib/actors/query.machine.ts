@@ -12,6 +12,10 @@ import type { StageCounters } from '../protocol/states.js';
 export interface QueryLimits {
   /** Wall-clock limit from creation (Presto's query.max-run-time); the tracker enforces it. */
   maxRunTimeMs: number;
+  /** Limit on planning alone (Trino's query.max-planning-time); the tracker enforces it. */
+  maxPlanningTimeMs?: number;
+  /** Limit from the start of planning, queueing excluded (Trino's query.max-execution-time). */
+  maxExecutionTimeMs?: number;
   /** Bytes of JSON rows per client page. */
   targetResultBytes: number;
   /** Pages rendered ahead of the client. */
@@ -98,6 +102,12 @@ export type QueryEvent =
   | { type: 'plan.done'; plan: Plan }
   | { type: 'plan.failed'; error: VivaceError }
   | ResultPumpEvent;
+
+/**
+ * The abort of a plan in progress, by query actor. Kept beside the context rather than in it: the
+ * context stays under QUERY_CONTEXT_MAX_KEYS, and the controller lives only while planning.
+ */
+const planningAborts = new WeakMap<AnyActorRef, AbortController>();
 
 const NO_PROGRESS: ExecutionProgress = { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
 
@@ -197,18 +207,22 @@ export const queryMachine = setup({
     // per query for it (with its abort signal and done event) was a tenth of the actor layer's cost.
     planQuery: ({ context, self }) => {
       let planned: Promise<Plan>;
+      const abort = new AbortController();
+      planningAborts.set(self, abort);
       try {
-        planned = context.engine.plan(context.sql, context.session);
+        planned = context.engine.plan(context.sql, context.session, abort.signal);
       } catch (err) {
         planned = Promise.reject(err); // an engine that throws instead of rejecting fails the query the same way
       }
       planned.then(
         (plan) => {
+          planningAborts.delete(self);
           // Failed or cancelled while planning: nobody will execute this plan, so give its connection back.
           if (self.getSnapshot().status !== 'active') plan.release();
           else self.send({ type: 'plan.done', plan });
         },
         (err: unknown) => {
+          planningAborts.delete(self);
           if (self.getSnapshot().status === 'active') self.send({ type: 'plan.failed', error: VivaceError.from(err) });
         },
       );
@@ -268,6 +282,8 @@ export const queryMachine = setup({
     }),
     recordEnd: assign(({ context }) => ({ times: stamp(context, 'endTime'), results: { ...context.results, buffer: [] }, ...END })),
     releasePlan: ({ context }) => context.plan?.release(),
+    // Ended while planning: the engine interrupts the statement it is planning (the plan is released when it settles).
+    abortPlanning: ({ context, self }) => planningAborts.get(self)?.abort(context.error),
   },
 }).createMachine({
   id: 'query',
@@ -348,7 +364,7 @@ export const queryMachine = setup({
     },
     // Ended by takeLastPage (the page and the end time in one assign).
     FINISHED: { type: 'final' },
-    FAILED: { type: 'final', entry: ['releaseAdmission', 'abortStages', 'releasePlan', 'recordEnd'] },
+    FAILED: { type: 'final', entry: ['abortPlanning', 'releaseAdmission', 'abortStages', 'releasePlan', 'recordEnd'] },
   },
 });
 

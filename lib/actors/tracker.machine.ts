@@ -10,7 +10,7 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDuration } from '../protocol/duration.js';
 import type { CoordinatorConfig } from '../config.js';
 import { dispatcherMachine } from './dispatcher.machine.js';
-import type { QueryActorRef, QueryLimits } from './query.machine.js';
+import type { QueryActorRef, QueryContext, QueryLimits } from './query.machine.js';
 import { toQueryView, type QueryView } from './query-view.js';
 
 /** The tracker's share of the coordinator configuration (documented in config.ts). */
@@ -94,11 +94,9 @@ export const trackerMachine = setup({
       for (const tracked of context.queries.values()) {
         if (!tracked.ref) continue;
         const c = tracked.ref.getSnapshot().context;
-        if (now - c.times.createTime >= c.limits.maxRunTimeMs) {
-          enqueue.sendTo(tracked.ref, {
-            type: 'query.fail',
-            error: new VivaceError('EXCEEDED_TIME_LIMIT', `Query exceeded maximum time limit of ${formatDuration(c.limits.maxRunTimeMs)}`),
-          });
+        const exceeded = exceededTimeLimit(c, now);
+        if (exceeded) {
+          enqueue.sendTo(tracked.ref, { type: 'query.fail', error: new VivaceError('EXCEEDED_TIME_LIMIT', exceeded) });
         } else if (now - c.times.lastHeartbeat > context.limits.clientTimeoutMs) {
           enqueue.sendTo(tracked.ref, {
             type: 'query.fail',
@@ -138,3 +136,18 @@ export const trackerMachine = setup({
 });
 
 export type TrackerActorRef = ActorRefFrom<typeof trackerMachine>;
+
+/** Trino's message for the first time limit `query` is past, if any: run time, planning time, execution time. */
+export function exceededTimeLimit(query: Pick<QueryContext, 'times' | 'limits'>, now: number): string | undefined {
+  const { times, limits } = query;
+  if (now - times.createTime >= limits.maxRunTimeMs) return `Query exceeded maximum time limit of ${formatDuration(limits.maxRunTimeMs)}`;
+  if (times.planningStartTime === undefined) return undefined;
+  const planning = times.executionStartTime === undefined && times.endTime === undefined;
+  if (planning && limits.maxPlanningTimeMs !== undefined && now - times.planningStartTime >= limits.maxPlanningTimeMs) {
+    return `Query exceeded the maximum planning time limit of ${formatDuration(limits.maxPlanningTimeMs)}`;
+  }
+  if (limits.maxExecutionTimeMs !== undefined && now - times.planningStartTime >= limits.maxExecutionTimeMs) {
+    return `Query exceeded the maximum execution time limit of ${formatDuration(limits.maxExecutionTimeMs)}`;
+  }
+  return undefined;
+}

@@ -88,10 +88,14 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   }
   const transactions = transactionsOf(pool, { ...defaultTransactionLimits(pool.capacity), ...options.transactions });
   const cache = new PlanCache();
-  const plan: Engine['plan'] = (sql, session) => {
-    // Data of a tpch schema is generated on first use, before a connection is taken.
+  const plan: Engine['plan'] = (sql, session, signal) => {
+    // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
+    // meanwhile stops waiting for it (the generation goes on for the next query).
     const generating = tpch?.beforePlan(sql, session);
-    return generating ? generating.then(() => planStatement(pool, cache, sql, session, plan)) : planStatement(pool, cache, sql, session, plan);
+    const replan: Engine['plan'] = (s2, session2) => plan(s2, session2, signal);
+    return generating
+      ? untilAborted(generating, signal).then(() => planStatement(pool, cache, sql, session, replan, signal))
+      : planStatement(pool, cache, sql, session, replan, signal);
   };
   return {
     plan,
@@ -126,7 +130,7 @@ function streamingExecution(connection: DuckDBConnection, cache: PlanCache, plan
 }
 
 /** `replan` plans SQL a dialect statement leads to (EXECUTE, information_schema) through the whole engine. */
-async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replan: Engine['plan']): Promise<Plan> {
+async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replan: Engine['plan'], signal?: AbortSignal): Promise<Plan> {
   // A statement of an open transaction runs on the connection the transaction pinned (dialect/transaction-registry.ts).
   const transactions = transactionsOf(pool);
   const lease = await transactions.lease(session.transactionId);
@@ -137,6 +141,13 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     held = false;
     lease.release();
   };
+  // An abort while planning interrupts whatever DuckDB runs for the plan on this connection.
+  const interrupt = () => connection.interrupt();
+  if (signal?.aborted) {
+    giveBack();
+    throw abortReason(signal);
+  }
+  signal?.addEventListener('abort', interrupt, { once: true });
   const context: ErrorContext = { sql, catalog: session.catalog ?? 'memory', schema: session.schema ?? 'default' };
   try {
     await useSchema(connection, cache.schemaOf, context.catalog!, context.schema!);
@@ -189,8 +200,24 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, runSql, kind.kind === 'count', giveBack, runtime).start(), giveBack, () => held);
   } catch (err) {
     giveBack();
-    throw toVivaceError(err, context);
+    throw signal?.aborted ? abortReason(signal) : toVivaceError(err, context);
+  } finally {
+    signal?.removeEventListener('abort', interrupt);
   }
+}
+
+const abortReason = (signal: AbortSignal) =>
+  signal.reason instanceof VivaceError ? signal.reason : new VivaceError('USER_CANCELED', 'Query was canceled');
+
+/** `work`, or the abort's reason as soon as `signal` aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function makePlan(columns: OutputColumn[], updateType: string | undefined, execute: () => StreamingExecution | UpdateExecution, release: () => void, held: () => boolean): Plan {

@@ -58,9 +58,11 @@ export interface Execution {
 export interface Engine {
   /**
    * Parse and analyse `sql` for `session`; resolves with the planned output.
-   * Rejects with a VivaceError (SYNTAX_ERROR, TABLE_NOT_FOUND, ...) for a bad statement.
+   * Rejects with a VivaceError (SYNTAX_ERROR, TABLE_NOT_FOUND, ...) for a bad statement. When `signal`
+   * aborts (the query was cancelled, killed or timed out while planning) the engine interrupts its work
+   * and gives its resources back; the promise then rejects with the signal's reason.
    */
-  plan(sql: string, session: Session): Promise<Plan>;
+  plan(sql: string, session: Session, signal?: AbortSignal): Promise<Plan>;
   /** Close all connections and the database. */
   close(): Promise<void>;
 }

@@ -13,6 +13,7 @@ import { parseDataSize } from './data-size.js';
 /** What each property's value is for the code that uses it (durations in ms, sizes in bytes). */
 export interface SessionPropertyValues {
   query_max_run_time: number;
+  query_max_planning_time: number;
   query_max_execution_time: number;
   query_max_memory: number;
   target_result_size: number;
@@ -55,6 +56,13 @@ const DEFINITIONS = [
     type: 'varchar',
     defaultValue: '100.00d',
     description: 'Maximum run time of a query (includes the queueing time)',
+    decode: duration,
+  }),
+  define({
+    name: 'query_max_planning_time',
+    type: 'varchar',
+    defaultValue: '10.00m',
+    description: 'Maximum planning time of a query',
     decode: duration,
   }),
   define({

@@ -98,6 +98,30 @@ describe('queryMachine', () => {
     expect(view.error).to.include({ errorName: 'GENERIC_INTERNAL_ERROR', message: 'engine is closed' });
   });
 
+  it('a query ended while planning aborts the engine\'s plan with its error, and releases a plan that settles later', async () => {
+    const engine = new FakeEngine({});
+    let signal: AbortSignal | undefined;
+    let settlePlan: (() => void) | undefined;
+    let released = 0;
+    engine.plan = (_sql, _session, s) => {
+      signal = s;
+      return new Promise((resolve) => {
+        settlePlan = () => resolve({ columns: [], execute: () => { throw new Error('never executed'); }, release: () => { released++; } });
+      });
+    };
+    const query = startQuery(engine, 'SELECT 1');
+    await settle();
+    expect(queryStateOf(query.getSnapshot())).to.equal('PLANNING');
+    expect(signal?.aborted).to.equal(false);
+    query.send({ type: 'query.fail', error: new VivaceError('EXCEEDED_TIME_LIMIT', 'Query exceeded the maximum planning time limit of 1.00s') });
+    expect(toQueryView(query.getSnapshot()).state).to.equal('FAILED');
+    expect(signal?.aborted).to.equal(true);
+    expect((signal?.reason as VivaceError).errorName).to.equal('EXCEEDED_TIME_LIMIT');
+    settlePlan!();
+    await settle();
+    expect(released).to.equal(1);
+  });
+
   it('cancel interrupts the engine and ends FAILED with USER_CANCELED, stages CANCELED', async () => {
     const engine = new FakeEngine({ slow: { columns: [BIGINT_COLUMN('n')], rows: rows(5), gated: true } });
     const query = startQuery(engine, 'slow');

@@ -129,4 +129,37 @@ describe('trackerMachine (through createCoordinator)', () => {
     expect(view.endTime! - view.createTime).to.equal(10_000);
     expect(engine.cancels).to.equal(1);
   });
+
+  it('fails a query still planning after query.max-planning-time, interrupting the engine\'s plan', async () => {
+    const { coordinator, clock, engine } = setup({ maxPlanningTimeMs: 3000 });
+    let signal: AbortSignal | undefined;
+    engine.plan = (_sql, _session, s) => {
+      signal = s;
+      return new Promise(() => {}); // DuckDB busy planning, say a constant it folds
+    };
+    const id = coordinator.submit('stuck', testSession());
+    await settle();
+    advanceBySweeps(clock, 2);
+    expect(coordinator.lookup(id)!.ref?.getSnapshot().value).to.deep.equal({ active: 'PLANNING' });
+    advanceBySweeps(clock, 2);
+    await settle();
+    const final = coordinator.lookup(id)!.final!;
+    expect(final.state).to.equal('FAILED');
+    expect(final.error).to.include({ errorName: 'EXCEEDED_TIME_LIMIT', message: 'Query exceeded the maximum planning time limit of 3.00s' });
+    expect(signal?.aborted).to.equal(true);
+  });
+
+  it('fails a query past query_max_execution_time (the session may only tighten the server\'s limit)', async () => {
+    const { coordinator, clock } = setup({ maxExecutionTimeMs: 60_000 });
+    const id = coordinator.submit('slow', testSession({ properties: { query_max_execution_time: '5s' } }));
+    await settle();
+    advanceBySweeps(clock, 6);
+    await settle();
+    expect(coordinator.lookup(id)!.final?.error).to.include({ errorName: 'EXCEEDED_TIME_LIMIT', message: 'Query exceeded the maximum execution time limit of 5.00s' });
+    const loose = coordinator.submit('slow', testSession({ properties: { query_max_execution_time: '1h' } }));
+    await settle();
+    advanceBySweeps(clock, 61);
+    await settle();
+    expect(coordinator.lookup(loose)!.final?.error).to.include({ message: 'Query exceeded the maximum execution time limit of 1.00m' });
+  });
 });

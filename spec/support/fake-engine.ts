@@ -35,7 +35,7 @@ export class FakeEngine implements Engine {
     for (const g of gates) g();
   }
 
-  async plan(sql: string, _session: Session): Promise<Plan> {
+  async plan(sql: string, _session: Session, _signal?: AbortSignal): Promise<Plan> {
     this.planned.push(sql);
     const result = this.results[sql];
     if (!result) throw new VivaceError('SYNTAX_ERROR', `line 1:1: unknown fake statement '${sql}'`, { location: { lineNumber: 1, columnNumber: 1 } });
