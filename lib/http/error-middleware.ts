@@ -1,5 +1,6 @@
 // First middleware: turns every failure into a status and a JSON body `{errorName, errorCode, errorType,
 // message, status}` (schemas/error.schema.json), and unmatched routes into 404s of the same shape.
+// A client's mistake is a 4xx; a 5xx is our own bug (or shutdown) and is logged once.
 import type { Context, Next } from 'koa';
 import { ERROR_CODES, type ErrorName } from '../protocol/error-codes.js';
 import { VivaceError } from '../protocol/vivace-error.js';
@@ -15,23 +16,66 @@ function sendError(ctx: Context, status: number, errorName: ErrorName, message: 
   ctx.set('Content-Type', 'application/json');
 }
 
+/** One line of JSON on stderr for a failure that is our own bug, with the query it concerns when known. */
+export function logInternalError(err: unknown, context: { queryId?: string; request?: string }): void {
+  const error = err instanceof Error ? err : new Error(String(err));
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      event: 'internal_error',
+      ...(context.queryId === undefined ? {} : { queryId: context.queryId }),
+      ...(context.request === undefined ? {} : { request: context.request }),
+      errorName: error instanceof VivaceError ? error.errorName : 'GENERIC_INTERNAL_ERROR',
+      message: error.message,
+      stack: (error.stack ?? '').split('\n').map((l) => l.trim()).filter((l) => l.startsWith('at ')).slice(0, 12),
+    }),
+  );
+}
+
+/** The status of a VivaceError that names none: user errors are the client's (400), the rest ours. */
+function statusOf(err: VivaceError): number {
+  if (err.httpStatus !== undefined) return err.httpStatus;
+  switch (ERROR_CODES[err.errorName].type) {
+    case 'USER_ERROR':
+      return 400;
+    case 'INSUFFICIENT_RESOURCES':
+      return 503;
+    default:
+      return 500;
+  }
+}
+
+/** The query a request is about (its route parameter), for the log. */
+function queryIdOf(ctx: Context): string | undefined {
+  const params = (ctx as { params?: Record<string, string> }).params;
+  return params?.queryId ?? params?.stage?.split('.')[0];
+}
+
+function answerInternal(ctx: Context, err: unknown, status = 500): void {
+  logInternalError(err, { queryId: queryIdOf(ctx), request: `${ctx.method} ${ctx.path}` });
+  if (ctx.headerSent || !ctx.writable) return; // nothing more can be said on this response
+  const message = err instanceof Error && err.message ? err.message : 'Internal error';
+  sendError(ctx, status, err instanceof VivaceError ? err.errorName : 'GENERIC_INTERNAL_ERROR', message);
+}
+
 export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
-    if (ctx.status === 404 && ctx.body === undefined) sendError(ctx, 404, 'NOT_FOUND', `Resource not found: ${ctx.method} ${ctx.path}`);
+    if (ctx.status === 404 && ctx.body == null) sendError(ctx, 404, 'NOT_FOUND', `Resource not found: ${ctx.method} ${ctx.path}`);
   } catch (err) {
     if (err instanceof VivaceError) {
-      sendError(ctx, err.httpStatus ?? 400, err.errorName, err.message);
+      const status = statusOf(err);
+      if (status >= 500 && status !== 501 && status !== 503) answerInternal(ctx, err, status);
+      else sendError(ctx, status, err.errorName, err.message);
       return;
     }
-    // koa / @koa/router HTTP errors (405 Method Not Allowed, 501, malformed requests)
-    const status = (err as { status?: number }).status;
+    // koa / koa-bodyparser HTTP errors (400 malformed JSON, 413, 415, ...)
+    const status = (err as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const name: ErrorName = status === 405 ? 'NOT_SUPPORTED' : status === 404 ? 'NOT_FOUND' : 'GENERIC_USER_ERROR';
-      sendError(ctx, status, name, (err as Error).message);
+      sendError(ctx, status, name, (err as Error).message || 'Bad request');
       return;
     }
-    ctx.app.emit('error', err, ctx);
-    sendError(ctx, 500, 'GENERIC_INTERNAL_ERROR', (err as Error)?.message ?? 'Internal error');
+    answerInternal(ctx, err);
   }
 }

@@ -1,10 +1,12 @@
 // /v1/info, /v1/info/state and /v1/status: who this node is and whether it takes work.
 import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import type { Coordinator } from '../actors/coordinator.js';
 import { formatDuration } from '../protocol/duration.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import type { EventLoopMonitor } from './event-loop-monitor.js';
 import { sendJsonText } from './request-context.js';
 
 export type NodeState = 'ACTIVE' | 'SHUTTING_DOWN';
@@ -21,7 +23,7 @@ export class ServerState {
   }
 }
 
-export function infoRoutes(router: Router, coordinator: Coordinator, server: ServerState, nodeId: string): void {
+export function infoRoutes(router: Router, coordinator: Coordinator, server: ServerState, nodeId: string, eventLoop?: EventLoopMonitor): void {
   const { config } = coordinator;
   const uptime = () => formatDuration(coordinator.now() - coordinator.startTime);
 
@@ -58,20 +60,27 @@ export function infoRoutes(router: Router, coordinator: Coordinator, server: Ser
     sendJsonText(ctx, 200, JSON.stringify(server.state));
   });
 
-  const status = () => ({
-    nodeId,
-    nodeVersion: { version: config.nodeVersion },
-    environment: config.environment,
-    coordinator: true,
-    uptime: uptime(),
-    externalAddress: config.host,
-    internalAddress: config.host,
-    processors: availableParallelism(),
-    heapUsed: process.memoryUsage().heapUsed,
-  });
+  // Trino's NodeStatus (less memoryInfo and CPU loads), plus the event loop's delay and stalls.
+  const status = () => {
+    const heap = getHeapStatistics();
+    const memory = process.memoryUsage();
+    return {
+      nodeId,
+      nodeVersion: { version: config.nodeVersion },
+      environment: config.environment,
+      coordinator: true,
+      uptime: uptime(),
+      externalAddress: config.host,
+      internalAddress: config.host,
+      processors: availableParallelism(),
+      heapUsed: heap.used_heap_size,
+      heapAvailable: heap.heap_size_limit,
+      nonHeapUsed: Math.max(0, memory.rss - heap.total_heap_size),
+      ...(eventLoop ? { eventLoop: eventLoop.status() } : {}),
+    };
+  };
   router.head('/v1/status', (ctx) => {
     ctx.status = 200;
   });
   router.get('/v1/status', (ctx) => sendJsonText(ctx, 200, JSON.stringify(status())));
-
 }

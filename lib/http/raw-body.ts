@@ -1,5 +1,7 @@
 // Reads a request body as UTF-8 text whatever its Content-Type: clients post raw SQL as text/plain,
 // as application/x-www-form-urlencoded (trino-client) or with none at all, and it is never a form.
+// Bytes that are not UTF-8 are a 400 rather than silently replaced: the text would not be what was sent.
+import { isUtf8 } from 'node:buffer';
 import type { Context } from 'koa';
 import { VivaceError } from '../protocol/vivace-error.js';
 
@@ -24,11 +26,14 @@ export function readTextBody(ctx: Context, limitBytes: number): Promise<string> 
     };
     const onEnd = () => {
       cleanup();
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      if (!isUtf8(body)) reject(new VivaceError('GENERIC_USER_ERROR', 'Request body is not valid UTF-8', { httpStatus: 400 }));
+      else resolve(body.toString('utf8'));
     };
+    // The client went away before the end of its body (no one is left to read the answer).
     const onError = (err: Error) => {
       cleanup();
-      reject(err);
+      reject(new VivaceError('GENERIC_USER_ERROR', `Request body was not received completely: ${err.message}`, { httpStatus: 400, cause: err }));
     };
     const cleanup = () => {
       req.off('data', onData);

@@ -9,9 +9,12 @@ import type { SentResponse } from '../protocol/token-cursor.js';
 import { parseSession, sessionResponseHeaders } from '../protocol/session-headers.js';
 import { renderStatement } from '../protocol/statement-response.js';
 import type { RowBatch } from '../engine/engine.types.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { readTextBody } from './raw-body.js';
+import { logInternalError } from './error-middleware.js';
 import { baseUri, protocolFamily, sendJsonText, type ProtocolFamily } from './request-context.js';
+import { refuseNulCharacters } from './statement-text.js';
 
 function findQuery(coordinator: Coordinator, ctx: Context): TrackedQuery {
   const tracked = coordinator.lookup(ctx.params.queryId);
@@ -51,6 +54,17 @@ function sendResponse(ctx: Context, response: SentResponse): void {
   sendJsonText(ctx, 200, response.body);
 }
 
+/** A query that ends with an INTERNAL_ERROR failed through our own bug: logged once, with its id. */
+function logInternalFailure(tracked: TrackedQuery): void {
+  const ref = tracked.ref;
+  if (!ref) return;
+  const check = () => {
+    const error = ref.getSnapshot().context.error;
+    if (error && ERROR_CODES[error.errorName].type === 'INTERNAL_ERROR') logInternalError(error.cause ?? error, { queryId: tracked.queryId });
+  };
+  ref.subscribe({ complete: check, error: check });
+}
+
 export function statementRoutes(router: Router, coordinator: Coordinator): void {
   const { config } = coordinator;
 
@@ -62,7 +76,9 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
       throw new VivaceError('QUERY_TEXT_TOO_LARGE', `Query text length (${sql.length}) exceeds the maximum length (${config.maxQueryLength})`, { httpStatus: 413 });
     }
     const session = parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now(), prefix: family.prefix });
+    refuseNulCharacters(sql, session);
     const { tracked, asSubmitted } = coordinator.start(sql, session);
+    logInternalFailure(tracked);
     // The POST answers the planned query as it stood when planning ended (RUNNING, stages SCHEDULED).
     const planned = await coordinator.waitFor(tracked, isPastPlanning, config.longPollMs);
     // A query that failed before it was planned answers as submitted, with a nextUri: clients only
