@@ -45,6 +45,11 @@ export interface CoordinatorConfig {
   tempDirectory: string;
   engineMemoryLimit: string;
   engineThreads: number;
+  /**
+   * Resident bytes past which the coordinator fails the query holding the most memory and admits none
+   * until it is back under (coordinator.max-resident-memory; default engine.memory-limit + 1 GB).
+   */
+  maxResidentMemoryBytes?: number;
   /** open transactions in all (transaction.max-open; default half of query.max-concurrent-queries) */
   maxOpenTransactions?: number;
   /** open transactions of one user (transaction.max-open-per-user) */
@@ -116,6 +121,7 @@ const PROPERTIES: Record<string, Parser> = {
   'engine.temp-directory': (v) => ({ tempDirectory: v }),
   'engine.memory-limit': (v) => ({ engineMemoryLimit: v }),
   'engine.threads': (v) => ({ engineThreads: integer(v, 'engine.threads') }),
+  'coordinator.max-resident-memory': (v) => ({ maxResidentMemoryBytes: parseDataSize(v) }),
   'transaction.max-open': (v) => ({ maxOpenTransactions: integer(v, 'transaction.max-open') }),
   'transaction.max-open-per-user': (v) => ({ maxOpenTransactionsPerUser: integer(v, 'transaction.max-open-per-user') }),
   'transaction.idle-timeout': (v) => ({ transactionIdleTimeoutMs: parseDuration(v) }),

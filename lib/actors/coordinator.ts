@@ -11,6 +11,7 @@ import { isNodeFailed, nodeStatsView } from './node-view.js';
 import { queryMachine, type QueryActorRef, type QueryLimits, type QuerySnapshot } from './query.machine.js';
 import { sessionPropertyValue, validateSessionProperties } from '../protocol/session-properties.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { parseDataSize } from '../protocol/data-size.js';
 import { stageSnapshotsOf, toQueryView, type QueryView } from './query-view.js';
 import { startIdleCollector } from './idle-collector.js';
 import { trackerMachine, type TrackedQuery, type TrackerActorRef } from './tracker.machine.js';
@@ -22,6 +23,8 @@ export interface CoordinatorOptions {
   clock?: ActorOptions<typeof trackerMachine>['clock'];
   /** epoch-millisecond time source matching `clock` */
   now?: () => number;
+  /** The process's resident bytes (default process.memoryUsage.rss), checked against coordinator.max-resident-memory. */
+  readRss?: () => number;
 }
 
 export interface Coordinator {
@@ -82,6 +85,11 @@ export function queryLimits(config: CoordinatorConfig, session: Session): QueryL
   return limits;
 }
 
+/** coordinator.max-resident-memory, by default DuckDB's memory limit plus 1 GB for Node and result buffers. */
+export function maxResidentMemoryBytes(config: CoordinatorConfig): number {
+  return config.maxResidentMemoryBytes ?? parseDataSize(config.engineMemoryLimit) + (1 << 30);
+}
+
 export interface NodeHealth {
   nodeId: string;
   stats: Record<string, unknown>;
@@ -96,7 +104,8 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
   const now = options.now ?? Date.now;
   const ids = new QueryIdGenerator(now);
   const clockOption = options.clock ? { clock: options.clock } : {};
-  const tracker = createActor(trackerMachine, { ...clockOption, input: { limits: config, now } });
+  const memory = { limitBytes: maxResidentMemoryBytes(config), readRss: options.readRss ?? (() => process.memoryUsage.rss()) };
+  const tracker = createActor(trackerMachine, { ...clockOption, input: { limits: config, now, memory } });
   tracker.start();
   const dispatcher = tracker.getSnapshot().context.dispatcher;
   const startTime = now();

@@ -1,5 +1,6 @@
 // Admission control: at most `maxRunning` queries execute at once (each holds a DuckDB connection and a
 // libuv thread), the rest wait in QUEUED in arrival order, and past `maxQueued` a query fails at once.
+// While held (the server is short of memory) nothing is admitted; queries keep queueing until resumed.
 import { assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
 import { VivaceError } from '../protocol/vivace-error.js';
 
@@ -17,7 +18,9 @@ export interface DispatcherContext extends DispatcherInput {
 
 export type DispatcherEvent =
   | { type: 'dispatcher.enqueue'; queryId: string; query: AnyActorRef }
-  | { type: 'dispatcher.release'; queryId: string };
+  | { type: 'dispatcher.release'; queryId: string }
+  | { type: 'dispatcher.hold' }
+  | { type: 'dispatcher.resume' };
 
 export const dispatcherMachine = setup({
   types: {
@@ -48,13 +51,14 @@ export const dispatcherMachine = setup({
         error: new VivaceError('QUERY_QUEUE_FULL', `Too many queued queries for "global" (${context.maxQueued})`),
       });
     }),
-    releaseAndAdmitNext: enqueueActions(({ context, event, enqueue }) => {
+    release: ({ context, event }) => {
       if (event.type !== 'dispatcher.release') return;
       if (!context.running.delete(event.queryId)) {
         const waiting = context.queue.findIndex((q) => q.queryId === event.queryId);
         if (waiting >= 0) context.queue.splice(waiting, 1);
-        return;
       }
+    },
+    admitWaiting: enqueueActions(({ context, enqueue }) => {
       while (context.running.size < context.maxRunning && context.queue.length > 0) {
         const next = context.queue.shift()!;
         context.running.add(next.queryId);
@@ -74,7 +78,15 @@ export const dispatcherMachine = setup({
           { guard: 'queueFull', actions: 'reject' },
           { actions: 'enqueue' },
         ],
-        'dispatcher.release': { actions: 'releaseAndAdmitNext' },
+        'dispatcher.release': { actions: ['release', 'admitWaiting'] },
+        'dispatcher.hold': 'held',
+      },
+    },
+    held: {
+      on: {
+        'dispatcher.enqueue': [{ guard: 'queueFull', actions: 'reject' }, { actions: 'enqueue' }],
+        'dispatcher.release': { actions: 'release' },
+        'dispatcher.resume': { target: 'dispatching', actions: 'admitWaiting' },
       },
     },
   },

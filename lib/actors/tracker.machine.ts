@@ -12,6 +12,7 @@ import type { CoordinatorConfig } from '../config.js';
 import { dispatcherMachine } from './dispatcher.machine.js';
 import type { QueryActorRef, QueryContext, QueryLimits } from './query.machine.js';
 import { toQueryView, type QueryView } from './query-view.js';
+import { memoryLimitError, queryToShed, type MemoryWatch } from './memory-watch.js';
 
 /** The tracker's share of the coordinator configuration (documented in config.ts). */
 export type TrackerLimits = QueryLimits &
@@ -30,6 +31,8 @@ export interface TrackedQuery {
 export interface TrackerInput {
   limits: TrackerLimits;
   now: () => number;
+  /** Sheds load past a resident-memory limit; absent: not watched. */
+  memory?: MemoryWatch;
 }
 
 export interface TrackerContext extends TrackerInput {
@@ -38,6 +41,8 @@ export interface TrackerContext extends TrackerInput {
   queries: Map<string, TrackedQuery>;
   /** finished query ids, oldest end first */
   history: string[];
+  /** admission is held because resident memory is past its limit */
+  memoryHeld: boolean;
 }
 
 export type TrackerEvent =
@@ -89,6 +94,24 @@ export const trackerMachine = setup({
       expireHistory(context);
     },
     expireHistory: ({ context }) => expireHistory(context),
+    // One query per sweep at most: memory takes a moment to go back once a query's work stops.
+    enforceMemoryLimit: enqueueActions(({ context, enqueue }) => {
+      if (!context.memory) return;
+      const rss = context.memory.readRss();
+      const over = rss > context.memory.limitBytes;
+      if (over !== context.memoryHeld) {
+        context.memoryHeld = over;
+        enqueue.sendTo(context.dispatcher, { type: over ? 'dispatcher.hold' : 'dispatcher.resume' });
+      }
+      if (!over) return;
+      const running: QueryActorRef[] = [];
+      for (const tracked of context.queries.values()) {
+        const state = tracked.ref?.getSnapshot();
+        if (state?.status === 'active' && !state.matches({ active: 'QUEUED' })) running.push(tracked.ref!);
+      }
+      const shed = queryToShed(running.map((ref) => ({ ref, ...ref.getSnapshot().context })));
+      if (shed) enqueue.sendTo(shed.ref, { type: 'query.fail', error: memoryLimitError(rss, context.memory.limitBytes) });
+    }),
     failStuckQueries: enqueueActions(({ context, enqueue }) => {
       const now = context.now();
       for (const tracked of context.queries.values()) {
@@ -120,6 +143,7 @@ export const trackerMachine = setup({
     }),
     queries: new Map(),
     history: [],
+    memoryHeld: false,
   }),
   initial: 'tracking',
   states: {
@@ -129,7 +153,7 @@ export const trackerMachine = setup({
         'query.finished': { actions: 'recordFinalView' },
       },
       after: {
-        trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'expireHistory'] },
+        trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'enforceMemoryLimit', 'expireHistory'] },
       },
     },
   },

@@ -4,7 +4,7 @@ import { createCoordinator } from '../../lib/actors/coordinator.js';
 import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
 import { settle, testSession } from '../support/actors.js';
 
-function setup(config: Record<string, number> = {}) {
+function setup(config: Record<string, number> = {}, readRss?: () => number) {
   const clock = new SimulatedClock();
   clock.set(1_700_000_000_000);
   const engine = new FakeEngine({
@@ -12,7 +12,7 @@ function setup(config: Record<string, number> = {}) {
     slow: { columns: [BIGINT_COLUMN('n')], rows: [[1]], gated: true },
     wide: { columns: [{ name: 's', type: { base: 'varchar' } }], rows: [['x'.repeat(500)], ['y'.repeat(500)]], batchRows: 1 },
   });
-  const coordinator = createCoordinator({ engine, clock, now: () => clock.now(), config: { trackerIntervalMs: 1000, ...config } });
+  const coordinator = createCoordinator({ engine, clock, now: () => clock.now(), config: { trackerIntervalMs: 1000, ...config }, ...(readRss ? { readRss } : {}) });
   return { clock, engine, coordinator };
 }
 
@@ -161,5 +161,33 @@ describe('trackerMachine (through createCoordinator)', () => {
     advanceBySweeps(clock, 61);
     await settle();
     expect(coordinator.lookup(loose)!.final?.error).to.include({ message: 'Query exceeded the maximum execution time limit of 1.00m' });
+  });
+
+  it('past the resident-memory limit fails the query holding the most and admits nothing until memory is back', async () => {
+    let rss = 100;
+    const { coordinator, clock } = setup({ maxResidentMemoryBytes: 1000, maxRunningQueries: 3 }, () => rss);
+    const small = coordinator.submit('slow', testSession());
+    const wide = coordinator.submit('wide', testSession()); // buffers 1,000 bytes of rows for its client
+    await settle();
+    rss = 5000;
+    advanceBySweeps(clock, 1);
+    await settle();
+    expect(coordinator.lookup(wide)!.final?.error).to.include({
+      errorName: 'EXCEEDED_GLOBAL_MEMORY_LIMIT',
+      message: "Query killed because the server's resident memory (5000B) exceeded its limit of 1000B",
+    });
+    expect(coordinator.lookup(small)!.ref).not.to.equal(undefined);
+    // Held: a new query waits in QUEUED however many slots are free.
+    const waiting = coordinator.submit('SELECT 1', testSession());
+    await settle();
+    expect(coordinator.view(coordinator.lookup(waiting)!).state).to.equal('QUEUED');
+    advanceBySweeps(clock, 1); // still over: the next largest goes
+    await settle();
+    expect(coordinator.lookup(small)!.final?.error).to.include({ errorName: 'EXCEEDED_GLOBAL_MEMORY_LIMIT' });
+    expect(coordinator.view(coordinator.lookup(waiting)!).state).to.equal('QUEUED');
+    rss = 500;
+    advanceBySweeps(clock, 1);
+    await settle();
+    expect(coordinator.view(coordinator.lookup(waiting)!).state).not.to.equal('QUEUED');
   });
 });
