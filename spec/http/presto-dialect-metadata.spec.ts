@@ -124,6 +124,7 @@ describe('Presto dialect over HTTP: metadata', function () {
     expect(out.rows.map((r) => r.slice(0, 4))).to.deep.equal([
       ['query_max_execution_time', '100.00d', '100.00d', 'varchar'],
       ['query_max_memory', '20GB', '20GB', 'varchar'],
+      ['query_max_planning_time', '10.00m', '10.00m', 'varchar'],
       ['query_max_run_time', '100.00d', '100.00d', 'varchar'],
     ]);
     for (const row of out.rows) expect(row[4]).to.be.a('string').and.not.equal('');

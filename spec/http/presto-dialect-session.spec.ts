@@ -84,6 +84,7 @@ describe('Presto dialect over HTTP: session', function () {
       expect(shown.rows.map((r) => [r[0], r[1]])).to.deep.equal([
         ['query_max_execution_time', '100.00d'],
         ['query_max_memory', '1GB'],
+        ['query_max_planning_time', '10.00m'],
         ['query_max_run_time', '90 s'],
       ]);
     });

@@ -73,6 +73,7 @@ describe('dialect: session statements', () => {
     expect(out.rows.map((r) => r.slice(0, 4))).to.deep.equal([
       ['query_max_execution_time', '100.00d', '100.00d', 'varchar'],
       ['query_max_memory', '20GB', '20GB', 'varchar'],
+      ['query_max_planning_time', '10.00m', '10.00m', 'varchar'],
       ['query_max_run_time', '5m', '100.00d', 'varchar'],
     ]);
     expect((await runSql(engine, 'SHOW SESSION')).rows.length).to.be.greaterThan(5);
