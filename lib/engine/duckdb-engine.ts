@@ -27,7 +27,7 @@ import { stripTrailingSemicolons } from './dialect/sql-tokens.js';
 import { rewriteMappedCatalogsMapped } from './dialect/catalog-rewrite.js';
 
 export interface DuckDbEngineOptions {
-  /** Where extensions would live (nothing is installed; autoload is off). Defaults to tempDirectory. */
+  /** Parent of the tpch directory by default. Defaults to tempDirectory. */
   dataDirectory?: string;
   /** Spill directory; cannot change after first use. */
   tempDirectory: string;
@@ -56,7 +56,6 @@ const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<Engine> {
   const config: Record<string, string> = {
     ...SANDBOX_INSTANCE_CONFIG,
-    extension_directory: options.dataDirectory ?? options.tempDirectory,
     temp_directory: options.tempDirectory,
     // DuckDB's allocator (jemalloc) purges freed pages only when it allocates again, so a burst of
     // queries left its pages resident on an idle coordinator (~20 MB after 10,000 short queries); its

@@ -1,6 +1,7 @@
 // The DuckDB sandbox: what the instance may reach once the project's own setup is done. This is the
 // second line of defence; the first is the SQL gate (lib/sql), which lets only Presto's language through.
-import { resolve, sep } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 /** Instance options that hold from the first statement on: no extension is ever installed or loaded. */
@@ -10,6 +11,11 @@ export const SANDBOX_INSTANCE_CONFIG: Readonly<Record<string, string>> = {
   // LOAD of a file path (an extension built by an attacker) is refused even before the lock.
   allow_unsigned_extensions: 'false',
   allow_community_extensions: 'false',
+  // INSTALL writes into the extension directory: one outside every allowed directory fails before any
+  // download, and a repository that is a missing local path leaves nothing to download from.
+  extension_directory: join(tmpdir(), 'vivace-extensions-disabled'),
+  custom_extension_repository: join(tmpdir(), 'vivace-extensions-disabled', 'repository'),
+  autoinstall_extension_repository: join(tmpdir(), 'vivace-extensions-disabled', 'repository'),
 };
 
 const sqlString = (s: string) => `'${s.split("'").join("''")}'`;
