@@ -16,6 +16,7 @@ describe('duckdb engine: errors', () => {
   before(async () => {
     engine = await newEngine();
     await runSql(engine, 'CREATE TABLE err_t (x INTEGER)');
+    await runSql(engine, 'CREATE TABLE err_two (x INTEGER, s VARCHAR)');
   });
   after(() => engine.close());
 
@@ -72,6 +73,70 @@ describe('duckdb engine: errors', () => {
       expect((await failure(engine, sql)).errorName).to.equal(name);
     });
   }
+
+  // Errors of the user's SQL are USER_ERRORs with Trino's names and, where Trino has one, its message.
+  const trino: [string, string, string][] = [
+    ['SELECT T', 'COLUMN_NOT_FOUND', "line 1:8: Column 't' cannot be resolved"],
+    ['SELECT "T"', 'COLUMN_NOT_FOUND', "line 1:8: Column 't' cannot be resolved"],
+    ['SELECT q.x FROM err_t', 'COLUMN_NOT_FOUND', "line 1:8: Column 'q.x' cannot be resolved"],
+    ['SELECT v.b FROM (SELECT 1 a) v', 'COLUMN_NOT_FOUND', "line 1:8: Column 'v.b' cannot be resolved"],
+    ['INSERT INTO err_two (nope) VALUES (1)', 'COLUMN_NOT_FOUND', "Column 'nope' cannot be resolved"],
+    ['SELECT x FROM err_t, err_t u', 'AMBIGUOUS_NAME', "line 1:8: Column 'x' is ambiguous"],
+    ['SELECT 1 LIMIT -1', 'SYNTAX_ERROR', "line 1:16: mismatched input '-'. Expecting: '?', 'ALL', <integer>"],
+    ['SELECT 1 LIMIT 1 OFFSET -5', 'SYNTAX_ERROR', "line 1:25: mismatched input '-'. Expecting: '?', <integer>"],
+    ['SELECT x FROM err_t ORDER BY 3', 'INVALID_COLUMN_REFERENCE', 'line 1:30: ORDER BY position 3 is not in select list'],
+    ['SELECT x FROM err_t GROUP BY 5', 'INVALID_COLUMN_REFERENCE', 'GROUP BY term out of range - should be between 1 and 1'],
+    ['SELECT x, count(*) FROM err_t', 'EXPRESSION_NOT_AGGREGATE', "line 1:8: 'x' must be an aggregate expression or appear in GROUP BY clause"],
+    ['SELECT x FROM err_t WHERE sum(x) > 1', 'EXPRESSION_NOT_SCALAR', 'line 1:27: WHERE clause cannot contain aggregations, window functions or grouping operations'],
+    ['SELECT sum(sum(1))', 'NESTED_AGGREGATION', 'line 1:12: aggregate function calls cannot be nested'],
+    ['SELECT Abs(1, 2)', 'FUNCTION_NOT_FOUND', 'line 1:8: Unexpected parameters (integer, integer) for function abs'],
+    ['SELECT lower(1)', 'FUNCTION_NOT_FOUND', 'line 1:8: Unexpected parameters (integer) for function lower'],
+    ["SELECT 1 + 'a'", 'TYPE_MISMATCH', 'line 1:10: Cannot apply operator: integer + varchar'],
+    ['SELECT ARRAY[1] + 1', 'TYPE_MISMATCH', 'line 1:17: Cannot apply operator: array(integer) + integer'],
+    ["SELECT CAST(X'01' AS INTEGER)", 'TYPE_MISMATCH', 'Cannot cast varbinary to integer'],
+    ['INSERT INTO err_two VALUES (1)', 'TYPE_MISMATCH', 'table err_two has 2 columns but 1 values were supplied'],
+    ['SELECT CAST(1 AS nope)', 'TYPE_NOT_FOUND', 'line 1:18: Unknown type: nope'],
+    ["SELECT CAST('abc' AS INTEGER)", 'INVALID_CAST_ARGUMENT', "Cannot cast 'abc' to INT"],
+    ["SELECT CAST('abc' AS BIGINT)", 'INVALID_CAST_ARGUMENT', "Cannot cast 'abc' to BIGINT"],
+    ["SELECT CAST('2020-13-01' AS DATE)", 'INVALID_CAST_ARGUMENT', 'Value cannot be cast to date: 2020-13-01'],
+    ['SELECT CAST(99999 AS SMALLINT)', 'NUMERIC_VALUE_OUT_OF_RANGE', 'Out of range for smallint: 99999'],
+    ['SELECT 2147483647 + 1', 'NUMERIC_VALUE_OUT_OF_RANGE', 'integer addition overflow: 2147483647 + 1'],
+    ['SELECT CAST(9223372036854775807 AS BIGINT) * 2', 'NUMERIC_VALUE_OUT_OF_RANGE', 'bigint multiplication overflow: 9223372036854775807 * 2'],
+    ['SELECT CAST(12345678901 AS DECIMAL(5,2))', 'NUMERIC_VALUE_OUT_OF_RANGE', 'Cannot cast value 12345678901 to decimal(5,2)'],
+  ];
+  for (const [sql, name, message] of trino) {
+    it(`${sql} -> ${name}: ${message}`, async () => {
+      const err = await failure(engine, sql);
+      expect({ errorName: err.errorName, message: err.message }).to.deep.equal({ errorName: name, message });
+      expect(err.toQueryError().errorType).to.equal('USER_ERROR');
+    });
+  }
+
+  it('maps DuckDB messages that need the SQL as written: literals, negative row counts not written as literals', () => {
+    const date = toVivaceError(new Error('Conversion Error: date field value out of range: "2020-13-01"'), { sql: "SELECT DATE '2020-13-01'" });
+    expect(date).to.include({ errorName: 'INVALID_LITERAL', message: "'2020-13-01' is not a valid DATE literal" });
+    const timestamp = toVivaceError(new Error('Conversion Error: invalid timestamp field format: "x", expected format is (YYYY-MM-DD)'), { sql: "SELECT timestamp 'x'" });
+    expect(timestamp).to.include({ errorName: 'INVALID_LITERAL', message: "'x' is not a valid TIMESTAMP literal" });
+    const parameter = toVivaceError(new Error('Binder Error: LIMIT/OFFSET cannot be negative\n\nLINE 1: SELECT 1 LIMIT $1\n                       ^'), { sql: 'SELECT 1 LIMIT ?' });
+    expect(parameter).to.include({ errorName: 'NUMERIC_VALUE_OUT_OF_RANGE', message: 'line 1:16: LIMIT row count must be greater or equal to 0' });
+    const infinite = toVivaceError(new Error("Conversion Error: Type DOUBLE with value inf can't be cast because the value is out of range for the destination type INT32"));
+    expect(infinite).to.include({ errorName: 'NUMERIC_VALUE_OUT_OF_RANGE', message: 'Out of range for integer: Infinity' });
+  });
+
+  it('maps what is left of the binder and the catalog to user errors, and sandbox refusals to PERMISSION_DENIED', () => {
+    expect(toVivaceError(new Error('Binder Error: DECIMAL type width must be between 1 and 38'))).to.include({ errorName: 'GENERIC_USER_ERROR', message: 'DECIMAL type width must be between 1 and 38' });
+    expect(toVivaceError(new Error('Catalog Error: Sequence with name s does not exist!'))).to.include({ errorName: 'NOT_FOUND', message: 'Sequence with name s does not exist' });
+    expect(toVivaceError(new Error('Permission Error: File system LocalFileSystem has been disabled by configuration'))).to.include({
+      errorName: 'PERMISSION_DENIED',
+      message: 'Access Denied: File system LocalFileSystem has been disabled by configuration',
+    });
+    expect(toVivaceError(new Error('Constraint Error: NOT NULL constraint failed: t.x')).errorName).to.equal('CONSTRAINT_VIOLATION');
+  });
+
+  it('keeps GENERIC_INTERNAL_ERROR for what is not the user\'s: DuckDB internals and our own exceptions', () => {
+    expect(toVivaceError(new Error('INTERNAL Error: Attempted to access index 3 within vector of size 3')).errorName).to.equal('GENERIC_INTERNAL_ERROR');
+    expect(toVivaceError(new TypeError("Cannot read properties of undefined (reading 'node')")).errorName).to.equal('GENERIC_INTERNAL_ERROR');
+  });
 
   it('locates binder errors on later lines', async () => {
     const err = await failure(engine, 'SELECT x,\n       y\nFROM err_t');

@@ -95,6 +95,28 @@ describe('Presto dialect over HTTP: errors', function () {
     });
   });
 
+  // Binder errors of the user's SQL, once INTERNAL_ERRORs: Trino's names, messages and locations.
+  const binderErrors: [string, string, number, string, number][] = [
+    ['SELECT T', 'COLUMN_NOT_FOUND', 47, "Column 't' cannot be resolved", 8],
+    // Trino's grammar takes an unsigned integer, ? or ALL as the row count.
+    ['SELECT 1 LIMIT -1', 'SYNTAX_ERROR', 1, "mismatched input '-'. Expecting: '?', 'ALL', <integer>", 16],
+    ['SELECT id FROM memory.default.things a, memory.default.things b', 'AMBIGUOUS_NAME', 62, "Column 'id' is ambiguous", 8],
+    ['SELECT id + ARRAY[1] FROM memory.default.things', 'TYPE_MISMATCH', 58, 'Cannot apply operator: bigint + array(integer)', 11],
+    ['SELECT abs(1, 2)', 'FUNCTION_NOT_FOUND', 6, 'Unexpected parameters (integer, integer) for function abs', 8],
+  ];
+  for (const [sql, errorName, errorCode, text, column] of binderErrors) {
+    it(`${errorName} for ${sql}`, async () => {
+      await fails(sql, { errorName, errorCode, message: `line 1:${column}: ${text}`, errorLocation: { lineNumber: 1, columnNumber: column } });
+    });
+  }
+
+  // Trino reads 1e400 with Double.parseDouble: Infinity, no error. Here the literal reaches the text
+  // rewriter through json_serialize_sql, whose JSON carries a bare Infinity that JSON.parse refuses (an
+  // INTERNAL_ERROR, logged): the fix belongs to the SQL front end (lib/engine/statement-rewriter.ts parseAst).
+  it.skip('SELECT 1e400 answers Infinity, as Trino does', async () => {
+    expect((await presto.ok('SELECT 1e400')).rows).to.deep.equal([['Infinity']]);
+  });
+
   it('FUNCTION_NOT_FOUND', async () => {
     await fails('SELECT no_such_function(1)', {
       errorName: 'FUNCTION_NOT_FOUND', errorCode: 6, message: "line 1:8: Function 'no_such_function' not registered", errorLocation: { lineNumber: 1, columnNumber: 8 },
