@@ -148,6 +148,7 @@ describe('node and info routes', () => {
     expect((await request('HEAD', `${server.url}/v1/status`)).status).to.equal(200);
     const status = await request('GET', `${server.url}/v1/status`);
     expect(status.status).to.equal(200);
+    validateResponse('status', status.body);
     expect(status.body.coordinator).to.equal(true);
   });
 

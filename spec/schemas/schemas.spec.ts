@@ -150,7 +150,7 @@ describe('response schemas', () => {
       expect(schemaIds).to.include.members([
         'defs.schema.json', 'statement-initial.schema.json', 'statement-progress.schema.json', 'statement-final.schema.json',
         'statement-failed.schema.json', 'statement-response.schema.json', 'query-info.schema.json', 'query-list.schema.json',
-        'node.schema.json', 'node-list.schema.json', 'error.schema.json', 'server-info.schema.json',
+        'node.schema.json', 'node-list.schema.json', 'error.schema.json', 'server-info.schema.json', 'status.schema.json',
       ]);
     });
 
@@ -388,6 +388,25 @@ describe('response schemas', () => {
       expectValid('server-info', info);
       expect(isValid('server-info', { ...info, uptime: 150000 })).to.equal(false);
       expect(isValid('server-info', { ...info, state: 'RUNNING' })).to.equal(false);
+    });
+
+    it('accept a node status with its event-loop figures, and reject one without them or with negative delays', () => {
+      const figures = { samples: 120, p50Ms: 0.2, p99Ms: 3.5, maxMs: 182.4, meanMs: 1.1 };
+      const status = {
+        nodeId: 'coordinator', nodeVersion: { version: '0.1.0' }, environment: 'test', coordinator: true, uptime: '2.50m',
+        externalAddress: '127.0.0.1', internalAddress: '127.0.0.1', processors: 2, heapUsed: 1 << 24, heapAvailable: 1 << 30, nonHeapUsed: 1 << 26,
+        eventLoop: {
+          delay: { sinceStart: figures, lastMinute: { ...figures, samples: 0, p50Ms: 0, p99Ms: 0, maxMs: 0, meanMs: 0 } },
+          stalls: { thresholdMs: 100, count: 1, last: { at: '2024-05-01T12:00:00.123Z', delayMs: 182.4, queryIds: [QID] } },
+        },
+      };
+      expectValid('status', status);
+      expectValid('status', { ...status, eventLoop: { ...status.eventLoop, stalls: { thresholdMs: 100, count: 0 } } });
+      const { eventLoop: _eventLoop, ...without } = status;
+      expect(isValid('status', without)).to.equal(false);
+      expect(isValid('status', { ...status, eventLoop: { ...status.eventLoop, delay: { sinceStart: { ...figures, maxMs: -1 }, lastMinute: figures } } })).to.equal(false);
+      expect(isValid('status', { ...status, uptime: 150000 })).to.equal(false);
+      expect(isValid('status', { ...status, eventLoop: { ...status.eventLoop, stalls: { ...status.eventLoop.stalls, last: { ...status.eventLoop.stalls.last, at: 1 } } } })).to.equal(false);
     });
   });
 });
