@@ -2,7 +2,7 @@
 PORT ?= 8080
 export UV_THREADPOOL_SIZE ?= 16
 
-.PHONY: install build run test typecheck bench clean
+.PHONY: install build run test typecheck lint bench clean
 
 # `npm ci` refuses a lock file without every platform's optional DuckDB binding, and the registry this
 # project installs from serves @duckdb/node-bindings 1.5.6-r.1 for linux-x64 only; `npm install` then
@@ -21,6 +21,10 @@ run: build
 
 typecheck: install
 	npx tsc -p tsconfig.json --noEmit
+
+# ESLint with eslint-plugin-regexp: no regular expression may backtrack super-linearly (eslint.config.js).
+lint: install
+	npx eslint lib spec bench
 
 test: typecheck
 	npx mocha 'spec/**/*.spec.ts'

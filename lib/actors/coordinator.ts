@@ -168,10 +168,10 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
       if (!ref || tracked.final) return Promise.resolve(view(tracked));
       if (predicate(ref.getSnapshot())) return Promise.resolve(toQueryView(ref.getSnapshot()));
       return new Promise<QueryView>((resolve) => {
-        let timer: NodeJS.Timeout | undefined;
+        const wait: { timer?: NodeJS.Timeout } = {};
         // The view is taken the moment the predicate holds: later transitions must not leak into it.
         const done = (result: QueryView) => {
-          clearTimeout(timer);
+          clearTimeout(wait.timer);
           subscription.unsubscribe();
           resolve(result);
         };
@@ -182,7 +182,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
           complete: () => done(view(tracked)),
           error: () => done(view(tracked)),
         });
-        timer = setTimeout(() => done(view(tracked)), timeoutMs);
+        wait.timer = setTimeout(() => done(view(tracked)), timeoutMs);
       });
     },
     heartbeat(tracked) {

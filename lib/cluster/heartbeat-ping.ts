@@ -12,7 +12,9 @@ export interface PingFailure {
 
 /** Status address the failure detector pings for a node's HTTP base, as upstream: `{http}/v1/status`. */
 export function statusUri(httpBase: string): string {
-  return `${httpBase.replace(/\/+$/, '')}/v1/status`;
+  let end = httpBase.length;
+  while (end > 0 && httpBase.charCodeAt(end - 1) === 0x2f) end--;
+  return `${httpBase.slice(0, end)}/v1/status`;
 }
 
 /**

@@ -123,7 +123,7 @@ const REWRITES: Record<string, Rewrite> = {
   date_format: (n, [t, f]) => withFormat(f, (format) => call('strftime', [t, format], n)),
   // Java's String.format is close to printf; DuckDB's format() uses {} placeholders.
   format: (n, args) => call('printf', args, n),
-  current_timezone: (n, args, o) => (args.length === 0 ? { ...constant('VARCHAR', o.timeZone && /^[A-Za-z0-9_/+\-:]{1,64}$/.test(o.timeZone) ? o.timeZone : 'UTC'), alias: n.alias } : undefined),
+  current_timezone: (n, args, o) => (args.length === 0 ? { ...constant('VARCHAR', o.timeZone && /^[\w/+\-:]{1,64}$/.test(o.timeZone) ? o.timeZone : 'UTC'), alias: n.alias } : undefined),
 };
 
 /** Struct fields reached through a substituted entry parameter must keep working: `vivace_e.key` is a COLUMN_REF. */

@@ -8,7 +8,7 @@
 
 import { RewriteMap, type Rewritten } from './rewrite-map.js';
 
-const CANDIDATE = /[xX]'|\bvalues\b|\btablesample\b|\bif\s*\(/i;
+const CANDIDATE = /x'|\bvalues\b|\btablesample\b|\bif\s*\(/i;
 
 interface Token {
   kind: 'string' | 'ident' | 'comment' | 'word' | 'number' | 'space' | 'punct';
@@ -18,7 +18,7 @@ interface Token {
   original: string;
 }
 
-const TOKEN = /'(?:[^']|'')*'?|"(?:[^"]|"")*"?|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|[A-Za-z_][\w$]*|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\s+|[\s\S]/g;
+const TOKEN = /'(?:[^']|'')*'?|"(?:[^"]|"")*"?|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|[A-Z_][\w$]*|\d+(?:\.\d*)?(?:e[+-]?\d+)?|\.\d+(?:e[+-]?\d+)?|\s+|\S/gi;
 
 function tokenize(sql: string): Token[] {
   const tokens: Token[] = [];
@@ -29,7 +29,7 @@ function tokenize(sql: string): Token[] {
       c === "'" ? 'string'
       : c === '"' ? 'ident'
       : text.startsWith('--') || text.startsWith('/*') ? 'comment'
-      : /[A-Za-z_]/.test(c) ? 'word'
+      : /[A-Z_]/i.test(c) ? 'word'
       : /[\d.]/.test(c) && text !== '.' ? 'number'
       : /\s/.test(c) ? 'space'
       : 'punct';
@@ -63,7 +63,7 @@ export function rewritePrestoLiterals(sql: string): Rewritten {
     // X'..': the letter directly followed by a string.
     if (t.kind === 'word' && (t.text === 'X' || t.text === 'x') && tokens[i + 1]?.kind === 'string') {
       const body = tokens[i + 1]!.text.slice(1, -1).replace(/\s+/g, '');
-      if (tokens[i + 1]!.text.length >= 2 && tokens[i + 1]!.text.endsWith("'") && /^(?:[0-9A-Fa-f]{2})*$/.test(body)) {
+      if (tokens[i + 1]!.text.length >= 2 && tokens[i + 1]!.text.endsWith("'") && /^(?:[0-9A-F]{2})*$/i.test(body)) {
         t.text = `'${body.replace(/../g, (h) => `\\x${h.toUpperCase()}`)}'::BLOB`;
         tokens[i + 1]!.text = '';
         changed = true;

@@ -12,7 +12,7 @@ const UNITS: Readonly<Record<string, number>> = {
   PB: 1024 ** 5,
 };
 
-const PATTERN = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]+)\s*$/;
+const PATTERN = /^\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*$/i;
 
 /** Whole bytes with a B suffix; negative or non-finite counts (a bookkeeping bug) render as "0B" rather than fail. */
 export function formatDataSize(bytes: number): string {

@@ -13,7 +13,7 @@ const UNITS: readonly (readonly [string, number])[] = [
   ['d', 86_400_000],
 ];
 
-const PATTERN = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]+)\s*$/;
+const PATTERN = /^\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*$/i;
 
 /**
  * Succinct airlift Duration of `millis`: the largest unit whose value exceeds 0.9999, two decimals.

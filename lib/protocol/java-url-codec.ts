@@ -2,7 +2,7 @@
 // encodeURIComponent: space is '+', and only letters, digits and . - * _ stay literal.
 import { VivaceError } from './vivace-error.js';
 
-const UNRESERVED = /^[A-Za-z0-9.\-*_]$/;
+const UNRESERVED = /^[\w.\-*]$/;
 /** Lone UTF-16 surrogates: Java's UTF-8 encoder writes '?' for them. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -34,7 +34,7 @@ export function javaUrlDecode(s: string): string {
       while (i < s.length && s[i] === '%') {
         const hex = s.slice(i + 1, i + 3);
         if (hex.length < 2) throw badEscape(`Incomplete trailing escape (%) pattern in '${s}'`);
-        if (!/^[0-9A-Fa-f]{2}$/.test(hex)) throw badEscape(`Illegal hex characters in escape (%) pattern in '${s}'`);
+        if (!/^[0-9A-F]{2}$/i.test(hex)) throw badEscape(`Illegal hex characters in escape (%) pattern in '${s}'`);
         bytes.push(parseInt(hex, 16));
         i += 3;
       }

@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto';
 
 /** Base-32 without the look-alikes l, o, 0, 1 (upstream's choice, so ids are easy to read aloud). */
 const COORDINATOR_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
-const COORDINATOR_ID = /^[a-km-np-z2-9]{5}$/;
+const COORDINATOR_ID = /^[a-kmnp-z2-9]{5}$/;
 const MAX_COUNTER = 99_999;
 
 export class QueryIdGenerator {

@@ -18,7 +18,7 @@ export function parseDistributions(text: string): Map<string, Distribution> {
     const name = words[1].toLowerCase();
     const entries: Array<[string, number]> = [];
     let count = -1;
-    while (i < lines.length && !/^end(\s|$)/i.test(lines[i])) {
+    while (i < lines.length && !/^end(?:\s|$)/i.test(lines[i])) {
       const parts = lines[i++].split('|').map((p) => p.trim()).filter((p) => p.length > 0);
       if (parts.length !== 2) throw new Error(`dists.dss ${name}: bad line ${lines[i - 1]}`);
       const weight = Number.parseInt(parts[1], 10);

@@ -41,7 +41,7 @@ describe('query-id', () => {
 
   it('picks a random coordinator id from the readable alphabet, once per generator', () => {
     const gen = new QueryIdGenerator(() => at('2024-02-29T12:00:00Z'));
-    expect(gen.coordinatorId).to.match(/^[a-km-np-z2-9]{5}$/);
+    expect(gen.coordinatorId).to.match(/^[a-kmnp-z2-9]{5}$/);
     const a = gen.next();
     const b = gen.next();
     expect(a.slice(-5)).to.equal(gen.coordinatorId);

@@ -56,22 +56,21 @@ export class FakeEngine implements Engine {
   }
 
   private execute(result: FakeResult): Execution {
-    const engine = this;
     const batchRows = result.batchRows ?? 1000;
     let offset = 0;
     let index = 0;
     let canceled = false;
     let open = true;
-    engine.openExecutions++;
+    this.openExecutions++;
     const close = () => {
       if (open) {
         open = false;
-        engine.openExecutions--;
+        this.openExecutions--;
       }
     };
     return {
       async next(): Promise<RowBatch | null> {
-        if (result.gated) await new Promise<void>((resolve) => engine.gates.push(resolve));
+        if (result.gated) await new Promise<void>((resolve) => this.gates.push(resolve));
         if (canceled) {
           close();
           throw new VivaceError('USER_CANCELED', 'Query was canceled');
@@ -98,7 +97,7 @@ export class FakeEngine implements Engine {
       cancel() {
         if (!canceled) {
           canceled = true;
-          engine.cancels++;
+          this.cancels++;
         }
       },
       progress: () => ({ processedRows: offset, processedBytes: offset * 8, cpuTimeMillis: 0 }),

@@ -71,7 +71,7 @@ describe('tpch random streams', () => {
       r.rowFinished();
       r.next();
       expect(r.length).to.be.within(10, 40);
-      expect(r.value()).to.match(/^[0-9a-zA-Z ,]+$/);
+      expect(r.value()).to.match(/^[0-9a-z ,]+$/i);
     }
   });
 });
