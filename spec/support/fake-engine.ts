@@ -69,7 +69,7 @@ export class FakeEngine implements Engine {
       }
     };
     return {
-      async next(): Promise<RowBatch | null> {
+      next: async (): Promise<RowBatch | null> => {
         if (result.gated) await new Promise<void>((resolve) => this.gates.push(resolve));
         if (canceled) {
           close();
@@ -94,7 +94,7 @@ export class FakeEngine implements Engine {
       get exhausted() {
         return index > 0 && offset >= result.rows.length && !canceled;
       },
-      cancel() {
+      cancel: () => {
         if (!canceled) {
           canceled = true;
           this.cancels++;
