@@ -1,7 +1,7 @@
 // Presto functions that macros cannot express, rewritten on DuckDB's serialized AST
 // (json_serialize_sql): lambdas, variadic calls, session values and DATE + INTERVAL.
 // Pure functions; statement-rewriter.ts runs this pass next to the division rewrite.
-import type { AstNode } from './statement-rewriter.js';
+import type { AstNode } from './duckdb-ast.js';
 import { mysqlToStrftime } from './presto-functions.js';
 
 export interface PrestoAstOptions {

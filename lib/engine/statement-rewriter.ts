@@ -2,38 +2,7 @@
 // derives Presto's output column names (`_col0` for unaliased expressions).
 // Pure functions over the JSON AST; running json_serialize_sql is the engine's job.
 import { rewritePrestoAst, type PrestoAstOptions } from './presto-ast.js';
-
-/** DuckDB's serialized AST node: a loose JSON object. */
-export type AstNode = { [key: string]: unknown };
-
-export interface SerializedStatement {
-  error: boolean;
-  error_type?: string;
-  error_message?: string;
-  position?: unknown;
-  statements?: { node: AstNode }[];
-}
-
-// JSON.parse would turn 18446744073709551615 or 1.0 into different numbers, and DuckDB's
-// deserializer checks number kinds: numbers travel through JS as marked strings instead.
-const NUMBER_MARK = '\u0000n:';
-const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/gi;
-
-/** Parses DuckDB's serialized AST keeping every number's exact text. */
-export function parseAst(json: string): SerializedStatement {
-  const marked = json.replace(TOKENS, (t) => (t.startsWith('"') ? t : `"\\u0000n:${t}"`));
-  return JSON.parse(marked) as SerializedStatement;
-}
-
-/** Inverse of parseAst. */
-export function stringifyAst(value: unknown): string {
-  return JSON.stringify(value).replace(/"\\u0000n:([^"]*)"/g, '$1');
-}
-
-/** A number field of the AST (marked by parseAst or plain). */
-export function astNumber(v: unknown): number {
-  return Number(typeof v === 'string' && v.startsWith(NUMBER_MARK) ? v.slice(NUMBER_MARK.length) : v);
-}
+import { astNumber, NUMBER_MARK, type AstNode } from './duckdb-ast.js';
 
 const isNode = (v: unknown): v is AstNode => typeof v === 'object' && v !== null && !Array.isArray(v);
 

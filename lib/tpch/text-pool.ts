@@ -102,9 +102,10 @@ export function generateTextPool(size: number, dists: TpchDistributions): TextPo
   const out = Buffer.allocUnsafe(size + 4 * MAX_SENTENCE_LENGTH);
   let pos = 0;
   let seed = TEXT_POOL_SEED;
+  let hi: number;
   while (pos < size) {
     // seed * 16807 mod (2^31 - 1) by Schrage's method: int32 only, same values as dbgen.
-    const hi = (seed / SCHRAGE_Q) | 0;
+    hi = (seed / SCHRAGE_Q) | 0;
     seed = MULTIPLIER * (seed - hi * SCHRAGE_Q) - SCHRAGE_R * hi;
     if (seed <= 0) seed += MODULUS;
     const sentence = grammarTokens[grammarSlots[((seed / MODULUS) * grammarSlots.length) | 0]];

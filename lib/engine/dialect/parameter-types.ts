@@ -3,7 +3,7 @@
 // DuckDB already types parameters compared with columns.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { PrestoType } from '../../protocol/types.js';
-import { astNumber, parseAst, type AstNode } from '../statement-rewriter.js';
+import { astNumber, parseAst, type AstNode } from '../duckdb-ast.js';
 
 const isNode = (v: unknown): v is AstNode => typeof v === 'object' && v !== null && !Array.isArray(v);
 

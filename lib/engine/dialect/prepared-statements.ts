@@ -8,7 +8,7 @@ import { formatType } from '../../protocol/presto-type.js';
 import { dialectOf } from '../../protocol/header-prefix.js';
 import { prestoTypeOf } from '../duckdb-types.js';
 import { syntaxErrorAt } from '../duckdb-errors.js';
-import { astNumber, parseAst } from '../statement-rewriter.js';
+import { astNumber, parseAst } from '../duckdb-ast.js';
 import { parseDialectStatement } from './dialect-parser.js';
 import { parameterTypesFromLiterals } from './parameter-types.js';
 import { stripTrailingSemicolons, tokenize } from './sql-tokens.js';
