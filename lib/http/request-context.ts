@@ -30,3 +30,25 @@ export function sendJsonText(ctx: Context, status: number, json: string, content
   ctx.status = status;
   ctx.body = json;
 }
+
+/**
+ * A header value Node will send (it throws on the rest, which answered 500 and lost the page): control
+ * characters (a line break must not end the header) and characters beyond U+00FF go percent-encoded, as
+ * their UTF-8 bytes, the way Set-Session and Added-Prepare values already travel. Plain values are
+ * returned as they are.
+ */
+export function headerValue(value: string): string {
+  let i = 0;
+  while (i < value.length && isHeaderSafe(value.charCodeAt(i))) i++;
+  if (i === value.length) return value;
+  let out = value.slice(0, i);
+  for (const ch of value.slice(i)) {
+    if (ch.length === 1 && isHeaderSafe(ch.charCodeAt(0))) out += ch;
+    else for (const byte of Buffer.from(ch, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+function isHeaderSafe(c: number): boolean {
+  return c === 0x09 || (c >= 0x20 && c !== 0x7f && c <= 0xff);
+}

@@ -13,7 +13,7 @@ import { ERROR_CODES } from '../protocol/error-codes.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { readTextBody } from './raw-body.js';
 import { logInternalError } from './error-middleware.js';
-import { baseUri, protocolFamily, sendJsonText, type ProtocolFamily } from './request-context.js';
+import { baseUri, headerValue, protocolFamily, sendJsonText, type ProtocolFamily } from './request-context.js';
 import { refuseNulCharacters } from './statement-text.js';
 
 function findQuery(coordinator: Coordinator, ctx: Context): TrackedQuery {
@@ -50,7 +50,7 @@ function respond(ctx: Context, family: ProtocolFamily, view: QueryView, nextToke
 const NO_HEADERS: [string, string][] = [];
 
 function sendResponse(ctx: Context, response: SentResponse): void {
-  for (const [name, value] of response.headers) ctx.append(name, value);
+  for (const [name, value] of response.headers) ctx.append(name, headerValue(value));
   sendJsonText(ctx, 200, response.body);
 }
 

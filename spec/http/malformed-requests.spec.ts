@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import sinon from 'sinon';
 import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
-import { request, startTestServer, type TestServer } from '../support/http.js';
+import { request, runStatement, startTestServer, type TestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
 
 interface RawResponse {
@@ -60,7 +60,11 @@ describe('malformed requests', function () {
   let fake: FakeEngine;
 
   before(async () => {
-    fake = new FakeEngine({ 'SELECT 1': { columns: [BIGINT_COLUMN('_col0')], rows: [[1]] } });
+    fake = new FakeEngine({
+      'SELECT 1': { columns: [BIGINT_COLUMN('_col0')], rows: [[1]] },
+      // USE memory."a<LF>b" after CREATE SCHEMA: names Node cannot put in a header as they are.
+      'USE odd': { columns: [], rows: [], updateType: 'USE', sessionUpdates: { setCatalog: '日本', setSchema: 'a\nb' } },
+    });
     const plan = fake.plan.bind(fake);
     fake.plan = async (sql, session) => {
       if (sql === 'SELECT bug') throw new TypeError("Cannot read properties of undefined (reading 'columns')");
@@ -220,6 +224,20 @@ describe('malformed requests', function () {
       expect(text).not.to.match(/^HTTP\/1\.1 5/);
       await stillServes();
       expect(error.called, 'nothing logged as an internal error').to.equal(false);
+    });
+  });
+
+  describe('response headers', () => {
+    it('a session change Node cannot send as it is (line break, beyond Latin-1) is sent percent-encoded, not a 500 that loses the page', async () => {
+      const { raw: responses, final } = await runStatement(server.url, 'USE odd', { 'X-Presto-User': 'u' });
+      expect(final.stats.state).to.equal('FINISHED');
+      const last = responses[responses.length - 1]!;
+      expect(last.headers.get('x-presto-set-schema')).to.equal('a%0Ab');
+      expect(last.headers.get('x-presto-set-catalog')).to.equal('%E6%97%A5%E6%9C%AC');
+      // The same token again replays the same headers.
+      const again = await request('GET', final.nextUri ?? responses[responses.length - 2]!.body.nextUri);
+      expect(again.status).to.equal(200);
+      expect(again.headers.get('x-presto-set-schema')).to.equal('a%0Ab');
     });
   });
 
