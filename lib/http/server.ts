@@ -41,6 +41,11 @@ export async function startServer(coordinator: Coordinator, options: ServerOptio
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
+  // An Expect other than 100-continue: Node's own 417 has an empty body.
+  server.on('checkExpectation', (req, res) => {
+    const body = errorBody(417, 'GENERIC_USER_ERROR', `Unsupported expectation: ${req.headers.expect ?? ''}`);
+    res.writeHead(417, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
+  });
   // CONNECT is parsed but no route can take it; without a listener Node would drop the connection.
   server.on('connect', (_req, socket: Duplex) => answerRaw(socket, 501, 'NOT_SUPPORTED', 'Method CONNECT is not implemented by this server'));
   try {

@@ -174,6 +174,7 @@ describe('malformed requests', function () {
       await answers(line(`GET /${'a'.repeat(100_000)} HTTP/1.1`), 431, 'GENERIC_USER_ERROR');
       await answers(line('GET /v1/info HTTP/1.1', 'Host: localhost\r\nX-Bad\x01Name: 1\r\n'), 400, 'GENERIC_USER_ERROR');
       await answers(line('GET /v1/info HTTP/1.1', 'Host: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\n'), 400, 'GENERIC_USER_ERROR');
+      await answers(line('POST /v1/statement HTTP/1.1', 'Host: localhost\r\nExpect: 200-ok\r\nContent-Length: 8\r\n'), 417, 'GENERIC_USER_ERROR');
       await stillServes();
     });
 
