@@ -32,9 +32,18 @@ export function logInternalError(err: unknown, context: { queryId?: string; requ
   );
 }
 
+/** Internal error names that are a state of this server rather than a bug: 503, not logged. */
+const UNAVAILABLE: ReadonlySet<ErrorName> = new Set(['SERVER_SHUTTING_DOWN', 'SERVER_STARTING_UP']);
+
+/** An error that is our own bug: it is logged, once. */
+export function isOwnBug(err: VivaceError): boolean {
+  return ERROR_CODES[err.errorName].type === 'INTERNAL_ERROR' && !UNAVAILABLE.has(err.errorName);
+}
+
 /** The status of a VivaceError that names none: user errors are the client's (400), the rest ours. */
 function statusOf(err: VivaceError): number {
   if (err.httpStatus !== undefined) return err.httpStatus;
+  if (UNAVAILABLE.has(err.errorName)) return 503;
   switch (ERROR_CODES[err.errorName].type) {
     case 'USER_ERROR':
       return 400;

@@ -9,10 +9,9 @@ import type { SentResponse } from '../protocol/token-cursor.js';
 import { parseSession, sessionResponseHeaders } from '../protocol/session-headers.js';
 import { renderStatement } from '../protocol/statement-response.js';
 import type { RowBatch } from '../engine/engine.types.js';
-import { ERROR_CODES } from '../protocol/error-codes.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { readTextBody } from './raw-body.js';
-import { logInternalError } from './error-middleware.js';
+import { isOwnBug, logInternalError } from './error-middleware.js';
 import { baseUri, headerValue, protocolFamily, sendJsonText, type ProtocolFamily } from './request-context.js';
 import { refuseNulCharacters } from './statement-text.js';
 
@@ -60,7 +59,7 @@ function logInternalFailure(tracked: TrackedQuery): void {
   if (!ref) return;
   const check = () => {
     const error = ref.getSnapshot().context.error;
-    if (error && ERROR_CODES[error.errorName].type === 'INTERNAL_ERROR') logInternalError(error.cause ?? error, { queryId: tracked.queryId });
+    if (error && isOwnBug(error)) logInternalError(error.cause ?? error, { queryId: tracked.queryId });
   };
   ref.subscribe({ complete: check, error: check });
 }
