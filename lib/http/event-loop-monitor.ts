@@ -1,7 +1,7 @@
 // Watches the event loop: its delay since start (perf_hooks.monitorEventLoopDelay) and over the last
 // minute, for /v1/status, and every stall over a threshold logged as one line of JSON naming the
 // statements that were in flight. Its timers are unref'd: they never keep the process alive.
-import { createHistogram, monitorEventLoopDelay, performance, type RecordableHistogram } from 'node:perf_hooks';
+import { createHistogram, monitorEventLoopDelay, type RecordableHistogram } from 'node:perf_hooks';
 
 /** Timer lateness in milliseconds: how long a due callback waited for the loop. */
 export interface DelayFigures {
@@ -66,19 +66,21 @@ export function startEventLoopMonitor(options: EventLoopMonitorOptions): EventLo
   const intervalMs = options.checkIntervalMs ?? 20;
   const resolutionMs = options.resolutionMs ?? 10;
   const warn = options.warn ?? ((line: string) => console.warn(line));
+  // The global clock (not perf_hooks' binding), so that a spec can drive it with fake timers.
+  const clock = () => globalThis.performance.now();
 
   const sinceStart = monitorEventLoopDelay({ resolution: resolutionMs });
   sinceStart.enable();
 
   // The detector's own lateness, in microseconds, per 10-second bucket: the last minute slides by bucket.
   const buckets: RecordableHistogram[] = [createHistogram()];
-  let bucketStart = performance.now();
+  let bucketStart = clock();
   let stallCount = 0;
   let lastStall: StallRecord | undefined;
 
-  let last = performance.now();
+  let last = clock();
   const tick = () => {
-    const now = performance.now();
+    const now = clock();
     const lateness = Math.max(0, now - last - intervalMs);
     last = now;
     if (now - bucketStart >= BUCKET_MS) {
