@@ -13,9 +13,10 @@ export interface SerializedStatement {
 }
 
 // JSON.parse would turn 18446744073709551615 or 1.0 into different numbers, and DuckDB's
-// deserializer checks number kinds: numbers travel through JS as marked strings instead.
+// deserializer checks number kinds: numbers travel through JS as marked strings instead. DuckDB also
+// writes doubles out of JSON's range bare (`SELECT 1e400` holds Infinity): they are numbers too.
 export const NUMBER_MARK = '\u0000n:';
-const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/gi;
+const TOKENS = /"(?:[^"\\]|\\.)*"|-?(?:Infinity|NaN|\d+(?:\.\d+)?(?:e[+-]?\d+)?)/gi;
 
 /** Parses DuckDB's serialized AST keeping every number's exact text. */
 export function parseAst(json: string): SerializedStatement {

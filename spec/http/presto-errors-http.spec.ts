@@ -110,12 +110,11 @@ describe('Presto dialect over HTTP: errors', function () {
     });
   }
 
-  // Trino reads 1e400 with Double.parseDouble: Infinity, no error. Here the literal reaches the text
-  // rewriter through json_serialize_sql, whose JSON carries a bare Infinity (-Infinity, NaN) that JSON.parse
-  // refuses (an INTERNAL_ERROR, logged): the fix belongs to lib/engine/duckdb-ast.ts parseAst, which should
-  // mark those tokens as it marks numbers.
-  it.skip('SELECT 1e400 answers Infinity, as Trino does', async () => {
+  // Trino reads 1e400 with Double.parseDouble: Infinity, no error. json_serialize_sql's JSON carries it as a
+  // bare Infinity, which parseAst (lib/engine/duckdb-ast.ts) marks as a number.
+  it('SELECT 1e400 answers Infinity, as Trino does', async () => {
     expect((await presto.ok('SELECT 1e400')).rows).to.deep.equal([['Infinity']]);
+    expect((await presto.ok('SELECT -1e400, 1e400 - 1e400')).rows).to.deep.equal([['-Infinity', 'NaN']]);
   });
 
   it('FUNCTION_NOT_FOUND', async () => {
