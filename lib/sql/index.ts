@@ -4,3 +4,4 @@ export { parseStatement, parseExpression, parseDataType, DEFAULT_MAX_DEPTH, type
 export { tokenize, isReservedWord, KEYWORDS, RESERVED_KEYWORDS, type Token, type TokenKind } from './lexer.js';
 export { forEachChild, childrenOf, walk, findAll } from './tree-walk.js';
 export { positionAt, syntaxError, type TextPosition } from './syntax-error.js';
+export { formatSql, expression as formatExpression, dataType as formatDataType, identifier as formatIdentifier, quoteIdentifier, quoteString } from './sql-formatter.js';

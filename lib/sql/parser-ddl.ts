@@ -386,7 +386,11 @@ export abstract class DdlParser extends RoutineParser {
 
   /** [TABLE | SCHEMA | identifier] qualifiedName */
   protected grantObject(): QualifiedName {
-    if (!this.acceptKw('TABLE') && this.isIdentifierToken() && this.isIdentifierToken(this.peek())) this.advance();
+    // entityKind: TABLE, or a word before the name (SCHEMA s); TO / FROM after a name end it instead.
+    const next = this.peek();
+    if (!this.acceptKw('TABLE') && this.isIdentifierToken() && this.isIdentifierToken(next) && next.keyword !== 'TO' && next.keyword !== 'FROM') {
+      this.advance();
+    }
     return this.qualifiedName();
   }
 

@@ -125,7 +125,7 @@ export abstract class ExpressionParser extends TypeParser {
     const negated = t.keyword === 'NOT';
     const kw = negated ? this.peek().keyword : t.keyword;
     if (kw !== 'BETWEEN' && kw !== 'IN' && kw !== 'LIKE') return value;
-    if (negated) this.skip(2);
+    this.skip(negated ? 2 : 1);
     if (kw === 'BETWEEN') {
       const min = this.valueExpression();
       this.expectKw('AND');
