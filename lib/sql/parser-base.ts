@@ -12,6 +12,9 @@ export interface ParseOptions {
 
 export const DEFAULT_MAX_DEPTH = 500;
 
+/** Longest token text quoted in a message (Trino quotes it whole: a 1 MB string would fill the answer). */
+const MAX_TOKEN_TEXT = 100;
+
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
 
@@ -193,12 +196,13 @@ export abstract class ParserBase {
 
   // ------------------------------------------------------------ errors
 
-  /** "mismatched input 'x'. Expecting: ..." at the current token. */
+  /** "mismatched input 'x'. Expecting: ..." at the current token (a long token's text cut short). */
   protected fail(): never {
     const t = this.tok;
     const labels = this.farthest === this.pos ? [...this.expected].sort() : [];
     const expecting = labels.length > 0 ? `. Expecting: ${labels.join(', ')}` : '';
-    throw syntaxError(this.text, t.start, `mismatched input '${t.text}'${expecting}`);
+    const shown = t.text.length > MAX_TOKEN_TEXT ? `${t.text.slice(0, MAX_TOKEN_TEXT)}...` : t.text;
+    throw syntaxError(this.text, t.start, `mismatched input '${shown}'${expecting}`);
   }
 
   protected errorAt(offset: number, message: string): never {

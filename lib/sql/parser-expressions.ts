@@ -72,7 +72,7 @@ export abstract class ExpressionParser extends TypeParser {
       const andTerms: Expression[] = [];
       do {
         if (andTerms.length === 1) levels += this.enterLevel();
-        andTerms.push(this.notExpression(first));
+        andTerms.push(first ? this.predicated(first) : this.negatedTerm());
         first = undefined;
       } while (this.acceptKw('AND'));
       orTerms.push(andTerms.length === 1 ? andTerms[0] : logical('AND', andTerms));
@@ -81,22 +81,27 @@ export abstract class ExpressionParser extends TypeParser {
     return orTerms.length === 1 ? orTerms[0] : logical('OR', orTerms);
   }
 
-  private notExpression(first: Expression | undefined): Expression {
-    if (first) return this.predicated(first);
+  /** NOT* valueExpression predicate?, reported as <expression> (also after each NOT). */
+  private negatedTerm(): Expression {
+    let saved = this.beginRule('<expression>');
     const nots: number[] = [];
     while (this.atKw('NOT')) {
       nots.push(this.advance().start);
       this.enter();
+      this.endRule(saved);
+      saved = this.beginRule('<expression>');
     }
-    let e = this.predicated(undefined);
+    // The operand is parsed here rather than inside predicated(): one stack frame less per nesting level.
+    const value = this.binary(0, undefined);
+    this.endRule(saved);
+    let e = this.predicated(value);
     for (let i = nots.length - 1; i >= 0; i--) e = { type: 'NotExpression', value: e, location: this.loc(nots[i]) };
     this.leave(nots.length);
     return e;
   }
 
-  /** valueExpression predicate? */
-  private predicated(first: Expression | undefined): Expression {
-    const value = first ?? this.valueExpression();
+  /** value predicate? */
+  private predicated(value: Expression): Expression {
     this.expecting('<predicate>');
     const t = this.tok;
     const start = value.location.start;

@@ -205,7 +205,11 @@ export abstract class PrimaryParser extends WindowParser {
     const next = this.peek();
     if (this.isSym('->', next)) return this.lambda();
     if (this.isStringToken(next)) return this.genericLiteral();
-    if (this.functionCallAhead()) return this.functionCall(this.qualifiedName());
+    if (this.functionCallAhead()) {
+      const name = this.qualifiedName();
+      this.expectSym('(');
+      return this.functionCallRest(name, undefined);
+    }
     return this.identifier();
   }
 
@@ -279,7 +283,6 @@ export abstract class PrimaryParser extends WindowParser {
    */
   protected parseParenGroup(): ParenGroup {
     const start = this.expectSym('(').start;
-    this.enter();
     let group: ParenGroup;
     this.expecting('<query>');
     if (this.isQueryStartAt(this.pos)) {
@@ -290,11 +293,12 @@ export abstract class PrimaryParser extends WindowParser {
       let first: Expression;
       if (this.isSym('(') && this.parenRunOpensQuery()) {
         this.expecting('<expression>');
+        this.enter();
         const inner = this.parseParenGroup();
+        this.leave();
         if (inner.kind === 'query' && this.atQueryContinuation()) {
           const query = this.parseQueryNoWithFrom({ type: 'TableSubquery', query: inner.query, location: inner.location });
           this.expectSym(')');
-          this.leave();
           return { kind: 'query', query, location: this.loc(start) };
         }
         first = this.continueExpression(this.groupToPrimary(inner));
@@ -306,7 +310,6 @@ export abstract class PrimaryParser extends WindowParser {
       this.expectSym(')');
       group = { kind: 'list', items, location: this.loc(start) };
     }
-    this.leave();
     return group;
   }
 

@@ -421,7 +421,6 @@ export abstract class QueryParser extends PrimaryParser {
   /** '(' query ')' | '(' relation ')', told apart as parseParenGroup does for expressions. */
   private parenthesizedRelation(): Relation {
     const start = this.expectSym('(').start;
-    this.enter();
     let relation: Relation;
     this.expecting('<query>');
     if (this.isQueryStartAt(this.pos)) {
@@ -429,7 +428,9 @@ export abstract class QueryParser extends PrimaryParser {
       this.expectSym(')');
       relation = { type: 'TableSubquery', query, location: this.loc(start) };
     } else if (this.isSym('(') && this.parenRunOpensQuery()) {
+      this.enter();
       const inner = this.parenthesizedRelation();
+      this.leave();
       if (inner.type === 'TableSubquery' && this.atRelationQueryContinuation()) {
         const query = this.parseQueryNoWithFrom(inner);
         this.expectSym(')');
@@ -442,7 +443,6 @@ export abstract class QueryParser extends PrimaryParser {
       relation = this.relation();
       this.expectSym(')');
     }
-    this.leave();
     return relation;
   }
 
