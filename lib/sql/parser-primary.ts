@@ -158,7 +158,9 @@ export abstract class PrimaryParser extends WindowParser {
         return { type: 'ExistsPredicate', subquery, location: this.loc(t.start) };
       }
       case 'INTERVAL':
-        return this.isStringToken(next) || this.isSym('+', next) || this.isSym('-', next) ? this.intervalLiteral() : undefined;
+        return this.isStringToken(next) || ((this.isSym('+', next) || this.isSym('-', next)) && this.isStringToken(this.peek(2)))
+          ? this.intervalLiteral()
+          : undefined;
       case 'DOUBLE':
         return next.keyword === 'PRECISION' && this.isStringToken(this.peek(2)) ? this.genericLiteral() : undefined;
       case 'ROW':
