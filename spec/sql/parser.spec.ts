@@ -5,15 +5,8 @@ import type { Expression, FunctionCall, Node, Query, QuerySpecification, Stateme
 import { parseDataType, parseExpression, parseStatement } from '../../lib/sql/parser.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { QUERY_CORPUS, STATEMENT_CORPUS } from './sql-corpus.js';
+import { bare } from './tree-helpers.js';
 
-/** The node without locations and undefined fields, for deep comparisons. */
-export function bare(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(bare);
-  if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) if (key !== 'location' && value !== undefined) out[key] = bare(value);
-  return out;
-}
 
 /** An expression as an S-expression, to read precedence and shape at a glance. */
 function shape(e: Expression): string {
