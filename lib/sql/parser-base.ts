@@ -30,7 +30,8 @@ export abstract class ParserBase {
   protected parameterCount = 0;
   /** Furthest token index at which something was expected, and what. */
   private farthest = -1;
-  private readonly expected = new Set<string>();
+  /** Labels recorded at `farthest` (duplicates included: an array is cheaper than a set on the hot path). */
+  private readonly expected: string[] = [];
   /** Token index at which a whole-rule label (<expression>, ...) was recorded and its tokens are not. */
   private suppressAt = -1;
   /** Memo of the last run of '(' tokens scanned: [start, end). */
@@ -131,9 +132,9 @@ export abstract class ParserBase {
     if (p < this.farthest || p === this.suppressAt) return;
     if (p > this.farthest) {
       this.farthest = p;
-      this.expected.clear();
+      this.expected.length = 0;
     }
-    this.expected.add(label);
+    this.expected.push(label);
   }
 
   protected atKw(kw: string): boolean {
@@ -199,7 +200,7 @@ export abstract class ParserBase {
   /** "mismatched input 'x'. Expecting: ..." at the current token (a long token's text cut short). */
   protected fail(): never {
     const t = this.tok;
-    const labels = this.farthest === this.pos ? [...this.expected].sort() : [];
+    const labels = this.farthest === this.pos ? [...new Set(this.expected)].sort() : [];
     const expecting = labels.length > 0 ? `. Expecting: ${labels.join(', ')}` : '';
     const shown = t.text.length > MAX_TOKEN_TEXT ? `${t.text.slice(0, MAX_TOKEN_TEXT)}...` : t.text;
     throw syntaxError(this.text, t.start, `mismatched input '${shown}'${expecting}`);

@@ -75,6 +75,18 @@ export abstract class PrimaryParser extends WindowParser {
     }
   }
 
+  /**
+   * At ALL: the set quantifier, or a column named all? A quantifier when an expression can follow it and
+   * `all` does not go on as an operand (all AT TIME ZONE ..., all NOT IN ...), as ANTLR's lookahead decides.
+   */
+  protected quantifierAllAhead(): boolean {
+    const next = this.peek();
+    if (!this.canStartExpression(next)) return false;
+    const after = this.peek(2).keyword;
+    if (next.keyword === 'AT') return after !== 'TIME';
+    return !(next.keyword === 'NOT' && (after === 'IN' || after === 'LIKE' || after === 'BETWEEN'));
+  }
+
   protected parsePrimary(): Expression {
     const t = this.tok;
     switch (t.kind) {
@@ -158,7 +170,9 @@ export abstract class PrimaryParser extends WindowParser {
         return { type: 'ExistsPredicate', subquery, location: this.loc(t.start) };
       }
       case 'INTERVAL':
-        return this.isStringToken(next) || ((this.isSym('+', next) || this.isSym('-', next)) && this.isStringToken(this.peek(2)))
+        // INTERVAL 'v' [field], INTERVAL -'v' field; otherwise a column named interval (interval - 'x').
+        return this.isStringToken(next) ||
+          ((this.isSym('+', next) || this.isSym('-', next)) && this.isStringToken(this.peek(2)) && this.isIntervalFieldToken(this.peek(3)))
           ? this.intervalLiteral()
           : undefined;
       case 'DOUBLE':
@@ -487,7 +501,7 @@ export abstract class PrimaryParser extends WindowParser {
     } else if (this.acceptSym('*')) {
       star = true; // count(*): no arguments
     } else if (!this.atSym(')') && !this.atKw('ORDER')) {
-      if (this.atKw('DISTINCT') || (this.atKw('ALL') && this.canStartExpression(this.peek()))) {
+      if (this.atKw('DISTINCT') || (this.atKw('ALL') && this.quantifierAllAhead())) {
         distinct = this.advance().keyword === 'DISTINCT';
       }
       args.push(...this.commaList(() => this.parseExpression()));

@@ -206,7 +206,9 @@ export abstract class QueryParser extends PrimaryParser {
   /** [DISTINCT | ALL]: true for DISTINCT. ALL is non-reserved: a column named all is not a quantifier. */
   private setQuantifier(): boolean {
     if (this.acceptKw('DISTINCT')) return true;
-    if (this.atKw('ALL') && (this.canStartExpression(this.peek()) || this.isSym('*', this.peek()))) this.advance();
+    // SELECT ALL * FROM t, but SELECT all * 2 multiplies a column named all.
+    const star = this.isSym('*', this.peek()) && !this.canStartExpression(this.peek(2));
+    if (this.atKw('ALL') && (star || this.quantifierAllAhead())) this.advance();
     return false;
   }
 

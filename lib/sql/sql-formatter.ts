@@ -183,7 +183,7 @@ export function expression(e: Expression): string {
     case 'DereferenceExpression':
       return `${postfixBase(e.base)}.${identifier(e.field)}`;
     case 'SubscriptExpression':
-      return `${postfixBase(e.base)}[${expression(e.index)}]`;
+      return `${postfixBase(e.base)}[${operand(e.index, 5)}]`;
     case 'FunctionCall':
       return functionCall(e);
     case 'LambdaExpression': {
