@@ -3,6 +3,28 @@
 
 /** Queries: lambdas, literals, casts, predicates, windows, joins, set operations, the non-reserved words. */
 export const QUERY_CORPUS: readonly string[] = [
+  // The functions of README's "Presto SQL support" table, as Presto users write them.
+  "SELECT cardinality(a), element_at(m, 'k'), transform(a, x -> x * 2), reduce(a, 0, (s, x) -> s + x, s -> s), any_match(a, x -> x > 1), " +
+    'all_match(a, x -> x > 1), none_match(a, x -> x IS NULL), map_filter(m, (k, v) -> v > 0), transform_keys(m, (k, v) -> upper(k)), ' +
+    'transform_values(m, (k, v) -> v + 1), zip_with(a, b, (x, y) -> x + y), filter(a, x -> x > 0), contains(a, 1), ' +
+    "concat_ws(',', 'a', 'b'), strpos('abc', 'b'), length('x'), substr('abc', 2), chr(65), split_part('a,b', ',', 1), map_keys(m), " +
+    "map_values(m), map_from_entries(ARRAY[ROW('a', 1)]), try_cast('1' AS bigint), if(a > 1, 'x', 'y'), json_extract(j, '$.a'), " +
+    "regexp_extract_all('a1b2', '\\d'), flatten(ARRAY[ARRAY[1]]), array_sort(a), max_by(x, y), min_by(x, y) FROM t",
+  "SELECT array_join(a, ','), array_distinct(a), array_max(a), array_min(a), array_position(a, 1), array_remove(a, 1), " +
+    'array_union(a, b), array_intersect(a, b), array_except(a, b), arrays_overlap(a, b), slice(a, 1, 2), sequence(1, 5), ' +
+    "sequence(DATE '2020-01-01', DATE '2020-01-05', INTERVAL '1' DAY), zip(a, b), split('a,b', ',', 2), histogram(x), map_agg(k, v), " +
+    'approx_distinct(x), approx_percentile(x, 0.5), arbitrary(x), every(b), count_if(b) FROM t GROUP BY 1',
+  "SELECT date_add('day', 1, d), date_diff('day', d, e), date_trunc('month', d), date_format(d, '%Y-%m-%d'), " +
+    "date_parse('2020-01-01', '%Y-%m-%d'), from_unixtime(0), to_unixtime(ts), at_timezone(ts, 'UTC'), with_timezone(ts, 'UTC'), " +
+    'current_timezone(), day_of_week(d), dow(d), day_of_year(d), doy(d), week_of_year(d), year_of_week(d), yow(d), last_day_of_month(d), ' +
+    "from_iso8601_date('2020-01-01'), from_iso8601_timestamp('2020-01-01T00:00:00Z'), to_iso8601(d), DATE '2020-01-01' + INTERVAL '1' MONTH, " +
+    "DATE '2020-01-01' - INTERVAL '1' DAY FROM t",
+  "SELECT regexp_like(s, 'a+'), regexp_extract(s, '(a)', 1), regexp_replace(s, 'a', '$1'), regexp_count(s, 'a'), regexp_split(s, ','), " +
+    "codepoint('a'), to_utf8('a'), from_utf8(b), levenshtein_distance('a', 'b'), hamming_distance('a', 'b'), url_extract_host(u), " +
+    "url_extract_parameter(u, 'q'), json_parse('{}'), json_format(j), json_extract_scalar(j, '$.a'), json_array_length(j), " +
+    "json_array_get(j, 0), json_size(j, '$'), format('%s %d', 'a', 1), try(a / b), typeof(x), is_nan(x), is_finite(x), is_infinite(x), " +
+    'infinity(), nan(), e(), truncate(x), bitwise_and(a, b), bitwise_or(a, b), bitwise_xor(a, b), bitwise_not(a), a / b, ' +
+    "X'DEADBEEF', if(c, x) FROM t TABLESAMPLE SYSTEM (50)",
   "SELECT transform(arr, x -> x + 1), reduce(a, 0, (s, x) -> s + x, s -> s) FROM t",
   "SELECT map_filter(m, (k, v) -> v > 10), zip_with(a, b, (x, y) -> x * y)",
   "SELECT X'DEADBEEF', x'de ad', U&'\\0041\\+01F600', U&'#0041' UESCAPE '#'",
