@@ -66,6 +66,20 @@ const INTERVAL_JSON = [
        + datepart('microsecond', x)) // 1000) || '"' END`,
 ];
 
+/**
+ * Presto JSON of rows from DuckDB's to_json text of a value holding rows and no maps (row-renderer.ts):
+ * each row's object becomes an array of its values. One RE2 pass (linear) reads the text as whole
+ * strings, keys (a string and ':'), '{' and '}', and writes each followed by chr(1), which to_json never
+ * writes (it escapes control characters): a string as is, a key as nothing, a brace as itself. The
+ * marker then tells what came before it: '"' a string, '{' or '}' a brace to turn into a bracket,
+ * anything else a key. Braces inside strings are never touched.
+ */
+const STRING = `"(?:[^"\\\\]|\\\\.)*"`;
+const ROWS_JSON = `CREATE OR REPLACE TEMP MACRO vivace_rows_json(j) AS
+  replace(replace(replace(replace(
+    system.main.regexp_replace(j::VARCHAR, '${STRING}:|(${STRING})|([{}])', '\\1\\2' || chr(1), 'g'),
+    '"' || chr(1), '"'), '{' || chr(1), '['), '}' || chr(1), ']'), chr(1), '')`;
+
 /** Statements that prepare a fresh connection, in order. */
 export const CONNECTION_SETUP_SQL: readonly string[] = [
   // Presto doubles: 1e0/0 is Infinity, 0e0/0 NaN (DuckDB gives NULL). Not `integer_division`:
@@ -75,5 +89,6 @@ export const CONNECTION_SETUP_SQL: readonly string[] = [
   DIVIDE_ANY,
   ...FLOAT_JSON,
   ...INTERVAL_JSON,
+  ROWS_JSON,
   ...PRESTO_FUNCTIONS_SQL,
 ];

@@ -5,21 +5,208 @@
 // What mattered: one concat() per row instead of a chain of || (x1.5), BLOB rows copied into a page and
 // decoded once per batch instead of a JS string per row (x1.25), streaming_buffer_size 4MB (x1.1).
 // Per-row getItem()+join capped at ~470-560k rows/s. Under CPU contention all figures drop ~2-3x.
+//
+// Nested values: the SQL is linear in the size of the type, and needs no lambda nested in another but in
+// rare shapes. DuckDB binds nested lambdas in time exponential in their depth (about x2 per level: 20
+// levels take 0.1-0.2 s, 24 levels 3 s), and a macro using its parameter twice (array_to_string) doubles
+// its argument per level: together they made a 16-deep ARRAY take 13-38 s and 1 GB. Now:
+// - arrays and maps of numbers, strings, decimals, dates, ...: DuckDB's to_json of the value (cast to
+//   VARCHAR/BIGINT leaves where Presto's JSON has a string or a bigint), any depth;
+// - deeper than SHALLOW, rows in rows and arrays of such leaves: to_json and vivace_rows_json, one linear
+//   pass over the text that turns row objects into arrays; arrays of arrays of doubles, timestamps, ...:
+//   to_json of their text and one lambda formatting each string; rows of rows: one derived table per
+//   level (Layers);
+// - otherwise, element by element and field by field, a lambda per array or map: at most
+//   MAX_ELEMENT_NESTING deep (arrays or maps around rows holding doubles, maps holding rows, ...).
+// No result type nests deeper than MAX_TYPE_DEPTH.
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import { VivaceError } from '../protocol/vivace-error.js';
+
+/**
+ * Deepest result type rendered: levels of arrays, maps and rows. Trino has no such limit; DuckDB's own
+ * (max_expression_depth 1000) stops rows near 190 levels. Rendering costs grow faster than linearly in
+ * DuckDB's planner: 100 levels of rows holding a double render in ~0.9 s, 64 levels in ~0.3 s.
+ */
+export const MAX_TYPE_DEPTH = 100;
+
+/**
+ * Most lambdas (arrays and maps around values formatted one by one) nested in one column's rendering,
+ * rows rendered field by field inside them included. Binding 16 nested lambdas takes DuckDB ~15 ms and
+ * each level doubles it; a row inside a lambda repeats its expression per field and level.
+ */
+export const MAX_ELEMENT_NESTING = 16;
 
 const quote = (e: string) => `'"' || ${e} || '"'`;
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const sqlName = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** A zone id that is safe inside SQL and JSON strings; anything odd falls back to UTC. */
 export function safeZone(zone: string | undefined): string {
   return zone && /^[A-Za-z0-9_/+\-:]{1,64}$/.test(zone) ? zone : 'UTC';
 }
 
+/** Leaves whose Presto JSON is DuckDB's to_json of the value as it is. */
+const PLAIN_LEAVES: ReadonlyMap<DuckDBTypeId, string> = new Map([
+  [DuckDBTypeId.BOOLEAN, 'BOOLEAN'], [DuckDBTypeId.TINYINT, 'TINYINT'], [DuckDBTypeId.SMALLINT, 'SMALLINT'],
+  [DuckDBTypeId.INTEGER, 'INTEGER'], [DuckDBTypeId.BIGINT, 'BIGINT'], [DuckDBTypeId.UTINYINT, 'UTINYINT'],
+  [DuckDBTypeId.USMALLINT, 'USMALLINT'], [DuckDBTypeId.UINTEGER, 'UINTEGER'],
+]);
+
+/** Formatted leaves whose VARCHAR cast holds no '"' or '\' and casts back to the same value. */
+const TEXT_ROUND_TRIP: ReadonlyMap<DuckDBTypeId, string> = new Map([
+  [DuckDBTypeId.FLOAT, 'REAL'], [DuckDBTypeId.DOUBLE, 'DOUBLE'], [DuckDBTypeId.TIME, 'TIME'], [DuckDBTypeId.TIMESTAMP, 'TIMESTAMP'],
+  [DuckDBTypeId.TIMESTAMP_MS, 'TIMESTAMP_MS'], [DuckDBTypeId.TIMESTAMP_S, 'TIMESTAMP_S'], [DuckDBTypeId.TIMESTAMP_NS, 'TIMESTAMP_NS'],
+  [DuckDBTypeId.TIMESTAMP_TZ, 'TIMESTAMPTZ'], [DuckDBTypeId.INTERVAL, 'INTERVAL'],
+]);
+
+/** Leaves formatted one by one in SQL (jsonOrNull): DuckDB's to_json differs from Presto's JSON. */
+const FORMATTED_LEAVES: ReadonlySet<DuckDBTypeId> = new Set([...TEXT_ROUND_TRIP.keys(), DuckDBTypeId.BLOB]);
+
+/** The type to cast a value to so that to_json renders it as Presto does; `cast` false when it is the value's own. */
+interface JsonCast {
+  sql: string;
+  cast: boolean;
+}
+
+/**
+ * How `type` renders through to_json, or undefined when it cannot. `rows`: rows are allowed (their
+ * objects become arrays in vivace_rows_json) and maps are not (their objects must stay objects).
+ */
+function jsonCast(type: DuckDBType, rows: boolean): JsonCast | undefined {
+  switch (type.typeId) {
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY: {
+      const item = jsonCast(type.valueType, rows);
+      return item && { sql: `${item.sql}[]`, cast: item.cast };
+    }
+    case DuckDBTypeId.MAP: {
+      // to_json writes a key as its VARCHAR cast, which is Presto's key text (jsonOrNull's MAP case).
+      const value = rows ? undefined : jsonCast(type.valueType, rows);
+      return value && { sql: `MAP(VARCHAR, ${value.sql})`, cast: value.cast };
+    }
+    case DuckDBTypeId.STRUCT: {
+      if (!rows) return undefined;
+      // An unnamed row casts by position to any names; a named one casts by name to its own names.
+      const unnamed = type.entryNames.every((n) => n === '');
+      if (!unnamed && type.entryNames.some((n) => n === '')) return undefined;
+      const fields: string[] = [];
+      let cast = false;
+      for (let i = 0; i < type.entryTypes.length; i++) {
+        const field = jsonCast(type.entryTypes[i]!, rows);
+        if (!field) return undefined;
+        cast ||= field.cast;
+        fields.push(`${unnamed ? `f${i + 1}` : sqlName(type.entryNames[i]!)} ${field.sql}`);
+      }
+      return { sql: `STRUCT(${fields.join(', ')})`, cast };
+    }
+    case DuckDBTypeId.HUGEINT:
+      return { sql: 'BIGINT', cast: true };
+    case DuckDBTypeId.VARCHAR:
+      // JSON (an alias of VARCHAR) is sent as a string: to_json of the JSON type would embed it.
+      return { sql: 'VARCHAR', cast: type.alias !== undefined };
+    default: {
+      const plain = PLAIN_LEAVES.get(type.typeId);
+      if (plain) return { sql: plain, cast: false };
+      // Strings in Presto's JSON: decimals, dates, uuids, unsigned 64-bit, enums, bits, anything else.
+      return FORMATTED_LEAVES.has(type.typeId) ? undefined : { sql: 'VARCHAR', cast: true };
+    }
+  }
+}
+
+/** Levels of arrays, maps and rows in `type`: 0 for a scalar. */
+function typeDepth(type: DuckDBType): number {
+  switch (type.typeId) {
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY:
+    case DuckDBTypeId.MAP:
+      return 1 + typeDepth(type.valueType);
+    case DuckDBTypeId.STRUCT:
+      return 1 + Math.max(0, ...type.entryTypes.map(typeDepth));
+    default:
+      return 0;
+  }
+}
+
+/**
+ * Up to this depth, nested values that to_json cannot render as they are render element by element and
+ * field by field: per row that is 2-3x faster than vivace_rows_json's pass over the text, and the few
+ * lambdas bind at once.
+ */
+const SHALLOW = 4;
+
+/**
+ * Derived tables, one per level of rows rendered field by field outside any lambda: each takes a row
+ * column of the level above apart into its null flag and its fields, and drops it. The final SELECT reads
+ * flags and fields by name, so the SQL stays linear in the depth of the rows (an expression repeated per
+ * field and level grows quadratically, and macros such as vivace_float_json repeat their argument), and
+ * no row column stays alive beside its fields (DuckDB then slows down, and ran out of memory at depth 48).
+ */
+class Layers {
+  private readonly levels: { columns: string[]; dropped: string[] }[] = [];
+  private count = 0;
+
+  /** The name of a column of layer `level` (1-based) computing `expr` from the columns of the layer above. */
+  bind(expr: string, level: number): string {
+    const name = `vivace_s${this.count++}`;
+    this.at(level).columns.push(`${expr} AS ${name}`);
+    return name;
+  }
+
+  /** `name`, a column of the layer above `level`, is not needed past layer `level`. */
+  drop(name: string, level: number): void {
+    this.at(level).dropped.push(name);
+  }
+
+  /** `from` (a derived table) wrapped in the layers. */
+  wrap(from: string): string {
+    this.levels.forEach(({ columns, dropped }, i) => {
+      from = `(SELECT * EXCLUDE (${dropped.join(', ')}), ${columns.join(', ')} FROM ${from}) AS vivace_l${i + 1}`;
+    });
+    return from;
+  }
+
+  private at(level: number) {
+    return (this.levels[level - 1] ??= { columns: [], dropped: [] });
+  }
+}
+
+interface Scope {
+  zone: string;
+  /** 1-based result column, for the error message. */
+  column: number;
+  /** Lambdas around the expression being built. */
+  lambdas: number;
+  /** Lambdas, and rows rendered field by field inside lambdas, around the expression: at most MAX_ELEMENT_NESTING. */
+  nesting: number;
+  /** Outside lambdas: where rows nested in rows get a column name; `layer` is the layer of the expression's columns. */
+  layers?: Layers;
+  layer: number;
+}
+
+/** One more level of nesting around what is built inside; `lambda`: a lambda (no derived-table columns inside). */
+function deeper(scope: Scope, lambda: boolean): Scope {
+  if (scope.nesting >= MAX_ELEMENT_NESTING) {
+    throw new VivaceError(
+      'NOT_SUPPORTED',
+      `Result column ${scope.column} nests arrays, maps or rows more than ${MAX_ELEMENT_NESTING} levels deep around maps or values of type real, double, varbinary, time, timestamp or interval`,
+    );
+  }
+  return lambda
+    ? { ...scope, lambdas: scope.lambdas + 1, nesting: scope.nesting + 1, layers: undefined }
+    : { ...scope, nesting: scope.nesting + 1 };
+}
+
+/** `'[' || items joined by ',' || ']'` of a list expression (`array_to_string` is a macro using its list twice). */
+function joined(list: string, item: (v: string, inner: Scope) => string, scope: Scope, open: string, close: string): string {
+  const v = `vivace_v${scope.lambdas}`;
+  return `'${open}' || coalesce(list_aggr(list_transform(${list}, lambda ${v}: ${item(v, deeper(scope, true))}), 'string_agg', ','), '') || '${close}'`;
+}
+
 /**
  * SQL expression of VARCHAR type: the Presto JSON of `expr` (of DuckDB type `type`), or NULL when
- * `expr` is NULL. `depth` keeps lambda parameter names unique in nested lists/maps.
+ * `expr` is NULL.
  */
-function jsonOrNull(type: DuckDBType, expr: string, zone: string, depth: number): string {
+function jsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
   switch (type.typeId) {
     case DuckDBTypeId.BOOLEAN:
     case DuckDBTypeId.TINYINT:
@@ -56,29 +243,16 @@ function jsonOrNull(type: DuckDBType, expr: string, zone: string, depth: number)
     case DuckDBTypeId.TIMESTAMP_NS:
       return quote(`strftime(${expr}, '%Y-%m-%d %H:%M:%S.%n')`);
     case DuckDBTypeId.TIMESTAMP_TZ:
-      return `'"' || strftime(timezone(${sqlString(zone)}, ${expr}), '%Y-%m-%d %H:%M:%S.%f') || ${sqlString(` ${zone}"`)}`;
+      return `'"' || strftime(timezone(${sqlString(scope.zone)}, ${expr}), '%Y-%m-%d %H:%M:%S.%f') || ${sqlString(` ${scope.zone}"`)}`;
     case DuckDBTypeId.INTERVAL:
       return `vivace_interval_json(${expr})`;
     case DuckDBTypeId.SQLNULL:
       return `NULL::VARCHAR`;
     case DuckDBTypeId.LIST:
-    case DuckDBTypeId.ARRAY: {
-      const v = `vivace_v${depth}`;
-      const item = jsonOf(type.valueType, v, zone, depth + 1);
-      return `'[' || array_to_string(list_transform(${expr}, lambda ${v}: ${item}), ',') || ']'`;
-    }
-    case DuckDBTypeId.MAP: {
-      const e = `vivace_e${depth}`;
-      // Presto map keys are always strings: the key's text form.
-      const key = `to_json(${e}.key::VARCHAR)::VARCHAR`;
-      const value = jsonOf(type.valueType, `${e}.value`, zone, depth + 1);
-      return `'{' || array_to_string(list_transform(map_entries(${expr}), lambda ${e}: ${key} || ':' || ${value}), ',') || '}'`;
-    }
-    case DuckDBTypeId.STRUCT: {
-      const fields = type.entryTypes.map((t, i) => jsonOf(t, `struct_extract_at(${expr}, ${i + 1})`, zone, depth + 1));
-      const body = fields.length === 0 ? `'[]'` : `'[' || ${fields.join(` || ',' || `)} || ']'`;
-      return `CASE WHEN ${expr} IS NULL THEN NULL ELSE ${body} END`;
-    }
+    case DuckDBTypeId.ARRAY:
+    case DuckDBTypeId.MAP:
+    case DuckDBTypeId.STRUCT:
+      return nestedJsonOrNull(type, expr, scope);
     case DuckDBTypeId.VARCHAR:
     case DuckDBTypeId.ENUM:
     case DuckDBTypeId.BIT:
@@ -88,19 +262,93 @@ function jsonOrNull(type: DuckDBType, expr: string, zone: string, depth: number)
   }
 }
 
-/** Never NULL: SQL NULL becomes the JSON literal null. */
-function jsonOf(type: DuckDBType, expr: string, zone: string, depth: number): string {
-  return `COALESCE(${jsonOrNull(type, expr, zone, depth)}, 'null')`;
+/** Arrays of arrays (2 or more levels) of one formatted leaf type, or undefined. */
+function formattedArrays(type: DuckDBType): { levels: number; leaf: DuckDBType; sql: string } | undefined {
+  let levels = 0;
+  let leaf = type;
+  while (leaf.typeId === DuckDBTypeId.LIST || leaf.typeId === DuckDBTypeId.ARRAY) {
+    levels++;
+    leaf = leaf.valueType;
+  }
+  const sql = TEXT_ROUND_TRIP.get(leaf.typeId);
+  return levels >= 2 && sql ? { levels, leaf, sql } : undefined;
 }
 
-/** SQL yielding one VARCHAR column: each row of `innerSql` as a Presto JSON array. */
+function nestedJsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
+  const plain = jsonCast(type, false);
+  if (plain) return `to_json(${expr}${plain.cast ? `::${plain.sql}` : ''})::VARCHAR`;
+  const deep = typeDepth(type) > SHALLOW;
+  // Rows (in rows and arrays) of to_json-able leaves: one pass over to_json's text.
+  const rows = deep ? jsonCast(type, true) : undefined;
+  if (rows) return `vivace_rows_json(to_json(${expr}${rows.cast ? `::${rows.sql}` : ''}))`;
+  // Arrays of arrays of doubles, timestamps, ...: to_json of their text, each string in it formatted.
+  const arrays = deep ? formattedArrays(type) : undefined;
+  if (arrays) {
+    const inner = deeper(scope, true);
+    const [t, i] = [`vivace_v${scope.lambdas}`, `vivace_i${scope.lambdas}`];
+    const leaf = jsonOrNull(arrays.leaf, `${t}::${arrays.sql}`, inner);
+    const text = `to_json(${expr}::VARCHAR${'[]'.repeat(arrays.levels)})::VARCHAR`;
+    return `list_aggr(list_transform(string_split(${text}, '"'), lambda ${t}, ${i}: CASE WHEN ${i} % 2 = 0 THEN ${leaf} ELSE ${t} END), 'string_agg', '')`;
+  }
+  switch (type.typeId) {
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY: {
+      const list = joined(expr, (v, inner) => jsonOf(type.valueType, v, inner), scope, '[', ']');
+      return `CASE WHEN ${expr} IS NULL THEN NULL ELSE ${list} END`;
+    }
+    case DuckDBTypeId.MAP: {
+      // Presto map keys are always strings: the key's text form.
+      const entry = (e: string, inner: Scope) => `to_json(${e}.key::VARCHAR)::VARCHAR || ':' || ${jsonOf(type.valueType, `${e}.value`, inner)}`;
+      return `CASE WHEN ${expr} IS NULL THEN NULL ELSE ${joined(`map_entries(${expr})`, entry, scope, '{', '}')} END`;
+    }
+    case DuckDBTypeId.STRUCT: {
+      const { layers } = scope;
+      const field = (i: number) => `struct_extract_at(${expr}, ${i + 1})`;
+      let isNull = `${expr} IS NULL`;
+      let fields: string[];
+      if (layers && deep) {
+        // A row holding rows, arrays or maps: its flag and fields become columns of the next layer.
+        const level = scope.layer + 1;
+        const next = { ...scope, layer: level };
+        fields = type.entryTypes.map((t, i) => jsonOf(t, layers.bind(field(i), level), next));
+        isNull = layers.bind(isNull, level);
+        layers.drop(expr, level);
+      } else {
+        const inner = layers ? scope : deeper(scope, false);
+        fields = type.entryTypes.map((t, i) => jsonOf(t, field(i), inner));
+      }
+      const body = fields.length === 0 ? `'[]'` : `'[' || ${fields.join(` || ',' || `)} || ']'`;
+      return `CASE WHEN ${isNull} THEN NULL ELSE ${body} END`;
+    }
+    default:
+      throw new Error(`not a nested type: ${type.typeId}`);
+  }
+}
+
+/** Never NULL: SQL NULL becomes the JSON literal null. */
+function jsonOf(type: DuckDBType, expr: string, scope: Scope): string {
+  return `COALESCE(${jsonOrNull(type, expr, scope)}, 'null')`;
+}
+
+/**
+ * SQL yielding one VARCHAR column: each row of `innerSql` as a Presto JSON array. Throws NOT_SUPPORTED
+ * for a column nesting arrays or maps more than MAX_ELEMENT_NESTING deep around values formatted one by one.
+ */
 export function renderRowsSql(innerSql: string, types: readonly DuckDBType[], timeZone?: string): string {
   const zone = safeZone(timeZone);
   const names = types.map((_, i) => `"c${i}"`);
-  const values = types.map((t, i) => jsonOf(t, names[i]!, zone, 0));
+  const layers = new Layers();
+  types.forEach((t, i) => {
+    const depth = typeDepth(t);
+    if (depth > MAX_TYPE_DEPTH) {
+      throw new VivaceError('NOT_SUPPORTED', `Result column ${i + 1} nests arrays, maps or rows ${depth} levels deep: at most ${MAX_TYPE_DEPTH} are supported`);
+    }
+  });
+  const values = types.map((t, i) => jsonOf(t, names[i]!, { zone, column: i + 1, lambdas: 0, nesting: 0, layers, layer: 0 }));
   // One concat() over all parts: a chain of || builds an intermediate string per column (measured 1.5x slower).
   const row = values.length === 0 ? `'[]'` : `concat('[', ${values.join(`, ',', `)}, ']')`;
-  // BLOB, so JavaScript copies bytes into a page and decodes UTF-8 once per batch instead of once per row.
   // Positional renaming: result columns may have duplicate or awkward names.
-  return `SELECT encode(${row}) AS vivace_row FROM (\n${innerSql}\n) AS vivace_q(${names.join(', ')})`;
+  const from = layers.wrap(`(\n${innerSql}\n) AS vivace_q(${names.join(', ')})`);
+  // BLOB, so JavaScript copies bytes into a page and decodes UTF-8 once per batch instead of once per row.
+  return `SELECT encode(${row}) AS vivace_row FROM ${from}`;
 }
