@@ -1,0 +1,137 @@
+// The allow-list on the parse tree: statement kinds, functions, tables and write targets, with the
+// variants a guard's author forgets: quoting, case, nesting, other catalogs, PREPARE, EXPLAIN.
+import { expect } from 'chai';
+import { parseStatement } from '../../lib/sql/parser.js';
+import { admitStatement, type GateContext } from '../../lib/sql/statement-gate.js';
+import { VivaceError } from '../../lib/protocol/vivace-error.js';
+
+const CONTEXT: GateContext = {
+  catalog: 'memory',
+  schema: 'default',
+  catalogs: new Set(['memory', 'tpch', 'system']),
+  writableCatalogs: new Set(['memory']),
+  protectedSchemas: new Set(['memory.default']),
+};
+
+function refusal(sql: string, context: GateContext = CONTEXT): VivaceError | undefined {
+  try {
+    admitStatement(parseStatement(sql), sql, context);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof VivaceError)) throw err;
+    return err;
+  }
+}
+
+describe('admitStatement', () => {
+  it('admits the Presto statements the project serves', () => {
+    for (const sql of [
+      'SELECT 1',
+      'SELECT transform(ARRAY[1, 2], x -> x + 1), upper(name) FROM tpch.tiny.nation',
+      'WITH region AS (SELECT 1 AS x) SELECT * FROM region',
+      'SELECT count(*) OVER (PARTITION BY a) FROM memory.default.t',
+      'SELECT row_number() OVER () FROM t',
+      'SELECT * FROM system.runtime.queries',
+      'SELECT * FROM information_schema.tables',
+      'EXPLAIN SELECT 1',
+      'SHOW TABLES FROM tpch.tiny',
+      'CREATE TABLE t (a bigint)',
+      'CREATE TABLE memory."default".t2 AS SELECT 1 AS a',
+      'INSERT INTO "MEMORY"."DEFAULT".T VALUES (1)',
+      'DROP SCHEMA memory.other CASCADE',
+      'PREPARE p FROM SELECT ?',
+      'EXECUTE p USING 1',
+      'START TRANSACTION',
+      "SET SESSION query_max_run_time = '1m'",
+      'SELECT system.builtin.abs(-1)',
+    ]) {
+      expect(refusal(sql), sql).to.equal(undefined);
+    }
+  });
+
+  it('refuses functions Trino does not have or the project does not map, however they are spelled', () => {
+    for (const sql of [
+      "SELECT * FROM TABLE(read_csv('/etc/passwd'))",
+      "SELECT read_text('/etc/passwd')",
+      "SELECT READ_TEXT('/etc/passwd')",
+      `SELECT "read_text"('/etc/passwd')`,
+      "SELECT system.main.read_text('x')",
+      "SELECT main.upper('x')",
+      "SELECT getenv('HOME')",
+      "SELECT current_setting('threads')",
+      'SELECT vivace_divide(1, 2)',
+      "SELECT (SELECT json_serialize_sql('SELECT 1'))",
+      "SELECT transform(ARRAY[1], x -> glob('*'))",
+      "WITH q AS (SELECT range(10) AS r) SELECT * FROM q",
+      "EXPLAIN SELECT read_blob('x')",
+      "PREPARE p FROM SELECT read_text('x')",
+      "CREATE TABLE x AS SELECT read_text('x') AS t",
+      "INSERT INTO t SELECT read_text('x')",
+      "SELECT 1 WHERE EXISTS (SELECT read_text('x'))",
+      "SELECT count(*) FILTER (WHERE read_text('x') IS NULL) FROM t",
+      "SELECT sum(a) OVER (ORDER BY read_text('x')) FROM t",
+    ]) {
+      expect(refusal(sql), sql).to.include({ errorName: 'FUNCTION_NOT_FOUND' });
+    }
+    expect(refusal("SELECT read_text('x')")!.message).to.equal("line 1:8: Function 'read_text' not registered");
+  });
+
+  it('refuses DuckDB\'s own catalogs, schemas and views', () => {
+    for (const sql of [
+      'SELECT * FROM temp.main.t',
+      'SELECT * FROM temp.t',
+      'SELECT * FROM pg_catalog.pg_settings',
+      'SELECT * FROM pg_settings',
+      'SELECT * FROM duckdb_tables',
+      'SELECT * FROM "DUCKDB_TABLES"',
+      'SELECT * FROM system.duckdb_tables',
+      'SELECT * FROM sqlite_master',
+    ]) {
+      expect(refusal(sql), sql?.toString()).to.be.an.instanceOf(VivaceError);
+      expect(['TABLE_NOT_FOUND', 'CATALOG_NOT_FOUND']).to.include(refusal(sql)!.errorName);
+    }
+    expect(refusal('SELECT * FROM nowhere.s.t')).to.include({ errorName: 'CATALOG_NOT_FOUND', message: "line 1:15: Catalog 'nowhere' does not exist" });
+  });
+
+  it('writes only to the memory catalog, whatever the quoting and case, and never drops memory.default', () => {
+    for (const sql of [
+      'CREATE OR REPLACE TABLE "TPCH"."TINY"."REGION" AS SELECT 1 AS x',
+      'INSERT INTO "tpch".tiny.region VALUES (1)',
+      'DELETE FROM TPCH.TINY.REGION',
+      'UPDATE tpch.tiny.region SET name = 1',
+      'DROP TABLE "tpch"."tiny"."region"',
+      'DROP VIEW tpch.tiny.region',
+      'CREATE VIEW tpch.tiny.v AS SELECT 1',
+      'CREATE SCHEMA tpch.mine',
+      'DROP SCHEMA Tpch.Tiny CASCADE',
+      'CREATE TABLE system.runtime.t (a bigint)',
+      'ALTER TABLE tpch.tiny.region ADD COLUMN c bigint',
+      'ALTER TABLE memory.default.t RENAME TO tpch.tiny.t',
+      'TRUNCATE TABLE tpch.tiny.region',
+      'COMMENT ON TABLE tpch.tiny.region IS \'x\'',
+    ]) {
+      expect(refusal(sql), sql).to.include({ errorName: 'NOT_SUPPORTED' });
+    }
+    for (const sql of ['DROP SCHEMA memory."default" CASCADE', 'DROP SCHEMA "MEMORY"."DEFAULT"', 'DROP SCHEMA "default"']) {
+      expect(refusal(sql), sql).to.include({ errorName: 'PERMISSION_DENIED' });
+    }
+    const inTpch: GateContext = { ...CONTEXT, catalog: 'tpch', schema: 'tiny' };
+    expect(refusal('CREATE TABLE t (a bigint)', inTpch)).to.include({ errorName: 'NOT_SUPPORTED' });
+    expect(refusal('CREATE TABLE other.s.t (a bigint)')).to.include({ errorName: 'CATALOG_NOT_FOUND' });
+  });
+
+  it('refuses Trino statements the project does not serve, and prepared statements that prepare or execute', () => {
+    expect(refusal('CREATE FUNCTION f() RETURNS bigint RETURN 1')).to.include({ errorName: 'NOT_SUPPORTED' });
+    expect(refusal('GRANT SELECT ON t TO alice')).to.include({ errorName: 'NOT_SUPPORTED' });
+    expect(refusal('CALL system.runtime.kill_query(\'x\')')).to.include({ errorName: 'PROCEDURE_NOT_FOUND' });
+    expect(refusal('PREPARE p FROM EXECUTE p')).to.include({ errorName: 'NOT_SUPPORTED', message: 'Invalid statement type for prepared statement: EXECUTE' });
+    expect(refusal('PREPARE p FROM PREPARE q FROM SELECT 1')).to.include({ message: 'Invalid statement type for prepared statement: PREPARE' });
+    expect(refusal("PREPARE p FROM EXECUTE IMMEDIATE 'SELECT 1'")).to.include({ message: 'Invalid statement type for prepared statement: EXECUTE IMMEDIATE' });
+    expect(refusal('EXPLAIN GRANT SELECT ON t TO alice')).to.include({ errorName: 'NOT_SUPPORTED' });
+    // Prepared statements from the Prepared-Statement header are held to the same rule when executed.
+    const headers = { ...CONTEXT, preparedStatements: { p: 'EXECUTE p', q: 'SELECT 1', r: "EXECUTE IMMEDIATE 'SELECT 1'" } };
+    expect(refusal('EXECUTE p', headers)).to.include({ errorName: 'NOT_SUPPORTED', message: 'Invalid statement type for prepared statement: EXECUTE' });
+    expect(refusal('EXECUTE r', headers)).to.include({ message: 'Invalid statement type for prepared statement: EXECUTE IMMEDIATE' });
+    expect(refusal('EXECUTE q', headers)).to.equal(undefined);
+  });
+});
