@@ -1,8 +1,6 @@
-// The `statement` rule: which statement a text is, and the statements other than DDL: EXPLAIN, SHOW,
-// DESCRIBE, USE, SET / RESET, transactions, PREPARE / EXECUTE / DEALLOCATE, INSERT, DELETE, UPDATE, MERGE,
-// CALL, TRUNCATE, ANALYZE, REFRESH.
+// The `statement` rule: which statement a text is, and the session and metadata statements: EXPLAIN, SHOW,
+// DESCRIBE, USE, SET / RESET, transactions, PREPARE / EXECUTE / DEALLOCATE, TRUNCATE, ANALYZE, REFRESH.
 import type {
-  CallArgument,
   ExplainOption,
   Expression,
   Identifier,
@@ -11,9 +9,8 @@ import type {
   Statement,
   Table,
   TransactionAccessMode,
-  UpdateAssignment,
 } from './ast.js';
-import { DdlParser } from './parser-ddl.js';
+import { DmlParser } from './parser-dml.js';
 
 /** Keywords that begin a statement other than a query, as Trino lists them when a statement is expected. */
 const STATEMENT_KEYWORDS = [
@@ -50,7 +47,7 @@ const STATEMENT_KEYWORD_SET = new Set(STATEMENT_KEYWORDS);
 
 type LikeFilter = { likePattern: string | undefined; escape: string | undefined };
 
-export abstract class StatementParser extends DdlParser {
+export abstract class StatementParser extends DmlParser {
   protected parseStatementRule(): Statement {
     this.enter();
     const start = this.tok.start;
@@ -138,13 +135,8 @@ export abstract class StatementParser extends DdlParser {
         return this.execute(start);
       case 'INSERT':
         return this.insert(start);
-      case 'DELETE': {
-        this.advance();
-        this.expectKw('FROM');
-        const table = this.targetTable();
-        const where = this.acceptKw('WHERE') ? this.parseExpression() : undefined;
-        return { type: 'Delete', table, where, location: this.loc(start) };
-      }
+      case 'DELETE':
+        return this.deleteStatement(start);
       case 'UPDATE':
         return this.update(start);
       case 'MERGE':
@@ -362,103 +354,5 @@ export abstract class StatementParser extends DdlParser {
 
   private using(): Expression[] {
     return this.acceptKw('USING') ? this.commaList(() => this.parseExpression()) : [];
-  }
-
-  /** A DML target: qualifiedName as a Table. */
-  private targetTable(): Table {
-    const name = this.qualifiedName();
-    return { type: 'Table', name, queryPeriod: undefined, location: name.location };
-  }
-
-  /** INSERT INTO name [(columns)] query */
-  private insert(start: number): Statement {
-    this.advance();
-    this.expectKw('INTO');
-    const target = this.targetTable();
-    let columns: Identifier[] | undefined;
-    if (this.atSym('(') && !this.isQueryStartAt(this.pos + 1) && !this.isSym('(', this.peek())) columns = this.identifierList();
-    const query = this.parseQuery();
-    return { type: 'Insert', target, columns, query, location: this.loc(start) };
-  }
-
-  private assignments(): UpdateAssignment[] {
-    const list: UpdateAssignment[] = [];
-    do {
-      const assignmentStart = this.tok.start;
-      const name = this.identifier();
-      this.expectSym('=');
-      const value = this.parseExpression();
-      list.push({ type: 'UpdateAssignment', name, value, location: this.loc(assignmentStart) });
-    } while (this.acceptSym(','));
-    return list;
-  }
-
-  /** UPDATE name SET a = e, ... [WHERE condition] */
-  private update(start: number): Statement {
-    this.advance();
-    const table = this.targetTable();
-    this.expectKw('SET');
-    const assignments = this.assignments();
-    const where = this.acceptKw('WHERE') ? this.parseExpression() : undefined;
-    return { type: 'Update', table, assignments, where, location: this.loc(start) };
-  }
-
-  /** MERGE INTO target [[AS] alias] USING relation ON condition (WHEN ...)+ */
-  private merge(start: number): Statement {
-    this.advance();
-    this.expectKw('INTO');
-    let target: Extract<Statement, { type: 'Merge' }>['target'] = this.targetTable();
-    const hasAs = this.acceptKw('AS');
-    if (hasAs || (this.isIdentifierToken() && !this.isKw('USING'))) {
-      const alias = this.identifier();
-      target = { type: 'AliasedRelation', relation: target, alias, columnNames: undefined, location: this.loc(target.location.start) };
-    }
-    this.expectKw('USING');
-    const source = this.relation();
-    this.expectKw('ON');
-    const predicate = this.parseExpression();
-    const cases: Extract<Statement, { type: 'Merge' }>['cases'][number][] = [];
-    do {
-      const caseStart = this.expectKw('WHEN').start;
-      const matched = !this.acceptKw('NOT');
-      this.expectKw('MATCHED');
-      const condition = this.acceptKw('AND') ? this.parseExpression() : undefined;
-      this.expectKw('THEN');
-      if (matched && this.acceptKw('DELETE')) {
-        cases.push({ type: 'MergeDelete', condition, location: this.loc(caseStart) });
-      } else if (matched) {
-        this.expectKw('UPDATE');
-        this.expectKw('SET');
-        cases.push({ type: 'MergeUpdate', condition, assignments: this.assignments(), location: this.loc(caseStart) });
-      } else {
-        this.expectKw('INSERT');
-        const columns = this.atSym('(') ? this.identifierList() : [];
-        this.expectKw('VALUES');
-        this.expectSym('(');
-        const values = this.commaList(() => this.parseExpression());
-        this.expectSym(')');
-        cases.push({ type: 'MergeInsert', condition, columns, values, location: this.loc(caseStart) });
-      }
-    } while (this.atKw('WHEN'));
-    return { type: 'Merge', target, source, predicate, cases, location: this.loc(start) };
-  }
-
-  /** CALL name(arg, name => arg, ...) */
-  private callStatement(start: number): Statement {
-    this.advance();
-    const name = this.qualifiedName();
-    const args = this.parenthesizedList(() => this.callArgument(), true);
-    return { type: 'Call', name, arguments: args, location: this.loc(start) };
-  }
-
-  /** expression | identifier '=>' expression */
-  protected callArgument(): CallArgument {
-    const start = this.tok.start;
-    let name: Identifier | undefined;
-    if (this.isIdentifierToken() && this.isSym('=>', this.peek())) {
-      name = this.identifier();
-      this.advance();
-    }
-    return { type: 'CallArgument', name, value: this.parseExpression(), location: this.loc(start) };
   }
 }

@@ -12,9 +12,9 @@ import type {
   TableFunctionArgument,
   TableFunctionTableArgument,
 } from './ast.js';
-import { QueryParser } from './parser-relations.js';
+import { RelationParser } from './parser-relations.js';
 
-export abstract class TableFunctionParser extends QueryParser {
+export abstract class TableFunctionParser extends RelationParser {
   /** TABLE '(' qualifiedName '(' [argument (',' argument)*] [COPARTITION ...] ')' ')' */
   protected tableFunctionInvocation(): Relation {
     const start = this.advance().start;
