@@ -59,6 +59,13 @@ const DUCKDB_VIEWS = new Set([
   'pg_type', 'pg_views',
 ]);
 
+/** Trino's type names the project maps to DuckDB (ROW, TIMESTAMP, TIME and INTERVAL are trees of their own). */
+const TYPE_NAMES = new Set([
+  'boolean', 'tinyint', 'smallint', 'integer', 'int', 'bigint', 'real', 'double', 'decimal', 'varchar', 'char',
+  'varbinary', 'json', 'date', 'uuid', 'array', 'map', 'timestamp', 'time',
+]);
+const CONTAINER_TYPES = new Set(['array', 'map']);
+
 /** Trino folds every identifier to lower case (ASCII only here: DuckDB compares ASCII case-insensitively). */
 const fold = (s: string) => {
   let out = '';
@@ -95,6 +102,10 @@ export function admitStatement(statement: Statement, sql: string, context: GateC
         return checkTableFunction(node, sql);
       case 'Table':
         return checkTable(node, sql, context, cteNames);
+      case 'GenericDataType':
+        return checkTypeName(node.name.value, node, sql);
+      case 'GenericLiteral':
+        return checkTypeName(node.typeName.value, node, sql, true);
       case 'Prepare':
       case 'Explain':
         return checkStatementKind(node.statement, sql, node.type === 'Prepare');
@@ -145,6 +156,16 @@ function checkTableFunction(call: TableFunctionInvocation, sql: string): void {
   if (name === undefined || !isAllowedFunction(name, 'table')) {
     throw failAt(sql, call, 'FUNCTION_NOT_FOUND', `Table function '${parts.join('.')}' not registered`);
   }
+}
+
+/**
+ * Types Trino has and the project maps: `CAST(x AS hugeint)` is Trino's TYPE_NOT_FOUND, and so is a
+ * literal of an unknown type (`E'...'`, which DuckDB would read as an escape string, not as Trino does).
+ */
+function checkTypeName(name: string, node: Node, sql: string, literal = false): void {
+  const folded = fold(name);
+  if (TYPE_NAMES.has(folded) && !(literal && CONTAINER_TYPES.has(folded))) return;
+  throw failAt(sql, node, 'TYPE_NOT_FOUND', `Unknown type: ${folded}`);
 }
 
 /** The catalog, schema and table a table name means in the session, as Trino resolves it. */

@@ -120,6 +120,27 @@ describe('admitStatement', () => {
     expect(refusal('CREATE TABLE other.s.t (a bigint)')).to.include({ errorName: 'CATALOG_NOT_FOUND' });
   });
 
+  it('knows Trino\'s types only, in casts, column definitions and typed literals', () => {
+    for (const sql of [
+      "SELECT CAST(1 AS bigint), CAST('a' AS varchar(3)), CAST(NULL AS array(map(varchar, row(a double, b decimal(10, 2)))))",
+      "SELECT DATE '2020-01-01', TIMESTAMP '2020-01-01 00:00:00', DECIMAL '1.5', REAL '1', JSON '{}', UUID '8c3c6a2e-6f0b-4a8e-9b8f-2c3b8e8f9a10'",
+      'CREATE TABLE t (a bigint, b varchar, c timestamp(3) with time zone, d interval day to second)',
+    ]) {
+      expect(refusal(sql), sql).to.equal(undefined);
+    }
+    for (const sql of [
+      'SELECT CAST(1 AS hugeint)',
+      'SELECT CAST(1 AS UBIGINT)',
+      "SELECT CAST('x' AS blob)",
+      'CREATE TABLE t (a hugeint)',
+      "SELECT E'\\'' ; COPY (SELECT 42) TO $$/tmp/pwn.csv$$ ; SELECT $$' AS x --$$",
+      "SELECT CAST(ARRAY[1] AS list(integer))",
+    ]) {
+      expect(refusal(sql), sql).to.include({ errorName: 'TYPE_NOT_FOUND' });
+    }
+    expect(refusal('SELECT CAST(1 AS hugeint)')!.message).to.equal('line 1:18: Unknown type: hugeint');
+  });
+
   it('refuses Trino statements the project does not serve, and prepared statements that prepare or execute', () => {
     expect(refusal('CREATE FUNCTION f() RETURNS bigint RETURN 1')).to.include({ errorName: 'NOT_SUPPORTED' });
     expect(refusal('GRANT SELECT ON t TO alice')).to.include({ errorName: 'NOT_SUPPORTED' });
