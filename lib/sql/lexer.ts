@@ -149,8 +149,8 @@ class Lexer {
     return this.tokens;
   }
 
-  private push(kind: TokenKind, start: number, end: number, keyword?: string): number {
-    this.tokens.push({ kind, text: this.text.slice(start, end), start, end, keyword });
+  private push(kind: TokenKind, start: number, end: number, keyword?: string, text = this.text.slice(start, end)): number {
+    this.tokens.push({ kind, text, start, end, keyword });
     return end;
   }
 
@@ -223,8 +223,9 @@ class Lexer {
     }
     let j = i + 1;
     while (j < text.length && isWordPart(text.charCodeAt(j))) j++;
-    const upper = text.slice(i, j).toUpperCase();
-    return this.push('word', i, j, KEYWORDS.has(upper) ? upper : undefined);
+    const raw = text.slice(i, j);
+    const upper = raw.toUpperCase();
+    return this.push('word', i, j, KEYWORDS.has(upper) ? upper : undefined, raw);
   }
 
   /** INTEGER_VALUE, DECIMAL_VALUE, DOUBLE_VALUE or DIGIT_IDENTIFIER: the longest, ties to that order. */

@@ -30,8 +30,9 @@ export abstract class ParserBase {
   protected parameterCount = 0;
   /** Furthest token index at which something was expected, and what. */
   private farthest = -1;
-  /** Labels recorded at `farthest` (duplicates included: an array is cheaper than a set on the hot path). */
+  /** Labels recorded at `farthest`: the first `expectedCount` entries, duplicates included (this is the hot path). */
   private readonly expected: string[] = [];
+  private expectedCount = 0;
   /** Token index at which a whole-rule label (<expression>, ...) was recorded and its tokens are not. */
   private suppressAt = -1;
   /** Memo of the last run of '(' tokens scanned: [start, end). */
@@ -132,9 +133,9 @@ export abstract class ParserBase {
     if (p < this.farthest || p === this.suppressAt) return;
     if (p > this.farthest) {
       this.farthest = p;
-      this.expected.length = 0;
+      this.expectedCount = 0;
     }
-    this.expected.push(label);
+    this.expected[this.expectedCount++] = label;
   }
 
   protected atKw(kw: string): boolean {
@@ -200,7 +201,7 @@ export abstract class ParserBase {
   /** "mismatched input 'x'. Expecting: ..." at the current token (a long token's text cut short). */
   protected fail(): never {
     const t = this.tok;
-    const labels = this.farthest === this.pos ? [...new Set(this.expected)].sort() : [];
+    const labels = this.farthest === this.pos ? [...new Set(this.expected.slice(0, this.expectedCount))].sort() : [];
     const expecting = labels.length > 0 ? `. Expecting: ${labels.join(', ')}` : '';
     const shown = t.text.length > MAX_TOKEN_TEXT ? `${t.text.slice(0, MAX_TOKEN_TEXT)}...` : t.text;
     throw syntaxError(this.text, t.start, `mismatched input '${shown}'${expecting}`);
