@@ -42,7 +42,7 @@ const sqlName = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** A zone id that is safe inside SQL and JSON strings; anything odd falls back to UTC. */
 export function safeZone(zone: string | undefined): string {
-  return zone && /^[A-Za-z0-9_/+\-:]{1,64}$/.test(zone) ? zone : 'UTC';
+  return zone && /^[\w/+\-:]{1,64}$/.test(zone) ? zone : 'UTC';
 }
 
 /** Leaves whose Presto JSON is DuckDB's to_json of the value as it is. */
