@@ -9,14 +9,17 @@ import { dialectOf } from '../../protocol/header-prefix.js';
 import { prestoTypeOf } from '../duckdb-types.js';
 import { syntaxErrorAt } from '../duckdb-errors.js';
 import { astNumber, parseAst } from '../duckdb-ast.js';
-import { parseDialectStatement } from './dialect-parser.js';
+import { parseDialectStatement, type DialectStatement } from './dialect-parser.js';
+import { parseStatement } from '../../sql/parser.js';
+import { walk } from '../../sql/tree-walk.js';
+import type { Statement } from '../../sql/ast.js';
 import { parameterTypesFromLiterals } from './parameter-types.js';
 import { stripTrailingSemicolons, tokenize } from './sql-tokens.js';
 import type { Cell } from './values-plan.js';
 import type { ShowResult } from './show-metadata.js';
 
 /** The SQL of a prepared statement the client sent; NOT_FOUND as Presto's Session.getPreparedStatement. */
-export function preparedStatement(session: Session, name: string): string {
+function lookUp(session: Session, name: string): string {
   if (Object.hasOwn(session.preparedStatements, name)) return session.preparedStatements[name]!;
   // Unquoted names are folded to lower case here, while clients may keep the case they sent.
   const key = Object.keys(session.preparedStatements).find((k) => k.toLowerCase() === name.toLowerCase());
@@ -24,9 +27,73 @@ export function preparedStatement(session: Session, name: string): string {
   return session.preparedStatements[key]!;
 }
 
-/** PREPARE name FROM sql: the statement must parse (as a Presto statement Vivace knows, or for DuckDB). */
+/**
+ * Statements a prepared statement may not be or hold, named as in Trino's PrepareTask message (PREPARE,
+ * EXECUTE, DEALLOCATE there). EXECUTE IMMEDIATE and DESCRIBE INPUT/OUTPUT read prepared statements or run
+ * SQL too, and EXPLAIN runs the statement inside it: allowing any of them inside a prepared statement lets
+ * `p = EXECUTE p` (or `EXPLAIN EXECUTE p`, `DESCRIBE OUTPUT p`, a -> b -> a) recurse until memory runs out.
+ */
+const NOT_PREPARABLE: Readonly<Partial<Record<Statement['type'] | DialectStatement['kind'], string>>> = {
+  Prepare: 'PREPARE', Execute: 'EXECUTE', ExecuteImmediate: 'EXECUTE IMMEDIATE', Deallocate: 'DEALLOCATE',
+  DescribeInput: 'DESCRIBE INPUT', DescribeOutput: 'DESCRIBE OUTPUT',
+  prepare: 'PREPARE', execute: 'EXECUTE', executeImmediate: 'EXECUTE IMMEDIATE', deallocate: 'DEALLOCATE',
+  describeInput: 'DESCRIBE INPUT', describeOutput: 'DESCRIBE OUTPUT',
+};
+
+/** The first statement in `sql` (itself, or one inside it) that a prepared statement may not hold. */
+function notPreparable(sql: string): string | undefined {
+  const text = stripTrailingSemicolons(sql);
+  let found: string | undefined;
+  try {
+    // Trino's grammar: the statement and everything inside it (EXPLAIN's statement included).
+    walk(parseStatement(text), (node) => {
+      found ??= NOT_PREPARABLE[node.type as Statement['type']];
+      return found === undefined;
+    });
+    return found;
+  } catch {
+    // Not Trino's syntax (the gate refuses it when it runs): what the dialect layer would recognize.
+    const statement = parseDialectStatement(text);
+    if (statement?.kind === 'explain') return notPreparable(statement.statement);
+    return statement && NOT_PREPARABLE[statement.kind];
+  }
+}
+
+function refusePreparing(sql: string): void {
+  const type = notPreparable(sql);
+  if (type !== undefined) throw new VivaceError('NOT_SUPPORTED', `Invalid statement type for prepared statement: ${type}`);
+}
+
+/**
+ * Lookups of prepared statements per request (its header's statements), a backstop against any other
+ * way a prepared statement could reach itself: a statement reads one or two (EXPLAIN EXECUTE p).
+ */
+const lookups = new WeakMap<object, number>();
+export const MAX_PREPARED_LOOKUPS = 16;
+
+/**
+ * The SQL of a prepared statement to run or describe (EXECUTE, DESCRIBE INPUT/OUTPUT). A statement sent
+ * in the Prepared-Statement header is checked here as PREPARE checks its own: `p=EXECUTE%20p` fails
+ * with Trino's "Invalid statement type for prepared statement: EXECUTE" (NOT_SUPPORTED).
+ */
+export function preparedStatement(session: Session, name: string): string {
+  const sql = lookUp(session, name);
+  const count = (lookups.get(session.preparedStatements) ?? 0) + 1;
+  if (count > MAX_PREPARED_LOOKUPS) {
+    throw new VivaceError('NOT_SUPPORTED', `A statement may use at most ${MAX_PREPARED_LOOKUPS} prepared statements`);
+  }
+  lookups.set(session.preparedStatements, count);
+  refusePreparing(sql);
+  return sql;
+}
+
+/**
+ * PREPARE name FROM sql: the statement must parse (as a Presto statement Vivace knows, or for DuckDB) and
+ * must not be PREPARE, EXECUTE, EXECUTE IMMEDIATE, DEALLOCATE or DESCRIBE INPUT/OUTPUT (NOT_SUPPORTED).
+ */
 export async function prepareStatement(connection: DuckDBConnection, name: string, statement: string): Promise<SessionUpdates> {
   const sql = stripTrailingSemicolons(statement);
+  refusePreparing(sql);
   if (!parseDialectStatement(sql)) {
     // json_serialize_sql locates a parse error; extractStatements also parses what it cannot (DDL, DML).
     const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]);
@@ -44,7 +111,7 @@ export async function prepareStatement(connection: DuckDBConnection, name: strin
 }
 
 export function deallocateStatement(session: Session, name: string): SessionUpdates {
-  preparedStatement(session, name);
+  lookUp(session, name);
   return { deallocatedPreparedStatements: [name] };
 }
 

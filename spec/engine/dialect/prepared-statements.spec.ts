@@ -86,6 +86,61 @@ describe('dialect: prepared statements', () => {
     expect(dml.rows).to.deep.equal([['rows', null, null, null, 'bigint', 8, false]]);
   });
 
+  describe('a prepared statement never runs itself (Trino: NOT_SUPPORTED)', () => {
+    const invalid = (type: string) => ({ errorName: 'NOT_SUPPORTED', message: `Invalid statement type for prepared statement: ${type}` });
+
+    it('PREPARE of EXECUTE, EXECUTE IMMEDIATE, PREPARE, DEALLOCATE or DESCRIBE is refused', async () => {
+      const refused: [string, string][] = [
+        ['PREPARE p FROM EXECUTE p', 'EXECUTE'],
+        ['PREPARE p FROM execute p USING 1;', 'EXECUTE'],
+        ["PREPARE p FROM EXECUTE IMMEDIATE 'EXECUTE p'", 'EXECUTE IMMEDIATE'],
+        ['PREPARE p FROM PREPARE q FROM SELECT 1', 'PREPARE'],
+        ['PREPARE p FROM DEALLOCATE PREPARE q', 'DEALLOCATE'],
+        ['PREPARE p FROM EXPLAIN EXECUTE p', 'EXECUTE'],
+        ['PREPARE p FROM DESCRIBE OUTPUT p', 'DESCRIBE OUTPUT'],
+        ['PREPARE p FROM DESCRIBE INPUT p', 'DESCRIBE INPUT'],
+      ];
+      for (const [sql, type] of refused) expect(await failure(engine.plan(sql, testSession())), sql).to.include(invalid(type));
+      const explain = await runSql(engine, 'PREPARE e FROM EXPLAIN SELECT 1');
+      expect(explain.plan.sessionUpdates).to.deep.equal({ addedPreparedStatements: { e: 'EXPLAIN SELECT 1' } });
+    });
+
+    it('a Prepared-Statement header holding such a statement fails when it is executed or described', async () => {
+      const cases: [Record<string, string>, string, string][] = [
+        [{ p: 'EXECUTE p' }, 'EXECUTE p', 'EXECUTE'],
+        [{ p: 'execute P;' }, 'EXECUTE p', 'EXECUTE'],
+        [{ a: 'EXECUTE b', b: 'EXECUTE a' }, 'EXECUTE a', 'EXECUTE'],
+        [{ p: "EXECUTE IMMEDIATE 'EXECUTE p'" }, 'EXECUTE p', 'EXECUTE IMMEDIATE'],
+        [{ p: 'EXPLAIN EXECUTE p' }, 'EXECUTE p', 'EXECUTE'],
+        [{ p: 'EXPLAIN ANALYZE EXECUTE p' }, 'EXECUTE p', 'EXECUTE'],
+        [{ p: 'DESCRIBE OUTPUT p' }, 'EXECUTE p', 'DESCRIBE OUTPUT'],
+        [{ p: 'EXECUTE p' }, 'DESCRIBE OUTPUT p', 'EXECUTE'],
+        [{ p: 'EXECUTE p' }, 'DESCRIBE INPUT p', 'EXECUTE'],
+        [{ p: 'EXECUTE p' }, "EXECUTE IMMEDIATE 'EXECUTE p'", 'EXECUTE'],
+        [{ p: 'PREPARE q FROM SELECT 1' }, 'EXECUTE p', 'PREPARE'],
+      ];
+      for (const [preparedStatements, sql, type] of cases) {
+        const err = await failure(engine.plan(sql, testSession({ preparedStatements })));
+        expect(err, `${JSON.stringify(preparedStatements)}: ${sql}`).to.include(invalid(type));
+      }
+      // DEALLOCATE only needs the name.
+      const out = await runSql(engine, 'DEALLOCATE PREPARE p', testSession({ preparedStatements: { p: 'EXECUTE p' } }));
+      expect(out.plan.sessionUpdates).to.deep.equal({ deallocatedPreparedStatements: ['p'] });
+    });
+
+    it('fails at once, and the memory stays flat', async () => {
+      const rss = process.memoryUsage.rss();
+      const start = performance.now();
+      for (let i = 0; i < 50; i++) {
+        await failure(engine.plan('PREPARE p FROM EXECUTE p', testSession()));
+        await failure(engine.plan('EXECUTE a', testSession({ preparedStatements: { a: 'EXPLAIN EXECUTE b', b: 'EXECUTE a' } })));
+      }
+      // Before: each of these recursed until the process ran out of memory.
+      expect(performance.now() - start).to.be.below(5000);
+      expect(process.memoryUsage.rss() - rss).to.be.below(64 * 1024 * 1024);
+    });
+  });
+
   it('substituteParameters leaves markers in strings, quoted names and comments alone', () => {
     expect(substituteParameters(`SELECT '?', "?", ? /* ? */ -- ?\n, ?`, ['1', 'x'])).to.equal(`SELECT '?', "?", (1) /* ? */ -- ?\n, (x)`);
   });
