@@ -58,8 +58,13 @@ export function formatType(t: PrestoType, dialect: ProtocolDialect = 'trino'): s
   }
 }
 
-/** The `typeSignature` of a column: Trino's shape, or prestodb's with string row fields and legacy arrays. */
-export function typeSignature(t: PrestoType, dialect: ProtocolDialect): ClientTypeSignature {
+/**
+ * The `typeSignature` of a column: Trino's shape, or prestodb's with string row fields and legacy arrays.
+ * prestodb repeats every nested signature in its deprecated `typeArguments` beside `arguments`, which
+ * doubles the JSON per level (11 MB for a 16-deep array, 2^n in general): here only the outermost level
+ * carries them (`nested` signatures have them empty), so the size stays linear in the type.
+ */
+export function typeSignature(t: PrestoType, dialect: ProtocolDialect, nested = false): ClientTypeSignature {
   const f = t as TypeFields;
   let args: ClientTypeSignatureArgument[];
   switch (t.base) {
@@ -78,16 +83,16 @@ export function typeSignature(t: PrestoType, dialect: ProtocolDialect): ClientTy
       break;
     case 'array':
     case 'map':
-      args = (f.params ?? []).map((p) => ({ kind: 'TYPE', value: typeSignature(p, dialect) }));
+      args = (f.params ?? []).map((p) => ({ kind: 'TYPE', value: typeSignature(p, dialect, true) }));
       break;
     case 'row':
-      return rowSignature(t, dialect);
+      return rowSignature(t, dialect, nested);
     default:
       args = [];
   }
   if (dialect === 'trino') return { rawType: t.base, arguments: args };
   // prestodb's deprecated arrays: the TYPE arguments, or nothing as soon as a literal is among them.
-  const typeArguments = args.every((a) => a.kind === 'TYPE') ? args.map((a) => a.value as ClientTypeSignature) : [];
+  const typeArguments = !nested && args.every((a) => a.kind === 'TYPE') ? args.map((a) => a.value as ClientTypeSignature) : [];
   return { rawType: t.base, typeArguments, literalArguments: [], arguments: args };
 }
 
@@ -99,7 +104,7 @@ export function outputColumn(c: OutputColumn, dialect: ProtocolDialect): Column 
  * Every row field is a NAMED_TYPE; unnamed fields omit fieldName. Trino nests the field's signature object;
  * prestodb nests its type string (its client parses that) and lists field names as literalArguments.
  */
-function rowSignature(t: PrestoType, dialect: ProtocolDialect): ClientTypeSignature {
+function rowSignature(t: PrestoType, dialect: ProtocolDialect, nested: boolean): ClientTypeSignature {
   const fields = rowFields(t);
   const args: ClientTypeSignatureArgument[] = fields.map(([name, type]) => ({
     kind: 'NAMED_TYPE',
@@ -111,9 +116,9 @@ function rowSignature(t: PrestoType, dialect: ProtocolDialect): ClientTypeSignat
   if (dialect === 'trino') return { rawType: 'row', arguments: args };
   return {
     rawType: 'row',
-    typeArguments: fields.map(([, type]) => typeSignature(type, dialect)),
+    typeArguments: nested ? [] : fields.map(([, type]) => typeSignature(type, dialect, true)),
     // Jackson writes an absent field name (Optional.empty) inside a list as null.
-    literalArguments: fields.map(([name]) => name ?? null),
+    literalArguments: nested ? [] : fields.map(([name]) => name ?? null),
     arguments: args,
   };
 }

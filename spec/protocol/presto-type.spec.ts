@@ -174,4 +174,17 @@ describe('presto-type', () => {
     });
     expect(outputColumn({ name: 'm', type: mapType }, 'presto')).to.include({ name: 'm', type: 'map(varchar,bigint)' });
   });
+
+  it('keeps the signature of a deeply nested type linear in size for both dialects (prestodb\'s legacy arrays at the top only)', () => {
+    const nest = (depth: number, leaf: PrestoType): PrestoType => (depth === 0 ? leaf : { base: 'array', params: [nest(depth - 1, leaf)] });
+    const row = (depth: number): PrestoType => (depth === 0 ? { base: 'bigint' } : { base: 'row', params: [row(depth - 1)], fieldNames: ['f'] });
+    for (const dialect of ['presto', 'trino'] as const) {
+      const size = (t: PrestoType) => JSON.stringify(outputColumn({ name: 'x', type: t }, dialect)).length;
+      expect(size(nest(32, { base: 'bigint' })), dialect).to.be.below(4 * size(nest(16, { base: 'bigint' })));
+      expect(size(row(32)), dialect).to.be.below(8 * size(row(16)));
+    }
+    const top = typeSignature(nest(2, { base: 'bigint' }), 'presto');
+    expect(top.typeArguments).to.have.length(1);
+    expect(top.typeArguments![0]!.typeArguments).to.deep.equal([]);
+  });
 });
