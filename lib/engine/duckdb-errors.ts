@@ -264,6 +264,8 @@ const RULES: Rule[] = [
   { pattern: /^Catalog Error: (?:Table|View) with name "?([^"\s]+)"? already exists/, name: 'TABLE_ALREADY_EXISTS', message: (m, ctx) => `Table '${qualify(m[1]!, ctx)}' already exists` },
   { pattern: /^Catalog Error: Schema with name "?([^"\s]+)"? already exists/, name: 'SCHEMA_ALREADY_EXISTS', message: (m, ctx) => `Schema '${ctx.catalog ?? 'memory'}.${m[1]}' already exists` },
   { pattern: /already exists/, name: 'ALREADY_EXISTS' },
+  // The value guards of presto-functions.ts fail a cast of Presto's message (a cast, not error(), so TRY() still answers NULL).
+  { pattern: /^Conversion Error: Could not convert string 'INVALID_FUNCTION_ARGUMENT: (.*)' to INT64$/, name: 'INVALID_FUNCTION_ARGUMENT', message: (m) => m[1]! },
   { pattern: /^Conversion Error: Could not convert string '(.*)' to ([A-Z0-9]+)$/, name: 'INVALID_CAST_ARGUMENT', message: (m) => `Cannot cast '${m[1]}' to ${castTarget(m[2]!)}` },
   {
     pattern: /^Conversion Error: Type [A-Z0-9]+ with value (\S+) can't be cast because the value is out of range for the destination type ([A-Z0-9]+)/,
