@@ -43,19 +43,33 @@ export class RewriteMap {
   /** The offset in the text as written of an offset in the rewritten text. */
   toOriginal(offset: number): number {
     let mapped = offset;
-    if (this.pieces.length > 0) {
-      // The last piece starting at or before `offset`.
-      let lo = 0;
-      let hi = this.pieces.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (this.pieces[mid]!.start <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      const piece = this.pieces[lo]!;
-      mapped = piece.kept ? piece.origin + Math.max(0, offset - piece.start) : piece.origin;
-    }
+    const piece = this.lastPiece((p) => p.start, offset);
+    if (piece) mapped = piece.kept ? piece.origin + Math.max(0, offset - piece.start) : piece.origin;
     return this.before ? this.before.toOriginal(mapped) : mapped;
+  }
+
+  /**
+   * The offset in the rewritten text of an offset in the text as written: inside an unchanged part, the
+   * same character; inside a replaced one, the start of its replacement. Rewrites keep parts in order.
+   */
+  toRewritten(offset: number): number {
+    const o = this.before ? this.before.toRewritten(offset) : offset;
+    const piece = this.lastPiece((p) => p.origin, o);
+    if (!piece || piece.origin > o) return o;
+    return piece.kept ? piece.start + (o - piece.origin) : piece.start;
+  }
+
+  /** The last piece whose `key` is at or before `offset` (the first piece when none is), by binary search. */
+  private lastPiece(key: (p: Piece) => number, offset: number): Piece | undefined {
+    if (this.pieces.length === 0) return undefined;
+    let lo = 0;
+    let hi = this.pieces.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (key(this.pieces[mid]!) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.pieces[lo];
   }
 }
 

@@ -42,6 +42,8 @@ function statementName(type: string): string {
   return words;
 }
 
+const SESSION_FUNCTIONS = { CurrentUser: 'current_user', CurrentCatalog: 'current_catalog', CurrentSchema: 'current_schema', CurrentPath: 'current_path' } as const;
+
 /** DuckDB's own catalogs and schemas: never a user's (a pooled connection's temp catalog above all). */
 const DUCKDB_CATALOGS = new Set(['temp', 'system', 'vivace_system']);
 const DUCKDB_SCHEMAS = new Set(['pg_catalog']);
@@ -102,6 +104,12 @@ export function admitStatement(statement: Statement, sql: string, context: GateC
         return checkTableFunction(node, sql);
       case 'Table':
         return checkTable(node, sql, context, cteNames);
+      case 'CurrentUser':
+      case 'CurrentCatalog':
+      case 'CurrentSchema':
+      case 'CurrentPath':
+        // DuckDB's answers are its own ('duckdb', its database), not the session's: refused until mapped.
+        throw failAt(sql, node, 'NOT_SUPPORTED', `${SESSION_FUNCTIONS[node.type]} is not supported`);
       case 'GenericDataType':
         return checkTypeName(node.name.value, node, sql);
       case 'GenericLiteral':
@@ -138,8 +146,13 @@ function checkPreparedBody(name: string, context: GateContext): void {
   if (!prepared) return;
   const text = Object.hasOwn(prepared, name) ? prepared[name] : Object.hasOwn(prepared, fold(name)) ? prepared[fold(name)] : undefined;
   if (text === undefined) return;
-  checkStatementKind(parseStatement(text), text, true);
+  // Anywhere in it: EXPLAIN EXECUTE p loops as surely as EXECUTE p.
+  walk(parseStatement(text), (node) => {
+    if (PREPARED_FORBIDDEN.has(node.type)) checkStatementKind(node as Statement, text, true);
+  });
 }
+
+const PREPARED_FORBIDDEN = new Set<Node['type']>(['Prepare', 'Execute', 'ExecuteImmediate', 'Deallocate']);
 
 function checkFunction(call: FunctionCall, sql: string, context: GateContext): void {
   const parts = call.name.parts.map((p) => p.value);
@@ -198,8 +211,11 @@ function writeTarget(statement: Statement): { name: QualifiedName; schemaLevel: 
     case 'DropTable':
     case 'CreateView':
     case 'DropView':
-    case 'Comment':
       return { name: statement.name, schemaLevel: false, dropsSchema: false };
+    case 'Comment':
+      // COMMENT ON COLUMN [catalog.][schema.]table.column: the table is all but the last part.
+      if (statement.objectType !== 'COLUMN') return { name: statement.name, schemaLevel: false, dropsSchema: false };
+      return { name: { ...statement.name, parts: statement.name.parts.slice(0, -1) }, schemaLevel: false, dropsSchema: false };
     case 'Insert':
       return { name: statement.target.name, schemaLevel: false, dropsSchema: false };
     case 'Delete':

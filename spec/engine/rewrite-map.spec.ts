@@ -22,4 +22,11 @@ describe('RewriteMap', () => {
     expect(second.toOriginal(0)).to.equal(0);
     expect(RewriteMap.IDENTITY.toOriginal(42)).to.equal(42);
   });
+
+  it('maps the text as written forward: kept text one to one, a replaced part to its replacement, through both rewrites', () => {
+    expect([0, 2, 3, 4, 5, 7].map((o) => map.toRewritten(o))).to.deep.equal([0, 2, 3, 3, 9, 11]);
+    const second = RewriteMap.of([{ origin: 0, text: 'a', kept: false }, { origin: 2, text: ' LONGER cd', kept: true }], map);
+    for (const o of [5, 6, 7]) expect(second.toOriginal(second.toRewritten(o))).to.equal(o);
+    expect(RewriteMap.IDENTITY.toRewritten(42)).to.equal(42);
+  });
 });

@@ -118,6 +118,16 @@ describe('admitStatement', () => {
     const inTpch: GateContext = { ...CONTEXT, catalog: 'tpch', schema: 'tiny' };
     expect(refusal('CREATE TABLE t (a bigint)', inTpch)).to.include({ errorName: 'NOT_SUPPORTED' });
     expect(refusal('CREATE TABLE other.s.t (a bigint)')).to.include({ errorName: 'CATALOG_NOT_FOUND' });
+    // COMMENT ON COLUMN names a column: its table is all but the last part.
+    expect(refusal("COMMENT ON COLUMN memory.shop.orders.note IS 'x'")).to.equal(undefined);
+    expect(refusal("COMMENT ON COLUMN orders.note IS 'x'")).to.equal(undefined);
+    expect(refusal("COMMENT ON COLUMN tpch.tiny.nation.n_name IS 'x'")).to.include({ errorName: 'NOT_SUPPORTED' });
+  });
+
+  it('refuses the session functions DuckDB would answer with its own values', () => {
+    for (const sql of ['SELECT current_user', 'SELECT current_catalog', 'SELECT current_schema', 'SELECT current_path', 'SELECT 1 WHERE current_user = \'x\'']) {
+      expect(refusal(sql), sql).to.include({ errorName: 'NOT_SUPPORTED' });
+    }
   });
 
   it('knows Trino\'s types only, in casts, column definitions and typed literals', () => {
@@ -150,7 +160,8 @@ describe('admitStatement', () => {
     expect(refusal("PREPARE p FROM EXECUTE IMMEDIATE 'SELECT 1'")).to.include({ message: 'Invalid statement type for prepared statement: EXECUTE IMMEDIATE' });
     expect(refusal('EXPLAIN GRANT SELECT ON t TO alice')).to.include({ errorName: 'NOT_SUPPORTED' });
     // Prepared statements from the Prepared-Statement header are held to the same rule when executed.
-    const headers = { ...CONTEXT, preparedStatements: { p: 'EXECUTE p', q: 'SELECT 1', r: "EXECUTE IMMEDIATE 'SELECT 1'" } };
+    const headers = { ...CONTEXT, preparedStatements: { p: 'EXECUTE p', q: 'SELECT 1', r: "EXECUTE IMMEDIATE 'SELECT 1'", e: 'EXPLAIN EXECUTE p' } };
+    expect(refusal('EXECUTE e', headers)).to.include({ message: 'Invalid statement type for prepared statement: EXECUTE' });
     expect(refusal('EXECUTE p', headers)).to.include({ errorName: 'NOT_SUPPORTED', message: 'Invalid statement type for prepared statement: EXECUTE' });
     expect(refusal('EXECUTE r', headers)).to.include({ message: 'Invalid statement type for prepared statement: EXECUTE IMMEDIATE' });
     expect(refusal('EXECUTE q', headers)).to.equal(undefined);
