@@ -26,7 +26,7 @@ typecheck: install
 lint: install
 	npx eslint lib spec bench
 
-test: typecheck
+test: typecheck lint
 	npx mocha 'spec/**/*.spec.ts'
 
 # The compiled build, as `make run` serves it (children run the same build: bench/sibling-script.ts).

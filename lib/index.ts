@@ -20,7 +20,7 @@ export { toQueryView, hasResultsReady, isPastPlanning, queryStateOf } from './ac
 export type { QueryView, StageView } from './protocol/query-view.types.js';
 export { QUERY_STATES, STAGE_STATES, isQueryDone, isStageDone, isStageScheduled, type QueryState, type StageState } from './protocol/states.js';
 export type { Engine, Execution, ExecutionProgress, Plan, RowBatch } from './engine/engine.types.js';
-export { createDuckDbEngine, type DuckDbEngineOptions } from './engine/duckdb-engine.js';
+export { createDuckDbEngine, type DuckDbEngine, type DuckDbEngineOptions } from './engine/duckdb-engine.js';
 export { VivaceError } from './protocol/vivace-error.js';
 export { ERROR_CODES, type ErrorName } from './protocol/error-codes.js';
 export type { Session, OutputColumn, PrestoType, QueryError } from './protocol/types.js';

@@ -15,7 +15,9 @@ import { astNumber, parseAst, stringifyAst, type SerializedStatement } from './d
 import { rewritePrestoLiterals } from './presto-literals.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
-import { classifyStatement, embeddedQueryStart } from './statement-kind.js';
+import { classifyStatement } from './statement-kind.js';
+import { embeddedQuery, statementOutput } from '../sql/statement-output.js';
+import type { Statement } from '../sql/ast.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
 import { defaultTransactionLimits, transactionsOf, type TransactionLimits } from './dialect/transaction-registry.js';
 import { rejectConnectorWrite } from './dialect/write-target.js';
@@ -25,6 +27,11 @@ import { attachSystemCatalog } from './catalogs/system-catalog.js';
 import type { SystemTablesBinding } from './catalogs/system-tables.js';
 import { CatalogNames } from './dialect/catalog-names.js';
 import { stripTrailingSemicolons } from './dialect/sql-tokens.js';
+import type { RewriteMap } from './rewrite-map.js';
+import { parseStatement } from '../sql/parser.js';
+import { admitStatement } from '../sql/statement-gate.js';
+import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
+import { SYSTEM_CATALOG } from './catalogs/system-catalog.js';
 import { rewriteMappedCatalogsMapped } from './dialect/catalog-rewrite.js';
 
 export interface DuckDbEngineOptions {
@@ -51,10 +58,24 @@ export interface DuckDbEngineOptions {
 }
 
 const BIGINT: PrestoType = { base: 'bigint' };
+/** Only the memory catalog takes writes (tpch and system are read-only connectors, as in Presto). */
+const WRITABLE_CATALOGS: ReadonlySet<string> = new Set(['memory']);
+/** The memory catalog's default schema is every session's default: nobody may drop it. */
+const PROTECTED_SCHEMAS: ReadonlySet<string> = new Set(['memory.default']);
 const ROWS_COLUMN: OutputColumn[] = [{ name: 'rows', type: BIGINT }];
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
-export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<Engine> {
+/** The DuckDB engine: the Engine contract, plus planning of SQL the project writes itself. */
+export interface DuckDbEngine extends Engine {
+  /**
+   * Plans SQL the project wrote itself, in DuckDB's dialect and past the SQL gate (the sandbox still
+   * holds). Never pass a user's text here: `plan` is the way in for it. Specs of the row encoding use
+   * it for DuckDB types Presto SQL cannot spell.
+   */
+  planOwnSql: Engine['plan'];
+}
+
+export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<DuckDbEngine> {
   const config: Record<string, string> = {
     ...SANDBOX_INSTANCE_CONFIG,
     temp_directory: options.tempDirectory,
@@ -88,17 +109,42 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   }
   const transactions = transactionsOf(pool, { ...defaultTransactionLimits(pool.capacity), ...options.transactions });
   const cache = new PlanCache();
+  const catalogs = new Set(['memory', ...(tpch ? [TPCH_CATALOG] : []), ...(system ? [SYSTEM_CATALOG] : [])]);
+  const gate = (statement: Statement, sql: string, session: Session) =>
+    admitStatement(statement, sql, {
+      catalog: session.catalog, schema: session.schema, catalogs, writableCatalogs: WRITABLE_CATALOGS,
+      protectedSchemas: PROTECTED_SCHEMAS, preparedStatements: session.preparedStatements,
+    });
+  // Only Presto's language reaches DuckDB: a user's statement is parsed as Trino SQL and held to the
+  // allow-list first (lib/sql/statement-gate.ts), and so is SQL a statement leads to (EXECUTE's
+  // prepared statement). The project's own rewrites (information_schema) are planned as they are.
   const plan: Engine['plan'] = (sql, session, signal) => {
+    let statement: Statement;
+    try {
+      statement = parseStatement(sql);
+      gate(statement, sql, session);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return planParsed(sql, session, signal, statement);
+  };
+  const planTrusted: Engine['plan'] = (sql, session, signal) => planParsed(sql, session, signal);
+  /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
+  const planParsed = (sql: string, session: Session, signal?: AbortSignal, statement?: Statement): Promise<Plan> => {
+    const replans: Replans = {
+      user: (s2, session2) => plan(s2, session2, signal),
+      own: (s2, session2) => planTrusted(s2, session2, signal),
+    };
     // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
     // meanwhile stops waiting for it (the generation goes on for the next query).
     const generating = tpch?.beforePlan(sql, session);
-    const replan: Engine['plan'] = (s2, session2) => plan(s2, session2, signal);
     return generating
-      ? untilAborted(generating, signal).then(() => planStatement(pool, cache, sql, session, replan, signal))
-      : planStatement(pool, cache, sql, session, replan, signal);
+      ? untilAborted(generating, signal).then(() => planStatement(pool, cache, sql, session, replans, signal, statement))
+      : planStatement(pool, cache, sql, session, replans, signal, statement);
   };
   return {
     plan,
+    planOwnSql: planTrusted,
     close: async () => {
       tpch?.close();
       await transactions.rollbackIdle();
@@ -129,8 +175,13 @@ function streamingExecution(connection: DuckDBConnection, cache: PlanCache, plan
   return execution.start();
 }
 
-/** `replan` plans SQL a dialect statement leads to (EXECUTE, information_schema) through the whole engine. */
-async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replan: Engine['plan'], signal?: AbortSignal): Promise<Plan> {
+/** How SQL a dialect statement leads to is planned: a user's (EXECUTE's) through the gate, the project's own as it is. */
+interface Replans {
+  user: Engine['plan'];
+  own: Engine['plan'];
+}
+
+async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replans: Replans, signal?: AbortSignal, statement?: Statement): Promise<Plan> {
   // A statement of an open transaction runs on the connection the transaction pinned (dialect/transaction-registry.ts).
   const transactions = transactionsOf(pool);
   const lease = await transactions.lease(session.transactionId);
@@ -153,7 +204,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     await useSchema(connection, cache.schemaOf, context.catalog!, context.schema!);
     // Presto-only statements (SHOW, USE, SET SESSION, PREPARE, EXECUTE, transactions, ...): never cached.
     const dialectPlan = await planDialectStatement({
-      sql, session, connection, release: giveBack, plan: replan, transactions, clearPlanCache: () => cache.clear(),
+      sql, tree: statement, session, connection, release: giveBack, plan: replans.user, planOwn: replans.own, transactions, clearPlanCache: () => cache.clear(),
     });
     if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };
@@ -183,7 +234,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     // Presto division and functions (statement-rewriter.ts); a statement needing neither runs as written.
     const inner = ast ? await rewriteSql(connection, ast, text, session) : text;
     const prepared = await prepareRewritten(connection, inner, text, context);
-    const kind = classifyStatement(prepared.statementType, text);
+    const kind = statement ? statementOutput(statement) : classifyStatement(prepared.statementType);
     if (kind.kind === 'rows') {
       const columns = outputColumns(prepared, prepared, ast);
       prepared.destroySync();
@@ -195,7 +246,8 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     }
     prepared.destroySync();
     cache.clear();
-    const runSql = kind.kind === 'count' ? await rewriteEmbeddedQuery(connection, text, session) : text;
+    const embedded = statement && kind.kind === 'count' ? embeddedQuery(statement) : undefined;
+    const runSql = embedded ? await rewriteEmbeddedQuery(connection, text, embedded, rewritten.map, session) : text;
     const columns = kind.kind === 'count' ? ROWS_COLUMN : [];
     return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, runSql, kind.kind === 'count', giveBack, runtime).start(), giveBack, () => held);
   } catch (err) {
@@ -267,10 +319,13 @@ async function rewriteSql(connection: DuckDBConnection, ast: unknown, text: stri
   return String(reader.getRows()[0]![0]);
 }
 
-/** INSERT ... <query> and CREATE TABLE ... AS <query>: rewrite the query part (json_serialize_sql takes SELECTs only). */
-async function rewriteEmbeddedQuery(connection: DuckDBConnection, text: string, session: Session): Promise<string> {
-  const start = embeddedQueryStart(text);
-  if (start === undefined) return text;
+/**
+ * INSERT ... <query> and CREATE TABLE ... AS <query>: rewrite the query part (json_serialize_sql takes
+ * SELECTs only). `at` is where the tree put the query in the SQL as written; `map` leads there in `text`.
+ * (A CTAS's trailing WITH [NO] DATA makes the part no query: it then runs as written.)
+ */
+async function rewriteEmbeddedQuery(connection: DuckDBConnection, text: string, at: { start: number }, map: RewriteMap, session: Session): Promise<string> {
+  const start = map.toRewritten(at.start);
   const query = text.slice(start);
   const serialized = await serialize(connection, query);
   const ast = serialized.error ? undefined : serialized.statements?.[0]?.node;

@@ -21,17 +21,24 @@ export const SIMPLE_SQL = `SELECT 1 AS a, 'x' AS b, CAST(2.5 AS DOUBLE) AS c, DA
 export const SIMPLE_COLUMNS = ['a', 'b', 'c', 'd'];
 export const SIMPLE_ROW = [1, 'x', 2.5, '2001-08-22'];
 
-/** 60,000 rows; at TARGET_RESULT_BYTES per page they arrive over many pages. */
+/**
+ * 60,000 rows (0 ... 59,999, as 60 x 1,000: Presto's sequence() stops at 10,000 entries); at
+ * TARGET_RESULT_BYTES per page they arrive over many pages.
+ */
 export const MANY_ROWS = 60_000;
-export const MANY_SQL = `SELECT i, 'row-' || i AS s FROM range(${MANY_ROWS}) t(i) ORDER BY i`;
+export const MANY_SQL =
+  `SELECT a * 1000 + b AS i, 'row-' || CAST(a * 1000 + b AS varchar) AS s ` +
+  `FROM UNNEST(sequence(0, ${MANY_ROWS / 1000 - 1})) AS x(a) CROSS JOIN UNNEST(sequence(0, 999)) AS y(b) ORDER BY i`;
 export const firstManyRow = [0, 'row-0'];
 export const lastManyRow = [MANY_ROWS - 1, `row-${MANY_ROWS - 1}`];
 
 /**
- * A cross join of 10^6 x 10^6 = 10^12 rows: it streams its first page at once and can never finish
+ * A cross join of 10^4 x 10^4 x 10^4 = 10^12 rows: it streams its first page at once and can never finish
  * within a test (the server produces only a few pages ahead of the client), so it is long-running by design.
  */
-export const ENDLESS_SQL = 'SELECT a.i AS a, b.i AS b FROM range(1000000) a(i) CROSS JOIN range(1000000) b(i)';
+export const ENDLESS_SQL =
+  'SELECT a, b FROM UNNEST(sequence(1, 10000)) AS x(a) CROSS JOIN UNNEST(sequence(1, 10000)) AS y(b) ' +
+  'CROSS JOIN UNNEST(sequence(1, 10000)) AS z(c)';
 
 export const SYNTAX_ERROR_SQL = 'SELEC 1';
 

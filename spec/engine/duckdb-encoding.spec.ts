@@ -10,21 +10,18 @@ describe('duckdb engine: types and encodings', () => {
   });
   after(() => engine.close());
 
+  // Statements as a user sends them: Trino SQL, through the gate.
   const cases: [string, unknown, string][] = [
     ['true', { base: 'boolean' }, 'true'],
-    ['1::TINYINT', { base: 'tinyint' }, '1'],
-    ['1::SMALLINT', { base: 'smallint' }, '1'],
+    ['CAST(1 AS tinyint)', { base: 'tinyint' }, '1'],
+    ['CAST(1 AS smallint)', { base: 'smallint' }, '1'],
     ['1', { base: 'integer' }, '1'],
     ['9223372036854775807', { base: 'bigint' }, '9223372036854775807'],
-    ['-9007199254740993::BIGINT', { base: 'bigint' }, '-9007199254740993'],
-    // HUGEINT is what DuckDB types sum(integer); Presto's sum is bigint
-    ['(-9223372036854775807 - 1)::HUGEINT', { base: 'bigint' }, '-9223372036854775808'],
+    ['CAST(-9007199254740993 AS bigint)', { base: 'bigint' }, '-9007199254740993'],
+    // HUGEINT is what DuckDB types sum(integer) and sum(bigint); Presto's sum is bigint
+    ['sum(x) FROM (VALUES (-9223372036854775807 - 1)) t(x)', { base: 'bigint' }, '-9223372036854775808'],
     ['sum(x) FROM (VALUES (2147483647), (2147483647)) t(x)', { base: 'bigint' }, '4294967294'],
-    ['255::UTINYINT', { base: 'smallint' }, '255'],
-    ['65535::USMALLINT', { base: 'integer' }, '65535'],
-    ['4294967295::UINTEGER', { base: 'bigint' }, '4294967295'],
-    ['18446744073709551615::UBIGINT', { base: 'decimal', precision: 20, scale: 0 }, '"18446744073709551615"'],
-    ['1.1::REAL', { base: 'real' }, '1.1'],
+    ["REAL '1.1'", { base: 'real' }, '1.1'],
     ['1e0', { base: 'double' }, '1.0'],
     ['1.5e0', { base: 'double' }, '1.5'],
     ['1e10', { base: 'double' }, '1.0E10'],
@@ -34,37 +31,39 @@ describe('duckdb engine: types and encodings', () => {
     ['0.001e0', { base: 'double' }, '0.001'],
     ['-123456789.25e0', { base: 'double' }, '-1.2345678925E8'],
     ['1e300', { base: 'double' }, '1.0E300'],
-    ["'NaN'::DOUBLE", { base: 'double' }, '"NaN"'],
-    ["'Infinity'::DOUBLE", { base: 'double' }, '"Infinity"'],
-    ["'-Infinity'::DOUBLE", { base: 'double' }, '"-Infinity"'],
-    ['12.30::DECIMAL(5,2)', { base: 'decimal', precision: 5, scale: 2 }, '"12.30"'],
+    ['nan()', { base: 'double' }, '"NaN"'],
+    ['infinity()', { base: 'double' }, '"Infinity"'],
+    ['-infinity()', { base: 'double' }, '"-Infinity"'],
+    ['CAST(12.30 AS DECIMAL(5,2))', { base: 'decimal', precision: 5, scale: 2 }, '"12.30"'],
     ['-0.05', { base: 'decimal', precision: 3, scale: 2 }, '"-0.05"'],
     ["'a\"b\\c\n\u00e9'", { base: 'varchar' }, '"a\\"b\\\\c\\n\u00e9"'],
-    ["'\\xAA\\xBB'::BLOB", { base: 'varbinary' }, '"qrs="'],
+    ["X'AABB'", { base: 'varbinary' }, '"qrs="'],
     ["DATE '2001-08-22'", { base: 'date' }, '"2001-08-22"'],
     ["TIME '01:02:03.5'", { base: 'time', precision: 6 }, '"01:02:03.500000"'],
     ["TIMESTAMP '2001-01-01 01:02:03.5'", { base: 'timestamp', precision: 6 }, '"2001-01-01 01:02:03.500000"'],
-    ["TIMESTAMP_MS '2001-01-01 01:02:03.5'", { base: 'timestamp', precision: 3 }, '"2001-01-01 01:02:03.500"'],
-    ["TIMESTAMP_S '2001-01-01 01:02:03'", { base: 'timestamp', precision: 0 }, '"2001-01-01 01:02:03"'],
-    ["TIMESTAMPTZ '2001-01-01 01:02:03.5+00'", { base: 'timestamp with time zone', precision: 6 }, '"2001-01-01 01:02:03.500000 UTC"'],
-    ["INTERVAL '1 day 2 hours 3 minutes 4.567 seconds'", { base: 'interval day to second' }, '"1 02:03:04.567"'],
-    ["-INTERVAL '1 second'", { base: 'interval day to second' }, '"-0 00:00:01.000"'],
-    ["'8c3c6a2e-6f0b-4a8e-9b8f-2c3b8e8f9a10'::UUID", { base: 'uuid' }, '"8c3c6a2e-6f0b-4a8e-9b8f-2c3b8e8f9a10"'],
-    ['\'{"a": [1, 2]}\'::JSON', { base: 'json' }, '"{\\"a\\": [1, 2]}"'],
-    ["'x'::ENUM('x', 'y')", { base: 'varchar' }, '"x"'],
-    ["'101'::BIT", { base: 'varchar' }, '"101"'],
-    ['[1, NULL, 3]', { base: 'array', params: [{ base: 'integer' }] }, '[1,null,3]'],
-    ['[[1], [2, 3], []]', { base: 'array', params: [{ base: 'array', params: [{ base: 'integer' }] }] }, '[[1],[2,3],[]]'],
-    ['[1.5e0]::DOUBLE[1]', { base: 'array', params: [{ base: 'double' }] }, '[1.5]'],
-    ["MAP([1, 2], ['a', NULL])", { base: 'map', params: [{ base: 'integer' }, { base: 'varchar' }] }, '{"1":"a","2":null}'],
+    // DuckDB's TIMESTAMP_MS, TIMESTAMP_S and TIMESTAMPTZ
+    ["CAST(TIMESTAMP '2001-01-01 01:02:03.5' AS TIMESTAMP(3))", { base: 'timestamp', precision: 3 }, '"2001-01-01 01:02:03.500"'],
+    ["CAST(TIMESTAMP '2001-01-01 01:02:03' AS TIMESTAMP(0))", { base: 'timestamp', precision: 0 }, '"2001-01-01 01:02:03"'],
+    ["with_timezone(TIMESTAMP '2001-01-01 01:02:03.5', 'UTC')", { base: 'timestamp with time zone', precision: 6 }, '"2001-01-01 01:02:03.500000 UTC"'],
     [
-      "{'a': 1, 'b': [DATE '2001-08-22']}",
+      "INTERVAL '1' DAY + INTERVAL '2' HOUR + INTERVAL '3' MINUTE + INTERVAL '4.567' SECOND",
+      { base: 'interval day to second' },
+      '"1 02:03:04.567"',
+    ],
+    ["-INTERVAL '1' SECOND", { base: 'interval day to second' }, '"-0 00:00:01.000"'],
+    ["UUID '8c3c6a2e-6f0b-4a8e-9b8f-2c3b8e8f9a10'", { base: 'uuid' }, '"8c3c6a2e-6f0b-4a8e-9b8f-2c3b8e8f9a10"'],
+    ["CAST('8c3c6a2e-6f0b-4a8e-9b8f-2c3b8e8f9a10' AS uuid)", { base: 'uuid' }, '"8c3c6a2e-6f0b-4a8e-9b8f-2c3b8e8f9a10"'],
+    ['ARRAY[1, NULL, 3]', { base: 'array', params: [{ base: 'integer' }] }, '[1,null,3]'],
+    ['ARRAY[ARRAY[1], ARRAY[2, 3], ARRAY[]]', { base: 'array', params: [{ base: 'array', params: [{ base: 'integer' }] }] }, '[[1],[2,3],[]]'],
+    ["MAP(ARRAY[1, 2], ARRAY['a', NULL])", { base: 'map', params: [{ base: 'integer' }, { base: 'varchar' }] }, '{"1":"a","2":null}'],
+    [
+      "CAST(ROW(1, ARRAY[DATE '2001-08-22']) AS ROW(a integer, b date ARRAY))",
       { base: 'row', params: [{ base: 'integer' }, { base: 'array', params: [{ base: 'date' }] }], fieldNames: ['a', 'b'] },
       '[1,["2001-08-22"]]',
     ],
     ["ROW(1, 'x')", { base: 'row', params: [{ base: 'integer' }, { base: 'varchar' }], fieldNames: [undefined, undefined] }, '[1,"x"]'],
-    ['NULL::INTEGER[]', { base: 'array', params: [{ base: 'integer' }] }, 'null'],
-    ['NULL::STRUCT(a INTEGER)', { base: 'row', params: [{ base: 'integer' }], fieldNames: ['a'] }, 'null'],
+    ['CAST(NULL AS integer ARRAY)', { base: 'array', params: [{ base: 'integer' }] }, 'null'],
+    ['CAST(NULL AS ROW(a integer))', { base: 'row', params: [{ base: 'integer' }], fieldNames: ['a'] }, 'null'],
     // DuckDB types a bare NULL as INTEGER (Presto says unknown); the value is what matters.
     ['NULL', { base: 'integer' }, 'null'],
   ];
@@ -78,18 +77,62 @@ describe('duckdb engine: types and encodings', () => {
   }
 
   it('renders NULL as null for every scalar type', async () => {
-    const types = ['BOOLEAN', 'BIGINT', 'HUGEINT', 'DOUBLE', 'REAL', 'DECIMAL(5,2)', 'VARCHAR', 'BLOB', 'DATE', 'TIME', 'TIMESTAMP', 'TIMESTAMPTZ', 'INTERVAL', 'UUID', 'JSON'];
-    const text = await rowText(engine, `SELECT ${types.map((t) => `NULL::${t}`).join(', ')}`);
-    expect(text).to.equal(types.map(() => 'null').join(','));
+    const types = [
+      'BOOLEAN', 'BIGINT', 'DOUBLE', 'REAL', 'DECIMAL(5,2)', 'VARCHAR', 'VARBINARY', 'DATE', 'TIME', 'TIMESTAMP',
+      'TIMESTAMP WITH TIME ZONE', 'INTERVAL DAY TO SECOND', 'UUID', 'JSON',
+    ];
+    // sum(bigint) is DuckDB's HUGEINT
+    const { plan, json } = await runSql(engine, `SELECT ${types.map((t) => `CAST(NULL AS ${t})`).join(', ')}, sum(CAST(NULL AS bigint))`);
+    expect(plan.columns).to.have.length(types.length + 1);
+    expect(json).to.equal(`[[${[...types, 'HUGEINT'].map(() => 'null').join(',')}]]`);
   });
 
   it('renders timestamp with time zone in the session time zone', async () => {
-    const text = await rowText(engine, "SELECT TIMESTAMPTZ '2001-01-01 12:00:00+00'", testSession({ timeZone: 'America/New_York' }));
+    // 978350400 is 2001-01-01 12:00:00 UTC
+    const text = await rowText(engine, 'SELECT from_unixtime(978350400)', testSession({ timeZone: 'America/New_York' }));
     expect(text).to.equal('"2001-01-01 07:00:00.000000 America/New_York"');
   });
 
   it('keeps bigints beyond 2^53 exact in the JSON text', async () => {
-    const { json } = await runSql(engine, 'SELECT 9007199254740993, (-9223372036854775808)::BIGINT');
+    const { json } = await runSql(engine, 'SELECT 9007199254740993, CAST(-9223372036854775808 AS BIGINT)');
     expect(json).to.equal('[[9007199254740993,-9223372036854775808]]');
+  });
+});
+
+// The row encoding of DuckDB types Presto SQL cannot spell: unsigned integers, ENUM, BIT, DuckDB's
+// fixed-size ARRAY (Trino's arrays are DuckDB lists), and DuckDB's JSON type holding its text as written
+// (Trino's JSON literal and json_parse canonicalise the text; json_parse is in presto-functions.spec.ts).
+// The gate refuses these spellings, so the statements are planned as the project's own SQL (ownSql): what
+// is tested here is the renderer, not what a user may send.
+describe('duckdb engine: encodings of DuckDB types Presto SQL cannot spell (own SQL)', () => {
+  let engine: Engine;
+  before(async () => {
+    engine = await newEngine(1, { ownSql: true });
+  });
+  after(() => engine.close());
+
+  const cases: [string, unknown, string][] = [
+    ['255::UTINYINT', { base: 'smallint' }, '255'],
+    ['65535::USMALLINT', { base: 'integer' }, '65535'],
+    ['4294967295::UINTEGER', { base: 'bigint' }, '4294967295'],
+    ['18446744073709551615::UBIGINT', { base: 'decimal', precision: 20, scale: 0 }, '"18446744073709551615"'],
+    ['\'{"a": [1, 2]}\'::JSON', { base: 'json' }, '"{\\"a\\": [1, 2]}"'],
+    ["'x'::ENUM('x', 'y')", { base: 'varchar' }, '"x"'],
+    ["'101'::BIT", { base: 'varchar' }, '"101"'],
+    // DuckDB's fixed-size ARRAY, not its LIST
+    ['[1.5e0]::DOUBLE[1]', { base: 'array', params: [{ base: 'double' }] }, '[1.5]'],
+  ];
+
+  for (const [expression, type, json] of cases) {
+    it(`${expression} -> ${json}`, async () => {
+      const { plan, json: text } = await runSql(engine, `SELECT ${expression}`);
+      expect(plan.columns).to.deep.equal([{ name: '_col0', type }]);
+      expect(text).to.equal(`[[${json}]]`);
+    });
+  }
+
+  it('renders NULL as null for the types Presto SQL cannot spell', async () => {
+    const types = ['UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT', "ENUM('x')", 'BIT', 'DOUBLE[1]'];
+    expect(await rowText(engine, `SELECT ${types.map((t) => `NULL::${t}`).join(', ')}`)).to.equal(types.map(() => 'null').join(','));
   });
 });

@@ -10,6 +10,9 @@ import type { Engine, RowBatch } from '../../lib/engine/engine.types.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { newEngine, runSql, testSession } from './engine-helpers.js';
 
+// Rows come from Trino's row generators: UNNEST(sequence(a, b)) (at most 10,000 entries, as in Presto) and
+// cross joins of them; long strings from lpad('', n, 'x').
+
 describe('duckdb engine: execution', () => {
   let engine: Engine;
   before(async () => {
@@ -19,7 +22,8 @@ describe('duckdb engine: execution', () => {
   after(() => engine.close());
 
   it('pages a result into batches of at most targetBytes whose sum is the whole result', async () => {
-    const sql = "SELECT i, 'row ' || i AS s, i * 0.5e0 AS d FROM range(20000) t(i) ORDER BY i";
+    const sql = "SELECT i, 'row ' || CAST(i AS varchar) AS s, i * 0.5e0 AS d " +
+      'FROM (SELECT a * 100 + b AS i FROM UNNEST(sequence(0, 199)) AS x(a) CROSS JOIN UNNEST(sequence(0, 99)) AS y(b)) ORDER BY i';
     const whole = await runSql(engine, sql, testSession(), 64 << 20);
     const plan = await engine.plan(sql, testSession());
     const execution = plan.execute();
@@ -41,7 +45,7 @@ describe('duckdb engine: execution', () => {
   });
 
   it('sends a row larger than targetBytes alone in its batch', async () => {
-    const plan = await engine.plan("SELECT 1 AS a UNION ALL SELECT repeat('x', 10000) UNION ALL SELECT 'b'", testSession());
+    const plan = await engine.plan("SELECT '1' AS a UNION ALL SELECT lpad('', 10000, 'x') UNION ALL SELECT 'b'", testSession());
     const execution = plan.execute();
     const sizes: number[] = [];
     for (let b = await execution.next(100); b; b = await execution.next(100)) sizes.push(b.rows);
@@ -57,7 +61,11 @@ describe('duckdb engine: execution', () => {
   });
 
   it('cancels mid-stream: next() rejects USER_CANCELED and the connection serves the next query', async () => {
-    const plan = await engine.plan("SELECT i, repeat('x', 100) FROM range(50000000) t(i)", testSession());
+    // 50,000,000 rows
+    const plan = await engine.plan(
+      "SELECT a * 10000 + b AS i, lpad('', 100, 'x') FROM UNNEST(sequence(1, 5000)) AS x(a) CROSS JOIN UNNEST(sequence(1, 10000)) AS y(b)",
+      testSession(),
+    );
     const execution = plan.execute();
     expect(await execution.next(64 << 10)).to.not.equal(null);
     execution.cancel();
@@ -68,7 +76,12 @@ describe('duckdb engine: execution', () => {
   });
 
   it('cancels while a fetch is running', async () => {
-    const plan = await engine.plan('SELECT count(*) FROM range(3000000000) a(i) WHERE i % 7 = 3', testSession());
+    // 3,000,000,000 rows
+    const plan = await engine.plan(
+      'SELECT count(*) FROM UNNEST(sequence(1, 10000)) AS a(i) CROSS JOIN UNNEST(sequence(1, 10000)) AS b(j) CROSS JOIN UNNEST(sequence(1, 30)) AS c(k) ' +
+        'WHERE (i + j + k) % 7 = 3',
+      testSession(),
+    );
     const execution = plan.execute();
     const pending = execution.next(1 << 20).then(() => undefined, (e: unknown) => e);
     await new Promise((r) => setTimeout(r, 50));
@@ -86,7 +99,8 @@ describe('duckdb engine: execution', () => {
   });
 
   it('a failing query gives its connection back', async () => {
-    const err = await runSql(engine, "SELECT i::VARCHAR::INTEGER FROM (SELECT 'x' || i AS i FROM range(10) t(i))").then(() => undefined, (e: unknown) => e);
+    const sql = "SELECT CAST(i AS INTEGER) FROM (SELECT 'x' || CAST(i AS VARCHAR) AS i FROM UNNEST(sequence(0, 9)) AS t(i))";
+    const err = await runSql(engine, sql).then(() => undefined, (e: unknown) => e);
     expect(err).to.include({ errorName: 'INVALID_CAST_ARGUMENT' });
     expect((await runSql(engine, 'SELECT 45')).rows).to.deep.equal([[45]]);
   });
@@ -95,7 +109,9 @@ describe('duckdb engine: execution', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vivace-engine-spec-'));
     const small = await createDuckDbEngine({ tempDirectory: dir, memoryLimit: '32MB', threads: 1, maxConnections: 1 });
     try {
-      const err = await runSql(small, 'SELECT length(list(i)) FROM range(20000000) t(i)').then(() => undefined, (e: unknown) => e);
+      // One array of 20,000,000 bigints
+      const sql = 'SELECT cardinality(array_agg(a * 10000 + b)) FROM UNNEST(sequence(1, 2000)) AS x(a) CROSS JOIN UNNEST(sequence(1, 10000)) AS y(b)';
+      const err = await runSql(small, sql).then(() => undefined, (e: unknown) => e);
       expect(err).to.include({ errorName: 'EXCEEDED_LOCAL_MEMORY_LIMIT' });
     } finally {
       await small.close();
@@ -110,7 +126,7 @@ describe('duckdb engine: streaming memory safety', () => {
     const gc = runInNewContext('gc') as () => void;
     const engine = await newEngine(1);
     try {
-      const plan = await engine.plan("SELECT i, repeat(chr(65 + (i % 26)::INTEGER), 40) AS s FROM range(6000) t(i)", testSession());
+      const plan = await engine.plan("SELECT i, lpad('', 40, chr(65 + CAST(i % 26 AS INTEGER))) AS s FROM UNNEST(sequence(0, 5999)) AS t(i)", testSession());
       const execution = plan.execute();
       const rows: unknown[][] = [];
       for (let n = 0; ; n++) {
@@ -131,8 +147,8 @@ describe('duckdb engine: small results run materialized once learned', () => {
   it('gives the same rows on repeated runs of small and multi-chunk queries, and relearns after DML', async () => {
     const engine = await newEngine(1);
     try {
-      const small = 'SELECT i, i * 2 AS d FROM range(10) t(i)';
-      const large = "SELECT i, 'row ' || i AS s FROM range(5000) t(i)";
+      const small = 'SELECT i, i * 2 AS d FROM UNNEST(sequence(0, 9)) AS t(i)';
+      const large = "SELECT i, 'row ' || CAST(i AS varchar) AS s FROM UNNEST(sequence(0, 4999)) AS t(i)";
       const first = [(await runSql(engine, small)).json, (await runSql(engine, large)).json];
       for (let run = 0; run < 3; run++) {
         expect((await runSql(engine, small)).json).to.equal(first[0]);
@@ -142,7 +158,7 @@ describe('duckdb engine: small results run materialized once learned', () => {
       expect((await runSql(engine, 'SELECT count(*) FROM grows')).rows).to.deep.equal([[1]]);
       expect((await runSql(engine, 'SELECT x FROM grows')).rows).to.deep.equal([[1]]);
       expect((await runSql(engine, 'SELECT x FROM grows')).rows).to.deep.equal([[1]]); // now known small
-      await runSql(engine, 'INSERT INTO grows SELECT i FROM range(5000) t(i)');
+      await runSql(engine, 'INSERT INTO grows SELECT CAST(i AS integer) FROM UNNEST(sequence(0, 4999)) AS t(i)');
       expect((await runSql(engine, 'SELECT x FROM grows')).rows).to.have.length(5001);
     } finally {
       await engine.close();
@@ -155,7 +171,8 @@ describe('duckdb engine: copying rendered rows', () => {
     const engine = await newEngine(1);
     try {
       // Short rows ([7]) are stored inline in DuckDB's string entries, long ones in the string heap.
-      const sql = "SELECT CASE WHEN i % 3 = 0 THEN 7 ELSE i END AS n, CASE WHEN i % 5 = 0 THEN NULL ELSE repeat('x', (i % 40)::INTEGER) END AS s FROM range(7000) t(i)";
+      const sql = "SELECT CASE WHEN i % 3 = 0 THEN 7 ELSE i END AS n, CASE WHEN i % 5 = 0 THEN NULL ELSE lpad('', CAST(i % 40 AS integer), 'x') END AS s " +
+        'FROM UNNEST(sequence(0, 6999)) AS t(i)';
       const expected = Array.from({ length: 7000 }, (_, i) => [i % 3 === 0 ? 7 : i, i % 5 === 0 ? null : 'x'.repeat(i % 40)]);
       for (const target of [1, 100, 4096, 1 << 20]) {
         const plan = await engine.plan(sql, testSession());

@@ -51,7 +51,7 @@ describe('duckdb engine: statements', () => {
     });
 
     it('CREATE TABLE AS reports its row count like Presto, with division rewritten', async () => {
-      const out = await runSql(engine, 'CREATE TABLE ctas_t AS SELECT i, i / 2 AS h FROM range(5) t(i)');
+      const out = await runSql(engine, 'CREATE TABLE ctas_t AS SELECT i, i / 2 AS h FROM UNNEST(sequence(0, 4)) AS t(i)');
       expect([out.plan.updateType, out.updateCount, out.rows]).to.deep.equal(['CREATE TABLE', 5, [[5]]]);
       expect((await runSql(engine, 'SELECT h FROM ctas_t ORDER BY i')).rows).to.deep.equal([[0], [0], [1], [1], [2]]);
     });
@@ -98,7 +98,9 @@ describe('duckdb engine: statements', () => {
       await runSql(engine, 'CREATE SCHEMA other');
       await runSql(engine, "CREATE TABLE other.t AS SELECT 'in other' AS w");
       expect(await rowText(engine, 'SELECT w FROM t', testSession({ catalog: 'memory', schema: 'other' }))).to.equal('"in other"');
-      expect(await rowText(engine, "SELECT current_schema()")).to.equal('"default"');
+      // Without a session catalog and schema, an unqualified name is memory.default's.
+      await runSql(engine, "CREATE TABLE memory.default.t AS SELECT 'in default' AS w");
+      expect(await rowText(engine, 'SELECT w FROM t')).to.equal('"in default"');
     });
 
     it('rejects an unknown catalog or schema', async () => {

@@ -13,12 +13,16 @@ export function testSession(overrides: Partial<Session> = {}): Session {
   };
 }
 
-/** A fresh engine in its own temp directory, removed again when the engine closes. */
-export async function newEngine(maxConnections = 4): Promise<Engine> {
+/**
+ * A fresh engine in its own temp directory, removed again when the engine closes. `ownSql`: plan in
+ * DuckDB's dialect past the SQL gate (for specs of the row encoding of DuckDB types Presto SQL cannot
+ * spell); otherwise statements go through the gate as a user's do.
+ */
+export async function newEngine(maxConnections = 4, { ownSql = false } = {}): Promise<Engine> {
   const dir = mkdtempSync(join(tmpdir(), 'vivace-engine-spec-'));
   const engine = await createDuckDbEngine({ tempDirectory: dir, threads: 2, maxConnections });
   return {
-    plan: (sql, session) => engine.plan(sql, session),
+    plan: ownSql ? (sql, session) => engine.planOwnSql(sql, session) : (sql, session) => engine.plan(sql, session),
     async close() {
       await engine.close();
       rmSync(dir, { recursive: true, force: true });

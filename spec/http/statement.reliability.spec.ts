@@ -16,7 +16,9 @@ describe('statement protocol reliability (DuckDB)', function () {
     after(() => server.stop());
 
     it('gives identical pages for a token fetched twice, through a multi-page result', async () => {
-      const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT i, repeat(\'x\', 50) AS s FROM range(20000) t(i)' });
+      // 20,000 rows of 50 characters (20 x 1,000: a sequence has at most 10,000 entries).
+      const sql = "SELECT a * 1000 + b AS i, rpad('x', 50, 'x') AS s FROM UNNEST(sequence(0, 19)) AS x(a) CROSS JOIN UNNEST(sequence(0, 999)) AS y(b)";
+      const post = await request('POST', `${server.url}/v1/statement`, { body: sql });
       let uri: string | undefined = post.body.nextUri;
       let pages = 0;
       let rows = 0;
@@ -37,7 +39,7 @@ describe('statement protocol reliability (DuckDB)', function () {
       const clients = Array.from({ length: 200 }, async (_, c) => {
         for (let q = 0; q < 20; q++) {
           const base = c * 1000 + q * 10;
-          const { rows, final } = await runStatement(server.url, `SELECT ${base} + i AS v FROM range(10) t(i) ORDER BY v`);
+          const { rows, final } = await runStatement(server.url, `SELECT ${base} + i AS v FROM UNNEST(sequence(0, 9)) AS t(i) ORDER BY v`);
           expect(final.stats.state).to.equal('FINISHED');
           expect(rows.map((r) => r[0])).to.deep.equal(Array.from({ length: 10 }, (_, i) => base + i));
         }
@@ -76,7 +78,9 @@ describe('statement protocol reliability (DuckDB)', function () {
 
     it('fails a query abandoned by its client with ABANDONED_QUERY and frees its connection', async () => {
       // Long enough to still run when the clock is advanced; interrupted by the abandonment.
-      const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT count(*) FROM range(100000000000) t(i)' });
+      const sql =
+        'SELECT count(*) FROM UNNEST(sequence(1, 10000)) AS x(a) CROSS JOIN UNNEST(sequence(1, 10000)) AS y(b) CROSS JOIN UNNEST(sequence(1, 10000)) AS z(c)';
+      const post = await request('POST', `${server.url}/v1/statement`, { body: sql });
       expect(post.body.stats.state).to.equal('RUNNING');
       clock.increment(301_000);
       const info = await waitForState(server, post.body.id, 'FAILED');

@@ -6,6 +6,8 @@ import type { Plan } from '../engine.types.js';
 import type { Session } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { parseDialectStatement, type DialectStatement } from './dialect-parser.js';
+import { dialectStatementOf } from '../../sql/dialect-statement.js';
+import type { Statement } from '../../sql/ast.js';
 import { valuesPlan, type Cell } from './values-plan.js';
 import { showCatalogs, showColumns, showCreateTable, showSchemas, showTables, varcharColumns, type ShowResult } from './show-metadata.js';
 import { showFunctions } from './show-functions.js';
@@ -27,13 +29,20 @@ import type { TransactionRegistry } from './transaction-registry.js';
 
 export interface DialectContext {
   sql: string;
+  /** The statement's Trino tree when the SQL gate parsed it (a user's statement); the project's own SQL has none. */
+  tree?: Statement;
   session: Session;
   /** The statement's connection, already on the session's catalog and schema. */
   connection: DuckDBConnection;
   /** Gives the connection back (idempotent). Dialect plans call it once their rows exist. */
   release: () => void;
-  /** Plans SQL as a new statement through the engine (used after `release`, so a pool of one works). */
+  /**
+   * Plans a user's SQL (a prepared statement with its parameters) as a new statement through the engine
+   * and its gate (used after `release`, so a pool of one works).
+   */
   plan: (sql: string, session: Session) => Promise<Plan>;
+  /** Plans SQL the project wrote itself (information_schema rewrites, DuckDB syntax) without the gate. */
+  planOwn: (sql: string, session: Session) => Promise<Plan>;
   transactions: TransactionRegistry;
   /** Results of statements planned earlier may no longer hold (ROLLBACK of DDL). */
   clearPlanCache: () => void;
@@ -41,12 +50,12 @@ export interface DialectContext {
 
 /** A Plan for a Presto-only statement, or undefined when the engine should plan `sql` itself. */
 export async function planDialectStatement(ctx: DialectContext): Promise<Plan | undefined> {
-  const statement = parseDialectStatement(ctx.sql);
+  const statement = ctx.tree ? dialectStatementOf(ctx.tree, ctx.sql) : parseDialectStatement(ctx.sql);
   if (statement) return planStatement(ctx, statement);
   const rewritten = rewriteInformationSchema(ctx.sql, ctx.session);
   if (rewritten === undefined) return undefined;
   ctx.release();
-  return ctx.plan(rewritten, ctx.session);
+  return ctx.planOwn(rewritten, ctx.session);
 }
 
 /** A plan over rows computed now; the connection goes back at once. */

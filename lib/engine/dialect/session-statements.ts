@@ -7,7 +7,8 @@ import type { LikeFilter } from './dialect-parser.js';
 import { likeMatcher } from './like-pattern.js';
 import { resolveCatalog, resolveSchema } from './catalog-metadata.js';
 import { isSessionProperty, sessionPropertyDefinitions, validateSessionProperty } from '../../protocol/session-properties.js';
-import type { Token } from './sql-tokens.js';
+import type { Expression } from '../../sql/ast.js';
+import { sessionValue } from '../../sql/dialect-statement.js';
 import { varcharColumns, type ShowResult } from './show-metadata.js';
 
 /** USE [catalog.]schema: both must exist. Without a catalog the session's (memory by default) is kept. */
@@ -21,9 +22,10 @@ export async function useStatement(connection: DuckDBConnection, session: Sessio
 }
 
 /** SET SESSION name = expression: the value as text (a literal as written, anything else evaluated). */
-export function setSessionStatement(name: string, value: Token[]): SessionUpdates {
+export function setSessionStatement(name: string, value: Expression): SessionUpdates {
   if (name.includes('.')) throw new VivaceError('INVALID_SESSION_PROPERTY', `Session property '${name}' does not exist`);
-  const text = evaluateSessionValue(value);
+  // Computed from the tree, never pasted into SQL (pasting it into SELECT CAST((...) AS VARCHAR) ran smuggled statements).
+  const text = sessionValue(value);
   return { setSessionProperties: { [name]: validateSessionProperty(name, text) } };
 }
 
@@ -43,36 +45,3 @@ export function showSession(session: Session, like?: LikeFilter): ShowResult {
   };
 }
 
-/**
- * The value of a SET SESSION expression, computed here from its tokens and never pasted into SQL: a
- * string, number or boolean literal, a signed number, or literals joined by `||`. (Pasting the text into
- * `SELECT CAST((...) AS VARCHAR)` ran whatever statements a crafted value closed and opened.)
- */
-export function evaluateSessionValue(value: Token[]): string {
-  const parts: string[] = [];
-  let i = 0;
-  for (;;) {
-    const t = value[i];
-    if (t === undefined) break;
-    if (t.kind === 'string') {
-      parts.push(t.value);
-      i++;
-    } else if (t.kind === 'number') {
-      parts.push(t.value);
-      i++;
-    } else if (t.kind === 'punct' && (t.value === '-' || t.value === '+') && value[i + 1]?.kind === 'number') {
-      parts.push(t.value === '-' ? `-${value[i + 1]!.value}` : value[i + 1]!.value);
-      i += 2;
-    } else if (t.kind === 'word' && ['true', 'false'].includes(t.value.toLowerCase())) {
-      parts.push(t.value.toLowerCase());
-      i++;
-    } else {
-      break;
-    }
-    if (i === value.length) return parts.join('');
-    // `||` is two '|' punctuation tokens.
-    if (value[i]?.value !== '|' || value[i + 1]?.value !== '|') break;
-    i += 2;
-  }
-  throw new VivaceError('NOT_SUPPORTED', 'SET SESSION value must be a literal, or literals joined by ||');
-}

@@ -154,7 +154,7 @@ describe('system catalog (engine, fake source)', () => {
   it('is read-only', async () => {
     const err = await failure(runSql(engine, 'CREATE TABLE system.runtime.extra (a INTEGER)'));
     expect(err).to.include({ errorName: 'NOT_SUPPORTED' });
-    expect(String((err as Error).message)).to.equal("Catalog 'system' is read-only: CREATE is not supported");
+    expect(String((err as Error).message)).to.equal("line 1:14: Catalog 'system' is read-only: this connector does not support writes");
     expect((await runSql(engine, 'SHOW TABLES FROM system.runtime')).rows).to.have.length(3);
   });
 

@@ -11,8 +11,8 @@ describe('dialect: SHOW and DESCRIBE', () => {
   before(async () => {
     engine = await newEngine(1);
     await runSql(engine, 'CREATE SCHEMA memory.shop');
-    await runSql(engine, 'CREATE TABLE memory.shop.orders (id BIGINT NOT NULL, note VARCHAR, price DECIMAL(10,2), created TIMESTAMP, tags VARCHAR[])');
-    await runSql(engine, "COMMENT ON COLUMN memory.shop.orders.note IS 'free text'");
+    await runSql(engine, 'CREATE TABLE memory.shop.orders (id BIGINT NOT NULL, note VARCHAR, price DECIMAL(10,2), created TIMESTAMP, tags VARCHAR ARRAY)');
+    await runSql(engine, "COMMENT ON COLUMN orders.note IS 'free text'", testSession({ catalog: 'memory', schema: 'shop' }));
     await runSql(engine, 'CREATE TABLE memory.shop.items (x INTEGER)');
     await runSql(engine, 'CREATE VIEW memory.shop.cheap AS SELECT id FROM memory.shop.orders');
   });
