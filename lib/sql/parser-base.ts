@@ -317,6 +317,11 @@ export abstract class ParserBase {
   protected longLiteral(t: Token, negativeStart?: number): LongLiteral {
     const start = negativeStart ?? t.start;
     const text = negativeStart === undefined ? t.text : `-${t.text}`;
+    // Common case first: up to 15 plain digits are exact as a double and within range (BigInt costs ~4 us).
+    if (t.text.length <= 15 && isPlainDigits(t.text)) {
+      const digits = String(Number(t.text));
+      return { type: 'LongLiteral', value: negativeStart !== undefined && digits !== '0' ? `-${digits}` : digits, text, location: { start, end: t.end } };
+    }
     let value = BigInt(t.text.split('_').join(''));
     if (negativeStart !== undefined) value = -value;
     if (value < LONG_MIN || value > LONG_MAX) this.errorAt(start, `Invalid numeric literal: ${text}`);
@@ -332,6 +337,14 @@ export abstract class ParserBase {
 export function unquote(text: string, quote: string): string {
   const inner = text.slice(1, -1);
   return inner.includes(quote) ? inner.split(quote + quote).join(quote) : inner;
+}
+
+function isPlainDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return text.length > 0;
 }
 
 function isHexDigitCode(c: number): boolean {
