@@ -2,7 +2,7 @@
 // connections (prepare without running) and hands out executions that stream Presto JSON rows.
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
-import type { Engine, Plan } from './engine.types.js';
+import type { Engine, Plan, PlanAbort } from './engine.types.js';
 import type { OutputColumn, PrestoType, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { ConnectionPool } from './connection-pool.js';
@@ -30,6 +30,7 @@ import { stripTrailingSemicolons } from './dialect/sql-tokens.js';
 import type { RewriteMap } from './rewrite-map.js';
 import { parseStatement } from '../sql/parser.js';
 import { admitStatement } from '../sql/statement-gate.js';
+import { AdmittedQueries } from './admitted-queries.js';
 import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
 import { SYSTEM_CATALOG } from './catalogs/system-catalog.js';
 import { rewriteMappedCatalogsMapped } from './dialect/catalog-rewrite.js';
@@ -118,19 +119,24 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   // Only Presto's language reaches DuckDB: a user's statement is parsed as Trino SQL and held to the
   // allow-list first (lib/sql/statement-gate.ts), and so is SQL a statement leads to (EXECUTE's
   // prepared statement). The project's own rewrites (information_schema) are planned as they are.
+  const admitted = new AdmittedQueries();
   const plan: Engine['plan'] = (sql, session, signal) => {
-    let statement: Statement;
-    try {
-      statement = parseStatement(sql);
-      gate(statement, sql, session);
-    } catch (err) {
-      return Promise.reject(err);
+    const key = AdmittedQueries.key(sql, session.catalog, session.schema);
+    let statement = admitted.get(key);
+    if (!statement) {
+      try {
+        statement = parseStatement(sql);
+        gate(statement, sql, session);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      admitted.remember(key, statement);
     }
     return planParsed(sql, session, signal, statement);
   };
   const planTrusted: Engine['plan'] = (sql, session, signal) => planParsed(sql, session, signal);
   /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
-  const planParsed = (sql: string, session: Session, signal?: AbortSignal, statement?: Statement): Promise<Plan> => {
+  const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement): Promise<Plan> => {
     const replans: Replans = {
       user: (s2, session2) => plan(s2, session2, signal),
       own: (s2, session2) => planTrusted(s2, session2, signal),
@@ -181,7 +187,7 @@ interface Replans {
   own: Engine['plan'];
 }
 
-async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replans: Replans, signal?: AbortSignal, statement?: Statement): Promise<Plan> {
+async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replans: Replans, signal?: PlanAbort, statement?: Statement): Promise<Plan> {
   // A statement of an open transaction runs on the connection the transaction pinned (dialect/transaction-registry.ts).
   const transactions = transactionsOf(pool);
   const lease = await transactions.lease(session.transactionId);
@@ -198,7 +204,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     giveBack();
     throw abortReason(signal);
   }
-  signal?.addEventListener('abort', interrupt, { once: true });
+  const stopListening = signal?.onAbort(interrupt);
   const context: ErrorContext = { sql, catalog: session.catalog ?? 'memory', schema: session.schema ?? 'default' };
   try {
     await useSchema(connection, cache.schemaOf, context.catalog!, context.schema!);
@@ -254,21 +260,20 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     giveBack();
     throw signal?.aborted ? abortReason(signal) : toVivaceError(err, context);
   } finally {
-    signal?.removeEventListener('abort', interrupt);
+    stopListening?.();
   }
 }
 
-const abortReason = (signal: AbortSignal) =>
+const abortReason = (signal: PlanAbort) =>
   signal.reason instanceof VivaceError ? signal.reason : new VivaceError('USER_CANCELED', 'Query was canceled');
 
 /** `work`, or the abort's reason as soon as `signal` aborts. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+function untilAborted<T>(work: Promise<T>, signal: PlanAbort | undefined): Promise<T> {
   if (!signal) return work;
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    const stop = signal.onAbort(() => reject(abortReason(signal)));
+    work.then(resolve, reject).finally(stop);
   });
 }
 
