@@ -2,6 +2,7 @@
 // States are the protocol's QueryState names; `done`, `queued` and `scheduled` are derived (query-view.ts).
 import { assign, enqueueActions, setup, type ActorRefFrom, type AnyActorRef, type SnapshotFrom } from 'xstate';
 import type { Engine, ExecutionProgress, Plan, RowBatch } from '../engine/engine.types.js';
+import { PlanAbortController } from '../engine/plan-abort.js';
 import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDataSize } from '../protocol/data-size.js';
@@ -107,7 +108,7 @@ export type QueryEvent =
  * The abort of a plan in progress, by query actor. Kept beside the context rather than in it: the
  * context stays under QUERY_CONTEXT_MAX_KEYS, and the controller lives only while planning.
  */
-const planningAborts = new WeakMap<AnyActorRef, AbortController>();
+const planningAborts = new WeakMap<AnyActorRef, PlanAbortController>();
 
 const NO_PROGRESS: ExecutionProgress = { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
 
@@ -207,10 +208,10 @@ export const queryMachine = setup({
     // per query for it (with its abort signal and done event) was a tenth of the actor layer's cost.
     planQuery: ({ context, self }) => {
       let planned: Promise<Plan>;
-      const abort = new AbortController();
+      const abort = new PlanAbortController();
       planningAborts.set(self, abort);
       try {
-        planned = context.engine.plan(context.sql, context.session, abort.signal);
+        planned = context.engine.plan(context.sql, context.session, abort);
       } catch (err) {
         planned = Promise.reject(err); // an engine that throws instead of rejecting fails the query the same way
       }

@@ -1,6 +1,9 @@
 // The contract between the query actors and whatever runs SQL (DuckDB here, a fake in specs).
 // Actors depend on these types only, so a harness can drive a query with any engine.
 import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js';
+import type { PlanAbort } from './plan-abort.js';
+
+export type { PlanAbort } from './plan-abort.js';
 
 /** A slice of result rows already rendered as Presto JSON. */
 export interface RowBatch {
@@ -58,11 +61,11 @@ export interface Execution {
 export interface Engine {
   /**
    * Parse and analyse `sql` for `session`; resolves with the planned output.
-   * Rejects with a VivaceError (SYNTAX_ERROR, TABLE_NOT_FOUND, ...) for a bad statement. When `signal`
-   * aborts (the query was cancelled, killed or timed out while planning) the engine interrupts its work
-   * and gives its resources back; the promise then rejects with the signal's reason.
+   * Rejects with a VivaceError (SYNTAX_ERROR, TABLE_NOT_FOUND, ...) for a bad statement. When `abort`
+   * fires (the query was cancelled, killed or timed out while planning) the engine interrupts its work
+   * and gives its resources back; the promise then rejects with the abort's reason.
    */
-  plan(sql: string, session: Session, signal?: AbortSignal): Promise<Plan>;
+  plan(sql: string, session: Session, abort?: PlanAbort): Promise<Plan>;
   /** Close all connections and the database. */
   close(): Promise<void>;
 }

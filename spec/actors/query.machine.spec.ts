@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { PlanAbort } from '../../lib/engine/plan-abort.js';
 import { createActor, SimulatedClock } from 'xstate';
 import { QUERY_CONTEXT_MAX_KEYS, queryMachine } from '../../lib/actors/query.machine.js';
 import { hasResultsReady, queryStateOf, toQueryView } from '../../lib/actors/query-view.js';
@@ -100,7 +101,7 @@ describe('queryMachine', () => {
 
   it('a query ended while planning aborts the engine\'s plan with its error, and releases a plan that settles later', async () => {
     const engine = new FakeEngine({});
-    let signal: AbortSignal | undefined;
+    let signal: PlanAbort | undefined;
     let settlePlan: (() => void) | undefined;
     let released = 0;
     engine.plan = (_sql, _session, s) => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { PlanAbort } from '../../lib/engine/plan-abort.js';
 import { SimulatedClock } from 'xstate';
 import { createCoordinator } from '../../lib/actors/coordinator.js';
 import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
@@ -132,7 +133,7 @@ describe('trackerMachine (through createCoordinator)', () => {
 
   it('fails a query still planning after query.max-planning-time, interrupting the engine\'s plan', async () => {
     const { coordinator, clock, engine } = setup({ maxPlanningTimeMs: 3000 });
-    let signal: AbortSignal | undefined;
+    let signal: PlanAbort | undefined;
     engine.plan = (_sql, _session, s) => {
       signal = s;
       return new Promise(() => {}); // DuckDB busy planning, say a constant it folds

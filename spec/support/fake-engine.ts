@@ -1,5 +1,6 @@
 // An in-memory Engine for driving actors without DuckDB: each statement is looked up in a table of
 // canned results, and every call is recorded so specs can assert on cancellation and release.
+import type { PlanAbort } from '../../lib/engine/plan-abort.js';
 import type { Engine, Execution, Plan, RowBatch } from '../../lib/engine/engine.types.js';
 import type { OutputColumn, Session, SessionUpdates } from '../../lib/protocol/types.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
@@ -35,7 +36,7 @@ export class FakeEngine implements Engine {
     for (const g of gates) g();
   }
 
-  async plan(sql: string, _session: Session, _signal?: AbortSignal): Promise<Plan> {
+  async plan(sql: string, _session: Session, _abort?: PlanAbort): Promise<Plan> {
     this.planned.push(sql);
     const result = this.results[sql];
     if (!result) throw new VivaceError('SYNTAX_ERROR', `line 1:1: unknown fake statement '${sql}'`, { location: { lineNumber: 1, columnNumber: 1 } });
