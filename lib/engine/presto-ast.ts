@@ -3,6 +3,7 @@
 // Pure functions; statement-rewriter.ts runs this pass next to the division rewrite.
 import type { AstNode } from './duckdb-ast.js';
 import { mysqlToStrftime } from './presto-functions.js';
+import { VivaceError } from '../protocol/vivace-error.js';
 
 export interface PrestoAstOptions {
   /** The session time zone, for current_timezone(). */
@@ -96,6 +97,35 @@ function isInterval(v: unknown): boolean {
 const anyMatch = (a: unknown, f: AstNode, alias: unknown = ''): AstNode =>
   operator('OPERATOR_COALESCE', [call('list_bool_or', [call('list_transform', [a, f])]), constant('BOOLEAN', false)], String(alias ?? ''));
 
+/** Widths and precisions of a format past this would build the string while DuckDB plans (2e9: 2 GB). */
+export const MAX_FORMAT_WIDTH = 1_000_000;
+
+/** A constant format's widths and precisions (`%2000000000d`, `%.9999999f`) stay under MAX_FORMAT_WIDTH. */
+function checkFormatWidths(f: unknown): void {
+  if (!isNode(f) || f.class !== 'CONSTANT' || !isNode(f.value) || typeof f.value.value !== 'string') return;
+  const text = f.value.value;
+  const digitsAt = (from: number): { value: number; end: number } => {
+    let value = 0;
+    let end = from;
+    while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) {
+      value = Math.min(value * 10 + (text.charCodeAt(end) - 48), Number.MAX_SAFE_INTEGER);
+      end++;
+    }
+    return { value, end };
+  };
+  const tooWide = () => new VivaceError('INVALID_FUNCTION_ARGUMENT', `Width and precision in a format must not exceed ${MAX_FORMAT_WIDTH}`);
+  for (let i = text.indexOf('%'); i >= 0 && i < text.length; i = text.indexOf('%', i + 1)) {
+    let j = i + 1;
+    let number = digitsAt(j);
+    if (text[number.end] === '$') j = number.end + 1; // an argument index, not a width
+    while (j < text.length && '-#+ 0,(<'.includes(text[j]!)) j++;
+    number = digitsAt(j);
+    if (number.value > MAX_FORMAT_WIDTH) throw tooWide();
+    j = number.end;
+    if (text[j] === '.' && digitsAt(j + 1).value > MAX_FORMAT_WIDTH) throw tooWide();
+  }
+}
+
 function withFormat(f: unknown, make: (format: AstNode) => AstNode): AstNode | undefined {
   const format = isNode(f) && f.class === 'CONSTANT' && isNode(f.value) && isNode(f.value.type) && f.value.type.id === 'VARCHAR' && typeof f.value.value === 'string' ? f.value.value : undefined;
   return format === undefined ? undefined : make(constant('VARCHAR', mysqlToStrftime(format)));
@@ -122,7 +152,10 @@ const REWRITES: Record<string, Rewrite> = {
   date_parse: (n, [s, f]) => withFormat(f, (format) => call('strptime', [s, format], n)),
   date_format: (n, [t, f]) => withFormat(f, (format) => call('strftime', [t, format], n)),
   // Java's String.format is close to printf; DuckDB's format() uses {} placeholders.
-  format: (n, args) => call('printf', args, n),
+  format: (n, args) => {
+    checkFormatWidths(args[0]);
+    return call('printf', args, n);
+  },
   current_timezone: (n, args, o) => (args.length === 0 ? { ...constant('VARCHAR', o.timeZone && /^[\w/+\-:]{1,64}$/.test(o.timeZone) ? o.timeZone : 'UTC'), alias: n.alias } : undefined),
 };
 

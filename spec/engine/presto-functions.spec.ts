@@ -5,6 +5,8 @@ import type { Engine } from '../../lib/engine/engine.types.js';
 import type { PrestoType } from '../../lib/protocol/types.js';
 import { newEngine, runSql, testSession } from './engine-helpers.js';
 
+const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+
 /** Compact Presto type text for assertions: array(bigint), timestamp(6) with time zone, ... */
 function typeText(t: PrestoType): string {
   const p = t as { precision?: number; scale?: number };
@@ -156,6 +158,11 @@ describe('duckdb engine: Presto functions and literals', () => {
       expect(await json("SELECT split('a,b,c', ','), split('a,b,c', ',', 2), strpos('hello', 'l'), length('héllo'), substr('hello', 2, 3), substr('hello', -3), codepoint('é'), chr(233)"))
         .to.equal('["a","b","c"],["a","b,c"],3,5,"ell","llo",233,"é"');
       expect(await json("SELECT concat_ws('-', 'a', NULL, 'b'), format('%s=%d %.2f', 'x', 42, 3.14159)")).to.equal('"a-b","x=42 3.14"');
+      // A huge width would build the string while DuckDB plans: refused; digits outside a conversion are text.
+      expect(await json("SELECT format('order 20201231235959: %5s|%-3d', 'ab', 7)")).to.equal('"order 20201231235959:    ab|7  "');
+      for (const f of ['%2000000000d', '%.99999999f', '%1$-1000001s']) {
+        expect(await failure(engine.plan(`SELECT format('${f}', 1)`, testSession())), f).to.include({ errorName: 'INVALID_FUNCTION_ARGUMENT' });
+      }
     });
 
     it('X literals, to_utf8 and from_utf8 are varbinary <-> varchar', async () => {
