@@ -17,6 +17,8 @@ import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
 import { embeddedQuery, statementOutput } from '../sql/statement-output.js';
+import { needsEngineRewrite, outputNames } from '../sql/output-names.js';
+import { REWRITTEN_FUNCTIONS } from './presto-ast.js';
 import type { Statement } from '../sql/ast.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
 import { defaultTransactionLimits, transactionsOf, type TransactionLimits } from './dialect/transaction-registry.js';
@@ -225,8 +227,10 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     const rewritten = rewriteMappedCatalogsMapped(literals.text, literals.map);
     const text = rewritten.text;
     if (text !== stripped) context.rewritten = rewritten;
-    const serialized = await serialize(connection, text);
-    if (serialized.error && serialized.error_type === 'parser') {
+    // DuckDB's JSON tree of the statement is needed only for its rewrites (division, a few Presto
+    // functions); reading it costs the main thread ~100 ms for a 3 MB tree (an IN list of 20,000 numbers).
+    const serialized = statement && !needsEngineRewrite(statement, REWRITTEN_FUNCTIONS) ? undefined : await serialize(connection, text);
+    if (serialized?.error && serialized.error_type === 'parser') {
       const offset = serialized.position === undefined ? undefined : rewritten.map.toOriginal(astNumber(serialized.position));
       throw syntaxErrorAt(sql, offset, serialized.error_message ?? 'syntax error');
     }
@@ -236,13 +240,13 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     if (extracted.count === 0) throw new VivaceError('SYNTAX_ERROR', 'line 1:1: Empty statement', { location: { lineNumber: 1, columnNumber: 1 } });
     if (extracted.count > 1) throw new VivaceError('SYNTAX_ERROR', 'Multiple statements in one request are not supported');
     rejectConnectorWrite(text, session);
-    const ast = serialized.error ? undefined : serialized.statements?.[0]?.node;
+    const ast = !serialized || serialized.error ? undefined : serialized.statements?.[0]?.node;
     // Presto division and functions (statement-rewriter.ts); a statement needing neither runs as written.
     const inner = ast ? await rewriteSql(connection, ast, text, session) : text;
     const prepared = await prepareRewritten(connection, inner, text, context);
     const kind = statement ? statementOutput(statement) : classifyStatement(prepared.statementType);
     if (kind.kind === 'rows') {
-      const columns = outputColumns(prepared, prepared, ast);
+      const columns = outputColumns(prepared, ast, statement);
       prepared.destroySync();
       const renderSql = renderRowsSql(inner, columns.map((c) => c.duckdb), session.timeZone);
       const output = columns.map(({ name, type }) => ({ name, type }));
@@ -361,12 +365,13 @@ async function prepareRewritten(connection: DuckDBConnection, inner: string, tex
   }
 }
 
-function outputColumns(named: DuckDBPreparedStatement, typed: DuckDBPreparedStatement, ast: unknown): (OutputColumn & { duckdb: ReturnType<DuckDBPreparedStatement['columnType']> })[] {
+/** Presto's output names from the statement's tree (a user's) or DuckDB's (the project's own SQL). */
+function outputColumns(prepared: DuckDBPreparedStatement, ast: unknown, statement: Statement | undefined): (OutputColumn & { duckdb: ReturnType<DuckDBPreparedStatement['columnType']> })[] {
   const duckdbNames: string[] = [];
-  for (let i = 0; i < named.columnCount; i++) duckdbNames.push(named.columnName(i));
-  const names = prestoColumnNames(ast as Parameters<typeof prestoColumnNames>[0], duckdbNames);
+  for (let i = 0; i < prepared.columnCount; i++) duckdbNames.push(prepared.columnName(i));
+  const names = statement ? outputNames(statement, duckdbNames) : prestoColumnNames(ast as Parameters<typeof prestoColumnNames>[0], duckdbNames);
   return names.map((name, i) => {
-    const duckdb = typed.columnType(i);
+    const duckdb = prepared.columnType(i);
     return { name, type: prestoTypeOf(duckdb), duckdb };
   });
 }

@@ -206,3 +206,6 @@ export function rewritePrestoAst(root: unknown, options: PrestoAstOptions = {}):
   visit(root, false);
   return count;
 }
+
+/** Presto functions rewritten on DuckDB's tree (a statement calling none of them, and dividing nothing, needs no tree). */
+export const REWRITTEN_FUNCTIONS: ReadonlySet<string> = new Set(Object.keys(REWRITES));
