@@ -8,7 +8,7 @@ import { defaultConfig, type CoordinatorConfig } from '../config.js';
 import { renderNodeStats } from '../protocol/node-stats.js';
 import { nodeMachine, type NodeActorRef } from './node.machine.js';
 import { isNodeFailed, nodeStatsView } from './node-view.js';
-import { queryMachine, type QueryActorRef, type QueryLimits, type QuerySnapshot } from './query.machine.js';
+import { onLateEngineWork, queryMachine, type QueryActorRef, type QueryLimits, type QuerySnapshot } from './query.machine.js';
 import { sessionPropertyValue, validateSessionProperties } from '../protocol/session-properties.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { parseDataSize } from '../protocol/data-size.js';
@@ -146,6 +146,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
       tracker.send({ type: 'query.finished', queryId });
     };
     query.subscribe({ complete: finished, error: finished });
+    onLateEngineWork(query, (lateMs) => tracker.send({ type: 'query.engineLate', queryId, lateMs }));
     query.start();
     // A bad Session header fails the query, as upstream does; the client sees it on its first poll.
     if (invalid) query.send({ type: 'query.fail', error: invalid });

@@ -110,6 +110,18 @@ export type QueryEvent =
  */
 const planningAborts = new WeakMap<AnyActorRef, PlanAbortController>();
 
+/** Planning that goes on this long after its query ended is reported (the engine could not interrupt it). */
+export const LATE_ENGINE_MS = 1000;
+const lateEngineReports = new WeakMap<AnyActorRef, (lateMs: number) => void>();
+
+/**
+ * Calls `report` when the engine gives up the plan of `query` LATE_ENGINE_MS or more after the query
+ * ended (cancelled, killed or timed out while planning), with how long after.
+ */
+export function onLateEngineWork(query: AnyActorRef, report: (lateMs: number) => void): void {
+  lateEngineReports.set(query, report);
+}
+
 const NO_PROGRESS: ExecutionProgress = { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
 
 /** How many buffered batches the next page takes: whole batches up to the target, at least one. */
@@ -215,16 +227,27 @@ export const queryMachine = setup({
       } catch (err) {
         planned = Promise.reject(err); // an engine that throws instead of rejecting fails the query the same way
       }
+      // The coordinator never waits on a plan of an ended query; when the engine took long to give it up
+      // (work DuckDB cannot interrupt, such as folding a constant), whoever watches this query is told.
+      const settledAfterEnd = () => {
+        const { times } = self.getSnapshot().context;
+        const late = times.endTime === undefined ? 0 : context.now() - times.endTime;
+        if (late >= LATE_ENGINE_MS) lateEngineReports.get(self)?.(late);
+        lateEngineReports.delete(self);
+      };
       planned.then(
         (plan) => {
           planningAborts.delete(self);
           // Failed or cancelled while planning: nobody will execute this plan, so give its connection back.
-          if (self.getSnapshot().status !== 'active') plan.release();
-          else self.send({ type: 'plan.done', plan });
+          if (self.getSnapshot().status !== 'active') {
+            plan.release();
+            settledAfterEnd();
+          } else self.send({ type: 'plan.done', plan });
         },
         (err: unknown) => {
           planningAborts.delete(self);
           if (self.getSnapshot().status === 'active') self.send({ type: 'plan.failed', error: VivaceError.from(err) });
+          else settledAfterEnd();
         },
       );
     },

@@ -47,9 +47,14 @@ export interface TrackerContext extends TrackerInput {
 
 export type TrackerEvent =
   | { type: 'query.register'; queryId: string; session: Session; query: QueryActorRef }
-  | { type: 'query.finished'; queryId: string };
+  | { type: 'query.finished'; queryId: string }
+  /** The engine gave up the plan of an ended query `lateMs` after its end (work it could not interrupt). */
+  | { type: 'query.engineLate'; queryId: string; lateMs: number };
 
 export const FIRST_TOKEN = 1;
+
+/** The project's warning for engine work that outlived its query (Trino's own warning codes are below 100). */
+export const ENGINE_WORK_AFTER_END = { code: 1001, name: 'ENGINE_WORK_AFTER_END' } as const;
 
 /** Drops the oldest finished queries beyond max-history once older than min-expire-age (or beyond the hard cap). */
 function expireHistory(context: TrackerContext): void {
@@ -92,6 +97,16 @@ export const trackerMachine = setup({
       tracked.ref = undefined;
       context.history.push(event.queryId);
       expireHistory(context);
+    },
+    recordLateEngine: ({ context, event }) => {
+      if (event.type !== 'query.engineLate') return;
+      const final = context.queries.get(event.queryId)?.final;
+      if (!final) return;
+      const seconds = (event.lateMs / 1000).toFixed(1);
+      (final.warnings ??= []).push({
+        warningCode: ENGINE_WORK_AFTER_END,
+        message: `The engine went on planning this query for ${seconds} s after it ended: DuckDB could not interrupt that work (the coordinator did not wait for it)`,
+      });
     },
     expireHistory: ({ context }) => expireHistory(context),
     // One query per sweep at most: memory takes a moment to go back once a query's work stops.
@@ -151,6 +166,7 @@ export const trackerMachine = setup({
       on: {
         'query.register': { actions: 'registerQuery' },
         'query.finished': { actions: 'recordFinalView' },
+        'query.engineLate': { actions: 'recordLateEngine' },
       },
       after: {
         trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'enforceMemoryLimit', 'expireHistory'] },

@@ -87,7 +87,7 @@ export function renderQueryInfo(view: QueryView, self: string): Record<string, u
     queryStats: queryStatsJson(view),
     outputStage: { ...stageStats(view.rootStage), stageId: `${view.queryId}.${view.rootStage.stageId}` },
     ...errorFields(view),
-    warnings: [],
+    warnings: view.warnings ?? [],
     finalQueryInfo: view.done,
   };
   if (view.updateType !== undefined) info.updateType = view.updateType;
@@ -114,6 +114,6 @@ export function renderBasicQueryInfo(view: QueryView, self: string): Record<stri
     queryStats: stats,
     ...(view.updateType !== undefined ? { updateType: view.updateType } : {}),
     ...errorFields(view),
-    warnings: [],
+    warnings: view.warnings ?? [],
   };
 }

@@ -35,4 +35,11 @@ export interface QueryView {
   rootStage: StageView;
   /** page handed out by the latest take (live queries only) */
   page?: RowBatch;
+  /** Trino-style warnings about the query (engine work that outlived it, ...) */
+  warnings?: QueryWarning[];
+}
+
+export interface QueryWarning {
+  warningCode: { code: number; name: string };
+  message: string;
 }

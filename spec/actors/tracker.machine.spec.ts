@@ -191,4 +191,25 @@ describe('trackerMachine (through createCoordinator)', () => {
     await settle();
     expect(coordinator.view(coordinator.lookup(waiting)!).state).not.to.equal('QUEUED');
   });
+
+  it('says in the query\'s info when the engine went on planning it a second or more after it ended', async () => {
+    const { coordinator, clock, engine } = setup();
+    const settles: (() => void)[] = [];
+    engine.plan = () => new Promise((resolve) => settles.push(() => resolve({ columns: [], execute: () => { throw new Error('never'); }, release: () => {} })));
+    const slow = coordinator.submit('stuck', testSession());
+    const quick = coordinator.submit('stuck', testSession());
+    await settle();
+    coordinator.lookup(slow)!.ref!.send({ type: 'query.cancel' });
+    coordinator.lookup(quick)!.ref!.send({ type: 'query.cancel' });
+    settles[1]!(); // given up at once: nothing to say
+    await settle();
+    clock.increment(2500);
+    settles[0]!(); // DuckDB folding a constant 2.5 s past the cancel
+    await settle();
+    expect(coordinator.lookup(quick)!.final!.warnings ?? []).to.deep.equal([]);
+    expect(coordinator.lookup(slow)!.final!.warnings).to.deep.equal([{
+      warningCode: { code: 1001, name: 'ENGINE_WORK_AFTER_END' },
+      message: 'The engine went on planning this query for 2.5 s after it ended: DuckDB could not interrupt that work (the coordinator did not wait for it)',
+    }]);
+  });
 });
