@@ -2,6 +2,7 @@
 // EXECUTE, DEALLOCATE, EXPLAIN, transactions), read off the parse tree into the dialect layer's terms.
 import type { Expression, Identifier, QualifiedName, Statement } from './ast.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { expression as formatExpression } from './sql-formatter.js';
 
 export interface LikeFilter {
   pattern: string;
@@ -67,6 +68,13 @@ export function sessionValue(value: Expression): string {
   throw new VivaceError('NOT_SUPPORTED', 'SET SESSION value must be a literal, or literals joined by ||');
 }
 
+/**
+ * A USING parameter as the canonical text of its parsed tree (`formatExpression`), never as the user
+ * wrote it: what is spliced into the prepared statement is what the parser understood, and the result
+ * is parsed and gated again.
+ */
+const parameterText = (e: Expression) => formatExpression(e);
+
 /** The dialect statement `statement` is, or undefined when the engine plans it (queries, DML, DDL). */
 export function dialectStatementOf(statement: Statement, sql: string): DialectStatement | undefined {
   const text = (node: { location: { start: number; end: number } }) => sql.slice(node.location.start, node.location.end);
@@ -101,9 +109,9 @@ export function dialectStatementOf(statement: Statement, sql: string): DialectSt
     case 'Prepare':
       return { kind: 'prepare', name: name(statement.name), statement: text(statement.statement) };
     case 'Execute':
-      return { kind: 'execute', name: name(statement.name), parameters: statement.parameters.map(text) };
+      return { kind: 'execute', name: name(statement.name), parameters: statement.parameters.map(parameterText) };
     case 'ExecuteImmediate':
-      return { kind: 'executeImmediate', statement: statement.statement.value, parameters: statement.parameters.map(text) };
+      return { kind: 'executeImmediate', statement: statement.statement.value, parameters: statement.parameters.map(parameterText) };
     case 'Deallocate':
       return { kind: 'deallocate', name: name(statement.name) };
     case 'StartTransaction':

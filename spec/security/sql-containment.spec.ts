@@ -167,6 +167,17 @@ describe('security: SQL containment (real server, anonymous client)', function (
     const viaHeader = await m.execute('EXECUTE h');
     expect(viaHeader.error?.errorType).to.equal('USER_ERROR');
     expect(JSON.stringify(viaHeader.responses)).not.to.contain(secret);
+    // A parameter is spliced in as its parsed tree printed back, and the result is gated again.
+    m.preparedStatements.clear();
+    m.preparedStatements.set('q', 'SELECT ?');
+    for (const using of [`(SELECT content FROM read_text('${canary}'))`, "1) ; COPY (SELECT 1) TO '/tmp/x'; SELECT (1"]) {
+      const out = await m.execute(`EXECUTE q USING ${using}`);
+      expect(out.error?.errorType, using).to.equal('USER_ERROR');
+      expect(JSON.stringify(out.responses)).not.to.contain(secret);
+    }
+    expect((await m.ok("EXECUTE q USING 'it''s'")).rows).to.deep.equal([["it's"]]);
+    // Pasted as written, the comment would swallow the closing parenthesis; as a tree it is just 1.
+    expect((await m.ok("EXECUTE q USING 1 -- ) , read_text('x')")).rows).to.deep.equal([[1]]);
     m.preparedStatements.clear();
     m.preparedStatements.set('loop', 'EXECUTE loop');
     const loop = await m.execute('EXECUTE loop');

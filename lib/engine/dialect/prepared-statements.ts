@@ -11,7 +11,7 @@ import { syntaxErrorAt } from '../duckdb-errors.js';
 import { astNumber, parseAst } from '../duckdb-ast.js';
 import { parseDialectStatement, type DialectStatement } from './dialect-parser.js';
 import { parseStatement } from '../../sql/parser.js';
-import { walk } from '../../sql/tree-walk.js';
+import { findAll, walk } from '../../sql/tree-walk.js';
 import type { Statement } from '../../sql/ast.js';
 import { parameterTypesFromLiterals } from './parameter-types.js';
 import { stripTrailingSemicolons, tokenize } from './sql-tokens.js';
@@ -116,8 +116,15 @@ export function deallocateStatement(session: Session, name: string): SessionUpda
 }
 
 /** Positions of the `?` parameter markers (outside strings, quoted names and comments). */
+/** The `?` markers of `sql` in text order, from its Trino tree (tokens when it is not Trino SQL). */
 function parameterMarkers(sql: string): { start: number; end: number }[] {
-  return tokenize(sql).filter((t) => t.kind === 'param');
+  let tree;
+  try {
+    tree = parseStatement(sql);
+  } catch {
+    return tokenize(sql).filter((t) => t.kind === 'param');
+  }
+  return findAll(tree, 'Parameter').map((p) => p.location).sort((a, b) => a.start - b.start);
 }
 
 /** `sql` with its `?` markers replaced, in order, by the parenthesized USING expressions. */

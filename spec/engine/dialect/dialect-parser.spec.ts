@@ -16,7 +16,8 @@ describe('dialect: statement recognition', () => {
     ['USE tpch.tiny ;', { kind: 'use', catalog: 'tpch', schema: 'tiny' }],
     ['RESET SESSION a', { kind: 'resetSession', name: 'a' }],
     ['PREPARE p FROM SELECT ?', { kind: 'prepare', name: 'p', statement: 'SELECT ?' }],
-    ['EXECUTE p USING 1, (2, 3)', { kind: 'execute', name: 'p', parameters: ['1', '(2, 3)'] }],
+    // Parameters as the canonical text of their trees, never as written.
+    ['EXECUTE p USING 1, (2, 3), \'it\'\'s\' /* x */', { kind: 'execute', name: 'p', parameters: ['1', 'ROW (2, 3)', "'it''s'"] }],
     ['DEALLOCATE PREPARE p', { kind: 'deallocate', name: 'p' }],
     ['EXPLAIN ANALYZE SELECT 1', { kind: 'explain', analyze: true, statement: 'SELECT 1' }],
     ['START TRANSACTION ISOLATION LEVEL READ COMMITTED', { kind: 'startTransaction' }],
