@@ -9,8 +9,13 @@ import { createDuckDbEngine } from '../lib/engine/duckdb-engine.js';
 import type { Session } from '../lib/protocol/types.js';
 import { PrestoHttpClient, type PageMode } from './http-client.js';
 
-/** Deterministic rows: 16 columns of bigint, integer, smallint, tinyint, double, real, decimal, varchar, date, timestamp, boolean and NULLs. */
+/**
+ * Deterministic rows: 16 columns of bigint, integer, smallint, tinyint, double, real, decimal, varchar, date,
+ * timestamp, boolean and NULLs. In Presto SQL (the engine refuses DuckDB's range()): i counts through a
+ * cross join of two sequences (Presto's sequence holds at most 10,000 entries), up to 10 million rows.
+ */
 export function wideResultSql(rows: number): string {
+  const thousands = Math.max(1, Math.ceil(rows / 1000));
   return `SELECT
   i AS id,
   CAST(i % 1000003 AS INTEGER) AS k_int,
@@ -22,13 +27,14 @@ export function wideResultSql(rows: number): string {
   CAST(i AS DECIMAL(20, 4)) AS amount,
   'customer#' || CAST(i AS VARCHAR) AS name,
   CASE i % 3 WHEN 0 THEN 'AIR' WHEN 1 THEN 'RAIL' ELSE 'SHIP' END AS mode,
-  DATE '1992-01-01' + CAST(i % 2500 AS INTEGER) AS ship_date,
-  TIMESTAMP '2020-01-01 00:00:00' + to_seconds(i % 31536000) AS event_time,
+  date_add('day', i % 2500, DATE '1992-01-01') AS ship_date,
+  date_add('second', i % 31536000, TIMESTAMP '2020-01-01 00:00:00') AS event_time,
   i % 2 = 0 AS is_even,
   CASE WHEN i % 10 = 0 THEN NULL ELSE i * 7 END AS maybe_big,
   CAST(i % 7 AS INTEGER) + 1 AS day_of_week,
   i * 3 + 1 AS other_big
-FROM range(${rows}) AS t(i)`;
+FROM (SELECT a * 1000 + b AS i FROM UNNEST(sequence(0, ${thousands - 1})) AS x(a) CROSS JOIN UNNEST(sequence(0, 999)) AS y(b)) AS t
+WHERE i < ${rows}`;
 }
 
 export interface StreamFigures {
