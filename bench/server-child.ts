@@ -20,7 +20,8 @@ export async function startVivace(overrides: Partial<CoordinatorConfig> = {}): P
   const config: CoordinatorConfig = { ...defaultConfig(), tempDirectory, ...overrides };
   const engine = await createDuckDbEngine({
     tempDirectory: config.tempDirectory,
-    dataDirectory: config.tempDirectory,
+    // tpch data from the user's cache (figure c streams tpch.sf1.lineitem), generated once.
+    dataDirectory: config.dataDirectory,
     memoryLimit: config.engineMemoryLimit,
     threads: config.engineThreads,
     maxConnections: config.maxRunningQueries,
