@@ -1,5 +1,6 @@
-// A small SQL tokenizer for recognising Presto-only statements and rewriting a few names in place.
-// It knows strings, quoted identifiers, comments and `?` markers; it does not parse expressions.
+// A small SQL tokenizer for rewriting a few names in the project's own text passes (information_schema,
+// catalog names, tpch schemas). It knows strings, quoted identifiers, comments and `?` markers; statements
+// themselves are read by the Trino parser (lib/sql).
 
 export type TokenKind = 'word' | 'quoted' | 'string' | 'number' | 'param' | 'punct';
 
@@ -99,105 +100,10 @@ function closingQuote(sql: string, open: number, quote: string): number {
   }
 }
 
-/** A cursor over tokens with the few look-ahead helpers the statement recognisers need. */
-export class TokenCursor {
-  private at = 0;
-  constructor(private readonly tokens: Token[], readonly sql: string) {}
-
-  get position(): number {
-    return this.at;
-  }
-
-  peek(offset = 0): Token | undefined {
-    return this.tokens[this.at + offset];
-  }
-
-  /** True (and advances) when the next tokens are these keywords, case-insensitively. */
-  keywords(...words: string[]): boolean {
-    for (let k = 0; k < words.length; k++) {
-      const t = this.tokens[this.at + k];
-      if (!t || t.kind !== 'word' || t.value.toLowerCase() !== words[k]) return false;
-    }
-    this.at += words.length;
-    return true;
-  }
-
-  punct(ch: string): boolean {
-    const t = this.peek();
-    if (!t || t.kind !== 'punct' || t.value !== ch) return false;
-    this.at++;
-    return true;
-  }
-
-  /** An identifier: a word (lower-cased, as Presto folds unquoted names) or a quoted identifier. */
-  identifier(): string | undefined {
-    const t = this.peek();
-    if (!t || (t.kind !== 'word' && t.kind !== 'quoted')) return undefined;
-    this.at++;
-    return t.kind === 'word' ? t.value.toLowerCase() : t.value;
-  }
-
-  /** `a`, `a.b` or `a.b.c`. */
-  qualifiedName(): string[] | undefined {
-    const first = this.identifier();
-    if (first === undefined) return undefined;
-    const parts = [first];
-    while (parts.length < 3 && this.peek()?.value === '.' && this.peek()?.kind === 'punct') {
-      this.at++;
-      const next = this.identifier();
-      if (next === undefined) return undefined;
-      parts.push(next);
-    }
-    return parts;
-  }
-
-  string(): string | undefined {
-    const t = this.peek();
-    if (!t || t.kind !== 'string') return undefined;
-    this.at++;
-    return t.value;
-  }
-
-  /** The source text from the current token to the end (trailing semicolons already stripped). */
-  rest(): string {
-    const t = this.peek();
-    return t ? this.sql.slice(t.start).trim() : '';
-  }
-
-  get done(): boolean {
-    return this.at >= this.tokens.length;
-  }
-
-  skipToEnd(): void {
-    this.at = this.tokens.length;
-  }
-}
-
 /** `sql` without trailing semicolons and whitespace. */
 export function stripTrailingSemicolons(sql: string): string {
   // A backwards scan: `/[\s;]+$/` retries from every position of a long run of spaces (quadratic).
   let end = sql.length;
   while (end > 0 && (isSpace(sql.charCodeAt(end - 1)) || sql.charCodeAt(end - 1) === SEMICOLON)) end--;
   return end === sql.length ? sql : sql.slice(0, end);
-}
-
-/**
- * Top-level comma-separated parts of `text` (commas inside parentheses, brackets, strings or
- * quoted identifiers do not split).
- */
-export function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let from = 0;
-  for (const t of tokenize(text)) {
-    if (t.kind !== 'punct') continue;
-    if (t.value === '(' || t.value === '[') depth++;
-    else if (t.value === ')' || t.value === ']') depth--;
-    else if (t.value === ',' && depth === 0) {
-      parts.push(text.slice(from, t.start).trim());
-      from = t.end;
-    }
-  }
-  parts.push(text.slice(from).trim());
-  return parts.filter((p) => p !== '');
 }
