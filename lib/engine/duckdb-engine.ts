@@ -22,7 +22,6 @@ import { REWRITTEN_FUNCTIONS } from './presto-ast.js';
 import type { Statement } from '../sql/ast.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
 import { defaultTransactionLimits, transactionsOf, type TransactionLimits } from './dialect/transaction-registry.js';
-import { rejectConnectorWrite } from './dialect/write-target.js';
 import { attachTpchCatalog, type TpchCatalog, type TpchCatalogOptions } from './catalogs/tpch-catalog.js';
 import { lockDownEngine, SANDBOX_INSTANCE_CONFIG } from './engine-sandbox.js';
 import { attachSystemCatalog } from './catalogs/system-catalog.js';
@@ -239,7 +238,6 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     });
     if (extracted.count === 0) throw new VivaceError('SYNTAX_ERROR', 'line 1:1: Empty statement', { location: { lineNumber: 1, columnNumber: 1 } });
     if (extracted.count > 1) throw new VivaceError('SYNTAX_ERROR', 'Multiple statements in one request are not supported');
-    rejectConnectorWrite(text, session);
     const ast = !serialized || serialized.error ? undefined : serialized.statements?.[0]?.node;
     // Presto division and functions (statement-rewriter.ts); a statement needing neither runs as written.
     const inner = ast ? await rewriteSql(connection, ast, text, session) : text;

@@ -116,7 +116,13 @@ describe('admitStatement', () => {
       expect(refusal(sql), sql).to.include({ errorName: 'PERMISSION_DENIED' });
     }
     const inTpch: GateContext = { ...CONTEXT, catalog: 'tpch', schema: 'tiny' };
-    expect(refusal('CREATE TABLE t (a bigint)', inTpch)).to.include({ errorName: 'NOT_SUPPORTED' });
+    for (const sql of ['CREATE TABLE t (a bigint)', 'INSERT INTO t VALUES (1)', 'CREATE SCHEMA extra', 'CREATE OR REPLACE VIEW system.runtime.v AS SELECT 1']) {
+      expect(refusal(sql, inTpch), sql).to.include({ errorName: 'NOT_SUPPORTED' });
+    }
+    // Reading a connector catalog, or writing memory while reading one, is no write to it.
+    for (const sql of ['SELECT * FROM tpch.tiny.region', 'INSERT INTO memory.default.t SELECT * FROM tpch.tiny.nation', 'DROP SCHEMA memory.s']) {
+      expect(refusal(sql), sql).to.equal(undefined);
+    }
     expect(refusal('CREATE TABLE other.s.t (a bigint)')).to.include({ errorName: 'CATALOG_NOT_FOUND' });
     // COMMENT ON COLUMN names a column: its table is all but the last part.
     expect(refusal("COMMENT ON COLUMN memory.shop.orders.note IS 'x'")).to.equal(undefined);
