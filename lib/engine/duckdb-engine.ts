@@ -9,16 +9,9 @@ import { ConnectionPool } from './connection-pool.js';
 import { CONNECTION_SETUP_SQL } from './presto-macros.js';
 import { prestoTypeOf } from './duckdb-types.js';
 import { renderRowsSql } from './row-renderer.js';
-import { toVivaceError, syntaxErrorAt, type ErrorContext } from './duckdb-errors.js';
-import { prestoColumnNames, rewriteStatement } from './statement-rewriter.js';
-import { astNumber, parseAst, stringifyAst, type SerializedStatement } from './duckdb-ast.js';
-import { rewritePrestoLiterals } from './presto-literals.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
-import { embeddedQuery, statementOutput } from '../sql/statement-output.js';
-import { needsEngineRewrite, outputNames } from '../sql/output-names.js';
-import { REWRITTEN_FUNCTIONS } from './presto-ast.js';
 import type { Statement } from '../sql/ast.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
 import { defaultTransactionLimits, transactionsOf, type TransactionLimits } from './dialect/transaction-registry.js';
@@ -27,14 +20,16 @@ import { lockDownEngine, SANDBOX_INSTANCE_CONFIG } from './engine-sandbox.js';
 import { attachSystemCatalog } from './catalogs/system-catalog.js';
 import type { SystemTablesBinding } from './catalogs/system-tables.js';
 import { CatalogNames } from './dialect/catalog-names.js';
-import { stripTrailingSemicolons } from './dialect/sql-tokens.js';
-import type { RewriteMap } from './rewrite-map.js';
+import { statementOutput } from '../sql/statement-output.js';
+import { outputNames } from '../sql/output-names.js';
+import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
+import { translateStatement, type Translation, type TranslationContext } from '../sql/duckdb-translation.js';
+import { informationSchemaSql } from './dialect/information-schema.js';
 import { parseStatement } from '../sql/parser.js';
 import { admitStatement } from '../sql/statement-gate.js';
 import { AdmittedQueries } from './admitted-queries.js';
 import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
 import { SYSTEM_CATALOG } from './catalogs/system-catalog.js';
-import { rewriteMappedCatalogsMapped } from './dialect/catalog-rewrite.js';
 
 export interface DuckDbEngineOptions {
   /** Parent of the tpch directory by default. Defaults to tempDirectory. */
@@ -136,18 +131,26 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     return planParsed(sql, session, signal, statement);
   };
   const planTrusted: Engine['plan'] = (sql, session, signal) => planParsed(sql, session, signal);
+  // A user's statement reaches DuckDB only as its tree's translation (lib/sql/duckdb-translation.ts).
+  const translationContext = (session: Session): TranslationContext => ({
+    catalog: session.catalog,
+    schema: session.schema,
+    timeZone: session.timeZone,
+    databaseOf: (catalog) => CatalogNames.duckdbName(catalog),
+    virtualTable: (catalog, schema, table) => (schema === 'information_schema' ? informationSchemaSql(catalog, table) : undefined),
+  });
   /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
   const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement): Promise<Plan> => {
     const replans: Replans = {
       user: (s2, session2) => plan(s2, session2, signal),
       own: (s2, session2) => planTrusted(s2, session2, signal),
     };
+    const translate = (tree: Statement) => translateStatement(tree, sql, translationContext(session));
     // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
     // meanwhile stops waiting for it (the generation goes on for the next query).
-    const generating = tpch?.beforePlan(sql, session);
-    return generating
-      ? untilAborted(generating, signal).then(() => planStatement(pool, cache, sql, session, replans, signal, statement))
-      : planStatement(pool, cache, sql, session, replans, signal, statement);
+    const generating = statement && tpch?.beforePlan(() => tablesOf(statement, translate));
+    const planned = () => planStatement(pool, cache, sql, session, replans, signal, statement && { tree: statement, translate });
+    return generating ? untilAborted(generating, signal).then(planned) : planned();
   };
   return {
     plan,
@@ -188,7 +191,25 @@ interface Replans {
   own: Engine['plan'];
 }
 
-async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replans: Replans, signal?: PlanAbort, statement?: Statement): Promise<Plan> {
+/** A user's statement: its tree, and its translation to DuckDB SQL. */
+interface UserStatement {
+  tree: Statement;
+  translate: (tree: Statement) => Translation;
+}
+
+/** The tables a statement (or the statement EXPLAIN explains) reads or writes; none for other dialect statements. */
+function tablesOf(statement: Statement, translate: (tree: Statement) => Translation) {
+  const inner = statement.type === 'Explain' ? statement.statement : statement;
+  try {
+    return translate(inner).tables;
+  } catch {
+    // Not a statement DuckDB runs (SHOW, USE, ...), or one its planning refuses anyway.
+    return [];
+  }
+}
+
+async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replans: Replans, signal?: PlanAbort, user?: UserStatement): Promise<Plan> {
+  const statement = user?.tree;
   // A statement of an open transaction runs on the connection the transaction pinned (dialect/transaction-registry.ts).
   const transactions = transactionsOf(pool);
   const lease = await transactions.lease(session.transactionId);
@@ -212,6 +233,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     // Presto-only statements (SHOW, USE, SET SESSION, PREPARE, EXECUTE, transactions, ...): never cached.
     const dialectPlan = await planDialectStatement({
       sql, tree: statement, session, connection, release: giveBack, plan: replans.user, planOwn: replans.own, transactions, clearPlanCache: () => cache.clear(),
+      translate: user && ((tree) => user.translate(tree).sql),
     });
     if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };
@@ -220,33 +242,18 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     if (cached) {
       return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime), giveBack, () => held);
     }
-    // Text rewrites keep a map back to the SQL as written, so error locations point at what the user wrote.
-    const stripped = stripTrailingSemicolons(sql);
-    const literals = rewritePrestoLiterals(stripped);
-    const rewritten = rewriteMappedCatalogsMapped(literals.text, literals.map);
-    const text = rewritten.text;
-    if (text !== stripped) context.rewritten = rewritten;
-    // DuckDB's JSON tree of the statement is needed only for its rewrites (division, a few Presto
-    // functions); reading it costs the main thread ~100 ms for a 3 MB tree (an IN list of 20,000 numbers).
-    const serialized = statement && !needsEngineRewrite(statement, REWRITTEN_FUNCTIONS) ? undefined : await serialize(connection, text);
-    if (serialized?.error && serialized.error_type === 'parser') {
-      const offset = serialized.position === undefined ? undefined : rewritten.map.toOriginal(astNumber(serialized.position));
-      throw syntaxErrorAt(sql, offset, serialized.error_message ?? 'syntax error');
-    }
-    const extracted = await connection.extractStatements(text).catch((err: unknown) => {
+    // A user's statement runs as its translation; errors in it point back at the statement as written.
+    const translation = user?.translate(user.tree);
+    const text = translation ? translation.sql : sql;
+    if (translation) context.rewritten = { text, toOriginal: (offset) => translation.toOriginal(offset) };
+    const prepared = await connection.prepare(text).catch((err: unknown) => {
       throw toVivaceError(err, context);
     });
-    if (extracted.count === 0) throw new VivaceError('SYNTAX_ERROR', 'line 1:1: Empty statement', { location: { lineNumber: 1, columnNumber: 1 } });
-    if (extracted.count > 1) throw new VivaceError('SYNTAX_ERROR', 'Multiple statements in one request are not supported');
-    const ast = !serialized || serialized.error ? undefined : serialized.statements?.[0]?.node;
-    // Presto division and functions (statement-rewriter.ts); a statement needing neither runs as written.
-    const inner = ast ? await rewriteSql(connection, ast, text, session) : text;
-    const prepared = await prepareRewritten(connection, inner, text, context);
     const kind = statement ? statementOutput(statement) : classifyStatement(prepared.statementType);
     if (kind.kind === 'rows') {
-      const columns = outputColumns(prepared, ast, statement);
+      const columns = outputColumns(prepared, statement);
       prepared.destroySync();
-      const renderSql = renderRowsSql(inner, columns.map((c) => c.duckdb), session.timeZone);
+      const renderSql = renderRowsSql(text, columns.map((c) => c.duckdb), session.timeZone);
       const output = columns.map(({ name, type }) => ({ name, type }));
       const planned: CachedQueryPlan = { columns: output, renderSql };
       cache.set(cacheKey, planned);
@@ -254,10 +261,8 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     }
     prepared.destroySync();
     cache.clear();
-    const embedded = statement && kind.kind === 'count' ? embeddedQuery(statement) : undefined;
-    const runSql = embedded ? await rewriteEmbeddedQuery(connection, text, embedded, rewritten.map, session) : text;
     const columns = kind.kind === 'count' ? ROWS_COLUMN : [];
-    return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, runSql, kind.kind === 'count', giveBack, runtime).start(), giveBack, () => held);
+    return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, text, kind.kind === 'count', giveBack, runtime).start(), giveBack, () => held);
   } catch (err) {
     giveBack();
     throw signal?.aborted ? abortReason(signal) : toVivaceError(err, context);
@@ -312,62 +317,11 @@ async function useSchema(connection: DuckDBConnection, currentSchema: WeakMap<Du
   }
 }
 
-async function serialize(connection: DuckDBConnection, sql: string): Promise<SerializedStatement> {
-  const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]);
-  return parseAst(String(reader.getRows()[0]![0]));
-}
-
-/** The statement with Presto division and functions rewritten, or the text itself when it needs none. */
-async function rewriteSql(connection: DuckDBConnection, ast: unknown, text: string, session: Session): Promise<string> {
-  const tree = structuredClone(ast);
-  if (rewriteStatement(tree, { timeZone: session.timeZone }) === 0) return text;
-  const json = stringifyAst({ error: false, statements: [{ node: tree, named_param_map: [] }] });
-  const reader = await connection.runAndReadAll('SELECT json_deserialize_sql($1::JSON)', [json]);
-  return String(reader.getRows()[0]![0]);
-}
-
-/**
- * INSERT ... <query> and CREATE TABLE ... AS <query>: rewrite the query part (json_serialize_sql takes
- * SELECTs only). `at` is where the tree put the query in the SQL as written; `map` leads there in `text`.
- * (A CTAS's trailing WITH [NO] DATA makes the part no query: it then runs as written.)
- */
-async function rewriteEmbeddedQuery(connection: DuckDBConnection, text: string, at: { start: number }, map: RewriteMap, session: Session): Promise<string> {
-  const start = map.toRewritten(at.start);
-  const query = text.slice(start);
-  const serialized = await serialize(connection, query);
-  const ast = serialized.error ? undefined : serialized.statements?.[0]?.node;
-  if (!ast) return text;
-  const rewritten = await rewriteSql(connection, ast, query, session);
-  return rewritten === query ? text : `${text.slice(0, start)}${rewritten}`;
-}
-
-/**
- * Prepares the rewritten statement. Its errors point into DuckDB's rewritten text, so on failure the
- * text as written is prepared too (error path only): its error, with a location in the user's SQL, is
- * reported unless it only says that a rewritten Presto function does not exist.
- */
-async function prepareRewritten(connection: DuckDBConnection, inner: string, text: string, context: ErrorContext): Promise<DuckDBPreparedStatement> {
-  try {
-    return await connection.prepare(inner);
-  } catch (err) {
-    if (inner === text) throw toVivaceError(err, context);
-    const original = await connection.prepare(text).then(
-      (p) => {
-        p.destroySync();
-        return undefined;
-      },
-      (e: unknown) => e,
-    );
-    if (original !== undefined && !/Function with name|lambda/i.test(String((original as Error).message))) throw toVivaceError(original, context);
-    throw toVivaceError(err, { ...context, sql: undefined });
-  }
-}
-
-/** Presto's output names from the statement's tree (a user's) or DuckDB's (the project's own SQL). */
-function outputColumns(prepared: DuckDBPreparedStatement, ast: unknown, statement: Statement | undefined): (OutputColumn & { duckdb: ReturnType<DuckDBPreparedStatement['columnType']> })[] {
+/** Presto's output names from the statement's tree (a user's), or DuckDB's (the project's own SQL names its columns). */
+function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement | undefined): (OutputColumn & { duckdb: ReturnType<DuckDBPreparedStatement['columnType']> })[] {
   const duckdbNames: string[] = [];
   for (let i = 0; i < prepared.columnCount; i++) duckdbNames.push(prepared.columnName(i));
-  const names = statement ? outputNames(statement, duckdbNames) : prestoColumnNames(ast as Parameters<typeof prestoColumnNames>[0], duckdbNames);
+  const names = statement ? outputNames(statement, duckdbNames) : duckdbNames;
   return names.map((name, i) => {
     const duckdb = prepared.columnType(i);
     return { name, type: prestoTypeOf(duckdb), duckdb };

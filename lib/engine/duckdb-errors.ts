@@ -4,16 +4,21 @@ import type { ErrorName } from '../protocol/error-codes.js';
 import type { ErrorLocation } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { CatalogNames } from './dialect/catalog-names.js';
-import type { Rewritten } from './rewrite-map.js';
+
+/** DuckDB SQL standing for a user's statement, with the way back to offsets in the statement as written. */
+export interface TranslatedText {
+  text: string;
+  toOriginal(offset: number): number;
+}
 
 export interface ErrorContext {
   /** The SQL as the user wrote it; locations are only computed when given. */
   sql?: string;
   /**
-   * The text DuckDB saw when it differs from `sql` (text rewrites): its LINE/caret positions are
-   * mapped back so the location points into `sql`.
+   * The text DuckDB saw when it differs from `sql` (the statement's DuckDB translation): its LINE/caret
+   * positions are mapped back so the location points into `sql`.
    */
-  rewritten?: Rewritten;
+  rewritten?: TranslatedText;
   /** Used to qualify unqualified table names in messages. */
   catalog?: string;
   schema?: string;
@@ -316,10 +321,10 @@ export function toVivaceError(err: unknown, ctx: ErrorContext = {}): VivaceError
 }
 
 /** The caret's location in the rewritten text, as a location in `sql` (the text as written). */
-function mappedCaret(message: string, rewritten: Rewritten, sql: string): ErrorLocation | undefined {
+function mappedCaret(message: string, rewritten: TranslatedText, sql: string): ErrorLocation | undefined {
   const location = locationFromCaret(message, rewritten.text);
   if (!location) return undefined;
-  return locationOfOffset(sql, rewritten.map.toOriginal(offsetOfLocation(rewritten.text, location)));
+  return locationOfOffset(sql, rewritten.toOriginal(offsetOfLocation(rewritten.text, location)));
 }
 
 /** 0-based offset of a 1-based line/column in `sql`. */

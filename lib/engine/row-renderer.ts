@@ -19,7 +19,7 @@
 // - otherwise, element by element and field by field, a lambda per array or map: at most
 //   MAX_ELEMENT_NESTING deep (arrays or maps around rows holding doubles, maps holding rows, ...).
 // No result type nests deeper than MAX_TYPE_DEPTH.
-import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBTypeId, type DuckDBDecimalType, type DuckDBType } from '@duckdb/node-api';
 import { VivaceError } from '../protocol/vivace-error.js';
 
 /**
@@ -219,10 +219,17 @@ function jsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
       return `${expr}::VARCHAR`;
     case DuckDBTypeId.HUGEINT:
       return `${expr}::BIGINT::VARCHAR`;
+    case DuckDBTypeId.DECIMAL: {
+      // Presto decimals are strings in plain notation. DuckDB writes a decimal(p,p) without its leading
+      // zero (-.05): one more digit of width gives it back (Trino: -0.05).
+      const { width, scale } = type as DuckDBDecimalType;
+      if (width === scale && width < 38) return quote(`${expr}::DECIMAL(${width + 1}, ${scale})::VARCHAR`);
+      if (width === scale) return quote(`system.main.regexp_replace(${expr}::VARCHAR, '^(-?)[.]', '\\1' || '0.')`);
+      return quote(`${expr}::VARCHAR`);
+    }
     case DuckDBTypeId.UBIGINT:
     case DuckDBTypeId.UHUGEINT:
     case DuckDBTypeId.BIGNUM:
-    case DuckDBTypeId.DECIMAL:
     case DuckDBTypeId.DATE:
     case DuckDBTypeId.UUID:
       // Presto decimals are strings in plain notation; DuckDB's text form is exactly that.

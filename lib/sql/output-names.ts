@@ -1,7 +1,6 @@
 // Presto's names for a query's output columns, from the tree: an alias, else a plain column reference's
 // name, else `_col{i}`; star expansions keep the engine's names; VALUES columns are all `_col{i}`.
 import type { Expression, QueryBody, SelectItem, Statement } from './ast.js';
-import { walk } from './tree-walk.js';
 
 /** The select list that names the output: the first branch of a set operation, through parentheses. */
 function namingBody(body: QueryBody): QueryBody {
@@ -47,23 +46,4 @@ export function outputNames(statement: Statement, engineNames: readonly string[]
     }
   }
   return names;
-}
-
-/**
- * Whether the engine must rewrite the statement on its own tree: a division, an interval (DATE +
- * INTERVAL), or a call in `rewritten` (or try).
- */
-export function needsEngineRewrite(statement: Statement, rewritten: ReadonlySet<string>): boolean {
-  let needed = false;
-  walk(statement, (node) => {
-    if (needed) return false;
-    if (node.type === 'ArithmeticBinaryExpression' && node.operator === '/') needed = true;
-    else if (node.type === 'IntervalLiteral' || node.type === 'IntervalDataType') needed = true;
-    else if (node.type === 'FunctionCall') {
-      const name = node.name.parts[node.name.parts.length - 1]!.value.toLowerCase();
-      if (name === 'try' || rewritten.has(name)) needed = true;
-    }
-    return undefined;
-  });
-  return needed;
 }

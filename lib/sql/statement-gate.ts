@@ -5,6 +5,7 @@ import type { FunctionCall, Node, QualifiedName, Statement, Table, TableFunction
 import { isAllowedFunction, resolveFunctionName } from './function-catalog.js';
 import { positionAt } from './syntax-error.js';
 import { walk } from './tree-walk.js';
+import { fold, partsOf } from './names.js';
 import { parseStatement } from './parser.js';
 import type { ErrorName } from '../protocol/error-codes.js';
 import { VivaceError } from '../protocol/vivace-error.js';
@@ -68,17 +69,6 @@ const TYPE_NAMES = new Set([
 ]);
 const CONTAINER_TYPES = new Set(['array', 'map']);
 
-/** Trino folds every identifier to lower case (ASCII only here: DuckDB compares ASCII case-insensitively). */
-const fold = (s: string) => {
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    out += c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : s[i];
-  }
-  return out;
-};
-
-const partsOf = (name: QualifiedName) => name.parts.map((p) => fold(p.value));
 
 function failAt(sql: string, node: Node, errorName: ErrorName, message: string): VivaceError {
   const location = positionAt(sql, node.location.start);

@@ -43,9 +43,3 @@ export function statementOutput(statement: Statement): StatementOutput {
   if (ddl !== undefined) return { kind: 'ddl', updateType: ddl };
   return { kind: 'rows' };
 }
-
-/** Where the query of INSERT ... <query> or CREATE TABLE ... AS <query> lies in the text, if the statement has one. */
-export function embeddedQuery(statement: Statement): { start: number; end: number } | undefined {
-  if (statement.type === 'Insert' || statement.type === 'CreateTableAsSelect') return statement.query.location;
-  return undefined;
-}

@@ -1,7 +1,7 @@
-// Output names from the tree, and whether the engine needs DuckDB's own tree for a rewrite.
+// Output names from the tree.
 import { expect } from 'chai';
 import { parseStatement } from '../../lib/sql/parser.js';
-import { needsEngineRewrite, outputNames } from '../../lib/sql/output-names.js';
+import { outputNames } from '../../lib/sql/output-names.js';
 
 const names = (sql: string, engine: string[]) => outputNames(parseStatement(sql), engine);
 
@@ -18,17 +18,5 @@ describe('outputNames', () => {
     expect(names("VALUES (1, 'a'), (2, 'b')", ['col0', 'col1'])).to.deep.equal(['_col0', '_col1']);
     expect(names('SELECT * FROM (VALUES (1, 2))', ['col0', 'col1'])).to.deep.equal(['_col0', '_col1']);
     expect(names('SHOW TABLES', ['Table'])).to.deep.equal(['Table']);
-  });
-});
-
-describe('needsEngineRewrite', () => {
-  const rewritten = new Set(['transform', 'format']);
-  it('is true for a division, an interval, try and the rewritten functions, anywhere in the tree', () => {
-    for (const sql of ['SELECT a / b FROM t', "SELECT DATE '2020-01-01' + INTERVAL '1' DAY", 'SELECT try(1)', 'SELECT (SELECT transform(ARRAY[1], x -> x))', "SELECT 1 WHERE format('%s', 1) = '1'"]) {
-      expect(needsEngineRewrite(parseStatement(sql), rewritten), sql).to.equal(true);
-    }
-    for (const sql of ['SELECT 1', `SELECT 1 WHERE 1 IN (${Array.from({ length: 1000 }, (_, i) => i).join(',')})`, 'SELECT upper(x) FROM t']) {
-      expect(needsEngineRewrite(parseStatement(sql), rewritten), sql).to.equal(false);
-    }
   });
 });

@@ -1,7 +1,7 @@
 // Statement kinds and Trino's update types from the tree; the query inside INSERT and CTAS located.
 import { expect } from 'chai';
 import { parseStatement } from '../../lib/sql/parser.js';
-import { embeddedQuery, statementOutput } from '../../lib/sql/statement-output.js';
+import { statementOutput } from '../../lib/sql/statement-output.js';
 import { admitStatement } from '../../lib/sql/statement-gate.js';
 import { classicAttacks, expectLinear } from '../support/linear-time.js';
 
@@ -31,18 +31,6 @@ describe('statementOutput', () => {
       expect(output(sql), sql).to.deep.equal({ kind: 'count', updateType: 'CREATE TABLE' });
     }
     expect(output('CREATE TABLE t (a bigint, b varchar(3))').kind).to.equal('ddl');
-  });
-
-  it('locates the query of INSERT and CREATE TABLE ... AS in the text', () => {
-    const query = (sql: string) => {
-      const at = embeddedQuery(parseStatement(sql));
-      return at === undefined ? undefined : sql.slice(at.start);
-    };
-    expect(query('INSERT INTO memory."default".t (a, b) SELECT 1, 2')).to.equal('SELECT 1, 2');
-    expect(query('insert into t values (1)')).to.equal('values (1)');
-    expect(query('CREATE TABLE "a.b" (x) AS SELECT 1')).to.equal('SELECT 1');
-    expect(query('CREATE TABLE t (a bigint)')).to.equal(undefined);
-    expect(query('DELETE FROM t')).to.equal(undefined);
   });
 
   it('answers at once for the long table names that froze the server, and stays linear', () => {

@@ -6,11 +6,11 @@ import { readdirSync, rmSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import type { Session } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { TPCH_TABLES } from '../../tpch/index.js';
 import { generateSchema, readManifest, type TpchManifest } from './tpch-generation.js';
-import { TPCH_CATALOG, TPCH_SCHEMAS, createSchemaSql, parquetViewSql, placeholderViewSql, referencedSchemas } from './tpch-schemas.js';
+import { TPCH_CATALOG, TPCH_SCHEMAS, createSchemaSql, parquetViewSql, placeholderViewSql, schemasOfTables } from './tpch-schemas.js';
+import type { TableReference } from '../../sql/duckdb-translation.js';
 
 export interface TpchCatalogOptions {
   /** Where generated schemas live (default: <dataDirectory>/tpch). */
@@ -24,8 +24,11 @@ export interface TpchCatalogOptions {
 }
 
 export interface TpchCatalog {
-  /** Resolves when every tpch schema the statement reads is on disk; undefined when there is nothing to wait for. */
-  beforePlan(sql: string, session: Pick<Session, 'catalog' | 'schema'>): Promise<void> | undefined;
+  /**
+   * Resolves when every tpch schema among `tables` (what a user's statement names) is on disk; undefined
+   * when there is nothing to wait for. The project's own SQL reads no tpch data.
+   */
+  beforePlan(tables: () => readonly TableReference[]): Promise<void> | undefined;
   /** Generates a schema now (if not yet) and resolves when its views read the data. */
   ensureSchema(schema: string): Promise<void>;
   close(): void;
@@ -117,9 +120,9 @@ export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchC
   };
 
   return {
-    beforePlan(sql, session) {
+    beforePlan(tables) {
       if (ready.size === TPCH_SCHEMAS.length) return undefined;
-      const missing = [...referencedSchemas(sql, session)].filter((s) => !ready.has(s));
+      const missing = [...schemasOfTables(tables())].filter((s) => !ready.has(s));
       if (missing.length === 0) return undefined;
       return Promise.all(missing.map(ensureSchema)).then(() => undefined);
     },

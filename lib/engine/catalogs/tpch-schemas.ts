@@ -1,8 +1,6 @@
 // The tpch catalog's schemas (as Presto's tpch connector: tiny = sf 0.01, sfN = scale factor N), the SQL
 // of their views, and which schemas a statement refers to.
 import { TPCH_TABLES, type TpchTable } from '../../tpch/index.js';
-import type { Session } from '../../protocol/types.js';
-import { tokenize, type Token } from '../dialect/sql-tokens.js';
 
 export const TPCH_CATALOG = 'tpch';
 
@@ -48,39 +46,12 @@ export function createSchemaSql(schema: string): string {
 const SCHEMA_NAMES = new Set(TPCH_SCHEMAS.map((s) => s.name));
 const TABLES = new Set<string>(TABLE_NAMES);
 
-/** Dotted names (`a`, `a.b`, `"a"."b".c`), lower-cased, in order; strings and comments are no names. */
-function dottedNames(tokens: Token[]): string[][] {
-  const names: string[][] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    if (tokens[i]!.kind !== 'word' && tokens[i]!.kind !== 'quoted') continue;
-    const parts = [tokens[i]!.value.toLowerCase()];
-    while (tokens[i + 1]?.kind === 'punct' && tokens[i + 1]!.value === '.' && (tokens[i + 2]?.kind === 'word' || tokens[i + 2]?.kind === 'quoted')) {
-      parts.push(tokens[i + 2]!.value.toLowerCase());
-      i += 2;
-    }
-    names.push(parts);
-  }
-  return names;
-}
-
 /**
- * The tpch schemas whose data a statement reads, by its names: `tpch.<schema>.<table>`, and with the
- * session on catalog tpch also `<schema>.<table>` and bare table names in the session schema. SHOW and
- * DESCRIBE need no data. A miss reads a placeholder view, which fails with a clear message.
+ * The tpch schemas holding tables a statement names (its translation resolved them against the session).
+ * A miss reads a placeholder view, which fails with a clear message.
  */
-export function referencedSchemas(sql: string, session: Pick<Session, 'catalog' | 'schema'>): Set<string> {
+export function schemasOfTables(tables: readonly { catalog: string; schema: string; table: string }[]): Set<string> {
   const found = new Set<string>();
-  const inCatalog = session.catalog?.toLowerCase() === TPCH_CATALOG;
-  if (!inCatalog && !sql.toLowerCase().includes(TPCH_CATALOG)) return found;
-  const tokens = tokenize(sql);
-  const first = tokens[0]?.kind === 'word' ? tokens[0].value.toLowerCase() : '';
-  if (first === 'show' || first === 'describe' || first === 'desc') return found;
-  const schema = session.schema?.toLowerCase();
-  const bareTablesCount = inCatalog && schema !== undefined && SCHEMA_NAMES.has(schema);
-  for (const [a, b, c] of dottedNames(tokens)) {
-    if (a === TPCH_CATALOG && b !== undefined && c !== undefined && SCHEMA_NAMES.has(b) && TABLES.has(c)) found.add(b);
-    else if (inCatalog && b !== undefined && c === undefined && SCHEMA_NAMES.has(a!) && TABLES.has(b)) found.add(a!);
-    else if (bareTablesCount && b === undefined && TABLES.has(a!)) found.add(schema);
-  }
+  for (const t of tables) if (t.catalog === TPCH_CATALOG && SCHEMA_NAMES.has(t.schema) && TABLES.has(t.table)) found.add(t.schema);
   return found;
 }

@@ -5,7 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Plan } from '../engine.types.js';
 import type { Session } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
-import { parseDialectStatement, type DialectStatement } from './dialect-parser.js';
+import type { DialectStatement } from '../../sql/dialect-statement.js';
 import { dialectStatementOf } from '../../sql/dialect-statement.js';
 import type { Statement } from '../../sql/ast.js';
 import { valuesPlan, type Cell } from './values-plan.js';
@@ -20,11 +20,9 @@ import {
   describeOutputRows,
   preparedStatement,
   prepareStatement,
+  parameterCount,
   substituteParameters,
 } from './prepared-statements.js';
-import { rewriteInformationSchema } from './information-schema.js';
-import { tokenize } from './sql-tokens.js';
-import { rewriteMappedCatalogs } from './catalog-rewrite.js';
 import type { TransactionRegistry } from './transaction-registry.js';
 
 export interface DialectContext {
@@ -46,16 +44,22 @@ export interface DialectContext {
   transactions: TransactionRegistry;
   /** Results of statements planned earlier may no longer hold (ROLLBACK of DDL). */
   clearPlanCache: () => void;
+  /** The DuckDB SQL of a user's statement (EXPLAIN's, a prepared one's); absent for the project's own SQL. */
+  translate?: (statement: Statement) => string;
 }
 
-/** A Plan for a Presto-only statement, or undefined when the engine should plan `sql` itself. */
+function translator(ctx: DialectContext): (statement: Statement) => string {
+  if (!ctx.translate) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'A dialect statement without its translation');
+  return ctx.translate;
+}
+
+/**
+ * A Plan for a Presto-only statement, or undefined when the engine should plan it itself (and always for
+ * the project's own SQL, which is DuckDB's).
+ */
 export async function planDialectStatement(ctx: DialectContext): Promise<Plan | undefined> {
-  const statement = ctx.tree ? dialectStatementOf(ctx.tree, ctx.sql) : parseDialectStatement(ctx.sql);
-  if (statement) return planStatement(ctx, statement);
-  const rewritten = rewriteInformationSchema(ctx.sql, ctx.session);
-  if (rewritten === undefined) return undefined;
-  ctx.release();
-  return ctx.planOwn(rewritten, ctx.session);
+  const statement = ctx.tree && dialectStatementOf(ctx.tree, ctx.sql);
+  return statement ? planStatement(ctx, statement) : undefined;
 }
 
 /** A plan over rows computed now; the connection goes back at once. */
@@ -89,7 +93,7 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
     case 'showSession':
       return rowsNow(ctx, showSession(session, s.like));
     case 'describeInput':
-      return rowsNow(ctx, await describeInput(connection, session, preparedStatement(session, s.name)));
+      return rowsNow(ctx, await describeInput(connection, session, preparedStatement(session, s.name), translator(ctx)));
     case 'describeOutput':
       return describeOutput(ctx, preparedStatement(session, s.name));
     case 'explain':
@@ -101,7 +105,7 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
     case 'resetSession':
       return sessionPlan(ctx, 'RESET SESSION', resetSessionStatement(s.name));
     case 'prepare':
-      return sessionPlan(ctx, 'PREPARE', await prepareStatement(connection, s.name, s.statement));
+      return sessionPlan(ctx, 'PREPARE', prepareStatement(s.name, s.statement));
     case 'deallocate':
       return sessionPlan(ctx, 'DEALLOCATE', deallocateStatement(session, s.name));
     case 'execute': {
@@ -123,11 +127,10 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
 }
 
 async function describeOutput(ctx: DialectContext, sql: string): Promise<Plan> {
-  const aliased = await aliasedColumns(ctx.connection, sql);
+  const aliased = aliasedColumns(sql);
   ctx.release();
   // Parameters are not known yet: plan with NULLs in their place (DuckDB cannot render an unbound `?`).
-  const markers = tokenize(sql).filter((t) => t.kind === 'param').length;
-  const planned = await ctx.plan(substituteParameters(sql, Array.from({ length: markers }, () => 'NULL')), ctx.session);
+  const planned = await ctx.plan(substituteParameters(sql, Array.from({ length: parameterCount(sql) }, () => 'NULL')), ctx.session);
   planned.release();
   return valuesPlan({ columns: DESCRIBE_OUTPUT_COLUMNS, rows: async () => describeOutputRows(ctx.session, planned.columns, aliased), release: () => undefined });
 }
@@ -136,8 +139,10 @@ async function describeOutput(ctx: DialectContext, sql: string): Promise<Plan> {
 async function explain(ctx: DialectContext, statement: string, analyze: boolean): Promise<Plan> {
   const { connection } = ctx;
   const columns = varcharColumns('Query Plan');
+  // EXPLAIN explains its statement's translation.
+  const explained = ctx.tree?.type === 'Explain' ? translator(ctx)(ctx.tree.statement) : statement;
   const run = async (): Promise<Cell[][]> => {
-    const reader = await connection.runAndReadAll(`EXPLAIN ${analyze ? 'ANALYZE ' : ''}${rewriteMappedCatalogs(statement)}`);
+    const reader = await connection.runAndReadAll(`EXPLAIN ${analyze ? 'ANALYZE ' : ''}${explained}`);
     // DuckDB answers (explain_key, explain_value) rows; the value is the rendered plan.
     const text = (reader.getRows() as unknown[][]).map((r) => String(r[r.length - 1] ?? '')).join('\n');
     return [[text]];

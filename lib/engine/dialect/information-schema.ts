@@ -1,10 +1,10 @@
 // Presto's per-catalog information_schema (`memory.information_schema.tables`, or `information_schema.columns`
 // in the session catalog). DuckDB has one information_schema for all catalogs, reachable only unqualified,
-// with other column sets; references are rewritten into subqueries over duckdb_*() with Presto's columns.
+// with other column sets; the translation (lib/sql/duckdb-printer.ts) puts a query over duckdb_*() with
+// Presto's columns where a statement names one of its tables.
 import { isConnectorCatalog } from './catalog-metadata.js';
-import type { OutputColumn, PrestoType, Session } from '../../protocol/types.js';
+import type { OutputColumn, PrestoType } from '../../protocol/types.js';
 import { CatalogNames } from './catalog-names.js';
-import { tokenize, type Token } from './sql-tokens.js';
 
 const varchar: PrestoType = { base: 'varchar' };
 const bigint: PrestoType = { base: 'bigint' };
@@ -48,7 +48,7 @@ const DATA_TYPE = `CASE
   WHEN data_type = 'INTERVAL' THEN 'interval day to second'
   ELSE lower(data_type) END`;
 
-/** The subquery standing for `<catalog>.information_schema.<table>`. Uses no information_schema itself. */
+/** The query standing for `<catalog>.information_schema.<table>`. Uses no information_schema itself. */
 function subquery(table: string, catalog: string): string {
   const db = sqlString(CatalogNames.duckdbName(catalog));
   const cat = sqlString(catalog);
@@ -57,56 +57,26 @@ function subquery(table: string, catalog: string): string {
   const userSchema = `schema_name NOT IN ('information_schema', 'pg_catalog')`;
   switch (table) {
     case 'schemata':
-      return `(SELECT ${cat} AS catalog_name, schema_name FROM duckdb_schemas() WHERE database_name = ${db} AND ${userSchema}
+      return `SELECT ${cat} AS catalog_name, schema_name FROM duckdb_schemas() WHERE database_name = ${db} AND ${userSchema}
         AND (schema_name <> 'main' OR EXISTS (SELECT 1 FROM duckdb_tables() t WHERE t.database_name = ${db} AND t.schema_name = 'main'))
-        UNION ALL SELECT ${cat}, 'information_schema')`;
+        UNION ALL SELECT ${cat}, 'information_schema'`;
     case 'tables':
-      return `(SELECT ${cat} AS table_catalog, schema_name AS table_schema, table_name, 'BASE TABLE' AS table_type FROM duckdb_tables() WHERE database_name = ${db}
-        UNION ALL SELECT ${cat}, schema_name, view_name, ${connector ? "'BASE TABLE'" : "'VIEW'"} FROM duckdb_views() WHERE database_name = ${db} AND NOT internal)`;
+      return `SELECT ${cat} AS table_catalog, schema_name AS table_schema, table_name, 'BASE TABLE' AS table_type FROM duckdb_tables() WHERE database_name = ${db}
+        UNION ALL SELECT ${cat}, schema_name, view_name, ${connector ? "'BASE TABLE'" : "'VIEW'"} FROM duckdb_views() WHERE database_name = ${db} AND NOT internal`;
     case 'views':
-      return `(SELECT ${cat} AS table_catalog, schema_name AS table_schema, view_name AS table_name, NULL::VARCHAR AS view_owner, sql AS view_definition
-        FROM duckdb_views() WHERE database_name = ${db} AND NOT internal${connector ? ' AND false' : ''})`;
+      return `SELECT ${cat} AS table_catalog, schema_name AS table_schema, view_name AS table_name, NULL::VARCHAR AS view_owner, sql AS view_definition
+        FROM duckdb_views() WHERE database_name = ${db} AND NOT internal${connector ? ' AND false' : ''}`;
     default:
-      return `(SELECT ${cat} AS table_catalog, schema_name AS table_schema, table_name, column_name, column_index::BIGINT AS ordinal_position,
+      return `SELECT ${cat} AS table_catalog, schema_name AS table_schema, table_name, column_name, column_index::BIGINT AS ordinal_position,
         column_default, CASE WHEN is_nullable THEN 'YES' ELSE 'NO' END AS is_nullable, ${DATA_TYPE} AS data_type, comment, NULL::VARCHAR AS extra_info
-        FROM duckdb_columns() WHERE database_name = ${db} AND NOT internal)`;
+        FROM duckdb_columns() WHERE database_name = ${db} AND NOT internal`;
   }
 }
 
-/** Words after a table reference that cannot be its alias. */
-const NOT_ALIAS = new Set([
-  'where', 'join', 'left', 'right', 'inner', 'full', 'outer', 'cross', 'natural', 'on', 'using', 'group', 'order', 'limit',
-  'offset', 'fetch', 'union', 'except', 'intersect', 'having', 'window', 'qualify', 'tablesample', 'as', 'positional', 'asof',
-]);
-
-const isDot = (t: Token | undefined) => t?.kind === 'punct' && t.value === '.';
-const isName = (t: Token | undefined) => t?.kind === 'word' || t?.kind === 'quoted';
-const lower = (t: Token) => (t.kind === 'word' ? t.value.toLowerCase() : t.value);
-
 /**
- * `sql` with every `[catalog.]information_schema.{schemata,tables,columns,views}` table reference replaced,
- * or undefined when there is none. Unqualified references use the session catalog.
+ * The DuckDB SQL standing for `<catalog>.information_schema.<table>`, or undefined for a table Presto's
+ * information_schema does not have. `catalog` is a catalog the gate knows (a Presto name, lower case).
  */
-export function rewriteInformationSchema(sql: string, session: Session): string | undefined {
-  if (!/information_schema/i.test(sql)) return undefined;
-  const tokens = tokenize(sql);
-  let out = '';
-  let copied = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (!isName(t) || lower(t) !== 'information_schema' || !isDot(tokens[i + 1]) || !isName(tokens[i + 2])) continue;
-    const table = lower(tokens[i + 2]!);
-    if (!(table in COLUMNS) || isDot(tokens[i + 3])) continue;
-    const qualified = isDot(tokens[i - 1]) && isName(tokens[i - 2]);
-    // A four-part name or a column reference like x.information_schema.tables.c is not ours.
-    if (qualified && isDot(tokens[i - 3])) continue;
-    const catalog = qualified ? lower(tokens[i - 2]!) : session.catalog ?? 'memory';
-    const start = qualified ? tokens[i - 2]!.start : t.start;
-    const next = tokens[i + 3];
-    const hasAlias = next !== undefined && (next.kind === 'quoted' || (next.kind === 'word' && !NOT_ALIAS.has(next.value.toLowerCase())) || next.value.toLowerCase() === 'as');
-    out += sql.slice(copied, start) + subquery(table, catalog) + (hasAlias ? '' : ` AS ${table}`);
-    copied = tokens[i + 2]!.end;
-    i += 2;
-  }
-  return copied === 0 ? undefined : out + sql.slice(copied);
+export function informationSchemaSql(catalog: string, table: string): string | undefined {
+  return Object.hasOwn(COLUMNS, table) ? subquery(table, catalog) : undefined;
 }

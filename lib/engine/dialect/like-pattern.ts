@@ -1,7 +1,7 @@
 // SQL LIKE for the `SHOW ... LIKE 'p' [ESCAPE 'e']` filters, applied to the few rows a SHOW returns.
 // No regular expression: a pattern such as '%c%c%c%c%c%c%c%c%c%c%d' made a backtracking one take seconds.
 import { VivaceError } from '../../protocol/vivace-error.js';
-import type { LikeFilter } from './dialect-parser.js';
+import type { LikeFilter } from '../../sql/dialect-statement.js';
 
 /** One code point, or `undefined` for `_` (any one code point). */
 type Piece = string | undefined;

@@ -7,14 +7,10 @@ import { VivaceError } from '../../protocol/vivace-error.js';
 import { formatType } from '../../protocol/presto-type.js';
 import { dialectOf } from '../../protocol/header-prefix.js';
 import { prestoTypeOf } from '../duckdb-types.js';
-import { syntaxErrorAt } from '../duckdb-errors.js';
-import { astNumber, parseAst } from '../duckdb-ast.js';
-import { parseDialectStatement, type DialectStatement } from './dialect-parser.js';
 import { parseStatement } from '../../sql/parser.js';
 import { findAll, walk } from '../../sql/tree-walk.js';
 import type { Statement } from '../../sql/ast.js';
-import { parameterTypesFromLiterals } from './parameter-types.js';
-import { stripTrailingSemicolons, tokenize } from './sql-tokens.js';
+import { parameterTypesFromLiterals } from '../../sql/parameter-types.js';
 import type { Cell } from './values-plan.js';
 import type { ShowResult } from './show-metadata.js';
 
@@ -33,30 +29,25 @@ function lookUp(session: Session, name: string): string {
  * SQL too, and EXPLAIN runs the statement inside it: allowing any of them inside a prepared statement lets
  * `p = EXECUTE p` (or `EXPLAIN EXECUTE p`, `DESCRIBE OUTPUT p`, a -> b -> a) recurse until memory runs out.
  */
-const NOT_PREPARABLE: Readonly<Partial<Record<Statement['type'] | DialectStatement['kind'], string>>> = {
+const NOT_PREPARABLE: Readonly<Partial<Record<Statement['type'], string>>> = {
   Prepare: 'PREPARE', Execute: 'EXECUTE', ExecuteImmediate: 'EXECUTE IMMEDIATE', Deallocate: 'DEALLOCATE',
   DescribeInput: 'DESCRIBE INPUT', DescribeOutput: 'DESCRIBE OUTPUT',
-  prepare: 'PREPARE', execute: 'EXECUTE', executeImmediate: 'EXECUTE IMMEDIATE', deallocate: 'DEALLOCATE',
-  describeInput: 'DESCRIBE INPUT', describeOutput: 'DESCRIBE OUTPUT',
 };
+
+/** The tree of a prepared statement's SQL (a syntax error is the client's: SYNTAX_ERROR with its location). */
+function treeOf(sql: string): Statement {
+  return parseStatement(sql);
+}
 
 /** The first statement in `sql` (itself, or one inside it) that a prepared statement may not hold. */
 function notPreparable(sql: string): string | undefined {
-  const text = stripTrailingSemicolons(sql);
   let found: string | undefined;
-  try {
-    // Trino's grammar: the statement and everything inside it (EXPLAIN's statement included).
-    walk(parseStatement(text), (node) => {
-      found ??= NOT_PREPARABLE[node.type as Statement['type']];
-      return found === undefined;
-    });
-    return found;
-  } catch {
-    // Not Trino's syntax (the gate refuses it when it runs): what the dialect layer would recognize.
-    const statement = parseDialectStatement(text);
-    if (statement?.kind === 'explain') return notPreparable(statement.statement);
-    return statement && NOT_PREPARABLE[statement.kind];
-  }
+  // Trino's grammar: the statement and everything inside it (EXPLAIN's statement included).
+  walk(treeOf(sql), (node) => {
+    found ??= NOT_PREPARABLE[node.type as Statement['type']];
+    return found === undefined;
+  });
+  return found;
 }
 
 function refusePreparing(sql: string): void {
@@ -88,25 +79,11 @@ export function preparedStatement(session: Session, name: string): string {
 }
 
 /**
- * PREPARE name FROM sql: the statement must parse (as a Presto statement Vivace knows, or for DuckDB) and
- * must not be PREPARE, EXECUTE, EXECUTE IMMEDIATE, DEALLOCATE or DESCRIBE INPUT/OUTPUT (NOT_SUPPORTED).
+ * PREPARE name FROM sql: the statement was parsed with the PREPARE (Trino's grammar) and must not be
+ * PREPARE, EXECUTE, EXECUTE IMMEDIATE, DEALLOCATE or DESCRIBE INPUT/OUTPUT (NOT_SUPPORTED).
  */
-export async function prepareStatement(connection: DuckDBConnection, name: string, statement: string): Promise<SessionUpdates> {
-  const sql = stripTrailingSemicolons(statement);
+export function prepareStatement(name: string, sql: string): SessionUpdates {
   refusePreparing(sql);
-  if (!parseDialectStatement(sql)) {
-    // json_serialize_sql locates a parse error; extractStatements also parses what it cannot (DDL, DML).
-    const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]);
-    const serialized = parseAst(String(reader.getRows()[0]?.[0] ?? '{}'));
-    if (serialized.error && serialized.error_type === 'parser') {
-      throw syntaxErrorAt(sql, serialized.position === undefined ? undefined : astNumber(serialized.position), serialized.error_message ?? 'syntax error');
-    }
-    const extracted = await connection.extractStatements(sql).catch((err: unknown) => {
-      const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
-      throw new VivaceError('SYNTAX_ERROR', message, { cause: err });
-    });
-    if (extracted.count !== 1) throw new VivaceError('SYNTAX_ERROR', 'PREPARE takes exactly one statement');
-  }
   return { addedPreparedStatements: { [name]: sql } };
 }
 
@@ -115,16 +92,14 @@ export function deallocateStatement(session: Session, name: string): SessionUpda
   return { deallocatedPreparedStatements: [name] };
 }
 
-/** Positions of the `?` parameter markers (outside strings, quoted names and comments). */
-/** The `?` markers of `sql` in text order, from its Trino tree (tokens when it is not Trino SQL). */
+/** The `?` markers of `sql` in text order, from its Trino tree. */
 function parameterMarkers(sql: string): { start: number; end: number }[] {
-  let tree;
-  try {
-    tree = parseStatement(sql);
-  } catch {
-    return tokenize(sql).filter((t) => t.kind === 'param');
-  }
-  return findAll(tree, 'Parameter').map((p) => p.location).sort((a, b) => a.start - b.start);
+  return findAll(treeOf(sql), 'Parameter').map((p) => p.location).sort((a, b) => a.start - b.start);
+}
+
+/** How many `?` markers a statement has. */
+export function parameterCount(sql: string): number {
+  return parameterMarkers(sql).length;
 }
 
 /** `sql` with its `?` markers replaced, in order, by the parenthesized USING expressions. */
@@ -142,12 +117,23 @@ export function substituteParameters(sql: string, parameters: string[]): string 
   return out + sql.slice(copied);
 }
 
-/** DESCRIBE INPUT: Position (bigint, from 0) and Type of each parameter; `unknown` when DuckDB cannot tell. */
-export async function describeInput(connection: DuckDBConnection, session: Session, sql: string): Promise<ShowResult> {
-  const count = parameterMarkers(sql).length;
+/**
+ * DESCRIBE INPUT: Position (bigint, from 0) and Type of each parameter; `unknown` when neither DuckDB
+ * (which prepares the statement's translation) nor a literal beside the parameter tells.
+ */
+export async function describeInput(connection: DuckDBConnection, session: Session, sql: string, translate: (tree: Statement) => string): Promise<ShowResult> {
+  const tree = treeOf(sql);
+  const count = findAll(tree, 'Parameter').length;
   const types: string[] = Array.from({ length: count }, () => 'unknown');
-  if (count > 0 && !parseDialectStatement(sql)) {
-    const prepared = await connection.prepare(sql).catch(() => undefined);
+  if (count > 0) {
+    const translated = (() => {
+      try {
+        return translate(tree);
+      } catch {
+        return undefined;
+      }
+    })();
+    const prepared = translated === undefined ? undefined : await connection.prepare(translated).catch(() => undefined);
     if (prepared) {
       try {
         for (let i = 0; i < Math.min(count, prepared.parameterCount); i++) {
@@ -167,11 +153,8 @@ export async function describeInput(connection: DuckDBConnection, session: Sessi
         prepared.destroySync();
       }
     }
-    if (types.includes('unknown')) {
-      const fromLiterals = await parameterTypesFromLiterals(connection, sql).catch(() => new Map<number, PrestoType>());
-      for (const [position, type] of fromLiterals) {
-        if (types[position - 1] === 'unknown') types[position - 1] = formatType(type, dialectOf(session.prefix));
-      }
+    for (const [position, type] of parameterTypesFromLiterals(tree)) {
+      if (types[position] === 'unknown') types[position] = formatType(type, dialectOf(session.prefix));
     }
   }
   return {
@@ -189,16 +172,13 @@ export const DESCRIBE_OUTPUT_COLUMNS: OutputColumn[] = [
   { name: 'Aliased', type: { base: 'boolean' } },
 ];
 
-/** Which select-list entries carry an alias (SELECT statements only; false otherwise). */
-export async function aliasedColumns(connection: DuckDBConnection, sql: string): Promise<boolean[]> {
-  if (parseDialectStatement(sql)) return [];
-  const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]).catch(() => undefined);
-  if (!reader) return [];
-  const ast = parseAst(String(reader.getRows()[0]?.[0] ?? '{}'));
-  const node = ast.statements?.[0]?.node as { type?: string; select_list?: { alias?: string; class?: string }[] } | undefined;
-  if (node?.type !== 'SELECT_NODE' || !node.select_list) return [];
-  if (node.select_list.some((e) => e.class === 'STAR')) return [];
-  return node.select_list.map((e) => typeof e.alias === 'string' && e.alias !== '');
+/** Which select-list entries carry an alias (a SELECT without `*`; none otherwise). */
+export function aliasedColumns(sql: string): boolean[] {
+  const tree = treeOf(sql);
+  if (tree.type !== 'Query' || tree.body.type !== 'QuerySpecification') return [];
+  const items = tree.body.select.selectItems;
+  if (items.some((item) => item.type !== 'SingleColumn')) return [];
+  return items.map((item) => item.type === 'SingleColumn' && item.alias !== undefined);
 }
 
 /** DESCRIBE OUTPUT rows for a planned statement's columns. Source table lineage is not tracked (null). */

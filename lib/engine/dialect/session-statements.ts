@@ -3,7 +3,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Session, SessionUpdates } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
-import type { LikeFilter } from './dialect-parser.js';
+import type { LikeFilter } from '../../sql/dialect-statement.js';
 import { likeMatcher } from './like-pattern.js';
 import { resolveCatalog, resolveSchema } from './catalog-metadata.js';
 import { isSessionProperty, sessionPropertyDefinitions, validateSessionProperty } from '../../protocol/session-properties.js';

@@ -2,7 +2,7 @@
 // have a plain counterpart, macros shown as scalar functions, table functions and pragmas left out.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { OutputColumn } from '../../protocol/types.js';
-import type { LikeFilter } from './dialect-parser.js';
+import type { LikeFilter } from '../../sql/dialect-statement.js';
 import { likeMatcher } from './like-pattern.js';
 import { rows } from './catalog-metadata.js';
 import type { ShowResult } from './show-metadata.js';

@@ -6,7 +6,7 @@ import { VivaceError } from '../../protocol/vivace-error.js';
 import { formatType } from '../../protocol/presto-type.js';
 import { dialectOf } from '../../protocol/header-prefix.js';
 import { prestoTypeOf } from '../duckdb-types.js';
-import type { LikeFilter } from './dialect-parser.js';
+import type { LikeFilter } from '../../sql/dialect-statement.js';
 import { likeMatcher } from './like-pattern.js';
 import type { Cell } from './values-plan.js';
 import {

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { createDuckDbEngine } from '../../../lib/engine/duckdb-engine.js';
 import type { Engine } from '../../../lib/engine/engine.types.js';
 import { SystemTablesBinding, type SystemNodeRow, type SystemQueryRow, type SystemTaskRow } from '../../../lib/engine/catalogs/system-tables.js';
-import { rewriteMappedCatalogs } from '../../../lib/engine/dialect/catalog-rewrite.js';
 import { runSql, testSession } from '../engine-helpers.js';
 
 const T0 = Date.UTC(2024, 0, 2, 3, 4, 5, 678);
@@ -176,20 +175,5 @@ describe('system catalog (engine, fake source)', () => {
 
   it('leaves its database file in the temp directory only while open', () => {
     expect(readdirSync(dir).filter((f) => f.startsWith('vivace-system-'))).to.have.length(1);
-  });
-});
-
-describe('rewriteMappedCatalogs', () => {
-  // The mapping is registered by the engine above (CatalogNames is process-wide).
-  it('renames the catalog part of three- and four-part names only', () => {
-    expect(rewriteMappedCatalogs('SELECT * FROM system.runtime.nodes')).to.equal('SELECT * FROM "vivace_system".runtime.nodes');
-    expect(rewriteMappedCatalogs('select "System".runtime.nodes.node_id from x')).to.equal('select "vivace_system".runtime.nodes.node_id from x');
-    expect(rewriteMappedCatalogs('SELECT * FROM system.nodes')).to.equal('SELECT * FROM system.nodes');
-    expect(rewriteMappedCatalogs('SELECT a.system.b.c FROM t a')).to.equal('SELECT a.system.b.c FROM t a');
-  });
-
-  it('leaves strings and comments alone', () => {
-    const sql = `SELECT 'system.runtime.nodes' -- system.runtime.nodes\n /* system.runtime.x */ FROM t`;
-    expect(rewriteMappedCatalogs(sql)).to.equal(sql);
   });
 });

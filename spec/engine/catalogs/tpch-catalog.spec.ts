@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDuckDbEngine } from '../../../lib/engine/duckdb-engine.js';
 import type { Engine } from '../../../lib/engine/engine.types.js';
-import { referencedSchemas } from '../../../lib/engine/catalogs/tpch-schemas.js';
+import { schemasOfTables } from '../../../lib/engine/catalogs/tpch-schemas.js';
+import { parseStatement } from '../../../lib/sql/parser.js';
+import { translateStatement } from '../../../lib/sql/duckdb-translation.js';
 import { TPCH_TABLES } from '../../../lib/tpch/index.js';
 import { VivaceError } from '../../../lib/protocol/vivace-error.js';
 import { runSql, testSession } from '../engine-helpers.js';
@@ -121,15 +123,18 @@ describe('tpch catalog', function () {
     expect(readdirSync(join(dataDirectory, 'tpch')).filter((n) => n.startsWith('.tmp'))).to.deep.equal([]);
   });
 
-  it('finds the schemas a statement reads', () => {
+  it('finds the schemas a statement reads, from the tables its translation resolved', () => {
     const none = testSession();
     const tiny = testSession({ catalog: 'tpch', schema: 'tiny' });
-    const names = (sql: string, session = none) => [...referencedSchemas(sql, session)].sort();
+    const names = (sql: string, session = none) => {
+      const context = { catalog: session.catalog, schema: session.schema, databaseOf: (c: string) => c };
+      return [...schemasOfTables(translateStatement(parseStatement(sql), sql, context).tables)].sort();
+    };
     expect(names('SELECT * FROM tpch.sf1.lineitem l JOIN TPCH . "sf10" . "orders" o ON true')).to.deep.equal(['sf1', 'sf10']);
     expect(names('SELECT * FROM sf1.lineitem')).to.deep.equal([]);
     expect(names('SELECT * FROM sf1.lineitem, orders', tiny)).to.deep.equal(['sf1', 'tiny']);
     expect(names(`SELECT * FROM information_schema.columns WHERE table_name = 'lineitem'`, tiny)).to.deep.equal([]);
-    expect(names('SHOW TABLES FROM tpch.sf1000')).to.deep.equal([]);
+    expect(names(`WITH lineitem AS (SELECT 1) SELECT * FROM lineitem`, tiny)).to.deep.equal([]);
     expect(names('SELECT date_part(\'year\', d) FROM memory.default.t', tiny)).to.deep.equal([]);
   });
 });

@@ -1,7 +1,19 @@
 // Recognition of Presto-only statements: forms, quoting, case, comments, semicolons; anything else is DuckDB's.
 import { expect } from 'chai';
-import { parseDialectStatement } from '../../../lib/engine/dialect/dialect-parser.js';
+import { parseStatement } from '../../../lib/sql/parser.js';
+import { dialectStatementOf } from '../../../lib/sql/dialect-statement.js';
 import { likeMatcher } from '../../../lib/engine/dialect/like-pattern.js';
+
+/** The dialect statement of a text, or undefined when it is none (or not Trino SQL: the gate refuses that). */
+function parseDialectStatement(sql: string) {
+  let statement;
+  try {
+    statement = parseStatement(sql);
+  } catch {
+    return undefined;
+  }
+  return dialectStatementOf(statement, sql);
+}
 
 describe('dialect: statement recognition', () => {
   const cases: [string, unknown][] = [

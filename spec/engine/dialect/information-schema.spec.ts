@@ -1,7 +1,6 @@
 // Per-catalog information_schema: `memory.information_schema.tables` and friends with Presto's columns.
 import { expect } from 'chai';
 import type { Engine } from '../../../lib/engine/engine.types.js';
-import { rewriteInformationSchema } from '../../../lib/engine/dialect/information-schema.js';
 import { newEngine, runSql, testSession } from '../engine-helpers.js';
 
 describe('dialect: information_schema', () => {
@@ -51,13 +50,14 @@ describe('dialect: information_schema', () => {
     ]);
   });
 
-  it('rewrites only table references, keeping aliases, strings and longer names', () => {
-    const session = testSession({ catalog: 'memory' });
-    expect(rewriteInformationSchema("SELECT 'information_schema.tables'", session)).to.equal(undefined);
-    expect(rewriteInformationSchema('SELECT * FROM x.information_schema.tables.c', session)).to.equal(undefined);
-    const aliased = rewriteInformationSchema('SELECT t.table_name FROM memory.information_schema.tables t', session)!;
-    expect(aliased).to.match(/\) t$/);
-    const bare = rewriteInformationSchema('SELECT * FROM information_schema.tables WHERE true', session)!;
-    expect(bare).to.match(/\) AS tables WHERE true$/);
+  it('stands in for table references only: strings stay strings, aliases and the table name qualify columns', async () => {
+    const session = testSession({ catalog: 'memory', schema: 'default' });
+    expect((await runSql(engine, "SELECT 'information_schema.tables'", session)).rows).to.deep.equal([['information_schema.tables']]);
+    const aliased = await runSql(engine, "SELECT t.table_name FROM memory.information_schema.tables t WHERE t.table_schema = 'inf' ORDER BY 1", session);
+    expect(aliased.rows).to.deep.equal([['t1'], ['v1']]);
+    const bare = await runSql(engine, "SELECT tables.table_name FROM information_schema.tables WHERE tables.table_schema = 'inf' ORDER BY 1", session);
+    expect(bare.rows).to.deep.equal([['t1'], ['v1']]);
+    const cte = await runSql(engine, "WITH tables AS (SELECT 'mine' AS table_name) SELECT table_name FROM tables", session);
+    expect(cte.rows).to.deep.equal([['mine']]);
   });
 });

@@ -1,0 +1,539 @@
+// Prints a Trino tree as the DuckDB SQL that means the same: the translation every user statement takes to
+// the engine. Only the tree reaches DuckDB, never the user's text. Names are quoted and resolved against
+// the session (tables fully qualified, catalogs mapped to DuckDB databases), literals and types take
+// DuckDB's spelling, and divisions, intervals and a few calls take the project's macros.
+// Everything not overridden here prints as Trino SQL (SqlPrinter): DuckDB reads that the same way.
+import type {
+  DataType,
+  Expression,
+  FunctionCall,
+  Identifier,
+  LambdaExpression,
+  Node,
+  QualifiedName,
+  QueryBody,
+  Relation,
+  Statement,
+  Table,
+} from './ast.js';
+import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
+import { duckdbType } from './duckdb-type-names.js';
+import { translateCall, type CallPrinter } from './duckdb-functions.js';
+import { lookupFunction, resolveFunctionName } from './function-catalog.js';
+import { childrenOf } from './tree-walk.js';
+import { fold, partsOf } from './names.js';
+import { positionAt } from './syntax-error.js';
+import type { ErrorName } from '../protocol/error-codes.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+
+/** What a translation resolves names against. */
+export interface TranslationContext {
+  /** The session's catalog and schema (absent: memory and default). */
+  catalog?: string;
+  schema?: string;
+  timeZone?: string;
+  /** The DuckDB database serving a Presto catalog (`system` -> `vivace_system`). */
+  databaseOf(catalog: string): string;
+  /** SQL standing for a table the engine serves itself (information_schema), or undefined. */
+  virtualTable?(catalog: string, schema: string, table: string): string | undefined;
+}
+
+/** A table a statement reads or writes, by its Presto name (lower case). */
+export interface TableReference {
+  catalog: string;
+  schema: string;
+  table: string;
+}
+
+const DEFAULT_CATALOG = 'memory';
+const DEFAULT_SCHEMA = 'default';
+
+/** Marks around a traced node's text (private-use characters): start, index/text separator, end. */
+export const TRACE = { open: '\uE000', separator: '\uE001', close: '\uE002' } as const;
+
+/** Trino's decimal literal type: leading zeros do not count, and precision is at least 1. */
+export function decimalLiteralType(text: string): { precision: number; scale: number } | undefined {
+  let i = 0;
+  if (text[i] === '+' || text[i] === '-') i++;
+  let integral = '';
+  let fraction = '';
+  let seenPoint = false;
+  for (; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '.' && !seenPoint) seenPoint = true;
+    else if (c >= '0' && c <= '9') {
+      if (seenPoint) fraction += c;
+      else if (integral !== '' || c !== '0') integral += c;
+    } else return undefined;
+  }
+  if (integral === '' && fraction === '' && !text.includes('0')) return undefined;
+  return { precision: Math.max(1, integral.length + fraction.length), scale: fraction.length };
+}
+
+/**
+ * The DuckDB printer of one statement. `tables` collects what the statement names; with `trace`, the text
+ * of every expression and table carries marks of its source offset (duckdb-translation.ts reads them to
+ * point DuckDB's errors back at the statement as written).
+ */
+export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
+  readonly tables: TableReference[] = [];
+  /** Where in the source the traced nodes lie, by mark index. */
+  readonly marks: { start: number; end: number }[] = [];
+  private readonly cteNames = new Set<string>();
+  /** Lambda parameters standing for something else while their body prints (map_filter's `vivace_e.key`). */
+  private readonly bindings = new Map<string, string>();
+  private tryDepth = 0;
+
+  constructor(
+    private readonly context: TranslationContext,
+    /** The statement's text, for the locations of errors found while translating. */
+    private readonly sql: string,
+    private readonly trace = false,
+  ) {
+    super();
+  }
+
+  get timeZone(): string | undefined {
+    return this.context.timeZone;
+  }
+
+  /** The DuckDB SQL of a statement. */
+  translate(statement: Statement): string {
+    for (const node of descendants(statement)) if (node.type === 'WithQuery') this.cteNames.add(fold(node.name.value));
+    return this.statement(statement);
+  }
+
+  private fail(node: Node, name: ErrorName, message: string): VivaceError {
+    const location = positionAt(this.sql, node.location.start);
+    return new VivaceError(name, `line ${location.lineNumber}:${location.columnNumber}: ${message}`, { location });
+  }
+
+  private mark(node: Node, text: string): string {
+    if (!this.trace) return text;
+    this.marks.push(node.location);
+    return `${TRACE.open}${this.marks.length - 1}${TRACE.separator}${text}${TRACE.close}`;
+  }
+
+  // ---------------------------------------------------------------- names
+
+  override identifier(id: Identifier): string {
+    return quoteIdentifier(id.value);
+  }
+
+  /** A table's DuckDB name, fully qualified; CTE names stay bare. */
+  private tableName(name: QualifiedName): string {
+    const parts = partsOf(name);
+    if (parts.length === 1 && this.cteNames.has(parts[0]!)) return quoteIdentifier(parts[0]!);
+    const ref = this.resolve(parts, name);
+    this.tables.push(ref);
+    return this.qualified(ref);
+  }
+
+  private resolve(parts: string[], node: Node): TableReference {
+    const session = { catalog: this.context.catalog ? fold(this.context.catalog) : DEFAULT_CATALOG, schema: this.context.schema ? fold(this.context.schema) : DEFAULT_SCHEMA };
+    if (parts.length === 3) return { catalog: parts[0]!, schema: parts[1]!, table: parts[2]! };
+    if (parts.length === 2) return { catalog: session.catalog, schema: parts[0]!, table: parts[1]! };
+    if (parts.length === 1) return { ...session, table: parts[0]! };
+    throw this.fail(node, 'SYNTAX_ERROR', `Too many dots in table name: ${parts.join('.')}`);
+  }
+
+  private qualified(ref: TableReference): string {
+    return `${quoteIdentifier(this.context.databaseOf(ref.catalog))}.${quoteIdentifier(ref.schema)}.${quoteIdentifier(ref.table)}`;
+  }
+
+  /** A table in FROM: its DuckDB name, or the engine's own SQL for it (aliased by the table's name unless `aliased`). */
+  private tableReference(table: Table, aliased: boolean): string {
+    const parts = partsOf(table.name);
+    if (!(parts.length === 1 && this.cteNames.has(parts[0]!))) {
+      const ref = this.resolve(parts, table.name);
+      const virtual = this.context.virtualTable?.(ref.catalog, ref.schema, ref.table);
+      if (virtual !== undefined) return this.mark(table, aliased ? `(${virtual})` : `(${virtual}) AS ${quoteIdentifier(ref.table)}`);
+    }
+    if (table.queryPeriod) throw this.fail(table, 'NOT_SUPPORTED', 'This connector does not support versioned tables');
+    return this.mark(table, this.tableName(table.name));
+  }
+
+  /** A schema a statement creates or drops: [catalog.]schema. */
+  private schemaName(name: QualifiedName): string {
+    const parts = partsOf(name);
+    if (parts.length > 2) throw this.fail(name, 'SYNTAX_ERROR', `Too many dots in schema name: ${parts.join('.')}`);
+    const catalog = parts.length === 2 ? parts[0]! : this.context.catalog ? fold(this.context.catalog) : DEFAULT_CATALOG;
+    return `${quoteIdentifier(this.context.databaseOf(catalog))}.${quoteIdentifier(parts[parts.length - 1]!)}`;
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  override expression(e: Expression): string {
+    return this.mark(e, this.expressionText(e));
+  }
+
+  private expressionText(e: Expression): string {
+    switch (e.type) {
+      case 'LongLiteral':
+        return e.value.startsWith('-') ? `(${e.value})` : e.value;
+      case 'DecimalLiteral': {
+        const type = decimalLiteralType(e.value)!;
+        return `CAST(${quoteString(e.value)} AS DECIMAL(${type.precision}, ${type.scale}))`;
+      }
+      case 'BinaryLiteral': {
+        let bytes = '';
+        for (let i = 0; i < e.value.length; i += 2) bytes += `\\x${e.value.slice(i, i + 2)}`;
+        return `CAST(${quoteString(bytes)} AS BLOB)`;
+      }
+      case 'GenericLiteral':
+        return this.genericLiteral(e);
+      case 'IntervalLiteral':
+        return this.intervalLiteral(e);
+      case 'Identifier': {
+        const bound = this.bindings.get(fold(e.value));
+        return bound ?? this.identifier(e);
+      }
+      case 'LambdaExpression':
+        return this.lambda(e);
+      case 'Parameter':
+        // Numbered: a translation may print an argument twice or out of order (transform_values, reduce).
+        return `$${e.index + 1}`;
+      case 'DereferenceExpression': {
+        // catalog.schema.table.column: the catalog is a DuckDB database (system is vivace_system).
+        const chain = identifierChain(e);
+        if (chain && chain.length >= 4) {
+          const database = this.context.databaseOf(fold(chain[0]!.value));
+          if (database !== fold(chain[0]!.value)) return [quoteIdentifier(database), ...chain.slice(1).map((id) => this.identifier(id))].join('.');
+        }
+        return super.expression(e);
+      }
+      case 'FunctionCall':
+        return this.functionCall(e);
+      case 'ArithmeticBinaryExpression':
+        if (e.operator === '/') return this.division(e.left, e.right);
+        if ((e.operator === '+' || e.operator === '-') && isInterval(e.right) && !isInterval(e.left)) {
+          return `${e.operator === '+' ? 'vivace_plus_interval' : 'vivace_minus_interval'}(${this.expression(e.left)}, ${this.expression(e.right)})`;
+        }
+        if (e.operator === '+' && isInterval(e.left) && !isInterval(e.right)) return `vivace_plus_interval(${this.expression(e.right)}, ${this.expression(e.left)})`;
+        return super.expression(e);
+      default:
+        return super.expression(e);
+    }
+  }
+
+  private genericLiteral(e: Extract<Expression, { type: 'GenericLiteral' }>): string {
+    const type = fold(e.typeName.value);
+    if (type === 'date' || type === 'time' || type === 'timestamp') return `${type.toUpperCase()} ${quoteString(e.value)}`;
+    if (type === 'decimal') {
+      const text = e.value.trim();
+      const decimal = decimalLiteralType(text);
+      if (!decimal || decimal.precision > 38) throw this.fail(e, 'INVALID_LITERAL', `'${e.value}' is not a valid DECIMAL literal`);
+      return `CAST(${quoteString(text)} AS DECIMAL(${decimal.precision}, ${decimal.scale}))`;
+    }
+    const target = duckdbType({ type: 'GenericDataType', name: e.typeName, arguments: [], location: e.typeName.location });
+    return `CAST(${quoteString(e.value)} AS ${target})`;
+  }
+
+  /** INTERVAL 'v' FIELD as DuckDB reads it; ranges (YEAR TO MONTH, DAY TO SECOND, ...) spelled out in units. */
+  private intervalLiteral(e: Extract<Expression, { type: 'IntervalLiteral' }>): string {
+    const sign = e.sign === 'NEGATIVE' ? '-' : '';
+    if (!e.endField || e.endField === e.startField) return `(${sign}INTERVAL ${quoteString(e.value)} ${e.startField})`;
+    const units = intervalUnits(e.value, e.startField, e.endField);
+    if (!units) throw this.fail(e, 'INVALID_LITERAL', `'${e.value}' is not a valid INTERVAL ${e.startField} TO ${e.endField} literal`);
+    return `(${sign}CAST(${quoteString(units)} AS INTERVAL))`;
+  }
+
+  private lambda(e: LambdaExpression): string {
+    const params = e.arguments.map((a) => quoteIdentifier(a.value)).join(', ');
+    // Parameters shadow any binding of an enclosing rewritten lambda.
+    const shadowed = e.arguments.map((a) => [fold(a.value), this.bindings.get(fold(a.value))] as const);
+    for (const [name] of shadowed) this.bindings.delete(name);
+    try {
+      return `(lambda ${params}: ${this.expression(e.body)})`;
+    } finally {
+      for (const [name, value] of shadowed) if (value !== undefined) this.bindings.set(name, value);
+    }
+  }
+
+  lambdaOverEntry(f: LambdaExpression, field: (i: number) => string): string {
+    const saved = new Map(this.bindings);
+    f.arguments.forEach((a, i) => this.bindings.set(fold(a.value), field(i)));
+    try {
+      return `(lambda "vivace_e": ${this.expression(f.body)})`;
+    } finally {
+      this.bindings.clear();
+      for (const [k, v] of saved) this.bindings.set(k, v);
+    }
+  }
+
+  override functionCall(call: FunctionCall): string {
+    const name = resolveFunctionName(call.name.parts.map((p) => p.value), this.context.catalog) ?? fold(call.name.parts[call.name.parts.length - 1]!.value);
+    const plain = !call.distinct && !call.orderBy && !call.filter && !call.window && !call.nullTreatment;
+    if (plain) {
+      const translated = translateCall(name, call.arguments, this);
+      if (translated !== undefined) return translated;
+    }
+    const inTry = name === 'try';
+    if (inTry) this.tryDepth++;
+    let args: string;
+    try {
+      args = call.arguments.length === 0 && !call.orderBy && name === 'count' ? '*' : this.list(call.arguments, this.expression);
+    } finally {
+      if (inTry) this.tryDepth--;
+    }
+    if (call.distinct) args = `DISTINCT ${args}`;
+    if (call.orderBy) args += ` ${this.orderBy(call.orderBy)}`;
+    // DuckDB reads IGNORE NULLS inside the parentheses.
+    if (call.nullTreatment) args += ` ${call.nullTreatment} NULLS`;
+    let text = `${name}(${args})`;
+    if (call.filter) text += ` FILTER (WHERE ${this.expression(call.filter)})`;
+    if (call.window) text += ` OVER ${this.window(call.window)}`;
+    return text;
+  }
+
+  /**
+   * Presto division: integer operands truncate and fail on zero (vivace_divide's typed overloads); over
+   * aggregates the untyped vivace_divide_any; inside TRY, NULL on zero (TRY refuses the volatile error()).
+   * Two literal operands, one of them decimal, are typed as Trino types their quotient.
+   */
+  private division(left: Expression, right: Expression): string {
+    const args = `${this.expression(left)}, ${this.expression(right)}`;
+    if (containsAggregate(left) || containsAggregate(right)) return `vivace_divide_any(${args})`;
+    const call = `${this.tryDepth > 0 ? 'vivace_try_divide' : 'vivace_divide'}(${args})`;
+    const decimal = decimalQuotientType(left, right);
+    return decimal ? `CAST(${call} AS DECIMAL(${decimal.precision}, ${decimal.scale}))` : call;
+  }
+
+  override dataType(t: DataType): string {
+    return duckdbType(t);
+  }
+
+  // ---------------------------------------------------------------- queries and relations
+
+  override queryBody(b: QueryBody): string {
+    switch (b.type) {
+      case 'Values':
+        // DuckDB wants every row in parentheses (VALUES 1, 2 is Trino's).
+        return `VALUES ${this.list(b.rows, (r) => (r.type === 'Row' ? `(${this.list(r.items, this.expression)})` : `(${this.expression(r)})`))}`;
+      case 'Table':
+        return `SELECT * FROM ${this.tableReference(b, false)}`;
+      default:
+        return super.queryBody(b);
+    }
+  }
+
+  override relation(r: Relation): string {
+    switch (r.type) {
+      case 'Table':
+        return this.tableReference(r, false);
+      case 'AliasedRelation': {
+        if (r.relation.type !== 'Table') return super.relation(r);
+        const columns = r.columnNames ? ` (${this.list(r.columnNames, this.identifier)})` : '';
+        return `${this.tableReference(r.relation, true)} AS ${this.identifier(r.alias)}${columns}`;
+      }
+      case 'SampledRelation': {
+        const inner = r.relation.type === 'AliasedRelation' ? this.relation(r.relation) : this.primaryRelation(r.relation);
+        return `${inner} TABLESAMPLE ${r.samplingType} (${this.expression(r.samplePercentage)} PERCENT)`;
+      }
+      default:
+        return super.relation(r);
+    }
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  override statement(s: Statement): string {
+    switch (s.type) {
+      case 'Query':
+        return this.query(s);
+      case 'CreateTable': {
+        if (s.properties.length > 0) throw this.fail(s.properties[0]!, 'INVALID_TABLE_PROPERTY', `Catalog 'memory' table property '${s.properties[0]!.name.value}' does not exist`);
+        if (s.comment !== undefined) throw this.fail(s, 'NOT_SUPPORTED', 'Table comments in CREATE TABLE are not supported: use COMMENT ON TABLE');
+        const elements = s.elements.map((e) => {
+          if (e.type === 'LikeClause') throw this.fail(e, 'NOT_SUPPORTED', 'CREATE TABLE ... LIKE is not supported');
+          if (e.comment !== undefined) throw this.fail(e, 'NOT_SUPPORTED', 'Column comments in CREATE TABLE are not supported: use COMMENT ON COLUMN');
+          if (e.properties.length > 0) throw this.fail(e.properties[0]!, 'INVALID_COLUMN_PROPERTY', `Catalog 'memory' column property '${e.properties[0]!.name.value}' does not exist`);
+          return `${this.identifier(e.name.parts[e.name.parts.length - 1]!)} ${this.dataType(e.columnType)}${e.nullable ? '' : ' NOT NULL'}`;
+        });
+        return `CREATE ${s.replace ? 'OR REPLACE ' : ''}TABLE ${s.notExists ? 'IF NOT EXISTS ' : ''}${this.tableName(s.name)} (${elements.join(', ')})`;
+      }
+      case 'CreateTableAsSelect': {
+        if (s.properties.length > 0) throw this.fail(s.properties[0]!, 'INVALID_TABLE_PROPERTY', `Catalog 'memory' table property '${s.properties[0]!.name.value}' does not exist`);
+        if (s.comment !== undefined) throw this.fail(s, 'NOT_SUPPORTED', 'Table comments in CREATE TABLE are not supported: use COMMENT ON TABLE');
+        const columns = s.columnAliases ? ` (${this.list(s.columnAliases, this.identifier)})` : '';
+        const head = `CREATE ${s.replace ? 'OR REPLACE ' : ''}TABLE ${s.notExists ? 'IF NOT EXISTS ' : ''}${this.tableName(s.name)}${columns}`;
+        return `${head} AS ${this.query(s.query)}${s.withData ? '' : ' WITH NO DATA'}`;
+      }
+      case 'Insert': {
+        const columns = s.columns ? ` (${this.list(s.columns, this.identifier)})` : '';
+        return `INSERT INTO ${this.tableName(s.target.name)}${columns} ${this.query(s.query)}`;
+      }
+      case 'Delete':
+        return `DELETE FROM ${this.tableName(s.table.name)}${s.where ? ` WHERE ${this.expression(s.where)}` : ''}`;
+      case 'Update': {
+        const sets = this.list(s.assignments, (a) => `${this.identifier(a.name)} = ${this.expression(a.value)}`);
+        return `UPDATE ${this.tableName(s.table.name)} SET ${sets}${s.where ? ` WHERE ${this.expression(s.where)}` : ''}`;
+      }
+      case 'TruncateTable':
+        return `TRUNCATE TABLE ${this.tableName(s.name)}`;
+      case 'DropTable':
+        return `DROP TABLE ${s.exists ? 'IF EXISTS ' : ''}${this.tableName(s.name)}`;
+      case 'CreateView': {
+        if (s.comment !== undefined || s.security) throw this.fail(s, 'NOT_SUPPORTED', 'View comments and SECURITY are not supported');
+        return `CREATE ${s.replace ? 'OR REPLACE ' : ''}VIEW ${this.tableName(s.name)} AS ${this.query(s.query)}`;
+      }
+      case 'DropView':
+        return `DROP VIEW ${s.exists ? 'IF EXISTS ' : ''}${this.tableName(s.name)}`;
+      case 'CreateSchema':
+        if (s.properties.length > 0) throw this.fail(s.properties[0]!, 'INVALID_SCHEMA_PROPERTY', `Catalog 'memory' schema property '${s.properties[0]!.name.value}' does not exist`);
+        if (s.principal) throw this.fail(s.principal, 'NOT_SUPPORTED', 'CREATE SCHEMA ... AUTHORIZATION is not supported');
+        return `CREATE SCHEMA ${s.notExists ? 'IF NOT EXISTS ' : ''}${this.schemaName(s.name)}`;
+      case 'DropSchema':
+        return `DROP SCHEMA ${s.exists ? 'IF EXISTS ' : ''}${this.schemaName(s.name)}${s.cascade ? ' CASCADE' : ''}`;
+      case 'RenameTable': {
+        const from = partsOf(s.source);
+        const to = partsOf(s.target);
+        const source = this.resolve(from, s.source);
+        const target = this.resolve(to, s.target);
+        if (to.length > 1 && (target.schema !== source.schema || target.catalog !== source.catalog)) {
+          throw this.fail(s.target, 'NOT_SUPPORTED', 'Table rename across schemas is not supported');
+        }
+        // DuckDB takes the new name unqualified: the table stays in its schema.
+        return `ALTER TABLE ${s.exists ? 'IF EXISTS ' : ''}${this.tableName(s.source)} RENAME TO ${quoteIdentifier(target.table)}`;
+      }
+      case 'AddColumn': {
+        const c = s.column;
+        if (c.comment !== undefined || c.properties.length > 0) throw this.fail(c, 'NOT_SUPPORTED', 'Column comments and properties in ADD COLUMN are not supported');
+        const definition = `${this.identifier(c.name.parts[c.name.parts.length - 1]!)} ${this.dataType(c.columnType)}${c.nullable ? '' : ' NOT NULL'}`;
+        return `ALTER TABLE ${s.tableExists ? 'IF EXISTS ' : ''}${this.tableName(s.name)} ADD COLUMN ${s.columnNotExists ? 'IF NOT EXISTS ' : ''}${definition}`;
+      }
+      case 'DropColumn':
+        if (s.field.parts.length > 1) throw this.fail(s.field, 'NOT_SUPPORTED', 'Dropping a nested field is not supported');
+        return `ALTER TABLE ${s.tableExists ? 'IF EXISTS ' : ''}${this.tableName(s.table)} DROP COLUMN ${s.columnExists ? 'IF EXISTS ' : ''}${this.identifier(s.field.parts[0]!)}`;
+      case 'RenameColumn':
+        if (s.source.parts.length > 1) throw this.fail(s.source, 'NOT_SUPPORTED', 'Renaming a nested field is not supported');
+        return `ALTER TABLE ${s.tableExists ? 'IF EXISTS ' : ''}${this.tableName(s.table)} RENAME COLUMN ${this.identifier(s.source.parts[0]!)} TO ${this.identifier(s.target)}`;
+      case 'Comment': {
+        const text = s.comment === undefined ? 'NULL' : quoteString(s.comment);
+        if (s.objectType === 'COLUMN') {
+          const column = s.name.parts[s.name.parts.length - 1]!;
+          const table = { ...s.name, parts: s.name.parts.slice(0, -1) };
+          return `COMMENT ON COLUMN ${this.tableName(table)}.${this.identifier(column)} IS ${text}`;
+        }
+        return `COMMENT ON ${s.objectType} ${this.tableName(s.name)} IS ${text}`;
+      }
+      default:
+        throw this.fail(s, 'NOT_SUPPORTED', `${s.type} is not supported`);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ helpers on the tree
+
+function* descendants(node: Node): Generator<Node> {
+  const stack: Node[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    yield n;
+    for (const c of childrenOf(n)) stack.push(c);
+  }
+}
+
+/** `a.b.c` as its identifiers, or undefined when the base is not a plain name. */
+function identifierChain(e: Expression): Identifier[] | undefined {
+  if (e.type === 'Identifier') return [e];
+  if (e.type !== 'DereferenceExpression') return undefined;
+  const base = identifierChain(e.base);
+  return base && [...base, e.field];
+}
+
+const isInterval = (e: Expression): boolean =>
+  e.type === 'IntervalLiteral' || (e.type === 'Cast' && e.targetType.type === 'IntervalDataType') || (e.type === 'ArithmeticUnaryExpression' && isInterval(e.value));
+
+/** Whether an expression holds an aggregate or window call outside its subqueries (they bind on their own). */
+function containsAggregate(e: Node): boolean {
+  const stack: Node[] = [e];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.type === 'SubqueryExpression' || n.type === 'ExistsPredicate' || n.type === 'Query') continue;
+    if (n.type === 'FunctionCall') {
+      if (n.window) return true;
+      const name = n.name.parts[n.name.parts.length - 1]!.value;
+      if (lookupFunction(name, 'aggregate') !== undefined) return true;
+    }
+    for (const c of childrenOf(n)) stack.push(c);
+  }
+  return false;
+}
+
+/** Trino's literal types as decimals: integer -> decimal(10,0), bigint -> decimal(19,0). */
+function literalDecimal(e: Expression): { precision: number; scale: number; decimal: boolean } | undefined {
+  if (e.type === 'ArithmeticUnaryExpression') return literalDecimal(e.value);
+  if (e.type === 'LongLiteral') {
+    const small = Math.abs(Number(e.value)) <= 2147483647;
+    return { precision: small ? 10 : 19, scale: 0, decimal: false };
+  }
+  if (e.type === 'DecimalLiteral') {
+    const t = decimalLiteralType(e.value);
+    return t && { ...t, decimal: true };
+  }
+  if (e.type === 'GenericLiteral' && fold(e.typeName.value) === 'decimal') {
+    const t = decimalLiteralType(e.value.trim());
+    return t && { ...t, decimal: true };
+  }
+  return undefined;
+}
+
+/**
+ * Trino's decimal division type (DecimalOperators): scale max(s1,s2), precision
+ * min(38, p1 + s2 + max(0, s2 - s1)). Only known when both operands are literals and one is decimal.
+ */
+function decimalQuotientType(a: Expression, b: Expression): { precision: number; scale: number } | undefined {
+  const x = literalDecimal(a);
+  const y = literalDecimal(b);
+  if (!x || !y || (!x.decimal && !y.decimal)) return undefined;
+  const scale = Math.max(x.scale, y.scale);
+  const precision = Math.min(38, Math.max(x.precision + y.scale + Math.max(0, y.scale - x.scale), scale, 1));
+  return { precision, scale };
+}
+
+/** Reads unsigned digits at `from`: the number and where it ends (undefined without a digit). */
+function digits(text: string, from: number): { value: string; end: number } | undefined {
+  let end = from;
+  while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+  return end === from ? undefined : { value: text.slice(from, end), end };
+}
+
+const FIELD_ORDER = ['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND'] as const;
+const UNIT = { YEAR: 'years', MONTH: 'months', DAY: 'days', HOUR: 'hours', MINUTE: 'minutes', SECOND: 'seconds' } as const;
+/** The separator before each field in Trino's range literals: '1-2' year to month, '1 02:03:04.5' day to second. */
+const SEPARATOR = { MONTH: '-', HOUR: ' ', MINUTE: ':', SECOND: ':' } as const;
+
+/**
+ * A range interval literal's value as DuckDB interval text ('1 days 2 hours ...'), or undefined when it is
+ * not one: Trino's forms ('y-m', 'd h:m:s.f', 'h:m', ...), a leading '-' negating the whole.
+ */
+export function intervalUnits(value: string, from: (typeof FIELD_ORDER)[number], to: (typeof FIELD_ORDER)[number]): string | undefined {
+  const first = FIELD_ORDER.indexOf(from);
+  const last = FIELD_ORDER.indexOf(to);
+  if (first < 0 || last <= first || (first <= 1 && last >= 2)) return undefined;
+  const text = value.trim();
+  let at = 0;
+  const negative = text[0] === '-';
+  if (negative) at++;
+  const parts: string[] = [];
+  for (let f = first; f <= last; f++) {
+    const field = FIELD_ORDER[f]!;
+    if (f > first) {
+      if (text[at] !== SEPARATOR[field as keyof typeof SEPARATOR]) return undefined;
+      at++;
+    }
+    const number = digits(text, at);
+    if (!number) return undefined;
+    let amount = number.value;
+    at = number.end;
+    if (field === 'SECOND' && text[at] === '.') {
+      const fraction = digits(text, at + 1);
+      if (!fraction) return undefined;
+      amount += `.${fraction.value}`;
+      at = fraction.end;
+    }
+    parts.push(`${negative ? '-' : ''}${amount} ${UNIT[field]}`);
+  }
+  return at === text.length ? parts.join(' ') : undefined;
+}

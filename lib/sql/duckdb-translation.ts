@@ -1,0 +1,77 @@
+// A user's statement, admitted by the gate, as the DuckDB SQL the engine runs (duckdb-printer.ts), with
+// the tables it names and a way back from an offset in that SQL to the statement as written.
+import type { Statement } from './ast.js';
+import { DuckDbPrinter, TRACE, type TableReference, type TranslationContext } from './duckdb-printer.js';
+
+export type { TableReference, TranslationContext } from './duckdb-printer.js';
+
+export interface Translation {
+  /** The DuckDB SQL: one statement, names quoted and fully qualified. */
+  sql: string;
+  /** Tables the statement names (not CTEs), resolved against the session. */
+  tables: TableReference[];
+  /** The offset in the statement as written of the node whose DuckDB text holds `offset` (error locations). */
+  toOriginal(offset: number): number;
+}
+
+/** The DuckDB SQL of an admitted statement. `sql` is the text the tree was parsed from (error locations). */
+export function translateStatement(statement: Statement, sql: string, context: TranslationContext): Translation {
+  const printer = new DuckDbPrinter(context, sql);
+  const text = printer.translate(statement);
+  let spans: Span[] | undefined;
+  return {
+    sql: text,
+    tables: printer.tables,
+    toOriginal(offset: number): number {
+      // Errors are rare: the traced print runs only when one needs placing.
+      spans ??= tracedSpans(statement, sql, context);
+      let best: Span | undefined;
+      for (const span of spans) {
+        if (span.start <= offset && offset < span.end && (!best || span.end - span.start < best.end - best.start)) best = span;
+      }
+      if (!best) return 0;
+      // Between its children (an operator): as far past the closest child before it as in the translation.
+      // Trino places `a + b` and `a = b` at the operator, and so does DuckDB's caret.
+      let before: Span | undefined;
+      for (const span of spans) {
+        const inside = span !== best && span.start >= best.start && span.end <= best.end;
+        if (inside && span.end <= offset && (!before || span.end > before.end)) before = span;
+      }
+      if (!before) return best.origin;
+      return Math.min(before.originEnd + (offset - before.end), Math.max(best.origin, best.originEnd - 1));
+    },
+  };
+}
+
+/** A traced node: where its text lies in the DuckDB SQL, and where the node lies in the statement as written. */
+interface Span {
+  start: number;
+  end: number;
+  origin: number;
+  originEnd: number;
+}
+
+/** Where each traced node's text lies in the DuckDB SQL, read off the marks of a traced print. */
+function tracedSpans(statement: Statement, sql: string, context: TranslationContext): Span[] {
+  const printer = new DuckDbPrinter(context, sql, true);
+  const marked = printer.translate(statement);
+  const spans: Span[] = [];
+  const open: { start: number; origin: number; originEnd: number }[] = [];
+  let length = 0;
+  for (let i = 0; i < marked.length; i++) {
+    const c = marked[i];
+    if (c === TRACE.open) {
+      const separator = marked.indexOf(TRACE.separator, i + 1);
+      if (separator < 0) break;
+      const source = printer.marks[Number(marked.slice(i + 1, separator))];
+      open.push({ start: length, origin: source?.start ?? 0, originEnd: source?.end ?? 0 });
+      i = separator;
+    } else if (c === TRACE.close) {
+      const node = open.pop();
+      if (node) spans.push({ start: node.start, end: length, origin: node.origin, originEnd: node.originEnd });
+    } else {
+      length++;
+    }
+  }
+  return spans;
+}

@@ -1,0 +1,69 @@
+// Trino's types as DuckDB spells them, for casts, literals and column definitions. The gate admits only
+// the type names mapped here (statement-gate.ts TYPE_NAMES); ROW, TIMESTAMP, TIME and INTERVAL are trees
+// of their own.
+import type { DataType, NumericParameter } from './ast.js';
+import { fold } from './names.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+
+const SIMPLE: Readonly<Record<string, string>> = {
+  boolean: 'BOOLEAN',
+  tinyint: 'TINYINT',
+  smallint: 'SMALLINT',
+  integer: 'INTEGER',
+  int: 'INTEGER',
+  bigint: 'BIGINT',
+  real: 'FLOAT',
+  double: 'DOUBLE',
+  varchar: 'VARCHAR',
+  // char(n) is padded in Trino; DuckDB has no such type (issue 8 carries the padding).
+  char: 'VARCHAR',
+  varbinary: 'BLOB',
+  json: 'JSON',
+  date: 'DATE',
+  uuid: 'UUID',
+  time: 'TIME',
+  timestamp: 'TIMESTAMP',
+};
+
+const numeric = (p: DataType | NumericParameter | undefined): number | undefined =>
+  p?.type === 'NumericParameter' ? Number(p.value) : undefined;
+
+function parameterType(p: DataType | NumericParameter | undefined, name: string): string {
+  if (!p || p.type === 'NumericParameter') throw new VivaceError('TYPE_NOT_FOUND', `Unknown type: ${name}`);
+  return duckdbType(p);
+}
+
+/** Quotes a struct field name for DuckDB. */
+const field = (name: string) => `"${name.split('"').join('""')}"`;
+
+/** The DuckDB type for a Trino type tree. */
+export function duckdbType(t: DataType): string {
+  switch (t.type) {
+    case 'GenericDataType': {
+      const name = fold(t.name.value);
+      const args = t.arguments;
+      if (name === 'array') return `${parameterType(args[0], name)}[]`;
+      if (name === 'map') return `MAP(${parameterType(args[0], name)}, ${parameterType(args[1], name)})`;
+      if (name === 'decimal') {
+        // Trino: DECIMAL is decimal(38,0), decimal(p) is decimal(p,0).
+        const precision = numeric(args[0]) ?? 38;
+        const scale = numeric(args[1]) ?? 0;
+        return `DECIMAL(${precision}, ${scale})`;
+      }
+      const simple = Object.hasOwn(SIMPLE, name) ? SIMPLE[name] : undefined;
+      if (simple === undefined) throw new VivaceError('TYPE_NOT_FOUND', `Unknown type: ${name}`);
+      return simple;
+    }
+    case 'RowDataType':
+      // DuckDB's structs need field names; Trino's anonymous fields are numbered as DuckDB's ROW() does.
+      return `STRUCT(${t.fields.map((f, i) => `${field(f.name ? f.name.value : `field${i}`)} ${duckdbType(f.fieldType)}`).join(', ')})`;
+    case 'DateTimeDataType': {
+      const precision = numeric(t.precision);
+      if (t.kind === 'TIME') return t.withTimeZone ? 'TIMETZ' : 'TIME';
+      if (t.withTimeZone) return 'TIMESTAMPTZ';
+      return precision === undefined ? 'TIMESTAMP' : `TIMESTAMP(${precision})`;
+    }
+    case 'IntervalDataType':
+      return 'INTERVAL';
+  }
+}
