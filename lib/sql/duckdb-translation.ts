@@ -1,6 +1,7 @@
 // A user's statement, admitted by the gate, as the DuckDB SQL the engine runs (duckdb-printer.ts), with
 // the tables it names and a way back from an offset in that SQL to the statement as written.
 import type { Statement } from './ast.js';
+import { VivaceError } from '../protocol/vivace-error.js';
 import { DuckDbPrinter, TRACE, type TableReference, type TranslationContext } from './duckdb-printer.js';
 
 export type { TableReference, TranslationContext } from './duckdb-printer.js';
@@ -17,7 +18,7 @@ export interface Translation {
 /** The DuckDB SQL of an admitted statement. `sql` is the text the tree was parsed from (error locations). */
 export function translateStatement(statement: Statement, sql: string, context: TranslationContext): Translation {
   const printer = new DuckDbPrinter(context, sql);
-  const text = printer.translate(statement);
+  const text = print(printer, statement);
   let spans: Span[] | undefined;
   return {
     sql: text,
@@ -43,6 +44,16 @@ export function translateStatement(statement: Statement, sql: string, context: T
   };
 }
 
+/** The printer's text; a tree too deep for the stack is the statement's fault, as in the parser. */
+function print(printer: DuckDbPrinter, statement: Statement): string {
+  try {
+    return printer.translate(statement);
+  } catch (err) {
+    if (err instanceof RangeError) throw new VivaceError('SYNTAX_ERROR', 'line 1:1: statement is too large (stack overflow while translating)', { location: { lineNumber: 1, columnNumber: 1 } });
+    throw err;
+  }
+}
+
 /** A traced node: where its text lies in the DuckDB SQL, and where the node lies in the statement as written. */
 interface Span {
   start: number;
@@ -54,7 +65,7 @@ interface Span {
 /** Where each traced node's text lies in the DuckDB SQL, read off the marks of a traced print. */
 function tracedSpans(statement: Statement, sql: string, context: TranslationContext): Span[] {
   const printer = new DuckDbPrinter(context, sql, true);
-  const marked = printer.translate(statement);
+  const marked = print(printer, statement);
   const spans: Span[] = [];
   const open: { start: number; origin: number; originEnd: number }[] = [];
   let length = 0;
