@@ -65,6 +65,13 @@ function attacks(canary: string, outside: string): string[] {
     // Trino reads E'...' as a literal of type E; DuckDB as an escape string ending early, then two more statements.
     `SELECT E'\\'' ; COPY (SELECT 42) TO $$${file('escape.csv')}$$ ; SELECT $$' AS x --$$`,
     `SELECT CAST(x AS varchar) FROM (SELECT 1 AS x) t WHERE $$a$$ = 'a'`,
+    // Names and literals as the translation prints them: quoted, escaped, one identifier or string each.
+    `SELECT "x""; COPY (SELECT 1) TO ${q(file('ident.csv'))}; --" FROM memory.default.victim`,
+    `SELECT 1 FROM memory."default"."victim""; COPY (SELECT 1) TO ${q(file('ident2.csv'))}; --"`,
+    `SELECT 1 FROM "memory"".""default"."victim"`,
+    `SELECT DECIMAL '1''); COPY (SELECT 1) TO ${q(file('literal.csv'))}; --'`,
+    `SELECT INTERVAL '1-2''); COPY (SELECT 1) TO ${q(file('interval.csv'))}; --' YEAR TO MONTH`,
+    `SELECT CAST(x AS row("a"" VARCHAR); COPY (SELECT 1) TO '/tmp/y'; --" bigint)) FROM (VALUES 1) t(x)`,
   ];
   const engine = [
     "SET memory_limit = '100GB'",
@@ -185,6 +192,15 @@ describe('security: SQL containment (real server, anonymous client)', function (
     expect(javaEncode('p=EXECUTE p')).to.be.a('string');
   });
 
+  it('prints session names as quoted names: a catalog or schema header cannot smuggle SQL', async () => {
+    for (const [catalog, schema] of [['memory', `default"; COPY (SELECT 1) TO '${join(outside, 'schema.csv')}'; --`], [`memory"."default"; --`, 'default']]) {
+      const m = new PrestoSession(server.url, { user: 'mallory', catalog, schema });
+      const out = await m.execute('SELECT * FROM victim');
+      expect(out.error?.errorType, `${catalog} / ${schema}`).to.equal('USER_ERROR');
+    }
+    expect(existsSync(join(outside, 'schema.csv'))).to.equal(false);
+  });
+
   it('keeps every request its own: two statements in one request are a syntax error, whatever wraps them', async () => {
     for (const sql of ['SELECT 1; SELECT 2', 'EXPLAIN SELECT 1; SELECT 2', 'SELECT 1;;; SELECT 2', 'SELECT 1 /* ; */ ; SELECT 2']) {
       expect((await mallory().execute(sql)).error, sql).to.include({ errorName: 'SYNTAX_ERROR' });
@@ -193,7 +209,7 @@ describe('security: SQL containment (real server, anonymous client)', function (
   });
 
   it('leaves no file behind for any write attempt', () => {
-    for (const name of ['copy.csv', 'copy2.csv', 'export', 'attached.db', 'smuggled.csv', 'smuggled2.csv', 'smuggled3.csv', 'escape.csv']) {
+    for (const name of ['copy.csv', 'copy2.csv', 'export', 'attached.db', 'smuggled.csv', 'smuggled2.csv', 'smuggled3.csv', 'escape.csv', 'ident.csv', 'ident2.csv', 'literal.csv', 'interval.csv']) {
       expect(existsSync(join(outside, name)), name).to.equal(false);
     }
   });
