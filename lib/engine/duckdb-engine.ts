@@ -8,7 +8,8 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { ConnectionPool } from './connection-pool.js';
 import { CONNECTION_SETUP_SQL } from './presto-macros.js';
 import { prestoTypeOf } from './duckdb-types.js';
-import { renderRowsSql } from './row-renderer.js';
+import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
+import { declaredOutputTypes } from '../sql/declared-types.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
@@ -253,7 +254,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     if (kind.kind === 'rows') {
       const columns = outputColumns(prepared, statement);
       prepared.destroySync();
-      const renderSql = renderRowsSql(text, columns.map((c) => c.duckdb), session.timeZone);
+      const renderSql = renderRowsSql(text, columns.map((c) => c.duckdb), session.timeZone, columns.map((c) => c.declared));
       const output = columns.map(({ name, type }) => ({ name, type }));
       const planned: CachedQueryPlan = { columns: output, renderSql };
       cache.set(cacheKey, planned);
@@ -317,13 +318,21 @@ async function useSchema(connection: DuckDBConnection, currentSchema: WeakMap<Du
   }
 }
 
-/** Presto's output names from the statement's tree (a user's), or DuckDB's (the project's own SQL names its columns). */
-function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement | undefined): (OutputColumn & { duckdb: ReturnType<DuckDBPreparedStatement['columnType']> })[] {
+type DuckDBColumnType = ReturnType<DuckDBPreparedStatement['columnType']>;
+
+/**
+ * Presto's output names from the statement's tree (a user's), or DuckDB's (the project's own SQL names its
+ * columns). Types are DuckDB's, or what the tree declares where DuckDB's cannot say it (varchar(n),
+ * char(n), timestamp(p), time(p), interval year to month: lib/sql/declared-types.ts).
+ */
+function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement | undefined): (OutputColumn & { duckdb: DuckDBColumnType; declared?: PrestoType })[] {
   const duckdbNames: string[] = [];
   for (let i = 0; i < prepared.columnCount; i++) duckdbNames.push(prepared.columnName(i));
   const names = statement ? outputNames(statement, duckdbNames) : duckdbNames;
+  const declared = statement ? declaredOutputTypes(statement) : undefined;
   return names.map((name, i) => {
     const duckdb = prepared.columnType(i);
-    return { name, type: prestoTypeOf(duckdb), duckdb };
+    const type = declared?.[i];
+    return type && acceptsDeclared(type, duckdb) ? { name, type, duckdb, declared: type } : { name, type: prestoTypeOf(duckdb), duckdb };
   });
 }

@@ -68,6 +68,11 @@ const INTERVAL_JSON = [
      || system.main.lpad(((abs(ms) // 60000) % 60)::VARCHAR, 2, '0') || ':'
      || system.main.lpad(((abs(ms) // 1000) % 60)::VARCHAR, 2, '0') || '.'
      || system.main.lpad((abs(ms) % 1000)::VARCHAR, 3, '0')`,
+  // Trino's interval year to month text: `[-]Y-M` of the total months (days and time would be none).
+  `CREATE OR REPLACE TEMP MACRO vivace_year_month_json(x) AS CASE WHEN x IS NULL THEN NULL ELSE
+     '"' || CASE WHEN datepart('year', x) * 12 + datepart('month', x) < 0 THEN '-' ELSE '' END
+     || (abs(datepart('year', x) * 12 + datepart('month', x)) // 12)::VARCHAR || '-'
+     || (abs(datepart('year', x) * 12 + datepart('month', x)) % 12)::VARCHAR || '"' END`,
   `CREATE OR REPLACE TEMP MACRO vivace_interval_json(x) AS CASE WHEN x IS NULL THEN 'null' ELSE
      '"' || vivace_interval_ms_text((
        (datepart('year', x) * 360 + datepart('month', x) * 30 + datepart('day', x))::HUGEINT * 86400000000

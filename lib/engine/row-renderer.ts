@@ -21,6 +21,7 @@
 // No result type nests deeper than MAX_TYPE_DEPTH.
 import { DuckDBTypeId, type DuckDBDecimalType, type DuckDBType } from '@duckdb/node-api';
 import { VivaceError } from '../protocol/vivace-error.js';
+import type { PrestoType } from '../protocol/types.js';
 
 /**
  * Deepest result type rendered: levels of arrays, maps and rows. Trino has no such limit; DuckDB's own
@@ -337,11 +338,66 @@ function jsonOf(type: DuckDBType, expr: string, scope: Scope): string {
   return `COALESCE(${jsonOrNull(type, expr, scope)}, 'null')`;
 }
 
+const TIMESTAMPS: ReadonlySet<DuckDBTypeId> = new Set([DuckDBTypeId.TIMESTAMP_S, DuckDBTypeId.TIMESTAMP_MS, DuckDBTypeId.TIMESTAMP, DuckDBTypeId.TIMESTAMP_NS]);
+
+/** Whether a column of DuckDB type `type` can be reported and rendered as the Trino type the statement declares. */
+export function acceptsDeclared(declared: PrestoType, type: DuckDBType): boolean {
+  switch (declared.base) {
+    case 'varchar':
+    case 'char':
+      return type.typeId === DuckDBTypeId.VARCHAR;
+    case 'timestamp':
+      return TIMESTAMPS.has(type.typeId);
+    case 'time':
+      return type.typeId === DuckDBTypeId.TIME;
+    case 'interval year to month':
+    case 'interval day to second':
+      return type.typeId === DuckDBTypeId.INTERVAL;
+    default:
+      return false;
+  }
+}
+
+/** `text` without its last `drop` characters (fraction digits a declared precision does not show). */
+const dropLast = (text: string, drop: number) => (drop <= 0 ? text : `system.main.left(${text}, -${drop})`);
+
+/**
+ * The Presto JSON of a top-level column whose Trino type the statement declares beyond DuckDB's type
+ * (lib/sql/declared-types.ts), or undefined to render by DuckDB's type: time(p) and timestamp(p) with p
+ * digits, char(n) padded to n, interval year to month as `Y-M`.
+ */
+function declaredJson(declared: PrestoType | undefined, type: DuckDBType, expr: string): string | undefined {
+  if (!declared || !acceptsDeclared(declared, type)) return undefined;
+  const f = declared as { precision?: number; length?: number };
+  switch (declared.base) {
+    case 'timestamp': {
+      const nanos = type.typeId === DuckDBTypeId.TIMESTAMP_NS;
+      const digits = nanos ? 9 : 6;
+      const p = Math.min(f.precision ?? 3, digits);
+      const text = nanos ? `strftime(${expr}, '%Y-%m-%d %H:%M:%S.%n')` : `strftime(${expr}::TIMESTAMP, '%Y-%m-%d %H:%M:%S.%f')`;
+      return `COALESCE(${quote(dropLast(text, p === 0 ? digits + 1 : digits - p))}, 'null')`;
+    }
+    case 'time': {
+      const p = Math.min(f.precision ?? 3, 6);
+      const text = `strftime(DATE '1970-01-01' + ${expr}, '%H:%M:%S.%f')`;
+      return `COALESCE(${quote(dropLast(text, p === 0 ? 7 : 6 - p))}, 'null')`;
+    }
+    case 'char':
+      // Trino pads char(n) values with spaces to n; DuckDB keeps the text as cast. n is at most 65,536.
+      return `COALESCE(to_json(system.main.rpad(${expr}, ${Math.min(f.length ?? 1, 65_536)}, ' '))::VARCHAR, 'null')`;
+    case 'interval year to month':
+      return `COALESCE(vivace_year_month_json(${expr}), 'null')`;
+    default:
+      return undefined;
+  }
+}
+
 /**
  * SQL yielding one VARCHAR column: each row of `innerSql` as a Presto JSON array. Throws NOT_SUPPORTED
  * for a column nesting arrays or maps more than MAX_ELEMENT_NESTING deep around values formatted one by one.
+ * `declared`: per column, the Trino type the statement declares where it says more than DuckDB's type.
  */
-export function renderRowsSql(innerSql: string, types: readonly DuckDBType[], timeZone?: string): string {
+export function renderRowsSql(innerSql: string, types: readonly DuckDBType[], timeZone?: string, declared: readonly (PrestoType | undefined)[] = []): string {
   const zone = safeZone(timeZone);
   const names = types.map((_, i) => `"c${i}"`);
   const layers = new Layers();
@@ -351,7 +407,7 @@ export function renderRowsSql(innerSql: string, types: readonly DuckDBType[], ti
       throw new VivaceError('NOT_SUPPORTED', `Result column ${i + 1} nests arrays, maps or rows ${depth} levels deep: at most ${MAX_TYPE_DEPTH} are supported`);
     }
   });
-  const values = types.map((t, i) => jsonOf(t, names[i]!, { zone, column: i + 1, lambdas: 0, nesting: 0, layers, layer: 0 }));
+  const values = types.map((t, i) => declaredJson(declared[i], t, names[i]!) ?? jsonOf(t, names[i]!, { zone, column: i + 1, lambdas: 0, nesting: 0, layers, layer: 0 }));
   // One concat() over all parts: a chain of || builds an intermediate string per column (measured 1.5x slower).
   const row = values.length === 0 ? `'[]'` : `concat('[', ${values.join(`, ',', `)}, ']')`;
   // Positional renaming: result columns may have duplicate or awkward names.

@@ -18,6 +18,7 @@ import type {
 } from './ast.js';
 import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
 import { duckdbType } from './duckdb-type-names.js';
+import { duckdbTimestamp, fractionDigits, hasZone } from './temporal-literals.js';
 import { translateCall, type CallPrinter } from './duckdb-functions.js';
 import { lookupFunction, resolveFunctionName } from './function-catalog.js';
 import { childrenOf } from './tree-walk.js';
@@ -218,7 +219,13 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
 
   private genericLiteral(e: Extract<Expression, { type: 'GenericLiteral' }>): string {
     const type = fold(e.typeName.value);
-    if (type === 'date' || type === 'time' || type === 'timestamp') return `${type.toUpperCase()} ${quoteString(e.value)}`;
+    if (type === 'date') return `DATE ${quoteString(e.value)}`;
+    if (type === 'time') return `CAST(${quoteString(e.value)} AS ${fractionDigits(e.value) > 6 ? 'TIME_NS' : 'TIME'})`;
+    if (type === 'timestamp') {
+      // The precision is the literal's digits; a zone makes it timestamp with time zone (an instant).
+      const target = hasZone(e.value) ? 'TIMESTAMPTZ' : duckdbTimestamp(fractionDigits(e.value));
+      return `CAST(${quoteString(e.value)} AS ${target})`;
+    }
     if (type === 'decimal') {
       const text = e.value.trim();
       const decimal = decimalLiteralType(text);

@@ -3,6 +3,7 @@
 // of their own.
 import type { DataType, NumericParameter } from './ast.js';
 import { fold } from './names.js';
+import { duckdbTimestamp } from './temporal-literals.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 
 const SIMPLE: Readonly<Record<string, string>> = {
@@ -22,7 +23,7 @@ const SIMPLE: Readonly<Record<string, string>> = {
   date: 'DATE',
   uuid: 'UUID',
   time: 'TIME',
-  timestamp: 'TIMESTAMP',
+  timestamp: 'TIMESTAMP_MS',
 };
 
 const numeric = (p: DataType | NumericParameter | undefined): number | undefined =>
@@ -59,9 +60,10 @@ export function duckdbType(t: DataType): string {
       return `STRUCT(${t.fields.map((f, i) => `${field(f.name ? f.name.value : `field${i}`)} ${duckdbType(f.fieldType)}`).join(', ')})`;
     case 'DateTimeDataType': {
       const precision = numeric(t.precision);
-      if (t.kind === 'TIME') return t.withTimeZone ? 'TIMETZ' : 'TIME';
+      if (t.kind === 'TIME') return t.withTimeZone ? 'TIMETZ' : (precision ?? 3) > 6 ? 'TIME_NS' : 'TIME';
       if (t.withTimeZone) return 'TIMESTAMPTZ';
-      return precision === undefined ? 'TIMESTAMP' : `TIMESTAMP(${precision})`;
+      // Trino: TIMESTAMP is timestamp(3). DuckDB keeps 0, 3, 6 or 9 digits; declared-types.ts reports p.
+      return duckdbTimestamp(precision ?? 3);
     }
     case 'IntervalDataType':
       return 'INTERVAL';

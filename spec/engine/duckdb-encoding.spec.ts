@@ -37,11 +37,22 @@ describe('duckdb engine: types and encodings', () => {
     ['CAST(12.30 AS DECIMAL(5,2))', { base: 'decimal', precision: 5, scale: 2 }, '"12.30"'],
     // Trino's decimal literal type: leading zeros do not count (Decimals.parse), so 0.05 is decimal(2,2).
     ['-0.05', { base: 'decimal', precision: 2, scale: 2 }, '"-0.05"'],
-    ["'a\"b\\c\n\u00e9'", { base: 'varchar' }, '"a\\"b\\\\c\\n\u00e9"'],
+    // Trino types a string literal varchar(n), n its length.
+    ["'a\"b\\c\n\u00e9'", { base: 'varchar', length: 7 }, '"a\\"b\\\\c\\n\u00e9"'],
     ["X'AABB'", { base: 'varbinary' }, '"qrs="'],
     ["DATE '2001-08-22'", { base: 'date' }, '"2001-08-22"'],
-    ["TIME '01:02:03.5'", { base: 'time', precision: 6 }, '"01:02:03.500000"'],
-    ["TIMESTAMP '2001-01-01 01:02:03.5'", { base: 'timestamp', precision: 6 }, '"2001-01-01 01:02:03.500000"'],
+    // A literal's precision is its digits (Trino).
+    ["TIME '01:02:03.5'", { base: 'time', precision: 1 }, '"01:02:03.5"'],
+    ["TIMESTAMP '2001-01-01 01:02:03.5'", { base: 'timestamp', precision: 1 }, '"2001-01-01 01:02:03.5"'],
+    ["TIMESTAMP '2001-01-01 01:02:03'", { base: 'timestamp', precision: 0 }, '"2001-01-01 01:02:03"'],
+    ["TIMESTAMP '2001-01-01 01:02:03.123456789'", { base: 'timestamp', precision: 9 }, '"2001-01-01 01:02:03.123456789"'],
+    ["CAST(TIMESTAMP '2001-01-01 01:02:03.5' AS TIMESTAMP)", { base: 'timestamp', precision: 3 }, '"2001-01-01 01:02:03.500"'],
+    ["CAST('01:02:03.25' AS TIME(2))", { base: 'time', precision: 2 }, '"01:02:03.25"'],
+    ["CAST('a' AS char(3))", { base: 'char', length: 3 }, '"a  "'],
+    ["CAST('abc' AS varchar(5))", { base: 'varchar', length: 5 }, '"abc"'],
+    ["INTERVAL '3' MONTH", { base: 'interval year to month' }, '"0-3"'],
+    ["INTERVAL -'1-2' YEAR TO MONTH", { base: 'interval year to month' }, '"-1-2"'],
+    ["CAST(-0.05 AS decimal(38,38))", { base: 'decimal', precision: 38, scale: 38 }, '"-0.05000000000000000000000000000000000000"'],
     // DuckDB's TIMESTAMP_MS, TIMESTAMP_S and TIMESTAMPTZ
     ["CAST(TIMESTAMP '2001-01-01 01:02:03.5' AS TIMESTAMP(3))", { base: 'timestamp', precision: 3 }, '"2001-01-01 01:02:03.500"'],
     ["CAST(TIMESTAMP '2001-01-01 01:02:03' AS TIMESTAMP(0))", { base: 'timestamp', precision: 0 }, '"2001-01-01 01:02:03"'],

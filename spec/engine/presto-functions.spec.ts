@@ -198,7 +198,7 @@ describe('duckdb engine: Presto functions and literals', () => {
       expect(await json("SELECT typeof(1), typeof(1.5), typeof('a'), typeof(ARRAY[1]), typeof(1e0), typeof(CAST(1 AS real)), typeof(X'00'), typeof(DATE '2020-01-01')"))
         .to.equal('"integer","decimal(2,1)","varchar","array(integer)","double","real","varbinary","date"');
       expect(await json("SELECT typeof(TIMESTAMP '2020-01-01 00:00:00'), typeof(from_unixtime(0)), typeof(MAP(ARRAY['a'], ARRAY[1])), typeof(ARRAY[ARRAY[1]]), typeof(CAST(1 AS bigint)), typeof(INTERVAL '1' DAY)"))
-        .to.equal('"timestamp(6)","timestamp(6) with time zone","map(varchar, integer)","array(array(integer))","bigint","interval day to second"');
+        .to.equal('"timestamp(0)","timestamp(6) with time zone","map(varchar, integer)","array(array(integer))","bigint","interval day to second"');
     });
 
     it('is_nan, infinity(), nan(), e(), truncate, bitwise_*', async () => {

@@ -82,7 +82,7 @@ describe('Presto dialect over HTTP: metadata', function () {
     ]);
     const trino = new PrestoSession(server.url, { prefix: 'X-Trino-', timeZone: 'UTC' });
     const out = await trino.ok('DESCRIBE memory.shop.items');
-    expect(out.rows[3]).to.deep.equal(['created', 'timestamp(6)', '', '']);
+    expect(out.rows[3]).to.deep.equal(['created', 'timestamp(3)', '', '']);
     expect(out.columns![0]!.typeSignature).to.deep.equal({ rawType: 'varchar', arguments: [{ kind: 'LONG', value: 2147483647 }] });
   });
 

@@ -54,7 +54,7 @@ describe('dialect: SHOW and DESCRIBE', () => {
       ['id', 'bigint', '', ''],
       ['note', 'varchar', '', 'free text'],
       ['price', 'decimal(10,2)', '', ''],
-      ["created", "timestamp(6)", "", ""],
+      ["created", "timestamp(3)", "", ""],
       ['tags', 'array(varchar)', '', ''],
     ];
     const out = await runSql(engine, 'SHOW COLUMNS FROM memory.shop.orders');
@@ -81,7 +81,7 @@ describe('dialect: SHOW and DESCRIBE', () => {
         '   id bigint NOT NULL,',
         "   note varchar COMMENT 'free text',",
         '   price decimal(10,2),',
-        '   created timestamp(6),',
+        '   created timestamp(3),',
         '   tags array(varchar)',
         ')',
       ].join('\n'),
