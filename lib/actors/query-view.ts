@@ -84,7 +84,7 @@ export function isPastPlanning(snapshot: QuerySnapshot): boolean {
 
 /**
  * A response is worth sending: a full page is buffered, or the end is known (so the rows that are
- * there go out with the final state instead of costing the client one more round trip).
+ * there go out with the FINISHED state; their response links to the last one, which has no rows).
  */
 export function hasResultsReady(snapshot: QuerySnapshot): boolean {
   const { results, limits } = snapshot.context;

@@ -304,7 +304,8 @@ export const queryMachine = setup({
       const stage = context.stages.find((s) => s.getSnapshot().context.stageId === event.stageId);
       if (stage) enqueue.sendTo(stage, { type: 'stage.cancel' });
     }),
-    recordEnd: assign(({ context }) => ({ times: stamp(context, 'endTime'), results: { ...context.results, buffer: [] }, ...END })),
+    // A failed query hands out no rows: neither the buffer nor the page of an earlier take.
+    recordEnd: assign(({ context }) => ({ times: stamp(context, 'endTime'), results: { ...context.results, buffer: [] }, page: undefined, ...END })),
     releasePlan: ({ context }) => context.plan?.release(),
     // Ended while planning: the engine interrupts the statement it is planning (the plan is released when it settles).
     abortPlanning: ({ context, self }) => planningAborts.get(self)?.abort(context.error),
@@ -386,7 +387,8 @@ export const queryMachine = setup({
         },
       },
     },
-    // Ended by takeLastPage (the page and the end time in one assign).
+    // Ended by takeLastPage (the page and the end time in one assign). As in Trino, the query is FINISHED
+    // once its last rows are handed out; their response still links to one more, without rows.
     FINISHED: { type: 'final' },
     FAILED: { type: 'final', entry: ['abortPlanning', 'releaseAdmission', 'abortStages', 'releasePlan', 'recordEnd'] },
   },

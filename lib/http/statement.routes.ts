@@ -7,7 +7,7 @@ import { hasResultsReady, isPastPlanning, toQueryView, type QueryView } from '..
 import { FIRST_TOKEN, type TrackedQuery } from '../actors/tracker.machine.js';
 import type { SentResponse } from '../protocol/token-cursor.js';
 import { parseSession, sessionResponseHeaders } from '../protocol/session-headers.js';
-import { renderStatement } from '../protocol/statement-response.js';
+import { isLastResponse, renderStatement } from '../protocol/statement-response.js';
 import type { RowBatch } from '../engine/engine.types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { readTextBody } from './raw-body.js';
@@ -27,15 +27,16 @@ function parseToken(ctx: Context): number {
   return token;
 }
 
+/** `nextToken` undefined: the last response, without nextUri (isLastResponse says when). */
 function respond(ctx: Context, family: ProtocolFamily, view: QueryView, nextToken: number | undefined, page?: RowBatch): SentResponse {
   const base = baseUri(ctx);
-  const stillRunning = !view.done && nextToken !== undefined;
   const body = renderStatement(
     view,
     {
       infoUri: `${base}/v1/query/${view.queryId}`,
-      partialCancelUri: stillRunning && view.state === 'RUNNING' ? `${base}/v1/stage/${view.queryId}.${view.rootStage.stageId}` : undefined,
-      nextUri: stillRunning ? `${base}/v1/statement/${view.queryId}/${nextToken}` : undefined,
+      // As Trino: only beside a nextUri, and only while a stage can still be cancelled.
+      partialCancelUri: nextToken !== undefined && view.state === 'RUNNING' ? `${base}/v1/stage/${view.queryId}.${view.rootStage.stageId}` : undefined,
+      nextUri: nextToken !== undefined ? `${base}/v1/statement/${view.queryId}/${nextToken}` : undefined,
     },
     family.dialect,
     page,
@@ -83,7 +84,9 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
     // A query that failed before it was planned answers as submitted, with a nextUri: clients only
     // look for errors on the pages they poll (presto-js-client, trino-client), as with upstream's
     // always-QUEUED POST. The first GET carries the failure.
-    respond(ctx, family, planned.state === 'FAILED' ? asSubmitted() : planned, FIRST_TOKEN);
+    // No updateType on the POST: Trino's (QueuedStatementResource.createQueryResults) has none; the GETs carry it.
+    const posted = planned.state === 'FAILED' ? asSubmitted() : planned;
+    respond(ctx, family, posted.updateType === undefined ? posted : { ...posted, updateType: undefined, updateCount: undefined }, FIRST_TOKEN);
   });
 
   router.get('/v1/statement/:queryId/:token', async (ctx) => {
@@ -102,16 +105,21 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
       case 'unknown':
         throw new VivaceError('NOT_FOUND', `Unknown token ${token} for query ${tracked.queryId}`, { httpStatus: 404 });
     }
-    // Take the page from the live actor; its snapshot stays readable even if this take finishes it.
+    // Take the page from the live actor; its snapshot stays readable even if this take finishes it. An
+    // ended actor takes nothing: the page its context still holds was sent already (the query finished
+    // with it, and that response linked here), so it must not go out again.
     const ref = tracked.ref;
     let view: QueryView;
-    if (ref) {
+    let page: RowBatch | undefined;
+    if (ref?.getSnapshot().status === 'active') {
       ref.send({ type: 'results.take' });
       view = toQueryView(ref.getSnapshot());
+      page = view.page;
     } else {
       view = coordinator.view(tracked);
     }
-    tracked.cursor.record(token, respond(ctx, family, view, view.done ? undefined : token + 1, view.page), view.done);
+    const last = isLastResponse(view, page);
+    tracked.cursor.record(token, respond(ctx, family, view, last ? undefined : token + 1, page), last);
   });
 
   // Trino clients send HEAD to the nextUri as a heartbeat while they consume rows.

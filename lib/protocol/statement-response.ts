@@ -21,12 +21,26 @@ function renderColumns(columns: readonly OutputColumn[], dialect: ProtocolDialec
   return (byDialect[dialect] ??= JSON.stringify(columns.map((c) => outputColumn(c, dialect))));
 }
 
+/**
+ * Whether the response for `page` is the last one, without a nextUri. As Trino's Query.getNextResult: a
+ * response that carries rows always links to a next one, even when the query is already FINISHED, and
+ * only the response after the last rows (or a FAILED one) ends the stream. So a response without nextUri
+ * never carries rows, and a client that reads the last response again (trino-client's iterator returns it
+ * once more with `done: true`, which Malloy reads) cannot double a page.
+ */
+export function isLastResponse(view: QueryView, page: RowBatch | undefined): boolean {
+  return view.state === 'FAILED' || (view.done && (page === undefined || page.rows === 0));
+}
+
 export function renderStatement(view: QueryView, links: StatementLinks, dialect: ProtocolDialect, page?: RowBatch): string {
   let body = `{"id":${JSON.stringify(view.queryId)},"infoUri":${JSON.stringify(links.infoUri)}`;
   if (links.partialCancelUri !== undefined) body += `,"partialCancelUri":${JSON.stringify(links.partialCancelUri)}`;
   if (links.nextUri !== undefined) body += `,"nextUri":${JSON.stringify(links.nextUri)}`;
   if (view.columns !== undefined) body += `,"columns":${renderColumns(view.columns, dialect)}`;
-  // `data` is omitted when the page has no rows (clients mishandle an empty list).
+  // `data` is absent, never `[]`, when the page has no rows, the last response included: as Trino
+  // (`data` is NON_EMPTY) and prestodb ("client implementations do not properly handle empty list of
+  // data"). Of the clients in spec/clients, presto-client calls its data callback once more with `[]`
+  // for an empty list; trino-client, lento and presto-js-client read both alike.
   if (page !== undefined && page.rows > 0) body += `,"data":[${page.json}]`;
   body += `,"stats":${JSON.stringify(statementStats(view))}`;
   if (view.error !== undefined) body += `,"error":${JSON.stringify(view.error)}`;

@@ -57,7 +57,6 @@ function finalResponse(): Record<string, any> {
     id: QID,
     infoUri: `${BASE}/ui/query.html?${QID}`,
     columns,
-    data: [[24, 'UNITED STATES']],
     stats: stats('FINISHED', true, stage('0', 'FINISHED', true, [stage('1', 'FINISHED', true)])),
     warnings: [],
   };
@@ -243,16 +242,29 @@ describe('response schemas', () => {
     it('accept the final response, and an update count with its type', () => {
       expectValid('statement-final', finalResponse());
       expectValid('statement-response', finalResponse());
-      const insert = { ...finalResponse(), columns: [{ name: 'rows', type: 'bigint', typeSignature: bigint }], data: [[3]], updateType: 'INSERT', updateCount: 3 };
+      const insert = { ...finalResponse(), columns: [{ name: 'rows', type: 'bigint', typeSignature: bigint }], updateType: 'INSERT', updateCount: 3 };
       expectValid('statement-final', insert);
       expect(isValid('statement-final', { ...insert, updateType: undefined })).to.equal(false);
+      // The count row itself comes on a page with a nextUri, as in Trino.
+      expectValid('statement-progress', { ...insert, nextUri: `${BASE}/v1/statement/${QID}/2`, data: [[3]], stats: stats('FINISHED', true, stage('0', 'FINISHED', true)) });
+    });
+
+    it('reject rows on any response without nextUri: final (data or empty data) and failed', () => {
+      expect(isValid('statement-final', { ...finalResponse(), data: [[24, 'UNITED STATES']] })).to.equal(false);
+      expect(isValid('statement-final', { ...finalResponse(), data: [] })).to.equal(false);
+      expect(isValid('statement-failed', { ...failedResponse(), columns, data: [[1, 'x']] })).to.equal(false);
+      expect(isValid('statement-response', { ...finalResponse(), data: [[24, 'UNITED STATES']] })).to.equal(false);
+    });
+
+    it('reject updateType and updateCount on the POST response (Trino answers them on the GETs)', () => {
+      expect(isValid('statement-initial', { ...initialResponse(), updateType: 'INSERT' })).to.equal(false);
+      expect(isValid('statement-initial', { ...initialResponse(), updateType: 'INSERT', updateCount: 3 })).to.equal(false);
     });
 
     it('reject a final response with nextUri, without columns, not FINISHED, or with the root stage not done', () => {
       expect(isValid('statement-final', { ...finalResponse(), nextUri: `${BASE}/v1/statement/${QID}/3` })).to.equal(false);
       const noColumns = finalResponse();
       delete noColumns.columns;
-      delete noColumns.data;
       expect(isValid('statement-final', noColumns)).to.equal(false);
       const running = finalResponse();
       running.stats.state = 'RUNNING';
@@ -303,9 +315,9 @@ describe('response schemas', () => {
         ],
       };
       const arr = { rawType: 'array', arguments: [{ kind: 'TYPE', value: row }], typeArguments: [row], literalArguments: [] };
-      expectValid('statement-final', { ...finalResponse(), columns: [{ name: 'x', type: 'array(row(a bigint, b varchar))', typeSignature: arr }], data: [[[[1, 'q']]]] });
+      expectValid('statement-progress', { ...progressResponse(), columns: [{ name: 'x', type: 'array(row(a bigint, b varchar))', typeSignature: arr }], data: [[[[1, 'q']]]] });
       const badLong = { rawType: 'varchar', arguments: [{ kind: 'LONG', value: '25' }] };
-      expect(isValid('statement-final', { ...finalResponse(), columns: [{ name: 'x', type: 'varchar(25)', typeSignature: badLong }], data: [['a']] })).to.equal(false);
+      expect(isValid('statement-final', { ...finalResponse(), columns: [{ name: 'x', type: 'varchar(25)', typeSignature: badLong }] })).to.equal(false);
     });
   });
 
