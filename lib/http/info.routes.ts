@@ -1,4 +1,5 @@
-// /v1/info, /v1/info/state and /v1/status: who this node is and whether it takes work.
+// /v1/info, /v1/info/state, /v1/info/coordinator, /v1/info/nodestats and /v1/status: who this node is
+// (Vivace's version, from package.json) and whether it takes work.
 import { availableParallelism } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import Router from '@koa/router';
@@ -6,6 +7,7 @@ import bodyParser from 'koa-bodyparser';
 import type { Coordinator } from '../actors/coordinator.js';
 import { formatDuration } from '../protocol/duration.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { vivaceVersion } from '../protocol/vivace-version.js';
 import type { EventLoopMonitor } from './event-loop-monitor.js';
 import { sendJsonText } from './request-context.js';
 
@@ -26,13 +28,14 @@ export class ServerState {
 export function infoRoutes(router: Router, coordinator: Coordinator, server: ServerState, nodeId: string, eventLoop?: EventLoopMonitor): void {
   const { config } = coordinator;
   const uptime = () => formatDuration(coordinator.now() - coordinator.startTime);
+  const nodeVersion = { version: vivaceVersion() };
 
   router.get('/v1/info', (ctx) => {
     sendJsonText(
       ctx,
       200,
       JSON.stringify({
-        nodeVersion: { version: config.nodeVersion },
+        nodeVersion,
         environment: config.environment,
         coordinator: true,
         starting: false,
@@ -43,11 +46,17 @@ export function infoRoutes(router: Router, coordinator: Coordinator, server: Ser
     );
   });
 
+  // 200 with an empty body on a coordinator (a worker answers 404): load balancers probe it.
   router.get('/v1/info/coordinator', (ctx) => {
     ctx.status = 200;
+    ctx.body = '';
   });
 
   router.get('/v1/info/state', (ctx) => sendJsonText(ctx, 200, JSON.stringify(server.state)));
+
+  // prestodb's NodeStats (ServerInfoResource), which its coordinator reads from its nodes; a Java node
+  // reports no load metrics, and neither does this one.
+  router.get('/v1/info/nodestats', (ctx) => sendJsonText(ctx, 200, JSON.stringify({ nodeState: server.state, loadMetrics: null })));
 
   router.put('/v1/info/state', bodyParser({ enableTypes: ['json'], strict: false }), (ctx) => {
     const wanted = (ctx.request as unknown as { body: unknown }).body;
@@ -66,7 +75,7 @@ export function infoRoutes(router: Router, coordinator: Coordinator, server: Ser
     const memory = process.memoryUsage();
     return {
       nodeId,
-      nodeVersion: { version: config.nodeVersion },
+      nodeVersion,
       environment: config.environment,
       coordinator: true,
       uptime: uptime(),
