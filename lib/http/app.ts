@@ -3,6 +3,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Coordinator } from '../actors/coordinator.js';
 import { allowedMethods, implementedMethods } from './allowed-methods.js';
+import { clusterRoutes } from './cluster.routes.js';
 import { errorBody, errorMiddleware } from './error-middleware.js';
 import type { EventLoopMonitor } from './event-loop-monitor.js';
 import { infoRoutes, ServerState } from './info.routes.js';
@@ -28,6 +29,7 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   stageRoutes(router, coordinator);
   nodeRoutes(router, coordinator);
   infoRoutes(router, coordinator, serverState, options.nodeId, options.eventLoop);
+  clusterRoutes(router, coordinator, serverState);
 
   app.use(errorMiddleware);
   app.use(requestTarget(implementedMethods(router)));
