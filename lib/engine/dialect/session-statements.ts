@@ -10,6 +10,7 @@ import { isSessionProperty, sessionPropertyDefinitions, validateSessionProperty 
 import type { Expression } from '../../sql/ast.js';
 import { sessionValue } from '../../sql/dialect-statement.js';
 import { varcharColumns, type ShowResult } from './show-metadata.js';
+import { dialectOf } from '../../protocol/header-prefix.js';
 
 /** USE [catalog.]schema: both must exist. Without a catalog the session's (memory by default) is kept. */
 export async function useStatement(connection: DuckDBConnection, session: Session, catalog: string | undefined, schema: string): Promise<SessionUpdates> {
@@ -39,7 +40,7 @@ export function showSession(session: Session, like?: LikeFilter): ShowResult {
   const match = likeMatcher(like);
   return {
     columns: varcharColumns('Name', 'Value', 'Default', 'Type', 'Description'),
-    rows: sessionPropertyDefinitions()
+    rows: sessionPropertyDefinitions(dialectOf(session.prefix))
       .filter((d) => match(d.name))
       .map((d) => [d.name, Object.hasOwn(session.properties, d.name) ? session.properties[d.name]! : d.defaultValue, d.defaultValue, d.type, d.description]),
   };
