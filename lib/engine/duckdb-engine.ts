@@ -137,6 +137,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     catalog: session.catalog,
     schema: session.schema,
     timeZone: session.timeZone,
+    user: session.user,
     databaseOf: (catalog) => CatalogNames.duckdbName(catalog),
     virtualTable: (catalog, schema, table) => (schema === 'information_schema' ? informationSchemaSql(catalog, table) : undefined),
   });
@@ -228,9 +229,10 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     throw abortReason(signal);
   }
   const stopListening = signal?.onAbort(interrupt);
-  const context: ErrorContext = { sql, catalog: session.catalog ?? 'memory', schema: session.schema ?? 'default' };
+  const context: ErrorContext = { sql, catalog: session.catalog, schema: session.schema };
   try {
-    await useSchema(connection, cache.schemaOf, context.catalog!, context.schema!);
+    // A user's statement names every table fully (its translation); the project's own SQL runs in memory.default.
+    if (!user) await useSchema(connection, cache.schemaOf, 'memory', 'default');
     // Presto-only statements (SHOW, USE, SET SESSION, PREPARE, EXECUTE, transactions, ...): never cached.
     const dialectPlan = await planDialectStatement({
       sql, tree: statement, session, connection, release: giveBack, plan: replans.user, planOwn: replans.own, transactions, clearPlanCache: () => cache.clear(),
@@ -238,7 +240,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     });
     if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };
-    const cacheKey = PlanCache.key(sql, session, context.catalog!, context.schema!);
+    const cacheKey = PlanCache.key(sql, session);
     const cached = cache.get(cacheKey);
     if (cached) {
       return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime), giveBack, () => held);

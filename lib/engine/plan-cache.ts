@@ -26,8 +26,12 @@ export class PlanCache {
   private readonly plans = new Map<string, CachedQueryPlan>();
   constructor(private readonly maxEntries = 1000) {}
 
-  static key(sql: string, session: Session, catalog: string, schema: string): string {
-    return `${catalog}\u0000${schema}\u0000${session.timeZone ?? ''}\u0000${sql}`;
+  /**
+   * What a plan depends on besides the text: the session's catalog and schema (names resolve against
+   * them, and their absence is an error), its time zone and its user (current_user is part of the plan).
+   */
+  static key(sql: string, session: Session): string {
+    return `${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${session.timeZone ?? ''}\u0000${session.user}\u0000${sql}`;
   }
 
   get(key: string): CachedQueryPlan | undefined {

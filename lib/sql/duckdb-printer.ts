@@ -29,10 +29,12 @@ import { VivaceError } from '../protocol/vivace-error.js';
 
 /** What a translation resolves names against. */
 export interface TranslationContext {
-  /** The session's catalog and schema (absent: memory and default). */
+  /** The session's catalog and schema: a name missing either is MISSING_CATALOG_NAME / MISSING_SCHEMA_NAME. */
   catalog?: string;
   schema?: string;
   timeZone?: string;
+  /** The session's user (current_user). */
+  user?: string;
   /** The DuckDB database serving a Presto catalog (`system` -> `vivace_system`). */
   databaseOf(catalog: string): string;
   /** SQL standing for a table the engine serves itself (information_schema), or undefined. */
@@ -45,9 +47,6 @@ export interface TableReference {
   schema: string;
   table: string;
 }
-
-const DEFAULT_CATALOG = 'memory';
-const DEFAULT_SCHEMA = 'default';
 
 /** Marks around a traced node's text (private-use characters): start, index/text separator, end. */
 export const TRACE = { open: '\uE000', separator: '\uE001', close: '\uE002' } as const;
@@ -130,12 +129,19 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     return this.qualified(ref);
   }
 
+  /** A table name against the session, as Trino's MetadataUtil qualifies it. */
   private resolve(parts: string[], node: Node): TableReference {
-    const session = { catalog: this.context.catalog ? fold(this.context.catalog) : DEFAULT_CATALOG, schema: this.context.schema ? fold(this.context.schema) : DEFAULT_SCHEMA };
+    if (parts.length > 3) throw this.fail(node, 'SYNTAX_ERROR', `Too many dots in table name: ${parts.join('.')}`);
     if (parts.length === 3) return { catalog: parts[0]!, schema: parts[1]!, table: parts[2]! };
-    if (parts.length === 2) return { catalog: session.catalog, schema: parts[0]!, table: parts[1]! };
-    if (parts.length === 1) return { ...session, table: parts[0]! };
-    throw this.fail(node, 'SYNTAX_ERROR', `Too many dots in table name: ${parts.join('.')}`);
+    const catalog = this.sessionCatalog(node);
+    if (parts.length === 2) return { catalog, schema: parts[0]!, table: parts[1]! };
+    if (!this.context.schema) throw this.fail(node, 'MISSING_SCHEMA_NAME', 'Schema must be specified when session schema is not set');
+    return { catalog, schema: fold(this.context.schema), table: parts[0]! };
+  }
+
+  private sessionCatalog(node: Node): string {
+    if (!this.context.catalog) throw this.fail(node, 'MISSING_CATALOG_NAME', 'Catalog must be specified when session catalog is not set');
+    return fold(this.context.catalog);
   }
 
   private qualified(ref: TableReference): string {
@@ -158,7 +164,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   private schemaName(name: QualifiedName): string {
     const parts = partsOf(name);
     if (parts.length > 2) throw this.fail(name, 'SYNTAX_ERROR', `Too many dots in schema name: ${parts.join('.')}`);
-    const catalog = parts.length === 2 ? parts[0]! : this.context.catalog ? fold(this.context.catalog) : DEFAULT_CATALOG;
+    const catalog = parts.length === 2 ? parts[0]! : this.sessionCatalog(name);
     return `${quoteIdentifier(this.context.databaseOf(catalog))}.${quoteIdentifier(parts[parts.length - 1]!)}`;
   }
 
@@ -191,6 +197,15 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       }
       case 'LambdaExpression':
         return this.lambda(e);
+      case 'CurrentUser':
+        return quoteString(this.context.user ?? '');
+      case 'CurrentCatalog':
+        return this.context.catalog ? quoteString(this.context.catalog) : 'CAST(NULL AS VARCHAR)';
+      case 'CurrentSchema':
+        return this.context.schema ? quoteString(this.context.schema) : 'CAST(NULL AS VARCHAR)';
+      case 'CurrentPath':
+        // The SQL path is not settable here (SET PATH is refused): Trino's empty path.
+        return "''";
       case 'Parameter':
         // Numbered: a translation may print an argument twice or out of order (transform_values, reduce).
         return `$${e.index + 1}`;

@@ -43,7 +43,6 @@ function statementName(type: string): string {
   return words;
 }
 
-const SESSION_FUNCTIONS = { CurrentUser: 'current_user', CurrentCatalog: 'current_catalog', CurrentSchema: 'current_schema', CurrentPath: 'current_path' } as const;
 
 /** DuckDB's own catalogs and schemas: never a user's (a pooled connection's temp catalog above all). */
 const DUCKDB_CATALOGS = new Set(['temp', 'system', 'vivace_system']);
@@ -94,12 +93,6 @@ export function admitStatement(statement: Statement, sql: string, context: GateC
         return checkTableFunction(node, sql);
       case 'Table':
         return checkTable(node, sql, context, cteNames);
-      case 'CurrentUser':
-      case 'CurrentCatalog':
-      case 'CurrentSchema':
-      case 'CurrentPath':
-        // DuckDB's answers are its own ('duckdb', its database), not the session's: refused until mapped.
-        throw failAt(sql, node, 'NOT_SUPPORTED', `${SESSION_FUNCTIONS[node.type]} is not supported`);
       case 'GenericDataType':
         return checkTypeName(node.name.value, node, sql);
       case 'GenericLiteral':

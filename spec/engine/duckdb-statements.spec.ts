@@ -103,11 +103,28 @@ describe('duckdb engine: statements', () => {
       expect(await rowText(engine, 'SELECT w FROM t')).to.equal('"in default"');
     });
 
-    it('rejects an unknown catalog or schema', async () => {
-      const noCatalog = await engine.plan('SELECT 1', testSession({ catalog: 'nope', schema: 'x' })).catch((e: unknown) => e);
+    it('rejects an unknown catalog or schema where a statement names a table in it (SELECT 1 runs, as in Trino)', async () => {
+      const noCatalog = await engine.plan('SELECT * FROM t', testSession({ catalog: 'nope', schema: 'x' })).catch((e: unknown) => e);
       expect(noCatalog).to.include({ errorName: 'CATALOG_NOT_FOUND' });
-      const noSchema = await engine.plan('SELECT 1', testSession({ catalog: 'memory', schema: 'nope' })).catch((e: unknown) => e);
+      const noSchema = await engine.plan('SELECT * FROM t', testSession({ catalog: 'memory', schema: 'nope' })).catch((e: unknown) => e);
       expect(noSchema).to.include({ errorName: 'SCHEMA_NOT_FOUND' });
+      expect((await runSql(engine, 'SELECT 1', testSession({ catalog: 'nope', schema: 'x' }))).rows).to.deep.equal([[1]]);
+    });
+
+    it('resolves names as Trino does without a session catalog or schema', async () => {
+      const none = testSession({ catalog: undefined, schema: undefined });
+      const tpchOnly = testSession({ catalog: 'tpch', schema: undefined });
+      const error = (sql: string, session = none) => engine.plan(sql, session).catch((e: unknown) => e);
+      expect(await error('SELECT * FROM t')).to.include({ errorName: 'MISSING_CATALOG_NAME', message: 'line 1:15: Catalog must be specified when session catalog is not set' });
+      expect(await error('SELECT * FROM s.t')).to.include({ errorName: 'MISSING_CATALOG_NAME' });
+      expect(await error('SELECT * FROM nation', tpchOnly)).to.include({ errorName: 'MISSING_SCHEMA_NAME', message: 'line 1:15: Schema must be specified when session schema is not set' });
+      expect(await error('SHOW TABLES')).to.include({ errorName: 'MISSING_CATALOG_NAME' });
+      expect(await error('SHOW TABLES', tpchOnly)).to.include({ errorName: 'MISSING_SCHEMA_NAME' });
+      // Fully qualified names run, and the session functions answer NULL for what is unset.
+      await runSql(engine, 'CREATE TABLE memory.default.qualified AS SELECT 1 AS a', none);
+      expect((await runSql(engine, 'SELECT a, current_catalog, current_schema, current_user FROM memory.default.qualified', none)).rows).to.deep.equal([[1, null, null, 'test']]);
+      expect((await runSql(engine, 'SELECT count(*) FROM "default".qualified', testSession({ catalog: 'memory', schema: undefined }))).rows).to.deep.equal([[1]]);
+      expect((await runSql(engine, 'SELECT current_catalog, current_schema, current_path', testSession({ catalog: 'memory', schema: 'default' }))).rows).to.deep.equal([['memory', 'default', '']]);
     });
   });
 

@@ -6,9 +6,10 @@ import { createDuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import type { Engine, Plan } from '../../lib/engine/engine.types.js';
 import type { Session } from '../../lib/protocol/types.js';
 
+/** A session on memory.default, as most clients set one; a spec of sessions without them overrides both. */
 export function testSession(overrides: Partial<Session> = {}): Session {
   return {
-    prefix: 'X-Trino-', user: 'test', clientTags: [], properties: {}, preparedStatements: {},
+    prefix: 'X-Trino-', user: 'test', catalog: 'memory', schema: 'default', clientTags: [], properties: {}, preparedStatements: {},
     remoteUserAddress: '127.0.0.1', startTime: 0, ...overrides,
   };
 }

@@ -81,8 +81,9 @@ describe('Presto dialect over HTTP: errors', function () {
     await fails('SELECT * FROM tpch.tiny.nope', {
       errorName: 'TABLE_NOT_FOUND', errorCode: 46, message: "line 1:15: Table 'tpch.tiny.nope' does not exist", errorLocation: { lineNumber: 1, columnNumber: 15 },
     });
+    // Without a session catalog an unqualified name is Trino's MISSING_CATALOG_NAME, where it stands.
     await fails('SELECT *\nFROM   nope', {
-      errorName: 'TABLE_NOT_FOUND', errorCode: 46, message: "line 2:8: Table 'memory.default.nope' does not exist", errorLocation: { lineNumber: 2, columnNumber: 8 },
+      errorName: 'MISSING_CATALOG_NAME', errorCode: 56, message: 'line 2:8: Catalog must be specified when session catalog is not set', errorLocation: { lineNumber: 2, columnNumber: 8 },
     });
     const inTiny = new PrestoSession(server.url, { catalog: 'tpch', schema: 'tiny' });
     await fails('SELECT * FROM nope', {

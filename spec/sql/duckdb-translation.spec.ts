@@ -27,7 +27,11 @@ describe('DuckDB translation', () => {
       expect(duckdb('SELECT * FROM nation')).to.equal('SELECT * FROM "tpch"."tiny"."nation"');
       expect(duckdb('SELECT * FROM SF1.Lineitem')).to.equal('SELECT * FROM "tpch"."sf1"."lineitem"');
       expect(duckdb('SELECT * FROM "MEMORY"."default".t')).to.equal('SELECT * FROM "memory"."default"."t"');
-      expect(duckdb('SELECT 1 FROM t', { databaseOf: (c) => c })).to.equal('SELECT 1 FROM "memory"."default"."t"');
+      expect(() => duckdb('SELECT 1 FROM t', { databaseOf: (c) => c })).to.throw(VivaceError, 'line 1:15: Catalog must be specified when session catalog is not set');
+      expect(() => duckdb('SELECT 1 FROM t', { catalog: 'tpch', databaseOf: (c) => c })).to.throw(VivaceError, 'Schema must be specified when session schema is not set');
+      expect(duckdb('SELECT current_user, current_catalog, current_schema', { user: "o'brien", catalog: 'tpch', databaseOf: (c) => c })).to.equal(
+        "SELECT 'o''brien', 'tpch', CAST(NULL AS VARCHAR)",
+      );
     });
 
     it('serves a catalog from its DuckDB database, in table names and in four-part column names only', () => {

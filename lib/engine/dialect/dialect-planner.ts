@@ -75,8 +75,8 @@ function sessionPlan(ctx: DialectContext, updateType: string, sessionUpdates: Pl
 
 async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<Plan> {
   const { connection } = ctx;
-  // Names resolve as the engine resolves them: memory.default when the session names nothing.
-  const session: Session = { ...ctx.session, catalog: ctx.session.catalog ?? 'memory', schema: ctx.session.schema ?? 'default' };
+  // Names resolve against the session as Trino resolves them: none missing (MISSING_CATALOG_NAME / _SCHEMA_NAME).
+  const session: Session = ctx.session;
   switch (s.kind) {
     case 'showCatalogs':
       return rowsNow(ctx, await showCatalogs(connection, s.like));

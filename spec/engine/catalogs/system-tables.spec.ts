@@ -131,12 +131,13 @@ describe('system catalog (engine, fake source)', () => {
     expect((await runSql(engine, 'SELECT count(*) FROM metadata.catalogs', session)).rows).to.deep.equal([[2]]);
     const use = await runSql(engine, 'USE system.runtime');
     expect(use.plan.sessionUpdates).to.deep.equal({ setCatalog: 'system', setSchema: 'runtime' });
-    expect(await failure(engine.plan('SELECT 1', testSession({ catalog: 'system', schema: 'nope' })))).to.include({ errorName: 'SCHEMA_NOT_FOUND' });
+    // As in Trino, a session schema that does not exist fails the statements that name a table in it.
+    expect(await failure(engine.plan('SELECT * FROM nodes', testSession({ catalog: 'system', schema: 'nope' })))).to.include({ errorName: 'SCHEMA_NOT_FOUND' });
   });
 
   it('is listed by SHOW CATALOGS / SCHEMAS / TABLES, DESCRIBE and information_schema', async () => {
     expect((await runSql(engine, 'SHOW CATALOGS')).rows).to.deep.equal([['memory'], ['system']]);
-    expect((await runSql(engine, 'SHOW SCHEMAS FROM system')).rows).to.deep.equal([['information_schema'], ['metadata'], ['runtime']]);
+    expect((await runSql(engine, 'SHOW SCHEMAS FROM system')).rows).to.deep.equal([['information_schema'], ['jdbc'], ['metadata'], ['runtime']]);
     expect((await runSql(engine, 'SHOW TABLES FROM system.runtime')).rows).to.deep.equal([['nodes'], ['queries'], ['tasks']]);
     const described = await runSql(engine, 'DESCRIBE system.runtime.queries');
     expect(described.rows.slice(0, 3).map((r) => r.slice(0, 2))).to.deep.equal([['query_id', 'varchar'], ['state', 'varchar'], ['user', 'varchar']]);
