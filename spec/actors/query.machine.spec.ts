@@ -157,6 +157,19 @@ describe('queryMachine', () => {
     expect(toQueryView(query.getSnapshot()).error?.errorName).to.equal('DIVISION_BY_ZERO');
   });
 
+  it('a failure after a take drops the page it handed out: a failed query has no rows to send again', async () => {
+    const engine = new FakeEngine({ q: { columns: [BIGINT_COLUMN('n')], rows: rows(1000), batchRows: 10, gated: true } });
+    const query = startQuery(engine, 'q');
+    await settle();
+    engine.openGates();
+    await settle();
+    query.send({ type: 'results.take' });
+    expect(toQueryView(query.getSnapshot()).page?.rows).to.be.greaterThan(0);
+    query.send({ type: 'query.cancel' });
+    expect(queryStateOf(query.getSnapshot())).to.equal('FAILED');
+    expect(toQueryView(query.getSnapshot()).page).to.equal(undefined);
+  });
+
   it('partial cancel stops production and finishes with the rows already produced', async () => {
     const engine = new FakeEngine({ q: { columns: [BIGINT_COLUMN('n')], rows: rows(1000), batchRows: 10 } });
     const query = startQuery(engine, 'q');

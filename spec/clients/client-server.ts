@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { createDuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import { request, startTestServer, type TestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
+import { expectTrinoPagingOfTraffic, recordStatementTraffic, type StatementTraffic } from '../support/statement-paging.js';
 
 export interface ClientServer {
   readonly test: TestServer;
@@ -14,6 +15,8 @@ export interface ClientServer {
   readonly url: string;
   readonly host: string;
   readonly port: number;
+  /** Every /v1/statement response the server sent (rows counted, not kept); clear it before a check. */
+  readonly traffic: StatementTraffic;
 }
 
 /** Four columns of four types, one row. */
@@ -42,6 +45,9 @@ export const ENDLESS_SQL =
 
 export const SYNTAX_ERROR_SQL = 'SELEC 1';
 
+/** A result without rows: columns, no data. */
+export const EMPTY_SQL = 'SELECT 1 AS a WHERE false';
+
 /** Small pages, so that MANY_SQL spans many of them (~1.2 MB of row JSON). */
 export const TARGET_RESULT_BYTES = 64 * 1024;
 
@@ -58,9 +64,10 @@ export function useClientServer(): () => ClientServer {
     tempDirectory = await mkdtemp(join(tmpdir(), 'vivace-clients-'));
     const engine = await createDuckDbEngine({ tempDirectory, threads: 2, memoryLimit: '1GB' });
     const test = await startTestServer({ engine, config: { targetResultBytes: TARGET_RESULT_BYTES } });
-    current = { test, url: test.url, host: '127.0.0.1', port: test.server.port };
+    current = { test, url: test.url, host: '127.0.0.1', port: test.server.port, traffic: recordStatementTraffic(test.server.server) };
   });
   after(async () => {
+    current?.traffic.stop();
     await current?.test.stop();
     current = undefined;
     if (tempDirectory) await rm(tempDirectory, { recursive: true, force: true });
@@ -103,4 +110,38 @@ export async function expectUserCanceled(url: string, queryId: string): Promise<
   expect(info.errorCode.name).to.equal('USER_CANCELED');
   expect(info.errorType).to.equal('USER_ERROR');
   return info;
+}
+
+/** What a client library delivered for one statement: its rows, or the errorName it reported. */
+export interface ClientOutcome {
+  rows: number;
+  error?: string;
+}
+
+/** The statements of the paging check, with the rows a client must deliver for each (DML: its count row). */
+function pagingCases(table: string): Array<{ sql: string; rows: number; error?: string }> {
+  return [
+    { sql: SIMPLE_SQL, rows: 1 },
+    { sql: EMPTY_SQL, rows: 0 },
+    { sql: MANY_SQL, rows: MANY_ROWS },
+    { sql: `CREATE TABLE ${table} (a bigint)`, rows: 0 },
+    { sql: `INSERT INTO ${table} VALUES (1), (2), (3)`, rows: 1 },
+    { sql: `DROP TABLE ${table}`, rows: 0 },
+    { sql: SYNTAX_ERROR_SQL, rows: 0, error: 'SYNTAX_ERROR' },
+  ];
+}
+
+/**
+ * Runs SELECT, an empty result, a multi-page result, DDL, DML and a failing statement through a client
+ * library (`run`), and checks for each what the server sent (rows only on responses with a nextUri, the
+ * last response without rows: protocol.md 1.4) and what the client delivered (every row exactly once).
+ */
+export async function expectTrinoPagingThrough(current: ClientServer, table: string, run: (sql: string) => Promise<ClientOutcome>): Promise<void> {
+  for (const c of pagingCases(table)) {
+    current.traffic.clear();
+    const outcome = await run(c.sql);
+    expect(outcome, c.sql).to.deep.equal({ rows: c.rows, ...(c.error ? { error: c.error } : {}) });
+    const sent = expectTrinoPagingOfTraffic(current.traffic);
+    expect([...sent.values()], `rows the server sent for ${c.sql}`).to.deep.equal([c.rows]);
+  }
 }

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import lento, { type LentoClient } from 'lento';
 import {
   ENDLESS_SQL,
+  expectTrinoPagingThrough,
   expectUserCanceled,
   firstManyRow,
   lastManyRow,
@@ -58,6 +59,13 @@ describe('lento against the coordinator', function () {
     const info = await queryInfo(server().url, queryId!);
     expect(info.state).to.equal('FINISHED');
     expect(info.session.user).to.equal('lento-spec-user');
+  });
+
+  it('pages as Trino: every row once, none on the last response', async () => {
+    await expectTrinoPagingThrough(server(), 'memory.default.paging_lento', async (sql) => {
+      const { error, rows } = await query(client(), sql, { rowFormat: 'array' });
+      return error ? { rows: 0, error: error.code } : { rows: rows!.length };
+    });
   });
 
   it('raises a syntax error as PrestoError with code SYNTAX_ERROR', async () => {

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { Client, type ExecuteOptions, type PrestoColumn } from 'presto-client';
 import {
   ENDLESS_SQL,
+  expectTrinoPagingThrough,
   expectUserCanceled,
   firstManyRow,
   lastManyRow,
@@ -82,6 +83,18 @@ describe('presto-client against the coordinator', function () {
     expect(rows.every((row, i) => (row as unknown[])[0] === i)).to.equal(true);
     expect(outcome.pages.length).to.be.greaterThan(1);
   });
+
+  for (const engine of ['presto', 'trino'] as const) {
+    it(`pages as Trino: no data callback for the last response, every row once (engine: ${engine})`, async () => {
+      await expectTrinoPagingThrough(server(), `memory.default.paging_presto_client_${engine}`, async (sql) => {
+        const outcome = await execute(client(engine), sql);
+        // presto-client calls the data callback for any `data` present, even []: the server never sends one.
+        for (const page of outcome.pages) expect(page.length, sql).to.be.greaterThan(0);
+        const error = outcome.error ? (outcome.error.error ?? outcome.error).errorName : undefined;
+        return { rows: outcome.pages.flat().length, ...(error ? { error } : {}) };
+      });
+    });
+  }
 
   it('hands a syntax error to the error callback as the server error object (SYNTAX_ERROR)', async () => {
     const outcome = await execute(client(), SYNTAX_ERROR_SQL);

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { PrestoClient, PrestoError, type PrestoQuery } from '@prestodb/presto-js-client';
 import {
   ENDLESS_SQL,
+  expectTrinoPagingThrough,
   expectUserCanceled,
   firstManyRow,
   lastManyRow,
@@ -62,6 +63,18 @@ describe('@prestodb/presto-js-client against the coordinator', function () {
     // The client hides its pages; count its GETs of nextUri instead (one POST, then several GETs).
     expect(fetches.calls[0]).to.deep.include({ method: 'POST' });
     expect(fetches.calls.filter((c) => c.method === 'GET' && c.url.includes('/v1/statement/')).length).to.be.greaterThan(2);
+  });
+
+  it('pages as Trino: every row once, none on the last response', async () => {
+    await expectTrinoPagingThrough(server(), 'memory.default.paging_presto_js_client', async (sql) => {
+      try {
+        const result = await client().query(sql);
+        return { rows: (result.data ?? []).length };
+      } catch (err) {
+        if (err instanceof PrestoError) return { rows: 0, error: err.errorName };
+        throw err;
+      }
+    });
   });
 
   it('throws a syntax error as PrestoError with errorName SYNTAX_ERROR', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
 import { request, runStatement, startTestServer, type TestServer, validateStatement } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
+import { expectTrinoPaging } from '../support/statement-paging.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 
 const many = Array.from({ length: 5000 }, (_, i) => [i, `row-${i}`]);
@@ -11,6 +12,7 @@ function engine(): FakeEngine {
     'SELECT 1': { columns: [BIGINT_COLUMN('_col0')], rows: [[1]] },
     'SELECT many': { columns: [BIGINT_COLUMN('n'), { name: 's', type: { base: 'varchar' } }], rows: many, batchRows: 500 },
     'SELECT slow': { columns: [BIGINT_COLUMN('n')], rows: [[1], [2]], gated: true },
+    'SELECT failing': { columns: [BIGINT_COLUMN('n')], rows: many.map(([n]) => [n]), batchRows: 500, failAtBatch: { index: 3, error: new VivaceError('DIVISION_BY_ZERO', 'Division by zero') } },
     'CREATE TABLE t': { columns: [], rows: [], updateType: 'CREATE TABLE' },
     'USE tpch.tiny': { columns: [], rows: [], updateType: 'USE', sessionUpdates: { setCatalog: 'tpch', setSchema: 'tiny', setSessionProperties: { query_max_run_time: '1 m' } } },
     'SELECT bad': { columns: [BIGINT_COLUMN('x')], rows: [], planError: new VivaceError('TABLE_NOT_FOUND', "line 1:15: Table 'memory.default.nope' does not exist", { location: { lineNumber: 1, columnNumber: 15 } }) },
@@ -41,9 +43,12 @@ describe('statement routes', () => {
     expect(res.body).not.to.have.property('data');
   });
 
-  it('follows nextUri to the rows; the final response is FINISHED with rootStage.done and no nextUri', async () => {
-    const { rows, final } = await runStatement(server.url, 'SELECT 1');
+  it('follows nextUri to the rows, which link on; the final response is FINISHED with rootStage.done, no rows and no nextUri', async () => {
+    const { rows, final, responses } = await runStatement(server.url, 'SELECT 1');
+    expectTrinoPaging(responses);
     expect(rows).to.deep.equal([[1]]);
+    expect(responses.map((r) => r.data)).to.deep.equal([undefined, [[1]], undefined]);
+    expect(responses[1].nextUri).to.equal(`${server.url}/v1/statement/${final.id}/2`);
     expect(final.stats.state).to.equal('FINISHED');
     expect(final.stats.scheduled).to.equal(true);
     expect(final.stats.rootStage.done).to.equal(true);
@@ -52,9 +57,20 @@ describe('statement routes', () => {
 
   it('pages a large result without losing or repeating a row', async () => {
     const { rows, responses } = await runStatement(server.url, 'SELECT many');
+    expectTrinoPaging(responses);
     expect(rows).to.deep.equal(many);
     expect(responses.filter((r) => r.data).length).to.be.greaterThan(3);
     for (const r of responses) if (r.data) expect(r.columns.map((c: any) => c.name)).to.deep.equal(['n', 's']);
+  });
+
+  it('a query failing after it handed out rows ends on a FAILED response without rows', async () => {
+    const { rows, responses, final } = await runStatement(server.url, 'SELECT failing');
+    expectTrinoPaging(responses);
+    expect(final.stats.state).to.equal('FAILED');
+    expect(final.error.errorName).to.equal('DIVISION_BY_ZERO');
+    // The rows before the failure arrived once each, in order.
+    expect(rows.length).to.be.greaterThan(0);
+    expect(rows.every((row, i) => row[0] === i)).to.equal(true);
   });
 
   it('returns the identical body for a repeated token, 410 for an older one and 404 for unknown or finished ones', async () => {
@@ -114,8 +130,10 @@ describe('statement routes', () => {
     }
   });
 
-  it('answers DDL with updateType and an empty column list', async () => {
-    const { final } = await runStatement(server.url, 'CREATE TABLE t');
+  it('answers DDL with updateType (on the GETs, not the POST) and an empty column list', async () => {
+    const { final, responses } = await runStatement(server.url, 'CREATE TABLE t');
+    expectTrinoPaging(responses);
+    expect(responses).to.have.length(2);
     expect(final.updateType).to.equal('CREATE TABLE');
     expect(final.columns).to.deep.equal([]);
     expect(final).not.to.have.property('data');
@@ -129,11 +147,24 @@ describe('statement routes', () => {
     validateStatement(next.body, false);
     expect(next.body.stats.state).to.equal('FAILED');
     expect(next.body.error.errorName).to.equal('USER_CANCELED');
+    expect(next.body).not.to.have.property('data');
     expect(fake.cancels).to.equal(1);
     const info = await request('GET', `${server.url}/v1/query/${post.body.id}`);
     validateResponse('query-info', info.body);
     expect(info.body.state).to.equal('FAILED');
     expect(info.body.errorCode.name).to.equal('USER_CANCELED');
+  });
+
+  it('a cancel after a page ends on a FAILED response without rows: the page taken before is not sent again', async () => {
+    const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT many' });
+    const page = await request('GET', post.body.nextUri);
+    expect(page.body.data.length).to.be.greaterThan(0);
+    expect((await request('DELETE', page.body.nextUri)).status).to.equal(204);
+    const next = await request('GET', page.body.nextUri);
+    validateStatement(next.body, false);
+    expect(next.body.stats.state).to.equal('FAILED');
+    expect(next.body).not.to.have.property('data');
+    expect(next.body).not.to.have.property('nextUri');
   });
 
   it('rejects empty SQL with 400 and an oversized statement with 413, and keeps serving', async () => {

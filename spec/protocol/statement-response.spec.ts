@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { renderStatement } from '../../lib/protocol/statement-response.js';
+import { isLastResponse, renderStatement } from '../../lib/protocol/statement-response.js';
 import type { QueryView } from '../../lib/protocol/query-view.types.js';
 import { testSession } from '../support/actors.js';
 
@@ -44,5 +44,32 @@ describe('renderStatement', () => {
     const body = JSON.parse(renderStatement(view({ updateType: 'INSERT', updateCount: 3 }), links, 'presto', { json: '', rows: 0, bytes: 0 }));
     expect(body).to.not.have.property('data');
     expect(body).to.include({ updateType: 'INSERT', updateCount: 3 });
+  });
+
+  it('never renders data as an empty list: a page without rows omits it', () => {
+    const body = JSON.parse(renderStatement(view({ state: 'FINISHED', done: true }), { infoUri: links.infoUri }, 'trino', { json: '', rows: 0, bytes: 0 }));
+    expect(body).to.not.have.property('data');
+    expect(body).to.not.have.property('nextUri');
+  });
+});
+
+describe('isLastResponse (Trino: rows always link to a next response)', () => {
+  const page = { json: '[1]', rows: 1, bytes: 3 };
+  const empty = { json: '', rows: 0, bytes: 0 };
+
+  it('a running query links on, with or without rows', () => {
+    expect(isLastResponse(view(), page)).to.equal(false);
+    expect(isLastResponse(view(), undefined)).to.equal(false);
+  });
+
+  it('a finished query links on while the response carries rows, and ends on the response without', () => {
+    const finished = view({ state: 'FINISHED', done: true });
+    expect(isLastResponse(finished, page)).to.equal(false);
+    expect(isLastResponse(finished, empty)).to.equal(true);
+    expect(isLastResponse(finished, undefined)).to.equal(true);
+  });
+
+  it('a failed query ends at once', () => {
+    expect(isLastResponse(view({ state: 'FAILED', done: true }), undefined)).to.equal(true);
   });
 });
