@@ -2,7 +2,8 @@
 // live SystemTablesSource (rows are read when a scan starts, so a cached prepared statement still sees
 // fresh data), and views over them live in a small read-only database attached as `vivace_system`
 // (`system` is reserved in DuckDB; CatalogNames maps the Presto name, catalog-rewrite.ts the statements).
-// Read-only, so CREATE TABLE system.runtime.x fails instead of adding a table to the catalog.
+// Read-only, so CREATE TABLE system.runtime.x fails instead of adding a table to the catalog. The jdbc
+// schema and the metadata tables JDBC and SQLAlchemy read are views over DuckDB's catalog (system-jdbc.ts).
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -21,6 +22,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { CatalogNames } from '../dialect/catalog-names.js';
+import { systemJdbcFunctions, systemJdbcSql } from './system-jdbc.js';
 import type { SystemNodeRow, SystemQueryRow, SystemTaskRow, SystemTablesSource } from './system-tables.js';
 
 export const SYSTEM_CATALOG = 'system';
@@ -142,6 +144,10 @@ function tableFunction<R>(name: string, table: string, columns: Column<R>[], rea
 
 const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
+/** Every DuckDB database that is a catalog (database_name), with its Presto name (catalog). */
+const CATALOGS = `(SELECT database_name, CASE database_name WHEN '${SYSTEM_DATABASE}' THEN '${SYSTEM_CATALOG}' ELSE database_name END AS catalog
+  FROM duckdb_databases() WHERE NOT internal)`;
+
 /** The catalog's DDL, run once on a scratch database that is then attached read-only. */
 function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 'tasks', string>): string[] {
   return [
@@ -150,9 +156,8 @@ function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 't
     ...Object.entries(functions).map(([table, fn]) => `CREATE VIEW ${q(database)}.runtime.${table} AS SELECT * FROM ${fn}()`),
     // Every catalog is its own connector here: memory, tpch, system.
     `CREATE VIEW ${q(database)}.metadata.catalogs AS
-       SELECT name AS catalog_name, name AS connector_id, name AS connector_name
-       FROM (SELECT CASE database_name WHEN '${SYSTEM_DATABASE}' THEN '${SYSTEM_CATALOG}' ELSE database_name END AS name
-             FROM duckdb_databases() WHERE NOT internal)`,
+       SELECT catalog AS catalog_name, catalog AS connector_id, catalog AS connector_name FROM ${CATALOGS}`,
+    ...systemJdbcSql(database, CATALOGS, ['tpch', SYSTEM_DATABASE]),
   ];
 }
 
@@ -171,6 +176,7 @@ export async function attachSystemCatalog(instance: DuckDBInstance, source: Syst
   connection.registerTableFunction(tableFunction(functions.nodes, 'system.runtime.nodes', NODE_COLUMNS, () => source.nodes()));
   connection.registerTableFunction(tableFunction(functions.queries, 'system.runtime.queries', QUERY_COLUMNS, () => source.queries()));
   connection.registerTableFunction(tableFunction(functions.tasks, 'system.runtime.tasks', TASK_COLUMNS, () => source.tasks()));
+  for (const fn of systemJdbcFunctions()) connection.registerScalarFunction(fn);
 
   mkdirSync(directory, { recursive: true });
   const file = join(directory, `vivace-system-${process.pid}-${randomUUID().slice(0, 8)}.duckdb`);
