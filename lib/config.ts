@@ -1,5 +1,6 @@
 // Coordinator configuration: defaults as upstream Presto where it has one, and a Presto-style
 // properties file (`query.max-history=100`) to override them.
+import { vivaceVersion } from './protocol/vivace-version.js';
 import { readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,7 +68,7 @@ export function defaultConfig(): CoordinatorConfig {
     host: '127.0.0.1',
     port: 8080,
     environment: 'vivace',
-    nodeVersion: '0.1.0',
+    nodeVersion: vivaceVersion(),
     maxRunningQueries: 8,
     maxQueuedQueries: 5000,
     maxHistory: 100,

@@ -10,6 +10,7 @@ import { CONNECTION_SETUP_SQL } from './presto-macros.js';
 import { prestoTypeOf } from './duckdb-types.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
 import { declaredOutputTypes } from '../sql/declared-types.js';
+import { vivaceVersion } from '../protocol/vivace-version.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
@@ -138,6 +139,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     schema: session.schema,
     timeZone: session.timeZone,
     user: session.user,
+    version: vivaceVersion(),
     databaseOf: (catalog) => CatalogNames.duckdbName(catalog),
     virtualTable: (catalog, schema, table) => (schema === 'information_schema' ? informationSchemaSql(catalog, table) : undefined),
   });

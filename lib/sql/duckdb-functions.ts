@@ -14,6 +14,8 @@ export interface CallPrinter {
   lambdaOverEntry(f: LambdaExpression, field: (i: number) => string): string;
   /** The session's time zone (current_timezone()). */
   readonly timeZone: string | undefined;
+  /** The server's version (version()). */
+  readonly version: string | undefined;
 }
 
 /** DuckDB text for a call, or undefined to print the call as written. */
@@ -95,6 +97,7 @@ const CALLS: Readonly<Record<string, CallTranslation>> = {
     return `printf(${args.map((a) => p.expression(a)).join(', ')})`;
   },
   current_timezone: (args, p) => (args.length === 0 ? zoneLiteral(p.timeZone) : undefined),
+  version: (args, p) => (args.length === 0 ? quoteString(p.version ?? '') : undefined),
   // DuckDB's parser wants IF's third argument.
   if: (args, p) => (args.length === 2 ? `if(${p.expression(args[0]!)}, ${p.expression(args[1]!)}, NULL)` : undefined),
 };

@@ -35,6 +35,8 @@ export interface TranslationContext {
   timeZone?: string;
   /** The session's user (current_user). */
   user?: string;
+  /** The server's version (version()). */
+  version?: string;
   /** The DuckDB database serving a Presto catalog (`system` -> `vivace_system`). */
   databaseOf(catalog: string): string;
   /** SQL standing for a table the engine serves itself (information_schema), or undefined. */
@@ -95,6 +97,10 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
 
   get timeZone(): string | undefined {
     return this.context.timeZone;
+  }
+
+  get version(): string | undefined {
+    return this.context.version;
   }
 
   /** The DuckDB SQL of a statement. */

@@ -389,7 +389,7 @@ const SCALAR: readonly Row[] = [
   // uuid.md, session.md, system.md
   ['uuid', 'duckdb'],
   ['current_groups', false],
-  ['version', false, "DuckDB's version() names DuckDB's version"],
+  ['version', 'rewrite', "Vivace's version (DuckDB's version() would name DuckDB's)"],
   // color.md
   ['bar', false, "DuckDB's bar(x, min, max, width) draws another kind of bar"],
   ['color', false],

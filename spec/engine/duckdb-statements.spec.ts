@@ -1,4 +1,5 @@
 // Statement kinds (queries, DML, CTAS, DDL), Presto column naming, division semantics, session catalog/schema.
+import { vivaceVersion } from '../../lib/protocol/vivace-version.js';
 import { expect } from 'chai';
 import type { Engine } from '../../lib/engine/engine.types.js';
 import { newEngine, rowText, runSql, testSession } from './engine-helpers.js';
@@ -109,6 +110,10 @@ describe('duckdb engine: statements', () => {
       const noSchema = await engine.plan('SELECT * FROM t', testSession({ catalog: 'memory', schema: 'nope' })).catch((e: unknown) => e);
       expect(noSchema).to.include({ errorName: 'SCHEMA_NOT_FOUND' });
       expect((await runSql(engine, 'SELECT 1', testSession({ catalog: 'nope', schema: 'x' }))).rows).to.deep.equal([[1]]);
+    });
+
+    it('answers version() with Vivace\'s version, not DuckDB\'s', async () => {
+      expect((await runSql(engine, 'SELECT version()')).rows).to.deep.equal([[vivaceVersion()]]);
     });
 
     it('resolves names as Trino does without a session catalog or schema', async () => {
