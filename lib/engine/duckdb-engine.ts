@@ -9,7 +9,8 @@ import { ConnectionPool } from './connection-pool.js';
 import { CONNECTION_SETUP_SQL } from './presto-macros.js';
 import { prestoTypeOf } from './duckdb-types.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
-import { declaredOutputTypes } from '../sql/declared-types.js';
+import { declaredOutputs, type DeclaredOutput } from '../sql/declared-types.js';
+import { parseZone } from '../sql/time-zones.js';
 import { vivaceVersion } from '../protocol/vivace-version.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
@@ -256,9 +257,9 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     });
     const kind = statement ? statementOutput(statement) : classifyStatement(prepared.statementType);
     if (kind.kind === 'rows') {
-      const columns = outputColumns(prepared, statement);
+      const columns = outputColumns(prepared, statement, session);
       prepared.destroySync();
-      const renderSql = renderRowsSql(text, columns.map((c) => c.duckdb), session.timeZone, columns.map((c) => c.declared));
+      const renderSql = renderRowsSql(text, columns.map((c) => c.duckdb), session.timeZone, columns.map((c) => c.declared ?? {}));
       const output = columns.map(({ name, type }) => ({ name, type }));
       const planned: CachedQueryPlan = { columns: output, renderSql };
       cache.set(cacheKey, planned);
@@ -329,14 +330,15 @@ type DuckDBColumnType = ReturnType<DuckDBPreparedStatement['columnType']>;
  * columns). Types are DuckDB's, or what the tree declares where DuckDB's cannot say it (varchar(n),
  * char(n), timestamp(p), time(p), interval year to month: lib/sql/declared-types.ts).
  */
-function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement | undefined): (OutputColumn & { duckdb: DuckDBColumnType; declared?: PrestoType })[] {
+function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement | undefined, session: Session): (OutputColumn & { duckdb: DuckDBColumnType; declared?: DeclaredOutput })[] {
   const duckdbNames: string[] = [];
   for (let i = 0; i < prepared.columnCount; i++) duckdbNames.push(prepared.columnName(i));
   const names = statement ? outputNames(statement, duckdbNames) : duckdbNames;
-  const declared = statement ? declaredOutputTypes(statement) : undefined;
+  const declared = statement ? declaredOutputs(statement, parseZone(session.timeZone ?? 'UTC') ?? { name: 'UTC' }) : undefined;
   return names.map((name, i) => {
     const duckdb = prepared.columnType(i);
-    const type = declared?.[i];
-    return type && acceptsDeclared(type, duckdb) ? { name, type, duckdb, declared: type } : { name, type: prestoTypeOf(duckdb), duckdb };
+    const said = declared?.[i];
+    if (said?.type && acceptsDeclared(said.type, duckdb)) return { name, type: said.type, duckdb, declared: said };
+    return { name, type: prestoTypeOf(duckdb), duckdb, declared: said?.zone ? { zone: said.zone } : undefined };
   });
 }

@@ -158,6 +158,17 @@ export const PRESTO_FUNCTIONS_SQL: readonly string[] = [
     ],
     { params: ['a', 'b'], bound: ['a', 'b'] },
   ),
+  // x AT TIME ZONE ... (duckdb-printer.ts): the instant of x; a timestamp without zone (or a date) is read
+  // in the session's zone z, or at m minutes east of UTC when the session zone is an offset (z is 'UTC').
+  ...typed(
+    'vivace_instant',
+    [
+      `(x TIMESTAMP WITH TIME ZONE, z VARCHAR, m INTEGER) AS x`,
+      `(x TIMESTAMP, z VARCHAR, m INTEGER) AS timezone(z, x - to_minutes(m))`,
+      `(x DATE, z VARCHAR, m INTEGER) AS timezone(z, x::TIMESTAMP - to_minutes(m))`,
+    ],
+    { params: ['x', 'z', 'm'], bound: ['x'] },
+  ),
   // date +/- interval stays a date in Presto (DuckDB makes it a timestamp).
   ...(['plus', 'minus'] as const).map((op) => {
     const o = op === 'plus' ? '+' : '-';

@@ -22,6 +22,8 @@
 import { DuckDBTypeId, type DuckDBDecimalType, type DuckDBType } from '@duckdb/node-api';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { PrestoType } from '../protocol/types.js';
+import type { DeclaredOutput } from '../sql/declared-types.js';
+import { localTime, parseZone } from '../sql/time-zones.js';
 
 /**
  * Deepest result type rendered: levels of arrays, maps and rows. Trino has no such limit; DuckDB's own
@@ -353,6 +355,8 @@ export function acceptsDeclared(declared: PrestoType, type: DuckDBType): boolean
     case 'interval year to month':
     case 'interval day to second':
       return type.typeId === DuckDBTypeId.INTERVAL;
+    case 'timestamp with time zone':
+      return type.typeId === DuckDBTypeId.TIMESTAMP_TZ;
     default:
       return false;
   }
@@ -366,10 +370,19 @@ const dropLast = (text: string, drop: number) => (drop <= 0 ? text : `system.mai
  * (lib/sql/declared-types.ts), or undefined to render by DuckDB's type: time(p) and timestamp(p) with p
  * digits, char(n) padded to n, interval year to month as `Y-M`.
  */
-function declaredJson(declared: PrestoType | undefined, type: DuckDBType, expr: string): string | undefined {
+function declaredJson(said: DeclaredOutput, type: DuckDBType, expr: string, sessionZone: string): string | undefined {
+  // A zone without a declared type: the value renders in that zone, with DuckDB's precision.
+  const declared = said.type ?? (said.zone && type.typeId === DuckDBTypeId.TIMESTAMP_TZ ? { base: 'timestamp with time zone', precision: 6 } : undefined);
   if (!declared || !acceptsDeclared(declared, type)) return undefined;
   const f = declared as { precision?: number; length?: number };
   switch (declared.base) {
+    case 'timestamp with time zone': {
+      // Trino renders the value in its own zone, named after it: `2020-01-02 03:04:05.000 America/New_York`.
+      const zone = said.zone ?? parseZone(sessionZone) ?? { name: 'UTC' };
+      const p = Math.min(f.precision ?? 3, 6);
+      const text = dropLast(`strftime(${localTime(zone, expr)}, '%Y-%m-%d %H:%M:%S.%f')`, p === 0 ? 7 : 6 - p);
+      return `COALESCE('"' || ${text} || ${sqlString(` ${zone.name}"`)}, 'null')`;
+    }
     case 'timestamp': {
       const nanos = type.typeId === DuckDBTypeId.TIMESTAMP_NS;
       const digits = nanos ? 9 : 6;
@@ -395,9 +408,9 @@ function declaredJson(declared: PrestoType | undefined, type: DuckDBType, expr: 
 /**
  * SQL yielding one VARCHAR column: each row of `innerSql` as a Presto JSON array. Throws NOT_SUPPORTED
  * for a column nesting arrays or maps more than MAX_ELEMENT_NESTING deep around values formatted one by one.
- * `declared`: per column, the Trino type the statement declares where it says more than DuckDB's type.
+ * `declared`: per column, what the statement declares beyond DuckDB's type (a Trino type, a zone to render in).
  */
-export function renderRowsSql(innerSql: string, types: readonly DuckDBType[], timeZone?: string, declared: readonly (PrestoType | undefined)[] = []): string {
+export function renderRowsSql(innerSql: string, types: readonly DuckDBType[], timeZone?: string, declared: readonly DeclaredOutput[] = []): string {
   const zone = safeZone(timeZone);
   const names = types.map((_, i) => `"c${i}"`);
   const layers = new Layers();
@@ -407,7 +420,7 @@ export function renderRowsSql(innerSql: string, types: readonly DuckDBType[], ti
       throw new VivaceError('NOT_SUPPORTED', `Result column ${i + 1} nests arrays, maps or rows ${depth} levels deep: at most ${MAX_TYPE_DEPTH} are supported`);
     }
   });
-  const values = types.map((t, i) => declaredJson(declared[i], t, names[i]!) ?? jsonOf(t, names[i]!, { zone, column: i + 1, lambdas: 0, nesting: 0, layers, layer: 0 }));
+  const values = types.map((t, i) => declaredJson(declared[i] ?? {}, t, names[i]!, zone) ?? jsonOf(t, names[i]!, { zone, column: i + 1, lambdas: 0, nesting: 0, layers, layer: 0 }));
   // One concat() over all parts: a chain of || builds an intermediate string per column (measured 1.5x slower).
   const row = values.length === 0 ? `'[]'` : `concat('[', ${values.join(`, ',', `)}, ']')`;
   // Positional renaming: result columns may have duplicate or awkward names.

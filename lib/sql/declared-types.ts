@@ -6,6 +6,49 @@ import type { DataType, Expression, NumericParameter, Statement } from './ast.js
 import type { PrestoType } from '../protocol/types.js';
 import { fold } from './names.js';
 import { fractionDigits, hasZone } from './temporal-literals.js';
+import { literalZone, parseZone, type Zone } from './time-zones.js';
+
+/** The lower-case name a call names (its last part). */
+const callName = (e: Extract<Expression, { type: 'FunctionCall' }>) => fold(e.name.parts[e.name.parts.length - 1]!.value);
+
+/** Calls that keep their first argument's zone: truncation in it. */
+const ZONE_KEEPING = new Set(['date_trunc']);
+
+/**
+ * The zone a `timestamp with time zone` expression carries, where the tree states it: a literal's zone,
+ * AT TIME ZONE / with_timezone / at_timezone with a constant zone, current_timestamp and now() in the
+ * session's zone, and what date_trunc or interval arithmetic makes of those. Undefined elsewhere.
+ */
+export function zoneOf(e: Expression, sessionZone: Zone): Zone | undefined {
+  switch (e.type) {
+    case 'GenericLiteral':
+      return fold(e.typeName.value) === 'timestamp' ? literalZone(e.value) : undefined;
+    case 'AtTimeZone':
+      return e.timeZone.type === 'StringLiteral' ? parseZone(e.timeZone.value) : undefined;
+    case 'CurrentTime':
+      return e.function === 'CURRENT_TIMESTAMP' ? sessionZone : undefined;
+    case 'FunctionCall': {
+      const name = callName(e);
+      const [first, second] = e.arguments;
+      if ((name === 'with_timezone' || name === 'at_timezone') && second?.type === 'StringLiteral') return parseZone(second.value);
+      if (name === 'now' && e.arguments.length === 0) return sessionZone;
+      if (name === 'date_trunc' && second) return zoneOf(second, sessionZone);
+      if (ZONE_KEEPING.has(name) && first) return zoneOf(first, sessionZone);
+      return undefined;
+    }
+    case 'ArithmeticBinaryExpression':
+      if (e.operator === '+' || e.operator === '-') return zoneOf(e.left, sessionZone) ?? (e.operator === '+' ? zoneOf(e.right, sessionZone) : undefined);
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Precision of a timestamp-valued expression the tree declares, else Trino's default 3. */
+function timestampPrecision(e: Expression | undefined): number {
+  const t = e && declaredType(e);
+  return t && (t.base === 'timestamp' || t.base === 'timestamp with time zone') ? (t as { precision: number }).precision : 3;
+}
 
 const numeric = (p: DataType | NumericParameter | undefined): number | undefined => (p?.type === 'NumericParameter' ? Number(p.value) : undefined);
 
@@ -43,7 +86,7 @@ export function declaredType(e: Expression): PrestoType | undefined {
     case 'GenericLiteral': {
       const type = fold(e.typeName.value);
       if (type === 'char') return { base: 'char', length: Math.max(1, [...e.value].length) };
-      if (type === 'timestamp' && !hasZone(e.value)) return { base: 'timestamp', precision: fractionDigits(e.value) };
+      if (type === 'timestamp') return { base: hasZone(e.value) ? 'timestamp with time zone' : 'timestamp', precision: fractionDigits(e.value) };
       if (type === 'time' && !hasZone(e.value)) return { base: 'time', precision: fractionDigits(e.value) };
       return undefined;
     }
@@ -53,18 +96,35 @@ export function declaredType(e: Expression): PrestoType | undefined {
       return e.value.type === 'IntervalLiteral' ? declaredType(e.value) : undefined;
     case 'Cast':
       return castType(e.targetType);
+    case 'AtTimeZone':
+      return { base: 'timestamp with time zone', precision: timestampPrecision(e.value) };
+    case 'FunctionCall': {
+      const name = callName(e);
+      if (name === 'with_timezone' || name === 'at_timezone') return { base: 'timestamp with time zone', precision: timestampPrecision(e.arguments[0]) };
+      if (name === 'date_trunc') {
+        const t = e.arguments[1] && declaredType(e.arguments[1]);
+        return t?.base === 'timestamp with time zone' ? t : undefined;
+      }
+      return undefined;
+    }
     default:
       return undefined;
   }
 }
 
+/** What a select item declares: its Trino type, and for a timestamp with time zone the zone it renders in. */
+export interface DeclaredOutput {
+  type?: PrestoType;
+  zone?: Zone;
+}
+
 /**
- * Per output column, the type its select item declares, or undefined where DuckDB's type stands. Only a
- * plain SELECT without `*` (set operations unify types; a star's columns are not items).
+ * Per output column, what its select item declares (empty where DuckDB's type stands). Only a plain
+ * SELECT without `*` (set operations unify types; a star's columns are not items).
  */
-export function declaredOutputTypes(statement: Statement): (PrestoType | undefined)[] | undefined {
+export function declaredOutputs(statement: Statement, sessionZone: Zone): DeclaredOutput[] | undefined {
   if (statement.type !== 'Query' || statement.body.type !== 'QuerySpecification') return undefined;
   const items = statement.body.select.selectItems;
   if (items.some((item) => item.type !== 'SingleColumn')) return undefined;
-  return items.map((item) => (item.type === 'SingleColumn' ? declaredType(item.expression) : undefined));
+  return items.map((item) => (item.type === 'SingleColumn' ? { type: declaredType(item.expression), zone: zoneOf(item.expression, sessionZone) } : {}));
 }

@@ -19,6 +19,8 @@ import type {
 import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
 import { duckdbType } from './duckdb-type-names.js';
 import { duckdbTimestamp, fractionDigits, hasZone } from './temporal-literals.js';
+import { instantArguments, instantOf, localTime, parseZone, type Zone } from './time-zones.js';
+import { zoneOf } from './declared-types.js';
 import { translateCall, type CallPrinter } from './duckdb-functions.js';
 import { lookupFunction, resolveFunctionName } from './function-catalog.js';
 import { childrenOf } from './tree-walk.js';
@@ -226,6 +228,22 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       }
       case 'FunctionCall':
         return this.functionCall(e);
+      case 'AtTimeZone':
+        // Trino: the same instant (a timestamp without zone is read in the session's zone), in the zone
+        // given; the zone rides along where the tree states it (declared-types.ts zoneOf).
+        return `vivace_instant(${this.expression(e.value)}, ${instantArguments(this.sessionZone)})`;
+      case 'Extract': {
+        const zone = zoneOf(e.expression, this.sessionZone);
+        return zone ? `EXTRACT(${e.field} FROM ${localTime(zone, this.expression(e.expression))})` : super.expression(e);
+      }
+      case 'Cast': {
+        // A zoned value cast to timestamp or date is its local time in its zone.
+        const zone = zoneOf(e.expression, this.sessionZone);
+        const target = e.targetType;
+        const local = target.type === 'DateTimeDataType' ? target.kind === 'TIMESTAMP' && !target.withTimeZone : target.type === 'GenericDataType' && fold(target.name.value) === 'date';
+        if (!zone || !local) return super.expression(e);
+        return `${e.safe ? 'TRY_CAST' : 'CAST'}(${localTime(zone, this.expression(e.expression))} AS ${this.dataType(target)})`;
+      }
       case 'ArithmeticBinaryExpression':
         if (e.operator === '/') return this.division(e.left, e.right);
         if ((e.operator === '+' || e.operator === '-') && isInterval(e.right) && !isInterval(e.left)) {
@@ -289,11 +307,37 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     }
   }
 
+  /** The session's zone: current_timestamp's, and a timestamp's without a zone of its own. */
+  private get sessionZone(): Zone {
+    return parseZone(this.context.timeZone ?? 'UTC') ?? { name: 'UTC' };
+  }
+
+  /** A call that works on a zoned value's local time (date_trunc, fields), or undefined. */
+  private zonedCall(name: string, args: readonly Expression[]): string | undefined {
+    if (name === 'date_trunc' && args.length === 2) {
+      const zone = zoneOf(args[1]!, this.sessionZone);
+      if (!zone) return undefined;
+      return instantOf(zone, `date_trunc(${this.expression(args[0]!)}, ${localTime(zone, this.expression(args[1]!))})`);
+    }
+    const first = args[0];
+    const zone = first && zoneOf(first, this.sessionZone);
+    if (!zone) return undefined;
+    if (LOCAL_FIELD_FUNCTIONS.has(name)) {
+      return `${name}(${[localTime(zone, this.expression(first)), ...args.slice(1).map((a) => this.expression(a))].join(', ')})`;
+    }
+    if ((name === 'timezone_hour' || name === 'timezone_minute') && args.length === 1) {
+      const instant = this.expression(first);
+      const seconds = `(epoch(${localTime(zone, instant)}) - epoch(${instant}))`;
+      return name === 'timezone_hour' ? `CAST(trunc(${seconds} / 3600) AS BIGINT)` : `CAST(trunc((${seconds} % 3600) / 60) AS BIGINT)`;
+    }
+    return undefined;
+  }
+
   override functionCall(call: FunctionCall): string {
     const name = resolveFunctionName(call.name.parts.map((p) => p.value), this.context.catalog) ?? fold(call.name.parts[call.name.parts.length - 1]!.value);
     const plain = !call.distinct && !call.orderBy && !call.filter && !call.window && !call.nullTreatment;
     if (plain) {
-      const translated = translateCall(name, call.arguments, this);
+      const translated = this.zonedCall(name, call.arguments) ?? translateCall(name, call.arguments, this);
       if (translated !== undefined) return translated;
     }
     const inTry = name === 'try';
@@ -461,6 +505,12 @@ function* descendants(node: Node): Generator<Node> {
     for (const c of childrenOf(n)) stack.push(c);
   }
 }
+
+/** Functions of a timestamp's local fields: on a zoned value they read its local time in its zone. */
+const LOCAL_FIELD_FUNCTIONS: ReadonlySet<string> = new Set([
+  'year', 'quarter', 'month', 'week', 'week_of_year', 'day', 'day_of_month', 'day_of_week', 'dow', 'day_of_year', 'doy',
+  'hour', 'minute', 'second', 'millisecond', 'year_of_week', 'yow', 'last_day_of_month', 'date_format', 'format_datetime', 'date',
+]);
 
 /** `a.b.c` as its identifiers, or undefined when the base is not a plain name. */
 function identifierChain(e: Expression): Identifier[] | undefined {
