@@ -11,6 +11,7 @@ import { isNodeFailed, nodeStatsView } from './node-view.js';
 import { onLateEngineWork, queryMachine, type QueryActorRef, type QueryLimits, type QuerySnapshot } from './query.machine.js';
 import { sessionPropertyValue, validateSessionProperties } from '../protocol/session-properties.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { dialectOf } from '../protocol/header-prefix.js';
 import { parseDataSize } from '../protocol/data-size.js';
 import { stageSnapshotsOf, toQueryView, type QueryView } from './query-view.js';
 import { startIdleCollector } from './idle-collector.js';
@@ -68,7 +69,7 @@ const DEFAULT_QUERY_MAX_EXECUTION_TIME = sessionPropertyValue({ properties: {} }
 
 /** The limits of one query: the coordinator's, tightened by the session's properties. */
 export function queryLimits(config: CoordinatorConfig, session: Session): QueryLimits {
-  validateSessionProperties(session.properties);
+  validateSessionProperties(session.properties, dialectOf(session.prefix));
   const has = (name: string) => Object.hasOwn(session.properties, name);
   const limits: QueryLimits = {
     maxRunTimeMs: Math.min(config.maxRunTimeMs, has('query_max_run_time') ? sessionPropertyValue(session, 'query_max_run_time') : DEFAULT_QUERY_MAX_RUN_TIME),
