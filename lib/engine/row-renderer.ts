@@ -357,6 +357,8 @@ export function acceptsDeclared(declared: PrestoType, type: DuckDBType): boolean
       return type.typeId === DuckDBTypeId.INTERVAL;
     case 'timestamp with time zone':
       return type.typeId === DuckDBTypeId.TIMESTAMP_TZ;
+    case 'unknown':
+      return type.typeId === DuckDBTypeId.INTEGER || type.typeId === DuckDBTypeId.SQLNULL;
     default:
       return false;
   }
@@ -400,6 +402,8 @@ function declaredJson(said: DeclaredOutput, type: DuckDBType, expr: string, sess
       return `COALESCE(to_json(system.main.rpad(${expr}, ${Math.min(f.length ?? 1, 65_536)}, ' '))::VARCHAR, 'null')`;
     case 'interval year to month':
       return `COALESCE(vivace_year_month_json(${expr}), 'null')`;
+    case 'unknown':
+      return `'null'`;
     default:
       return undefined;
   }

@@ -80,6 +80,9 @@ function castType(t: DataType): PrestoType | undefined {
 /** The Trino type of an expression, when the tree alone tells it and DuckDB's would say less. */
 export function declaredType(e: Expression): PrestoType | undefined {
   switch (e.type) {
+    case 'NullLiteral':
+      // Trino types a bare NULL `unknown` (DuckDB: INTEGER).
+      return { base: 'unknown' };
     case 'StringLiteral':
       // Trino types a string literal varchar(n), n its length in code points.
       return { base: 'varchar', length: [...e.value].length };
