@@ -18,7 +18,7 @@ import type {
 } from './ast.js';
 import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
 import { duckdbType } from './duckdb-type-names.js';
-import { duckdbTimestamp, fractionDigits, hasZone } from './temporal-literals.js';
+import { duckdbTimestamp, fractionDigits, hasZone, isValidDate, isValidTimestamp } from './temporal-literals.js';
 import { instantArguments, instantOf, localTime, parseZone, type Zone } from './time-zones.js';
 import { zoneOf } from './declared-types.js';
 import { translateCall, type CallPrinter } from './duckdb-functions.js';
@@ -258,9 +258,13 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
 
   private genericLiteral(e: Extract<Expression, { type: 'GenericLiteral' }>): string {
     const type = fold(e.typeName.value);
-    if (type === 'date') return `DATE ${quoteString(e.value)}`;
+    if (type === 'date') {
+      if (!isValidDate(e.value)) throw this.fail(e, 'INVALID_LITERAL', `'${e.value}' is not a valid DATE literal`);
+      return `DATE ${quoteString(e.value)}`;
+    }
     if (type === 'time') return `CAST(${quoteString(e.value)} AS ${fractionDigits(e.value) > 6 ? 'TIME_NS' : 'TIME'})`;
     if (type === 'timestamp') {
+      if (!isValidTimestamp(e.value)) throw this.fail(e, 'INVALID_LITERAL', `'${e.value}' is not a valid TIMESTAMP literal`);
       // The precision is the literal's digits; a zone makes it timestamp with time zone (an instant).
       const target = hasZone(e.value) ? 'TIMESTAMPTZ' : duckdbTimestamp(fractionDigits(e.value));
       return `CAST(${quoteString(e.value)} AS ${target})`;

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { parseStatement } from '../../lib/sql/parser.js';
 import { translateStatement, type TranslationContext } from '../../lib/sql/duckdb-translation.js';
 import { decimalLiteralType, intervalUnits } from '../../lib/sql/duckdb-printer.js';
+import { isValidDate, isValidTimestamp } from '../../lib/sql/temporal-literals.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { QUERY_CORPUS } from './sql-corpus.js';
 import { statement } from './sql-generators.js';
@@ -77,6 +78,19 @@ describe('DuckDB translation', () => {
       expect(decimalLiteralType('-0')).to.deep.equal({ precision: 1, scale: 0 });
       expect(decimalLiteralType('1e5')).to.equal(undefined);
       expect(duckdb("SELECT 1112.142857, DECIMAL ' 12.30 '")).to.equal("SELECT CAST('1112.142857' AS DECIMAL(10, 6)), CAST('12.30' AS DECIMAL(4, 2))");
+    });
+
+    it('refuses DATE and TIMESTAMP literals that are no calendar date or time of day, where they stand (Trino: INVALID_LITERAL)', () => {
+      expect(() => duckdb("SELECT DATE '2020-13-01'")).to.throw(VivaceError, "line 1:8: '2020-13-01' is not a valid DATE literal");
+      expect(() => duckdb("SELECT DATE '2021-02-29'")).to.throw(VivaceError, 'not a valid DATE literal');
+      expect(() => duckdb("SELECT TIMESTAMP '2020-01-01 24:00:00'")).to.throw(VivaceError, 'not a valid TIMESTAMP literal');
+      expect(() => duckdb("SELECT TIMESTAMP '2020-01-01 10:61'")).to.throw(VivaceError, 'not a valid TIMESTAMP literal');
+      expect(duckdb("SELECT DATE '2020-02-29', DATE ' 2020-1-2 ', TIMESTAMP '2020-01-01', TIMESTAMP '2020-01-01 1:02', TIMESTAMP '2020-01-01 10:00:00.123456789 UTC'")).to.be.a('string');
+      expectLinear('isValidTimestamp', (t) => isValidTimestamp(t), (size) => [`2020-01-01 ${'1'.repeat(size)}`, '9'.repeat(size), `2020-01-01 01:${'0'.repeat(size)}`]);
+      fc.assert(fc.property(hostileText(5_000), (t) => {
+        isValidDate(t);
+        isValidTimestamp(t);
+      }), { numRuns: 30 });
     });
 
     it('refuses a DECIMAL literal that is not a number, where it stands', () => {
