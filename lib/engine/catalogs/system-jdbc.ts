@@ -11,6 +11,7 @@ import { prestoTypeOf } from '../duckdb-types.js';
 import { INFORMATION_SCHEMA, INFORMATION_SCHEMA_TABLES } from '../dialect/catalog-metadata.js';
 import { informationSchemaColumns } from '../dialect/information-schema.js';
 import { duckdbTypeOfText } from './duckdb-type-text.js';
+import { TPCH_CATALOG, TPCH_LISTED_SCHEMAS, tpchColumnsSql, tpchSchemasSql, tpchTypeOfText } from './tpch-metadata.js';
 
 type SqlType = 'VARCHAR' | 'BIGINT' | 'BOOLEAN';
 type ColumnSpec = readonly [name: string, type: SqlType];
@@ -155,9 +156,9 @@ export const JDBC_ATTRIBUTE_FUNCTION = 'vivace_jdbc_attribute';
 
 const parsed = new Map<string, PrestoType>();
 
-/** Trino's type of a DuckDB type text (memoized: a catalog holds few distinct texts). */
+/** Trino's type of a DuckDB type text, or of a tpch column's declared type name (memoized: a catalog holds few distinct texts). */
 export function prestoTypeOfText(text: string): PrestoType {
-  let type = parsed.get(text);
+  let type = parsed.get(text) ?? tpchTypeOfText(text);
   if (type === undefined) {
     let duckdb: DuckDBType | undefined;
     try {
@@ -246,20 +247,23 @@ function values(columns: ColumnSpec[], rows: Literal[][], order = ''): string {
  */
 export function systemJdbcSql(database: string, catalogs: string, connectors: string[]): string[] {
   const connectorList = connectors.map(literal).join(', ');
+  // The tpch connector lists its fixed schemas only (sf10 or sf0.1 are there once read, and not listed),
+  // and declares its columns' types (varchar(44), where DuckDB keeps varchar): those come from tpch-metadata.ts.
+  const listedTpch = (alias: string) => `(${alias}.database_name <> '${TPCH_CATALOG}' OR ${alias}.schema_name IN (${TPCH_LISTED_SCHEMAS.map(literal).join(', ')}))`;
   const infoTables = INFORMATION_SCHEMA_TABLES.map((t) => `(${literal(t)})`).join(', ');
   const relations = `(
     SELECT c.catalog, t.schema_name, t.table_name, 'TABLE' AS table_type, t.comment
       FROM duckdb_tables() t JOIN ${catalogs} c USING (database_name) WHERE NOT t.internal
     UNION ALL
     SELECT c.catalog, v.schema_name, v.view_name, CASE WHEN v.database_name IN (${connectorList}) THEN 'TABLE' ELSE 'VIEW' END, v.comment
-      FROM duckdb_views() v JOIN ${catalogs} c USING (database_name) WHERE NOT v.internal
+      FROM duckdb_views() v JOIN ${catalogs} c USING (database_name) WHERE NOT v.internal AND ${listedTpch('v')}
     UNION ALL
     SELECT c.catalog, '${INFORMATION_SCHEMA}', i.table_name, 'TABLE', NULL FROM ${catalogs} c CROSS JOIN (VALUES ${infoTables}) i(table_name)
   ) r`;
   // As SHOW SCHEMAS: DuckDB's `main` only while something lives in it, and information_schema everywhere.
   const schemas = `(
     SELECT c.catalog, s.schema_name, s.comment FROM duckdb_schemas() s JOIN ${catalogs} c USING (database_name)
-    WHERE s.schema_name NOT IN ('${INFORMATION_SCHEMA}', 'pg_catalog') AND (s.schema_name <> 'main' OR EXISTS (
+    WHERE s.schema_name NOT IN ('${INFORMATION_SCHEMA}', 'pg_catalog') AND ${listedTpch('s')} AND (s.schema_name <> 'main' OR EXISTS (
       SELECT 1 FROM duckdb_tables() t WHERE t.database_name = s.database_name AND t.schema_name = 'main'
       UNION ALL SELECT 1 FROM duckdb_views() v WHERE v.database_name = s.database_name AND v.schema_name = 'main' AND NOT v.internal))
     UNION ALL SELECT catalog, '${INFORMATION_SCHEMA}', NULL FROM ${catalogs}
@@ -269,7 +273,10 @@ export function systemJdbcSql(database: string, catalogs: string, connectors: st
   ).join(', ');
   const columns = `(
     SELECT c.catalog, k.schema_name, k.table_name, k.column_name, k.data_type, k.column_index AS ordinal_position, k.is_nullable, k.comment
-      FROM duckdb_columns() k JOIN ${catalogs} c USING (database_name) WHERE NOT k.internal
+      FROM duckdb_columns() k JOIN ${catalogs} c USING (database_name) WHERE NOT k.internal AND k.database_name <> '${TPCH_CATALOG}'
+    UNION ALL
+    SELECT c.catalog, s.schema_name, t.table_name, t.column_name, t.data_type, t.ordinal_position, false, NULL
+      FROM ${catalogs} c CROSS JOIN ${tpchSchemasSql('s')} CROSS JOIN ${tpchColumnsSql('t')} WHERE c.database_name = '${TPCH_CATALOG}'
     UNION ALL
     SELECT c.catalog, '${INFORMATION_SCHEMA}', i.table_name, i.column_name, i.data_type, i.ordinal_position, true, NULL
       FROM ${catalogs} c CROSS JOIN (VALUES ${infoColumns}) i(table_name, column_name, data_type, ordinal_position)

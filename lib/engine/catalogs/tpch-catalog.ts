@@ -1,7 +1,9 @@
-// The `tpch` catalog, as Presto's tpch connector: schemas tiny, sf1 ... sf1000 with the eight TPC-H
-// tables, attached to the engine's DuckDB as an in-memory database of views. A schema's data is
-// generated on first use by worker processes into <directory>/<schema> as Parquet, then reused at
-// later starts; until then its tables are typed placeholder views (listed, described, not readable).
+// The `tpch` catalog, as Trino's tpch connector: the listed schemas (tiny, sf1, sf100 ... sf100000) and any
+// other name the connector accepts (sf10, sf0.1), each with the eight TPC-H tables, attached to the engine's
+// DuckDB as an in-memory database of views. A schema's data is generated on first use by worker processes
+// into <directory>/<scale factor> as Parquet, then reused at later starts; until then a listed schema's
+// tables are typed placeholder views (listed, described, not readable), and another name has no DuckDB
+// schema until a statement reads it.
 import { readdirSync, rmSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +11,8 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { TPCH_TABLES } from '../../tpch/index.js';
 import { generateSchema, readManifest, type TpchManifest } from './tpch-generation.js';
-import { TPCH_CATALOG, TPCH_SCHEMAS, createSchemaSql, parquetViewSql, placeholderViewSql, schemasOfTables } from './tpch-schemas.js';
+import type { TpchSchema } from './tpch-schemas.js';
+import { TPCH_CATALOG, TPCH_SCHEMAS, createSchemaSql, parquetViewSql, placeholderViewSql, schemasOfTables, tpchSchema } from './tpch-schemas.js';
 import type { TableReference } from '../../sql/duckdb-translation.js';
 
 export interface TpchCatalogOptions {
@@ -63,9 +66,10 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function viewsSql(directory: string, manifest: TpchManifest): string[] {
+/** The views of schema `schema` over a generated scale factor (manifest.schema names its directory). */
+function viewsSql(directory: string, schema: string, manifest: TpchManifest): string[] {
   const schemaDirectory = join(directory, manifest.schema);
-  return TPCH_TABLES.map((t) => parquetViewSql(manifest.schema, t.name, manifest.tables[t.name]!.files.map((f) => join(schemaDirectory, f))));
+  return TPCH_TABLES.map((t) => parquetViewSql(schema, t, manifest.tables[t.name]!.files.map((f) => join(schemaDirectory, f))));
 }
 
 export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchCatalogOptions & { directory: string }): Promise<TpchCatalog> {
@@ -79,9 +83,9 @@ export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchC
   const statements = [`ATTACH IF NOT EXISTS ':memory:' AS ${TPCH_CATALOG}`];
   for (const schema of TPCH_SCHEMAS) {
     statements.push(createSchemaSql(schema.name));
-    const manifest = readManifest(join(directory, schema.name));
+    const manifest = readManifest(join(directory, schema.directory));
     if (manifest) {
-      statements.push(...viewsSql(directory, manifest));
+      statements.push(...viewsSql(directory, schema.name, manifest));
       ready.add(schema.name);
     } else {
       for (const table of TPCH_TABLES) statements.push(placeholderViewSql(schema, table));
@@ -89,6 +93,8 @@ export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchC
   }
   await connection.run(statements.join(';\n'));
 
+  /** Generations by directory (one per scale factor however spelled), views by schema name. */
+  const generations = new Map<string, Promise<TpchManifest>>();
   const pending = new Map<string, Promise<void>>();
   const abort = new AbortController();
   let ddl: Promise<unknown> = Promise.resolve();
@@ -98,30 +104,39 @@ export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchC
     return run;
   };
 
-  const ensureSchema = (name: string): Promise<void> => {
-    if (ready.has(name)) return Promise.resolve();
-    const schema = TPCH_SCHEMAS.find((s) => s.name === name);
-    if (schema === undefined) return Promise.reject(new VivaceError('SCHEMA_NOT_FOUND', `Schema '${TPCH_CATALOG}.${name}' does not exist`));
-    let generation = pending.get(name);
+  const generate = (schema: TpchSchema): Promise<TpchManifest> => {
+    let generation = generations.get(schema.directory);
     if (generation === undefined) {
-      // One generation per schema however many statements wait for it; a failure lets the next one retry.
-      generation = (async () => {
-        const manifest = readManifest(join(directory, name))
-          ?? await generateSchema({ directory, schema, workers: options.workers, freeDiskBytes, log, signal: abort.signal });
-        await serialDdl(viewsSql(directory, manifest).join(';\n'));
-        ready.add(name);
-      })().catch((err: unknown) => {
-        if (err instanceof VivaceError) throw err;
-        throw new VivaceError('GENERIC_INTERNAL_ERROR', `Generating ${TPCH_CATALOG}.${name} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-      }).finally(() => pending.delete(name));
-      pending.set(name, generation);
+      // One generation per scale factor however many statements wait for it; a failure lets the next one retry.
+      generation = (async () => readManifest(join(directory, schema.directory))
+        ?? await generateSchema({ directory, schema, workers: options.workers, freeDiskBytes, log, signal: abort.signal }))()
+        .finally(() => generations.delete(schema.directory));
+      generations.set(schema.directory, generation);
     }
     return generation;
   };
 
+  const ensureSchema = (name: string): Promise<void> => {
+    const schema = tpchSchema(name);
+    if (schema === undefined) return Promise.reject(new VivaceError('SCHEMA_NOT_FOUND', `Schema '${TPCH_CATALOG}.${name}' does not exist`));
+    if (ready.has(schema.name)) return Promise.resolve();
+    let views = pending.get(schema.name);
+    if (views === undefined) {
+      views = (async () => {
+        const manifest = await generate(schema);
+        await serialDdl([createSchemaSql(schema.name), ...viewsSql(directory, schema.name, manifest)].join(';\n'));
+        ready.add(schema.name);
+      })().catch((err: unknown) => {
+        if (err instanceof VivaceError) throw err;
+        throw new VivaceError('GENERIC_INTERNAL_ERROR', `Generating ${TPCH_CATALOG}.${schema.name} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      }).finally(() => pending.delete(schema.name));
+      pending.set(schema.name, views);
+    }
+    return views;
+  };
+
   return {
     beforePlan(tables) {
-      if (ready.size === TPCH_SCHEMAS.length) return undefined;
       const missing = [...schemasOfTables(tables())].filter((s) => !ready.has(s));
       if (missing.length === 0) return undefined;
       return Promise.all(missing.map(ensureSchema)).then(() => undefined);

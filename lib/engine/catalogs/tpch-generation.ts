@@ -36,7 +36,7 @@ export interface TpchManifest {
 }
 
 export interface GenerationOptions {
-  /** The catalog's directory; the schema lands in <directory>/<schema>. */
+  /** The catalog's directory; the schema lands in <directory>/<schema.directory>. */
   readonly directory: string;
   readonly schema: TpchSchema;
   readonly workers?: number;
@@ -167,7 +167,7 @@ export async function generateSchema(options: GenerationOptions): Promise<TpchMa
       + `but only ${gigabytes(free)} is free`);
   }
   const start = performance.now();
-  const tmp = mkdtempSync(join(directory, `.tmp-${schema.name}-${process.pid}-`));
+  const tmp = mkdtempSync(join(directory, `.tmp-${schema.directory}-${process.pid}-`));
   try {
     const tasks = planTasks(tmp, schema.scaleFactor);
     const defaultWorkers = schema.scaleFactor < 0.1 ? 1 : Math.min(8, availableParallelism());
@@ -191,10 +191,10 @@ export async function generateSchema(options: GenerationOptions): Promise<TpchMa
       if (rows[task.id]! > 0) tables[task.table]!.files.push(task.file);
     }
     const seconds = (performance.now() - start) / 1000;
-    const manifest: TpchManifest = { version: MANIFEST_VERSION, schema: schema.name, scaleFactor: schema.scaleFactor, seconds, tables };
+    const manifest: TpchManifest = { version: MANIFEST_VERSION, schema: schema.directory, scaleFactor: schema.scaleFactor, seconds, tables };
     // The manifest is written last and the directory renamed whole: either all of it is there or none.
     writeFileSync(join(tmp, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
-    const target = join(directory, schema.name);
+    const target = join(directory, schema.directory);
     // A directory without a current manifest is an older generator's output: replace it.
     if (existsSync(target) && readManifest(target) === undefined) rmSync(target, { recursive: true, force: true });
     try {

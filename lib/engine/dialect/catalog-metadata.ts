@@ -4,6 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Session } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { CatalogNames } from './catalog-names.js';
+import { TPCH_CATALOG, TPCH_LISTED_SCHEMAS, TPCH_TABLE_NAMES, tpchScaleFactor } from '../catalogs/tpch-metadata.js';
 
 /** Every catalog has one, as in Presto; served by information-schema.ts. */
 export const INFORMATION_SCHEMA = 'information_schema';
@@ -48,6 +49,8 @@ export async function resolveCatalog(connection: DuckDBConnection, name: string)
  * `main` is hidden while it is empty (Presto catalogs have no such schema).
  */
 export async function listSchemas(connection: DuckDBConnection, database: string): Promise<string[]> {
+  // The tpch connector lists its fixed names; others it accepts (sf10, sf0.1) are not listed, read or not.
+  if (database === TPCH_CATALOG) return [...TPCH_LISTED_SCHEMAS, INFORMATION_SCHEMA].sort();
   const found = await rows(
     connection,
     `SELECT s.schema_name FROM duckdb_schemas() s
@@ -65,6 +68,11 @@ export async function listSchemas(connection: DuckDBConnection, database: string
 /** The schema as DuckDB stores it; SCHEMA_NOT_FOUND when missing. information_schema is virtual. */
 export async function resolveSchema(connection: DuckDBConnection, database: string, catalog: string, schema: string): Promise<string> {
   if (schema.toLowerCase() === INFORMATION_SCHEMA) return INFORMATION_SCHEMA;
+  // Every name the tpch connector accepts is a schema, whether or not DuckDB holds it yet.
+  if (database === TPCH_CATALOG) {
+    if (tpchScaleFactor(schema) === undefined) throw new VivaceError('SCHEMA_NOT_FOUND', `Schema '${catalog}.${schema}' does not exist`);
+    return schema.toLowerCase();
+  }
   const found = await rows(connection, 'SELECT schema_name FROM duckdb_schemas() WHERE database_name = $1 AND lower(schema_name) = lower($2)', [database, schema]);
   if (found[0] === undefined) throw new VivaceError('SCHEMA_NOT_FOUND', `Schema '${catalog}.${schema}' does not exist`);
   return String(found[0][0]);
@@ -85,6 +93,7 @@ export async function resolveTable(connection: DuckDBConnection, parts: string[]
   const { catalog, schema } = qualifySchema(parts.length > 1 ? parts.slice(0, -1) : undefined, session);
   const database = await resolveCatalog(connection, catalog);
   const duckdbSchema = await resolveSchema(connection, database, catalog, schema);
+  if (database === TPCH_CATALOG && duckdbSchema !== INFORMATION_SCHEMA) return tpchTable(catalog, schema, table, duckdbSchema);
   const found = await rows(
     connection,
     `SELECT table_name, false AS is_view, comment FROM duckdb_tables() WHERE database_name = $1 AND schema_name = $2 AND lower(table_name) = lower($3)
@@ -106,12 +115,19 @@ export async function resolveTable(connection: DuckDBConnection, parts: string[]
   };
 }
 
+/** A table of the tpch connector: its tables are in every schema it accepts (their metadata is tpch-metadata.ts's). */
+function tpchTable(catalog: string, schema: string, table: string, duckdbSchema: string): ResolvedTable {
+  const name = table.toLowerCase();
+  if (!TPCH_TABLE_NAMES.includes(name)) throw new VivaceError('TABLE_NOT_FOUND', `Table '${catalog}.${schema}.${table}' does not exist`);
+  return { catalog, schema, table, database: TPCH_CATALOG, duckdbSchema, duckdbTable: name, isView: false, comment: null };
+}
+
 /**
  * Catalogs served by a connector (tpch, system) build their tables as DuckDB views over generated data
  * or live snapshots; to Presto users they are tables, as in Presto's tpch and system connectors.
  */
 export function isConnectorCatalog(duckdbDatabase: string): boolean {
-  return duckdbDatabase === 'tpch' || duckdbDatabase === CatalogNames.duckdbName('system');
+  return duckdbDatabase === TPCH_CATALOG || duckdbDatabase === CatalogNames.duckdbName('system');
 }
 
 export const quoteIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;

@@ -5,6 +5,7 @@
 import { isConnectorCatalog } from './catalog-metadata.js';
 import type { OutputColumn, PrestoType } from '../../protocol/types.js';
 import { CatalogNames } from './catalog-names.js';
+import { TPCH_CATALOG, TPCH_TABLE_NAMES, tpchColumnsSql, tpchSchemasSql } from '../catalogs/tpch-metadata.js';
 
 const varchar: PrestoType = { base: 'varchar' };
 const bigint: PrestoType = { base: 'bigint' };
@@ -48,8 +49,29 @@ const DATA_TYPE = `CASE
   WHEN data_type = 'INTERVAL' THEN 'interval day to second'
   ELSE lower(data_type) END`;
 
+/**
+ * tpch's, from the connector's declarations as Trino lists them: the listed schemas only (not sf10 or
+ * sf0.1, read or not), their eight tables, and each column's type with its varchar length, none nullable.
+ */
+function tpchSubquery(table: string, cat: string): string {
+  switch (table) {
+    case 'schemata':
+      return `SELECT ${cat} AS catalog_name, schema_name FROM ${tpchSchemasSql('s')} UNION ALL SELECT ${cat}, 'information_schema'`;
+    case 'tables':
+      return `SELECT ${cat} AS table_catalog, s.schema_name AS table_schema, t.table_name, 'BASE TABLE' AS table_type
+        FROM ${tpchSchemasSql('s')} CROSS JOIN (VALUES ${TPCH_TABLE_NAMES.map((t) => `(${sqlString(t)})`).join(', ')}) AS t(table_name)`;
+    case 'views':
+      return `SELECT ${cat} AS table_catalog, ${['table_schema', 'table_name', 'view_owner', 'view_definition'].map((c) => `NULL::VARCHAR AS ${c}`).join(', ')} WHERE false`;
+    default:
+      return `SELECT ${cat} AS table_catalog, s.schema_name AS table_schema, c.table_name, c.column_name, c.ordinal_position::BIGINT AS ordinal_position,
+        NULL::VARCHAR AS column_default, 'NO' AS is_nullable, c.data_type, NULL::VARCHAR AS comment, NULL::VARCHAR AS extra_info
+        FROM ${tpchSchemasSql('s')} CROSS JOIN ${tpchColumnsSql('c')}`;
+  }
+}
+
 /** The query standing for `<catalog>.information_schema.<table>`. Uses no information_schema itself. */
 function subquery(table: string, catalog: string): string {
+  if (CatalogNames.duckdbName(catalog) === TPCH_CATALOG) return tpchSubquery(table, sqlString(catalog));
   const db = sqlString(CatalogNames.duckdbName(catalog));
   const cat = sqlString(catalog);
   const connector = isConnectorCatalog(CatalogNames.duckdbName(catalog));

@@ -23,6 +23,7 @@ import {
   type ResolvedTable,
 } from './catalog-metadata.js';
 import { informationSchemaColumns } from './information-schema.js';
+import { TPCH_CATALOG, TPCH_TABLE_NAMES, tpchTableColumns } from '../catalogs/tpch-metadata.js';
 
 export interface ShowResult {
   columns: OutputColumn[];
@@ -52,6 +53,8 @@ export async function showTables(connection: DuckDBConnection, session: Session,
   const names =
     duckdbSchema === INFORMATION_SCHEMA
       ? INFORMATION_SCHEMA_TABLES
+      : database === TPCH_CATALOG
+      ? TPCH_TABLE_NAMES
       : (
           await rows(
             connection,
@@ -76,6 +79,9 @@ async function tableColumns(connection: DuckDBConnection, table: ResolvedTable, 
   if (table.duckdbSchema === INFORMATION_SCHEMA) {
     return informationSchemaColumns(table.duckdbTable).map((c) => ({ name: c.name, type: formatType(c.type, dialect), nullable: true, comment: null }));
   }
+  // The tpch connector declares its columns (varchar(44), where DuckDB keeps varchar), none nullable.
+  const tpch = table.database === TPCH_CATALOG ? tpchTableColumns(table.duckdbTable) : undefined;
+  if (tpch) return tpch.map((c) => ({ name: c.name, type: formatType(c.type, dialect), nullable: false, comment: null }));
   const prepared = await connection.prepare(`SELECT * FROM ${duckdbTableRef(table)}`);
   try {
     const details = await rows(

@@ -143,13 +143,23 @@ describe('system.jdbc and system.metadata (engine)', function () {
     const before = await columns('lineitem');
     expect(before.rows.slice(0, 5)).to.deep.equal([['orderkey', B], ['partkey', B], ['suppkey', B], ['linenumber', 'integer'], ['quantity', 'double']]);
     expect((await run('SELECT count(*) FROM tpch.tiny.nation')).rows).to.deep.equal([[25]]);
-    expect((await columns('nation')).rows).to.deep.equal([['nationkey', B], ['name', V], ['regionkey', B], ['comment', V]]);
+    expect((await columns('nation')).rows).to.deep.equal([['nationkey', B], ['name', 'varchar(25)'], ['regionkey', B], ['comment', 'varchar(152)']]);
     for (const table of ['nation', 'lineitem', 'orders']) {
       const described = (await run(`DESCRIBE tpch.tiny.${table}`)).rows.map((r) => r.slice(0, 2));
       expect((await columns(table)).rows, table).to.deep.equal(described);
     }
     const positions = await run(`SELECT ordinal_position, data_type FROM system.jdbc.columns WHERE table_cat = 'tpch' AND table_schem = 'tiny' AND table_name = 'lineitem' AND column_name = 'shipdate'`);
     expect(positions.rows).to.deep.equal([[11, 91]]);
+  });
+
+  it('lists the tpch schemas Trino lists, and the connector\'s varchar bounds with their JDBC sizes', async () => {
+    const schemas = await run(`SELECT table_schem FROM system.jdbc.schemas WHERE table_catalog = 'tpch'`);
+    expect(schemas.rows.map((r) => r[0])).to.deep.equal(['information_schema', 'sf1', 'sf100', 'sf1000', 'sf10000', 'sf100000', 'sf300', 'sf3000', 'sf30000', 'tiny']);
+    const tables = await run(`SELECT DISTINCT table_schem FROM system.jdbc.tables WHERE table_cat = 'tpch' AND table_schem <> 'information_schema' ORDER BY 1`);
+    expect(tables.rows.map((r) => r[0])).to.deep.equal(['sf1', 'sf100', 'sf1000', 'sf10000', 'sf100000', 'sf300', 'sf3000', 'sf30000', 'tiny']);
+    const comment = await run(`SELECT type_name, data_type, column_size, char_octet_length, is_nullable FROM system.jdbc.columns
+      WHERE table_cat = 'tpch' AND table_schem = 'sf3000' AND table_name = 'lineitem' AND column_name IN ('returnflag', 'comment') ORDER BY ordinal_position`);
+    expect(comment.rows).to.deep.equal([['varchar(1)', 12, 1, 1, 'NO'], ['varchar(44)', 12, 44, 44, 'NO']]);
   });
 
   it('jdbc.columns lists the system tables and the information_schema tables too', async () => {
