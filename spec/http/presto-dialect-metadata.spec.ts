@@ -33,11 +33,11 @@ describe('Presto dialect over HTTP: metadata', function () {
     expect((await presto.ok("SHOW CATALOGS LIKE 't%'")).rows).to.deep.equal([['tpch']]);
   });
 
-  it('SHOW SCHEMAS FROM tpch lists the scale factors and information_schema', async () => {
+  it('SHOW SCHEMAS FROM tpch lists the scale factors Trino lists and information_schema', async () => {
     const out = await presto.ok('SHOW SCHEMAS FROM tpch');
     expect(columns(out)).to.deep.equal([['Schema', 'varchar']]);
-    expect(out.rows).to.deep.equal([['information_schema'], ['sf1'], ['sf10'], ['sf100'], ['sf1000'], ['sf300'], ['tiny']]);
-    expect((await presto.ok("SHOW SCHEMAS FROM tpch LIKE 'sf1%'")).rows).to.deep.equal([['sf1'], ['sf10'], ['sf100'], ['sf1000']]);
+    expect(out.rows).to.deep.equal([['information_schema'], ['sf1'], ['sf100'], ['sf1000'], ['sf10000'], ['sf100000'], ['sf300'], ['sf3000'], ['sf30000'], ['tiny']]);
+    expect((await presto.ok("SHOW SCHEMAS FROM tpch LIKE 'sf1%'")).rows).to.deep.equal([['sf1'], ['sf100'], ['sf1000'], ['sf10000'], ['sf100000']]);
   });
 
   it('SHOW TABLES FROM tpch.tiny lists the eight TPC-H tables', async () => {
@@ -50,9 +50,9 @@ describe('Presto dialect over HTTP: metadata', function () {
   it('DESCRIBE and SHOW COLUMNS FROM tpch.tiny.nation give Column, Type, Extra, Comment', async () => {
     const expected = [
       ['nationkey', 'bigint', '', ''],
-      ['name', 'varchar', '', ''],
+      ['name', 'varchar(25)', '', ''],
       ['regionkey', 'bigint', '', ''],
-      ['comment', 'varchar', '', ''],
+      ['comment', 'varchar(152)', '', ''],
     ];
     const described = await presto.ok('DESCRIBE tpch.tiny.nation');
     expect(columns(described)).to.deep.equal(varcharColumns('Column', 'Type', 'Extra', 'Comment'));
@@ -62,13 +62,13 @@ describe('Presto dialect over HTTP: metadata', function () {
     expect(shown.rows).to.deep.equal(expected);
   });
 
-  it('DESCRIBE of lineitem has the connector types: keys bigint, linenumber integer, money double, dates date', async () => {
+  it('DESCRIBE of lineitem has the connector types: keys bigint, linenumber integer, money double, dates date, bounded varchar', async () => {
     const out = await presto.ok('DESCRIBE tpch.tiny.lineitem');
     expect(out.rows.map((r) => [r[0], r[1]])).to.deep.equal([
       ['orderkey', 'bigint'], ['partkey', 'bigint'], ['suppkey', 'bigint'], ['linenumber', 'integer'],
       ['quantity', 'double'], ['extendedprice', 'double'], ['discount', 'double'], ['tax', 'double'],
-      ['returnflag', 'varchar'], ['linestatus', 'varchar'], ['shipdate', 'date'], ['commitdate', 'date'],
-      ['receiptdate', 'date'], ['shipinstruct', 'varchar'], ['shipmode', 'varchar'], ['comment', 'varchar'],
+      ['returnflag', 'varchar(1)'], ['linestatus', 'varchar(1)'], ['shipdate', 'date'], ['commitdate', 'date'],
+      ['receiptdate', 'date'], ['shipinstruct', 'varchar(25)'], ['shipmode', 'varchar(10)'], ['comment', 'varchar(44)'],
     ]);
   });
 
@@ -86,10 +86,10 @@ describe('Presto dialect over HTTP: metadata', function () {
     expect(out.columns![0]!.typeSignature).to.deep.equal({ rawType: 'varchar', arguments: [{ kind: 'LONG', value: 2147483647 }] });
   });
 
-  it('SHOW CREATE TABLE of a tpch table renders it as a table (connector tables are not views)', async () => {
+  it('SHOW CREATE TABLE of a tpch table renders it as a table (connector tables are not views), its columns as the connector declares them', async () => {
     const out = await presto.ok('SHOW CREATE TABLE tpch.tiny.region');
     expect(out.rows).to.deep.equal([[
-      ['CREATE TABLE tpch.tiny.region (', '   regionkey bigint,', '   name varchar,', '   comment varchar', ')'].join('\n'),
+      ['CREATE TABLE tpch.tiny.region (', '   regionkey bigint NOT NULL,', '   name varchar(25) NOT NULL,', '   comment varchar(152) NOT NULL', ')'].join('\n'),
     ]]);
   });
 
