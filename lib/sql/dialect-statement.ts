@@ -9,6 +9,10 @@ export interface LikeFilter {
   escape?: string;
 }
 
+/** EXPLAIN (TYPE ...): absent means the dialect's default (Trino: DISTRIBUTED, prestodb: LOGICAL). */
+export type ExplainType = 'LOGICAL' | 'DISTRIBUTED' | 'VALIDATE' | 'IO';
+export type ExplainFormat = 'TEXT' | 'GRAPHVIZ' | 'JSON';
+
 export type DialectStatement =
   | { kind: 'showCatalogs'; like?: LikeFilter }
   | { kind: 'showSchemas'; catalog?: string; like?: LikeFilter }
@@ -19,7 +23,7 @@ export type DialectStatement =
   | { kind: 'showSession'; like?: LikeFilter }
   | { kind: 'describeInput'; name: string }
   | { kind: 'describeOutput'; name: string }
-  | { kind: 'explain'; analyze: boolean; statement: string }
+  | { kind: 'explain'; analyze: boolean; statement: string; type?: ExplainType; format?: ExplainFormat }
   | { kind: 'use'; catalog?: string; schema: string }
   | { kind: 'setSession'; name: string; value: Expression }
   | { kind: 'resetSession'; name: string }
@@ -98,8 +102,18 @@ export function dialectStatementOf(statement: Statement, sql: string): DialectSt
       return { kind: 'describeInput', name: name(statement.name) };
     case 'DescribeOutput':
       return { kind: 'describeOutput', name: name(statement.name) };
-    case 'Explain':
-      return { kind: 'explain', analyze: statement.analyze, statement: text(statement.statement) };
+    case 'Explain': {
+      // As Trino's ExplainRewrite: the first TYPE and the first FORMAT given count.
+      const type = statement.options.find((o) => o.option === 'TYPE')?.value as ExplainType | undefined;
+      const format = statement.options.find((o) => o.option === 'FORMAT')?.value as ExplainFormat | undefined;
+      return {
+        kind: 'explain',
+        analyze: statement.analyze,
+        statement: text(statement.statement),
+        ...(type ? { type } : {}),
+        ...(format ? { format } : {}),
+      };
+    }
     case 'Use':
       return statement.catalog ? { kind: 'use', catalog: name(statement.catalog), schema: name(statement.schema) } : { kind: 'use', schema: name(statement.schema) };
     case 'SetSession':

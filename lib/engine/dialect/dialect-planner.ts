@@ -8,8 +8,8 @@ import { VivaceError } from '../../protocol/vivace-error.js';
 import type { DialectStatement } from '../../sql/dialect-statement.js';
 import { dialectStatementOf } from '../../sql/dialect-statement.js';
 import type { Statement } from '../../sql/ast.js';
-import { valuesPlan, type Cell } from './values-plan.js';
-import { showCatalogs, showColumns, showCreateTable, showSchemas, showTables, varcharColumns, type ShowResult } from './show-metadata.js';
+import { valuesPlan } from './values-plan.js';
+import { showCatalogs, showColumns, showCreateTable, showSchemas, showTables, type ShowResult } from './show-metadata.js';
 import { showFunctions } from './show-functions.js';
 import { resetSessionStatement, setSessionStatement, showSession, useStatement } from './session-statements.js';
 import {
@@ -24,6 +24,7 @@ import {
   substituteParameters,
 } from './prepared-statements.js';
 import type { TransactionRegistry } from './transaction-registry.js';
+import { planExplain } from './explain-statement.js';
 
 export interface DialectContext {
   sql: string;
@@ -97,7 +98,7 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
     case 'describeOutput':
       return describeOutput(ctx, preparedStatement(session, s.name));
     case 'explain':
-      return explain(ctx, s.statement, s.analyze);
+      return planExplain(ctx, s);
     case 'use':
       return sessionPlan(ctx, 'USE', await useStatement(connection, session, s.catalog, s.schema));
     case 'setSession':
@@ -133,25 +134,6 @@ async function describeOutput(ctx: DialectContext, sql: string): Promise<Plan> {
   const planned = await ctx.plan(substituteParameters(sql, Array.from({ length: parameterCount(sql) }, () => 'NULL')), ctx.session);
   planned.release();
   return valuesPlan({ columns: DESCRIBE_OUTPUT_COLUMNS, rows: async () => describeOutputRows(ctx.session, planned.columns, aliased), release: () => undefined });
-}
-
-/** EXPLAIN [ANALYZE]: DuckDB's plan text in Presto's single `Query Plan` column; ANALYZE runs at execute. */
-async function explain(ctx: DialectContext, statement: string, analyze: boolean): Promise<Plan> {
-  const { connection } = ctx;
-  const columns = varcharColumns('Query Plan');
-  // EXPLAIN explains its statement's translation.
-  const explained = ctx.tree?.type === 'Explain' ? translator(ctx)(ctx.tree.statement) : statement;
-  const run = async (): Promise<Cell[][]> => {
-    const reader = await connection.runAndReadAll(`EXPLAIN ${analyze ? 'ANALYZE ' : ''}${explained}`);
-    // DuckDB answers (explain_key, explain_value) rows; the value is the rendered plan.
-    const text = (reader.getRows() as unknown[][]).map((r) => String(r[r.length - 1] ?? '')).join('\n');
-    return [[text]];
-  };
-  if (analyze) return valuesPlan({ columns, rows: run, release: ctx.release, interrupt: () => connection.interrupt() });
-  // Plain EXPLAIN fails at planning for a bad statement, like any query.
-  const rows = await run();
-  ctx.release();
-  return valuesPlan({ columns, rows: async () => rows, release: () => undefined });
 }
 
 function startTransaction(ctx: DialectContext): Plan {

@@ -1,0 +1,183 @@
+// EXPLAIN [ANALYZE] [(TYPE LOGICAL|DISTRIBUTED|VALIDATE|IO)]: DuckDB plans the statement's translation
+// (`EXPLAIN (FORMAT JSON)`, or `EXPLAIN (ANALYZE, FORMAT JSON)` when the plan executes), the engine plans
+// the statement itself for its output columns, and explain-format.ts prints Trino's text (prestodb's for
+// a client on Presto headers) in the single `Query Plan` column.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Plan } from '../engine.types.js';
+import type { DialectContext } from './dialect-planner.js';
+import type { OutputColumn, ProtocolDialect, Session } from '../../protocol/types.js';
+import type { QualifiedName, Statement } from '../../sql/ast.js';
+import { VivaceError } from '../../protocol/vivace-error.js';
+import { formatType } from '../../protocol/presto-type.js';
+import { dialectOf } from '../../protocol/header-prefix.js';
+import { vivaceVersion } from '../../protocol/vivace-version.js';
+import { dialectStatementOf, type DialectStatement } from '../../sql/dialect-statement.js';
+import { statementOutput } from '../../sql/statement-output.js';
+import { formatSql } from '../../sql/sql-formatter.js';
+import { valuesPlan, type Cell } from './values-plan.js';
+import { varcharColumns } from './show-metadata.js';
+import { CatalogNames } from './catalog-names.js';
+import { parseDuckDbPlan, renderExplainText, renderIoPlan, rootEstimate, scannedTables, type DuckPlan, type TableRef } from './explain-format.js';
+
+type ExplainStatement = Extract<DialectStatement, { kind: 'explain' }>;
+
+/** What EXPLAIN needs of the dialect layer's context. */
+export type ExplainContext = Pick<DialectContext, 'sql' | 'tree' | 'session' | 'connection' | 'release' | 'plan' | 'translate'>;
+
+const VALID_COLUMNS: OutputColumn[] = [{ name: 'Valid', type: { base: 'boolean' } }];
+/** The output of DML and CREATE TABLE AS: Trino's single `rows` column. */
+const ROWS_COLUMNS: OutputColumn[] = [{ name: 'rows', type: { base: 'bigint' } }];
+
+/** The parts of a dotted DuckDB name, each possibly double-quoted (`memory."default".t`): one linear scan. */
+export function nameParts(text: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch !== '"') current += ch;
+      else if (text[i + 1] === '"') {
+        current += '"';
+        i++;
+      } else quoted = false;
+    } else if (ch === '"') quoted = true;
+    else if (ch === '.') {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts;
+}
+
+/** `tpch.tiny.nation` (DuckDB's name of a scanned table) as catalog, schema and table in Presto's names. */
+function tableRef(duckdbName: string): TableRef | undefined {
+  const parts = nameParts(duckdbName);
+  if (parts.length !== 3) return undefined;
+  const [database, schema, table] = parts;
+  return { catalog: CatalogNames.prestoName(database) ?? database, schema, table };
+}
+
+const tableHandle = (duckdbName: string) => {
+  const ref = tableRef(duckdbName);
+  return ref ? `${ref.catalog}:${ref.schema}:${ref.table}` : duckdbName;
+};
+
+/** A written table's name, resolved against the session as Trino resolves it (names folded). */
+function qualified(name: QualifiedName, session: Session): TableRef | undefined {
+  const parts = name.parts.map((p) => (p.quoted ? p.value : p.value.toLowerCase()));
+  const [catalog, schema] = parts.length === 3 ? parts : parts.length === 2 ? [session.catalog, parts[0]] : [session.catalog, session.schema];
+  if (catalog === undefined || schema === undefined) return undefined;
+  return { catalog, schema, table: parts[parts.length - 1] };
+}
+
+function outputTableOf(statement: Statement, session: Session): TableRef | undefined {
+  switch (statement.type) {
+    case 'Insert':
+      return qualified(statement.target.name, session);
+    case 'CreateTableAsSelect':
+      return qualified(statement.name, session);
+    case 'Delete':
+    case 'Update':
+      return qualified(statement.table.name, session);
+    default:
+      return undefined;
+  }
+}
+
+/** DuckDB's JSON plan of a translation (`explain_value` of its one row). */
+async function duckPlan(connection: DuckDBConnection, translation: string, analyze: boolean): Promise<DuckPlan> {
+  const reader = await connection.runAndReadAll(`EXPLAIN (${analyze ? 'ANALYZE, ' : ''}FORMAT JSON) ${translation}`);
+  const rows = reader.getRows() as unknown[][];
+  const value = rows[0]?.[rows[0].length - 1];
+  if (typeof value !== 'string') throw new VivaceError('GENERIC_INTERNAL_ERROR', 'DuckDB answered EXPLAIN without a plan');
+  return parseDuckDbPlan(value);
+}
+
+/**
+ * The explained statement's text where it stands in the EXPLAIN (what precedes it blanked, line breaks
+ * kept), so an error in it points at `line L:C` of the text as the client wrote it.
+ */
+function inPlace(sql: string, inner: Statement, text: string): string {
+  let prefix = '';
+  for (let i = 0; i < inner.location.start; i++) {
+    const ch = sql[i];
+    prefix += ch === '\n' || ch === '\r' ? ch : ' ';
+  }
+  return prefix + text;
+}
+
+/**
+ * The statement's output columns, planned by the engine as a statement of its own (after the connection
+ * went back, so a pool of one works); DML and CREATE TABLE AS answer Trino's `rows` without planning again.
+ */
+async function outputColumns(ctx: ExplainContext, s: ExplainStatement, inner: Statement): Promise<OutputColumn[]> {
+  if (statementOutput(inner).kind === 'count') return ROWS_COLUMNS;
+  const planned = await ctx.plan(inPlace(ctx.sql, inner, s.statement), ctx.session);
+  planned.release();
+  return planned.columns;
+}
+
+function render(ctx: ExplainContext, s: ExplainStatement, dialect: ProtocolDialect, plan: DuckPlan, columns: OutputColumn[], analysisMillis?: number): string {
+  return renderExplainText({
+    dialect,
+    type: s.type === 'LOGICAL' || (s.type === undefined && dialect === 'presto') ? 'LOGICAL' : 'DISTRIBUTED',
+    analyze: s.analyze,
+    version: vivaceVersion(),
+    columns: columns.map((c) => ({ name: c.name, type: formatType(c.type, dialect) })),
+    plan,
+    tableName: tableHandle,
+    ...(analysisMillis === undefined ? {} : { analysisMillis }),
+  });
+}
+
+/** A plan over rows known now; the connection is already back. */
+const answered = (columns: OutputColumn[], rows: Cell[][]): Plan => valuesPlan({ columns, rows: async () => rows, release: () => undefined });
+
+export async function planExplain(ctx: ExplainContext, s: ExplainStatement): Promise<Plan> {
+  if (ctx.tree?.type !== 'Explain' || !ctx.translate) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'EXPLAIN without its statement tree');
+  if (s.format !== undefined && s.format !== 'TEXT') {
+    ctx.release();
+    throw new VivaceError('NOT_SUPPORTED', `EXPLAIN format ${s.format} is not supported`);
+  }
+  const inner = ctx.tree.statement;
+  const dialect = dialectOf(ctx.session.prefix);
+  // Statements DuckDB does not plan (SHOW, USE, SET SESSION, ...) and DDL: Trino explains a data
+  // definition as its own text, and validates it by planning it.
+  if (dialectStatementOf(inner, ctx.sql) !== undefined || statementOutput(inner).kind === 'ddl') {
+    ctx.release();
+    if (s.analyze) throw new VivaceError('NOT_SUPPORTED', `EXPLAIN ANALYZE doesn't support statement type: ${inner.type}`);
+    const planned = await ctx.plan(inPlace(ctx.sql, inner, s.statement), ctx.session);
+    planned.release();
+    if (s.type === 'VALIDATE') return answered(VALID_COLUMNS, [[true]]);
+    return answered(varcharColumns('Query Plan'), [[formatSql(inner)]]);
+  }
+  const translation = ctx.translate(inner);
+  if (s.analyze) {
+    // EXPLAIN ANALYZE runs the statement when the plan executes; its output columns are planned after.
+    const { connection } = ctx;
+    const rows = async (): Promise<Cell[][]> => {
+      const plan = await duckPlan(connection, translation, true);
+      ctx.release();
+      const started = Date.now();
+      const columns = await outputColumns(ctx, s, inner);
+      return [[render(ctx, s, dialect, plan, columns, Date.now() - started)]];
+    };
+    return valuesPlan({ columns: varcharColumns('Query Plan'), rows, release: ctx.release, interrupt: () => connection.interrupt() });
+  }
+  let plan: DuckPlan;
+  try {
+    plan = await duckPlan(ctx.connection, translation, false);
+  } catch (err) {
+    // The engine's own planning of the statement words the error as Trino does, at its position.
+    ctx.release();
+    await outputColumns(ctx, s, inner);
+    throw err;
+  }
+  ctx.release();
+  const columns = await outputColumns(ctx, s, inner);
+  if (s.type === 'VALIDATE') return answered(VALID_COLUMNS, [[true]]);
+  if (s.type === 'IO') return answered(varcharColumns('Query Plan'), [[renderIoPlan(scannedTables(plan, tableRef), outputTableOf(inner, ctx.session), rootEstimate(plan))]]);
+  return answered(varcharColumns('Query Plan'), [[render(ctx, s, dialect, plan, columns)]]);
+}
