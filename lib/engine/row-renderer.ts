@@ -359,6 +359,8 @@ export function acceptsDeclared(declared: PrestoType, type: DuckDBType): boolean
       return type.typeId === DuckDBTypeId.TIMESTAMP_TZ;
     case 'unknown':
       return type.typeId === DuckDBTypeId.INTEGER || type.typeId === DuckDBTypeId.SQLNULL;
+    case 'time with time zone':
+      return type.typeId === DuckDBTypeId.TIME_TZ;
     default:
       return false;
   }
@@ -404,6 +406,9 @@ function declaredJson(said: DeclaredOutput, type: DuckDBType, expr: string, sess
       return `COALESCE(vivace_year_month_json(${expr}), 'null')`;
     case 'unknown':
       return `'null'`;
+    case 'time with time zone':
+      // DuckDB writes the offset as +HH when it has no minutes; Trino always as +HH:MM.
+      return `COALESCE(${quote(`system.main.regexp_replace(${expr}::VARCHAR, '([+-][0-9][0-9])$', '\\1:00')`)}, 'null')`;
     default:
       return undefined;
   }

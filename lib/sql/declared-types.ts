@@ -5,7 +5,7 @@
 import type { DataType, Expression, NumericParameter, Statement } from './ast.js';
 import type { PrestoType } from '../protocol/types.js';
 import { fold } from './names.js';
-import { fractionDigits, hasZone } from './temporal-literals.js';
+import { fractionDigits, hasTimeZone, hasZone } from './temporal-literals.js';
 import { literalZone, parseZone, type Zone } from './time-zones.js';
 
 /** The lower-case name a call names (its last part). */
@@ -90,7 +90,7 @@ export function declaredType(e: Expression): PrestoType | undefined {
       const type = fold(e.typeName.value);
       if (type === 'char') return { base: 'char', length: Math.max(1, [...e.value].length) };
       if (type === 'timestamp') return { base: hasZone(e.value) ? 'timestamp with time zone' : 'timestamp', precision: fractionDigits(e.value) };
-      if (type === 'time' && !hasZone(e.value)) return { base: 'time', precision: fractionDigits(e.value) };
+      if (type === 'time') return { base: hasTimeZone(e.value) ? 'time with time zone' : 'time', precision: fractionDigits(e.value) };
       return undefined;
     }
     case 'IntervalLiteral':

@@ -18,7 +18,7 @@ import type {
 } from './ast.js';
 import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
 import { duckdbType } from './duckdb-type-names.js';
-import { duckdbTimestamp, fractionDigits, hasZone, isValidDate, isValidTimestamp } from './temporal-literals.js';
+import { duckdbTimestamp, fractionDigits, hasTimeZone, hasZone, isValidDate, isValidTimestamp } from './temporal-literals.js';
 import { instantArguments, instantOf, localTime, parseZone, type Zone } from './time-zones.js';
 import { zoneOf } from './declared-types.js';
 import { translateCall, type CallPrinter } from './duckdb-functions.js';
@@ -262,7 +262,10 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       if (!isValidDate(e.value)) throw this.fail(e, 'INVALID_LITERAL', `'${e.value}' is not a valid DATE literal`);
       return `DATE ${quoteString(e.value)}`;
     }
-    if (type === 'time') return `CAST(${quoteString(e.value)} AS ${fractionDigits(e.value) > 6 ? 'TIME_NS' : 'TIME'})`;
+    if (type === 'time') {
+      const target = hasTimeZone(e.value) ? 'TIMETZ' : fractionDigits(e.value) > 6 ? 'TIME_NS' : 'TIME';
+      return `CAST(${quoteString(e.value)} AS ${target})`;
+    }
     if (type === 'timestamp') {
       if (!isValidTimestamp(e.value)) throw this.fail(e, 'INVALID_LITERAL', `'${e.value}' is not a valid TIMESTAMP literal`);
       // The precision is the literal's digits; a zone makes it timestamp with time zone (an instant).
@@ -402,6 +405,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         const columns = r.columnNames ? ` (${this.list(r.columnNames, this.identifier)})` : '';
         return `${this.tableReference(r.relation, true)} AS ${this.identifier(r.alias)}${columns}`;
       }
+      case 'TableFunctionInvocation':
+        return this.tableFunction(r);
       case 'SampledRelation': {
         const inner = r.relation.type === 'AliasedRelation' ? this.relation(r.relation) : this.primaryRelation(r.relation);
         return `${inner} TABLESAMPLE ${r.samplingType} (${this.expression(r.samplePercentage)} PERCENT)`;
@@ -409,6 +414,27 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       default:
         return super.relation(r);
     }
+  }
+
+  /** TABLE(sequence(start => 0, stop => n, step => 1)): Trino's table of `sequential_number` bigint. */
+  private tableFunction(r: Extract<Relation, { type: 'TableFunctionInvocation' }>): string {
+    const name = resolveFunctionName(r.name.parts.map((p) => p.value), this.context.catalog);
+    if (name !== 'sequence' || r.copartitioning.length > 0) throw this.fail(r, 'FUNCTION_NOT_FOUND', `Table function '${formatName(r.name)}' not registered`);
+    const PARAMETERS = ['start', 'stop', 'step'];
+    const values = new Map<string, Expression>();
+    r.arguments.forEach((argument, i) => {
+      const parameter = argument.name ? fold(argument.name.value) : PARAMETERS[i];
+      if (parameter === undefined || !PARAMETERS.includes(parameter)) throw this.fail(argument, 'INVALID_FUNCTION_ARGUMENT', `Unexpected argument name: ${argument.name?.value ?? i + 1}`);
+      if (values.has(parameter)) throw this.fail(argument, 'INVALID_FUNCTION_ARGUMENT', `Duplicate argument name: ${parameter}`);
+      const value = argument.value;
+      if (value.type === 'TableFunctionTableArgument' || value.type === 'Descriptor') throw this.fail(argument, 'INVALID_FUNCTION_ARGUMENT', `Invalid argument ${parameter}. Expected expression, got ${value.type === 'Descriptor' ? 'descriptor' : 'table'}`);
+      values.set(parameter, value);
+    });
+    const stop = values.get('stop');
+    if (!stop) throw this.fail(r, 'INVALID_FUNCTION_ARGUMENT', 'Missing argument: STOP');
+    const bigint = (e: Expression | undefined, fallback: string) => (e ? `CAST(${this.expression(e)} AS BIGINT)` : fallback);
+    const series = `generate_series(${bigint(values.get('start'), '0')}, ${bigint(stop, '0')}, ${bigint(values.get('step'), '1')})`;
+    return `(SELECT generate_series AS "sequential_number" FROM ${series})`;
   }
 
   // ---------------------------------------------------------------- statements
@@ -500,6 +526,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
 }
 
 // ------------------------------------------------------------------ helpers on the tree
+
+const formatName = (name: QualifiedName) => name.parts.map((p) => p.value).join('.');
 
 function* descendants(node: Node): Generator<Node> {
   const stack: Node[] = [node];

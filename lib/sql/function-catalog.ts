@@ -119,7 +119,7 @@ const WINDOW: readonly Row[] = [
 // Table functions (table.md): only inside TABLE(...) in FROM.
 const TABLE: readonly Row[] = [
   ['exclude_columns', false, 'DuckDB spells it SELECT * EXCLUDE (...); not translated'],
-  ['sequence', false, "Trino's table function (column sequential_number); DuckDB's range/generate_series differ and stay refused"],
+  ['sequence', 'rewrite', "Trino's table function: column sequential_number, start (default 0) to stop inclusive by step (default 1), over DuckDB's generate_series"],
 ];
 
 // ---------------------------------------------------------------------------------------------------

@@ -24,6 +24,13 @@ export function hasZone(text: string): boolean {
   return false;
 }
 
+/** Whether a TIME literal's text carries an offset after the time of day (`01:02:03+02:00`, `01:02:03 -05`). */
+export function hasTimeZone(text: string): boolean {
+  const trimmed = text.trim();
+  for (let i = 1; i < trimmed.length; i++) if (trimmed[i] === '+' || trimmed[i] === '-') return true;
+  return false;
+}
+
 /** The DuckDB timestamp type holding precision `p`: seconds, milliseconds, microseconds or nanoseconds. */
 export function duckdbTimestamp(p: number): string {
   if (p === 0) return 'TIMESTAMP_S';

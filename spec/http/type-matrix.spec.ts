@@ -105,6 +105,20 @@ describe('type matrix over HTTP', function () {
     });
   }
 
+  it('time with time zone literals keep their offset, written as Trino writes it', async () => {
+    expect(await single("SELECT TIME '01:02:03 +02:00'")).to.deep.equal({
+      json: '"01:02:03+02:00"', type: 'time(0) with time zone', signature: { rawType: 'time with time zone', arguments: [long(0)] },
+    });
+  });
+
+  it('reads Trino\'s sequence table function: sequential_number, stop inclusive, named or positional arguments', async () => {
+    const out = await trino.ok('SELECT * FROM TABLE(sequence(start => 10, stop => 0, step => -5))');
+    expect(out.columns!.map((c) => [c.name, c.type])).to.deep.equal([['sequential_number', 'bigint']]);
+    expect(out.rows).to.deep.equal([[10], [5], [0]]);
+    expect((await trino.ok('SELECT count(*) FROM TABLE(sequence(1, 100000)) AS t (n) WHERE n % 2 = 0')).rows).to.deep.equal([[50000]]);
+    expect((await trino.execute('SELECT * FROM TABLE(sequence(start => 1))')).error).to.include({ errorName: 'INVALID_FUNCTION_ARGUMENT', message: 'line 1:15: Missing argument: STOP' });
+  });
+
   it('types a bare NULL unknown', async () => {
     expect(await single('SELECT NULL')).to.deep.equal({ json: 'null', type: 'unknown', signature: plain('unknown') });
   });

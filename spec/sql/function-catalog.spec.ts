@@ -345,12 +345,13 @@ describe('function catalogue', () => {
       expect(supportedFunctions().every((f) => f.supported)).to.equal(true);
     });
 
-    it('names sequence twice: a supported scalar and an unsupported table function', () => {
-      expect(lookupFunctions('sequence').map((f) => `${f.kind}:${f.supported}`)).to.deep.equal(['scalar:true', 'table:false']);
+    it('names sequence twice: a scalar and a table function, both supported, each in its place', () => {
+      expect(lookupFunctions('sequence').map((f) => `${f.kind}:${f.supported}`)).to.deep.equal(['scalar:true', 'table:true']);
       expect(lookupFunction('sequence')?.kind).to.equal('scalar');
-      expect(lookupFunction('sequence', 'table')?.supported).to.equal(false);
+      expect(lookupFunction('sequence', 'table')?.supported).to.equal(true);
       expect(isAllowedFunction('sequence')).to.equal(true);
-      expect(isAllowedFunction('sequence', 'table')).to.equal(false);
+      expect(isAllowedFunction('sequence', 'table')).to.equal(true);
+      expect(isAllowedFunction('exclude_columns', 'table')).to.equal(false);
     });
 
     it('lets aggregates stand in windows, and keeps window and table functions in their place', () => {
