@@ -3,6 +3,8 @@
 // columns. The tree is DuckDB's, its operators named as Trino names theirs; the root is Trino's
 // `Output[columnNames = [...]]` with the statement's real column names and types. Pure: no DuckDB here.
 
+import { formatDuration } from '../../protocol/duration.js';
+
 /** One DuckDB operator, from either JSON form of its plan. */
 export interface DuckPlanNode {
   operator: string;
@@ -267,30 +269,15 @@ function outputNode(request: ExplainText): PlanNode {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// airlift's Duration and DataSize as Trino prints them
+// airlift's Duration and DataSize, as the protocol prints them
 
-const TIME_UNITS: [string, number][] = [
-  ['ns', 1],
-  ['us', 1e3],
-  ['ms', 1e6],
-  ['s', 1e9],
-  ['m', 60e9],
-  ['h', 3600e9],
-  ['d', 86400e9],
-];
-
-/** Duration.convertToMostSuccinctTimeUnit().toString(): `1.59ms`. */
-export function formatDuration(seconds: number): string {
-  const nanos = Math.max(0, seconds) * 1e9;
-  let unit = TIME_UNITS[0];
-  for (const candidate of TIME_UNITS) if (nanos / candidate[1] >= 1) unit = candidate;
-  return `${(nanos / unit[1]).toFixed(2)}${unit[0]}`;
-}
+/** Duration.convertToMostSuccinctTimeUnit().toString() of seconds: `1.59ms`; none is `0.00ns`, as stats in nanoseconds print. */
+const formatSeconds = (seconds: number) => (seconds > 0 ? formatDuration(seconds * 1000) : '0.00ns');
 
 const SIZE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
 
-/** DataSize.succinctBytes(n).toString(): `80B`, `28.32kB`. */
-export function formatDataSize(bytes: number): string {
+/** DataSize.succinctBytes(n).toString(), as plan text shows sizes: `80B`, `28.32kB`. */
+export function succinctBytes(bytes: number): string {
   let value = Math.max(0, Math.round(bytes));
   let unit = 0;
   while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
@@ -335,8 +322,8 @@ interface StatsTotals {
 function statsLines(node: PlanNode, totals: StatsTotals | undefined, dialect: 'trino' | 'presto'): string[] {
   if (!node.stats || !totals) return [];
   const share = formatDouble(totals.seconds > 0 ? (100 * node.stats.seconds) / totals.seconds : 0);
-  const time = formatDuration(node.stats.seconds);
-  const output = `Output: ${positions(node.stats.rows)} (${formatDataSize(node.stats.bytes)})`;
+  const time = formatSeconds(node.stats.seconds);
+  const output = `Output: ${positions(node.stats.rows)} (${succinctBytes(node.stats.bytes)})`;
   const first =
     dialect === 'trino'
       ? `CPU: ${time} (${share}%), Scheduled: ${time} (${share}%), Blocked: 0.00ns (0.00%), ${output}`
@@ -381,12 +368,12 @@ function fragmentHeader(request: ExplainText, root: PlanNode, lines: string[]): 
   lines.push('Fragment 0 [SINGLE]');
   const t = request.plan.totals;
   if (request.analyze && t) {
-    const output = root.stats ? `${positions(root.stats.rows)} (${formatDataSize(root.stats.bytes)})` : '0 rows (0B)';
-    const input = `${positions(t.rowsScanned)} (${formatDataSize(t.bytesRead)})`;
+    const output = root.stats ? `${positions(root.stats.rows)} (${succinctBytes(root.stats.bytes)})` : '0 rows (0B)';
+    const input = `${positions(t.rowsScanned)} (${succinctBytes(t.bytesRead)})`;
     lines.push(
       request.dialect === 'trino'
-        ? `${INDENT}CPU: ${formatDuration(t.cpuSeconds)}, Scheduled: ${formatDuration(t.latencySeconds)}, Blocked ${formatDuration(t.blockedSeconds)} (Input: 0.00ns, Output: 0.00ns), Input: ${input}; per task: avg.: ${formatDouble(t.rowsScanned)} std.dev.: 0.00, Output: ${output}`
-        : `${INDENT}CPU: ${formatDuration(t.cpuSeconds)}, Scheduled: ${formatDuration(t.latencySeconds)}, Input: ${input}; per task: avg.: ${formatDouble(t.rowsScanned)} std.dev.: 0.00, Output: ${output}`,
+        ? `${INDENT}CPU: ${formatSeconds(t.cpuSeconds)}, Scheduled: ${formatSeconds(t.latencySeconds)}, Blocked ${formatSeconds(t.blockedSeconds)} (Input: 0.00ns, Output: 0.00ns), Input: ${input}; per task: avg.: ${formatDouble(t.rowsScanned)} std.dev.: 0.00, Output: ${output}`
+        : `${INDENT}CPU: ${formatSeconds(t.cpuSeconds)}, Scheduled: ${formatSeconds(t.latencySeconds)}, Input: ${input}; per task: avg.: ${formatDouble(t.rowsScanned)} std.dev.: 0.00, Output: ${output}`,
     );
   }
   lines.push(`${INDENT}Output layout: [${(root.layout ?? []).map((c) => c.name).join(', ')}]`);
@@ -409,8 +396,8 @@ export function renderExplainText(request: ExplainText): string {
     lines.push(`Trino version: ${request.version}`);
     const t = request.plan.totals;
     if (request.analyze && t) {
-      const analysis = formatDuration((request.analysisMillis ?? 0) / 1000);
-      lines.push(`Queued: 0.00ns, Analysis: ${analysis}, Planning: 0.00ns, Execution: ${formatDuration(t.latencySeconds)}`);
+      const analysis = formatSeconds((request.analysisMillis ?? 0) / 1000);
+      lines.push(`Queued: 0.00ns, Analysis: ${analysis}, Planning: 0.00ns, Execution: ${formatSeconds(t.latencySeconds)}`);
     }
   }
   if (distributed) fragmentHeader(request, root, lines);
@@ -420,7 +407,8 @@ export function renderExplainText(request: ExplainText): string {
   } else {
     prestoTree(root, distributed ? 1 : 0, totals, lines);
   }
-  return lines.join('\n') + (distributed ? '\n' : '');
+  // Every line ends with a line break; a fragment is followed by an empty line.
+  return `${lines.join('\n')}\n${distributed ? '\n' : ''}`;
 }
 
 // ---------------------------------------------------------------------------------------------------

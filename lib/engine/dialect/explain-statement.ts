@@ -158,7 +158,10 @@ export async function planExplain(ctx: ExplainContext, s: ExplainStatement): Pro
     // EXPLAIN ANALYZE runs the statement when the plan executes; its output columns are planned after.
     const { connection } = ctx;
     const rows = async (): Promise<Cell[][]> => {
-      const plan = await duckPlan(connection, translation, true);
+      // DuckDB profiles some statements (INSERT) without their tree: the tree then comes from plain EXPLAIN, run first.
+      const shape = await duckPlan(connection, translation, false);
+      const analyzed = await duckPlan(connection, translation, true);
+      const plan = analyzed.root.operator === 'UNKNOWN' ? { ...analyzed, root: shape.root } : analyzed;
       ctx.release();
       const started = Date.now();
       const columns = await outputColumns(ctx, s, inner);
