@@ -157,7 +157,8 @@ function mapOperator(node: DuckPlanNode, tableName: (duckdbName: string) => stri
   const x = node.extra;
   const op = node.operator;
   if (SCANS.has(op)) {
-    const table = x.Table === undefined ? (x.Function === undefined ? '' : String(x.Function)) : tableName(String(x.Table));
+    // A view's file scan names no table, only its function: `tableName` says which table that is, if it can.
+    const table = tableName(String(x.Table ?? x.Function ?? ''));
     const filters = listOf(x.Filters).filter((f) => !f.startsWith('optional:'));
     const catalog = table.split(':')[0];
     const details = listOf(x.Projections).map((column) => `${column} := ${catalog}:${column}`);
@@ -424,8 +425,8 @@ export interface TableRef {
 export function scannedTables(plan: DuckPlan, tableRef: (duckdbName: string) => TableRef | undefined): { table: TableRef; rows?: number }[] {
   const seen = new Map<string, { table: TableRef; rows?: number }>();
   const visit = (node: DuckPlanNode) => {
-    if (SCANS.has(node.operator) && node.extra.Table !== undefined) {
-      const ref = tableRef(String(node.extra.Table));
+    if (SCANS.has(node.operator)) {
+      const ref = tableRef(String(node.extra.Table ?? node.extra.Function ?? ''));
       if (ref) {
         const key = `${ref.catalog}\u0000${ref.schema}\u0000${ref.table}`;
         const rows = estimateOf(node);

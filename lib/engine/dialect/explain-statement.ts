@@ -14,6 +14,7 @@ import { vivaceVersion } from '../../protocol/vivace-version.js';
 import { dialectStatementOf, type DialectStatement } from '../../sql/dialect-statement.js';
 import { statementOutput } from '../../sql/statement-output.js';
 import { formatSql } from '../../sql/sql-formatter.js';
+import { findAll } from '../../sql/tree-walk.js';
 import { valuesPlan, type Cell } from './values-plan.js';
 import { varcharColumns } from './show-metadata.js';
 import { CatalogNames } from './catalog-names.js';
@@ -59,10 +60,19 @@ function tableRef(duckdbName: string): TableRef | undefined {
   return { catalog: CatalogNames.prestoName(database) ?? database, schema, table };
 }
 
-const tableHandle = (duckdbName: string) => {
-  const ref = tableRef(duckdbName);
-  return ref ? `${ref.catalog}:${ref.schema}:${ref.table}` : duckdbName;
-};
+const handle = (ref: TableRef) => `${ref.catalog}:${ref.schema}:${ref.table}`;
+
+/**
+ * Trino's handle text of a scanned table. DuckDB names the table it scans, but not a view's file scan
+ * (tpch's Parquet views): that is the statement's table when it reads one, else DuckDB's function name.
+ */
+function tableHandles(tables: TableRef[]): (duckdbName: string) => string {
+  return (duckdbName) => {
+    const ref = tableRef(duckdbName);
+    if (ref) return handle(ref);
+    return tables.length === 1 ? handle(tables[0]!) : duckdbName;
+  };
+}
 
 /** A written table's name, resolved against the session as Trino resolves it (names folded). */
 function qualified(name: QualifiedName, session: Session): TableRef | undefined {
@@ -70,6 +80,22 @@ function qualified(name: QualifiedName, session: Session): TableRef | undefined 
   const [catalog, schema] = parts.length === 3 ? parts : parts.length === 2 ? [session.catalog, parts[0]] : [session.catalog, session.schema];
   if (catalog === undefined || schema === undefined) return undefined;
   return { catalog, schema, table: parts[parts.length - 1] };
+}
+
+const sameTable = (a: TableRef, b: TableRef) => a.catalog === b.catalog && a.schema === b.schema && a.table === b.table;
+
+/** The tables a statement reads, from its tree (CTE names and an INSERT's target left out), each once. */
+function readTables(statement: Statement, session: Session): TableRef[] {
+  const fold = (id: { value: string; quoted: boolean }) => (id.quoted ? id.value : id.value.toLowerCase());
+  const ctes = new Set(findAll(statement, 'WithQuery').map((w) => fold(w.name)));
+  const target = statement.type === 'Insert' ? statement.target : undefined;
+  const tables: TableRef[] = [];
+  for (const table of findAll(statement, 'Table')) {
+    if (table === target || (table.name.parts.length === 1 && ctes.has(fold(table.name.parts[0]!)))) continue;
+    const ref = qualified(table.name, session);
+    if (ref && !tables.some((t) => sameTable(t, ref))) tables.push(ref);
+  }
+  return tables;
 }
 
 function outputTableOf(statement: Statement, session: Session): TableRef | undefined {
@@ -120,6 +146,7 @@ async function outputColumns(ctx: ExplainContext, s: ExplainStatement, inner: St
 }
 
 function render(ctx: ExplainContext, s: ExplainStatement, dialect: ProtocolDialect, plan: DuckPlan, columns: OutputColumn[], analysisMillis?: number): string {
+  const inner = ctx.tree?.type === 'Explain' ? ctx.tree.statement : undefined;
   return renderExplainText({
     dialect,
     type: s.type === 'LOGICAL' || (s.type === undefined && dialect === 'presto') ? 'LOGICAL' : 'DISTRIBUTED',
@@ -127,9 +154,17 @@ function render(ctx: ExplainContext, s: ExplainStatement, dialect: ProtocolDiale
     version: vivaceVersion(),
     columns: columns.map((c) => ({ name: c.name, type: formatType(c.type, dialect) })),
     plan,
-    tableName: tableHandle,
+    tableName: tableHandles(inner ? readTables(inner, ctx.session) : []),
     ...(analysisMillis === undefined ? {} : { analysisMillis }),
   });
+}
+
+/** IoPlanPrinter's JSON: the tables the statement reads (estimates from DuckDB's scans of them), the one it writes. */
+function ioPlan(plan: DuckPlan, inner: Statement, session: Session): string {
+  const tables = readTables(inner, session);
+  const scans = scannedTables(plan, (name) => tableRef(name) ?? (tables.length === 1 ? tables[0] : undefined));
+  const inputs = tables.map((table) => scans.find((scan) => sameTable(scan.table, table)) ?? { table });
+  return renderIoPlan(inputs, outputTableOf(inner, session), rootEstimate(plan));
 }
 
 /** A plan over rows known now; the connection is already back. */
@@ -181,6 +216,6 @@ export async function planExplain(ctx: ExplainContext, s: ExplainStatement): Pro
   ctx.release();
   const columns = await outputColumns(ctx, s, inner);
   if (s.type === 'VALIDATE') return answered(VALID_COLUMNS, [[true]]);
-  if (s.type === 'IO') return answered(varcharColumns('Query Plan'), [[renderIoPlan(scannedTables(plan, tableRef), outputTableOf(inner, ctx.session), rootEstimate(plan))]]);
+  if (s.type === 'IO') return answered(varcharColumns('Query Plan'), [[ioPlan(plan, inner, ctx.session)]]);
   return answered(varcharColumns('Query Plan'), [[render(ctx, s, dialect, plan, columns)]]);
 }
