@@ -62,8 +62,13 @@ function expireHistory(context: TrackerContext): void {
   const now = context.now();
   let drop = 0;
   while (context.history.length - drop > maxHistory) {
-    const oldest = context.queries.get(context.history[drop])?.final;
-    const young = oldest?.endTime !== undefined && now - oldest.endTime < minExpireAgeMs;
+    const oldest = context.queries.get(context.history[drop]);
+    const endTime = oldest?.final?.endTime;
+    const young = endTime !== undefined && now - endTime < minExpireAgeMs;
+    // A client that has not fetched its final response yet (the last rows always link to it) would get
+    // 404 for it: such a query stays past the hard limit, up to twice it (abandoned clients stay bounded).
+    const awaited = oldest?.cursor.upcoming !== undefined;
+    if (awaited && context.history.length - drop <= 2 * maxHistoryHard) break;
     if (young && context.history.length - drop <= maxHistoryHard) break;
     drop++;
   }

@@ -11,6 +11,8 @@ import { prestoTypeOf } from './duckdb-types.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
 import { declaredOutputs, type DeclaredOutput } from '../sql/declared-types.js';
 import { parseZone } from '../sql/time-zones.js';
+import type { QualifiedTable } from '../sql/names.js';
+import { tpchScaleFactor, tpchTableColumns } from './catalogs/tpch-metadata.js';
 import { vivaceVersion } from '../protocol/vivace-version.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
@@ -325,6 +327,21 @@ async function useSchema(connection: DuckDBConnection, currentSchema: WeakMap<Du
 
 type DuckDBColumnType = ReturnType<DuckDBPreparedStatement['columnType']>;
 
+const TPCH_COLUMN_MAPS = new Map<string, ReadonlyMap<string, PrestoType>>();
+
+/** The declared Trino types of a table's columns where DuckDB's types lose them: tpch's varchar bounds. */
+function declaredTableColumns(table: QualifiedTable): ReadonlyMap<string, PrestoType> | undefined {
+  if (table.catalog !== TPCH_CATALOG || tpchScaleFactor(table.schema) === undefined) return undefined;
+  let columns = TPCH_COLUMN_MAPS.get(table.table);
+  if (!columns) {
+    const list = tpchTableColumns(table.table);
+    if (!list) return undefined;
+    columns = new Map(list.map((c) => [c.name, c.type]));
+    TPCH_COLUMN_MAPS.set(table.table, columns);
+  }
+  return columns;
+}
+
 /**
  * Presto's output names from the statement's tree (a user's), or DuckDB's (the project's own SQL names its
  * columns). Types are DuckDB's, or what the tree declares where DuckDB's cannot say it (varchar(n),
@@ -334,7 +351,9 @@ function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement |
   const duckdbNames: string[] = [];
   for (let i = 0; i < prepared.columnCount; i++) duckdbNames.push(prepared.columnName(i));
   const names = statement ? outputNames(statement, duckdbNames) : duckdbNames;
-  const declared = statement ? declaredOutputs(statement, parseZone(session.timeZone ?? 'UTC') ?? { name: 'UTC' }) : undefined;
+  const declared = statement
+    ? declaredOutputs(statement, { sessionZone: parseZone(session.timeZone ?? 'UTC') ?? { name: 'UTC' }, catalog: session.catalog, schema: session.schema, tableColumns: declaredTableColumns }, duckdbNames)
+    : undefined;
   return names.map((name, i) => {
     const duckdb = prepared.columnType(i);
     const said = declared?.[i];

@@ -2,9 +2,9 @@
 // `varchar(n)` and `char(n)` (DuckDB has one VARCHAR), `time(p)` and `timestamp(p)` for any p (DuckDB has
 // seconds, milliseconds, microseconds and nanoseconds), `interval year to month` (DuckDB has one
 // INTERVAL). Read off a select item that is a literal or a cast; anything else is left to DuckDB's type.
-import type { DataType, Expression, NumericParameter, Statement } from './ast.js';
+import type { DataType, Expression, NumericParameter, QualifiedName, Relation, Statement } from './ast.js';
 import type { PrestoType } from '../protocol/types.js';
-import { fold } from './names.js';
+import { fold, qualifyTable, type QualifiedTable } from './names.js';
 import { fractionDigits, hasTimeZone, hasZone } from './temporal-literals.js';
 import { literalZone, parseZone, type Zone } from './time-zones.js';
 
@@ -115,19 +115,88 @@ export function declaredType(e: Expression): PrestoType | undefined {
   }
 }
 
+/** The declared Trino types of a table's columns by lower-case name (tpch's varchar bounds), or undefined when none are known. */
+export type TableColumns = (table: QualifiedTable) => ReadonlyMap<string, PrestoType> | undefined;
+
+/**
+ * Per correlation name (alias or table name), the declared column types of the FROM clause's tables;
+ * undefined when any relation is not a table whose columns are known (a subquery, UNNEST, a CTE).
+ */
+function fromColumns(relation: Relation, columnsOf: (name: QualifiedName) => ReadonlyMap<string, PrestoType> | undefined): Map<string, ReadonlyMap<string, PrestoType>> | undefined {
+  switch (relation.type) {
+    case 'Table': {
+      const columns = columnsOf(relation.name);
+      return columns && new Map([[fold(relation.name.parts[relation.name.parts.length - 1]!.value), columns]]);
+    }
+    case 'AliasedRelation': {
+      if (relation.relation.type !== 'Table' || relation.columnNames) return undefined;
+      const columns = columnsOf(relation.relation.name);
+      return columns && new Map([[fold(relation.alias.value), columns]]);
+    }
+    case 'Join': {
+      if (relation.criteria?.type === 'JoinUsing' || relation.criteria?.type === 'NaturalJoin') return undefined;
+      const left = fromColumns(relation.left, columnsOf);
+      const right = left && fromColumns(relation.right, columnsOf);
+      return right && new Map([...left!, ...right]);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The declared type of a column reference (`c` or `t.c`) among the FROM clause's tables: one table must have it. */
+function columnReference(e: Expression, from: Map<string, ReadonlyMap<string, PrestoType>>): PrestoType | undefined {
+  if (e.type === 'Identifier') {
+    const name = fold(e.value);
+    const having = [...from.values()].filter((columns) => columns.has(name));
+    return having.length === 1 ? having[0]!.get(name) : undefined;
+  }
+  if (e.type === 'DereferenceExpression' && e.base.type === 'Identifier') return from.get(fold(e.base.value))?.get(fold(e.field.value));
+  return undefined;
+}
+
 /** What a select item declares: its Trino type, and for a timestamp with time zone the zone it renders in. */
 export interface DeclaredOutput {
   type?: PrestoType;
   zone?: Zone;
 }
 
+/** How declared outputs are read: the session's zone and names, and the declared columns of tables. */
+export interface DeclaredContext {
+  sessionZone: Zone;
+  catalog?: string;
+  schema?: string;
+  tableColumns?: TableColumns;
+}
+
 /**
- * Per output column, what its select item declares (empty where DuckDB's type stands). Only a plain
- * SELECT without `*` (set operations unify types; a star's columns are not items).
+ * Per output column, what its select item declares (empty where DuckDB's type stands): a literal's or a
+ * cast's type, or a column's declared type (tpch's varchar bounds) where the FROM clause names only tables
+ * whose columns are known. Only a plain SELECT (set operations unify types); a lone `*` over one such
+ * table takes its columns by `outputNames`.
  */
-export function declaredOutputs(statement: Statement, sessionZone: Zone): DeclaredOutput[] | undefined {
+export function declaredOutputs(statement: Statement, context: DeclaredContext, outputNames: readonly string[] = []): DeclaredOutput[] | undefined {
   if (statement.type !== 'Query' || statement.body.type !== 'QuerySpecification') return undefined;
-  const items = statement.body.select.selectItems;
+  const body = statement.body;
+  const ctes = new Set((statement.with?.queries ?? []).map((q) => fold(q.name.value)));
+  const columnsOf = (name: QualifiedName) => {
+    const parts = name.parts.map((p) => fold(p.value));
+    if (parts.length === 1 && ctes.has(parts[0]!)) return undefined;
+    const table = qualifyTable(parts, context.catalog, context.schema);
+    return table && context.tableColumns?.(table);
+  };
+  const from = body.from && context.tableColumns ? fromColumns(body.from, columnsOf) : undefined;
+  const items = body.select.selectItems;
+  if (items.length === 1 && items[0]!.type === 'AllColumns' && !items[0]!.target) {
+    // SELECT * over one known table: its columns, by the names DuckDB gave the output.
+    const tables = from ? [...from.values()] : [];
+    if (tables.length !== 1) return undefined;
+    return outputNames.map((name) => ({ type: tables[0]!.get(fold(name)) }));
+  }
   if (items.some((item) => item.type !== 'SingleColumn')) return undefined;
-  return items.map((item) => (item.type === 'SingleColumn' ? { type: declaredType(item.expression), zone: zoneOf(item.expression, sessionZone) } : {}));
+  return items.map((item) => {
+    if (item.type !== 'SingleColumn') return {};
+    const type = declaredType(item.expression) ?? (from ? columnReference(item.expression, from) : undefined);
+    return { type, zone: zoneOf(item.expression, context.sessionZone) };
+  });
 }

@@ -23,12 +23,14 @@ function advanceBySweeps(clock: SimulatedClock, sweeps: number, intervalMs = 100
 }
 
 /** Runs a query to the end the way the statement route does: take pages until done. */
-async function drain(coordinator: ReturnType<typeof setup>['coordinator'], queryId: string) {
+/** Runs a query to its end; `readFinal`: its client also fetches the final response (as statement.routes records it). */
+async function drain(coordinator: ReturnType<typeof setup>['coordinator'], queryId: string, readFinal = true) {
   const tracked = coordinator.lookup(queryId)!;
   for (let i = 0; i < 10 && tracked.ref; i++) {
     await settle();
     tracked.ref?.send({ type: 'results.take' });
   }
+  if (readFinal) tracked.cursor.record(tracked.cursor.upcoming ?? 0, { body: '', headers: [] }, true);
 }
 
 describe('trackerMachine (through createCoordinator)', () => {
@@ -55,6 +57,18 @@ describe('trackerMachine (through createCoordinator)', () => {
     expect(coordinator.list().map((t) => t.queryId)).to.deep.equal(ids.slice(1));
     for (let i = 0; i < 6; i++) await drain(coordinator, coordinator.submit('SELECT 1', testSession()));
     expect(coordinator.list()).to.have.length(5); // the hard bound holds even for young entries
+  });
+
+  it('keeps a finished query whose client has not fetched its final response past the hard bound, up to twice it', async () => {
+    const { coordinator } = setup({ maxHistory: 3, minExpireAgeMs: 60_000, maxHistoryHard: 5 });
+    const waiting = coordinator.submit('SELECT 1', testSession());
+    await drain(coordinator, waiting, false);
+    for (let i = 0; i < 6; i++) await drain(coordinator, coordinator.submit('SELECT 1', testSession()));
+    // Its client would get 404 for the final response its last rows link to: it stays.
+    expect(coordinator.lookup(waiting)).not.to.equal(undefined);
+    for (let i = 0; i < 10; i++) await drain(coordinator, coordinator.submit('SELECT 1', testSession()), false);
+    expect(coordinator.lookup(waiting)).to.equal(undefined); // abandoned clients stay bounded (2 x 5)
+    expect(coordinator.list().length).to.be.at.most(10);
   });
 
   it('fails a query whose client stopped polling with ABANDONED_QUERY and frees it', async () => {
