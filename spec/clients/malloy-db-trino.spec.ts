@@ -9,7 +9,7 @@
 // Left out, one case that is Malloy's own: a nested query through PrestoConnection (Malloy JSON.parse()s the array
 // of rows that Presto and Trino send as JSON arrays), so the model's `nest:` runs on TrinoConnection only.
 import { expect } from 'chai';
-import { TrinoConnection, PrestoConnection, type TrinoPrestoConnection } from '@malloydata/db-trino';
+import type { TrinoPrestoConnection } from '@malloydata/db-trino';
 import { SingleConnectionRuntime } from '@malloydata/malloy';
 import { expectTrinoPagingThrough, queryInfo, useClientServer, type ClientOutcome } from './client-server.js';
 
@@ -73,6 +73,15 @@ query: per_month is orders -> {
 describe('@malloydata/db-trino against the coordinator', function () {
   this.timeout(60_000);
   const server = useClientServer();
+  let TrinoConnection: typeof import('@malloydata/db-trino').TrinoConnection;
+  let PrestoConnection: typeof import('@malloydata/db-trino').PrestoConnection;
+
+  before(async () => {
+    // @malloydata/db-trino loads trino-client, which reads $USER once, when it is first loaded; loaded here (not
+    // when mocha reads the spec files) with the user the trino-client spec expects, whichever spec runs first.
+    process.env.USER = 'trino-spec-user';
+    ({ TrinoConnection, PrestoConnection } = await import('@malloydata/db-trino'));
+  });
 
   const connections: Record<string, () => TrinoPrestoConnection> = {
     TrinoConnection: () => new TrinoConnection('trino', {}, { server: server().url, catalog: 'tpch', schema: 'tiny', user: 'malloy-trino' }),
