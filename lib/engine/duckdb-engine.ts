@@ -19,6 +19,7 @@ import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
 import type { Statement } from '../sql/ast.js';
 import { planDialectStatement } from './dialect/dialect-planner.js';
+import { dialectStatementOf } from '../sql/dialect-statement.js';
 import { defaultTransactionLimits, transactionsOf, type TransactionLimits } from './dialect/transaction-registry.js';
 import { attachTpchCatalog, type TpchCatalog, type TpchCatalogOptions } from './catalogs/tpch-catalog.js';
 import { lockDownEngine, SANDBOX_INSTANCE_CONFIG } from './engine-sandbox.js';
@@ -155,7 +156,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     const translate = (tree: Statement) => translateStatement(tree, sql, translationContext(session));
     // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
     // meanwhile stops waiting for it (the generation goes on for the next query).
-    const generating = statement && tpch?.beforePlan(() => tablesOf(statement, translate));
+    const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
     const planned = () => planStatement(pool, cache, sql, session, replans, signal, statement && { tree: statement, translate });
     return generating ? untilAborted(generating, signal).then(planned) : planned();
   };
@@ -204,9 +205,10 @@ interface UserStatement {
   translate: (tree: Statement) => Translation;
 }
 
-/** The tables a statement (or the statement EXPLAIN explains) reads or writes; none for other dialect statements. */
-function tablesOf(statement: Statement, translate: (tree: Statement) => Translation) {
-  const inner = statement.type === 'Explain' ? statement.statement : statement;
+/** The tables a statement (or what EXPLAIN explains, or SHOW STATS reads) reads or writes; none for other dialect statements. */
+function tablesOf(statement: Statement, sql: string, translate: (tree: Statement) => Translation) {
+  const dialect = statement.type === 'ShowStats' ? dialectStatementOf(statement, sql) : undefined;
+  const inner = statement.type === 'Explain' ? statement.statement : dialect?.kind === 'showStats' ? dialect.query : statement;
   try {
     return translate(inner).tables;
   } catch {

@@ -1,6 +1,6 @@
 // The Presto statements the project answers itself (SHOW ..., DESCRIBE, USE, SET/RESET SESSION, PREPARE,
 // EXECUTE, DEALLOCATE, EXPLAIN, transactions), read off the parse tree into the dialect layer's terms.
-import type { Expression, Identifier, QualifiedName, Statement } from './ast.js';
+import type { Expression, Identifier, QualifiedName, Query, Statement } from './ast.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { expression as formatExpression } from './sql-formatter.js';
 
@@ -19,6 +19,8 @@ export type DialectStatement =
   | { kind: 'showTables'; schema?: string[]; like?: LikeFilter }
   | { kind: 'showColumns'; table: string[]; like?: LikeFilter }
   | { kind: 'showCreateTable'; table: string[] }
+  /** SHOW STATS FOR table / (query): `query` is the tree of `SELECT * FROM <relation>`, translated by the engine. */
+  | { kind: 'showStats'; query: Query }
   | { kind: 'showFunctions'; like?: LikeFilter }
   | { kind: 'showSession'; like?: LikeFilter }
   | { kind: 'describeInput'; name: string }
@@ -94,6 +96,20 @@ export function dialectStatementOf(statement: Statement, sql: string): DialectSt
     case 'ShowCreate':
       if (statement.objectType !== 'TABLE') throw new VivaceError('NOT_SUPPORTED', `SHOW CREATE ${statement.objectType} is not supported`);
       return { kind: 'showCreateTable', table: names(statement.name) };
+    case 'ShowStats': {
+      const relation = statement.relation;
+      const location = relation.location;
+      const query: Query = relation.type === 'TableSubquery'
+        ? relation.query
+        : {
+            type: 'Query', with: undefined, orderBy: undefined, offset: undefined, limit: undefined, location,
+            body: {
+              type: 'QuerySpecification', location, from: relation, where: undefined, groupBy: undefined, having: undefined, windows: [],
+              select: { type: 'Select', distinct: false, selectItems: [{ type: 'AllColumns', target: undefined, aliases: [], location }], location },
+            },
+          };
+      return { kind: 'showStats', query };
+    }
     case 'ShowFunctions':
       return { kind: 'showFunctions', like: like(statement) };
     case 'ShowSession':

@@ -11,6 +11,7 @@ import type { Statement } from '../../sql/ast.js';
 import { valuesPlan } from './values-plan.js';
 import { showCatalogs, showColumns, showCreateTable, showSchemas, showTables, type ShowResult } from './show-metadata.js';
 import { showFunctions } from './show-functions.js';
+import { showStats } from './show-stats.js';
 import { resetSessionStatement, setSessionStatement, showSession, useStatement } from './session-statements.js';
 import {
   aliasedColumns,
@@ -89,6 +90,8 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
       return rowsNow(ctx, await showColumns(connection, session, s.table, s.like));
     case 'showCreateTable':
       return rowsNow(ctx, await showCreateTable(connection, session, s.table));
+    case 'showStats':
+      return rowsNow(ctx, await showStats(connection, translator(ctx)(s.query)));
     case 'showFunctions':
       return rowsNow(ctx, await showFunctions(connection, s.like));
     case 'showSession':
