@@ -359,7 +359,21 @@ function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement |
   return names.map((name, i) => {
     const duckdb = prepared.columnType(i);
     const said = declared?.[i];
-    if (said?.type && acceptsDeclared(said.type, duckdb)) return { name, type: said.type, duckdb, declared: said };
-    return { name, type: prestoTypeOf(duckdb), duckdb, declared: said?.zone ? { zone: said.zone } : undefined };
+    const column = said?.type && acceptsDeclared(said.type, duckdb)
+      ? { name, type: said.type, duckdb, declared: said }
+      : { name, type: prestoTypeOf(duckdb), duckdb, declared: said?.zone ? { zone: said.zone } : undefined };
+    return session.prefix === 'X-Presto-' ? inMilliseconds(column) : column;
   });
+}
+
+/**
+ * prestodb's timestamps and times are milliseconds (its types carry no precision, and its client reads
+ * `yyyy-MM-dd HH:mm:ss.SSS`): for X-Presto- clients they render with 3 digits whatever the Trino precision.
+ */
+function inMilliseconds<C extends OutputColumn & { duckdb: DuckDBColumnType; declared?: DeclaredOutput }>(column: C): C {
+  const base = column.type.base;
+  if (base !== 'timestamp' && base !== 'time' && base !== 'timestamp with time zone') return column;
+  const type = { ...column.type, precision: 3 } as PrestoType;
+  if (!acceptsDeclared(type, column.duckdb)) return column;
+  return { ...column, type, declared: { ...column.declared, type } };
 }

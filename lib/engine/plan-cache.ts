@@ -28,10 +28,11 @@ export class PlanCache {
 
   /**
    * What a plan depends on besides the text: the session's catalog and schema (names resolve against
-   * them, and their absence is an error), its time zone and its user (current_user is part of the plan).
+   * them, and their absence is an error), its time zone, its user (current_user is part of the plan) and
+   * its header family (prestodb clients get timestamps in milliseconds).
    */
   static key(sql: string, session: Session): string {
-    return `${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${session.timeZone ?? ''}\u0000${session.user}\u0000${sql}`;
+    return `${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${session.timeZone ?? ''}\u0000${session.user}\u0000${session.prefix}\u0000${sql}`;
   }
 
   get(key: string): CachedQueryPlan | undefined {

@@ -104,9 +104,11 @@ export function declaredType(e: Expression): PrestoType | undefined {
     case 'FunctionCall': {
       const name = callName(e);
       if (name === 'with_timezone' || name === 'at_timezone') return { base: 'timestamp with time zone', precision: timestampPrecision(e.arguments[0]) };
-      if (name === 'date_trunc') {
-        const t = e.arguments[1] && declaredType(e.arguments[1]);
-        return t?.base === 'timestamp with time zone' ? t : undefined;
+      // Truncating or shifting a timestamp keeps its type (Trino: date_trunc('month', timestamp(3)) is timestamp(3)).
+      const shifted = name === 'date_trunc' ? e.arguments[1] : name === 'date_add' ? e.arguments[2] : undefined;
+      if (shifted) {
+        const t = declaredType(shifted);
+        return t?.base === 'timestamp with time zone' || t?.base === 'timestamp' ? t : undefined;
       }
       return undefined;
     }
