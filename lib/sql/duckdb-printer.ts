@@ -24,7 +24,7 @@ import { zoneOf } from './declared-types.js';
 import { translateCall, type CallPrinter } from './duckdb-functions.js';
 import { lookupFunction, resolveFunctionName } from './function-catalog.js';
 import { childrenOf } from './tree-walk.js';
-import { fold, partsOf } from './names.js';
+import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
 import { positionAt } from './syntax-error.js';
 import type { ErrorName } from '../protocol/error-codes.js';
 import { VivaceError } from '../protocol/vivace-error.js';
@@ -46,11 +46,7 @@ export interface TranslationContext {
 }
 
 /** A table a statement reads or writes, by its Presto name (lower case). */
-export interface TableReference {
-  catalog: string;
-  schema: string;
-  table: string;
-}
+export type TableReference = QualifiedTable;
 
 /** Marks around a traced node's text (private-use characters): start, index/text separator, end. */
 export const TRACE = { open: '\uE000', separator: '\uE001', close: '\uE002' } as const;
@@ -140,11 +136,10 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   /** A table name against the session, as Trino's MetadataUtil qualifies it. */
   private resolve(parts: string[], node: Node): TableReference {
     if (parts.length > 3) throw this.fail(node, 'SYNTAX_ERROR', `Too many dots in table name: ${parts.join('.')}`);
-    if (parts.length === 3) return { catalog: parts[0]!, schema: parts[1]!, table: parts[2]! };
-    const catalog = this.sessionCatalog(node);
-    if (parts.length === 2) return { catalog, schema: parts[0]!, table: parts[1]! };
-    if (!this.context.schema) throw this.fail(node, 'MISSING_SCHEMA_NAME', 'Schema must be specified when session schema is not set');
-    return { catalog, schema: fold(this.context.schema), table: parts[0]! };
+    const table = qualifyTable(parts, this.context.catalog, this.context.schema);
+    if (table) return table;
+    this.sessionCatalog(node);
+    throw this.fail(node, 'MISSING_SCHEMA_NAME', 'Schema must be specified when session schema is not set');
   }
 
   private sessionCatalog(node: Node): string {
