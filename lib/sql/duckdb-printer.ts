@@ -232,6 +232,10 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         return zone ? `EXTRACT(${e.field} FROM ${localTime(zone, this.expression(e.expression))})` : super.expression(e);
       }
       case 'Cast': {
+        // Trino casts a row of anonymous fields to a JSON array (DuckDB: an object keyed by empty names).
+        if (e.expression.type === 'Row' && e.targetType.type === 'GenericDataType' && fold(e.targetType.name.value) === 'json') {
+          return `json_array(${this.list(e.expression.items, this.expression)})`;
+        }
         // A zoned value cast to timestamp or date is its local time in its zone.
         const zone = zoneOf(e.expression, this.sessionZone);
         const target = e.targetType;

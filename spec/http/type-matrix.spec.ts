@@ -119,6 +119,11 @@ describe('type matrix over HTTP', function () {
     expect((await trino.execute('SELECT * FROM TABLE(sequence(start => 1))')).error).to.include({ errorName: 'INVALID_FUNCTION_ARGUMENT', message: 'line 1:15: Missing argument: STOP' });
   });
 
+  it('casts rows to JSON as Trino: anonymous fields as an array, named fields as an object', async () => {
+    expect((await single("SELECT CAST(ROW(1, 'a') AS JSON)")).json).to.equal('"[1,\\"a\\"]"');
+    expect((await single("SELECT CAST(CAST(ROW(1, 'a') AS ROW(x integer, y varchar)) AS JSON)")).json).to.equal('"{\\"x\\":1,\\"y\\":\\"a\\"}"');
+  });
+
   it('types a bare NULL unknown', async () => {
     expect(await single('SELECT NULL')).to.deep.equal({ json: 'null', type: 'unknown', signature: plain('unknown') });
   });

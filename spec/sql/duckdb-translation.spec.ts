@@ -115,6 +115,10 @@ describe('DuckDB translation', () => {
       );
     });
 
+    it('casts a row of anonymous fields to a JSON array, as Trino', () => {
+      expect(duckdb("SELECT CAST(ROW(1, 'a') AS JSON)")).to.equal("SELECT json_array(1, 'a')");
+    });
+
     it('parenthesizes every VALUES row, and reads TABLE t as a query', () => {
       expect(duckdb('VALUES 1, 2')).to.equal('VALUES (1), (2)');
       expect(duckdb("VALUES (1, 'a')")).to.equal("VALUES (1, 'a')");
