@@ -67,8 +67,9 @@ function castType(t: DataType): PrestoType | undefined {
     case 'DateTimeDataType': {
       // Trino: TIMESTAMP and TIME without a precision are timestamp(3) and time(3).
       const precision = numeric(t.precision) ?? 3;
+      // time with time zone renders DuckDB's fraction digits (declared only for literals, whose digits are the text's).
       if (t.kind === 'TIME') return t.withTimeZone ? undefined : { base: 'time', precision };
-      return t.withTimeZone ? undefined : { base: 'timestamp', precision };
+      return { base: t.withTimeZone ? 'timestamp with time zone' : 'timestamp', precision };
     }
     case 'IntervalDataType':
       return { base: YEAR_MONTH.has(t.from) ? 'interval year to month' : 'interval day to second' };

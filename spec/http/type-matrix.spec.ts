@@ -43,7 +43,7 @@ const CASES: TypeCase[] = [
   { type: 'timestamp(6)', signature: { rawType: 'timestamp', arguments: [long(6)] }, literal: "TIMESTAMP '2020-01-02 03:04:05.123456'", cast: "CAST('2020-01-02 03:04:05.123456' AS timestamp(6))", json: '"2020-01-02 03:04:05.123456"' },
   {
     type: 'timestamp(3) with time zone', signature: { rawType: 'timestamp with time zone', arguments: [long(3)] },
-    literal: "TIMESTAMP '2020-01-02 03:04:05.123 UTC'", cast: "CAST('2020-01-02 03:04:05.123 UTC' AS timestamp(3) with time zone) AT TIME ZONE 'UTC'", json: '"2020-01-02 03:04:05.123 UTC"',
+    literal: "TIMESTAMP '2020-01-02 03:04:05.123 UTC'", cast: "CAST('2020-01-02 03:04:05.123 UTC' AS timestamp(3) with time zone)", json: '"2020-01-02 03:04:05.123 UTC"',
   },
   { type: 'interval day to second', signature: plain('interval day to second'), literal: "INTERVAL '2' DAY", cast: "CAST(INTERVAL '2' DAY AS interval day to second)", json: '"2 00:00:00.000"' },
   { type: 'interval year to month', signature: plain('interval year to month'), literal: "INTERVAL '3' MONTH", cast: "CAST(INTERVAL '3' MONTH AS interval year to month)", json: '"0-3"' },
