@@ -49,6 +49,11 @@ const NAMED: Record<string, DuckDBType> = {
   BOOL: BOOLEAN, INT: INTEGER, REAL: FLOAT, TEXT: VARCHAR, STRING: VARCHAR, BYTEA: BLOB, TIMESTAMPTZ, TIMETZ,
 };
 
+
+const isLetter = (c: string | undefined) => c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+
 class TypeText {
   private at = 0;
 
@@ -143,30 +148,39 @@ class TypeText {
     }
   }
 
+  // Scanned in place, character by character: a wide struct's text is long, and copying the rest of it
+  // for every token would be quadratic.
   private word(): string {
-    const match = /^[a-z_]\w*/i.exec(this.text.slice(this.at));
-    if (match === null) throw new SyntaxError(`expected a name at ${this.at} in ${this.text}`);
-    this.at += match[0].length;
-    return match[0];
+    const start = this.at;
+    if (!isLetter(this.text[this.at])) throw new SyntaxError(`expected a name at ${this.at} in ${this.text}`);
+    while (isLetter(this.text[this.at]) || isDigit(this.text[this.at])) this.at++;
+    return this.text.slice(start, this.at);
   }
 
   private number(optional: boolean): number | undefined {
     this.space();
-    const match = /^\d+/.exec(this.text.slice(this.at));
-    if (match === null) {
+    const start = this.at;
+    while (isDigit(this.text[this.at])) this.at++;
+    if (this.at === start) {
       if (optional) return undefined;
       throw new SyntaxError(`expected a number at ${this.at} in ${this.text}`);
     }
-    this.at += match[0].length;
-    return Number(match[0]);
+    return Number(this.text.slice(start, this.at));
   }
 
   /** ` WITH TIME ZONE` after TIMESTAMP or TIME. */
   private eatWithTimeZone(): boolean {
-    const phrase = /^\s+WITH\s+TIME\s+ZONE\b/i.exec(this.text.slice(this.at));
-    if (phrase === null) return false;
-    this.at += phrase[0].length;
-    return true;
+    const start = this.at;
+    for (const word of ['WITH', 'TIME', 'ZONE']) {
+      if (!isSpace(this.text[this.at])) break;
+      while (isSpace(this.text[this.at])) this.at++;
+      const end = this.at + word.length;
+      if (this.text.slice(this.at, end).toUpperCase() !== word || isLetter(this.text[end]) || isDigit(this.text[end])) break;
+      this.at = end;
+      if (word === 'ZONE') return true;
+    }
+    this.at = start;
+    return false;
   }
 
   private space(): void {

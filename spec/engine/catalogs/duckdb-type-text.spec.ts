@@ -3,10 +3,16 @@ import { expect } from 'chai';
 import { formatType } from '../../../lib/protocol/presto-type.js';
 import { prestoTypeOfText } from '../../../lib/engine/catalogs/system-jdbc.js';
 import { duckdbTypeOfText } from '../../../lib/engine/catalogs/duckdb-type-text.js';
+import { expectLinear } from '../../support/linear-time.js';
 
 const trino = (text: string) => formatType(prestoTypeOfText(text), 'trino');
 
 describe('DuckDB type texts', () => {
+  it('reads the text of a wide struct in linear time (no copy of the rest per token)', () => {
+    const wide = (size: number) => `STRUCT(${Array.from({ length: Math.ceil(size / 20) }, (_, i) => `f${i} TIMESTAMP WITH TIME ZONE`).join(', ')})`;
+    expectLinear('duckdbTypeOfText', (t) => duckdbTypeOfText(t), (size) => [wide(size), `STRUCT(${'x'.repeat(size)} INTEGER)`]);
+  });
+
   it('names scalar types as prestoTypeOf does', () => {
     const cases: [string, string][] = [
       ['BOOLEAN', 'boolean'], ['TINYINT', 'tinyint'], ['INTEGER', 'integer'], ['BIGINT', 'bigint'], ['HUGEINT', 'bigint'],
