@@ -1,5 +1,6 @@
 // The query resource: full QueryInfo for /v1/query/{id} and BasicQueryInfo for the /v1/query list.
 // Times are ISO 8601 with offset, durations airlift-style, data sizes in bytes (protocol.md section 8).
+import { timeZoneKey } from './time-zone-keys.js';
 import { DateTime } from 'luxon';
 import { formatDataSize } from './data-size.js';
 import { formatDuration } from './duration.js';
@@ -19,7 +20,8 @@ function sessionJson(view: QueryView): Record<string, unknown> {
   if (s.userAgent !== undefined) json.userAgent = s.userAgent;
   if (s.clientInfo !== undefined) json.clientInfo = s.clientInfo;
   json.clientTags = s.clientTags;
-  if (s.timeZone !== undefined) json.timeZoneKey = s.timeZone;
+  // Trino's numeric TimeZoneKey (UTC, the server's zone, when the session names none).
+  json.timeZoneKey = timeZoneKey(s.timeZone ?? 'UTC') ?? 0;
   json.systemProperties = s.properties;
   json.startTime = s.startTime;
   return json;
