@@ -11,6 +11,8 @@ import { prestoTypeOf } from './duckdb-types.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
 import { declaredOutputs, type DeclaredOutput } from '../sql/declared-types.js';
 import { parseZone } from '../sql/time-zones.js';
+import { columnChanges } from '../sql/column-declarations.js';
+import { DeclaredColumns, declaredColumnFunctions } from './catalogs/declared-columns.js';
 import type { QualifiedTable } from '../sql/names.js';
 import { tpchScaleFactor, tpchTableColumns } from './catalogs/tpch-metadata.js';
 import { vivaceVersion } from '../protocol/vivace-version.js';
@@ -97,6 +99,10 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   };
   const pool = new ConnectionPool(instance, options.maxConnections ?? 8, setup);
   const first = await pool.acquire();
+  // Declared column types DuckDB loses (varchar(n), ...), read by listings through SQL functions on this
+  // connection (held for the engine's life, as the pool keeps it open).
+  const declared = new DeclaredColumns();
+  for (const fn of declaredColumnFunctions(declared, (database) => CatalogNames.prestoName(database))) first.registerScalarFunction(fn);
   const tpchDirectory = options.tpch === false ? undefined : options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch');
   let tpch: TpchCatalog | undefined;
   let system: Awaited<ReturnType<typeof attachSystemCatalog>> | undefined;
@@ -157,7 +163,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
     // meanwhile stops waiting for it (the generation goes on for the next query).
     const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
-    const planned = () => planStatement(pool, cache, sql, session, replans, signal, statement && { tree: statement, translate });
+    const planned = () => planStatement(pool, cache, sql, session, replans, signal, statement && { tree: statement, translate, declared });
     return generating ? untilAborted(generating, signal).then(planned) : planned();
   };
   return {
@@ -199,10 +205,11 @@ interface Replans {
   own: Engine['plan'];
 }
 
-/** A user's statement: its tree, and its translation to DuckDB SQL. */
+/** A user's statement: its tree, its translation to DuckDB SQL, and the engine's declared column types. */
 interface UserStatement {
   tree: Statement;
   translate: (tree: Statement) => Translation;
+  declared: DeclaredColumns;
 }
 
 /** The tables a statement (or what EXPLAIN explains, or SHOW STATS reads) reads or writes; none for other dialect statements. */
@@ -243,6 +250,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     // Presto-only statements (SHOW, USE, SET SESSION, PREPARE, EXECUTE, transactions, ...): never cached.
     const dialectPlan = await planDialectStatement({
       sql, tree: statement, session, connection, release: giveBack, plan: replans.user, planOwn: replans.own, transactions, clearPlanCache: () => cache.clear(),
+      onTransactionEnd: user && ((id, commit) => user.declared.endTransaction(id, commit)),
       translate: user && ((tree) => user.translate(tree).sql),
     });
     if (dialectPlan) return dialectPlan;
@@ -261,7 +269,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     });
     const kind = statement ? statementOutput(statement) : classifyStatement(prepared.statementType);
     if (kind.kind === 'rows') {
-      const columns = outputColumns(prepared, statement, session);
+      const columns = outputColumns(prepared, statement, session, user?.declared);
       prepared.destroySync();
       const renderSql = renderRowsSql(text, columns.map((c) => c.duckdb), session.timeZone, columns.map((c) => c.declared ?? {}));
       const output = columns.map(({ name, type }) => ({ name, type }));
@@ -272,7 +280,10 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     prepared.destroySync();
     cache.clear();
     const columns = kind.kind === 'count' ? ROWS_COLUMN : [];
-    return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, text, kind.kind === 'count', giveBack, runtime).start(), giveBack, () => held);
+    // What the statement declares about memory tables' columns counts once it has run (or at its COMMIT).
+    const changes = statement ? columnChanges(statement, session, 'memory') : [];
+    const recordChanges = () => user?.declared.record(changes, session.transactionId);
+    return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, text, kind.kind === 'count', giveBack, runtime, recordChanges).start(), giveBack, () => held);
   } catch (err) {
     giveBack();
     throw signal?.aborted ? abortReason(signal) : toVivaceError(err, context);
@@ -331,7 +342,7 @@ type DuckDBColumnType = ReturnType<DuckDBPreparedStatement['columnType']>;
 
 const TPCH_COLUMN_MAPS = new Map<string, ReadonlyMap<string, PrestoType>>();
 
-/** The declared Trino types of a table's columns where DuckDB's types lose them: tpch's varchar bounds. */
+/** The declared Trino types of a tpch table's columns where DuckDB's types lose them: the varchar bounds. */
 function declaredTableColumns(table: QualifiedTable): ReadonlyMap<string, PrestoType> | undefined {
   if (table.catalog !== TPCH_CATALOG || tpchScaleFactor(table.schema) === undefined) return undefined;
   let columns = TPCH_COLUMN_MAPS.get(table.table);
@@ -349,12 +360,13 @@ function declaredTableColumns(table: QualifiedTable): ReadonlyMap<string, Presto
  * columns). Types are DuckDB's, or what the tree declares where DuckDB's cannot say it (varchar(n),
  * char(n), timestamp(p), time(p), interval year to month: lib/sql/declared-types.ts).
  */
-function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement | undefined, session: Session): (OutputColumn & { duckdb: DuckDBColumnType; declared?: DeclaredOutput })[] {
+function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement | undefined, session: Session, registry?: DeclaredColumns): (OutputColumn & { duckdb: DuckDBColumnType; declared?: DeclaredOutput })[] {
+  const tableColumns = (table: QualifiedTable) => declaredTableColumns(table) ?? registry?.get(table);
   const duckdbNames: string[] = [];
   for (let i = 0; i < prepared.columnCount; i++) duckdbNames.push(prepared.columnName(i));
   const names = statement ? outputNames(statement, duckdbNames) : duckdbNames;
   const declared = statement
-    ? declaredOutputs(statement, { sessionZone: parseZone(session.timeZone ?? 'UTC') ?? { name: 'UTC' }, catalog: session.catalog, schema: session.schema, tableColumns: declaredTableColumns }, duckdbNames)
+    ? declaredOutputs(statement, { sessionZone: parseZone(session.timeZone ?? 'UTC') ?? { name: 'UTC' }, catalog: session.catalog, schema: session.schema, tableColumns }, duckdbNames)
     : undefined;
   return names.map((name, i) => {
     const duckdb = prepared.columnType(i);

@@ -249,6 +249,8 @@ export class UpdateExecution extends ConnectionExecution {
     private readonly hasCountRow: boolean,
     onRelease: () => void,
     errorContext: ErrorContext,
+    /** Called once the statement has run (DDL's declared column types count from then). */
+    private readonly onSuccess?: () => void,
   ) {
     super(connection, onRelease, errorContext);
   }
@@ -256,6 +258,7 @@ export class UpdateExecution extends ConnectionExecution {
   start(): this {
     this.outcome = this.call(async () => {
       const reader = await this.connection.runAndReadAll(this.sql);
+      this.onSuccess?.();
       const rows = reader.getRows();
       const first = rows[0]?.[0];
       return typeof first === 'bigint' || typeof first === 'number' ? Number(first) : undefined;

@@ -2,9 +2,10 @@
 // `varchar(n)` and `char(n)` (DuckDB has one VARCHAR), `time(p)` and `timestamp(p)` for any p (DuckDB has
 // seconds, milliseconds, microseconds and nanoseconds), `interval year to month` (DuckDB has one
 // INTERVAL). Read off a select item that is a literal or a cast; anything else is left to DuckDB's type.
-import type { DataType, Expression, NumericParameter, QualifiedName, Relation, Statement } from './ast.js';
+import type { Expression, QualifiedName, Relation, Statement } from './ast.js';
 import type { PrestoType } from '../protocol/types.js';
 import { fold, qualifyTable, type QualifiedTable } from './names.js';
+import { lossyColumnType } from './column-declarations.js';
 import { fractionDigits, hasTimeZone, hasZone } from './temporal-literals.js';
 import { literalZone, parseZone, type Zone } from './time-zones.js';
 
@@ -50,33 +51,8 @@ function timestampPrecision(e: Expression | undefined): number {
   return t && (t.base === 'timestamp' || t.base === 'timestamp with time zone') ? (t as { precision: number }).precision : 3;
 }
 
-const numeric = (p: DataType | NumericParameter | undefined): number | undefined => (p?.type === 'NumericParameter' ? Number(p.value) : undefined);
 
 const YEAR_MONTH: ReadonlySet<string> = new Set(['YEAR', 'MONTH']);
-
-/** The Trino type a cast target declares, where DuckDB's result type would say less. */
-function castType(t: DataType): PrestoType | undefined {
-  switch (t.type) {
-    case 'GenericDataType': {
-      const name = fold(t.name.value);
-      const length = numeric(t.arguments[0]);
-      if (name === 'varchar') return length === undefined ? undefined : { base: 'varchar', length };
-      if (name === 'char') return { base: 'char', length: length ?? 1 };
-      return undefined;
-    }
-    case 'DateTimeDataType': {
-      // Trino: TIMESTAMP and TIME without a precision are timestamp(3) and time(3).
-      const precision = numeric(t.precision) ?? 3;
-      // time with time zone renders DuckDB's fraction digits (declared only for literals, whose digits are the text's).
-      if (t.kind === 'TIME') return t.withTimeZone ? undefined : { base: 'time', precision };
-      return { base: t.withTimeZone ? 'timestamp with time zone' : 'timestamp', precision };
-    }
-    case 'IntervalDataType':
-      return { base: YEAR_MONTH.has(t.from) ? 'interval year to month' : 'interval day to second' };
-    default:
-      return undefined;
-  }
-}
 
 /** The Trino type of an expression, when the tree alone tells it and DuckDB's would say less. */
 export function declaredType(e: Expression): PrestoType | undefined {
@@ -99,7 +75,8 @@ export function declaredType(e: Expression): PrestoType | undefined {
     case 'ArithmeticUnaryExpression':
       return e.value.type === 'IntervalLiteral' ? declaredType(e.value) : undefined;
     case 'Cast':
-      return castType(e.targetType);
+      // A cast declares what a column definition of its type would (column-declarations.ts).
+      return lossyColumnType(e.targetType);
     case 'AtTimeZone':
       return { base: 'timestamp with time zone', precision: timestampPrecision(e.value) };
     case 'FunctionCall': {

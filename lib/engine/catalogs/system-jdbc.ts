@@ -4,6 +4,7 @@
 // database over duckdb_databases/schemas/tables/views/columns(), so they always show the live catalogs;
 // a column's DuckDB type text becomes Trino's type name and JDBC attributes through two scalar functions
 // (JS), with the mapping the engine uses for a query's columns (prestoTypeOf).
+import { DECLARED_TYPE_FUNCTION, declaredTypeOfText } from './declared-columns.js';
 import { BIGINT, DuckDBScalarFunction, VARCHAR, type DuckDBType } from '@duckdb/node-api';
 import type { PrestoType } from '../../protocol/types.js';
 import { formatType, UNBOUNDED_VARCHAR_LENGTH } from '../../protocol/presto-type.js';
@@ -158,6 +159,9 @@ const parsed = new Map<string, PrestoType>();
 
 /** Trino's type of a DuckDB type text, or of a tpch column's declared type name (memoized: a catalog holds few distinct texts). */
 export function prestoTypeOfText(text: string): PrestoType {
+  // A memory table column's declared type (varchar(n), ...), as vivace_declared_type() writes it.
+  const declared = declaredTypeOfText(text);
+  if (declared) return declared;
   let type = parsed.get(text) ?? tpchTypeOfText(text);
   if (type === undefined) {
     let duckdb: DuckDBType | undefined;
@@ -272,7 +276,9 @@ export function systemJdbcSql(database: string, catalogs: string, connectors: st
     informationSchemaColumns(table).map((c, i) => `(${[table, c.name, c.type.base.toUpperCase(), i + 1].map(literal).join(', ')})`),
   ).join(', ');
   const columns = `(
-    SELECT c.catalog, k.schema_name, k.table_name, k.column_name, k.data_type, k.column_index AS ordinal_position, k.is_nullable, k.comment
+    SELECT c.catalog, k.schema_name, k.table_name, k.column_name,
+      coalesce(${DECLARED_TYPE_FUNCTION}(k.database_name, k.schema_name, k.table_name, k.column_name), k.data_type) AS data_type,
+      k.column_index AS ordinal_position, k.is_nullable, k.comment
       FROM duckdb_columns() k JOIN ${catalogs} c USING (database_name) WHERE NOT k.internal AND k.database_name <> '${TPCH_CATALOG}'
     UNION ALL
     SELECT c.catalog, s.schema_name, t.table_name, t.column_name, t.data_type, t.ordinal_position, false, NULL

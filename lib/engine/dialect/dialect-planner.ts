@@ -46,6 +46,8 @@ export interface DialectContext {
   transactions: TransactionRegistry;
   /** Results of statements planned earlier may no longer hold (ROLLBACK of DDL). */
   clearPlanCache: () => void;
+  /** A transaction ended: what its DDL declared counts from its COMMIT, and a ROLLBACK drops it. */
+  onTransactionEnd?: (transactionId: string, commit: boolean) => void;
   /** The DuckDB SQL of a user's statement (EXPLAIN's, a prepared one's); absent for the project's own SQL. */
   translate?: (statement: Statement) => string;
 }
@@ -164,9 +166,12 @@ function endTransaction(ctx: DialectContext, commit: boolean): Plan {
     updateType: commit ? 'COMMIT' : 'ROLLBACK',
     sessionUpdates: { clearTransactionId: true },
     rows: async () => {
+      let committed = false;
       try {
         await ctx.transactions.finish(id, commit);
+        committed = commit;
       } finally {
+        ctx.onTransactionEnd?.(id, committed);
         // DDL rolled back (or committed by another connection's view) changes what cached plans mean.
         ctx.clearPlanCache();
       }

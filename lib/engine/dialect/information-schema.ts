@@ -5,6 +5,7 @@
 import { isConnectorCatalog } from './catalog-metadata.js';
 import type { OutputColumn, PrestoType } from '../../protocol/types.js';
 import { CatalogNames } from './catalog-names.js';
+import { DECLARED_TYPE_NAME_FUNCTION } from '../catalogs/declared-columns.js';
 import { TPCH_CATALOG, TPCH_TABLE_NAMES, tpchColumnsSql, tpchSchemasSql } from '../catalogs/tpch-metadata.js';
 
 const varchar: PrestoType = { base: 'varchar' };
@@ -90,7 +91,8 @@ function subquery(table: string, catalog: string): string {
         FROM duckdb_views() WHERE database_name = ${db} AND NOT internal${connector ? ' AND false' : ''}`;
     default:
       return `SELECT ${cat} AS table_catalog, schema_name AS table_schema, table_name, column_name, column_index::BIGINT AS ordinal_position,
-        column_default, CASE WHEN is_nullable THEN 'YES' ELSE 'NO' END AS is_nullable, ${DATA_TYPE} AS data_type, comment, NULL::VARCHAR AS extra_info
+        column_default, CASE WHEN is_nullable THEN 'YES' ELSE 'NO' END AS is_nullable,
+        coalesce(${DECLARED_TYPE_NAME_FUNCTION}(database_name, schema_name, table_name, column_name), ${DATA_TYPE}) AS data_type, comment, NULL::VARCHAR AS extra_info
         FROM duckdb_columns() WHERE database_name = ${db} AND NOT internal`;
   }
 }

@@ -1,5 +1,6 @@
 // SHOW CATALOGS / SCHEMAS / TABLES / COLUMNS (and DESCRIBE t) / CREATE TABLE: rows and Presto's column
 // names (Trino's ShowQueriesRewrite), read from DuckDB's catalog functions.
+import { DECLARED_TYPE_FUNCTION, declaredTypeOfText } from '../catalogs/declared-columns.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { OutputColumn, Session } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
@@ -86,7 +87,8 @@ async function tableColumns(connection: DuckDBConnection, table: ResolvedTable, 
   try {
     const details = await rows(
       connection,
-      'SELECT column_name, is_nullable, comment FROM duckdb_columns() WHERE database_name = $1 AND schema_name = $2 AND table_name = $3 ORDER BY column_index',
+      `SELECT column_name, is_nullable, comment, ${DECLARED_TYPE_FUNCTION}(database_name, schema_name, table_name, column_name)
+       FROM duckdb_columns() WHERE database_name = $1 AND schema_name = $2 AND table_name = $3 ORDER BY column_index`,
       [table.database, table.duckdbSchema, table.duckdbTable],
     );
     const out: ColumnInfo[] = [];
@@ -94,7 +96,8 @@ async function tableColumns(connection: DuckDBConnection, table: ResolvedTable, 
       const detail = details[i];
       out.push({
         name: prepared.columnName(i),
-        type: formatType(prestoTypeOf(prepared.columnType(i)), dialect),
+        // A memory table column's declared type where DuckDB's loses it (varchar(n), char(n), time(p), ...).
+        type: formatType((detail && typeof detail[3] === 'string' ? declaredTypeOfText(detail[3]) : undefined) ?? prestoTypeOf(prepared.columnType(i)), dialect),
         nullable: detail ? detail[1] !== false : true,
         comment: detail && detail[2] !== null && detail[2] !== undefined ? String(detail[2]) : null,
       });

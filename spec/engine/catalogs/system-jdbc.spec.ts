@@ -117,8 +117,8 @@ describe('system.jdbc and system.metadata (engine)', function () {
     const max = 2147483647;
     expect(out.rows).to.deep.equal([
       ['id', 'bigint', -5, 19, null, 10, null, 1, 'NO'],
-      // DuckDB keeps no varchar length: varchar(25) is stored as varchar.
-      ['name', 'varchar', 12, max, null, null, max, 2, 'YES'],
+      // DuckDB keeps no varchar length; the table's declaration does (declared-columns.ts).
+      ['name', 'varchar(25)', 12, 25, null, null, 25, 2, 'YES'],
       ['score', 'decimal(15,2)', 3, 15, 2, 10, null, 3, 'YES'],
       ['born', 'date', 91, 14, null, null, null, 4, 'YES'],
       ['seen', 'timestamp(3)', 93, 25, 3, null, null, 5, 'YES'],

@@ -47,7 +47,7 @@ describe('dialect: EXPLAIN', function () {
       '    Output layout: [name, n, expr]',
       '    Output partitioning: SINGLE []',
       '    Output[columnNames = [name, n, _col2]]',
-      '    │   Layout: [name:varchar, n:bigint, expr:decimal(38,2)]',
+      '    │   Layout: [name:varchar(20), n:bigint, expr:decimal(38,2)]',
       '    │   _col2 := expr',
     ]);
     const text = lines.join('\n');
@@ -61,7 +61,7 @@ describe('dialect: EXPLAIN', function () {
     const sql = 'SELECT a.name, b.price FROM memory.shop.items a JOIN memory.shop.items b ON a.id = b.id';
     const logical = (await planText(engine, `EXPLAIN (TYPE LOGICAL) ${sql}`)).split('\n');
     expect(logical[1]).to.equal('Output[columnNames = [name, price]]');
-    expect(logical[2]).to.equal('│   Layout: [name:varchar, price:decimal(10,2)]');
+    expect(logical[2]).to.equal('│   Layout: [name:varchar(20), price:decimal(10,2)]');
     expect(logical.join('\n')).to.include('InnerJoin[criteria = ');
     const distributed = (await planText(engine, `EXPLAIN (TYPE DISTRIBUTED) ${sql}`)).split('\n');
     expect(distributed[1]).to.equal('Fragment 0 [SINGLE]');
@@ -71,7 +71,7 @@ describe('dialect: EXPLAIN', function () {
   it("EXPLAIN for Presto clients is prestodb's LOGICAL plan: the first line names the columns and their types", async () => {
     const text = await planText(engine, 'EXPLAIN SELECT id, name AS label, price * 2 AS doubled FROM memory.shop.items', presto);
     const first = text.split('\n')[0]!;
-    expect(first).to.match(/^- Output\[PlanNodeId \d+\]\[id, label, doubled\] => \[id:bigint, label:varchar, doubled:decimal\(\d+,2\)\]$/);
+    expect(first).to.match(/^- Output\[PlanNodeId \d+\]\[id, label, doubled\] => \[id:bigint, label:varchar\(20\), doubled:decimal\(\d+,2\)\]$/);
     const distributed = (await planText(engine, 'EXPLAIN (TYPE DISTRIBUTED) SELECT 1 AS one', presto)).split('\n');
     expect(distributed.slice(0, 5)).to.deep.equal([
       'Fragment 0 [SINGLE]',

@@ -1,0 +1,119 @@
+// The Trino types the memory catalog's tables declare where DuckDB's column types lose them
+// (varchar(n) is VARCHAR, time(3) is TIME, ...): kept per engine from the DDL that ran
+// (lib/sql/column-declarations.ts), read by query output types, DESCRIBE, information_schema and
+// system.jdbc (through the vivace_declared_type SQL function). A transaction's changes count from its
+// COMMIT; a ROLLBACK drops them.
+import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import type { PrestoType } from '../../protocol/types.js';
+import { formatType } from '../../protocol/presto-type.js';
+import type { ColumnChange } from '../../sql/column-declarations.js';
+import type { QualifiedTable } from '../../sql/names.js';
+
+const keyOf = (t: { catalog: string; schema: string; table: string }) => `${t.catalog}\u0000${t.schema}\u0000${t.table}`;
+
+export class DeclaredColumns {
+  private readonly tables = new Map<string, Map<string, PrestoType>>();
+  private readonly pending = new Map<string, ColumnChange[]>();
+
+  /** The declared types of a table's columns by lower-case name, or undefined when it declares none. */
+  get(table: QualifiedTable): ReadonlyMap<string, PrestoType> | undefined {
+    const columns = this.tables.get(keyOf(table));
+    return columns && columns.size > 0 ? columns : undefined;
+  }
+
+  /** The declared type of one column (names compared in lower case). */
+  typeOf(catalog: string, schema: string, table: string, column: string): PrestoType | undefined {
+    return this.tables.get(keyOf({ catalog: catalog.toLowerCase(), schema: schema.toLowerCase(), table: table.toLowerCase() }))?.get(column.toLowerCase());
+  }
+
+  /** Changes of a statement that ran: now, or at the COMMIT of `transactionId`. */
+  record(changes: readonly ColumnChange[], transactionId: string | undefined): void {
+    if (changes.length === 0) return;
+    if (transactionId === undefined || transactionId === 'NONE') {
+      for (const change of changes) this.apply(change);
+      return;
+    }
+    const list = this.pending.get(transactionId) ?? [];
+    list.push(...changes);
+    this.pending.set(transactionId, list);
+  }
+
+  endTransaction(transactionId: string, commit: boolean): void {
+    const changes = this.pending.get(transactionId) ?? [];
+    this.pending.delete(transactionId);
+    if (commit) for (const change of changes) this.apply(change);
+  }
+
+  private apply(change: ColumnChange): void {
+    switch (change.kind) {
+      case 'define':
+        this.tables.set(keyOf(change.table), new Map(change.columns));
+        return;
+      case 'drop':
+        this.tables.delete(keyOf(change.table));
+        return;
+      case 'dropSchema':
+        for (const key of [...this.tables.keys()]) if (key.startsWith(`${change.catalog}\u0000${change.schema}\u0000`)) this.tables.delete(key);
+        return;
+      case 'rename': {
+        const columns = this.tables.get(keyOf(change.table));
+        this.tables.delete(keyOf(change.table));
+        if (columns) this.tables.set(keyOf(change.to), columns);
+        return;
+      }
+      case 'addColumn': {
+        const key = keyOf(change.table);
+        const columns = this.tables.get(key) ?? new Map<string, PrestoType>();
+        columns.set(change.column, change.type);
+        this.tables.set(key, columns);
+        return;
+      }
+      case 'dropColumn':
+        this.tables.get(keyOf(change.table))?.delete(change.column);
+        return;
+      case 'renameColumn': {
+        const columns = this.tables.get(keyOf(change.table));
+        const type = columns?.get(change.column);
+        if (!columns || !type) return;
+        columns.delete(change.column);
+        columns.set(change.to, type);
+        return;
+      }
+    }
+  }
+}
+
+/** vivace_declared_type(database, schema, table, column): a declared type as `DECLARED_TYPE_PREFIX` + its JSON, or NULL. */
+export const DECLARED_TYPE_FUNCTION = 'vivace_declared_type';
+/** vivace_declared_type_name(database, schema, table, column): a declared type's Trino name, or NULL. */
+export const DECLARED_TYPE_NAME_FUNCTION = 'vivace_declared_type_name';
+export const DECLARED_TYPE_PREFIX = 'vivace-declared:';
+
+/** The declared type a vivace_declared_type() text carries, or undefined for any other text. */
+export function declaredTypeOfText(text: string): PrestoType | undefined {
+  return text.startsWith(DECLARED_TYPE_PREFIX) ? (JSON.parse(text.slice(DECLARED_TYPE_PREFIX.length)) as PrestoType) : undefined;
+}
+
+/** The SQL functions the catalog listings read the registry through (databases are DuckDB's names). */
+export function declaredColumnFunctions(declared: DeclaredColumns, catalogOf: (database: string) => string | undefined): DuckDBScalarFunction[] {
+  const lookup = (args: unknown[]) => {
+    const [database, schema, table, column] = args.map((a) => (a === null || a === undefined ? undefined : String(a)));
+    const catalog = database === undefined ? undefined : catalogOf(database);
+    return catalog === undefined || schema === undefined || table === undefined || column === undefined ? undefined : declared.typeOf(catalog, schema, table, column);
+  };
+  const fn = (name: string, text: (type: PrestoType) => string) =>
+    DuckDBScalarFunction.create({
+      name,
+      returnType: VARCHAR,
+      parameterTypes: [VARCHAR, VARCHAR, VARCHAR, VARCHAR],
+      mainFunction: (_info, input, output) => {
+        const columns = [0, 1, 2, 3].map((i) => input.getColumnValues(i));
+        for (let row = 0; row < input.rowCount; row++) {
+          const type = lookup(columns.map((c) => c[row]));
+          output.setItem(row, type === undefined ? null : text(type));
+        }
+        output.flush();
+      },
+    });
+  return [fn(DECLARED_TYPE_FUNCTION, (t) => DECLARED_TYPE_PREFIX + JSON.stringify(t)), fn(DECLARED_TYPE_NAME_FUNCTION, (t) => formatType(t, 'trino'))];
+}

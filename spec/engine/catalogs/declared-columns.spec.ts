@@ -1,0 +1,54 @@
+// The declared column types a memory table keeps beyond DuckDB's (varchar(n), char(n), time(p), ...):
+// kept by the DDL that ran, followed through renames and drops, counted from COMMIT, dropped by ROLLBACK,
+// and read alike by query outputs, DESCRIBE and information_schema.
+import { expect } from 'chai';
+import type { Engine } from '../../../lib/engine/engine.types.js';
+import { newEngine, runSql, testSession } from '../engine-helpers.js';
+
+describe('declared column types of memory tables', () => {
+  let engine: Engine;
+  before(async () => {
+    engine = await newEngine(2);
+  });
+  after(() => engine.close());
+
+  const types = async (sql: string, session = testSession()) => (await runSql(engine, sql, session)).plan.columns.map((c) => c.type);
+  const described = async (table: string) => (await runSql(engine, `DESCRIBE ${table}`)).rows.map((r) => `${r[0]}:${r[1]}`);
+
+  it('keeps what CREATE TABLE and ADD COLUMN declare, through column and table renames, until DROP', async () => {
+    await runSql(engine, 'CREATE TABLE memory.default.kept (Name varchar(3), code char(2), n bigint)');
+    await runSql(engine, 'ALTER TABLE memory.default.kept ADD COLUMN at time(0)');
+    expect(await described('memory.default.kept')).to.deep.equal(['Name:varchar(3)', 'code:char(2)', 'n:bigint', 'at:time(0)']);
+    await runSql(engine, 'ALTER TABLE memory.default.kept RENAME COLUMN code TO c2');
+    await runSql(engine, 'ALTER TABLE memory.default.kept RENAME TO renamed');
+    expect(await types('SELECT name, c2, at FROM renamed')).to.deep.equal([{ base: 'varchar', length: 3 }, { base: 'char', length: 2 }, { base: 'time', precision: 0 }]);
+    const info = await runSql(engine, "SELECT column_name, data_type FROM memory.information_schema.columns WHERE table_name = 'renamed' ORDER BY ordinal_position");
+    expect(info.rows).to.deep.equal([['Name', 'varchar(3)'], ['c2', 'char(2)'], ['n', 'bigint'], ['at', 'time(0)']]);
+    await runSql(engine, 'DROP TABLE renamed');
+    await runSql(engine, 'CREATE TABLE memory.default.renamed AS SELECT CAST(\'x\' AS varchar) AS name');
+    expect(await types('SELECT name FROM renamed')).to.deep.equal([{ base: 'varchar' }]);
+  });
+
+  it('counts a transaction\'s declarations from its COMMIT and forgets them at ROLLBACK', async () => {
+    const inTransaction = async (statements: string[], end: 'COMMIT' | 'ROLLBACK') => {
+      const started = await runSql(engine, 'START TRANSACTION', testSession({ transactionId: 'NONE' }));
+      const session = testSession({ transactionId: started.plan.sessionUpdates!.startedTransactionId });
+      for (const sql of statements) await runSql(engine, sql, session);
+      await runSql(engine, end, session);
+    };
+    await inTransaction(['CREATE TABLE memory.default.tx_rolled (v varchar(5))'], 'ROLLBACK');
+    await runSql(engine, 'CREATE TABLE memory.default.tx_rolled (v varchar)');
+    expect(await types('SELECT v FROM tx_rolled')).to.deep.equal([{ base: 'varchar' }]);
+    await inTransaction(['CREATE TABLE memory.default.tx_kept (v varchar(5))'], 'COMMIT');
+    expect(await types('SELECT v FROM tx_kept')).to.deep.equal([{ base: 'varchar', length: 5 }]);
+  });
+
+  it('drops a schema\'s declarations with the schema', async () => {
+    await runSql(engine, 'CREATE SCHEMA memory.gone');
+    await runSql(engine, 'CREATE TABLE memory.gone.t (v varchar(4))');
+    await runSql(engine, 'DROP SCHEMA memory.gone CASCADE');
+    await runSql(engine, 'CREATE SCHEMA memory.gone');
+    await runSql(engine, 'CREATE TABLE memory.gone.t (v varchar)');
+    expect(await types('SELECT v FROM memory.gone.t')).to.deep.equal([{ base: 'varchar' }]);
+  });
+});
