@@ -251,6 +251,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     const dialectPlan = await planDialectStatement({
       sql, tree: statement, session, connection, release: giveBack, plan: replans.user, planOwn: replans.own, transactions, clearPlanCache: () => cache.clear(),
       onTransactionEnd: user && ((id, commit) => user.declared.endTransaction(id, commit)),
+      viewSql: user && ((view) => user.declared.viewSql(view)),
       translate: user && ((tree) => user.translate(tree).sql),
     });
     if (dialectPlan) return dialectPlan;

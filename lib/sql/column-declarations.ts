@@ -4,10 +4,11 @@
 import type { DataType, NumericParameter, QualifiedName, Statement } from './ast.js';
 import type { PrestoType } from '../protocol/types.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
+import { formatSql } from './sql-formatter.js';
 
 export type ColumnChange =
-  /** The table now has exactly these declared columns (CREATE TABLE; none for CREATE TABLE AS, views). */
-  | { kind: 'define'; table: QualifiedTable; columns: [string, PrestoType][] }
+  /** The table now has exactly these declared columns (CREATE TABLE; none for CREATE TABLE AS, views); a view its Trino query. */
+  | { kind: 'define'; table: QualifiedTable; columns: [string, PrestoType][]; viewSql?: string }
   | { kind: 'drop'; table: QualifiedTable }
   | { kind: 'dropSchema'; catalog: string; schema: string }
   | { kind: 'rename'; table: QualifiedTable; to: QualifiedTable }
@@ -59,8 +60,10 @@ export function columnChanges(statement: Statement, session: { catalog?: string;
       return one(statement.name, (t) => ({ kind: 'define', table: t, columns }));
     }
     case 'CreateTableAsSelect':
-    case 'CreateView':
       return one(statement.name, (t) => ({ kind: 'define', table: t, columns: [] }));
+    case 'CreateView':
+      // SHOW CREATE VIEW answers the view as written in Trino SQL (DuckDB keeps only its translation).
+      return one(statement.name, (t) => ({ kind: 'define', table: t, columns: [], viewSql: formatSql(statement.query) }));
     case 'DropTable':
     case 'DropView':
       return one(statement.name, (t) => ({ kind: 'drop', table: t }));

@@ -19,6 +19,7 @@ export type DialectStatement =
   | { kind: 'showTables'; schema?: string[]; like?: LikeFilter }
   | { kind: 'showColumns'; table: string[]; like?: LikeFilter }
   | { kind: 'showCreateTable'; table: string[] }
+  | { kind: 'showCreateView'; view: string[] }
   /** SHOW STATS FOR table / (query): `query` is the tree of `SELECT * FROM <relation>`, translated by the engine. */
   | { kind: 'showStats'; query: Query }
   | { kind: 'showFunctions'; like?: LikeFilter }
@@ -94,6 +95,7 @@ export function dialectStatementOf(statement: Statement, sql: string): DialectSt
     case 'ShowColumns':
       return { kind: 'showColumns', table: names(statement.table), like: like(statement) };
     case 'ShowCreate':
+      if (statement.objectType === 'VIEW') return { kind: 'showCreateView', view: names(statement.name) };
       if (statement.objectType !== 'TABLE') throw new VivaceError('NOT_SUPPORTED', `SHOW CREATE ${statement.objectType} is not supported`);
       return { kind: 'showCreateTable', table: names(statement.name) };
     case 'ShowStats': {

@@ -13,12 +13,19 @@ const keyOf = (t: { catalog: string; schema: string; table: string }) => `${t.ca
 
 export class DeclaredColumns {
   private readonly tables = new Map<string, Map<string, PrestoType>>();
+  /** Views' queries as written in Trino SQL, by table key. */
+  private readonly views = new Map<string, string>();
   private readonly pending = new Map<string, ColumnChange[]>();
 
   /** The declared types of a table's columns by lower-case name, or undefined when it declares none. */
   get(table: QualifiedTable): ReadonlyMap<string, PrestoType> | undefined {
     const columns = this.tables.get(keyOf(table));
     return columns && columns.size > 0 ? columns : undefined;
+  }
+
+  /** A view's query in Trino SQL, as CREATE VIEW gave it. */
+  viewSql(table: QualifiedTable): string | undefined {
+    return this.views.get(keyOf(table));
   }
 
   /** The declared type of one column (names compared in lower case). */
@@ -48,17 +55,25 @@ export class DeclaredColumns {
     switch (change.kind) {
       case 'define':
         this.tables.set(keyOf(change.table), new Map(change.columns));
+        if (change.viewSql === undefined) this.views.delete(keyOf(change.table));
+        else this.views.set(keyOf(change.table), change.viewSql);
         return;
       case 'drop':
         this.tables.delete(keyOf(change.table));
+        this.views.delete(keyOf(change.table));
         return;
       case 'dropSchema':
-        for (const key of [...this.tables.keys()]) if (key.startsWith(`${change.catalog}\u0000${change.schema}\u0000`)) this.tables.delete(key);
+        for (const map of [this.tables, this.views]) {
+          for (const key of [...map.keys()]) if (key.startsWith(`${change.catalog}\u0000${change.schema}\u0000`)) map.delete(key);
+        }
         return;
       case 'rename': {
         const columns = this.tables.get(keyOf(change.table));
+        const view = this.views.get(keyOf(change.table));
         this.tables.delete(keyOf(change.table));
+        this.views.delete(keyOf(change.table));
         if (columns) this.tables.set(keyOf(change.to), columns);
+        if (view !== undefined) this.views.set(keyOf(change.to), view);
         return;
       }
       case 'addColumn': {

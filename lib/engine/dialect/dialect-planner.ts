@@ -9,7 +9,7 @@ import type { DialectStatement } from '../../sql/dialect-statement.js';
 import { dialectStatementOf } from '../../sql/dialect-statement.js';
 import type { Statement } from '../../sql/ast.js';
 import { valuesPlan } from './values-plan.js';
-import { showCatalogs, showColumns, showCreateTable, showSchemas, showTables, type ShowResult } from './show-metadata.js';
+import { showCatalogs, showColumns, showCreateTable, showCreateView, showSchemas, showTables, type ShowResult } from './show-metadata.js';
 import { showFunctions } from './show-functions.js';
 import { showStats } from './show-stats.js';
 import { resetSessionStatement, setSessionStatement, showSession, useStatement } from './session-statements.js';
@@ -48,6 +48,8 @@ export interface DialectContext {
   clearPlanCache: () => void;
   /** A transaction ended: what its DDL declared counts from its COMMIT, and a ROLLBACK drops it. */
   onTransactionEnd?: (transactionId: string, commit: boolean) => void;
+  /** A view's query as CREATE VIEW gave it, in Trino SQL (SHOW CREATE VIEW). */
+  viewSql?: (view: { catalog: string; schema: string; table: string }) => string | undefined;
   /** The DuckDB SQL of a user's statement (EXPLAIN's, a prepared one's); absent for the project's own SQL. */
   translate?: (statement: Statement) => string;
 }
@@ -92,6 +94,8 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
       return rowsNow(ctx, await showColumns(connection, session, s.table, s.like));
     case 'showCreateTable':
       return rowsNow(ctx, await showCreateTable(connection, session, s.table));
+    case 'showCreateView':
+      return rowsNow(ctx, await showCreateView(connection, session, s.view, (view) => ctx.viewSql?.(view)));
     case 'showStats':
       return rowsNow(ctx, await showStats(connection, translator(ctx)(s.query)));
     case 'showFunctions':

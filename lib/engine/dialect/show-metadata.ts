@@ -133,6 +133,25 @@ export async function showCreateTable(connection: DuckDBConnection, session: Ses
   return { columns: varcharColumns('Create Table'), rows: [[`${header}\n${lines.join(',\n')}\n)${comment}`]] };
 }
 
+/**
+ * SHOW CREATE VIEW: the view as CREATE VIEW gave it, in Trino SQL (`viewSql`: the engine keeps it;
+ * DuckDB keeps only the translation). A table is NOT_SUPPORTED, as SHOW CREATE TABLE of a view.
+ */
+export async function showCreateView(
+  connection: DuckDBConnection,
+  session: Session,
+  name: string[],
+  viewSql: (view: { catalog: string; schema: string; table: string }) => string | undefined,
+): Promise<ShowResult> {
+  const view = await resolveVirtualOrTable(connection, name, session);
+  const qualified = `${view.catalog}.${view.schema}.${view.table}`;
+  if (!view.isView) throw new VivaceError('NOT_SUPPORTED', `Relation '${qualified}' is a table, not a view`);
+  const sql = viewSql({ catalog: view.catalog.toLowerCase(), schema: view.duckdbSchema.toLowerCase(), table: view.duckdbTable.toLowerCase() });
+  if (sql === undefined) throw new VivaceError('NOT_SUPPORTED', `View '${qualified}' was not created through this server: its Trino definition is unknown`);
+  const header = `CREATE VIEW ${[view.catalog, view.schema, view.duckdbTable].map(prestoIdent).join('.')} SECURITY DEFINER AS`;
+  return { columns: varcharColumns('Create View'), rows: [[`${header}\n${sql}`]] };
+}
+
 /** Tables, plus the virtual information_schema tables of any catalog. */
 async function resolveVirtualOrTable(connection: DuckDBConnection, name: string[], session: Session): Promise<ResolvedTable> {
   const schemaPart = name.length > 1 ? name[name.length - 2]! : session.schema;

@@ -51,4 +51,17 @@ describe('declared column types of memory tables', () => {
     await runSql(engine, 'CREATE TABLE memory.gone.t (v varchar)');
     expect(await types('SELECT v FROM memory.gone.t')).to.deep.equal([{ base: 'varchar' }]);
   });
+
+  it('answers SHOW CREATE VIEW with the view as written in Trino SQL until DROP; a table is NOT_SUPPORTED', async () => {
+    await runSql(engine, "CREATE VIEW memory.default.shown AS SELECT 1 AS a, 'x' || 'y' AS \"B c\" FROM (VALUES 1) t(x) WHERE x / 2 = 0");
+    const shown = await runSql(engine, 'SHOW CREATE VIEW memory.default.shown');
+    expect(shown.plan.columns.map((c) => c.name)).to.deep.equal(['Create View']);
+    expect(shown.rows).to.deep.equal([[
+      'CREATE VIEW memory.default.shown SECURITY DEFINER AS\nSELECT 1 AS a, \'x\' || \'y\' AS "B c" FROM (VALUES 1) AS t (x) WHERE x / 2 = 0',
+    ]]);
+    await runSql(engine, 'CREATE TABLE memory.default.plain (a bigint)');
+    expect(await engine.plan('SHOW CREATE VIEW memory.default.plain', testSession()).catch((e: unknown) => e)).to.include({ errorName: 'NOT_SUPPORTED' });
+    await runSql(engine, 'DROP VIEW memory.default.shown');
+    expect(await engine.plan('SHOW CREATE VIEW memory.default.shown', testSession()).catch((e: unknown) => e)).to.include({ errorName: 'TABLE_NOT_FOUND' });
+  });
 });
