@@ -282,7 +282,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     cache.clear();
     const columns = kind.kind === 'count' ? ROWS_COLUMN : [];
     // What the statement declares about memory tables' columns counts once it has run (or at its COMMIT).
-    const changes = statement ? columnChanges(statement, session, 'memory') : [];
+    const changes = statement && !(await isNoOp(connection, statement, translation)) ? columnChanges(statement, session, 'memory') : [];
     const recordChanges = () => user?.declared.record(changes, session.transactionId);
     return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, text, kind.kind === 'count', giveBack, runtime, recordChanges).start(), giveBack, () => held);
   } catch (err) {
@@ -340,6 +340,32 @@ async function useSchema(connection: DuckDBConnection, currentSchema: WeakMap<Du
 }
 
 type DuckDBColumnType = ReturnType<DuckDBPreparedStatement['columnType']>;
+
+/**
+ * Whether CREATE TABLE IF NOT EXISTS or ADD COLUMN IF NOT EXISTS will do nothing (the table or column is
+ * there already): its declarations must not replace what the existing table declares.
+ */
+async function isNoOp(connection: DuckDBConnection, statement: Statement, translation: Translation | undefined): Promise<boolean> {
+  const table = translation?.tables[0];
+  if (!table) return false;
+  const database = CatalogNames.duckdbName(table.catalog);
+  if (statement.type === 'CreateTable' && statement.notExists) {
+    const found = await connection.runAndReadAll(
+      'SELECT count(*) FROM duckdb_tables() WHERE database_name = $1 AND schema_name = $2 AND lower(table_name) = $3',
+      [database, table.schema, table.table],
+    );
+    return Number(found.getRows()[0]?.[0] ?? 0) > 0;
+  }
+  if (statement.type === 'AddColumn' && statement.columnNotExists) {
+    const column = statement.column.name.parts[statement.column.name.parts.length - 1]!.value.toLowerCase();
+    const found = await connection.runAndReadAll(
+      'SELECT count(*) FROM duckdb_columns() WHERE database_name = $1 AND schema_name = $2 AND lower(table_name) = $3 AND lower(column_name) = $4',
+      [database, table.schema, table.table, column],
+    );
+    return Number(found.getRows()[0]?.[0] ?? 0) > 0;
+  }
+  return false;
+}
 
 const TPCH_COLUMN_MAPS = new Map<string, ReadonlyMap<string, PrestoType>>();
 

@@ -43,6 +43,13 @@ describe('declared column types of memory tables', () => {
     expect(await types('SELECT v FROM tx_kept')).to.deep.equal([{ base: 'varchar', length: 5 }]);
   });
 
+  it('keeps what an existing table declares when CREATE TABLE or ADD COLUMN IF NOT EXISTS does nothing', async () => {
+    await runSql(engine, 'CREATE TABLE memory.default.exists_once (v varchar(3))');
+    await runSql(engine, 'CREATE TABLE IF NOT EXISTS memory.default.exists_once (v varchar(9))');
+    await runSql(engine, 'ALTER TABLE memory.default.exists_once ADD COLUMN IF NOT EXISTS v char(9)');
+    expect(await types('SELECT v FROM exists_once')).to.deep.equal([{ base: 'varchar', length: 3 }]);
+  });
+
   it('drops a schema\'s declarations with the schema', async () => {
     await runSql(engine, 'CREATE SCHEMA memory.gone');
     await runSql(engine, 'CREATE TABLE memory.gone.t (v varchar(4))');
