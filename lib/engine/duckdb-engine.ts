@@ -117,6 +117,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     pool.release(first);
   }
   const transactions = transactionsOf(pool, { ...defaultTransactionLimits(pool.capacity), ...options.transactions });
+  // A transaction the idle timeout rolls back drops what its DDL declared, as a ROLLBACK does.
+  transactions.onExpire((id) => declared.endTransaction(id, false));
   const cache = new PlanCache();
   const catalogs = new Set(['memory', ...(tpch ? [TPCH_CATALOG] : []), ...(system ? [SYSTEM_CATALOG] : [])]);
   const gate = (statement: Statement, sql: string, session: Session) =>

@@ -43,11 +43,17 @@ const unknownTransaction = (id: string) =>
 export class TransactionRegistry {
   private readonly byId = new Map<string, PinnedTransaction>();
   private readonly byConnection = new Map<DuckDBConnection, PinnedTransaction>();
+  private readonly expiredListeners: ((id: string) => void)[] = [];
 
   constructor(
     private readonly pool: ConnectionPool,
     private readonly limits: TransactionLimits,
   ) {}
+
+  /** `listener` hears of each transaction rolled back for its idle timeout (nobody ends it otherwise). */
+  onExpire(listener: (id: string) => void): void {
+    this.expiredListeners.push(listener);
+  }
 
   /** Ids of open transactions (for specs and diagnostics). */
   get openIds(): string[] {
@@ -163,6 +169,7 @@ export class TransactionRegistry {
     this.unpin(tx);
     await tx.connection.run('ROLLBACK').catch(() => undefined);
     this.pool.release(tx.connection);
+    for (const listener of this.expiredListeners) listener(tx.id);
   }
 }
 

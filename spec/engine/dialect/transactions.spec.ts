@@ -2,6 +2,10 @@
 import { expect } from 'chai';
 import type { Engine } from '../../../lib/engine/engine.types.js';
 import { newEngine, runSql, testSession } from '../engine-helpers.js';
+import sinon from 'sinon';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { ConnectionPool } from '../../../lib/engine/connection-pool.js';
+import { TransactionRegistry } from '../../../lib/engine/dialect/transaction-registry.js';
 
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
 
@@ -99,6 +103,31 @@ describe('dialect: transactions', () => {
       await open('dave');
     } finally {
       await pooled.close();
+    }
+  });
+});
+
+describe('dialect: transactions rolled back for their idle timeout', () => {
+  it('are rolled back on a simulated clock, and their listeners hear of it (the engine drops their declared column types)', async () => {
+    const instance = await DuckDBInstance.create(':memory:');
+    const pool = new ConnectionPool(instance, 2, async () => undefined);
+    const registry = new TransactionRegistry(pool, { maxOpen: 1, maxOpenPerUser: 1, idleTimeoutMs: 60_000 });
+    const heard = new Promise<string>((resolve) => registry.onExpire(resolve));
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const lease = await registry.lease(undefined);
+      await registry.begin(lease.connection, 'tx-idle', 'u');
+      lease.release();
+      await clock.tickAsync(59_000);
+      expect(registry.isOpen('tx-idle')).to.equal(true);
+      await clock.tickAsync(2_000);
+      // The listener hears once DuckDB's ROLLBACK has run (an event, not a timer).
+      expect(await heard).to.equal('tx-idle');
+      expect(registry.isOpen('tx-idle')).to.equal(false);
+    } finally {
+      clock.restore();
+      await pool.close(() => undefined);
+      instance.closeSync();
     }
   });
 });
