@@ -17,26 +17,35 @@ const KEYS = new Map<string, number>(RUNS.flatMap(([first, names]) => names.map(
 
 const UTC_NAMES = new Set(['utc', 'z', 'ut', 'gmt', 'etc/utc', 'etc/gmt', 'etc/uct', 'uct', 'etc/universal', 'universal', 'etc/zulu', 'zulu', 'etc/ut', 'etc/greenwich', 'greenwich', 'gmt0', 'etc/gmt0', 'gmt+0', 'gmt-0', 'etc/gmt+0', 'etc/gmt-0']);
 
-/** Reads `+HH:MM` / `-HH:MM` (or `+HHMM`, `+HH`) as minutes east of UTC, within 14 hours. */
-function offsetMinutes(zone: string): number | undefined {
-  const sign = zone[0] === '+' ? 1 : zone[0] === '-' ? -1 : 0;
+/**
+ * A fixed offset as minutes east of UTC: `+H`, `+HH`, `+HHMM` or `+HH:MM` (`-` west), within the 14 hours
+ * Trino's zone keys cover; undefined for anything else. Read character by character (the text is a user's).
+ */
+export function zoneOffsetMinutes(text: string): number | undefined {
+  const sign = text[0] === '+' ? 1 : text[0] === '-' ? -1 : 0;
   if (sign === 0) return undefined;
-  let digits = '';
-  for (let i = 1; i < zone.length; i++) {
-    const c = zone[i]!;
-    if (c >= '0' && c <= '9') digits += c;
-    else if (!(c === ':' && i === 3)) return undefined;
+  const digits: number[] = [];
+  for (let i = 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits.push(c - 48);
+    else if (!(text[i] === ':' && i === 3)) return undefined;
   }
-  if (digits.length !== 2 && digits.length !== 4) return undefined;
-  const minutes = Number(digits.slice(0, 2)) * 60 + (digits.length === 4 ? Number(digits.slice(2)) : 0);
-  return minutes > 14 * 60 || Number(digits.slice(2) || '0') > 59 ? undefined : sign * minutes;
+  let hours: number;
+  let minutes = 0;
+  if (digits.length === 1) hours = digits[0]!;
+  else if (digits.length === 2 || digits.length === 4) {
+    hours = digits[0]! * 10 + digits[1]!;
+    if (digits.length === 4) minutes = digits[2]! * 10 + digits[3]!;
+  } else return undefined;
+  if (minutes > 59 || hours * 60 + minutes > 14 * 60) return undefined;
+  return sign * (hours * 60 + minutes);
 }
 
 /** Trino's key of a zone id (case-insensitive, as TimeZoneKey.getTimeZoneKey reads it), or undefined for a zone it does not know. */
 export function timeZoneKey(zone: string): number | undefined {
   const name = zone.trim().toLowerCase();
   if (UTC_NAMES.has(name)) return 0;
-  const offset = offsetMinutes(name);
+  const offset = zoneOffsetMinutes(name);
   if (offset !== undefined) return offset === 0 ? 0 : offset < 0 ? offset + 841 : offset + 840;
   return KEYS.get(name);
 }

@@ -6,6 +6,7 @@
 // a computed zone name) is the session's.
 // Builders of DuckDB SQL text over zone names that are always quoted strings: never user text as SQL.
 import { quoteString } from './sql-formatter.js';
+import { zoneOffsetMinutes } from '../protocol/time-zone-keys.js';
 
 /** A zone as Trino names it: a region (`America/New_York`, `UTC`) or a fixed offset (`+02:00`). */
 export interface Zone {
@@ -13,27 +14,6 @@ export interface Zone {
   readonly name: string;
   /** Minutes east of UTC, for a fixed offset. */
   readonly offsetMinutes?: number;
-}
-
-/** Reads `+H`, `+HH`, `+HH:MM`, `-HHMM` (at most 14 hours), or undefined. */
-function parseOffset(text: string): number | undefined {
-  const sign = text[0] === '+' ? 1 : text[0] === '-' ? -1 : 0;
-  if (sign === 0) return undefined;
-  const digits: number[] = [];
-  for (let i = 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) digits.push(c - 48);
-    else if (!(text[i] === ':' && i === 3)) return undefined;
-  }
-  let hours: number;
-  let minutes = 0;
-  if (digits.length === 1 || digits.length === 2) hours = Number(digits.join(''));
-  else if (digits.length === 4) {
-    hours = digits[0]! * 10 + digits[1]!;
-    minutes = digits[2]! * 10 + digits[3]!;
-  } else return undefined;
-  if (hours > 14 || minutes > 59) return undefined;
-  return sign * (hours * 60 + minutes);
 }
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -45,7 +25,7 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
 export function parseZone(text: string): Zone | undefined {
   const trimmed = text.trim();
   if (trimmed === 'Z') return { name: 'UTC' };
-  const offset = parseOffset(trimmed);
+  const offset = zoneOffsetMinutes(trimmed);
   if (offset !== undefined) {
     if (offset === 0) return { name: 'UTC' };
     const abs = Math.abs(offset);

@@ -14,6 +14,9 @@ describe('time zone keys', () => {
     expect(timeZoneKey('+00:01')).to.equal(841);
     expect(timeZoneKey('+05:30')).to.equal(1170);
     expect(timeZoneKey('+14:00')).to.equal(1680);
+    // The offsets the translation reads (time-zones.ts parseZone) have their keys too.
+    expect(timeZoneKey('+2')).to.equal(960);
+    expect(timeZoneKey('-0530')).to.equal(511);
     expect(timeZoneKey('Africa/Abidjan')).to.equal(1681);
     expect(timeZoneKey('America/New_York')).to.equal(1847);
     expect(timeZoneKey('america/new_york')).to.equal(1847);

@@ -13,7 +13,7 @@ describe('time zones', () => {
     expect(parseZone('-0530')).to.deep.equal({ name: '-05:30', offsetMinutes: -330 });
     expect(parseZone('+2')).to.deep.equal({ name: '+02:00', offsetMinutes: 120 });
     expect(parseZone('+00:00')).to.deep.equal({ name: 'UTC' });
-    for (const bad of ['', '+15:00', '+02:60', "x'; DROP", 'a b', '+1:2:3', 'Europe/Paris\u0000']) expect(parseZone(bad), bad).to.equal(undefined);
+    for (const bad of ['', '+15:00', '+14:30', '+02:60', "x'; DROP", 'a b', '+1:2:3', 'Europe/Paris\u0000']) expect(parseZone(bad), bad).to.equal(undefined);
   });
 
   it('finds the zone after the time of day of a TIMESTAMP literal', () => {
