@@ -3,7 +3,8 @@
 // (lib/sql/column-declarations.ts), read by query output types, DESCRIBE, information_schema and
 // system.jdbc (through the vivace_declared_type SQL function). A transaction's changes count from its
 // COMMIT; a ROLLBACK drops them.
-import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import { VARCHAR, type DuckDBScalarFunction } from '@duckdb/node-api';
+import { textScalarFunction } from './text-scalar-function.js';
 import type { PrestoType } from '../../protocol/types.js';
 import { formatType } from '../../protocol/presto-type.js';
 import type { ColumnChange } from '../../sql/column-declarations.js';
@@ -111,24 +112,14 @@ export function declaredTypeOfText(text: string): PrestoType | undefined {
 
 /** The SQL functions the catalog listings read the registry through (databases are DuckDB's names). */
 export function declaredColumnFunctions(declared: DeclaredColumns, catalogOf: (database: string) => string | undefined): DuckDBScalarFunction[] {
-  const lookup = (args: unknown[]) => {
-    const [database, schema, table, column] = args.map((a) => (a === null || a === undefined ? undefined : String(a)));
-    const catalog = database === undefined ? undefined : catalogOf(database);
-    return catalog === undefined || schema === undefined || table === undefined || column === undefined ? undefined : declared.typeOf(catalog, schema, table, column);
+  const lookup = ([database, schema, table, column]: (string | null)[]) => {
+    const catalog = database === null || database === undefined ? undefined : catalogOf(database);
+    return catalog === undefined || !schema || !table || !column ? undefined : declared.typeOf(catalog, schema, table, column);
   };
   const fn = (name: string, text: (type: PrestoType) => string) =>
-    DuckDBScalarFunction.create({
-      name,
-      returnType: VARCHAR,
-      parameterTypes: [VARCHAR, VARCHAR, VARCHAR, VARCHAR],
-      mainFunction: (_info, input, output) => {
-        const columns = [0, 1, 2, 3].map((i) => input.getColumnValues(i));
-        for (let row = 0; row < input.rowCount; row++) {
-          const type = lookup(columns.map((c) => c[row]));
-          output.setItem(row, type === undefined ? null : text(type));
-        }
-        output.flush();
-      },
+    textScalarFunction(name, VARCHAR, [VARCHAR, VARCHAR, VARCHAR, VARCHAR], (args) => {
+      const type = lookup(args);
+      return type === undefined ? null : text(type);
     });
   return [fn(DECLARED_TYPE_FUNCTION, (t) => DECLARED_TYPE_PREFIX + JSON.stringify(t)), fn(DECLARED_TYPE_NAME_FUNCTION, (t) => formatType(t, 'trino'))];
 }

@@ -5,7 +5,8 @@
 // a column's DuckDB type text becomes Trino's type name and JDBC attributes through two scalar functions
 // (JS), with the mapping the engine uses for a query's columns (prestoTypeOf).
 import { DECLARED_TYPE_FUNCTION, declaredTypeOfText } from './declared-columns.js';
-import { BIGINT, DuckDBScalarFunction, VARCHAR, type DuckDBType } from '@duckdb/node-api';
+import { BIGINT, VARCHAR, type DuckDBScalarFunction, type DuckDBType } from '@duckdb/node-api';
+import { textScalarFunction } from './text-scalar-function.js';
 import type { PrestoType } from '../../protocol/types.js';
 import { formatType, UNBOUNDED_VARCHAR_LENGTH } from '../../protocol/presto-type.js';
 import { prestoTypeOf } from '../duckdb-types.js';
@@ -177,26 +178,11 @@ export function prestoTypeOfText(text: string): PrestoType {
   return type;
 }
 
-function scalar(name: string, returnType: DuckDBType, parameters: DuckDBType[], compute: (args: (string | null)[]) => string | bigint | null): DuckDBScalarFunction {
-  return DuckDBScalarFunction.create({
-    name,
-    returnType,
-    parameterTypes: parameters,
-    mainFunction: (_info, input, output) => {
-      const columns = parameters.map((_, i) => input.getColumnValues(i));
-      for (let row = 0; row < input.rowCount; row++) {
-        output.setItem(row, compute(columns.map((c) => (c[row] === null || c[row] === undefined ? null : String(c[row])))));
-      }
-      output.flush();
-    },
-  });
-}
-
 /** vivace_trino_type(duckdb_type_text) and vivace_jdbc_attribute(duckdb_type_text, attribute). */
 export function systemJdbcFunctions(): DuckDBScalarFunction[] {
   return [
-    scalar(TRINO_TYPE_FUNCTION, VARCHAR, [VARCHAR], ([text]) => (text === null ? null : formatType(prestoTypeOfText(text), 'trino'))),
-    scalar(JDBC_ATTRIBUTE_FUNCTION, BIGINT, [VARCHAR, VARCHAR], ([text, attribute]) => {
+    textScalarFunction(TRINO_TYPE_FUNCTION, VARCHAR, [VARCHAR], ([text]) => (text === null ? null : formatType(prestoTypeOfText(text), 'trino'))),
+    textScalarFunction(JDBC_ATTRIBUTE_FUNCTION, BIGINT, [VARCHAR, VARCHAR], ([text, attribute]) => {
       if (text === null || attribute === null) return null;
       const value = jdbcAttributes(prestoTypeOfText(text))[attribute as keyof JdbcAttributes];
       return value === null || value === undefined ? null : BigInt(value);
