@@ -1,7 +1,8 @@
 // The Trino types DDL declares for table columns where DuckDB's column type loses them (varchar(n),
 // char(n), time(p), timestamp(p), timestamp(p) with time zone, interval year to month), as changes to a
 // registry the engine keeps (lib/engine/catalogs/declared-columns.ts). Pure: read off the tree.
-import type { DataType, NumericParameter, QualifiedName, Statement } from './ast.js';
+import type { DataType, QualifiedName, Statement } from './ast.js';
+import { numeric } from './duckdb-type-names.js';
 import type { PrestoType } from '../protocol/types.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
 import { formatSql } from './sql-formatter.js';
@@ -15,8 +16,6 @@ export type ColumnChange =
   | { kind: 'addColumn'; table: QualifiedTable; column: string; type: PrestoType }
   | { kind: 'dropColumn'; table: QualifiedTable; column: string }
   | { kind: 'renameColumn'; table: QualifiedTable; column: string; to: string };
-
-const numeric = (p: DataType | NumericParameter | undefined): number | undefined => (p?.type === 'NumericParameter' ? Number(p.value) : undefined);
 
 /** The Trino type of a column definition when DuckDB's column type would not say it; undefined otherwise. */
 export function lossyColumnType(t: DataType): PrestoType | undefined {

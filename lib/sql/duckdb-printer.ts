@@ -127,8 +127,16 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   /** A table's DuckDB name, fully qualified; CTE names stay bare. */
   private tableName(name: QualifiedName): string {
     const parts = partsOf(name);
-    if (parts.length === 1 && this.cteNames.has(parts[0]!)) return quoteIdentifier(parts[0]!);
-    const ref = this.resolve(parts, name);
+    if (this.isCte(parts)) return quoteIdentifier(parts[0]!);
+    return this.named(this.resolve(parts, name));
+  }
+
+  private isCte(parts: readonly string[]): boolean {
+    return parts.length === 1 && this.cteNames.has(parts[0]!);
+  }
+
+  /** A resolved table's DuckDB name, recorded among the tables the statement names. */
+  private named(ref: TableReference): string {
     this.tables.push(ref);
     return this.qualified(ref);
   }
@@ -154,13 +162,11 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   /** A table in FROM: its DuckDB name, or the engine's own SQL for it (aliased by the table's name unless `aliased`). */
   private tableReference(table: Table, aliased: boolean): string {
     const parts = partsOf(table.name);
-    if (!(parts.length === 1 && this.cteNames.has(parts[0]!))) {
-      const ref = this.resolve(parts, table.name);
-      const virtual = this.context.virtualTable?.(ref.catalog, ref.schema, ref.table);
-      if (virtual !== undefined) return this.mark(table, aliased ? `(${virtual})` : `(${virtual}) AS ${quoteIdentifier(ref.table)}`);
-    }
+    const ref = this.isCte(parts) ? undefined : this.resolve(parts, table.name);
+    const virtual = ref && this.context.virtualTable?.(ref.catalog, ref.schema, ref.table);
+    if (ref && virtual !== undefined) return this.mark(table, aliased ? `(${virtual})` : `(${virtual}) AS ${quoteIdentifier(ref.table)}`);
     if (table.queryPeriod) throw this.fail(table, 'NOT_SUPPORTED', 'This connector does not support versioned tables');
-    return this.mark(table, this.tableName(table.name));
+    return this.mark(table, ref ? this.named(ref) : quoteIdentifier(parts[0]!));
   }
 
   /** A schema a statement creates or drops: [catalog.]schema. */

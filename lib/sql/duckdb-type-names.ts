@@ -26,7 +26,8 @@ const SIMPLE: Readonly<Record<string, string>> = {
   timestamp: 'TIMESTAMP_MS',
 };
 
-const numeric = (p: DataType | NumericParameter | undefined): number | undefined =>
+/** The value of a type's numeric parameter (varchar(3), decimal(10, 2)), or undefined. */
+export const numeric = (p: DataType | NumericParameter | undefined): number | undefined =>
   p?.type === 'NumericParameter' ? Number(p.value) : undefined;
 
 function parameterType(p: DataType | NumericParameter | undefined, name: string): string {

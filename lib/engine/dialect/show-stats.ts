@@ -5,6 +5,7 @@ import { DuckDBTypeId, type DuckDBConnection } from '@duckdb/node-api';
 import type { OutputColumn } from '../../protocol/types.js';
 import type { ShowResult } from './show-metadata.js';
 import type { Cell } from './values-plan.js';
+import { quoteIdentifier } from '../../sql/sql-formatter.js';
 
 export const SHOW_STATS_COLUMNS: OutputColumn[] = [
   { name: 'column_name', type: { base: 'varchar' } },
@@ -15,8 +16,6 @@ export const SHOW_STATS_COLUMNS: OutputColumn[] = [
   { name: 'low_value', type: { base: 'varchar' } },
   { name: 'high_value', type: { base: 'varchar' } },
 ];
-
-const quoteIdent = (s: string) => `"${s.split('"').join('""')}"`;
 
 /** Types whose low and high values Trino shows (numbers and dates); others leave them NULL. */
 const RANGED: ReadonlySet<DuckDBTypeId> = new Set([
@@ -36,7 +35,7 @@ export async function showStats(connection: DuckDBConnection, sql: string): Prom
     prepared.destroySync();
   }
   // Columns by position (the names may repeat): vivace_q(c0, c1, ...).
-  const refs = columns.map((_, i) => quoteIdent(`c${i}`));
+  const refs = columns.map((_, i) => quoteIdentifier(`c${i}`));
   const aggregates = columns.flatMap((c, i) => {
     const ref = refs[i]!;
     return [
