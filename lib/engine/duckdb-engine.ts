@@ -31,7 +31,7 @@ import { CatalogNames } from './dialect/catalog-names.js';
 import { statementOutput } from '../sql/statement-output.js';
 import { outputNames } from '../sql/output-names.js';
 import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
-import { translateStatement, type Translation, type TranslationContext } from '../sql/duckdb-translation.js';
+import { translateStatement, type TableReference, type Translation, type TranslationContext } from '../sql/duckdb-translation.js';
 import { informationSchemaSql } from './dialect/information-schema.js';
 import { parseStatement } from '../sql/parser.js';
 import { admitStatement } from '../sql/statement-gate.js';
@@ -161,7 +161,16 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       user: (s2, session2) => plan(s2, session2, signal),
       own: (s2, session2) => planTrusted(s2, session2, signal),
     };
-    const translate = (tree: Statement) => translateStatement(tree, sql, translationContext(session));
+    // One translation per tree and plan: tpch's beforePlan and the planning itself share it.
+    const translations = new Map<Statement, Translation>();
+    const translate = (tree: Statement) => {
+      let translation = translations.get(tree);
+      if (!translation) {
+        translation = translateStatement(tree, sql, translationContext(session));
+        translations.set(tree, translation);
+      }
+      return translation;
+    };
     // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
     // meanwhile stops waiting for it (the generation goes on for the next query).
     const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
@@ -215,16 +224,24 @@ interface UserStatement {
 }
 
 /** The tables a statement (or what EXPLAIN explains, or SHOW STATS reads) reads or writes; none for other dialect statements. */
-function tablesOf(statement: Statement, sql: string, translate: (tree: Statement) => Translation) {
+function tablesOf(statement: Statement, sql: string, translate: (tree: Statement) => Translation): readonly TableReference[] {
+  // An admitted tree stands for one text in one session catalog and schema (admitted-queries.ts), so
+  // its tables hold for every later plan of it: a repeated query is not translated for them again.
+  let tables = TABLES_OF.get(statement);
+  if (tables) return tables;
   const dialect = statement.type === 'ShowStats' ? dialectStatementOf(statement, sql) : undefined;
   const inner = statement.type === 'Explain' ? statement.statement : dialect?.kind === 'showStats' ? dialect.query : statement;
   try {
-    return translate(inner).tables;
+    tables = translate(inner).tables;
   } catch {
     // Not a statement DuckDB runs (SHOW, USE, ...), or one its planning refuses anyway.
-    return [];
+    tables = [];
   }
+  TABLES_OF.set(statement, tables);
+  return tables;
 }
+
+const TABLES_OF = new WeakMap<Statement, readonly TableReference[]>();
 
 async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replans: Replans, signal?: PlanAbort, user?: UserStatement): Promise<Plan> {
   const statement = user?.tree;
