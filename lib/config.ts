@@ -57,7 +57,34 @@ export interface CoordinatorConfig {
   maxOpenTransactionsPerUser: number;
   /** an idle transaction is rolled back after this (Trino's transaction.idle-timeout) */
   transactionIdleTimeoutMs: number;
+  /** running queries may finish and be read this long after SHUTTING_DOWN (shutdown.grace-period, 2m) */
+  shutdownGracePeriodMs: number;
+  /** honour X-Forwarded-Host/-Proto/-For (http-server.process-forwarded; off, as in Trino) */
+  processForwarded: boolean;
+  /** `http-server.authentication.type`: none by default, as in Trino */
+  authenticationTypes: AuthenticationType[];
+  /** credentials over plain HTTP (http-server.authentication.allow-insecure-over-http, default false) */
+  allowInsecureOverHttp: boolean;
+  /** `file.password-file`: `user:hash` lines (bcrypt or PBKDF2) */
+  passwordFile?: string;
+  /** `http-server.authentication.jwt.key-file`: a PEM public key or a JWKS file */
+  jwtKeyFile?: string;
+  jwtRequiredIssuer?: string;
+  jwtRequiredAudience?: string;
+  /** claim holding the principal (http-server.authentication.jwt.principal-field, default `sub`) */
+  jwtPrincipalField: string;
+  httpsEnabled: boolean;
+  httpsPort: number;
+  /** PEM holding the certificate (and the key, unless httpsKeyPath names it) */
+  httpsKeystorePath?: string;
+  httpsKeyPath?: string;
+  /** `security.config-file`: Trino's file-based access-control rules (JSON) */
+  securityConfigFile?: string;
+  /** how often the rules file is re-read (security.refresh-period); undefined: read once */
+  securityRefreshPeriodMs?: number;
 }
+
+export type AuthenticationType = 'PASSWORD' | 'JWT';
 
 export function defaultCacheDirectory(): string {
   return process.env.XDG_CACHE_HOME ? join(process.env.XDG_CACHE_HOME, 'vivace') : join(homedir(), '.cache', 'vivace');
@@ -90,6 +117,13 @@ export function defaultConfig(): CoordinatorConfig {
     engineThreads: 2,
     maxOpenTransactionsPerUser: 2,
     transactionIdleTimeoutMs: 5 * 60_000,
+    shutdownGracePeriodMs: 2 * 60_000,
+    processForwarded: false,
+    authenticationTypes: [],
+    allowInsecureOverHttp: false,
+    jwtPrincipalField: 'sub',
+    httpsEnabled: false,
+    httpsPort: 8443,
   };
 }
 
@@ -98,6 +132,24 @@ const integer = (value: string, key: string): number => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new VivaceError('INVALID_ARGUMENTS', `${key} must be a non-negative integer: ${value}`);
   return n;
+};
+const boolean = (value: string, key: string): boolean => {
+  const v = value.toLowerCase();
+  if (v === 'true' || v === 'false') return v === 'true';
+  throw new VivaceError('INVALID_ARGUMENTS', `${key} must be true or false: ${value}`);
+};
+const AUTHENTICATION_TYPES: readonly AuthenticationType[] = ['PASSWORD', 'JWT'];
+/** `PASSWORD,JWT`: each known, none twice (Trino also has CERTIFICATE, OAUTH2, KERBEROS, HEADER). */
+const authenticationTypes = (value: string): AuthenticationType[] => {
+  const types: AuthenticationType[] = [];
+  for (const part of value.split(',')) {
+    const name = part.trim().toUpperCase();
+    if (name === '') continue;
+    const type = AUTHENTICATION_TYPES.find((t) => t === name);
+    if (!type) throw new VivaceError('INVALID_ARGUMENTS', `http-server.authentication.type: unsupported authenticator ${part.trim()} (supported: PASSWORD, JWT)`);
+    if (!types.includes(type)) types.push(type);
+  }
+  return types;
 };
 
 /** Property names follow Presto's config.properties where one exists. */
@@ -126,6 +178,22 @@ const PROPERTIES: Record<string, Parser> = {
   'transaction.max-open': (v) => ({ maxOpenTransactions: integer(v, 'transaction.max-open') }),
   'transaction.max-open-per-user': (v) => ({ maxOpenTransactionsPerUser: integer(v, 'transaction.max-open-per-user') }),
   'transaction.idle-timeout': (v) => ({ transactionIdleTimeoutMs: parseDuration(v) }),
+  'shutdown.grace-period': (v) => ({ shutdownGracePeriodMs: parseDuration(v) }),
+  'http-server.process-forwarded': (v) => ({ processForwarded: boolean(v, 'http-server.process-forwarded') }),
+  'http-server.authentication.type': (v) => ({ authenticationTypes: authenticationTypes(v) }),
+  'http-server.authentication.allow-insecure-over-http': (v) => ({ allowInsecureOverHttp: boolean(v, 'http-server.authentication.allow-insecure-over-http') }),
+  'file.password-file': (v) => ({ passwordFile: v }),
+  'http-server.authentication.jwt.key-file': (v) => ({ jwtKeyFile: v }),
+  'http-server.authentication.jwt.required-issuer': (v) => ({ jwtRequiredIssuer: v }),
+  'http-server.authentication.jwt.required-audience': (v) => ({ jwtRequiredAudience: v }),
+  'http-server.authentication.jwt.principal-field': (v) => ({ jwtPrincipalField: v }),
+  'http-server.https.enabled': (v) => ({ httpsEnabled: boolean(v, 'http-server.https.enabled') }),
+  'http-server.https.port': (v) => ({ httpsPort: integer(v, 'http-server.https.port') }),
+  'http-server.https.keystore.path': (v) => ({ httpsKeystorePath: v }),
+  // Airlift's keystore.key is the keystore's password; a separate PEM key file has its own name.
+  'http-server.https.key-path': (v) => ({ httpsKeyPath: v }),
+  'security.config-file': (v) => ({ securityConfigFile: v }),
+  'security.refresh-period': (v) => ({ securityRefreshPeriodMs: parseDuration(v) }),
 };
 
 export const CONFIG_PROPERTY_NAMES = Object.keys(PROPERTIES);
