@@ -6,6 +6,7 @@
 import { enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Session } from '../protocol/types.js';
 import { TokenCursor } from '../protocol/token-cursor.js';
+import { ResultSlug } from '../protocol/result-slug.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDuration } from '../protocol/duration.js';
 import type { CoordinatorConfig } from '../config.js';
@@ -22,6 +23,8 @@ export interface TrackedQuery {
   queryId: string;
   session: Session;
   cursor: TokenCursor;
+  /** signs the query's result and partial-cancel addresses, so only its client can use them */
+  slug: ResultSlug;
   /** the live actor; undefined once finished */
   ref?: QueryActorRef;
   /** final view once finished */
@@ -91,7 +94,7 @@ export const trackerMachine = setup({
     // stay O(1)), by plain actions: an assign would copy the context and snapshot for nothing, twice per query.
     registerQuery: ({ context, event }) => {
       if (event.type !== 'query.register') return;
-      context.queries.set(event.queryId, { queryId: event.queryId, session: event.session, cursor: new TokenCursor(FIRST_TOKEN), ref: event.query });
+      context.queries.set(event.queryId, { queryId: event.queryId, session: event.session, cursor: new TokenCursor(FIRST_TOKEN), slug: new ResultSlug(), ref: event.query });
     },
     recordFinalView: ({ context, event }) => {
       if (event.type !== 'query.finished') return;

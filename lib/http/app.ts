@@ -21,7 +21,9 @@ export interface AppOptions {
 }
 
 export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
-  const app = new Koa({ proxy: true });
+  // X-Forwarded-* only from a proxy the operator says is there (http-server.process-forwarded, as Trino):
+  // otherwise any client could point the URIs we send, and its recorded address, wherever it liked.
+  const app = new Koa({ proxy: coordinator.config.processForwarded });
   const serverState = options.serverState ?? new ServerState();
   const router = new Router();
   statementRoutes(router, coordinator);

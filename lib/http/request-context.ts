@@ -1,15 +1,32 @@
 // Per-request facts every route needs: the absolute base URI for links and the header family.
 import type { Context } from 'koa';
+import type { TLSSocket } from 'node:tls';
 import { detectPrefix, dialectOf } from '../protocol/header-prefix.js';
 import type { HeaderPrefix, ProtocolDialect } from '../protocol/types.js';
 
-/** `scheme://host[:port]` as the client addressed us (X-Forwarded-* first, as behind a proxy). */
+/**
+ * `scheme://host[:port]` as the client addressed us: X-Forwarded-* first when the app trusts a proxy
+ * (`app.proxy`, set from http-server.process-forwarded).
+ */
 export function baseUri(ctx: Context): string {
-  const forwardedProto = ctx.get('x-forwarded-proto').split(',')[0].trim();
-  const forwardedHost = ctx.get('x-forwarded-host').split(',')[0].trim();
-  const proto = forwardedProto || ctx.protocol;
-  const host = forwardedHost || ctx.get('host') || `${ctx.req.socket.localAddress}:${ctx.req.socket.localPort}`;
+  const trusted = ctx.app.proxy;
+  const forwardedProto = trusted ? ctx.get('x-forwarded-proto').split(',')[0]!.trim().toLowerCase() : '';
+  const forwardedHost = trusted ? ctx.get('x-forwarded-host').split(',')[0]!.trim() : '';
+  // Not ctx.protocol: with app.proxy set, Koa takes X-Forwarded-Proto as it is.
+  const proto = forwardedProto === 'http' || forwardedProto === 'https' ? forwardedProto : (ctx.req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  const host = [forwardedHost, ctx.get('host')].find(isHostAndPort) ?? `${ctx.req.socket.localAddress}:${ctx.req.socket.localPort}`;
   return `${proto}://${host}`;
+}
+
+/** A host name, IPv4 or bracketed IPv6 address with an optional port: nothing that would bend a URI. */
+function isHostAndPort(text: string): boolean {
+  if (text === '' || text.length > 300) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const ok = (c >= 48 && c <= 58) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 46 || c === 91 || c === 93 || c === 95;
+    if (!ok) return false;
+  }
+  return true;
 }
 
 export interface ProtocolFamily {

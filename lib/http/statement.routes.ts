@@ -21,22 +21,25 @@ function findQuery(coordinator: Coordinator, ctx: Context): TrackedQuery {
   return tracked;
 }
 
-function parseToken(ctx: Context): number {
-  const token = Number(ctx.params.token);
-  if (!Number.isSafeInteger(token) || token < 0) throw new VivaceError('NOT_FOUND', `Invalid token: ${ctx.params.token}`, { httpStatus: 404 });
+/** The page a token names, if its slug is this query's (else 404 as an unknown token, changing nothing). */
+function parseToken(ctx: Context, tracked: TrackedQuery): number {
+  const token = tracked.slug.tokenNumber(String(ctx.params.token));
+  if (token === undefined) throw new VivaceError('NOT_FOUND', `Unknown token for query ${tracked.queryId}`, { httpStatus: 404 });
   return token;
 }
 
 /** `nextToken` undefined: the last response, without nextUri (isLastResponse says when). */
-function respond(ctx: Context, family: ProtocolFamily, view: QueryView, nextToken: number | undefined, page?: RowBatch): SentResponse {
+function respond(ctx: Context, family: ProtocolFamily, tracked: TrackedQuery, view: QueryView, nextToken: number | undefined, page?: RowBatch): SentResponse {
   const base = baseUri(ctx);
+  const { slug } = tracked;
+  const stageId = view.rootStage.stageId;
   const body = renderStatement(
     view,
     {
       infoUri: `${base}/v1/query/${view.queryId}`,
       // As Trino: only beside a nextUri, and only while a stage can still be cancelled.
-      partialCancelUri: nextToken !== undefined && view.state === 'RUNNING' ? `${base}/v1/stage/${view.queryId}.${view.rootStage.stageId}` : undefined,
-      nextUri: nextToken !== undefined ? `${base}/v1/statement/${view.queryId}/${nextToken}` : undefined,
+      partialCancelUri: nextToken !== undefined && view.state === 'RUNNING' ? `${base}/v1/stage/${view.queryId}.${stageId}/${slug.stage(stageId)}` : undefined,
+      nextUri: nextToken !== undefined ? `${base}/v1/statement/${view.queryId}/${slug.token(nextToken)}` : undefined,
     },
     family.dialect,
     page,
@@ -86,13 +89,13 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
     // always-QUEUED POST. The first GET carries the failure.
     // No updateType on the POST: Trino's (QueuedStatementResource.createQueryResults) has none; the GETs carry it.
     const posted = planned.state === 'FAILED' ? asSubmitted() : planned;
-    respond(ctx, family, posted.updateType === undefined ? posted : { ...posted, updateType: undefined, updateCount: undefined }, FIRST_TOKEN);
+    respond(ctx, family, tracked, posted.updateType === undefined ? posted : { ...posted, updateType: undefined, updateCount: undefined }, FIRST_TOKEN);
   });
 
   router.get('/v1/statement/:queryId/:token', async (ctx) => {
     const tracked = findQuery(coordinator, ctx);
     const family = protocolFamily(ctx, tracked.session.prefix);
-    const token = parseToken(ctx);
+    const token = parseToken(ctx, tracked);
     coordinator.heartbeat(tracked);
     if (tracked.cursor.check(token) === 'next') await coordinator.waitFor(tracked, hasResultsReady, config.longPollMs);
     // Checked again after the wait: a concurrent retry of the same token may have answered meanwhile.
@@ -119,17 +122,20 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
       view = coordinator.view(tracked);
     }
     const last = isLastResponse(view, page);
-    tracked.cursor.record(token, respond(ctx, family, view, last ? undefined : token + 1, page), last);
+    tracked.cursor.record(token, respond(ctx, family, tracked, view, last ? undefined : token + 1, page), last);
   });
 
   // Trino clients send HEAD to the nextUri as a heartbeat while they consume rows.
   router.head('/v1/statement/:queryId/:token', (ctx) => {
-    coordinator.heartbeat(findQuery(coordinator, ctx));
+    const tracked = findQuery(coordinator, ctx);
+    parseToken(ctx, tracked);
+    coordinator.heartbeat(tracked);
     ctx.status = 200;
   });
 
   router.delete('/v1/statement/:queryId/:token', (ctx) => {
     const tracked = findQuery(coordinator, ctx);
+    parseToken(ctx, tracked);
     tracked.ref?.send({ type: 'query.cancel' });
     ctx.status = 204;
   });

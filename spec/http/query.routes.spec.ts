@@ -115,13 +115,34 @@ describe('query routes', () => {
     expect(info.body.query).to.equal('SELECT 1');
   });
 
-  it('builds absolute URIs from X-Forwarded-Proto and X-Forwarded-Host', async () => {
+  it('ignores X-Forwarded-* by default: the URIs and the recorded address are the connection\'s', async () => {
     const res = await request('POST', `${server.url}/v1/statement`, {
       body: 'SELECT 1',
-      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'vivace.example:8443' },
+      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-For': '203.0.113.9' },
     });
-    expect(res.body.nextUri).to.equal(`https://vivace.example:8443/v1/statement/${res.body.id}/1`);
-    expect(res.body.infoUri).to.equal(`https://vivace.example:8443/v1/query/${res.body.id}`);
+    expect(res.body.nextUri.startsWith(`${server.url}/v1/statement/${res.body.id}/`)).to.equal(true);
+    expect(res.body.infoUri).to.equal(`${server.url}/v1/query/${res.body.id}`);
+    const info = await request('GET', `${server.url}/v1/query/${res.body.id}`);
+    expect(info.body.session.remoteUserAddress).to.equal('127.0.0.1');
+  });
+
+  it('builds absolute URIs from X-Forwarded-Proto and X-Forwarded-Host when http-server.process-forwarded is on', async () => {
+    const proxied = await startTestServer({ engine: engine(), config: { longPollMs: 100, processForwarded: true } });
+    try {
+      const res = await request('POST', `${proxied.url}/v1/statement`, {
+        body: 'SELECT 1',
+        headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'vivace.example:8443', 'X-Forwarded-For': '203.0.113.9' },
+      });
+      expect(res.body.nextUri).to.match(new RegExp(`^https://vivace\\.example:8443/v1/statement/${res.body.id}/1\\.y[0-9a-f]{40}$`));
+      expect(res.body.infoUri).to.equal(`https://vivace.example:8443/v1/query/${res.body.id}`);
+      const info = await request('GET', `${proxied.url}/v1/query/${res.body.id}`);
+      expect(info.body.session.remoteUserAddress).to.equal('203.0.113.9');
+      // A forwarded host that is no host name is not put into URIs.
+      const odd = await request('POST', `${proxied.url}/v1/statement`, { body: 'SELECT 1', headers: { 'X-Forwarded-Host': 'a b/c?d', 'X-Forwarded-Proto': 'javascript' } });
+      expect(odd.body.nextUri.startsWith(`${proxied.url}/v1/statement/`)).to.equal(true);
+    } finally {
+      await proxied.stop();
+    }
   });
 });
 

@@ -37,8 +37,9 @@ describe('statement routes', () => {
     expect(res.body.stats.state).to.equal('RUNNING');
     expect(res.body.stats.scheduled).to.equal(false);
     expect(res.body.stats.rootStage).to.include({ stageId: '0', state: 'SCHEDULED', done: false });
-    expect(res.body.nextUri).to.equal(`${server.url}/v1/statement/${res.body.id}/1`);
-    expect(res.body.partialCancelUri).to.equal(`${server.url}/v1/stage/${res.body.id}.0`);
+    // Token 1 and stage 0, each with the query's slug ('y' and 40 hex digits).
+    expect(res.body.nextUri).to.match(new RegExp(`^${server.url}/v1/statement/${res.body.id}/1\\.y[0-9a-f]{40}$`));
+    expect(res.body.partialCancelUri).to.match(new RegExp(`^${server.url}/v1/stage/${res.body.id}\\.0/y[0-9a-f]{40}$`));
     expect(res.body.infoUri).to.equal(`${server.url}/v1/query/${res.body.id}`);
     expect(res.body).not.to.have.property('data');
   });
@@ -48,7 +49,7 @@ describe('statement routes', () => {
     expectTrinoPaging(responses);
     expect(rows).to.deep.equal([[1]]);
     expect(responses.map((r) => r.data)).to.deep.equal([undefined, [[1]], undefined]);
-    expect(responses[1].nextUri).to.equal(`${server.url}/v1/statement/${final.id}/2`);
+    expect(responses[1].nextUri).to.match(new RegExp(`^${server.url}/v1/statement/${final.id}/2\\.y[0-9a-f]{40}$`));
     expect(final.stats.state).to.equal('FINISHED');
     expect(final.stats.scheduled).to.equal(true);
     expect(final.stats.rootStage.done).to.equal(true);
@@ -84,7 +85,7 @@ describe('statement routes', () => {
     const old = await request('GET', post.body.nextUri);
     expect(old.status).to.equal(410);
     validateResponse('error', old.body);
-    const skipped = await request('GET', `${server.url}/v1/statement/${post.body.id}/99`);
+    const skipped = await request('GET', `${server.url}/v1/statement/${post.body.id}/99.${'y'.padEnd(41, '0')}`);
     expect(skipped.status).to.equal(404);
     validateResponse('error', skipped.body);
     const unknownQuery = await request('GET', `${server.url}/v1/statement/20200101_000000_00000_xxxxx/1`);
