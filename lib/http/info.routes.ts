@@ -9,19 +9,29 @@ import { formatDuration } from '../protocol/duration.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { vivaceVersion } from '../protocol/vivace-version.js';
 import type { EventLoopMonitor } from './event-loop-monitor.js';
+import { isLoopback } from './loopback.js';
 import { sendJsonText } from './request-context.js';
 
 export type NodeState = 'ACTIVE' | 'SHUTTING_DOWN';
 
-/** Lifecycle of this server as /v1/info/state shows it; shutdown is one-way, as upstream. */
+/**
+ * Lifecycle of this server as /v1/info/state shows it; shutdown is one-way, as upstream. `onShutdown`
+ * drains the running queries and then stops the process; `stopped` settles when it has.
+ */
 export class ServerState {
   state: NodeState = 'ACTIVE';
-  constructor(private readonly onShutdown: () => void = () => {}) {}
+  private finished: Promise<void> | undefined;
+  constructor(private readonly onShutdown: () => Promise<void> | void = () => {}) {}
 
   shutDown(): void {
     if (this.state === 'SHUTTING_DOWN') return;
     this.state = 'SHUTTING_DOWN';
-    this.onShutdown();
+    this.finished = Promise.resolve().then(this.onShutdown);
+  }
+
+  /** Settles once the shutdown has run its course (undefined while the server is active). */
+  get stopped(): Promise<void> | undefined {
+    return this.finished;
   }
 }
 
@@ -59,6 +69,10 @@ export function infoRoutes(router: Router, coordinator: Coordinator, server: Ser
   router.get('/v1/info/nodestats', (ctx) => sendJsonText(ctx, 200, JSON.stringify({ nodeState: server.state, loadMetrics: null })));
 
   router.put('/v1/info/state', bodyParser({ enableTypes: ['json'], strict: false }), (ctx) => {
+    // Without access rules only a local operator may stop the server (anyone could, before).
+    if (!isLoopback(ctx.req.socket.remoteAddress)) {
+      throw new VivaceError('PERMISSION_DENIED', 'Access Denied: Cannot write system information', { httpStatus: 403 });
+    }
     const wanted = (ctx.request as unknown as { body: unknown }).body;
     if (wanted === 'SHUTTING_DOWN') server.shutDown();
     else if (wanted === 'ACTIVE' && server.state === 'ACTIVE') {

@@ -10,6 +10,7 @@ import { createApp } from './app.js';
 import { errorBody } from './error-middleware.js';
 import { startEventLoopMonitor, type EventLoopMonitor, type StatementInFlight } from './event-loop-monitor.js';
 import { ServerState } from './info.routes.js';
+import { drainQueries } from '../actors/shutdown-drain.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -31,7 +32,11 @@ export interface ServerOptions {
 }
 
 export async function startServer(coordinator: Coordinator, options: ServerOptions = {}): Promise<RunningServer> {
-  const state = new ServerState(options.onShutdown);
+  // Graceful, as in Trino: the running queries finish and are read (shutdown.grace-period) first.
+  const state = new ServerState(async () => {
+    await drainQueries(coordinator, { gracePeriodMs: coordinator.config.shutdownGracePeriodMs });
+    options.onShutdown?.();
+  });
   const nodeId = randomUUID();
   const eventLoop = startEventLoopMonitor({
     statementsDuring: (windowMs) => statementsDuring(coordinator, windowMs),
