@@ -43,6 +43,7 @@ export function isOwnBug(err: VivaceError): boolean {
 /** The status of a VivaceError that names none: user errors are the client's (400), the rest ours. */
 function statusOf(err: VivaceError): number {
   if (err.httpStatus !== undefined) return err.httpStatus;
+  if (err.errorName === 'PERMISSION_DENIED') return 403; // Trino's "Access Denied: ..." (lib/security/access-control.ts)
   if (UNAVAILABLE.has(err.errorName)) return 503;
   switch (ERROR_CODES[err.errorName].type) {
     case 'USER_ERROR':

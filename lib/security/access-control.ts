@@ -1,0 +1,206 @@
+// Who may do what, as Trino's system access control decides it: the default (no rules file) and the
+// file-based one (security.config-file). The HTTP routes and the engine ask; a denial throws
+// PERMISSION_DENIED with Trino's exact "Access Denied: ..." message (403 over HTTP).
+import type { CoordinatorConfig } from '../config.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { AccessRulesFile, type AccessRulesFileOptions } from './access-rules-file.js';
+import type { AccessRules, CatalogAccess, CatalogRule, QueryAccessMode, SystemInformationAccess } from './access-rules.js';
+import { RulePattern } from './rule-pattern.js';
+
+export type { CatalogAccess } from './access-rules.js';
+
+export interface AccessControl {
+  /** `default`: no rules file (all allowed but impersonation); `file`: Trino's file-based rules */
+  readonly kind: 'default' | 'file';
+  checkCanExecuteQuery(user: string): void;
+  /** Users always see their own queries; others' only where a rule allows. */
+  canViewQueryOwnedBy(user: string, owner: string): boolean;
+  checkCanViewQueryOwnedBy(user: string, owner: string): void;
+  /** The queries `user` may see, in their order (for /v1/query and system.runtime.queries). */
+  filterQueriesOwnedBy<T>(user: string, queries: readonly T[], ownerOf: (query: T) => string): T[];
+  /** Users may always kill their own queries; others' only where a rule allows. */
+  canKillQueryOwnedBy(user: string, owner: string): boolean;
+  checkCanKillQueryOwnedBy(user: string, owner: string): void;
+  /** Acting as `newUser` after authenticating as `originalUser`; being oneself is no impersonation. */
+  checkCanImpersonateUser(originalUser: string, newUser: string): void;
+  canReadSystemInformation(user: string): boolean;
+  checkCanReadSystemInformation(user: string): void;
+  checkCanWriteSystemInformation(user: string): void;
+  catalogAccess(user: string, catalog: string): CatalogAccess;
+  /** Reading the catalog at all (read-only or all). */
+  checkCanAccessCatalog(user: string, catalog: string): void;
+  /** The catalogs `user` may see (SHOW CATALOGS, system.metadata.catalogs), in their order. */
+  filterCatalogs(user: string, names: readonly string[]): string[];
+  close(): void;
+}
+
+function denied(message: string): VivaceError {
+  return new VivaceError('PERMISSION_DENIED', `Access Denied: ${message}`);
+}
+
+// Trino's file-based control answers "Cannot view query" for execute, view and kill alike.
+const denyViewQuery = () => denied('Cannot view query');
+
+/** The decisions; the checks, the own-query rule and the filters are shared. */
+abstract class BaseAccessControl implements AccessControl {
+  abstract readonly kind: 'default' | 'file';
+  /** `owner` undefined: executing a new query (it has no owner yet). */
+  protected abstract queryAccess(user: string, owner: string | undefined, mode: QueryAccessMode): boolean;
+  protected abstract impersonation(originalUser: string, newUser: string): boolean;
+  protected abstract systemInformation(user: string, mode: SystemInformationAccess): boolean;
+  abstract catalogAccess(user: string, catalog: string): CatalogAccess;
+
+  checkCanExecuteQuery(user: string): void {
+    if (!this.queryAccess(user, undefined, 'execute')) throw denyViewQuery();
+  }
+
+  canViewQueryOwnedBy(user: string, owner: string): boolean {
+    return user === owner || this.queryAccess(user, owner, 'view');
+  }
+
+  checkCanViewQueryOwnedBy(user: string, owner: string): void {
+    if (!this.canViewQueryOwnedBy(user, owner)) throw denyViewQuery();
+  }
+
+  filterQueriesOwnedBy<T>(user: string, queries: readonly T[], ownerOf: (query: T) => string): T[] {
+    const byOwner = new Map<string, boolean>(); // one decision per owner, however many queries they have
+    return queries.filter((query) => {
+      const owner = ownerOf(query);
+      let visible = byOwner.get(owner);
+      if (visible === undefined) byOwner.set(owner, (visible = this.canViewQueryOwnedBy(user, owner)));
+      return visible;
+    });
+  }
+
+  canKillQueryOwnedBy(user: string, owner: string): boolean {
+    return user === owner || this.queryAccess(user, owner, 'kill');
+  }
+
+  checkCanKillQueryOwnedBy(user: string, owner: string): void {
+    if (!this.canKillQueryOwnedBy(user, owner)) throw denyViewQuery();
+  }
+
+  checkCanImpersonateUser(originalUser: string, newUser: string): void {
+    if (originalUser !== newUser && !this.impersonation(originalUser, newUser)) {
+      throw denied(`User ${originalUser} cannot impersonate user ${newUser}`);
+    }
+  }
+
+  canReadSystemInformation(user: string): boolean {
+    return this.systemInformation(user, 'read');
+  }
+
+  checkCanReadSystemInformation(user: string): void {
+    if (!this.canReadSystemInformation(user)) throw denied('Cannot read system information');
+  }
+
+  checkCanWriteSystemInformation(user: string): void {
+    if (!this.systemInformation(user, 'write')) throw denied('Cannot write system information');
+  }
+
+  checkCanAccessCatalog(user: string, catalog: string): void {
+    if (this.catalogAccess(user, catalog) === 'none') throw denied(`Cannot access catalog ${catalog}`);
+  }
+
+  filterCatalogs(user: string, names: readonly string[]): string[] {
+    return names.filter((name) => this.catalogAccess(user, name) !== 'none');
+  }
+
+  close(): void {
+    // Nothing runs in the background: a refresh happens at the first check after the period.
+  }
+}
+
+/**
+ * No rules file: Trino's `default` system access control, where everything is allowed but impersonation.
+ * (Shutdown from loopback only, without rules, is the HTTP layer's rule, not a decision made here.)
+ */
+export class DefaultAccessControl extends BaseAccessControl {
+  readonly kind = 'default';
+  protected queryAccess(): boolean {
+    return true;
+  }
+  protected impersonation(): boolean {
+    return false;
+  }
+  protected systemInformation(): boolean {
+    return true;
+  }
+  catalogAccess(): CatalogAccess {
+    return 'all';
+  }
+}
+
+/** Appended to the catalog rules when there are any, as Trino does: every user may use the system catalog unless a rule above says otherwise. */
+const SYSTEM_CATALOG_RULE: CatalogRule = {
+  user: RulePattern.compile('.*', 'implicit system catalog rule'),
+  catalog: RulePattern.compile('system', 'implicit system catalog rule'),
+  namesRoleOrGroup: false,
+  allow: 'all',
+};
+
+/**
+ * Trino's file-based system access control. In each section the first rule that matches decides; when
+ * none does, the answer is no. A section the file leaves out keeps Trino's default: catalogs and queries
+ * allowed to all, impersonation and system information denied to all.
+ */
+export class FileBasedAccessControl extends BaseAccessControl {
+  readonly kind = 'file';
+
+  constructor(private readonly rules: { current(): AccessRules }) {
+    super();
+  }
+
+  protected queryAccess(user: string, owner: string | undefined, mode: QueryAccessMode): boolean {
+    const rules = this.rules.current().queries;
+    if (rules === undefined) return true;
+    for (const rule of rules) {
+      if (rule.namesRoleOrGroup || (rule.user !== undefined && !rule.user.matches(user))) continue;
+      // Executing has no owner: only rules without queryOwner apply; viewing or killing: any rule whose queryOwner matches.
+      const ownerMatches = owner === undefined ? rule.queryOwner === undefined : (rule.queryOwner?.matches(owner) ?? true);
+      if (ownerMatches) return rule.allow.has(mode);
+    }
+    return false;
+  }
+
+  protected impersonation(originalUser: string, newUser: string): boolean {
+    for (const rule of this.rules.current().impersonation ?? []) {
+      if (rule.namesRole) continue;
+      const groups = rule.originalUser?.wholeMatch(originalUser);
+      if (rule.originalUser !== undefined && groups === undefined) continue;
+      if (rule.newUser.matches(newUser, groups)) return rule.allow;
+    }
+    return false;
+  }
+
+  protected systemInformation(user: string, mode: SystemInformationAccess): boolean {
+    for (const rule of this.rules.current().systemInformation ?? []) {
+      if (rule.namesRoleOrGroup || (rule.user !== undefined && !rule.user.matches(user))) continue;
+      return rule.allow.has(mode);
+    }
+    return false;
+  }
+
+  catalogAccess(user: string, catalog: string): CatalogAccess {
+    const rules = this.rules.current().catalogs;
+    if (rules === undefined) return 'all';
+    for (const rule of [...rules, SYSTEM_CATALOG_RULE]) {
+      if (rule.namesRoleOrGroup || (rule.user !== undefined && !rule.user.matches(user))) continue;
+      if (rule.catalog === undefined || rule.catalog.matches(catalog)) return rule.allow;
+    }
+    return 'none';
+  }
+}
+
+/**
+ * The access control the configuration asks for: file-based when security.config-file is set (read now:
+ * an invalid file is a startup error; re-read per security.refresh-period), Trino's default otherwise.
+ */
+export function createAccessControl(
+  config: Pick<CoordinatorConfig, 'securityConfigFile' | 'securityRefreshPeriodMs'>,
+  options: Omit<AccessRulesFileOptions, 'refreshPeriodMs'> = {},
+): AccessControl {
+  if (config.securityConfigFile === undefined) return new DefaultAccessControl();
+  const file = new AccessRulesFile(config.securityConfigFile, { ...options, refreshPeriodMs: config.securityRefreshPeriodMs });
+  return new FileBasedAccessControl(file);
+}
