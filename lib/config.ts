@@ -67,6 +67,9 @@ export interface CoordinatorConfig {
   allowInsecureOverHttp: boolean;
   /** `file.password-file`: `user:hash` lines (bcrypt or PBKDF2) */
   passwordFile?: string;
+  /** how often the password file is re-read (file.refresh-period, 5s) and how many successful checks are cached (file.auth-token-cache.max-size, 1000) */
+  passwordFileRefreshPeriodMs: number;
+  passwordCacheMaxSize: number;
   /** `http-server.authentication.jwt.key-file`: a PEM public key or a JWKS file */
   jwtKeyFile?: string;
   jwtRequiredIssuer?: string;
@@ -121,6 +124,8 @@ export function defaultConfig(): CoordinatorConfig {
     processForwarded: false,
     authenticationTypes: [],
     allowInsecureOverHttp: false,
+    passwordFileRefreshPeriodMs: 5000,
+    passwordCacheMaxSize: 1000,
     jwtPrincipalField: 'sub',
     httpsEnabled: false,
     httpsPort: 8443,
@@ -183,6 +188,8 @@ const PROPERTIES: Record<string, Parser> = {
   'http-server.authentication.type': (v) => ({ authenticationTypes: authenticationTypes(v) }),
   'http-server.authentication.allow-insecure-over-http': (v) => ({ allowInsecureOverHttp: boolean(v, 'http-server.authentication.allow-insecure-over-http') }),
   'file.password-file': (v) => ({ passwordFile: v }),
+  'file.refresh-period': (v) => ({ passwordFileRefreshPeriodMs: parseDuration(v) }),
+  'file.auth-token-cache.max-size': (v) => ({ passwordCacheMaxSize: integer(v, 'file.auth-token-cache.max-size') }),
   'http-server.authentication.jwt.key-file': (v) => ({ jwtKeyFile: v }),
   'http-server.authentication.jwt.required-issuer': (v) => ({ jwtRequiredIssuer: v }),
   'http-server.authentication.jwt.required-audience': (v) => ({ jwtRequiredAudience: v }),

@@ -2,7 +2,9 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Coordinator } from '../actors/coordinator.js';
+import { createAuthenticator, type Authenticator } from '../security/authenticator.js';
 import { allowedMethods, implementedMethods } from './allowed-methods.js';
+import { authentication } from './authentication.js';
 import { clusterRoutes } from './cluster.routes.js';
 import { errorBody, errorMiddleware } from './error-middleware.js';
 import type { EventLoopMonitor } from './event-loop-monitor.js';
@@ -18,6 +20,8 @@ export interface AppOptions {
   serverState?: ServerState;
   /** Event-loop figures for /v1/status (startServer always gives one). */
   eventLoop?: EventLoopMonitor;
+  /** The authentication chain; by default the one the config describes (none when authentication is off). */
+  authenticator?: Authenticator;
 }
 
 export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
@@ -35,6 +39,8 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
 
   app.use(errorMiddleware);
   app.use(requestTarget(implementedMethods(router)));
+  const authenticator = options.authenticator ?? createAuthenticator(coordinator.config, { now: () => coordinator.now() });
+  if (authenticator) app.use(authentication(authenticator, { processForwarded: coordinator.config.processForwarded }));
   // Plain functions returning next(): no extra async frame per request.
   app.use((ctx, next) => {
     if (serverState.state === 'SHUTTING_DOWN' && ctx.method === 'POST' && ctx.path === '/v1/statement') {

@@ -1,0 +1,61 @@
+// Koa middleware: when authentication is configured, every request but the public health checks
+// (Trino's @ResourceSecurity(PUBLIC) ones: GET /v1/info, /v1/info/state, /v1/info/coordinator, and
+// /v1/status) needs a credential; the authenticated principal is left in ctx.state.principal.
+// Only installed when authentication is on, so the default server pays nothing for it.
+import type { TLSSocket } from 'node:tls';
+import type { Context, Middleware, Next } from 'koa';
+import type { Authenticator } from '../security/authenticator.js';
+import { errorBody } from './error-middleware.js';
+
+const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/v1/info', '/v1/info/state', '/v1/info/coordinator', '/v1/status']);
+
+/** Exact, case-sensitive paths: a variant that routes elsewhere is never mistaken for a public one. */
+export function isPublicRequest(method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && PUBLIC_PATHS.has(path);
+}
+
+/**
+ * Whether the request came over TLS. The socket decides, not Koa's ctx.protocol (which believes
+ * X-Forwarded-Proto); a proxy's word counts only with http-server.process-forwarded, as in Trino.
+ */
+export function isSecureRequest(ctx: Context, processForwarded: boolean): boolean {
+  if ((ctx.req.socket as Partial<TLSSocket>).encrypted === true) return true;
+  if (!processForwarded) return false;
+  const proto = ctx.get('x-forwarded-proto');
+  const comma = proto.indexOf(',');
+  return (comma < 0 ? proto : proto.slice(0, comma)).trim().toLowerCase() === 'https';
+}
+
+/** The authenticated principal, when authentication is on (undefined otherwise and on public paths). */
+export function principalOf(ctx: Context): string | undefined {
+  const principal: unknown = ctx.state.principal;
+  return typeof principal === 'string' ? principal : undefined;
+}
+
+/** The user a request names, for Trino's insecure authenticator (HTTP with allow-insecure-over-http). */
+function namedUser(ctx: Context): string | undefined {
+  return ctx.get('x-trino-original-user') || ctx.get('x-trino-user') || ctx.get('x-presto-user') || ctx.get('x-service-user') || undefined;
+}
+
+export function authentication(authenticator: Authenticator, options: { processForwarded: boolean }): Middleware {
+  return async (ctx: Context, next: Next) => {
+    if (isPublicRequest(ctx.method, ctx.path)) return next();
+    const authorization = ctx.get('authorization');
+    const userHeader = namedUser(ctx);
+    const outcome = await authenticator.authenticate({
+      ...(authorization === '' ? {} : { authorization }),
+      ...(userHeader === undefined ? {} : { userHeader }),
+      secure: isSecureRequest(ctx, options.processForwarded),
+    });
+    if ('principal' in outcome) {
+      ctx.state.principal = outcome.principal;
+      return next();
+    }
+    // One WWW-Authenticate header per configured method, as Trino sends them. The message is fixed
+    // text of ours: it never repeats the Authorization header.
+    for (const challenge of outcome.challenges) ctx.append('WWW-Authenticate', challenge);
+    ctx.set('Content-Type', 'application/json');
+    ctx.status = outcome.status;
+    ctx.body = errorBody(outcome.status, 'PERMISSION_DENIED', outcome.message);
+  };
+}
