@@ -14,7 +14,7 @@ import { parseZone } from '../sql/time-zones.js';
 import { columnChanges } from '../sql/column-declarations.js';
 import { DeclaredColumns, declaredColumnFunctions } from './catalogs/declared-columns.js';
 import type { QualifiedTable } from '../sql/names.js';
-import { tpchScaleFactor, tpchTableColumns } from './catalogs/tpch-metadata.js';
+import { tpchHiddenColumns, tpchScaleFactor, tpchTableColumns } from './catalogs/tpch-metadata.js';
 import { vivaceVersion } from '../protocol/vivace-version.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
@@ -153,6 +153,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     user: session.user,
     version: vivaceVersion(),
     databaseOf: (catalog) => CatalogNames.duckdbName(catalog),
+    hiddenColumns: (table) => (table.catalog === TPCH_CATALOG ? tpchHiddenColumns(table.schema, table.table) : undefined),
     virtualTable: (catalog, schema, table) => (schema === 'information_schema' ? informationSchemaSql(catalog, table) : undefined),
   });
   /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */

@@ -13,6 +13,7 @@ import type {
   QualifiedName,
   QueryBody,
   Relation,
+  SelectItem,
   Statement,
   Table,
 } from './ast.js';
@@ -23,7 +24,7 @@ import { instantArguments, instantOf, localTime, parseZone, type Zone } from './
 import { zoneOf } from './declared-types.js';
 import { translateCall, type CallPrinter } from './duckdb-functions.js';
 import { lookupFunction, resolveFunctionName } from './function-catalog.js';
-import { childrenOf } from './tree-walk.js';
+import { childrenOf, walk } from './tree-walk.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
 import { positionAt } from './syntax-error.js';
 import type { ErrorName } from '../protocol/error-codes.js';
@@ -43,6 +44,11 @@ export interface TranslationContext {
   databaseOf(catalog: string): string;
   /** SQL standing for a table the engine serves itself (information_schema), or undefined. */
   virtualTable?(catalog: string, schema: string, table: string): string | undefined;
+  /**
+   * A table's hidden columns (tpch's row_number), each with the DuckDB SQL computing it over the table's
+   * columns: a statement naming one reads the table with them, and its `*` leaves them out, as in Trino.
+   */
+  hiddenColumns?(table: TableReference): readonly { name: string; sql: string }[] | undefined;
 }
 
 /** A table a statement reads or writes, by its Presto name (lower case). */
@@ -80,6 +86,10 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   /** Where in the source the traced nodes lie, by mark index. */
   readonly marks: { start: number; end: number }[] = [];
   private readonly cteNames = new Set<string>();
+  /** Every name the statement writes outside qualified names (table and function names): which hidden columns it may read. */
+  private readonly writtenNames = new Set<string>();
+  /** Per query specification being printed, its FROM tables read with hidden columns: what its `*` leaves out. */
+  private readonly hiddenInScope: { alias: string; columns: string[] }[][] = [];
   /** Lambda parameters standing for something else while their body prints (map_filter's `vivace_e.key`). */
   private readonly bindings = new Map<string, string>();
   private tryDepth = 0;
@@ -103,7 +113,10 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
 
   /** The DuckDB SQL of a statement. */
   translate(statement: Statement): string {
-    for (const node of descendants(statement)) if (node.type === 'WithQuery') this.cteNames.add(fold(node.name.value));
+    walk(statement, (node, parent) => {
+      if (node.type === 'WithQuery') this.cteNames.add(fold(node.name.value));
+      else if (node.type === 'Identifier' && parent?.type !== 'QualifiedName') this.writtenNames.add(fold(node.value));
+    });
     return this.statement(statement);
   }
 
@@ -160,13 +173,45 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   }
 
   /** A table in FROM: its DuckDB name, or the engine's own SQL for it (aliased by the table's name unless `aliased`). */
-  private tableReference(table: Table, aliased: boolean): string {
+  private tableReference(table: Table, aliased: boolean, withHidden = true): string {
     const parts = partsOf(table.name);
     const ref = this.isCte(parts) ? undefined : this.resolve(parts, table.name);
     const virtual = ref && this.context.virtualTable?.(ref.catalog, ref.schema, ref.table);
     if (ref && virtual !== undefined) return this.mark(table, aliased ? `(${virtual})` : `(${virtual}) AS ${quoteIdentifier(ref.table)}`);
     if (table.queryPeriod) throw this.fail(table, 'NOT_SUPPORTED', 'This connector does not support versioned tables');
+    const hidden = ref && withHidden ? this.hiddenColumnsRead(ref) : [];
+    if (ref && hidden.length > 0) {
+      const columns = hidden.map((c) => `${c.sql} AS ${quoteIdentifier(c.name)}`).join(', ');
+      const read = `(SELECT *, ${columns} FROM ${this.named(ref)})`;
+      return this.mark(table, aliased ? read : `${read} AS ${quoteIdentifier(ref.table)}`);
+    }
     return this.mark(table, ref ? this.named(ref) : quoteIdentifier(parts[0]!));
+  }
+
+  /** The hidden columns of a table that the statement names somewhere (it may read them). */
+  private hiddenColumnsRead(ref: TableReference): readonly { name: string; sql: string }[] {
+    return this.context.hiddenColumns?.(ref)?.filter((c) => this.writtenNames.has(c.name)) ?? [];
+  }
+
+  /** The tables of a FROM clause (not its subqueries) read with hidden columns, by correlation name. */
+  private hiddenTables(relation: Relation | undefined, alias?: string): { alias: string; columns: string[] }[] {
+    switch (relation?.type) {
+      case 'Table': {
+        const parts = partsOf(relation.name);
+        if (this.isCte(parts)) return [];
+        const ref = this.resolve(parts, relation.name);
+        const hidden = this.hiddenColumnsRead(ref);
+        return hidden.length === 0 ? [] : [{ alias: alias ?? ref.table, columns: hidden.map((c) => c.name) }];
+      }
+      case 'AliasedRelation':
+        return this.hiddenTables(relation.relation, fold(relation.alias.value));
+      case 'SampledRelation':
+        return this.hiddenTables(relation.relation, alias);
+      case 'Join':
+        return [...this.hiddenTables(relation.left), ...this.hiddenTables(relation.right)];
+      default:
+        return [];
+    }
   }
 
   /** A schema a statement creates or drops: [catalog.]schema. */
@@ -395,10 +440,34 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         // DuckDB wants every row in parentheses (VALUES 1, 2 is Trino's).
         return `VALUES ${this.list(b.rows, (r) => (r.type === 'Row' ? `(${this.list(r.items, this.expression)})` : `(${this.expression(r)})`))}`;
       case 'Table':
-        return `SELECT * FROM ${this.tableReference(b, false)}`;
+        // TABLE t is SELECT * FROM t: never its hidden columns.
+        return `SELECT * FROM ${this.tableReference(b, false, false)}`;
+      case 'QuerySpecification': {
+        this.hiddenInScope.push(this.hiddenTables(b.from));
+        try {
+          return super.queryBody(b);
+        } finally {
+          this.hiddenInScope.pop();
+        }
+      }
       default:
         return super.queryBody(b);
     }
+  }
+
+  /** `*` and `t.*` over tables read with hidden columns leave those out (DuckDB's EXCLUDE), as Trino's `*` does. */
+  override selectItem(item: SelectItem, first: boolean): string {
+    const hidden = this.hiddenInScope[this.hiddenInScope.length - 1] ?? [];
+    if (item.type !== 'AllColumns' || hidden.length === 0) return super.selectItem(item, first);
+    if (!item.target) {
+      const excluded = hidden.flatMap((t) => t.columns.map((c) => `${quoteIdentifier(t.alias)}.${quoteIdentifier(c)}`));
+      return `* EXCLUDE (${excluded.join(', ')})`;
+    }
+    const target = item.target;
+    const table = target.type === 'Identifier' ? hidden.find((t) => t.alias === fold(target.value)) : undefined;
+    if (!table) return super.selectItem(item, first);
+    const aliases = item.aliases.length > 0 ? ` AS (${this.list(item.aliases, this.identifier)})` : '';
+    return `${this.postfixBase(item.target)}.* EXCLUDE (${table.columns.map(quoteIdentifier).join(', ')})${aliases}`;
   }
 
   override relation(r: Relation): string {
@@ -533,15 +602,6 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
 // ------------------------------------------------------------------ helpers on the tree
 
 const formatName = (name: QualifiedName) => name.parts.map((p) => p.value).join('.');
-
-function* descendants(node: Node): Generator<Node> {
-  const stack: Node[] = [node];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    yield n;
-    for (const c of childrenOf(n)) stack.push(c);
-  }
-}
 
 /** Functions of a timestamp's local fields: on a zoned value they read its local time in its zone. */
 const LOCAL_FIELD_FUNCTIONS: ReadonlySet<string> = new Set([

@@ -62,6 +62,34 @@ export function tpchColumnType(schema: string, table: string, column: string): P
   return COLUMN_TYPES.get(`${table.toLowerCase()}.${column.toLowerCase()}`);
 }
 
+// ---- The hidden row_number column (TpchMetadata.ROW_NUMBER_COLUMN_NAME) ----
+
+/**
+ * Every tpch table has a hidden bigint `row_number`: not in SELECT *, DESCRIBE or any listing, but a
+ * statement may name it. Its value is the generator's row number (TpchEntity.getRowNumber), which is a
+ * function of the row's keys, so it is computed, never stored: region and nation their 0-based index
+ * (= the key), supplier, customer and part their key, partsupp its part's key, orders the 1-based order
+ * index its sparse orderkey encodes (dbgen's makeOrderKey keeps 3 low bits and skips 2), and lineitem
+ * its order's index, shared by the lines of one order.
+ */
+export const TPCH_ROW_NUMBER = 'row_number';
+
+const ORDER_INDEX = '("orderkey" // 32) * 8 + "orderkey" % 8';
+const ROW_NUMBER_SQL: Readonly<Record<string, string>> = {
+  region: '"regionkey"', nation: '"nationkey"', supplier: '"suppkey"', customer: '"custkey"',
+  part: '"partkey"', partsupp: '"partkey"', orders: ORDER_INDEX, lineitem: ORDER_INDEX,
+};
+
+/**
+ * The hidden columns of a tpch table, each with the DuckDB SQL computing it over the table's own
+ * columns; undefined when the schema or table is not the connector's.
+ */
+export function tpchHiddenColumns(schema: string, table: string): readonly { name: string; sql: string }[] | undefined {
+  const name = table.toLowerCase();
+  if (tpchScaleFactor(schema) === undefined || !Object.hasOwn(ROW_NUMBER_SQL, name)) return undefined;
+  return [{ name: TPCH_ROW_NUMBER, sql: `CAST(${ROW_NUMBER_SQL[name]!} AS BIGINT)` }];
+}
+
 // ---- Java's Double.parseDouble (FloatingDecimal.readJavaFormatString), which TpchMetadata uses ----
 
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
