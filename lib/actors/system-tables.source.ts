@@ -82,7 +82,12 @@ export function taskRows(view: QueryView, nodeId: string): SystemTaskRow[] {
 /** `{node http}/v1/status` (the failure detector's ping URI) -> the node's http URI. */
 const httpUriOf = (statusUri: unknown): string => String(statusUri ?? '').replace(/\/v1\/status\/?$/, '');
 
-export function createSystemTablesSource(coordinator: Coordinator, self: CoordinatorNode): SystemTablesSource {
+/** Who may see whose queries (the access control's view rule); absent: everyone sees every query. */
+export interface QueryVisibility {
+  canViewQueryOwnedBy(viewer: string, owner: string): boolean;
+}
+
+export function createSystemTablesSource(coordinator: Coordinator, self: CoordinatorNode, visibility?: QueryVisibility): SystemTablesSource {
   const views = () => coordinator.list().map((tracked) => coordinator.view(tracked));
   return {
     nodes(): SystemNodeRow[] {
@@ -96,7 +101,8 @@ export function createSystemTablesSource(coordinator: Coordinator, self: Coordin
       }));
       return [{ nodeId: self.nodeId, httpUri: self.uri, nodeVersion: coordinator.config.nodeVersion, coordinator: true, state: 'active' }, ...workers];
     },
-    queries: () => views().map(queryRow),
+    queries: (viewer) =>
+      (viewer === undefined || !visibility ? views() : views().filter((view) => visibility.canViewQueryOwnedBy(viewer, view.session.user))).map(queryRow),
     tasks: () => views().flatMap((view) => taskRows(view, self.nodeId)),
   };
 }

@@ -8,6 +8,8 @@ import { createDuckDbEngine } from '../engine/duckdb-engine.js';
 import { SystemTablesBinding } from '../engine/catalogs/system-tables.js';
 import { createSystemTablesSource } from '../actors/system-tables.source.js';
 import { startServer } from '../http/server.js';
+import { createAccessControl } from '../security/access-control.js';
+import { canSeeQuery } from '../security/query-visibility.js';
 
 const USAGE = `usage: vivace serve [--port PORT] [--host HOST] [--config FILE]`;
 
@@ -25,7 +27,9 @@ export async function main(argv: string[]): Promise<number> {
   if (values.port !== undefined) config.port = Number(values.port);
   if (values.host !== undefined) config.host = values.host;
 
-  // The engine comes first, the coordinator whose actors fill the system tables after it.
+  // Rules first (an invalid rules file stops the start), then the engine, then the coordinator whose
+  // actors fill the system tables.
+  const accessControl = createAccessControl(config);
   const system = new SystemTablesBinding();
   const engine = await createDuckDbEngine({
     tempDirectory: config.tempDirectory,
@@ -41,6 +45,8 @@ export async function main(argv: string[]): Promise<number> {
     // Generated on first use and kept across starts in the user's cache directory.
     tpch: { directory: join(config.dataDirectory, 'tpch') },
     system,
+    // Without a rules file every catalog is open: no per-statement check at all.
+    ...(accessControl.kind === 'file' ? { catalogAccess: (user: string, catalog: string) => accessControl.catalogAccess(user, catalog) } : {}),
   });
   const coordinator = createCoordinator({ engine, config });
   let stopping = false;
@@ -49,12 +55,13 @@ export async function main(argv: string[]): Promise<number> {
     stopping = true;
     await server.close();
     await coordinator.stop();
+    accessControl.close();
     // The default spill directory belongs to this process alone (vivace-spill-<pid>).
     if (config.tempDirectory === defaultConfig().tempDirectory) rmSync(config.tempDirectory, { recursive: true, force: true });
     process.exit(code);
   };
-  const server = await startServer(coordinator, { onShutdown: () => void stop(0) });
-  system.bind(createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }));
+  const server = await startServer(coordinator, { onShutdown: () => void stop(0), accessControl });
+  system.bind(createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }, { canViewQueryOwnedBy: (viewer, owner) => canSeeQuery(accessControl, viewer, owner) }));
   process.stdout.write(`vivace coordinator listening on ${server.url} (environment ${config.environment})\n`);
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));

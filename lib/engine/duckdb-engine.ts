@@ -35,9 +35,11 @@ import { translateStatement, type TableReference, type Translation, type Transla
 import { informationSchemaSql } from './dialect/information-schema.js';
 import { parseStatement } from '../sql/parser.js';
 import { admitStatement } from '../sql/statement-gate.js';
+import { checkCatalogAccess, type CatalogAccessLevel } from '../sql/catalog-access.js';
 import { AdmittedQueries } from './admitted-queries.js';
 import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
-import { SYSTEM_CATALOG } from './catalogs/system-catalog.js';
+import { SYSTEM_CATALOG, SYSTEM_QUERIES_FUNCTION } from './catalogs/system-catalog.js';
+import { quoteString } from '../sql/sql-formatter.js';
 
 export interface DuckDbEngineOptions {
   /** Parent of the tpch directory by default. Defaults to tempDirectory. */
@@ -60,6 +62,8 @@ export interface DuckDbEngineOptions {
   transactions?: Partial<TransactionLimits>;
   /** The `system` catalog, served from whatever source is bound to it later (the coordinator's actors); absent: none. */
   system?: SystemTablesBinding;
+  /** What a user may do in a catalog (the access control's catalogs rule); absent: everything. */
+  catalogAccess?: (user: string, catalog: string) => CatalogAccessLevel;
 }
 
 const BIGINT: PrestoType = { base: 'bigint' };
@@ -142,6 +146,15 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       }
       admitted.remember(key, statement);
     }
+    // Per user, so outside the admitted cache; EXECUTE's statement comes back through here too.
+    const { catalogAccess } = options;
+    if (catalogAccess) {
+      try {
+        checkCatalogAccess(statement, { catalog: session.catalog, schema: session.schema, accessOf: (catalog) => catalogAccess(session.user, catalog) });
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
     return planParsed(sql, session, signal, statement);
   };
   const planTrusted: Engine['plan'] = (sql, session, signal) => planParsed(sql, session, signal);
@@ -154,7 +167,12 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     version: vivaceVersion(),
     databaseOf: (catalog) => CatalogNames.duckdbName(catalog),
     hiddenColumns: (table) => (table.catalog === TPCH_CATALOG ? tpchHiddenColumns(table.schema, table.table) : undefined),
-    virtualTable: (catalog, schema, table) => (schema === 'information_schema' ? informationSchemaSql(catalog, table) : undefined),
+    virtualTable: (catalog, schema, table) => {
+      if (schema === 'information_schema') return informationSchemaSql(catalog, table);
+      // system.runtime.queries shows the queries its reader may view (the access control's rule).
+      if (catalog === SYSTEM_CATALOG && schema === 'runtime' && table === 'queries') return `SELECT * FROM ${SYSTEM_QUERIES_FUNCTION}(${quoteString(session.user)})`;
+      return undefined;
+    },
   });
   /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
   const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement): Promise<Plan> => {

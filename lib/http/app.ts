@@ -3,6 +3,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Coordinator } from '../actors/coordinator.js';
 import { createAuthenticator, type Authenticator } from '../security/authenticator.js';
+import { DefaultAccessControl, type AccessControl } from '../security/access-control.js';
 import { allowedMethods, implementedMethods } from './allowed-methods.js';
 import { authentication } from './authentication.js';
 import { clusterRoutes } from './cluster.routes.js';
@@ -22,6 +23,8 @@ export interface AppOptions {
   eventLoop?: EventLoopMonitor;
   /** The authentication chain; by default the one the config describes (none when authentication is off). */
   authenticator?: Authenticator;
+  /** Who may do what (lib/security/access-control.ts); Trino's default when absent. */
+  accessControl?: AccessControl;
 }
 
 export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
@@ -30,11 +33,12 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   const app = new Koa({ proxy: coordinator.config.processForwarded });
   const serverState = options.serverState ?? new ServerState();
   const router = new Router();
-  statementRoutes(router, coordinator);
-  queryRoutes(router, coordinator);
+  const access = options.accessControl ?? new DefaultAccessControl();
+  statementRoutes(router, coordinator, access);
+  queryRoutes(router, coordinator, access);
   stageRoutes(router, coordinator);
-  nodeRoutes(router, coordinator);
-  infoRoutes(router, coordinator, serverState, options.nodeId, options.eventLoop);
+  nodeRoutes(router, coordinator, access);
+  infoRoutes(router, coordinator, serverState, options.nodeId, access, options.eventLoop);
   clusterRoutes(router, coordinator, serverState);
 
   app.use(errorMiddleware);

@@ -10,6 +10,8 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { vivaceVersion } from '../protocol/vivace-version.js';
 import type { EventLoopMonitor } from './event-loop-monitor.js';
 import { isLoopback } from './loopback.js';
+import { requestUser } from './request-user.js';
+import type { AccessControl } from '../security/access-control.js';
 import { sendJsonText } from './request-context.js';
 
 export type NodeState = 'ACTIVE' | 'SHUTTING_DOWN';
@@ -35,7 +37,7 @@ export class ServerState {
   }
 }
 
-export function infoRoutes(router: Router, coordinator: Coordinator, server: ServerState, nodeId: string, eventLoop?: EventLoopMonitor): void {
+export function infoRoutes(router: Router, coordinator: Coordinator, server: ServerState, nodeId: string, access: AccessControl, eventLoop?: EventLoopMonitor): void {
   const { config } = coordinator;
   const uptime = () => formatDuration(coordinator.now() - coordinator.startTime);
   const nodeVersion = { version: vivaceVersion() };
@@ -69,8 +71,10 @@ export function infoRoutes(router: Router, coordinator: Coordinator, server: Ser
   router.get('/v1/info/nodestats', (ctx) => sendJsonText(ctx, 200, JSON.stringify({ nodeState: server.state, loadMetrics: null })));
 
   router.put('/v1/info/state', bodyParser({ enableTypes: ['json'], strict: false }), (ctx) => {
-    // Without access rules only a local operator may stop the server (anyone could, before).
-    if (!isLoopback(ctx.req.socket.remoteAddress)) {
+    // With rules, their system_information write right; without, only a local operator may stop the
+    // server (Trino's default access control lets nobody).
+    if (access.kind === 'file') access.checkCanWriteSystemInformation(requestUser(ctx, access));
+    else if (!isLoopback(ctx.req.socket.remoteAddress)) {
       throw new VivaceError('PERMISSION_DENIED', 'Access Denied: Cannot write system information', { httpStatus: 403 });
     }
     const wanted = (ctx.request as unknown as { body: unknown }).body;

@@ -1,11 +1,17 @@
 // /v1/query: the operator's view of every live and remembered query, plus cancel and kill.
 import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { TrackedQuery } from '../actors/tracker.machine.js';
 import type { Coordinator } from '../actors/coordinator.js';
 import { renderBasicQueryInfo, renderQueryInfo } from '../protocol/query-info.js';
 import { QUERY_STATES, type QueryState } from '../protocol/states.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { readTextBody } from './raw-body.js';
 import { baseUri, sendJsonText } from './request-context.js';
+import { requestUser } from './request-user.js';
+import type { AccessControl } from '../security/access-control.js';
+import { canSeeQuery } from '../security/query-visibility.js';
+import type { QueryView } from '../actors/query-view.js';
 
 function stateFilter(raw: string | string[] | undefined): Set<QueryState> | undefined {
   if (raw === undefined) return undefined;
@@ -18,7 +24,15 @@ function stateFilter(raw: string | string[] | undefined): Set<QueryState> | unde
   return new Set(wanted as QueryState[]);
 }
 
-export function queryRoutes(router: Router, coordinator: Coordinator): void {
+export function queryRoutes(router: Router, coordinator: Coordinator, access: AccessControl): void {
+  /** The view of a query `ctx`'s user may see, else Trino's "Access Denied: Cannot view query". */
+  const visible = (ctx: Context, view: QueryView) => {
+    const user = requestUser(ctx, access);
+    // Not visible: the view check throws Trino's denial.
+    if (!canSeeQuery(access, user, view.session.user)) access.checkCanViewQueryOwnedBy(user, view.session.user);
+    return view;
+  };
+  const killable = (ctx: Context, tracked: TrackedQuery) => access.checkCanKillQueryOwnedBy(requestUser(ctx, access), tracked.session.user);
 
   const find = (queryId: string) => {
     const tracked = coordinator.lookup(queryId);
@@ -29,26 +43,30 @@ export function queryRoutes(router: Router, coordinator: Coordinator): void {
   router.get('/v1/query', (ctx) => {
     const states = stateFilter(ctx.query.state);
     const base = baseUri(ctx);
+    const user = requestUser(ctx, access);
     const infos = coordinator
       .list()
       .map((tracked) => coordinator.view(tracked))
-      .filter((view) => !states || states.has(view.state))
+      .filter((view) => (!states || states.has(view.state)) && canSeeQuery(access, user, view.session.user))
       .map((view) => renderBasicQueryInfo(view, `${base}/v1/query/${view.queryId}`));
     sendJsonText(ctx, 200, JSON.stringify(infos));
   });
 
   router.get('/v1/query/:queryId', (ctx) => {
-    const view = coordinator.view(find(ctx.params.queryId));
+    const view = visible(ctx, coordinator.view(find(ctx.params.queryId)));
     sendJsonText(ctx, 200, JSON.stringify(renderQueryInfo(view, `${baseUri(ctx)}/v1/query/${view.queryId}`)));
   });
 
   router.delete('/v1/query/:queryId', (ctx) => {
-    coordinator.lookup(ctx.params.queryId)?.ref?.send({ type: 'query.cancel' });
+    const tracked = coordinator.lookup(ctx.params.queryId);
+    if (tracked) killable(ctx, tracked);
+    tracked?.ref?.send({ type: 'query.cancel' });
     ctx.status = 204;
   });
 
   router.put('/v1/query/:queryId/killed', async (ctx) => {
     const tracked = find(ctx.params.queryId);
+    killable(ctx, tracked);
     const message = (await readTextBody(ctx, 64 * 1024)).trim();
     if (!tracked.ref || coordinator.view(tracked).done) {
       throw new VivaceError('GENERIC_USER_ERROR', `Query ${tracked.queryId} is already done`, { httpStatus: 409 });

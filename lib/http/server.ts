@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Coordinator } from '../actors/coordinator.js';
 import type { ErrorName } from '../protocol/error-codes.js';
 import { createApp } from './app.js';
+import type { AccessControl } from '../security/access-control.js';
 import { errorBody } from './error-middleware.js';
 import { startEventLoopMonitor, type EventLoopMonitor, type StatementInFlight } from './event-loop-monitor.js';
 import { ServerState } from './info.routes.js';
@@ -29,6 +30,8 @@ export interface ServerOptions {
   onShutdown?: () => void;
   /** Event-loop stall threshold (default 100 ms). */
   stallThresholdMs?: number;
+  /** Who may do what; Trino's default (everything but impersonation) when absent. */
+  accessControl?: AccessControl;
 }
 
 export async function startServer(coordinator: Coordinator, options: ServerOptions = {}): Promise<RunningServer> {
@@ -42,7 +45,7 @@ export async function startServer(coordinator: Coordinator, options: ServerOptio
     statementsDuring: (windowMs) => statementsDuring(coordinator, windowMs),
     ...(options.stallThresholdMs === undefined ? {} : { stallThresholdMs: options.stallThresholdMs }),
   });
-  const app = createApp(coordinator, { nodeId, serverState: state, eventLoop });
+  const app = createApp(coordinator, { nodeId, serverState: state, eventLoop, ...(options.accessControl ? { accessControl: options.accessControl } : {}) });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);

@@ -14,6 +14,8 @@ import { readTextBody } from './raw-body.js';
 import { isOwnBug, logInternalError } from './error-middleware.js';
 import { baseUri, headerValue, protocolFamily, sendJsonText, type ProtocolFamily } from './request-context.js';
 import { refuseNulCharacters } from './statement-text.js';
+import { requestUser } from './request-user.js';
+import type { AccessControl } from '../security/access-control.js';
 
 function findQuery(coordinator: Coordinator, ctx: Context): TrackedQuery {
   const tracked = coordinator.lookup(ctx.params.queryId);
@@ -68,7 +70,7 @@ function logInternalFailure(tracked: TrackedQuery): void {
   ref.subscribe({ complete: check, error: check });
 }
 
-export function statementRoutes(router: Router, coordinator: Coordinator): void {
+export function statementRoutes(router: Router, coordinator: Coordinator, access: AccessControl): void {
   const { config } = coordinator;
 
   router.post('/v1/statement', async (ctx) => {
@@ -78,7 +80,10 @@ export function statementRoutes(router: Router, coordinator: Coordinator): void 
     if (sql.length > config.maxQueryLength) {
       throw new VivaceError('QUERY_TEXT_TOO_LARGE', `Query text length (${sql.length}) exceeds the maximum length (${config.maxQueryLength})`, { httpStatus: 413 });
     }
-    const session = parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now(), prefix: family.prefix });
+    // Who asks, before anything of the request is kept: the principal, or whom it may impersonate.
+    const user = requestUser(ctx, access);
+    access.checkCanExecuteQuery(user);
+    const session = { ...parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now(), prefix: family.prefix }), user };
     refuseNulCharacters(sql, session);
     const { tracked, asSubmitted } = coordinator.start(sql, session);
     logInternalFailure(tracked);

@@ -165,7 +165,7 @@ function checkTypeName(name: string, node: Node, sql: string, literal = false): 
 }
 
 /** The catalog, schema and table a table name means in the session, as Trino resolves it. */
-function resolveTable(parts: string[], context: GateContext): { catalog?: string; schema?: string; table: string } {
+export function resolveTable(parts: string[], context: Pick<GateContext, 'catalog' | 'schema'>): { catalog?: string; schema?: string; table: string } {
   const table = parts[parts.length - 1]!;
   if (parts.length === 3) return { catalog: parts[0], schema: parts[1], table };
   if (parts.length === 2) return { catalog: context.catalog ? fold(context.catalog) : undefined, schema: parts[0], table };
@@ -186,7 +186,7 @@ function checkTable(node: Table, sql: string, context: GateContext, cteNames: Re
 }
 
 /** The name a DDL or DML statement writes (a table, view or schema), if it writes one. */
-function writeTarget(statement: Statement): { name: QualifiedName; schemaLevel: boolean; dropsSchema: boolean } | undefined {
+export function writeTarget(statement: Statement): { name: QualifiedName; schemaLevel: boolean; dropsSchema: boolean } | undefined {
   switch (statement.type) {
     case 'CreateTable':
     case 'CreateTableAsSelect':

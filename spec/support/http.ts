@@ -4,6 +4,8 @@ import { startServer, type RunningServer } from '../../lib/http/server.js';
 import { validateResponse } from './schema-validator.js';
 import type { SystemTablesBinding } from '../../lib/engine/catalogs/system-tables.js';
 import { createSystemTablesSource } from '../../lib/actors/system-tables.source.js';
+import type { AccessControl } from '../../lib/security/access-control.js';
+import { canSeeQuery } from '../../lib/security/query-visibility.js';
 
 export interface TestServer {
   coordinator: Coordinator;
@@ -13,11 +15,12 @@ export interface TestServer {
 }
 
 /** `system`: the binding the engine was created with; it is bound to this coordinator once the server listens. */
-export async function startTestServer(options: CoordinatorOptions & { system?: SystemTablesBinding }): Promise<TestServer> {
-  const { system, ...coordinatorOptions } = options;
+export async function startTestServer(options: CoordinatorOptions & { system?: SystemTablesBinding; accessControl?: AccessControl }): Promise<TestServer> {
+  const { system, accessControl, ...coordinatorOptions } = options;
   const coordinator = createCoordinator({ ...coordinatorOptions, config: { trackerIntervalMs: 60_000, ...options.config } });
-  const server = await startServer(coordinator, { host: '127.0.0.1', port: 0 });
-  system?.bind(createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }));
+  const server = await startServer(coordinator, { host: '127.0.0.1', port: 0, ...(accessControl ? { accessControl } : {}) });
+  const visibility = accessControl && { canViewQueryOwnedBy: (viewer: string, owner: string) => canSeeQuery(accessControl, viewer, owner) };
+  system?.bind(createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }, visibility));
   return {
     coordinator,
     server,

@@ -115,18 +115,26 @@ interface ScanState<R> {
   at: number;
 }
 
-/** `table`: the Presto name, for error messages. */
-function tableFunction<R>(name: string, table: string, columns: Column<R>[], read: () => R[]): DuckDBTableFunction {
-  return DuckDBTableFunction.create({
+/**
+ * `table`: the Presto name, for error messages. `viewer`: the function takes one VARCHAR argument, the
+ * user whose statement scans the table (NULL for the project's own SQL), and `read` gets it.
+ */
+function tableFunction<R>(name: string, table: string, columns: Column<R>[], read: (viewer?: string) => R[], viewer = false): DuckDBTableFunction {
+  const created = DuckDBTableFunction.create({
     name,
     bindFunction: (bind) => {
       for (const c of columns) bind.addResultColumn(c.name, c.type);
+      if (viewer) {
+        const user = bind.getParameter(0);
+        bind.setBindData({ viewer: typeof user === 'string' ? user : undefined });
+      }
     },
     initFunction: (init) => {
       // One scanning thread: every call hops to the JS main thread anyway.
       init.setMaxThreads(1);
       try {
-        init.setInitData({ rows: read(), at: 0 } satisfies ScanState<R>);
+        const bound = init.bindData as { viewer?: string } | undefined;
+        init.setInitData({ rows: read(bound?.viewer), at: 0 } satisfies ScanState<R>);
       } catch (err) {
         init.setError(`Reading ${table} failed: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -140,6 +148,8 @@ function tableFunction<R>(name: string, table: string, columns: Column<R>[], rea
       output.setColumns(columns.map((c) => batch.map(c.value)));
     },
   });
+  if (viewer) created.addParameter(VARCHAR);
+  return created;
 }
 
 const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
@@ -153,13 +163,16 @@ function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 't
   return [
     `CREATE SCHEMA ${q(database)}.runtime`,
     `CREATE SCHEMA ${q(database)}.metadata`,
-    ...Object.entries(functions).map(([table, fn]) => `CREATE VIEW ${q(database)}.runtime.${table} AS SELECT * FROM ${fn}()`),
+    ...Object.entries(functions).map(([table, fn]) => `CREATE VIEW ${q(database)}.runtime.${table} AS SELECT * FROM ${fn}(${table === 'queries' ? 'NULL' : ''})`),
     // Every catalog is its own connector here: memory, tpch, system.
     `CREATE VIEW ${q(database)}.metadata.catalogs AS
        SELECT catalog AS catalog_name, catalog AS connector_id, catalog AS connector_name FROM ${CATALOGS}`,
     ...systemJdbcSql(database, CATALOGS, ['tpch', SYSTEM_DATABASE]),
   ];
 }
+
+/** The table function behind system.runtime.queries; its argument is the reading user. */
+export const SYSTEM_QUERIES_FUNCTION = 'vivace_system_queries';
 
 export interface SystemCatalog {
   close(): void;
@@ -172,9 +185,10 @@ export interface SystemCatalog {
 export async function attachSystemCatalog(instance: DuckDBInstance, source: SystemTablesSource, directory: string): Promise<SystemCatalog> {
   // Table functions live on the instance, but stay valid only while the registering connection is open.
   const connection: DuckDBConnection = await instance.connect();
-  const functions = { nodes: 'vivace_system_nodes', queries: 'vivace_system_queries', tasks: 'vivace_system_tasks' };
+  const functions = { nodes: 'vivace_system_nodes', queries: SYSTEM_QUERIES_FUNCTION, tasks: 'vivace_system_tasks' };
   connection.registerTableFunction(tableFunction(functions.nodes, 'system.runtime.nodes', NODE_COLUMNS, () => source.nodes()));
-  connection.registerTableFunction(tableFunction(functions.queries, 'system.runtime.queries', QUERY_COLUMNS, () => source.queries()));
+  // The viewer's queries only: each user statement names its user (lib/engine/duckdb-engine.ts virtualTable).
+  connection.registerTableFunction(tableFunction(functions.queries, 'system.runtime.queries', QUERY_COLUMNS, (viewer) => source.queries(viewer), true));
   connection.registerTableFunction(tableFunction(functions.tasks, 'system.runtime.tasks', TASK_COLUMNS, () => source.tasks()));
   for (const fn of systemJdbcFunctions()) connection.registerScalarFunction(fn);
 

@@ -62,7 +62,8 @@ export interface SystemTaskRow {
 /** Rows read at the moment a statement scans the table (called on the main thread, keep it cheap). */
 export interface SystemTablesSource {
   nodes(): SystemNodeRow[];
-  queries(): SystemQueryRow[];
+  /** The queries `viewer` may see (every query for the project's own SQL, which names no viewer). */
+  queries(viewer?: string): SystemQueryRow[];
   tasks(): SystemTaskRow[];
 }
 
@@ -86,8 +87,8 @@ export class SystemTablesBinding implements SystemTablesSource {
     return this.source?.nodes() ?? [];
   }
 
-  queries(): SystemQueryRow[] {
-    return this.source?.queries() ?? [];
+  queries(viewer?: string): SystemQueryRow[] {
+    return this.source?.queries(viewer) ?? [];
   }
 
   tasks(): SystemTaskRow[] {
