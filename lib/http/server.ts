@@ -1,6 +1,8 @@
-// Starts the HTTP server for a coordinator and stops it cleanly (open keep-alive sockets included).
+// Starts the HTTP server for a coordinator (and the HTTPS one, with http-server.https.enabled) and stops
+// them cleanly (open keep-alive sockets included).
 // Requests Node's parser refuses before Koa sees them are answered here, in the same JSON error shape.
 import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -11,6 +13,7 @@ import type { AccessControl } from '../security/access-control.js';
 import { errorBody } from './error-middleware.js';
 import { startEventLoopMonitor, type EventLoopMonitor, type StatementInFlight } from './event-loop-monitor.js';
 import { ServerState } from './info.routes.js';
+import { loadTlsMaterial } from './tls-keystore.js';
 import { drainQueries } from '../actors/shutdown-drain.js';
 
 export interface RunningServer {
@@ -21,12 +24,18 @@ export interface RunningServer {
   readonly server: Server;
   readonly state: ServerState;
   readonly eventLoop: EventLoopMonitor;
+  /** With http-server.https.enabled: the HTTPS listener, same app, on http-server.https.port. */
+  readonly httpsUrl?: string;
+  readonly httpsPort?: number;
+  readonly httpsServer?: HttpsServer;
   close(): Promise<void>;
 }
 
 export interface ServerOptions {
   host?: string;
   port?: number;
+  /** overrides http-server.https.port (0: any free port) */
+  httpsPort?: number;
   onShutdown?: () => void;
   /** Event-loop stall threshold (default 100 ms). */
   stallThresholdMs?: number;
@@ -35,6 +44,8 @@ export interface ServerOptions {
 }
 
 export async function startServer(coordinator: Coordinator, options: ServerOptions = {}): Promise<RunningServer> {
+  // Certificate problems stop the start before anything runs.
+  const tls = coordinator.config.httpsEnabled ? loadTlsMaterial(coordinator.config) : undefined;
   // Graceful, as in Trino: the running queries finish and are read (shutdown.grace-period) first.
   const state = new ServerState(async () => {
     await drainQueries(coordinator, { gracePeriodMs: coordinator.config.shutdownGracePeriodMs });
@@ -45,8 +56,68 @@ export async function startServer(coordinator: Coordinator, options: ServerOptio
     statementsDuring: (windowMs) => statementsDuring(coordinator, windowMs),
     ...(options.stallThresholdMs === undefined ? {} : { stallThresholdMs: options.stallThresholdMs }),
   });
-  const app = createApp(coordinator, { nodeId, serverState: state, eventLoop, ...(options.accessControl ? { accessControl: options.accessControl } : {}) });
-  const server = createServer(app.callback());
+  const host = options.host ?? coordinator.config.host;
+  let server: Server | undefined;
+  let httpsServer: HttpsServer | undefined;
+  try {
+    // A bad password file or JWT key file stops the start here (createApp reads them).
+    const app = createApp(coordinator, { nodeId, serverState: state, eventLoop, ...(options.accessControl ? { accessControl: options.accessControl } : {}) });
+    const handler = app.callback();
+    server = configure(createServer(handler));
+    await listen(server, options.port ?? coordinator.config.port, host);
+    if (tls) {
+      // TLS 1.2 and 1.3 only, as Trino's server.
+      httpsServer = configure(createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler));
+      await listen(httpsServer, options.httpsPort ?? coordinator.config.httpsPort, host);
+    }
+  } catch (err) {
+    eventLoop.stop();
+    await Promise.all([server, httpsServer].map((s) => (s?.listening ? closeServer(s) : undefined)));
+    throw err;
+  }
+  const { address, port } = server.address() as AddressInfo;
+  const secure = httpsServer;
+  const secureAddress = secure?.address() as AddressInfo | undefined;
+  return {
+    url: `http://${hostPart(address)}:${port}`,
+    nodeId,
+    port,
+    server,
+    state,
+    eventLoop,
+    ...(secure && secureAddress
+      ? { httpsUrl: `https://${hostPart(secureAddress.address)}:${secureAddress.port}`, httpsPort: secureAddress.port, httpsServer: secure }
+      : {}),
+    close: async () => {
+      eventLoop.stop();
+      await Promise.all([closeServer(server), secure ? closeServer(secure) : undefined]);
+    },
+  };
+}
+
+function hostPart(address: string): string {
+  return address.includes(':') ? `[${address}]` : address;
+}
+
+function listen(server: Server | HttpsServer, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(server: Server | HttpsServer): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** The same answers on both listeners for what Node refuses before Koa sees it. */
+function configure<S extends Server | HttpsServer>(server: S): S {
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
   // An Expect other than 100-continue: Node's own 417 has an empty body.
@@ -56,30 +127,7 @@ export async function startServer(coordinator: Coordinator, options: ServerOptio
   });
   // CONNECT is parsed but no route can take it; without a listener Node would drop the connection.
   server.on('connect', (_req, socket: Duplex) => answerRaw(socket, 501, 'NOT_SUPPORTED', 'Method CONNECT is not implemented by this server'));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? coordinator.config.port, options.host ?? coordinator.config.host, () => resolve());
-    });
-  } catch (err) {
-    eventLoop.stop();
-    throw err;
-  }
-  const { address, port } = server.address() as AddressInfo;
-  return {
-    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
-    nodeId,
-    port,
-    server,
-    state,
-    eventLoop,
-    close: () =>
-      new Promise<void>((resolve) => {
-        eventLoop.stop();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return server;
 }
 
 /** Queries past their queue that are live now or ended within the last `windowMs`: those that could have held the loop. */
