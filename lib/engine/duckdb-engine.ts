@@ -8,6 +8,7 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { ConnectionPool } from './connection-pool.js';
 import { CONNECTION_SETUP_SQL } from './presto-macros.js';
 import { prestoTypeOf } from './duckdb-types.js';
+import { ipAddressFunctions } from './ip-address-functions.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
 import { declaredOutputs, type DeclaredOutput } from '../sql/declared-types.js';
 import { parseZone } from '../sql/time-zones.js';
@@ -107,6 +108,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   // connection (held for the engine's life, as the pool keeps it open).
   const declared = new DeclaredColumns();
   for (const fn of declaredColumnFunctions(declared, (database) => CatalogNames.prestoName(database))) first.registerScalarFunction(fn);
+  for (const fn of ipAddressFunctions()) first.registerScalarFunction(fn);
   const tpchDirectory = options.tpch === false ? undefined : options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch');
   let tpch: TpchCatalog | undefined;
   let system: Awaited<ReturnType<typeof attachSystemCatalog>> | undefined;
@@ -174,6 +176,10 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       return undefined;
     },
   });
+  const catalogVisibility = (session: Session) => {
+    const { catalogAccess } = options;
+    return catalogAccess ? { catalogVisible: (catalog: string) => catalogAccess(session.user, catalog) !== 'none' } : {};
+  };
   /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
   const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement): Promise<Plan> => {
     const replans: Replans = {
@@ -193,7 +199,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
     // meanwhile stops waiting for it (the generation goes on for the next query).
     const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
-    const planned = () => planStatement(pool, cache, sql, session, replans, signal, statement && { tree: statement, translate, declared });
+    const planned = () => planStatement(pool, cache, sql, session, replans, signal, statement && { tree: statement, translate, declared, ...catalogVisibility(session) });
     return generating ? untilAborted(generating, signal).then(planned) : planned();
   };
   return {
@@ -240,6 +246,8 @@ interface UserStatement {
   tree: Statement;
   translate: (tree: Statement) => Translation;
   declared: DeclaredColumns;
+  /** Whether the statement's user may see a catalog (the catalogs rule); absent: every catalog. */
+  catalogVisible?: (catalog: string) => boolean;
 }
 
 /** The tables a statement (or what EXPLAIN explains, or SHOW STATS reads) reads or writes; none for other dialect statements. */
@@ -291,6 +299,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
       onTransactionEnd: user && ((id, commit) => user.declared.endTransaction(id, commit)),
       viewSql: user && ((view) => user.declared.viewSql(view)),
       translate: user && ((tree) => user.translate(tree).sql),
+      ...(user?.catalogVisible ? { catalogVisible: user.catalogVisible } : {}),
     });
     if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };

@@ -152,6 +152,10 @@ describe('security: access rights through the server (file-based rules)', functi
     const session = new PrestoSession(server.url, { prefix: 'X-Trino-', user: 'bob' });
     await session.ok('PREPARE p FROM SELECT count(*) FROM tpch.tiny.nation');
     expect((await session.execute('EXECUTE p')).error).to.include({ errorName: 'PERMISSION_DENIED', message: closed });
+    // SHOW CATALOGS leaves it out, as Trino's filterCatalogs does.
+    const catalogs = async (user: string) => (await new PrestoSession(server.url, { prefix: 'X-Trino-', user }).ok('SHOW CATALOGS')).rows.flat();
+    expect(await catalogs('bob')).to.deep.equal(['memory', 'system']);
+    expect(await catalogs('alice')).to.include('tpch');
     // Others read it.
     expect((await new PrestoSession(server.url, { prefix: 'X-Trino-', user: 'alice' }).ok('SELECT count(*) FROM tpch.tiny.nation')).rows).to.deep.equal([[25]]);
   });

@@ -50,6 +50,8 @@ export interface DialectContext {
   onTransactionEnd?: (transactionId: string, commit: boolean) => void;
   /** A view's query as CREATE VIEW gave it, in Trino SQL (SHOW CREATE VIEW). */
   viewSql?: (view: { catalog: string; schema: string; table: string }) => string | undefined;
+  /** Whether the user may see a catalog (SHOW CATALOGS lists only those, as Trino's filterCatalogs). */
+  catalogVisible?: (catalog: string) => boolean;
   /** The DuckDB SQL of a user's statement (EXPLAIN's, a prepared one's); absent for the project's own SQL. */
   translate?: (statement: Statement) => string;
 }
@@ -85,7 +87,7 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
   const session: Session = ctx.session;
   switch (s.kind) {
     case 'showCatalogs':
-      return rowsNow(ctx, await showCatalogs(connection, s.like));
+      return rowsNow(ctx, await showCatalogs(connection, s.like, ctx.catalogVisible));
     case 'showSchemas':
       return rowsNow(ctx, await showSchemas(connection, session, s.catalog, s.like));
     case 'showTables':

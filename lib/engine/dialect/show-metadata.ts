@@ -33,9 +33,9 @@ export interface ShowResult {
 
 export const varcharColumns = (...names: string[]): OutputColumn[] => names.map((name) => ({ name, type: { base: 'varchar' } }));
 
-export async function showCatalogs(connection: DuckDBConnection, like?: LikeFilter): Promise<ShowResult> {
+export async function showCatalogs(connection: DuckDBConnection, like?: LikeFilter, visible: (catalog: string) => boolean = () => true): Promise<ShowResult> {
   const match = likeMatcher(like);
-  return { columns: varcharColumns('Catalog'), rows: (await listCatalogs(connection)).filter(match).map((c) => [c]) };
+  return { columns: varcharColumns('Catalog'), rows: (await listCatalogs(connection)).filter((c) => match(c) && visible(c)).map((c) => [c]) };
 }
 
 export async function showSchemas(connection: DuckDBConnection, session: Session, catalog?: string, like?: LikeFilter): Promise<ShowResult> {
