@@ -8,7 +8,6 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { ConnectionPool } from './connection-pool.js';
 import { CONNECTION_SETUP_SQL } from './presto-macros.js';
 import { prestoTypeOf } from './duckdb-types.js';
-import { ipAddressFunctions } from './ip-address-functions.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
 import { declaredOutputs, type DeclaredOutput } from '../sql/declared-types.js';
 import { parseZone } from '../sql/time-zones.js';
@@ -108,7 +107,6 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   // connection (held for the engine's life, as the pool keeps it open).
   const declared = new DeclaredColumns();
   for (const fn of declaredColumnFunctions(declared, (database) => CatalogNames.prestoName(database))) first.registerScalarFunction(fn);
-  for (const fn of ipAddressFunctions()) first.registerScalarFunction(fn);
   const tpchDirectory = options.tpch === false ? undefined : options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch');
   let tpch: TpchCatalog | undefined;
   let system: Awaited<ReturnType<typeof attachSystemCatalog>> | undefined;
