@@ -8,6 +8,7 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { ConnectionPool } from './connection-pool.js';
 import { CONNECTION_SETUP_SQL } from './presto-macros.js';
 import { prestoTypeOf } from './duckdb-types.js';
+import { ipAddressFunctions } from './ip-address-functions.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
 import { declaredOutputs, type DeclaredOutput } from '../sql/declared-types.js';
 import { parseZone } from '../sql/time-zones.js';
@@ -107,6 +108,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   // connection (held for the engine's life, as the pool keeps it open).
   const declared = new DeclaredColumns();
   for (const fn of declaredColumnFunctions(declared, (database) => CatalogNames.prestoName(database))) first.registerScalarFunction(fn);
+  for (const fn of ipAddressFunctions()) first.registerScalarFunction(fn);
   const tpchDirectory = options.tpch === false ? undefined : options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch');
   let tpch: TpchCatalog | undefined;
   let system: Awaited<ReturnType<typeof attachSystemCatalog>> | undefined;
@@ -438,14 +440,14 @@ function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement |
   for (let i = 0; i < prepared.columnCount; i++) duckdbNames.push(prepared.columnName(i));
   const names = statement ? outputNames(statement, duckdbNames) : duckdbNames;
   const declared = statement
-    ? declaredOutputs(statement, { sessionZone: parseZone(session.timeZone ?? 'UTC') ?? { name: 'UTC' }, catalog: session.catalog, schema: session.schema, tableColumns }, duckdbNames)
+    ? declaredOutputs(statement, { catalog: session.catalog, schema: session.schema, tableColumns }, duckdbNames)
     : undefined;
   return names.map((name, i) => {
     const duckdb = prepared.columnType(i);
     const said = declared?.[i];
     const column = said?.type && acceptsDeclared(said.type, duckdb)
       ? { name, type: said.type, duckdb, declared: said }
-      : { name, type: prestoTypeOf(duckdb), duckdb, declared: said?.zone ? { zone: said.zone } : undefined };
+      : { name, type: prestoTypeOf(duckdb), duckdb };
     return session.prefix === 'X-Presto-' ? inMilliseconds(column) : column;
   });
 }

@@ -2,6 +2,7 @@
 // Only produces PrestoType values; rendering type names is lib/protocol's job.
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import type { PrestoType } from '../protocol/types.js';
+import { isIpAddressType } from './ip-address-functions.js';
 
 const simple = (base: string): PrestoType => ({ base });
 const decimal = (precision: number, scale: number): PrestoType => ({ base: 'decimal', precision, scale });
@@ -69,6 +70,8 @@ export function prestoTypeOf(type: DuckDBType): PrestoType {
     case DuckDBTypeId.MAP:
       return { base: 'map', params: [prestoTypeOf(type.keyType), prestoTypeOf(type.valueType)] };
     case DuckDBTypeId.STRUCT:
+      // Trino's ipaddress is a struct of its own (lib/sql/ip-address.ts).
+      if (isIpAddressType(type)) return simple('ipaddress');
       return {
         base: 'row',
         params: type.entryTypes.map(prestoTypeOf),

@@ -24,6 +24,8 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import type { PrestoType } from '../protocol/types.js';
 import type { DeclaredOutput } from '../sql/declared-types.js';
 import { localTime, parseZone } from '../sql/time-zones.js';
+import { IP_ADDRESS_FUNCTIONS } from '../sql/ip-address.js';
+import { isIpAddressType } from './ip-address-functions.js';
 
 /**
  * Deepest result type rendered: levels of arrays, maps and rows. Trino has no such limit; DuckDB's own
@@ -76,6 +78,8 @@ interface JsonCast {
  * objects become arrays in vivace_rows_json) and maps are not (their objects must stay objects).
  */
 function jsonCast(type: DuckDBType, rows: boolean): JsonCast | undefined {
+  // An ipaddress is a struct that renders as its text (jsonOrNull).
+  if (isIpAddressType(type)) return undefined;
   switch (type.typeId) {
     case DuckDBTypeId.LIST:
     case DuckDBTypeId.ARRAY: {
@@ -210,6 +214,8 @@ function joined(list: string, item: (v: string, inner: Scope) => string, scope: 
  * `expr` is NULL.
  */
 function jsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
+  // Trino's ipaddress (a struct of its own): its text, which holds no '"' or '\'.
+  if (isIpAddressType(type)) return quote(`${IP_ADDRESS_FUNCTIONS.text}(${expr})`);
   switch (type.typeId) {
     case DuckDBTypeId.BOOLEAN:
     case DuckDBTypeId.TINYINT:

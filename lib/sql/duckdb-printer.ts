@@ -27,6 +27,7 @@ import { lookupFunction, resolveFunctionName } from './function-catalog.js';
 import { childrenOf, walk } from './tree-walk.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
 import { positionAt } from './syntax-error.js';
+import { IP_ADDRESS_FUNCTIONS, invalidIpAddressMessage, ipAddressValueSql, isIpAddressExpression, parseIpAddress } from './ip-address.js';
 import type { ErrorName } from '../protocol/error-codes.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 
@@ -287,6 +288,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         if (e.expression.type === 'Row' && e.targetType.type === 'GenericDataType' && fold(e.targetType.name.value) === 'json') {
           return `json_array(${this.list(e.expression.items, this.expression)})`;
         }
+        const ip = this.ipAddressCast(e);
+        if (ip !== undefined) return ip;
         // A zoned value cast to timestamp or date is its local time in its zone.
         const zone = zoneOf(e.expression, this.sessionZone);
         const target = e.targetType;
@@ -328,8 +331,27 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       if (!decimal || decimal.precision > 38) throw this.fail(e, 'INVALID_LITERAL', `'${e.value}' is not a valid DECIMAL literal`);
       return `CAST(${quoteString(text)} AS DECIMAL(${decimal.precision}, ${decimal.scale}))`;
     }
+    if (type === 'ipaddress') return this.ipAddressLiteral(e);
     const target = duckdbType({ type: 'GenericDataType', name: e.typeName, arguments: [], location: e.typeName.location });
     return `CAST(${quoteString(e.value)} AS ${target})`;
+  }
+
+  /** IPADDRESS 'text', read here as Trino casts it while planning: text it refuses is INVALID_CAST_ARGUMENT. */
+  private ipAddressLiteral(e: Extract<Expression, { type: 'GenericLiteral' }>): string {
+    const value = parseIpAddress(e.value);
+    if (value === undefined) throw this.fail(e, 'INVALID_CAST_ARGUMENT', invalidIpAddressMessage(e.value));
+    return ipAddressValueSql(value);
+  }
+
+  /**
+   * Casts to ipaddress (from text, bytes or an ipaddress: the engine's function looks at the value's type),
+   * and to varchar from what the tree shows is an ipaddress; undefined for other casts.
+   */
+  private ipAddressCast(e: Extract<Expression, { type: 'Cast' }>): string | undefined {
+    const target = e.targetType.type === 'GenericDataType' ? fold(e.targetType.name.value) : undefined;
+    if (target === 'ipaddress') return `${e.safe ? IP_ADDRESS_FUNCTIONS.tryCast : IP_ADDRESS_FUNCTIONS.cast}(${this.expression(e.expression)})`;
+    if (target === 'varchar' && isIpAddressExpression(e.expression)) return `${IP_ADDRESS_FUNCTIONS.text}(${this.expression(e.expression)})`;
+    return undefined;
   }
 
   /** INTERVAL 'v' FIELD as DuckDB reads it; ranges (YEAR TO MONTH, DAY TO SECOND, ...) spelled out in units. */

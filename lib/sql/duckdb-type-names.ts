@@ -4,6 +4,7 @@
 import type { DataType, NumericParameter } from './ast.js';
 import { fold } from './names.js';
 import { duckdbTimestamp } from './temporal-literals.js';
+import { IPADDRESS_DUCKDB_TYPE } from './ip-address.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 
 const SIMPLE: Readonly<Record<string, string>> = {
@@ -24,6 +25,7 @@ const SIMPLE: Readonly<Record<string, string>> = {
   uuid: 'UUID',
   time: 'TIME',
   timestamp: 'TIMESTAMP_MS',
+  ipaddress: IPADDRESS_DUCKDB_TYPE,
 };
 
 /** The value of a type's numeric parameter (varchar(3), decimal(10, 2)), or undefined. */

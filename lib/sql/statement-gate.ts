@@ -64,7 +64,7 @@ const DUCKDB_VIEWS = new Set([
 /** Trino's type names the project maps to DuckDB (ROW, TIMESTAMP, TIME and INTERVAL are trees of their own). */
 const TYPE_NAMES = new Set([
   'boolean', 'tinyint', 'smallint', 'integer', 'int', 'bigint', 'real', 'double', 'decimal', 'varchar', 'char',
-  'varbinary', 'json', 'date', 'uuid', 'array', 'map', 'timestamp', 'time',
+  'varbinary', 'json', 'date', 'uuid', 'array', 'map', 'timestamp', 'time', 'ipaddress',
 ]);
 const CONTAINER_TYPES = new Set(['array', 'map']);
 

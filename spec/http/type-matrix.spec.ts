@@ -65,6 +65,8 @@ const CASES: TypeCase[] = [
     cast: "CAST(ROW(1, 'a') AS row(x integer, y varchar))", json: '[1,"a"]',
   },
   { type: 'uuid', signature: plain('uuid'), cast: "CAST('12151fd2-7586-11e9-8f9e-2a86e4085a59' AS uuid)", json: '"12151fd2-7586-11e9-8f9e-2a86e4085a59"' },
+  // Trino writes an IPv4-mapped address as IPv4, and IPv6 compressed (RFC 5952).
+  { type: 'ipaddress', signature: plain('ipaddress'), literal: "IPADDRESS '::ffff:10.0.0.1'", cast: "CAST('10.0.0.1' AS ipaddress)", json: '"10.0.0.1"' },
 ];
 
 
@@ -116,6 +118,14 @@ describe('type matrix over HTTP', function () {
   it('casts rows to JSON as Trino: anonymous fields as an array, named fields as an object', async () => {
     expect((await single("SELECT CAST(ROW(1, 'a') AS JSON)")).json).to.equal('"[1,\\"a\\"]"');
     expect((await single("SELECT CAST(CAST(ROW(1, 'a') AS ROW(x integer, y varchar)) AS JSON)")).json).to.equal('"{\\"x\\":1,\\"y\\":\\"a\\"}"');
+  });
+
+  it('writes an IPv6 ipaddress compressed and lower case, as Trino', async () => {
+    for (const form of ["IPADDRESS '2001:0DB8:0:0:1:0:0:1'", "CAST('2001:db8:0::1:0:0:1' AS ipaddress)"]) {
+      expect(await single(`SELECT ${form}`), form).to.deep.equal({ json: '"2001:db8::1:0:0:1"', type: 'ipaddress', signature: plain('ipaddress') });
+    }
+    const refused = await trino.execute("SELECT CAST('10.0.0.1/8' AS ipaddress)");
+    expect(refused.error).to.include({ errorName: 'INVALID_CAST_ARGUMENT', message: 'Cannot cast value to IPADDRESS: 10.0.0.1/8' });
   });
 
   it('types a bare NULL unknown', async () => {
