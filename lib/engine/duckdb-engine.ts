@@ -440,14 +440,14 @@ function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement |
   for (let i = 0; i < prepared.columnCount; i++) duckdbNames.push(prepared.columnName(i));
   const names = statement ? outputNames(statement, duckdbNames) : duckdbNames;
   const declared = statement
-    ? declaredOutputs(statement, { catalog: session.catalog, schema: session.schema, tableColumns }, duckdbNames)
+    ? declaredOutputs(statement, { sessionZone: parseZone(session.timeZone ?? 'UTC') ?? { name: 'UTC' }, catalog: session.catalog, schema: session.schema, tableColumns }, duckdbNames)
     : undefined;
   return names.map((name, i) => {
     const duckdb = prepared.columnType(i);
     const said = declared?.[i];
     const column = said?.type && acceptsDeclared(said.type, duckdb)
       ? { name, type: said.type, duckdb, declared: said }
-      : { name, type: prestoTypeOf(duckdb), duckdb };
+      : { name, type: prestoTypeOf(duckdb), duckdb, declared: said?.zone ? { zone: said.zone } : undefined };
     return session.prefix === 'X-Presto-' ? inMilliseconds(column) : column;
   });
 }
