@@ -3,6 +3,7 @@
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import type { PrestoType } from '../protocol/types.js';
 import { isIpAddressType } from './ip-address-functions.js';
+import { declaredFieldName } from '../sql/duckdb-type-names.js';
 
 const simple = (base: string): PrestoType => ({ base });
 const decimal = (precision: number, scale: number): PrestoType => ({ base: 'decimal', precision, scale });
@@ -75,8 +76,9 @@ export function prestoTypeOf(type: DuckDBType): PrestoType {
       return {
         base: 'row',
         params: type.entryTypes.map(prestoTypeOf),
-        // DuckDB names the fields of an unnamed ROW(...) with '' ; Presto leaves them anonymous.
-        fieldNames: type.entryNames.map((n) => (n === '' ? undefined : n)),
+        // DuckDB names the fields of an unnamed ROW(...) with '' ; Presto leaves them anonymous. A repeated
+        // name (row(a integer, a integer)) is reported as declared.
+        fieldNames: type.entryNames.map((n) => (n === '' ? undefined : declaredFieldName(n))),
       };
     case DuckDBTypeId.SQLNULL:
       return simple('unknown');

@@ -40,6 +40,15 @@ function parameterType(p: DataType | NumericParameter | undefined, name: string)
 /** Quotes a struct field name for DuckDB. */
 const field = (name: string) => `"${name.split('"').join('""')}"`;
 
+/** Between a repeated row field name and its occurrence number in DuckDB (a private-use character). */
+const REPEAT_MARK = '\uE010';
+
+/** The Trino name of a DuckDB struct field: the name as declared, without the suffix a repeated name got. */
+export function declaredFieldName(duckdbName: string): string {
+  const at = duckdbName.indexOf(REPEAT_MARK);
+  return at < 0 ? duckdbName : duckdbName.slice(0, at);
+}
+
 /** The DuckDB type for a Trino type tree. */
 export function duckdbType(t: DataType): string {
   switch (t.type) {
@@ -58,9 +67,18 @@ export function duckdbType(t: DataType): string {
       if (simple === undefined) throw new VivaceError('TYPE_NOT_FOUND', `Unknown type: ${name}`);
       return simple;
     }
-    case 'RowDataType':
+    case 'RowDataType': {
       // DuckDB's structs need field names; Trino's anonymous fields are numbered as DuckDB's ROW() does.
-      return `STRUCT(${t.fields.map((f, i) => `${field(f.name ? f.name.value : `field${i}`)} ${duckdbType(f.fieldType)}`).join(', ')})`;
+      // Trino allows a name twice (row(a integer, a integer)), DuckDB does not: a repeat gets a suffix
+      // that the type reported back leaves out (declaredFieldName). As Trino, a name is lower case unless quoted.
+      const seen = new Map<string, number>();
+      return `STRUCT(${t.fields.map((f, i) => {
+        const name = f.name ? (f.name.quoted ? f.name.value : fold(f.name.value)) : `field${i}`;
+        const count = (seen.get(fold(name)) ?? 0) + 1;
+        seen.set(fold(name), count);
+        return `${field(count === 1 ? name : `${name}${REPEAT_MARK}${count}`)} ${duckdbType(f.fieldType)}`;
+      }).join(', ')})`;
+    }
     case 'DateTimeDataType': {
       const precision = numeric(t.precision);
       if (t.kind === 'TIME') return t.withTimeZone ? 'TIMETZ' : (precision ?? 3) > 6 ? 'TIME_NS' : 'TIME';

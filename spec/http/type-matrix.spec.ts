@@ -128,6 +128,21 @@ describe('type matrix over HTTP', function () {
     expect(refused.error).to.include({ errorName: 'INVALID_CAST_ARGUMENT', message: 'Cannot cast value to IPADDRESS: 10.0.0.1/8' });
   });
 
+  it('takes rows that name a field twice (DuckDB refuses them) as a cast, a subquery output, a table column and in an array', async () => {
+    const named = (name: string) => ({ kind: 'NAMED_TYPE', value: { fieldName: { name }, typeSignature: plain('integer') } });
+    const twice = { json: '[1,2]', type: 'row(a integer, a integer)', signature: { rawType: 'row', arguments: [named('a'), named('a')] } };
+    expect(await single('SELECT CAST(ROW(1, 2) AS ROW(a integer, a integer))')).to.deep.equal(twice);
+    expect(await single('SELECT r FROM (SELECT CAST(ROW(1, 2) AS ROW(a integer, a integer)) AS r)')).to.deep.equal(twice);
+    // As Trino, an unquoted field name is lower case, so `a` and `A` are one name; a quoted one keeps its case.
+    await trino.ok('CREATE TABLE twice (r row(a integer, A integer, b varchar, "A" integer))');
+    await trino.ok(`INSERT INTO twice VALUES (CAST(ROW(1, 2, 'x', 3) AS ROW(a integer, A integer, b varchar, "A" integer)))`);
+    const column = await single('SELECT r FROM twice');
+    expect([column.json, column.type]).to.deep.equal(['[1,2,"x",3]', 'row(a integer, a integer, b varchar, A integer)']);
+    expect((await trino.ok('DESCRIBE twice')).rows[0]!.slice(0, 2)).to.deep.equal(['r', 'row(a integer, a integer, b varchar, A integer)']);
+    const array = await single('SELECT ARRAY[CAST(ROW(1, 2) AS ROW(a integer, a integer)), NULL]');
+    expect([array.json, array.type]).to.deep.equal(['[[1,2],null]', 'array(row(a integer, a integer))']);
+  });
+
   it('types a bare NULL unknown', async () => {
     expect(await single('SELECT NULL')).to.deep.equal({ json: 'null', type: 'unknown', signature: plain('unknown') });
   });
