@@ -1,7 +1,7 @@
 // Fixtures for the authentication and HTTPS specs: a throw-away directory, a self-signed certificate,
 // password files with real bcrypt and PBKDF2 hashes, a real server with HTTPS on free loopback ports,
 // and an HTTPS request helper that trusts that certificate and keeps every response header line.
-import { pbkdf2Sync, randomBytes } from 'node:crypto';
+import { pbkdf2Sync, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
@@ -91,6 +91,26 @@ export async function startSecureServer(config: Partial<CoordinatorConfig>): Pro
       await coordinator.stop();
     },
   };
+}
+
+/**
+ * HTTPS with PASSWORD,JWT: alice (bcrypt, `alice-secret`) and bob (PBKDF2, `bob-secret`) in the password
+ * file, tokens checked against `jwtPublicKey`; the keystore holds the key, then the certificate.
+ */
+export function startAuthenticatedServer(
+  dir: TempDir,
+  certificate: Certificate,
+  jwtPublicKey: KeyObject,
+  config: Partial<CoordinatorConfig> = {},
+): Promise<SecureServer> {
+  return startSecureServer({
+    authenticationTypes: ['PASSWORD', 'JWT'],
+    passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n${pbkdf2Line('bob', 'bob-secret')}\n`),
+    jwtKeyFile: dir.file('jwt.pem', jwtPublicKey.export({ type: 'spki', format: 'pem' }) as string),
+    httpsEnabled: true,
+    httpsKeystorePath: dir.file('keystore.pem', `${certificate.key}${certificate.cert}`),
+    ...config,
+  });
 }
 
 export interface RawResponse {

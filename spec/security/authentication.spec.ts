@@ -13,8 +13,8 @@ import {
   basic,
   bcryptLine,
   makeCertificate,
-  pbkdf2Line,
   send,
+  startAuthenticatedServer,
   startSecureServer,
   tempDir,
   type Certificate,
@@ -67,14 +67,7 @@ describe('security: authentication (real server, HTTPS)', function () {
   before(async () => {
     dir = tempDir();
     certificate = await makeCertificate();
-    server = await startSecureServer({
-      authenticationTypes: ['PASSWORD', 'JWT'],
-      passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n${pbkdf2Line('bob', 'bob-secret')}\n`),
-      jwtKeyFile: dir.file('jwt.pem', signing.publicKey.export({ type: 'spki', format: 'pem' }) as string),
-      jwtRequiredIssuer: ISSUER,
-      httpsEnabled: true,
-      httpsKeystorePath: dir.file('keystore.pem', `${certificate.key}${certificate.cert}`),
-    });
+    server = await startAuthenticatedServer(dir, certificate, signing.publicKey, { jwtRequiredIssuer: ISSUER });
   });
   after(async () => {
     await server?.stop();
