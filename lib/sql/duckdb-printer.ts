@@ -27,7 +27,7 @@ import { lookupFunction, resolveFunctionName } from './function-catalog.js';
 import { childrenOf, walk } from './tree-walk.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
 import { positionAt } from './syntax-error.js';
-import { IP_ADDRESS_FUNCTIONS, invalidIpAddressMessage, ipAddressValueSql, isIpAddressExpression, parseIpAddress } from './ip-address.js';
+import { IP_ADDRESS_FUNCTIONS, ifIpAddressSql, invalidIpAddressMessage, ipAddressValueSql, isIpAddressExpression, parseIpAddress } from './ip-address.js';
 import type { ErrorName } from '../protocol/error-codes.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 
@@ -345,12 +345,17 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
 
   /**
    * Casts to ipaddress (from text, bytes or an ipaddress: the engine's function looks at the value's type),
-   * and to varchar from what the tree shows is an ipaddress; undefined for other casts.
+   * and to varchar or varbinary from an ipaddress: one the tree shows, or a column that may hold one
+   * (DuckDB picks the branch by its type while planning); undefined for other casts.
    */
   private ipAddressCast(e: Extract<Expression, { type: 'Cast' }>): string | undefined {
     const target = e.targetType.type === 'GenericDataType' ? fold(e.targetType.name.value) : undefined;
     if (target === 'ipaddress') return `${e.safe ? IP_ADDRESS_FUNCTIONS.tryCast : IP_ADDRESS_FUNCTIONS.cast}(${this.expression(e.expression)})`;
-    if (target === 'varchar' && isIpAddressExpression(e.expression)) return `${IP_ADDRESS_FUNCTIONS.text}(${this.expression(e.expression)})`;
+    const write = target === 'varchar' ? 'text' : target === 'varbinary' ? 'bytes' : undefined;
+    if (write === undefined) return undefined;
+    if (isIpAddressExpression(e.expression)) return `${IP_ADDRESS_FUNCTIONS[write]}(${this.expression(e.expression)})`;
+    // Only a column reference is printed twice: it is short, and cannot nest (a nested cast would double per level).
+    if (e.expression.type === 'Identifier' || e.expression.type === 'DereferenceExpression') return ifIpAddressSql(this.expression(e.expression), write, super.expression(e));
     return undefined;
   }
 

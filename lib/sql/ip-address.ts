@@ -21,6 +21,8 @@ export const IP_ADDRESS_FUNCTIONS = {
   tryCast: 'vivace_try_ipaddress',
   /** An ipaddress as Trino's text (CAST(ip AS varchar), and its JSON in a result). */
   text: 'vivace_ipaddress_text',
+  /** An ipaddress as its 16 bytes (CAST(ip AS varbinary)). */
+  bytes: 'vivace_ipaddress_bytes',
 } as const;
 
 /** The 96 high bits of an IPv4-mapped address (::ffff:0:0/96). */
@@ -210,6 +212,15 @@ export function ipAddressOfBytes(bytes: Uint8Array): bigint | undefined {
 /** DuckDB SQL for an ipaddress constant. */
 export function ipAddressValueSql(value: bigint): string {
   return `{'${IPADDRESS_FIELD}': CAST('${value}' AS UHUGEINT)}`;
+}
+
+/**
+ * DuckDB SQL that writes `sql`, a value of a type the translation cannot see (a column), with `write`
+ * when it is an ipaddress and as `otherwise` (the cast as DuckDB makes it) for any other type. DuckDB folds
+ * typeof() while planning, so only one branch remains: other types pay nothing.
+ */
+export function ifIpAddressSql(sql: string, write: 'text' | 'bytes', otherwise: string): string {
+  return `CASE WHEN system.main.typeof(${sql}) = '${IPADDRESS_DUCKDB_TYPE.replace(/"/g, '')}' THEN ${IP_ADDRESS_FUNCTIONS[write]}(${sql}) ELSE ${otherwise} END`;
 }
 
 /** Whether the tree alone says an expression is an ipaddress: an IPADDRESS literal, or a cast to ipaddress. */

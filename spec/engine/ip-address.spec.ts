@@ -37,6 +37,18 @@ describe('ipaddress in the engine', function () {
     expect(plan.columns.map((c) => c.type.base)).to.deep.equal(['ipaddress', 'ipaddress', 'varchar', 'varchar']);
   });
 
+  it('casts columns holding ipaddresses to varchar and varbinary, and leaves other columns\' casts as they were', async () => {
+    const { rows } = await runSql(engine, `SELECT CAST(ip AS varchar), CAST(r.ip AS varchar), CAST(ip AS varbinary), CAST(n AS varchar), CAST(s AS varbinary),
+      transform(ARRAY[ip], x -> CAST(x AS varchar)), transform(ARRAY[n], x -> CAST(x AS varchar))
+      FROM (SELECT ip, CAST(ROW(ip) AS ROW(ip ipaddress)) AS r, 7 AS n, 'ab' AS s FROM (VALUES (IPADDRESS '2001:db8::1'), (IPADDRESS '10.0.0.1')) v(ip))`);
+    expect(rows).to.deep.equal([
+      ['2001:db8::1', '2001:db8::1', 'IAENuAAAAAAAAAAAAAAAAQ==', '7', 'YWI=', ['2001:db8::1'], ['7']],
+      ['10.0.0.1', '10.0.0.1', 'AAAAAAAAAAAAAP//CgAAAQ==', '7', 'YWI=', ['10.0.0.1'], ['7']],
+    ]);
+    const known = await runSql(engine, "SELECT CAST(IPADDRESS '::ffff:1.2.3.4' AS varbinary), CAST(IPADDRESS '::1' AS varchar)");
+    expect(known.rows).to.deep.equal([['AAAAAAAAAAAAAP//AQIDBA==', '::1']]);
+  });
+
   it('compares and orders by the 16 bytes (IPv4 after every address below ::ffff:0:0)', async () => {
     const { rows } = await runSql(engine, `SELECT CAST(t AS ipaddress) AS ip FROM (VALUES ('10.0.0.2'), ('9.255.255.255'), ('::1'), ('ffff::'), ('10.0.0.10')) v(t) ORDER BY ip`);
     expect(rows.map((r) => r[0])).to.deep.equal(['::1', '9.255.255.255', '10.0.0.2', '10.0.0.10', 'ffff::']);
