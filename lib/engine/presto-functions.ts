@@ -7,6 +7,7 @@
 // its arguments once (once()). README.md "Presto SQL support" lists what each one does and how it differs.
 
 import { MYSQL_TO_STRFTIME } from '../sql/mysql-date-format.js';
+import { IPADDRESS_DUCKDB_TYPE } from '../sql/ip-address.js';
 
 const macro = (name: string, ...overloads: string[]) => `CREATE OR REPLACE TEMP MACRO ${name} ${overloads.join(',\n  ')}`;
 
@@ -119,6 +120,8 @@ const lit = (s: string) => `'${s}'`;
  */
 const PRESTO_TYPE_NAME = (() => {
   const steps: [string, string][] = [
+    // Trino's ipaddress (lib/sql/ip-address.ts) before its struct and uhugeint are renamed.
+    [IPADDRESS_DUCKDB_TYPE.replaceAll('"', '').toLowerCase(), 'ipaddress'],
     ['ubigint', 'decimal(20,0)'], ['uinteger', 'bigint'], ['usmallint', 'integer'], ['utinyint', 'smallint'], ['hugeint', 'decimal(38,0)'],
     ['float', 'real'], ['blob', 'varbinary'], ['struct(', 'row('], ['"null"', 'unknown'], ['interval', 'interval day to second'],
     ['timestamp with time zone', '\u0001(6) with \u0002 zone'], ['timestamp_ns', '\u0001(9)'], ['timestamp_ms', '\u0001(3)'], ['timestamp_s', '\u0001(0)'],

@@ -20,6 +20,7 @@ describe('ipaddress in the engine', function () {
     const { rows, plan } = await runSql(engine, `SELECT IPADDRESS '10.0.0.1', CAST('::ffff:1.2.3.4' AS ipaddress), IPADDRESS '2001:0DB8:0:0:1:0:0:1',
       CAST('1:0:0:2:0:0:0:3' AS ipaddress), IPADDRESS '::', IPADDRESS '::1.2.3.4', CAST(NULL AS ipaddress)`);
     expect(plan.columns.map((c) => c.type)).to.deep.equal(Array(7).fill({ base: 'ipaddress' }));
+    expect((await runSql(engine, "SELECT typeof(IPADDRESS '::1'), typeof(ARRAY[IPADDRESS '::1'])")).rows).to.deep.equal([['ipaddress', 'array(ipaddress)']]);
     expect(rows).to.deep.equal([['10.0.0.1', '1.2.3.4', '2001:db8::1:0:0:1', '1:0:0:2::3', '::', '::102:304', null]]);
   });
 
