@@ -56,6 +56,6 @@ export function authentication(authenticator: Authenticator, options: { processF
     for (const challenge of outcome.challenges) ctx.append('WWW-Authenticate', challenge);
     ctx.set('Content-Type', 'application/json');
     ctx.status = outcome.status;
-    ctx.body = errorBody(outcome.status, 'PERMISSION_DENIED', outcome.message);
+    ctx.body = errorBody(outcome.status, outcome.status === 503 ? 'GENERIC_INSUFFICIENT_RESOURCES' : 'PERMISSION_DENIED', outcome.message);
   };
 }

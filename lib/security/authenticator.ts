@@ -5,6 +5,7 @@
 import type { CoordinatorConfig } from '../config.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { authorizationScheme, MalformedCredentialsError, parseBasicCredentials } from './basic-credentials.js';
+import { TooManyPasswordChecks } from './bcrypt-worker.js';
 import { JwtAuthenticator, JwtRejected } from './jwt-authenticator.js';
 import { PasswordFile } from './password-file.js';
 
@@ -22,7 +23,7 @@ export interface AuthenticationRequest {
 
 export type AuthenticationOutcome =
   | { principal: string }
-  | { status: 401 | 403; message: string; challenges: string[] };
+  | { status: 401 | 403 | 503; message: string; challenges: string[] };
 
 export interface Authenticator {
   authenticate(request: AuthenticationRequest): Promise<AuthenticationOutcome>;
@@ -134,6 +135,8 @@ export function createAuthenticator(config: CoordinatorConfig, deps: Authenticat
         try {
           return { principal: await method(request.authorization) };
         } catch (err) {
+          // Overloaded, not refused: 503, which clients retry.
+          if (err instanceof TooManyPasswordChecks) return { status: 503, message: err.message, challenges: [] };
           if (!(err instanceof AuthenticationFailure)) throw err;
           if (err.message) messages.add(err.message);
           if (err.challenge) challenges.add(err.challenge);

@@ -4,8 +4,8 @@
 import { createHmac, pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import bcrypt from 'bcryptjs';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { bcryptMatches } from './bcrypt-worker.js';
 
 export type HashedPassword =
   | { kind: 'bcrypt'; hash: string }
@@ -119,11 +119,11 @@ function isBcryptBase64(c: number): boolean {
   return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2f;
 }
 
-/** Whether `password` matches; bcryptjs's async compare yields to the event loop while it works. */
+/** Whether `password` matches: bcrypt on the worker thread, PBKDF2 on libuv's pool; the event loop is never held. */
 export async function matches(hashed: HashedPassword, password: string): Promise<boolean> {
   if (hashed.kind === 'bcrypt') {
     if (Buffer.byteLength(password, 'utf8') > BCRYPT_MAX_PASSWORD_BYTES) return false;
-    return bcrypt.compare(password, hashed.hash);
+    return bcryptMatches(password, hashed.hash);
   }
   const derived = await new Promise<Buffer>((resolve, reject) =>
     pbkdf2(password, hashed.salt, hashed.iterations, hashed.hash.length, 'sha1', (err, key) => (err ? reject(err) : resolve(key))),
@@ -165,6 +165,8 @@ export interface PasswordFileOptions {
   now?: () => number;
   /** one line per problem found on a re-read (the file is then refused until it is fixed) */
   log?: (line: string) => void;
+  /** the hash check (specs count its calls) */
+  matches?: typeof matches;
 }
 
 interface Store {
@@ -202,7 +204,7 @@ export class PasswordFile {
     const expires = store.verified.get(key);
     if (expires !== undefined && expires > now) return true;
     const hashed = store.users.get(user);
-    const ok = await matches(hashed ?? UNKNOWN_USER_HASH, password);
+    const ok = await (this.options.matches ?? matches)(hashed ?? UNKNOWN_USER_HASH, password);
     if (!ok || !hashed || store !== this.store) return false;
     store.verified.delete(key);
     store.verified.set(key, now + this.cacheTtlMs);

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { CoordinatorConfig } from '../../lib/config.js';
+import { limitPendingChecks } from '../../lib/security/bcrypt-worker.js';
 import { expectValid } from '../support/schema-validator.js';
 import { validateStatement } from '../support/http.js';
 import {
@@ -147,6 +148,22 @@ describe('security: authentication (real server, HTTPS)', function () {
     expect(first.status).to.equal(200);
     expectRefusal(await send('GET', first.body.nextUri, { ca: certificate.cert }), 401, 'Unauthorized', [BASIC, BEARER]);
     expect((await send('DELETE', first.body.nextUri, { headers: auth, ca: certificate.cert })).status).to.equal(204);
+  });
+
+  it('answers 503 (which clients retry) while the password checks are overloaded; cached and JWT credentials still pass', async () => {
+    const alice = { Authorization: basic('alice', 'alice-secret') };
+    expect((await https('GET', '/v1/query', alice)).status).to.equal(200);
+    const restore = limitPendingChecks(0);
+    try {
+      const res = await https('GET', '/v1/query', { Authorization: basic('alice', 'alice-secret-typo') });
+      expect(res.status).to.equal(503);
+      expectValid('error', res.body);
+      expect(res.body).to.include({ errorName: 'GENERIC_INSUFFICIENT_RESOURCES', message: 'Too many password checks in progress; try again later' });
+      expect((await https('GET', '/v1/query', alice)).status, 'cached').to.equal(200);
+      expect((await https('GET', '/v1/query', { Authorization: `Bearer ${await jwt({ sub: 'carol', iss: ISSUER })}` })).status).to.equal(200);
+    } finally {
+      restore();
+    }
   });
 
   it('never echoes the password, the token or the header', async () => {

@@ -1,0 +1,81 @@
+// bcrypt checks on one worker thread shared by the process. bcryptjs is plain JavaScript: even its async
+// compare holds the event loop for up to 100 ms per step, and concurrent checks (wrong passwords from
+// anyone) add up per turn of the loop (measured: 4 checks at cost 12 held it 404 ms). On a worker the
+// loop is never held; checks queue there, one at a time, and past MAX_PENDING they are refused at once.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/** The worker is an eval'd CommonJS script: it runs the same under tsx and from dist, and loads bcryptjs's CommonJS build. */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const bcrypt = require(workerData.bcryptPath);
+parentPort.on('message', ({ id, password, hash }) => {
+  let ok = false;
+  try {
+    ok = bcrypt.compareSync(password, hash);
+  } catch {
+    ok = false;
+  }
+  parentPort.postMessage({ id, ok });
+});
+`;
+
+/** Checks waiting at most; at cost 8 (~18 ms each) the last one waits about 5 s. */
+export const MAX_PENDING = 256;
+let maxPending = MAX_PENDING;
+
+/** For specs: a smaller queue; returns the function that restores the default. */
+export function limitPendingChecks(limit: number): () => void {
+  maxPending = limit;
+  return () => {
+    maxPending = MAX_PENDING;
+  };
+}
+
+export class TooManyPasswordChecks extends Error {
+  constructor() {
+    super('Too many password checks in progress; try again later');
+  }
+}
+
+interface Pending {
+  resolve: (ok: boolean) => void;
+  reject: (err: Error) => void;
+}
+
+let worker: Worker | undefined;
+const pending = new Map<number, Pending>();
+let nextId = 0;
+
+function start(): Worker {
+  const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: createRequire(import.meta.url).resolve('bcryptjs') } });
+  started.on('message', ({ id, ok }: { id: number; ok: boolean }) => {
+    const waiting = pending.get(id);
+    if (!waiting) return;
+    pending.delete(id);
+    if (pending.size === 0) started.unref();
+    waiting.resolve(ok);
+  });
+  const fail = (err: Error) => {
+    if (worker === started) worker = undefined;
+    for (const waiting of pending.values()) waiting.reject(err);
+    pending.clear();
+  };
+  started.on('error', fail);
+  started.on('exit', (code) => fail(new Error(`bcrypt worker exited with code ${code}`)));
+  return started;
+}
+
+/** Whether `password` matches the bcrypt `hash`; rejects with TooManyPasswordChecks when the queue is full. */
+export function bcryptMatches(password: string, hash: string): Promise<boolean> {
+  if (pending.size >= maxPending) return Promise.reject(new TooManyPasswordChecks());
+  worker ??= start();
+  const target = worker;
+  const id = nextId++;
+  return new Promise<boolean>((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    // Referenced only while a check is under way: an idle worker never keeps the process alive.
+    if (pending.size === 1) target.ref();
+    target.postMessage({ id, password, hash });
+  });
+}
