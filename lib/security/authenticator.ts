@@ -5,7 +5,7 @@
 import type { CoordinatorConfig } from '../config.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { authorizationScheme, MalformedCredentialsError, parseBasicCredentials } from './basic-credentials.js';
-import { TooManyPasswordChecks } from './bcrypt-worker.js';
+import { TooManyPasswordChecks } from './password-check-worker.js';
 import { JwtAuthenticator, JwtRejected } from './jwt-authenticator.js';
 import { PasswordFile } from './password-file.js';
 

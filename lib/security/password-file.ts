@@ -1,18 +1,18 @@
 // Trino's file password authenticator (file.password-file): `user:hash` lines, bcrypt or PBKDF2 hashes,
 // re-read every file.refresh-period, successful checks cached (file.auth-token-cache.max-size).
 // A hash never appears in a message; a broken file names its line number.
-import { createHmac, pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { bcryptMatches } from './bcrypt-worker.js';
+import { checkPassword } from './password-check-worker.js';
 
 export type HashedPassword =
   | { kind: 'bcrypt'; hash: string }
-  | { kind: 'pbkdf2'; iterations: number; salt: Buffer; hash: Buffer };
+  | { kind: 'pbkdf2'; iterations: number; salt: string; hash: string };
 
-// Trino's floors (EncryptionUtil). The ceilings are ours: one check of a hash past them would hold a
-// core (bcryptjs, cost 16: ~4 s) or a libuv thread (PBKDF2, 10M rounds: ~4 s) for a single request.
+// Trino's floors (EncryptionUtil). The ceilings are ours: one check of a hash past them would hold the
+// password-check worker for seconds (bcryptjs at cost 16, PBKDF2 at 10M rounds: ~4 s each).
 const BCRYPT_MIN_COST = 8;
 const BCRYPT_MAX_COST = 16;
 const PBKDF2_MIN_ITERATIONS = 1000;
@@ -102,13 +102,13 @@ function parsePbkdf2(text: string): HashedPassword {
   return { kind: 'pbkdf2', iterations, salt, hash };
 }
 
-function lowerHex(text: string, maxBytes: number): Buffer {
+function lowerHex(text: string, maxBytes: number): string {
   if (text === '' || text.length % 2 !== 0 || text.length > 2 * maxBytes) throw new HashFormatError('Invalid PBKDF2 password');
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (!isDigit(c) && !(c >= 0x61 && c <= 0x66)) throw new HashFormatError('Invalid PBKDF2 password');
   }
-  return Buffer.from(text, 'hex');
+  return text;
 }
 
 function isDigit(c: number): boolean {
@@ -119,16 +119,10 @@ function isBcryptBase64(c: number): boolean {
   return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2f;
 }
 
-/** Whether `password` matches: bcrypt on the worker thread, PBKDF2 on libuv's pool; the event loop is never held. */
+/** Whether `password` matches, checked on the password-check worker (constant-time compare for PBKDF2). */
 export async function matches(hashed: HashedPassword, password: string): Promise<boolean> {
-  if (hashed.kind === 'bcrypt') {
-    if (Buffer.byteLength(password, 'utf8') > BCRYPT_MAX_PASSWORD_BYTES) return false;
-    return bcryptMatches(password, hashed.hash);
-  }
-  const derived = await new Promise<Buffer>((resolve, reject) =>
-    pbkdf2(password, hashed.salt, hashed.iterations, hashed.hash.length, 'sha1', (err, key) => (err ? reject(err) : resolve(key))),
-  );
-  return timingSafeEqual(derived, hashed.hash);
+  if (hashed.kind === 'bcrypt' && Buffer.byteLength(password, 'utf8') > BCRYPT_MAX_PASSWORD_BYTES) return false;
+  return checkPassword({ ...hashed, password });
 }
 
 /** Checked for a user the file does not have, so that an unknown user costs about what a known one does. */

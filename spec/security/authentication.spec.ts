@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { CoordinatorConfig } from '../../lib/config.js';
-import { limitPendingChecks } from '../../lib/security/bcrypt-worker.js';
+import { limitPendingChecks } from '../../lib/security/password-check-worker.js';
 import { expectValid } from '../support/schema-validator.js';
 import { validateStatement } from '../support/http.js';
 import {

@@ -1,26 +1,38 @@
-// bcrypt checks on one worker thread shared by the process. bcryptjs is plain JavaScript: even its async
-// compare holds the event loop for up to 100 ms per step, and concurrent checks (wrong passwords from
-// anyone) add up per turn of the loop (measured: 4 checks at cost 12 held it 404 ms). On a worker the
-// loop is never held; checks queue there, one at a time, and past MAX_PENDING they are refused at once.
+// Password hash checks (bcrypt and PBKDF2) on one worker thread shared by the process. bcryptjs is plain
+// JavaScript: even its async compare holds the event loop for up to 100 ms per step, and concurrent
+// checks (wrong passwords from anyone) add up per turn of the loop (measured: 4 checks at cost 12 held it
+// 404 ms). PBKDF2 on libuv's pool would take the threads DuckDB runs queries on. On the worker neither
+// happens; checks queue there, one at a time, and past MAX_PENDING they are refused at once.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-/** The worker is an eval'd CommonJS script: it runs the same under tsx and from dist, and loads bcryptjs's CommonJS build. */
+/** An eval'd CommonJS script: it runs the same under tsx and from dist, and loads bcryptjs's CommonJS build. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { pbkdf2Sync, timingSafeEqual } = require('node:crypto');
 const bcrypt = require(workerData.bcryptPath);
-parentPort.on('message', ({ id, password, hash }) => {
+function check(request) {
+  if (request.kind === 'bcrypt') return bcrypt.compareSync(request.password, request.hash);
+  const expected = Buffer.from(request.hash, 'hex');
+  const derived = pbkdf2Sync(request.password, Buffer.from(request.salt, 'hex'), request.iterations, expected.length, 'sha1');
+  return timingSafeEqual(derived, expected);
+}
+parentPort.on('message', (request) => {
   let ok = false;
   try {
-    ok = bcrypt.compareSync(password, hash);
+    ok = check(request);
   } catch {
     ok = false;
   }
-  parentPort.postMessage({ id, ok });
+  parentPort.postMessage({ id: request.id, ok });
 });
 `;
 
-/** Checks waiting at most; at cost 8 (~18 ms each) the last one waits about 5 s. */
+export type PasswordCheck =
+  | { kind: 'bcrypt'; password: string; hash: string }
+  | { kind: 'pbkdf2'; password: string; iterations: number; salt: string; hash: string };
+
+/** Checks waiting at most; at bcrypt cost 8 (~18 ms each) the last one waits about 5 s. */
 export const MAX_PENDING = 256;
 let maxPending = MAX_PENDING;
 
@@ -62,12 +74,12 @@ function start(): Worker {
     pending.clear();
   };
   started.on('error', fail);
-  started.on('exit', (code) => fail(new Error(`bcrypt worker exited with code ${code}`)));
+  started.on('exit', (code) => fail(new Error(`password check worker exited with code ${code}`)));
   return started;
 }
 
-/** Whether `password` matches the bcrypt `hash`; rejects with TooManyPasswordChecks when the queue is full. */
-export function bcryptMatches(password: string, hash: string): Promise<boolean> {
+/** Whether the password matches; rejects with TooManyPasswordChecks when the queue is full. */
+export function checkPassword(check: PasswordCheck): Promise<boolean> {
   if (pending.size >= maxPending) return Promise.reject(new TooManyPasswordChecks());
   worker ??= start();
   const target = worker;
@@ -76,6 +88,6 @@ export function bcryptMatches(password: string, hash: string): Promise<boolean> 
     pending.set(id, { resolve, reject });
     // Referenced only while a check is under way: an idle worker never keeps the process alive.
     if (pending.size === 1) target.ref();
-    target.postMessage({ id, password, hash });
+    target.postMessage({ id, ...check });
   });
 }
