@@ -11,7 +11,6 @@ import { prestoTypeOf } from './duckdb-types.js';
 import { ipAddressFunctions } from './ip-address-functions.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
 import { declaredOutputs, type DeclaredOutput } from '../sql/declared-types.js';
-import { parseZone } from '../sql/time-zones.js';
 import { columnChanges } from '../sql/column-declarations.js';
 import { DeclaredColumns, declaredColumnFunctions } from './catalogs/declared-columns.js';
 import type { QualifiedTable } from '../sql/names.js';
@@ -440,14 +439,14 @@ function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement |
   for (let i = 0; i < prepared.columnCount; i++) duckdbNames.push(prepared.columnName(i));
   const names = statement ? outputNames(statement, duckdbNames) : duckdbNames;
   const declared = statement
-    ? declaredOutputs(statement, { sessionZone: parseZone(session.timeZone ?? 'UTC') ?? { name: 'UTC' }, catalog: session.catalog, schema: session.schema, tableColumns }, duckdbNames)
+    ? declaredOutputs(statement, { catalog: session.catalog, schema: session.schema, tableColumns }, duckdbNames)
     : undefined;
   return names.map((name, i) => {
     const duckdb = prepared.columnType(i);
     const said = declared?.[i];
     const column = said?.type && acceptsDeclared(said.type, duckdb)
       ? { name, type: said.type, duckdb, declared: said }
-      : { name, type: prestoTypeOf(duckdb), duckdb, declared: said?.zone ? { zone: said.zone } : undefined };
+      : { name, type: prestoTypeOf(duckdb), duckdb };
     return session.prefix === 'X-Presto-' ? inMilliseconds(column) : column;
   });
 }

@@ -2,6 +2,7 @@
 // Only produces PrestoType values; rendering type names is lib/protocol's job.
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import type { PrestoType } from '../protocol/types.js';
+import { zonedPrecision } from './zoned-type.js';
 import { isIpAddressType } from './ip-address-functions.js';
 import { declaredFieldName } from '../sql/duckdb-type-names.js';
 
@@ -73,6 +74,8 @@ export function prestoTypeOf(type: DuckDBType): PrestoType {
     case DuckDBTypeId.STRUCT:
       // Trino's ipaddress is a struct of its own (lib/sql/ip-address.ts).
       if (isIpAddressType(type)) return simple('ipaddress');
+      // The project's zoned values (lib/sql/zoned-timestamps.ts) are Trino's timestamp with time zone.
+      if (zonedPrecision(type) !== undefined) return { base: 'timestamp with time zone', precision: zonedPrecision(type)! };
       return {
         base: 'row',
         params: type.entryTypes.map(prestoTypeOf),

@@ -8,6 +8,8 @@
 
 import { MYSQL_TO_STRFTIME } from '../sql/mysql-date-format.js';
 import { IPADDRESS_DUCKDB_TYPE } from '../sql/ip-address.js';
+import { ZONED_DATE_ADD, ZONED_ISO8601, ZONED_TRUNC, zonedInterval } from './zoned-overloads.js';
+import { ZONED_PRECISIONS, zonedType } from '../sql/zoned-timestamps.js';
 
 const macro = (name: string, ...overloads: string[]) => `CREATE OR REPLACE TEMP MACRO ${name} ${overloads.join(',\n  ')}`;
 
@@ -122,6 +124,8 @@ const PRESTO_TYPE_NAME = (() => {
   const steps: [string, string][] = [
     // Trino's ipaddress (lib/sql/ip-address.ts) before its struct and uhugeint are renamed.
     [IPADDRESS_DUCKDB_TYPE.replaceAll('"', '').toLowerCase(), 'ipaddress'],
+    // Zoned values (lib/sql/zoned-timestamps.ts) first, before their struct and timestamp parts are renamed.
+    ...ZONED_PRECISIONS.map((p): [string, string] => [zonedType(p).toLowerCase(), `\u0001(${p}) with \u0002 zone`]),
     ['ubigint', 'decimal(20,0)'], ['uinteger', 'bigint'], ['usmallint', 'integer'], ['utinyint', 'smallint'], ['hugeint', 'decimal(38,0)'],
     ['float', 'real'], ['blob', 'varbinary'], ['struct(', 'row('], ['"null"', 'unknown'], ['interval', 'interval day to second'],
     ['timestamp with time zone', '\u0001(6) with \u0002 zone'], ['timestamp_ns', '\u0001(9)'], ['timestamp_ms', '\u0001(3)'], ['timestamp_s', '\u0001(0)'],
@@ -161,17 +165,6 @@ export const PRESTO_FUNCTIONS_SQL: readonly string[] = [
     ],
     { params: ['a', 'b'], bound: ['a', 'b'] },
   ),
-  // x AT TIME ZONE ... (duckdb-printer.ts): the instant of x; a timestamp without zone (or a date) is read
-  // in the session's zone z, or at m minutes east of UTC when the session zone is an offset (z is 'UTC').
-  ...typed(
-    'vivace_instant',
-    [
-      `(x TIMESTAMP WITH TIME ZONE, z VARCHAR, m INTEGER) AS x`,
-      `(x TIMESTAMP, z VARCHAR, m INTEGER) AS timezone(z, x - to_minutes(m))`,
-      `(x DATE, z VARCHAR, m INTEGER) AS timezone(z, x::TIMESTAMP - to_minutes(m))`,
-    ],
-    { params: ['x', 'z', 'm'], bound: ['x'] },
-  ),
   // date +/- interval stays a date in Presto (DuckDB makes it a timestamp).
   ...(['plus', 'minus'] as const).map((op) => {
     const o = op === 'plus' ? '+' : '-';
@@ -181,6 +174,7 @@ export const PRESTO_FUNCTIONS_SQL: readonly string[] = [
         `(a DATE, b INTERVAL) AS (a ${o} b)::DATE`,
         `(a TIMESTAMP, b INTERVAL) AS a ${o} b`,
         `(a TIMESTAMP WITH TIME ZONE, b INTERVAL) AS a ${o} b`,
+        ...zonedInterval(o),
         `(a TIME, b INTERVAL) AS a ${o} b`,
         `(a, b) AS a ${o} b`,
       ],
@@ -279,6 +273,7 @@ export const PRESTO_FUNCTIONS_SQL: readonly string[] = [
       `(u VARCHAR, v BIGINT, t DATE) AS (t + vivace_unit_interval(u, v))::DATE`,
       `(u VARCHAR, v BIGINT, t TIMESTAMP) AS t + vivace_unit_interval(u, v)`,
       `(u VARCHAR, v BIGINT, t TIMESTAMP WITH TIME ZONE) AS t + vivace_unit_interval(u, v)`,
+      ...ZONED_DATE_ADD,
       `(u VARCHAR, v BIGINT, t TIME) AS t + vivace_unit_interval(u, v)`,
     ],
     { params: ['u', 'v', 't'], bound: ['v', 't'] },
@@ -291,6 +286,7 @@ export const PRESTO_FUNCTIONS_SQL: readonly string[] = [
       `(u VARCHAR, t DATE) AS system.main.date_trunc(u, t)::DATE`,
       `(u VARCHAR, t TIMESTAMP) AS system.main.date_trunc(u, t)`,
       `(u VARCHAR, t TIMESTAMP WITH TIME ZONE) AS system.main.date_trunc(u, t)`,
+      ...ZONED_TRUNC,
       `(u, t) AS system.main.date_trunc(u, t)`,
     ],
     { params: ['u', 't'], bound: ['t'] },
@@ -298,15 +294,11 @@ export const PRESTO_FUNCTIONS_SQL: readonly string[] = [
   macro('vivace_mysql_format', `(f) AS ${mysqlFormat}`),
   macro('date_format', `(t, f) AS strftime(t, vivace_mysql_format(f))`),
   macro('format_datetime', `(t, f) AS strftime(t, f)`),
-  macro('from_unixtime', `(x) AS to_timestamp(x::DOUBLE)`, `(x, z) AS to_timestamp(x::DOUBLE)`),
   macro('to_unixtime', `(t) AS epoch(t)::DOUBLE`),
-  macro('at_timezone', `(t, z) AS t::TIMESTAMP WITH TIME ZONE`),
-  macro('with_timezone', `(t, z) AS timezone(z, t::TIMESTAMP)`),
   macro('from_iso8601_date', `(s) AS s::DATE`),
-  macro('from_iso8601_timestamp', `(s) AS s::TIMESTAMP WITH TIME ZONE`),
   ...typed(
     'to_iso8601',
-    [`(t DATE) AS strftime(t, '%Y-%m-%d')`, `(t TIMESTAMP) AS strftime(t, '%Y-%m-%dT%H:%M:%S.%g')`, `(t TIMESTAMP WITH TIME ZONE) AS strftime(t, '%Y-%m-%dT%H:%M:%S.%gZ')`],
+    [`(t DATE) AS strftime(t, '%Y-%m-%d')`, `(t TIMESTAMP) AS strftime(t, '%Y-%m-%dT%H:%M:%S.%g')`, `(t TIMESTAMP WITH TIME ZONE) AS strftime(t, '%Y-%m-%dT%H:%M:%S.%gZ')`, ...ZONED_ISO8601],
     { params: ['t'], bound: ['t'] },
   ),
   macro('day_of_week', `(t) AS isodow(t)`),

@@ -3,6 +3,7 @@
 // TEMP macros live per connection, so they resolve whatever catalog/schema a statement USEs.
 // Presto functions (presto-functions.ts) may shadow DuckDB builtins: internal macros call those as system.main.<name>.
 import { once, PRESTO_FUNCTIONS_SQL, typed } from './presto-functions.js';
+import { ZONED_HELPERS_SQL, ZONED_MACROS_SQL } from './zoned-macros.js';
 
 const DIVISION_BY_ZERO = `error('Division by zero')`;
 const intDivide = `CASE WHEN b = 0 THEN ${DIVISION_BY_ZERO} ELSE a // b END`;
@@ -104,5 +105,7 @@ export const CONNECTION_SETUP_SQL: readonly string[] = [
   ...FLOAT_JSON,
   ...INTERVAL_JSON,
   ROWS_JSON,
+  ...ZONED_HELPERS_SQL,
   ...PRESTO_FUNCTIONS_SQL,
+  ...ZONED_MACROS_SQL,
 ];

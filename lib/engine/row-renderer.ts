@@ -23,7 +23,8 @@ import { DuckDBTypeId, type DuckDBDecimalType, type DuckDBType } from '@duckdb/n
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { PrestoType } from '../protocol/types.js';
 import type { DeclaredOutput } from '../sql/declared-types.js';
-import { localTime, parseZone } from '../sql/time-zones.js';
+import { zonedPrecision } from './zoned-type.js';
+import { localOf, zoneOf } from './zoned-overloads.js';
 import { IP_ADDRESS_FUNCTIONS } from '../sql/ip-address.js';
 import { isIpAddressType } from './ip-address-functions.js';
 
@@ -49,6 +50,22 @@ const sqlName = (s: string) => `"${s.replace(/"/g, '""')}"`;
 export function safeZone(zone: string | undefined): string {
   return zone && /^[\w/+\-:]{1,64}$/.test(zone) ? zone : 'UTC';
 }
+
+/**
+ * The Presto JSON text of zoned value `expr` (lib/sql/zoned-timestamps.ts) with `digits` fraction digits:
+ * its local time in its own zone, then the zone (`"2020-01-02 03:04:05.000 America/New_York"`).
+ */
+function zonedJson(expr: string, fieldPrecision: number, digits: number): string {
+  const nanos = fieldPrecision === 9;
+  const text = `strftime(${localOf(expr, fieldPrecision)}, '%Y-%m-%d %H:%M:%S.${nanos ? '%n' : '%f'}')`;
+  const full = nanos ? 9 : 6;
+  const p = Math.min(digits, full);
+  // to_json quotes the zone's text whatever it holds (a stored row could hold any).
+  return `CASE WHEN ${expr} IS NULL THEN NULL ELSE to_json(${dropLast(text, p === 0 ? full + 1 : full - p)} || ' ' || ${zoneOf(expr)})::VARCHAR END`;
+}
+
+/** The local time in the session's zone (a region or an offset) of DuckDB TIMESTAMPTZ `expr`. */
+const sessionLocal = (expr: string, zone: string) => `vivace_local_us(timezone('UTC', ${expr}), ${sqlString(zone)})`;
 
 /** Leaves whose Presto JSON is DuckDB's to_json of the value as it is. */
 const PLAIN_LEAVES: ReadonlyMap<DuckDBTypeId, string> = new Map([
@@ -92,7 +109,7 @@ function jsonCast(type: DuckDBType, rows: boolean): JsonCast | undefined {
       return value && { sql: `MAP(VARCHAR, ${value.sql})`, cast: value.cast };
     }
     case DuckDBTypeId.STRUCT: {
-      if (!rows) return undefined;
+      if (!rows || zonedPrecision(type) !== undefined) return undefined;
       // An unnamed row casts by position to any names; a named one casts by name to its own names.
       const unnamed = type.entryNames.every((n) => n === '');
       if (!unnamed && type.entryNames.some((n) => n === '')) return undefined;
@@ -259,7 +276,7 @@ function jsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
     case DuckDBTypeId.TIMESTAMP_NS:
       return quote(`strftime(${expr}, '%Y-%m-%d %H:%M:%S.%n')`);
     case DuckDBTypeId.TIMESTAMP_TZ:
-      return `'"' || strftime(timezone(${sqlString(scope.zone)}, ${expr}), '%Y-%m-%d %H:%M:%S.%f') || ${sqlString(` ${scope.zone}"`)}`;
+      return `'"' || strftime(${sessionLocal(expr, scope.zone)}, '%Y-%m-%d %H:%M:%S.%f') || ${sqlString(` ${scope.zone}"`)}`;
     case DuckDBTypeId.INTERVAL:
       return `vivace_interval_json(${expr})`;
     case DuckDBTypeId.SQLNULL:
@@ -267,8 +284,10 @@ function jsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
     case DuckDBTypeId.LIST:
     case DuckDBTypeId.ARRAY:
     case DuckDBTypeId.MAP:
-    case DuckDBTypeId.STRUCT:
-      return nestedJsonOrNull(type, expr, scope);
+    case DuckDBTypeId.STRUCT: {
+      const zoned = zonedPrecision(type);
+      return zoned === undefined ? nestedJsonOrNull(type, expr, scope) : zonedJson(expr, zoned, zoned);
+    }
     case DuckDBTypeId.VARCHAR:
     case DuckDBTypeId.ENUM:
     case DuckDBTypeId.BIT:
@@ -362,7 +381,7 @@ export function acceptsDeclared(declared: PrestoType, type: DuckDBType): boolean
     case 'interval day to second':
       return type.typeId === DuckDBTypeId.INTERVAL;
     case 'timestamp with time zone':
-      return type.typeId === DuckDBTypeId.TIMESTAMP_TZ;
+      return type.typeId === DuckDBTypeId.TIMESTAMP_TZ || zonedPrecision(type) !== undefined;
     case 'unknown':
       return type.typeId === DuckDBTypeId.INTEGER || type.typeId === DuckDBTypeId.SQLNULL;
     case 'time with time zone':
@@ -381,17 +400,18 @@ const dropLast = (text: string, drop: number) => (drop <= 0 ? text : `system.mai
  * digits, char(n) padded to n, interval year to month as `Y-M`.
  */
 function declaredJson(said: DeclaredOutput, type: DuckDBType, expr: string, sessionZone: string): string | undefined {
-  // A zone without a declared type: the value renders in that zone, with DuckDB's precision.
-  const declared = said.type ?? (said.zone && type.typeId === DuckDBTypeId.TIMESTAMP_TZ ? { base: 'timestamp with time zone', precision: 6 } : undefined);
+  const declared = said.type;
   if (!declared || !acceptsDeclared(declared, type)) return undefined;
   const f = declared as { precision?: number; length?: number };
   switch (declared.base) {
     case 'timestamp with time zone': {
       // Trino renders the value in its own zone, named after it: `2020-01-02 03:04:05.000 America/New_York`.
-      const zone = said.zone ?? parseZone(sessionZone) ?? { name: 'UTC' };
+      const zoned = zonedPrecision(type);
+      if (zoned !== undefined) return `COALESCE(${zonedJson(expr, zoned, f.precision ?? 3)}, 'null')`;
+      // DuckDB's own TIMESTAMPTZ (system tables): in the session's zone.
       const p = Math.min(f.precision ?? 3, 6);
-      const text = dropLast(`strftime(${localTime(zone, expr)}, '%Y-%m-%d %H:%M:%S.%f')`, p === 0 ? 7 : 6 - p);
-      return `COALESCE('"' || ${text} || ${sqlString(` ${zone.name}"`)}, 'null')`;
+      const text = dropLast(`strftime(${sessionLocal(expr, sessionZone)}, '%Y-%m-%d %H:%M:%S.%f')`, p === 0 ? 7 : 6 - p);
+      return `COALESCE('"' || ${text} || ${sqlString(` ${sessionZone}"`)}, 'null')`;
     }
     case 'timestamp': {
       const nanos = type.typeId === DuckDBTypeId.TIMESTAMP_NS;

@@ -7,43 +7,9 @@ import type { PrestoType } from '../protocol/types.js';
 import { fold, qualifyTable, type QualifiedTable } from './names.js';
 import { lossyColumnType } from './column-declarations.js';
 import { fractionDigits, hasTimeZone, hasZone } from './temporal-literals.js';
-import { literalZone, parseZone, type Zone } from './time-zones.js';
 
 /** The lower-case name a call names (its last part). */
 const callName = (e: Extract<Expression, { type: 'FunctionCall' }>) => fold(e.name.parts[e.name.parts.length - 1]!.value);
-
-/** Calls that keep their first argument's zone: truncation in it. */
-const ZONE_KEEPING = new Set(['date_trunc']);
-
-/**
- * The zone a `timestamp with time zone` expression carries, where the tree states it: a literal's zone,
- * AT TIME ZONE / with_timezone / at_timezone with a constant zone, current_timestamp and now() in the
- * session's zone, and what date_trunc or interval arithmetic makes of those. Undefined elsewhere.
- */
-export function zoneOf(e: Expression, sessionZone: Zone): Zone | undefined {
-  switch (e.type) {
-    case 'GenericLiteral':
-      return fold(e.typeName.value) === 'timestamp' ? literalZone(e.value) : undefined;
-    case 'AtTimeZone':
-      return e.timeZone.type === 'StringLiteral' ? parseZone(e.timeZone.value) : undefined;
-    case 'CurrentTime':
-      return e.function === 'CURRENT_TIMESTAMP' ? sessionZone : undefined;
-    case 'FunctionCall': {
-      const name = callName(e);
-      const [first, second] = e.arguments;
-      if ((name === 'with_timezone' || name === 'at_timezone') && second?.type === 'StringLiteral') return parseZone(second.value);
-      if (name === 'now' && e.arguments.length === 0) return sessionZone;
-      if (name === 'date_trunc' && second) return zoneOf(second, sessionZone);
-      if (ZONE_KEEPING.has(name) && first) return zoneOf(first, sessionZone);
-      return undefined;
-    }
-    case 'ArithmeticBinaryExpression':
-      if (e.operator === '+' || e.operator === '-') return zoneOf(e.left, sessionZone) ?? (e.operator === '+' ? zoneOf(e.right, sessionZone) : undefined);
-      return undefined;
-    default:
-      return undefined;
-  }
-}
 
 /** Precision of a timestamp-valued expression the tree declares, else Trino's default 3. */
 function timestampPrecision(e: Expression | undefined): number {
@@ -79,6 +45,9 @@ export function declaredType(e: Expression): PrestoType | undefined {
       return lossyColumnType(e.targetType);
     case 'AtTimeZone':
       return { base: 'timestamp with time zone', precision: timestampPrecision(e.value) };
+    case 'CurrentTime':
+      // Trino: current_timestamp is timestamp(3) with time zone, current_timestamp(p) of p digits.
+      return e.function === 'CURRENT_TIMESTAMP' ? { base: 'timestamp with time zone', precision: e.precision ?? 3 } : undefined;
     case 'FunctionCall': {
       const name = callName(e);
       if (name === 'with_timezone' || name === 'at_timezone') return { base: 'timestamp with time zone', precision: timestampPrecision(e.arguments[0]) };
@@ -135,15 +104,13 @@ function columnReference(e: Expression, from: Map<string, ReadonlyMap<string, Pr
   return undefined;
 }
 
-/** What a select item declares: its Trino type, and for a timestamp with time zone the zone it renders in. */
+/** What a select item declares: its Trino type. (A timestamp with time zone carries its zone in each value.) */
 export interface DeclaredOutput {
   type?: PrestoType;
-  zone?: Zone;
 }
 
-/** How declared outputs are read: the session's zone and names, and the declared columns of tables. */
+/** How declared outputs are read: the session's names, and the declared columns of tables. */
 export interface DeclaredContext {
-  sessionZone: Zone;
   catalog?: string;
   schema?: string;
   tableColumns?: TableColumns;
@@ -177,6 +144,6 @@ export function declaredOutputs(statement: Statement, context: DeclaredContext, 
   return items.map((item) => {
     if (item.type !== 'SingleColumn') return {};
     const type = declaredType(item.expression) ?? (from ? columnReference(item.expression, from) : undefined);
-    return { type, zone: zoneOf(item.expression, context.sessionZone) };
+    return { type };
   });
 }

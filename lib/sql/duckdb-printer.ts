@@ -20,8 +20,9 @@ import type {
 import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
 import { duckdbType } from './duckdb-type-names.js';
 import { duckdbTimestamp, fractionDigits, hasTimeZone, hasZone, isValidDate, isValidTimestamp } from './temporal-literals.js';
-import { instantArguments, instantOf, localTime, parseZone, type Zone } from './time-zones.js';
-import { zoneOf } from './declared-types.js';
+import { parseZone } from './time-zones.js';
+import { mayMeetZones } from './zoned-timestamps.js';
+import { ZonedTranslation } from './zoned-translation.js';
 import { translateCall, type CallPrinter } from './duckdb-functions.js';
 import { lookupFunction, resolveFunctionName } from './function-catalog.js';
 import { childrenOf, walk } from './tree-walk.js';
@@ -94,6 +95,10 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   /** Lambda parameters standing for something else while their body prints (map_filter's `vivace_e.key`). */
   private readonly bindings = new Map<string, string>();
   private tryDepth = 0;
+  /** Whether the statement may meet zoned values: only then are values read through the zoned macros. */
+  private meetsZones = false;
+  /** What makes and reads timestamp with time zone values (zoned-translation.ts). */
+  private readonly zones: ZonedTranslation;
 
   constructor(
     private readonly context: TranslationContext,
@@ -102,6 +107,13 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     private readonly trace = false,
   ) {
     super();
+    this.zones = new ZonedTranslation({
+      expression: (e) => this.expression(e),
+      dataType: (t) => this.dataType(t),
+      meetsZones: () => this.meetsZones,
+      sessionZoneName: parseZone(context.timeZone ?? 'UTC')?.name ?? 'UTC',
+      fail: (node, name, message) => this.fail(node, name, message),
+    });
   }
 
   get timeZone(): string | undefined {
@@ -118,6 +130,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       if (node.type === 'WithQuery') this.cteNames.add(fold(node.name.value));
       else if (node.type === 'Identifier' && parent?.type !== 'QualifiedName') this.writtenNames.add(fold(node.value));
     });
+    this.meetsZones = mayMeetZones(statement, this.context.catalog, this.context.schema);
     return this.statement(statement);
   }
 
@@ -230,6 +243,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   }
 
   private expressionText(e: Expression): string {
+    const zoned = this.zones.expression(e);
+    if (zoned !== undefined) return zoned;
     switch (e.type) {
       case 'LongLiteral':
         return e.value.startsWith('-') ? `(${e.value})` : e.value;
@@ -275,27 +290,12 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       }
       case 'FunctionCall':
         return this.functionCall(e);
-      case 'AtTimeZone':
-        // Trino: the same instant (a timestamp without zone is read in the session's zone), in the zone
-        // given; the zone rides along where the tree states it (declared-types.ts zoneOf).
-        return `vivace_instant(${this.expression(e.value)}, ${instantArguments(this.sessionZone)})`;
-      case 'Extract': {
-        const zone = zoneOf(e.expression, this.sessionZone);
-        return zone ? `EXTRACT(${e.field} FROM ${localTime(zone, this.expression(e.expression))})` : super.expression(e);
-      }
       case 'Cast': {
         // Trino casts a row of anonymous fields to a JSON array (DuckDB: an object keyed by empty names).
         if (e.expression.type === 'Row' && e.targetType.type === 'GenericDataType' && fold(e.targetType.name.value) === 'json') {
           return `json_array(${this.list(e.expression.items, this.expression)})`;
         }
-        const ip = this.ipAddressCast(e);
-        if (ip !== undefined) return ip;
-        // A zoned value cast to timestamp or date is its local time in its zone.
-        const zone = zoneOf(e.expression, this.sessionZone);
-        const target = e.targetType;
-        const local = target.type === 'DateTimeDataType' ? target.kind === 'TIMESTAMP' && !target.withTimeZone : target.type === 'GenericDataType' && fold(target.name.value) === 'date';
-        if (!zone || !local) return super.expression(e);
-        return `${e.safe ? 'TRY_CAST' : 'CAST'}(${localTime(zone, this.expression(e.expression))} AS ${this.dataType(target)})`;
+        return this.ipAddressCast(e) ?? super.expression(e);
       }
       case 'ArithmeticBinaryExpression':
         if (e.operator === '/') return this.division(e.left, e.right);
@@ -303,6 +303,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
           return `${e.operator === '+' ? 'vivace_plus_interval' : 'vivace_minus_interval'}(${this.expression(e.left)}, ${this.expression(e.right)})`;
         }
         if (e.operator === '+' && isInterval(e.left) && !isInterval(e.right)) return `vivace_plus_interval(${this.expression(e.right)}, ${this.expression(e.left)})`;
+        if (e.operator === '-' && !isInterval(e.left) && !isInterval(e.right)) return this.zones.difference(e.left, e.right) ?? super.expression(e);
         return super.expression(e);
       default:
         return super.expression(e);
@@ -321,9 +322,9 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     }
     if (type === 'timestamp') {
       if (!isValidTimestamp(e.value)) throw this.fail(e, 'INVALID_LITERAL', `'${e.value}' is not a valid TIMESTAMP literal`);
-      // The precision is the literal's digits; a zone makes it timestamp with time zone (an instant).
-      const target = hasZone(e.value) ? 'TIMESTAMPTZ' : duckdbTimestamp(fractionDigits(e.value));
-      return `CAST(${quoteString(e.value)} AS ${target})`;
+      // The precision is the literal's digits; a zone makes it timestamp with time zone (a zoned value).
+      if (hasZone(e.value)) return this.zones.literal(e.value, e);
+      return `CAST(${quoteString(e.value)} AS ${duckdbTimestamp(fractionDigits(e.value))})`;
     }
     if (type === 'decimal') {
       const text = e.value.trim();
@@ -391,37 +392,22 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     }
   }
 
-  /** The session's zone: current_timestamp's, and a timestamp's without a zone of its own. */
-  private get sessionZone(): Zone {
-    return parseZone(this.context.timeZone ?? 'UTC') ?? { name: 'UTC' };
-  }
-
-  /** A call that works on a zoned value's local time (date_trunc, fields), or undefined. */
-  private zonedCall(name: string, args: readonly Expression[]): string | undefined {
-    if (name === 'date_trunc' && args.length === 2) {
-      const zone = zoneOf(args[1]!, this.sessionZone);
-      if (!zone) return undefined;
-      return instantOf(zone, `date_trunc(${this.expression(args[0]!)}, ${localTime(zone, this.expression(args[1]!))})`);
-    }
-    const first = args[0];
-    const zone = first && zoneOf(first, this.sessionZone);
-    if (!zone) return undefined;
-    if (LOCAL_FIELD_FUNCTIONS.has(name)) {
-      return `${name}(${[localTime(zone, this.expression(first)), ...args.slice(1).map((a) => this.expression(a))].join(', ')})`;
-    }
-    if ((name === 'timezone_hour' || name === 'timezone_minute') && args.length === 1) {
-      const instant = this.expression(first);
-      const seconds = `(epoch(${localTime(zone, instant)}) - epoch(${instant}))`;
-      return name === 'timezone_hour' ? `CAST(trunc(${seconds} / 3600) AS BIGINT)` : `CAST(trunc((${seconds} % 3600) / 60) AS BIGINT)`;
-    }
-    return undefined;
-  }
-
   override functionCall(call: FunctionCall): string {
-    const name = resolveFunctionName(call.name.parts.map((p) => p.value), this.context.catalog) ?? fold(call.name.parts[call.name.parts.length - 1]!.value);
+    const name = this.callName(call);
+    const zoned = call.window ? undefined : this.zones.call(name, call);
+    if (typeof zoned === 'string') return zoned;
+    return zoned ? this.printCall(this.callName(zoned), zoned) : this.printCall(name, call);
+  }
+
+  private callName(call: FunctionCall): string {
+    return resolveFunctionName(call.name.parts.map((p) => p.value), this.context.catalog) ?? fold(call.name.parts[call.name.parts.length - 1]!.value);
+  }
+
+  /** A call as DuckDB spells it (a translation of duckdb-functions.ts, else as written). */
+  private printCall(name: string, call: FunctionCall): string {
     const plain = !call.distinct && !call.orderBy && !call.filter && !call.window && !call.nullTreatment;
     if (plain) {
-      const translated = this.zonedCall(name, call.arguments) ?? translateCall(name, call.arguments, this);
+      const translated = translateCall(name, call.arguments, this);
       if (translated !== undefined) return translated;
     }
     const inTry = name === 'try';
@@ -629,12 +615,6 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
 // ------------------------------------------------------------------ helpers on the tree
 
 const formatName = (name: QualifiedName) => name.parts.map((p) => p.value).join('.');
-
-/** Functions of a timestamp's local fields: on a zoned value they read its local time in its zone. */
-const LOCAL_FIELD_FUNCTIONS: ReadonlySet<string> = new Set([
-  'year', 'quarter', 'month', 'week', 'week_of_year', 'day', 'day_of_month', 'day_of_week', 'dow', 'day_of_year', 'doy',
-  'hour', 'minute', 'second', 'millisecond', 'year_of_week', 'yow', 'last_day_of_month', 'date_format', 'format_datetime', 'date',
-]);
 
 /** `a.b.c` as its identifiers, or undefined when the base is not a plain name. */
 function identifierChain(e: Expression): Identifier[] | undefined {

@@ -4,6 +4,7 @@
 import type { DataType, NumericParameter } from './ast.js';
 import { fold } from './names.js';
 import { duckdbTimestamp } from './temporal-literals.js';
+import { zonedType } from './zoned-timestamps.js';
 import { IPADDRESS_DUCKDB_TYPE } from './ip-address.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 
@@ -82,7 +83,8 @@ export function duckdbType(t: DataType): string {
     case 'DateTimeDataType': {
       const precision = numeric(t.precision);
       if (t.kind === 'TIME') return t.withTimeZone ? 'TIMETZ' : (precision ?? 3) > 6 ? 'TIME_NS' : 'TIME';
-      if (t.withTimeZone) return 'TIMESTAMPTZ';
+      // A timestamp with time zone carries its zone in each value (zoned-timestamps.ts).
+      if (t.withTimeZone) return zonedType(precision ?? 3);
       // Trino: TIMESTAMP is timestamp(3). DuckDB keeps 0, 3, 6 or 9 digits; declared-types.ts reports p.
       return duckdbTimestamp(precision ?? 3);
     }

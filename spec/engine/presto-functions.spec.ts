@@ -126,8 +126,8 @@ describe('duckdb engine: Presto functions and literals', () => {
 
     it('from_unixtime is a timestamp with time zone in the session zone; to_unixtime a double', async () => {
       expect(await row('SELECT from_unixtime(1.5), to_unixtime(from_unixtime(1700000000))', testSession({ timeZone: 'America/New_York' }))).to.deep.equal({
-        json: '"1969-12-31 19:00:01.500000 America/New_York",1.7E9',
-        types: ['timestamp(6) with time zone', 'double'],
+        json: '"1969-12-31 19:00:01.500 America/New_York",1.7E9',
+        types: ['timestamp(3) with time zone', 'double'],
       });
     });
 
@@ -199,7 +199,7 @@ describe('duckdb engine: Presto functions and literals', () => {
       expect(await json("SELECT typeof(1), typeof(1.5), typeof('a'), typeof(ARRAY[1]), typeof(1e0), typeof(CAST(1 AS real)), typeof(X'00'), typeof(DATE '2020-01-01')"))
         .to.equal('"integer","decimal(2,1)","varchar","array(integer)","double","real","varbinary","date"');
       expect(await json("SELECT typeof(TIMESTAMP '2020-01-01 00:00:00'), typeof(from_unixtime(0)), typeof(MAP(ARRAY['a'], ARRAY[1])), typeof(ARRAY[ARRAY[1]]), typeof(CAST(1 AS bigint)), typeof(INTERVAL '1' DAY)"))
-        .to.equal('"timestamp(0)","timestamp(6) with time zone","map(varchar, integer)","array(array(integer))","bigint","interval day to second"');
+        .to.equal('"timestamp(0)","timestamp(3) with time zone","map(varchar, integer)","array(array(integer))","bigint","interval day to second"');
     });
 
     it('is_nan, infinity(), nan(), e(), truncate, bitwise_*', async () => {

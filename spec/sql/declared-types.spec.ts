@@ -1,4 +1,4 @@
-// What a query's output columns declare beyond DuckDB's types: literal and cast types, zones, and the
+// What a query's output columns declare beyond DuckDB's types: literal and cast types, and the
 // declared types of table columns (tpch's varchar bounds) read through the FROM clause.
 import { expect } from 'chai';
 import { parseStatement } from '../../lib/sql/parser.js';
@@ -11,7 +11,6 @@ const NATION = new Map<string, PrestoType>([
 const REGION = new Map<string, PrestoType>([['regionkey', { base: 'bigint' }], ['name', { base: 'varchar', length: 25 }], ['comment', { base: 'varchar', length: 152 }]]);
 
 const context: DeclaredContext = {
-  sessionZone: { name: 'UTC' },
   catalog: 'tpch',
   schema: 'tiny',
   tableColumns: (t) => (t.catalog === 'tpch' && t.schema === 'tiny' ? (t.table === 'nation' ? NATION : t.table === 'region' ? REGION : undefined) : undefined),
@@ -35,7 +34,7 @@ describe('declared output types', () => {
     expect(types('SELECT name FROM (SELECT name FROM nation) t')).to.deep.equal([undefined]);
     expect(types('SELECT name FROM nation JOIN region USING (regionkey)')).to.deep.equal([undefined]);
     expect(types('SELECT name FROM nation', [])).to.deep.equal([{ base: 'varchar', length: 25 }]);
-    expect(declaredOutputs(parseStatement('SELECT name FROM nation'), { sessionZone: { name: 'UTC' }, tableColumns: context.tableColumns })?.[0]?.type).to.equal(undefined);
+    expect(declaredOutputs(parseStatement('SELECT name FROM nation'), { tableColumns: context.tableColumns })?.[0]?.type).to.equal(undefined);
   });
 
   it('prefers what a literal or cast declares', () => {

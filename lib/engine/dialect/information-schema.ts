@@ -6,6 +6,7 @@ import { isConnectorCatalog } from './catalog-metadata.js';
 import type { OutputColumn, PrestoType } from '../../protocol/types.js';
 import { CatalogNames } from './catalog-names.js';
 import { DECLARED_TYPE_NAME_FUNCTION } from '../catalogs/declared-columns.js';
+import { ZONED_PRECISIONS, zonedType } from '../../sql/zoned-timestamps.js';
 import { TPCH_CATALOG, TPCH_TABLE_NAMES, tpchColumnsSql, tpchSchemasSql } from '../catalogs/tpch-metadata.js';
 
 const varchar: PrestoType = { base: 'varchar' };
@@ -31,6 +32,9 @@ export function informationSchemaColumns(table: string): OutputColumn[] {
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
+/** The project's zoned values (lib/sql/zoned-timestamps.ts) as the timestamp with time zone they stand for. */
+const ZONED_DATA_TYPES = ZONED_PRECISIONS.map((p) => `  WHEN data_type = ${sqlString(zonedType(p))} THEN 'timestamp(${p}) with time zone'`).join('\n');
+
 /** DuckDB type text to Presto's type name, for the common types (nested types keep DuckDB's spelling). */
 const DATA_TYPE = `CASE
   WHEN data_type = 'FLOAT' THEN 'real'
@@ -45,6 +49,7 @@ const DATA_TYPE = `CASE
   WHEN data_type = 'TIMESTAMP_S' THEN 'timestamp(0)'
   WHEN data_type = 'TIMESTAMP_NS' THEN 'timestamp(9)'
   WHEN data_type = 'TIMESTAMP WITH TIME ZONE' THEN 'timestamp(6) with time zone'
+${ZONED_DATA_TYPES}
   WHEN data_type = 'TIME' THEN 'time(6)'
   WHEN data_type = 'TIME WITH TIME ZONE' THEN 'time(6) with time zone'
   WHEN data_type = 'INTERVAL' THEN 'interval day to second'

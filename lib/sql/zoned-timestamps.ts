@@ -1,0 +1,108 @@
+// How a Trino `timestamp with time zone` value lives in DuckDB: a STRUCT of its instant (the UTC wall
+// time as a TIMESTAMP of the value's precision: _S, _MS, plain or _NS) and the zone it carries
+// (`America/New_York`, `UTC`, `+02:00`). DuckDB's TIMESTAMPTZ keeps the instant only, so a zone that
+// varies from row to row (VALUES, CASE, UNION, a zone column, a stored table) would be lost.
+// The translation builds these values (literals, AT TIME ZONE, casts, current_timestamp, ...) and reads
+// them through the macros of lib/engine/zoned-macros.ts, which take plain DuckDB values unchanged.
+// Pure: SQL text builders and a check on the tree, no DuckDB.
+import type { DataType, Expression, Node, Statement } from './ast.js';
+import { fold, partsOf, qualifyTable } from './names.js';
+import { childrenOf } from './tree-walk.js';
+import { quoteString } from './sql-formatter.js';
+import { duckdbTimestamp, hasZone } from './temporal-literals.js';
+
+/** Field names of the zoned STRUCT: distinctive, so that a result column of this shape is a zoned value. */
+export const ZONED_UTC = 'vivace_utc';
+export const ZONED_ZONE = 'vivace_zone';
+
+/** The DuckDB type of a timestamp(p) with time zone. */
+export const zonedType = (precision: number): string => `STRUCT(${ZONED_UTC} ${duckdbTimestamp(precision)}, ${ZONED_ZONE} VARCHAR)`;
+
+/** The DuckDB types of the four precisions DuckDB keeps: 0, 3, 6 and 9 digits. */
+export const ZONED_PRECISIONS = [0, 3, 6, 9] as const;
+
+/** A zoned value of `utc` (a naive UTC timestamp) in zone `zone` (SQL text), cast to precision `p`. */
+export const zonedValue = (utc: string, zone: string, precision: number): string =>
+  `CAST(struct_pack(${ZONED_UTC} := ${utc}, ${ZONED_ZONE} := ${zone}) AS ${zonedType(precision)})`;
+
+/** A literal's zoned value: `text` holds its zone (`2020-01-02 03:04:05 America/New_York`), `zone` is it as Trino names it. */
+export const zonedLiteral = (text: string, zone: string, precision: number): string =>
+  zonedValue(`timezone('UTC', CAST(${quoteString(text)} AS TIMESTAMPTZ))`, quoteString(zone), precision);
+
+/** Calls whose value is a timestamp with time zone: they make zoned values (and their first argument may be one). */
+const PRODUCING_CALLS: ReadonlySet<string> = new Set(['now', 'at_timezone', 'with_timezone', 'from_unixtime', 'from_iso8601_timestamp']);
+
+const isZonedType = (t: DataType | Node): boolean => {
+  if (t.type === 'DateTimeDataType') return t.kind === 'TIMESTAMP' && t.withTimeZone;
+  return childrenOf(t).some(isZonedType);
+};
+
+/** Whether a node makes a zoned value by itself. */
+function makesZoned(n: Node): boolean {
+  switch (n.type) {
+    case 'GenericLiteral':
+      return fold(n.typeName.value) === 'timestamp' && hasZone(n.value);
+    case 'AtTimeZone':
+      return true;
+    case 'CurrentTime':
+      return n.function === 'CURRENT_TIMESTAMP';
+    case 'FunctionCall':
+      return PRODUCING_CALLS.has(fold(n.name.parts[n.name.parts.length - 1]!.value));
+    case 'Cast':
+      return isZonedType(n.targetType);
+    default:
+      return false;
+  }
+}
+
+/** Catalogs whose tables never hold zoned values (tpch's columns are numbers, text and dates). */
+const ZONE_FREE_CATALOGS: ReadonlySet<string> = new Set(['tpch']);
+
+/**
+ * Whether a statement may meet zoned values: it makes one (a literal, AT TIME ZONE, a cast, ...) or reads a
+ * table that may store one (any catalog but tpch). Where it cannot, the translation reads no value through
+ * the zoned macros and stays what it was: a tpch query pays nothing for zones.
+ */
+export function mayMeetZones(statement: Statement, catalog: string | undefined, schema: string | undefined): boolean {
+  const ctes = new Set<string>();
+  const stack: Node[] = [statement];
+  const tables: string[][] = [];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (makesZoned(n)) return true;
+    if (n.type === 'WithQuery') ctes.add(fold(n.name.value));
+    if (n.type === 'Table') tables.push(partsOf(n.name));
+    for (const c of childrenOf(n)) stack.push(c);
+  }
+  return tables.some((parts) => {
+    if (parts.length === 1 && ctes.has(parts[0]!)) return false;
+    const table = qualifyTable(parts, catalog, schema);
+    return !table || !ZONE_FREE_CATALOGS.has(table.catalog);
+  });
+}
+
+const TEMPORAL_LITERALS: ReadonlySet<string> = new Set(['timestamp', 'date', 'time']);
+
+/**
+ * Whether an expression is a literal no timestamp with time zone compares with (a number, a string, ...):
+ * a comparison with it needs no instant keys. Dates and timestamps do compare with zoned values.
+ */
+export function surelyUnzoned(e: Expression): boolean {
+  switch (e.type) {
+    case 'LongLiteral':
+    case 'DoubleLiteral':
+    case 'DecimalLiteral':
+    case 'StringLiteral':
+    case 'BooleanLiteral':
+    case 'NullLiteral':
+    case 'BinaryLiteral':
+    case 'IntervalLiteral':
+      return true;
+    case 'GenericLiteral':
+      return !TEMPORAL_LITERALS.has(fold(e.typeName.value));
+    case 'ArithmeticUnaryExpression':
+      return surelyUnzoned(e.value);
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,226 @@
+// The translation of what makes and reads `timestamp with time zone` values, as zoned values
+// (zoned-timestamps.ts): literals, AT TIME ZONE, casts, current_timestamp and the zone functions make them;
+// fields, casts, comparisons and differences read them through the zoned macros
+// (lib/engine/zoned-macros.ts), which pass any other value on unchanged. Reading is wrapped only in a
+// statement that may meet zoned values (mayMeetZones), so other statements translate as before.
+// duckdb-printer.ts calls in here; rewritten calls are new call nodes the printer prints as usual.
+import type { DataType, Expression, FunctionCall, Node } from './ast.js';
+import { fold } from './names.js';
+import { quoteString } from './sql-formatter.js';
+import { literalParts, offsetZone, parseZone } from './time-zones.js';
+import { duckdbTimestamp, fractionDigits } from './temporal-literals.js';
+import { surelyUnzoned, zonedType, zonedValue } from './zoned-timestamps.js';
+import type { ErrorName } from '../protocol/error-codes.js';
+import { timeZoneKey } from '../protocol/time-zone-keys.js';
+import type { VivaceError } from '../protocol/vivace-error.js';
+
+/** What the zoned translation needs from the printer. */
+export interface ZonedPrinter {
+  expression(e: Expression): string;
+  dataType(t: DataType): string;
+  /** Whether the statement may meet zoned values (zoned-timestamps.ts mayMeetZones). */
+  meetsZones(): boolean;
+  /** The session's zone as zoned values name it (`UTC`, `America/New_York`, `+05:30`). */
+  readonly sessionZoneName: string;
+  fail(node: Node, name: ErrorName, message: string): VivaceError;
+}
+
+/** Functions of a timestamp's local fields: on a zoned value they read its local time in its zone. */
+const LOCAL_FIELD_FUNCTIONS: ReadonlySet<string> = new Set([
+  'year', 'quarter', 'month', 'week', 'week_of_year', 'day', 'day_of_month', 'day_of_week', 'dow', 'day_of_year', 'doy',
+  'hour', 'minute', 'second', 'millisecond', 'year_of_week', 'yow', 'last_day_of_month', 'date_format', 'format_datetime', 'date',
+]);
+
+/** date_diff units Trino counts on the instant (duration fields); longer ones count in the local calendar. */
+const INSTANT_UNITS: ReadonlySet<string> = new Set(['millisecond', 'second', 'minute', 'hour']);
+
+const identifier = (value: string, at: Node) => ({ type: 'Identifier' as const, value, quoted: false, location: at.location });
+
+/** A call node of `name` standing where `at` stands (so errors in it point there). */
+export function callNode(name: string, args: readonly Expression[], at: Node): FunctionCall {
+  return {
+    type: 'FunctionCall', name: { type: 'QualifiedName', parts: [identifier(name, at)], location: at.location }, distinct: false,
+    arguments: args, orderBy: undefined, filter: undefined, nullTreatment: undefined, window: undefined, location: at.location,
+  };
+}
+
+/** A constant zone Trino knows (its zone keys), as zoned values name it; undefined for any other text. */
+const knownZone = (text: string) => {
+  const zone = parseZone(text);
+  return zone && timeZoneKey(zone.name) !== undefined ? zone : undefined;
+};
+
+const text = (value: string, at: Node): Expression => ({ type: 'StringLiteral', value, location: at.location }) as Expression;
+
+export class ZonedTranslation {
+  constructor(private readonly p: ZonedPrinter) {}
+
+  /** Whether `e` is to be read through the zoned macros: the statement meets zones and `e` may be zoned. */
+  private reads(e: Expression | undefined): e is Expression {
+    return e !== undefined && this.p.meetsZones() && !surelyUnzoned(e);
+  }
+
+  private session(at: Node): Expression {
+    return text(this.p.sessionZoneName, at);
+  }
+
+  /** `vivace_local(e, session)`: a zoned value's local time, anything else as it is. */
+  private local(e: Expression): Expression {
+    return callNode('vivace_local', [e, this.session(e)], e);
+  }
+
+  /** `vivace_instant_key(e)`: a zoned value's instant, anything else as it is. */
+  private key(e: Expression): Expression {
+    return this.reads(e) ? callNode('vivace_instant_key', [e], e) : e;
+  }
+
+  /** A zone argument as zoned values name it: a constant read here (failing as Trino does), else in SQL. */
+  private zoneName(zone: Expression): Expression {
+    if (zone.type === 'StringLiteral') {
+      const parsed = knownZone(zone.value);
+      if (!parsed) throw this.p.fail(zone, 'INVALID_FUNCTION_ARGUMENT', `Time zone not supported: ${zone.value}`);
+      return text(parsed.name, zone);
+    }
+    if (zone.type === 'IntervalLiteral' && (zone.startField === 'HOUR' || zone.startField === 'MINUTE')) {
+      const minutes = intervalMinutes(zone.value, zone.startField, zone.endField);
+      const parsed = minutes === undefined ? undefined : offsetZone(zone.sign === 'NEGATIVE' ? -minutes : minutes);
+      if (!parsed) throw this.p.fail(zone, 'INVALID_FUNCTION_ARGUMENT', `Invalid time zone offset interval: ${zone.value}`);
+      return text(parsed.name, zone);
+    }
+    return callNode('vivace_zone_name', [zone], zone);
+  }
+
+  /** `value` as a zoned value in `zone`: the same instant (a timestamp without zone read in the session's zone). */
+  private atZone(value: Expression, zone: Expression, at: Node): Expression {
+    return callNode('vivace_set_zone', [callNode('vivace_zoned', [value, this.session(at)], value), this.zoneName(zone)], at);
+  }
+
+  /** DuckDB SQL of a TIMESTAMP literal with a zone: the instant of its local time in that zone, and the zone. */
+  literal(value: string, at: Node): string {
+    const parts = literalParts(value);
+    if (!parts || !knownZone(parts.zone.name)) throw this.p.fail(at, 'INVALID_LITERAL', `'${value}' is not a valid TIMESTAMP literal`);
+    const precision = fractionDigits(value);
+    const local = `CAST(${quoteString(parts.local)} AS ${duckdbTimestamp(precision)})`;
+    return zonedValue(`vivace_utc_of(${local}, ${quoteString(parts.zone.name)})`, quoteString(parts.zone.name), precision);
+  }
+
+  /** DuckDB SQL of an expression that makes or reads zoned values, or undefined to print it as usual. */
+  expression(e: Expression): string | undefined {
+    const p = this.p;
+    switch (e.type) {
+      case 'AtTimeZone':
+        return p.expression(this.atZone(e.value, e.timeZone, e));
+      case 'CurrentTime':
+        if (e.function !== 'CURRENT_TIMESTAMP') return undefined;
+        return zonedValue(`timezone('UTC', get_current_timestamp())`, quoteString(p.sessionZoneName), e.precision ?? 3);
+      case 'Extract': {
+        if (!this.reads(e.expression)) return undefined;
+        if (e.field === 'TIMEZONE_HOUR' || e.field === 'TIMEZONE_MINUTE') {
+          return p.expression(callNode(e.field === 'TIMEZONE_HOUR' ? 'vivace_timezone_hour' : 'vivace_timezone_minute', [e.expression, this.session(e)], e));
+        }
+        return `EXTRACT(${e.field} FROM ${p.expression(this.local(e.expression))})`;
+      }
+      case 'Cast':
+        return this.cast(e);
+      case 'ComparisonExpression':
+        return this.reads(e.left) && this.reads(e.right) ? `(${p.expression(this.key(e.left))} ${e.operator} ${p.expression(this.key(e.right))})` : undefined;
+      case 'BetweenPredicate':
+        if (!this.reads(e.value)) return undefined;
+        return `(${p.expression(this.key(e.value))} ${e.negated ? 'NOT ' : ''}BETWEEN ${p.expression(this.key(e.min))} AND ${p.expression(this.key(e.max))})`;
+      case 'InPredicate':
+        if (!this.reads(e.value) || e.valueList.type !== 'InListExpression') return undefined;
+        return `(${p.expression(this.key(e.value))} ${e.negated ? 'NOT ' : ''}IN (${e.valueList.values.map((v) => p.expression(this.key(v))).join(', ')}))`;
+      default:
+        return undefined;
+    }
+  }
+
+  /** a - b of two values that may be zoned (no interval): their instants' difference. */
+  difference(left: Expression, right: Expression): string | undefined {
+    if (!this.reads(left) || !this.reads(right)) return undefined;
+    return `(${this.p.expression(this.key(left))} - ${this.p.expression(this.key(right))})`;
+  }
+
+  private cast(e: Extract<Expression, { type: 'Cast' }>): string | undefined {
+    const p = this.p;
+    const target = e.targetType;
+    const cast = e.safe ? 'TRY_CAST' : 'CAST';
+    if (target.type === 'DateTimeDataType' && target.kind === 'TIMESTAMP' && target.withTimeZone) {
+      const precision = target.precision?.type === 'NumericParameter' ? Number(target.precision.value) : 3;
+      const zoned = `CAST(${p.expression(callNode('vivace_zoned', [e.expression, this.session(e)], e))} AS ${zonedType(precision)})`;
+      // A text that is no timestamp fails inside vivace_zoned, where TRY_CAST cannot see it.
+      return e.safe ? `try(${zoned})` : zoned;
+    }
+    if (!this.reads(e.expression)) return undefined;
+    const name = target.type === 'GenericDataType' ? fold(target.name.value) : undefined;
+    const local = (target.type === 'DateTimeDataType' && !target.withTimeZone) || name === 'date';
+    if (local) return `${cast}(${p.expression(this.local(e.expression))} AS ${p.dataType(target)})`;
+    if (name === 'varchar' || name === 'char') return `${cast}(${p.expression(callNode('vivace_zoned_text', [e.expression], e))} AS ${p.dataType(target)})`;
+    return undefined;
+  }
+
+  /**
+   * A call that makes or reads zoned values as the call to print instead (its arguments rewritten), or
+   * DuckDB SQL for it; undefined to print the call as it is.
+   */
+  call(name: string, call: FunctionCall): FunctionCall | string | undefined {
+    const args = call.arguments;
+    const [first, second, third] = args;
+    switch (name) {
+      case 'now':
+        return args.length === 0 ? zonedValue(`timezone('UTC', get_current_timestamp())`, quoteString(this.p.sessionZoneName), 3) : undefined;
+      case 'at_timezone':
+        return args.length === 2 ? this.atZone(first!, second!, call) as FunctionCall : undefined;
+      case 'with_timezone': {
+        if (args.length !== 2) return undefined;
+        // The local time read in the zone given, kept in it.
+        const zone = this.zoneName(second!);
+        return callNode('vivace_set_zone', [callNode('vivace_zoned', [first!, zone], first!), zone], call);
+      }
+      case 'from_unixtime': {
+        if (args.length < 1 || args.length > 3) return undefined;
+        const instant = `timezone('UTC', to_timestamp(CAST(${this.p.expression(first!)} AS DOUBLE)))`;
+        let zone = quoteString(this.p.sessionZoneName);
+        if (args.length === 2) zone = this.p.expression(this.zoneName(second!));
+        if (args.length === 3) {
+          const minutes = `(CAST(${this.p.expression(second!)} AS INTEGER) * 60 + CAST(${this.p.expression(third!)} AS INTEGER))`;
+          zone = `vivace_zone_name(CASE WHEN ${minutes} < 0 THEN '-' ELSE '+' END || lpad((abs(${minutes}) // 60)::VARCHAR, 2, '0') || ':' || lpad((abs(${minutes}) % 60)::VARCHAR, 2, '0'))`;
+        }
+        return zonedValue(instant, zone, 3);
+      }
+      case 'from_iso8601_timestamp':
+        return args.length === 1 ? `CAST(${this.p.expression(callNode('vivace_zoned', [first!, this.session(call)], call))} AS ${zonedType(3)})` : undefined;
+      default:
+        break;
+    }
+    if (!this.reads(first)) return undefined;
+    if (LOCAL_FIELD_FUNCTIONS.has(name)) return { ...call, arguments: [this.local(first), ...args.slice(1)] };
+    if ((name === 'timezone_hour' || name === 'timezone_minute') && args.length === 1) return callNode(`vivace_${name}`, [first, this.session(call)], call);
+    if (name === 'to_unixtime' && args.length === 1) return { ...call, arguments: [this.key(first)] };
+    if (name === 'date_diff' && args.length === 3) {
+      // Units up to an hour count on the instants, longer ones on the local times (Trino's chronology fields).
+      const onInstants = first.type === 'StringLiteral' && INSTANT_UNITS.has(first.value.toLowerCase());
+      const read = (x: Expression) => (onInstants ? this.key(x) : this.reads(x) ? this.local(x) : x);
+      return { ...call, arguments: [first, read(second!), read(third!)] };
+    }
+    return undefined;
+  }
+}
+
+/** Minutes of an HOUR, MINUTE or HOUR TO MINUTE interval literal's text (`2`, `-5`, `05:30`), or undefined. */
+function intervalMinutes(value: string, from: string, to: string | undefined): number | undefined {
+  const v = value.trim();
+  const negative = v.startsWith('-');
+  const body = negative ? v.slice(1) : v;
+  const parts = body.split(':');
+  if (parts.length > 2 || parts.some((x) => x.length === 0 || x.length > 2 || [...x].some((c) => c < '0' || c > '9'))) return undefined;
+  let minutes: number;
+  if (parts.length === 2) {
+    if (from !== 'HOUR' || to !== 'MINUTE') return undefined;
+    minutes = Number(parts[0]) * 60 + Number(parts[1]);
+  } else {
+    if (to !== undefined && to !== from) return undefined;
+    minutes = from === 'HOUR' ? Number(parts[0]) * 60 : Number(parts[0]);
+  }
+  return negative ? -minutes : minutes;
+}
