@@ -62,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   const server = await startServer(coordinator, { onShutdown: () => void stop(0), accessControl });
   system.bind(createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }, { canViewQueryOwnedBy: (viewer, owner) => canSeeQuery(accessControl, viewer, owner) }));
-  process.stdout.write(`vivace coordinator listening on ${server.url} (environment ${config.environment})\n`);
+  process.stdout.write(`vivace coordinator listening on ${server.url}${server.httpsUrl ? ` and ${server.httpsUrl}` : ''} (environment ${config.environment})\n`);
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
   return new Promise<number>(() => {});
