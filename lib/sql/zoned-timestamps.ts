@@ -97,8 +97,8 @@ export function surelyUnzoned(e: Expression): boolean {
     case 'NullLiteral':
     case 'BinaryLiteral':
     case 'IntervalLiteral':
-    // A parameter is a literal by the time the statement runs (EXECUTE ... USING); DESCRIBE INPUT reads its type beside the other operand.
     case 'Parameter':
+      // A parameter is a literal by the time the statement runs (EXECUTE ... USING); DESCRIBE INPUT reads its type beside the other operand.
       return true;
     case 'GenericLiteral':
       return !TEMPORAL_LITERALS.has(fold(e.typeName.value));
