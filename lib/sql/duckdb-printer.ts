@@ -11,6 +11,7 @@ import type {
   LambdaExpression,
   Node,
   QualifiedName,
+  Query,
   QueryBody,
   Relation,
   SelectItem,
@@ -91,7 +92,9 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   /** Every name the statement writes outside qualified names (table and function names): which hidden columns it may read. */
   private readonly writtenNames = new Set<string>();
   /** Per query specification being printed, its FROM tables read with hidden columns: what its `*` leaves out. */
-  private readonly hiddenInScope: { alias: string; columns: string[] }[][] = [];
+  private readonly hiddenInScope: HiddenRead[][] = [];
+  /** The query body whose scope query() pushed (it prints within it). */
+  private scopedBody: QueryBody | undefined;
   /** Lambda parameters standing for something else while their body prints (map_filter's `vivace_e.key`). */
   private readonly bindings = new Map<string, string>();
   private tryDepth = 0;
@@ -208,14 +211,14 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   }
 
   /** The tables of a FROM clause (not its subqueries) read with hidden columns, by correlation name. */
-  private hiddenTables(relation: Relation | undefined, alias?: string): { alias: string; columns: string[] }[] {
+  private hiddenTables(relation: Relation | undefined, alias?: string): HiddenRead[] {
     switch (relation?.type) {
       case 'Table': {
         const parts = partsOf(relation.name);
         if (this.isCte(parts)) return [];
         const ref = this.resolve(parts, relation.name);
         const hidden = this.hiddenColumnsRead(ref);
-        return hidden.length === 0 ? [] : [{ alias: alias ?? ref.table, columns: hidden.map((c) => c.name) }];
+        return hidden.length === 0 ? [] : [{ alias: alias ?? ref.table, columns: hidden.map((c) => c.name), table: alias === undefined ? ref : undefined }];
       }
       case 'AliasedRelation':
         return this.hiddenTables(relation.relation, fold(relation.alias.value));
@@ -226,6 +229,25 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       default:
         return [];
     }
+  }
+
+  /**
+   * `[catalog.]schema.table.column...` naming a column of an unaliased table read with hidden columns (in
+   * this query or an enclosing one): that read is a derived table named after the table, so the column is
+   * printed as `table.column...`; undefined for any other chain.
+   */
+  private hiddenTableColumn(chain: readonly Identifier[]): string | undefined {
+    if (chain.length < 3 || this.hiddenInScope.length === 0) return undefined;
+    for (const prefix of [3, 2]) {
+      if (chain.length <= prefix) continue;
+      const table = qualifyTable(chain.slice(0, prefix).map((id) => fold(id.value)), this.context.catalog, this.context.schema);
+      if (!table) continue;
+      for (let level = this.hiddenInScope.length - 1; level >= 0; level--) {
+        const read = this.hiddenInScope[level]!.find((t) => t.table && t.table.catalog === table.catalog && t.table.schema === table.schema && t.table.table === table.table);
+        if (read) return [quoteIdentifier(read.alias), ...chain.slice(prefix).map((id) => this.identifier(id))].join('.');
+      }
+    }
+    return undefined;
   }
 
   /** A schema a statement creates or drops: [catalog.]schema. */
@@ -282,6 +304,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       case 'DereferenceExpression': {
         // catalog.schema.table.column: the catalog is a DuckDB database (system is vivace_system).
         const chain = identifierChain(e);
+        const hidden = chain && this.hiddenTableColumn(chain);
+        if (hidden !== undefined) return hidden;
         if (chain && chain.length >= 4) {
           const database = this.context.databaseOf(fold(chain[0]!.value));
           if (database !== fold(chain[0]!.value)) return [quoteIdentifier(database), ...chain.slice(1).map((id) => this.identifier(id))].join('.');
@@ -456,6 +480,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         // TABLE t is SELECT * FROM t: never its hidden columns.
         return `SELECT * FROM ${this.tableReference(b, false, false)}`;
       case 'QuerySpecification': {
+        // query() put the scope of a body with an ORDER BY in place already.
+        if (this.scopedBody === b) return super.queryBody(b);
         this.hiddenInScope.push(this.hiddenTables(b.from));
         try {
           return super.queryBody(b);
@@ -465,6 +491,20 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       }
       default:
         return super.queryBody(b);
+    }
+  }
+
+  /** A query's ORDER BY may name its FROM tables' columns as well: their hidden reads stay in scope for it. */
+  override query(q: Query): string {
+    if (q.body.type !== 'QuerySpecification' || !q.orderBy) return super.query(q);
+    const outer = this.scopedBody;
+    this.hiddenInScope.push(this.hiddenTables(q.body.from));
+    this.scopedBody = q.body;
+    try {
+      return super.query(q);
+    } finally {
+      this.hiddenInScope.pop();
+      this.scopedBody = outer;
     }
   }
 
@@ -615,6 +655,13 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
 // ------------------------------------------------------------------ helpers on the tree
 
 const formatName = (name: QualifiedName) => name.parts.map((p) => p.value).join('.');
+
+/** A FROM table read with hidden columns: its correlation name, the hidden columns, and its name when not aliased. */
+interface HiddenRead {
+  alias: string;
+  columns: string[];
+  table: TableReference | undefined;
+}
 
 /** `a.b.c` as its identifiers, or undefined when the base is not a plain name. */
 function identifierChain(e: Expression): Identifier[] | undefined {

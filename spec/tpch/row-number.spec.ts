@@ -72,6 +72,15 @@ describe('tpch hidden row_number column', function () {
     expect(inner).to.be.instanceOf(Error);
   });
 
+  it('reads columns named with their schema and catalog too, in SELECT, WHERE and ORDER BY', async () => {
+    const { rows } = await runSql(engine, `SELECT tpch.tiny.nation.row_number, tiny.nation.name, nation.regionkey FROM tpch.tiny.nation
+      WHERE tiny.nation.row_number < 3 ORDER BY tpch.tiny.nation.row_number DESC`, session);
+    expect(rows).to.deep.equal([[2, 'BRAZIL', 1], [1, 'ARGENTINA', 1], [0, 'ALGERIA', 0]]);
+    const correlated = await runSql(engine, `SELECT name FROM nation WHERE EXISTS (SELECT 1 FROM region WHERE region.row_number = tiny.nation.regionkey
+      AND tiny.nation.row_number = 24)`, session);
+    expect(correlated.rows).to.deep.equal([['UNITED STATES']]);
+  });
+
   it('leaves the window function row_number() and other tables\' columns of that name alone', async () => {
     const { rows } = await runSql(engine, 'SELECT row_number() OVER (ORDER BY nationkey DESC), * FROM nation ORDER BY nationkey LIMIT 1', session);
     expect(rows).to.have.length(1);
