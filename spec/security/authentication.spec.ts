@@ -131,6 +131,17 @@ describe('security: authentication (real server, HTTPS)', function () {
     }
   });
 
+  it('takes a user header equal to the principal, and refuses another one as impersonation (no rule allows it)', async () => {
+    const auth = { Authorization: basic('alice', 'alice-secret') };
+    const same = await https('POST', '/v1/statement', { ...auth, 'X-Trino-User': 'alice' }, 'SELECT 1');
+    expect(same.status, same.text).to.equal(200);
+    expect((await send('DELETE', same.body.nextUri, { headers: auth, ca: certificate.cert })).status).to.equal(204);
+    const other = await https('POST', '/v1/statement', { ...auth, 'X-Trino-User': 'bob' }, 'SELECT 1');
+    expect(other.status, other.text).to.equal(403);
+    expectValid('error', other.body);
+    expect(other.body.message).to.equal('Access Denied: User alice cannot impersonate user bob');
+  });
+
   it('refuses a wrong password, an unknown user, a bad token, with Trino’s messages and both challenges', async () => {
     expectRefusal(await https('GET', '/v1/query', { Authorization: basic('alice', 'wrong') }), 401, 'Access Denied: Invalid credentials', [BASIC, BEARER]);
     expectRefusal(await https('GET', '/v1/query', { Authorization: basic('mallory', 'alice-secret') }), 401, 'Access Denied: Invalid credentials', [BASIC, BEARER]);
@@ -272,6 +283,19 @@ describe('security: authentication over plain HTTP', function () {
       expectRefusal(await send('GET', `${plain.url}/v1/query`, { headers: forwarded }), 403, 'Authentication over HTTP is not enabled', []);
     } finally {
       await plain.stop();
+    }
+  });
+
+  it('with authentication off (the default) installs nothing: any Authorization header is ignored', async () => {
+    const server = await startSecureServer({});
+    try {
+      for (const authorization of ['Basic !!!', basic('alice', 'wrong'), 'Bearer x.y.z']) {
+        const res = await send('POST', `${server.url}/v1/statement`, { headers: { Authorization: authorization, 'X-Trino-User': 'dave' }, body: 'SELECT 1' });
+        expect(res.status, res.text).to.equal(200);
+        validateStatement(res.body, true);
+      }
+    } finally {
+      await server.stop();
     }
   });
 
