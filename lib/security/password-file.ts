@@ -125,8 +125,8 @@ export async function matches(hashed: HashedPassword, password: string): Promise
   return checkPassword({ ...hashed, password });
 }
 
-/** Checked for a user the file does not have, so that an unknown user costs about what a known one does. */
-const UNKNOWN_USER_HASH: HashedPassword = { kind: 'bcrypt', hash: '$2b$08$4h3b5zfbZ9siHELwY1..DenXRWx5f/D.LlhrzIqmXpcNd8oiHCDdq' };
+/** Checked for a user of an empty file (a bcrypt hash of cost 8 of nothing anyone knows). */
+const EMPTY_FILE_HASH: HashedPassword = { kind: 'bcrypt', hash: '$2b$08$4h3b5zfbZ9siHELwY1..DenXRWx5f/D.LlhrzIqmXpcNd8oiHCDdq' };
 
 export function readPasswordFileText(path: string): string {
   let bytes: Buffer;
@@ -165,8 +165,14 @@ export interface PasswordFileOptions {
 
 interface Store {
   users: ReadonlyMap<string, HashedPassword>;
+  /** checked (and its answer dropped) for an unknown user: the file's first hash, so that the answer takes as long as for a known user */
+  decoy: HashedPassword;
   /** HMAC of user and password -> expiry, successes only: a wrong password is always checked */
   verified: Map<string, number>;
+}
+
+function newStore(users: ReadonlyMap<string, HashedPassword>): Store {
+  return { users, decoy: users.values().next().value ?? EMPTY_FILE_HASH, verified: new Map() };
 }
 
 /** The password file of a running server: read at start (a bad file stops the start), re-read on schedule. */
@@ -184,7 +190,7 @@ export class PasswordFile {
     this.now = options.now ?? Date.now;
     this.cacheTtlMs = options.cacheTtlMs ?? 60_000;
     this.text = readPasswordFileText(options.path);
-    this.store = { users: parsePasswordFile(this.text), verified: new Map() };
+    this.store = newStore(parsePasswordFile(this.text));
     this.checkedAt = this.now();
   }
 
@@ -198,7 +204,7 @@ export class PasswordFile {
     const expires = store.verified.get(key);
     if (expires !== undefined && expires > now) return true;
     const hashed = store.users.get(user);
-    const ok = await (this.options.matches ?? matches)(hashed ?? UNKNOWN_USER_HASH, password);
+    const ok = await (this.options.matches ?? matches)(hashed ?? store.decoy, password);
     if (!ok || !hashed || store !== this.store) return false;
     store.verified.delete(key);
     store.verified.set(key, now + this.cacheTtlMs);
@@ -228,7 +234,7 @@ export class PasswordFile {
     try {
       const users = parsePasswordFile(text);
       this.text = text;
-      this.store = { users, verified: new Map() };
+      this.store = newStore(users);
       this.lastProblem = undefined;
     } catch (err) {
       this.text = text;

@@ -113,6 +113,14 @@ describe('security: password file', () => {
       expect(await file.verify('alice', '')).to.equal(false);
     });
 
+    it('checks an unknown user against a hash of the file, so it answers as slowly as a known one, and refuses it', async () => {
+      const compare = sinon.spy(matches);
+      const file = open(`${alice}\n${bob}\n`, { matches: compare });
+      expect(await file.verify('mallory', 'alice-pw')).to.equal(false);
+      expect(compare.callCount).to.equal(1);
+      expect(compare.firstCall.args[0]).to.deep.include({ kind: 'bcrypt', hash: alice.slice('alice:'.length) });
+    });
+
     it('refuses a password beyond bcrypt’s 72 bytes even when its prefix matches', async () => {
       const long = 'x'.repeat(72);
       const file = open(bcryptLine('alice', long));
