@@ -19,7 +19,7 @@ import type {
   Table,
 } from './ast.js';
 import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
-import { duckdbType } from './duckdb-type-names.js';
+import { duckdbType, hasRepeatedFieldNames, withoutRepeatMarks } from './duckdb-type-names.js';
 import { duckdbTimestamp, fractionDigits, hasTimeZone, hasZone, isValidDate, isValidTimestamp } from './temporal-literals.js';
 import { parseZone } from './time-zones.js';
 import { mayMeetZones } from './zoned-timestamps.js';
@@ -91,6 +91,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   private readonly cteNames = new Set<string>();
   /** Every name the statement writes outside qualified names (table and function names): which hidden columns it may read. */
   private readonly writtenNames = new Set<string>();
+  /** Whether the statement has a row type that names a field twice (casts of it to JSON drop DuckDB's suffixes). */
+  private repeatsFieldNames = false;
   /** Per query specification being printed, its FROM tables read with hidden columns: what its `*` leaves out. */
   private readonly hiddenInScope: HiddenRead[][] = [];
   /** The query body whose scope query() pushed (it prints within it). */
@@ -132,6 +134,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     walk(statement, (node, parent) => {
       if (node.type === 'WithQuery') this.cteNames.add(fold(node.name.value));
       else if (node.type === 'Identifier' && parent?.type !== 'QualifiedName') this.writtenNames.add(fold(node.value));
+      else if (hasRepeatedFieldNames(node as DataType)) this.repeatsFieldNames = true;
     });
     this.meetsZones = mayMeetZones(statement, this.context.catalog, this.context.schema);
     return this.statement(statement);
@@ -371,10 +374,12 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   /**
    * Casts to ipaddress (from text, bytes or an ipaddress: the engine's function looks at the value's type),
    * and to varchar or varbinary from an ipaddress: one the tree shows, or a column that may hold one
-   * (DuckDB picks the branch by its type while planning); undefined for other casts.
+   * (DuckDB picks the branch by its type while planning); and to json, in a statement with rows that
+   * repeat a field name, without the suffixes DuckDB's struct needs; undefined for other casts.
    */
   private ipAddressCast(e: Extract<Expression, { type: 'Cast' }>): string | undefined {
     const target = e.targetType.type === 'GenericDataType' ? fold(e.targetType.name.value) : undefined;
+    if (target === 'json' && this.repeatsFieldNames) return withoutRepeatMarks(super.expression(e));
     if (target === 'ipaddress') return `${e.safe ? IP_ADDRESS_FUNCTIONS.tryCast : IP_ADDRESS_FUNCTIONS.cast}(${this.expression(e.expression)})`;
     const write = target === 'varchar' ? 'text' : target === 'varbinary' ? 'bytes' : undefined;
     if (write === undefined) return undefined;

@@ -44,6 +44,18 @@ const field = (name: string) => `"${name.split('"').join('""')}"`;
 /** Between a repeated row field name and its occurrence number in DuckDB (a private-use character). */
 const REPEAT_MARK = '\uE010';
 
+/** Whether a row type names a field twice (as Trino folds names): its DuckDB struct then carries suffixes. */
+export function hasRepeatedFieldNames(t: DataType): boolean {
+  if (t.type !== 'RowDataType') return false;
+  const names = t.fields.flatMap((f) => (f.name ? [fold(f.name.value)] : []));
+  return new Set(names).size < names.length;
+}
+
+/** DuckDB SQL for JSON text `json` made from such rows, the suffixes taken out of its object keys (Trino repeats the key). */
+export function withoutRepeatMarks(json: string): string {
+  return `CAST(system.main.regexp_replace(CAST(${json} AS VARCHAR), '${REPEAT_MARK}[0-9]+":', '":', 'g') AS JSON)`;
+}
+
 /** The Trino name of a DuckDB struct field: the name as declared, without the suffix a repeated name got. */
 export function declaredFieldName(duckdbName: string): string {
   const at = duckdbName.indexOf(REPEAT_MARK);
