@@ -121,6 +121,8 @@ const TYPE_NAMES: Record<string, string> = {
   INT8: 'tinyint', INT16: 'smallint', INT32: 'integer', INT64: 'bigint', INT128: 'decimal(38,0)', HUGEINT: 'decimal(38,0)',
   FLOAT: 'real', FLOAT4: 'real', FLOAT8: 'double', BOOL: 'boolean', BLOB: 'varbinary', STRING: 'varchar', INTEGER_LITERAL: 'integer',
   STRING_LITERAL: 'varchar', 'TIMESTAMP WITH TIME ZONE': 'timestamp with time zone', 'TIME WITH TIME ZONE': 'time with time zone',
+  // Trino's ipaddress (lib/sql/ip-address.ts).
+  'STRUCT(VIVACE_IPADDRESS UHUGEINT)': 'ipaddress',
 };
 
 function trinoTypeName(duckdb: string): string {

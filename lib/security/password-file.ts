@@ -205,7 +205,9 @@ export class PasswordFile {
     if (expires !== undefined && expires > now) return true;
     const hashed = store.users.get(user);
     const ok = await (this.options.matches ?? matches)(hashed ?? store.decoy, password);
-    if (!ok || !hashed || store !== this.store) return false;
+    // The file was re-read meanwhile: its new content decides.
+    if (store !== this.store) return this.verify(user, password);
+    if (!ok || !hashed) return false;
     store.verified.delete(key);
     store.verified.set(key, now + this.cacheTtlMs);
     if (store.verified.size > this.options.cacheMaxSize) store.verified.delete(store.verified.keys().next().value as string);

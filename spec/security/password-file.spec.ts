@@ -160,6 +160,24 @@ describe('security: password file', () => {
       expect(compare.callCount, 'alice before, alice twice after (cache dropped), bob').to.equal(4);
     });
 
+    it('decides a check that straddles a re-read by the new file', async () => {
+      let straddle = true;
+      const file: PasswordFile = open(`${alice}\n`, {
+        matches: async (hashed, password) => {
+          const ok = await matches(hashed, password);
+          if (straddle) {
+            straddle = false;
+            dir.file('password.db', `${bcryptLine('alice', 'new-pw')}\n`);
+            now += 5000;
+            await file.verify('someone', 'else'); // re-reads the file
+          }
+          return ok;
+        },
+      });
+      expect(await file.verify('alice', 'alice-pw')).to.equal(false);
+      expect(await file.verify('alice', 'new-pw')).to.equal(true);
+    });
+
     it('refuses every password while a re-read file is broken or gone, logs it once without the hash, and recovers', async () => {
       const lines: string[] = [];
       const file = open(`${alice}\n`, { log: (l) => lines.push(l) });
