@@ -88,5 +88,8 @@ describe('ipaddress in the engine', function () {
     expect(bytes?.message).to.equal('Invalid IP address binary length: 3');
     const number = await failure('SELECT CAST(x AS ipaddress) FROM (VALUES (1)) v(x)');
     expect(number?.errorName).to.equal('TYPE_MISMATCH');
+    const back = await failure("SELECT CAST(IPADDRESS '::1' AS bigint)");
+    expect(back?.errorName).to.equal('TYPE_MISMATCH');
+    expect(back?.message).to.match(/Cannot cast ipaddress to bigint$/);
   });
 });
