@@ -68,7 +68,8 @@ function decodeText(bytes: Buffer): string {
   }
 }
 
-function hasControlCharacter(text: string): boolean {
+/** A C0 control character or DEL: what must not travel on in a user name. */
+export function hasControlCharacter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) return true;

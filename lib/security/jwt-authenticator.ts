@@ -5,6 +5,7 @@ import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey, type JWTVerifyResult } from 'jose';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { hasControlCharacter } from './basic-credentials.js';
 
 /** A token that does not authenticate; the message is ours, never the token's content. */
 export class JwtRejected extends Error {}
@@ -45,6 +46,8 @@ export class JwtAuthenticator {
     const value = Object.hasOwn(result.payload, field) ? result.payload[field] : undefined;
     if (value === undefined || value === null || value === '') throw new JwtRejected('Invalid credentials');
     if (typeof value !== 'string') throw new JwtRejected(`JWT claim ${field} is not a string`);
+    // The principal becomes the query's user, which travels into logs and listings: no line breaks.
+    if (hasControlCharacter(value)) throw new JwtRejected(`JWT claim ${field} contains a control character`);
     return value;
   }
 

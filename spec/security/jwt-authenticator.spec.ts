@@ -62,6 +62,7 @@ describe('security: JWT authenticator', () => {
     expect(await auth.principal(await token(rs256, { sub: 'x', email: 'alice@example.com' }, now))).to.equal('alice@example.com');
     expect(await rejected(auth, await token(rs256, { sub: 'x' }, now))).to.equal('Invalid credentials');
     expect(await rejected(auth, await token(rs256, { email: 42 }, now))).to.equal('JWT claim email is not a string');
+    expect(await rejected(auth, await token(rs256, { email: 'a\nb' }, now))).to.equal('JWT claim email contains a control character');
   });
 
   it('refuses expired, not-yet-valid, wrongly signed, foreign-issuer and foreign-audience tokens', async () => {
