@@ -74,6 +74,8 @@ describe('ipaddress in the engine', function () {
     ]);
     const described = await runSql(engine, 'DESCRIBE hosts');
     expect(described.rows.map((r) => [r[0], r[1]])).to.deep.equal([['name', 'varchar'], ['ip', 'ipaddress']]);
+    const listed = await runSql(engine, "SELECT data_type FROM information_schema.columns WHERE table_name = 'hosts' AND column_name = 'ip'");
+    expect(listed.rows).to.deep.equal([['ipaddress']]);
   });
 
   it('refuses text and bytes as Trino: INVALID_CAST_ARGUMENT with its message; other types are a TYPE_MISMATCH', async () => {

@@ -8,6 +8,7 @@ import { CatalogNames } from './catalog-names.js';
 import { DECLARED_TYPE_NAME_FUNCTION } from '../catalogs/declared-columns.js';
 import { ZONED_PRECISIONS, zonedType } from '../../sql/zoned-timestamps.js';
 import { TPCH_CATALOG, TPCH_TABLE_NAMES, tpchColumnsSql, tpchSchemasSql } from '../catalogs/tpch-metadata.js';
+import { IPADDRESS_DUCKDB_TYPE } from '../../sql/ip-address.js';
 
 const varchar: PrestoType = { base: 'varchar' };
 const bigint: PrestoType = { base: 'bigint' };
@@ -53,6 +54,7 @@ ${ZONED_DATA_TYPES}
   WHEN data_type = 'TIME' THEN 'time(6)'
   WHEN data_type = 'TIME WITH TIME ZONE' THEN 'time(6) with time zone'
   WHEN data_type = 'INTERVAL' THEN 'interval day to second'
+  WHEN data_type = ${sqlString(IPADDRESS_DUCKDB_TYPE.replaceAll('"', ''))} THEN 'ipaddress'
   ELSE lower(data_type) END`;
 
 /**
