@@ -2,8 +2,10 @@
 // (IPv4-mapped as IPv4, IPv6 compressed per RFC 5952), order by the 16 bytes, table columns, nesting,
 // and Trino's errors for values and types the cast refuses.
 import { expect } from 'chai';
+import fc from 'fast-check';
 import type { Engine } from '../../lib/engine/engine.types.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
+import { formatIpAddress } from '../../lib/sql/ip-address.js';
 import { newEngine, runSql } from './engine-helpers.js';
 
 describe('ipaddress in the engine', function () {
@@ -76,6 +78,18 @@ describe('ipaddress in the engine', function () {
     expect(described.rows.map((r) => [r[0], r[1]])).to.deep.equal([['name', 'varchar'], ['ip', 'ipaddress']]);
     const listed = await runSql(engine, "SELECT data_type FROM information_schema.columns WHERE table_name = 'hosts' AND column_name = 'ip'");
     expect(listed.rows).to.deep.equal([['ipaddress']]);
+  });
+
+  it('casts any address text through DuckDB to the value and text the parser gives (property)', async () => {
+    const value = fc.bigInt({ min: 0n, max: (1n << 128n) - 1n });
+    await fc.assert(fc.asyncProperty(fc.array(value, { minLength: 1, maxLength: 20 }), async (values) => {
+      const texts = values.map(formatIpAddress);
+      const list = texts.map((t) => `('${t}')`).join(', ');
+      const { rows } = await runSql(engine, `SELECT CAST(CAST(t AS ipaddress) AS varchar), CAST(t AS ipaddress) FROM (VALUES ${list}) v(t)`);
+      expect(rows).to.deep.equal(texts.map((t) => [t, t]));
+      const sorted = await runSql(engine, `SELECT CAST(t AS ipaddress) AS ip FROM (VALUES ${list}) v(t) ORDER BY ip`);
+      expect(sorted.rows.map((r) => r[0])).to.deep.equal([...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(formatIpAddress));
+    }), { numRuns: 25 });
   });
 
   it('refuses text and bytes as Trino: INVALID_CAST_ARGUMENT with its message; other types are a TYPE_MISMATCH', async () => {
