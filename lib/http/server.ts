@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { Coordinator } from '../actors/coordinator.js';
 import type { ErrorName } from '../protocol/error-codes.js';
+import { VivaceError } from '../protocol/vivace-error.js';
 import { createApp } from './app.js';
 import type { AccessControl } from '../security/access-control.js';
 import { errorBody } from './error-middleware.js';
@@ -46,6 +47,11 @@ export interface ServerOptions {
 export async function startServer(coordinator: Coordinator, options: ServerOptions = {}): Promise<RunningServer> {
   // Certificate problems stop the start before anything runs.
   const tls = coordinator.config.httpsEnabled ? loadTlsMaterial(coordinator.config) : undefined;
+  const httpPort = options.port ?? coordinator.config.port;
+  const httpsPort = options.httpsPort ?? coordinator.config.httpsPort;
+  if (tls && httpsPort !== 0 && httpsPort === httpPort) {
+    throw new VivaceError('CONFIGURATION_INVALID', `http-server.https.port and http-server.http.port are both ${httpsPort}`);
+  }
   // Graceful, as in Trino: the running queries finish and are read (shutdown.grace-period) first.
   const state = new ServerState(async () => {
     await drainQueries(coordinator, { gracePeriodMs: coordinator.config.shutdownGracePeriodMs });
@@ -64,11 +70,11 @@ export async function startServer(coordinator: Coordinator, options: ServerOptio
     const app = createApp(coordinator, { nodeId, serverState: state, eventLoop, ...(options.accessControl ? { accessControl: options.accessControl } : {}) });
     const handler = app.callback();
     server = configure(createServer(handler));
-    await listen(server, options.port ?? coordinator.config.port, host);
+    await listen(server, httpPort, host);
     if (tls) {
       // TLS 1.2 and 1.3 only, as Trino's server.
       httpsServer = configure(createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler));
-      await listen(httpsServer, options.httpsPort ?? coordinator.config.httpsPort, host);
+      await listen(httpsServer, httpsPort, host);
     }
   } catch (err) {
     eventLoop.stop();

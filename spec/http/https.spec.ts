@@ -156,6 +156,19 @@ describe('http: HTTPS', function () {
       );
     });
 
+    it('when the HTTPS port is the HTTP port', async () => {
+      const keystore = dir.file('k4.pem', `${certificate.cert}${certificate.key}`);
+      const coordinator = createCoordinator({ engine: await createTestEngine(1), config: { trackerIntervalMs: 60_000, httpsEnabled: true, httpsKeystorePath: keystore } });
+      try {
+        await startServer(coordinator, { host: '127.0.0.1', port: 18_543, httpsPort: 18_543 }).then(
+          () => expect.fail('started'),
+          (err: unknown) => expect((err as Error).message).to.equal('http-server.https.port and http-server.http.port are both 18543'),
+        );
+      } finally {
+        await coordinator.stop();
+      }
+    });
+
     it('when the HTTPS port is taken: the HTTP listener is closed again', async () => {
       const taken = await startSecureServer({});
       // A closed listener leaves the list on the next turn of the loop.
