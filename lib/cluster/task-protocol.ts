@@ -1,0 +1,80 @@
+// The coordinator-to-worker protocol: the Engine contract (lib/engine/engine.types.ts) carried over HTTP.
+// A task is one statement on one worker: planned (its output known), then executed, its rendered JSON
+// pages pulled one at a time and forwarded to the client unparsed. Paths, bodies and headers live here so
+// both ends (lib/worker, the coordinator's remote engine) say the same thing.
+//
+//   POST   /v1/task/{taskId}                   TaskPlanRequest  -> 200 TaskPlanResponse | error
+//   POST   /v1/task/{taskId}/execute           (no body)        -> 204 | error
+//   GET    /v1/task/{taskId}/results/{token}?targetBytes=N     -> 200 page | 204 end | error
+//   DELETE /v1/task/{taskId}                   cancel the plan or execution and release it -> 204
+//   GET    /v1/task                            TaskInfo[] of the tasks the worker holds
+//
+// A results page: the body is RowBatch.json as it is (rows joined by commas, no brackets), with
+// TASK_HEADERS carrying the row count, whether it was the last page, the update count and progress. The
+// same token again returns the same page (a retried GET after a lost answer); an older one is 410.
+// Errors: a JSON body `{ errorName, message, errorLocation? }` (TaskError) with status 400 for the
+// statement's own errors, 404 for an unknown task, 409 for a wrong state, 5xx for the worker's trouble.
+// Every request carries the internal bearer when a shared secret is configured (cluster-auth.ts).
+import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js';
+import type { ErrorLocation } from '../protocol/types.js';
+import type { ErrorName } from '../protocol/error-codes.js';
+
+export const TASK_PATH = '/v1/task';
+
+export const taskPath = (taskId: string): string => `${TASK_PATH}/${encodeURIComponent(taskId)}`;
+export const taskExecutePath = (taskId: string): string => `${taskPath(taskId)}/execute`;
+export const taskResultsPath = (taskId: string, token: number, targetBytes: number): string =>
+  `${taskPath(taskId)}/results/${token}?targetBytes=${targetBytes}`;
+
+/** `{queryId}.{stageId}.{partition}.{attempt}`, Trino's task id shape. */
+export const taskIdOf = (queryId: string, stageId: string, partition = 0, attempt = 0): string => `${queryId}.${stageId}.${partition}.${attempt}`;
+
+export interface TaskPlanRequest {
+  queryId: string;
+  sql: string;
+  session: Session;
+  /** Rows of the coordinator's system tables the statement reads (system.runtime.*), as of now. */
+  system?: SystemSnapshot;
+}
+
+/** The coordinator's snapshot rows, for a worker's `system` catalog (lib/engine/catalogs/system-tables.ts). */
+export interface SystemSnapshot {
+  nodes?: unknown[];
+  queries?: unknown[];
+  tasks?: unknown[];
+}
+
+export interface TaskPlanResponse {
+  columns: OutputColumn[];
+  updateType?: string;
+  sessionUpdates?: SessionUpdates;
+}
+
+export interface TaskError {
+  errorName: ErrorName;
+  message: string;
+  errorLocation?: ErrorLocation;
+}
+
+export interface TaskInfo {
+  taskId: string;
+  queryId: string;
+  state: 'PLANNED' | 'RUNNING' | 'FINISHED' | 'CANCELED' | 'FAILED';
+  processedRows: number;
+  processedBytes: number;
+  cpuTimeMillis: number;
+}
+
+/** Headers of a results page (lower-case, as Node reads them). */
+export const TASK_HEADERS = {
+  rows: 'x-vivace-rows',
+  /** `true` when this page is the last one (the next GET would answer 204) */
+  exhausted: 'x-vivace-exhausted',
+  updateCount: 'x-vivace-update-count',
+  processedRows: 'x-vivace-processed-rows',
+  processedBytes: 'x-vivace-processed-bytes',
+  cpuTimeMillis: 'x-vivace-cpu-millis',
+} as const;
+
+/** Trino's internal authentication header: an HS256 JWT signed with internal-communication.shared-secret. */
+export const INTERNAL_BEARER_HEADER = 'x-trino-internal-bearer';
