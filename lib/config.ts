@@ -85,6 +85,8 @@ export interface CoordinatorConfig {
   securityConfigFile?: string;
   /** how often the rules file is re-read (security.refresh-period); undefined: read once */
   securityRefreshPeriodMs?: number;
+  /** signs coordinator<->worker traffic (internal-communication.shared-secret, as Trino); none: open */
+  internalSharedSecret?: string;
 }
 
 export type AuthenticationType = 'PASSWORD' | 'JWT';
@@ -201,6 +203,7 @@ const PROPERTIES: Record<string, Parser> = {
   'http-server.https.key-path': (v) => ({ httpsKeyPath: v }),
   'security.config-file': (v) => ({ securityConfigFile: v }),
   'security.refresh-period': (v) => ({ securityRefreshPeriodMs: parseDuration(v) }),
+  'internal-communication.shared-secret': (v) => ({ internalSharedSecret: v }),
 };
 
 export const CONFIG_PROPERTY_NAMES = Object.keys(PROPERTIES);
