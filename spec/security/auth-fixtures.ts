@@ -13,6 +13,7 @@ import { createCoordinator, type Coordinator } from '../../lib/actors/coordinato
 import type { CoordinatorConfig } from '../../lib/config.js';
 import { startServer, type RunningServer } from '../../lib/http/server.js';
 import { createTestEngine } from '../support/duckdb.js';
+import { createAccessControl } from '../../lib/security/access-control.js';
 
 export interface TempDir {
   path: string;
@@ -76,7 +77,8 @@ export async function startSecureServer(config: Partial<CoordinatorConfig>): Pro
   const coordinator = createCoordinator({ engine: await createTestEngine(2), config: { trackerIntervalMs: 60_000, ...config } });
   let server: RunningServer;
   try {
-    server = await startServer(coordinator, { host: '127.0.0.1', port: 0, httpsPort: 0 });
+    // The rules file's access control when the config names one (security.config-file), Trino's default otherwise.
+    server = await startServer(coordinator, { host: '127.0.0.1', port: 0, httpsPort: 0, accessControl: createAccessControl(coordinator.config) });
   } catch (err) {
     await coordinator.stop();
     throw err;
