@@ -35,6 +35,14 @@ export interface TaskPlanRequest {
   session: Session;
   /** Rows of the coordinator's system tables the statement reads (system.runtime.*), as of now. */
   system?: SystemSnapshot;
+  /**
+   * Start a query (a plan without updateType) at once, saving the execute round trip: the worker runs it
+   * and renders its first batch of about `targetBytes` right away, so the first results GET (token 0)
+   * answers from it. A statement with an updateType still waits for POST .../execute.
+   */
+  execute?: boolean;
+  /** Size of that first batch (JSON bytes); the worker's default when absent. */
+  targetBytes?: number;
 }
 
 /** The coordinator's snapshot rows, for a worker's `system` catalog (lib/engine/catalogs/system-tables.ts). */
@@ -46,6 +54,8 @@ export interface SystemSnapshot {
 
 export interface TaskPlanResponse {
   columns: OutputColumn[];
+  /** True when the worker started the statement already (the request's `execute` and a plan without updateType). */
+  executing?: boolean;
   updateType?: string;
   sessionUpdates?: SessionUpdates;
 }
