@@ -205,7 +205,9 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     },
     announceNode(nodeId, uri) {
       const known = nodeActors.get(nodeId);
-      if (known?.getSnapshot().status === 'active') {
+      // A worker restarted on another address is monitored afresh there (its old address is dead).
+      if (known && known.getSnapshot().context.uri !== uri) known.stop();
+      else if (known?.getSnapshot().status === 'active') {
         known.send({ type: 'node.announced' });
         return;
       }

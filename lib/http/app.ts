@@ -5,6 +5,7 @@ import type { Coordinator } from '../actors/coordinator.js';
 import { createAuthenticator, type Authenticator } from '../security/authenticator.js';
 import { DefaultAccessControl, type AccessControl } from '../security/access-control.js';
 import { allowedMethods, implementedMethods } from './allowed-methods.js';
+import { announcementRoutes } from './announcement.routes.js';
 import { authentication } from './authentication.js';
 import { clusterRoutes } from './cluster.routes.js';
 import { errorBody, errorMiddleware } from './error-middleware.js';
@@ -40,6 +41,7 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   nodeRoutes(router, coordinator, access);
   infoRoutes(router, coordinator, serverState, options.nodeId, access, options.eventLoop);
   clusterRoutes(router, coordinator, serverState);
+  announcementRoutes(router, coordinator, options.nodeId);
 
   app.use(errorMiddleware);
   app.use(requestTarget(implementedMethods(router)));
