@@ -1,0 +1,125 @@
+// Reads a POST /v1/task/{taskId} body into a TaskPlanRequest, checking every field by hand: whoever holds
+// the cluster secret (or anyone, without one) can send anything, and a malformed body is a 400 with a
+// clear message, never a crash inside the engine.
+import { HEADER_PREFIXES } from '../protocol/header-prefix.js';
+import type { HeaderPrefix, Session } from '../protocol/types.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import type { SystemSnapshot, TaskPlanRequest } from '../cluster/task-protocol.js';
+
+/** Task ids are Trino's `{queryId}.{stage}.{partition}.{attempt}`: short and plain. */
+export const MAX_TASK_ID_LENGTH = 256;
+/** Largest page a GET may ask for; a larger targetBytes is clamped to it. */
+export const MAX_TARGET_BYTES = 16 << 20;
+
+const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, { httpStatus: 400 });
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function text(o: Json, key: string, path: string, maxLength: number): string {
+  const v = o[key];
+  if (typeof v !== 'string') throw bad(`${path}${key} must be a string`);
+  if (v.length > maxLength) throw bad(`${path}${key} is longer than ${maxLength} characters`);
+  return v;
+}
+
+function optionalText(o: Json, key: string, path: string, maxLength: number): string | undefined {
+  return o[key] === undefined || o[key] === null ? undefined : text(o, key, path, maxLength);
+}
+
+function stringMap(o: Json, key: string, path: string): Record<string, string> {
+  const v = o[key] ?? {};
+  if (!isObject(v)) throw bad(`${path}${key} must be an object`);
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [k, value] of Object.entries(v)) {
+    if (typeof value !== 'string') throw bad(`${path}${key}.${k} must be a string`);
+    out[k] = value;
+  }
+  return { ...out };
+}
+
+/** A task id from the path: plain printable text of bounded length (it is logged and listed). */
+export function taskIdOfPath(raw: string): string {
+  if (raw === '' || raw.length > MAX_TASK_ID_LENGTH) throw bad(`Task id must have 1 to ${MAX_TASK_ID_LENGTH} characters`);
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e) throw bad('Task id must be printable ASCII');
+  }
+  return raw;
+}
+
+/** `targetBytes` of a results GET: a positive integer, clamped to MAX_TARGET_BYTES; absent: the default. */
+export function targetBytesOf(raw: string | string[] | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || !/^\d{1,16}$/.test(value)) throw bad('targetBytes must be a positive integer');
+  const n = Number(value);
+  if (n < 1) throw bad('targetBytes must be a positive integer');
+  return Math.min(n, MAX_TARGET_BYTES);
+}
+
+/** A results token from the path: a non-negative integer. */
+export function tokenOf(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) throw bad('Results token must be a non-negative integer');
+  return Number(raw);
+}
+
+export function parseTaskPlanRequest(body: unknown, maxSqlLength: number): TaskPlanRequest {
+  if (!isObject(body)) throw bad('Task request must be a JSON object');
+  const queryId = text(body, 'queryId', '', 256);
+  const sql = text(body, 'sql', '', maxSqlLength);
+  if (sql.trim() === '') throw bad('sql must not be empty');
+  const session = sessionOf(body.session);
+  const request: TaskPlanRequest = { queryId, sql, session };
+  if (body.system !== undefined && body.system !== null) request.system = snapshotOf(body.system);
+  if (body.execute !== undefined) {
+    if (typeof body.execute !== 'boolean') throw bad('execute must be a boolean');
+    request.execute = body.execute;
+  }
+  if (body.targetBytes !== undefined) {
+    const n = body.targetBytes;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw bad('targetBytes must be a positive integer');
+    request.targetBytes = Math.min(n, MAX_TARGET_BYTES);
+  }
+  return request;
+}
+
+function sessionOf(raw: unknown): Session {
+  if (!isObject(raw)) throw bad('session must be a JSON object');
+  const path = 'session.';
+  const prefix = raw.prefix;
+  if (typeof prefix !== 'string' || !HEADER_PREFIXES.includes(prefix as HeaderPrefix)) throw bad(`session.prefix must be one of ${HEADER_PREFIXES.join(', ')}`);
+  const user = text(raw, 'user', path, 1024);
+  if (user === '') throw bad('session.user must not be empty');
+  const tags = raw.clientTags ?? [];
+  if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')) throw bad('session.clientTags must be an array of strings');
+  const startTime = raw.startTime ?? 0;
+  if (typeof startTime !== 'number' || !Number.isFinite(startTime)) throw bad('session.startTime must be a number');
+  const session: Session = {
+    prefix: prefix as HeaderPrefix,
+    user,
+    clientTags: tags as string[],
+    properties: stringMap(raw, 'properties', path),
+    preparedStatements: stringMap(raw, 'preparedStatements', path),
+    remoteUserAddress: optionalText(raw, 'remoteUserAddress', path, 256) ?? '',
+    startTime,
+  };
+  for (const key of ['source', 'catalog', 'schema', 'timeZone', 'language', 'clientInfo', 'traceToken', 'transactionId', 'userAgent'] as const) {
+    const value = optionalText(raw, key, path, 4096);
+    if (value !== undefined) session[key] = value;
+  }
+  return session;
+}
+
+/** Rows stay as sent here; system-snapshot.ts reads each field with its type when a scan asks. */
+function snapshotOf(raw: unknown): SystemSnapshot {
+  if (!isObject(raw)) throw bad('system must be a JSON object');
+  const snapshot: SystemSnapshot = {};
+  for (const key of ['nodes', 'queries', 'tasks'] as const) {
+    const rows = raw[key];
+    if (rows === undefined || rows === null) continue;
+    if (!Array.isArray(rows) || !rows.every(isObject)) throw bad(`system.${key} must be an array of objects`);
+    snapshot[key] = rows;
+  }
+  return snapshot;
+}

@@ -1,0 +1,107 @@
+// The task endpoints of lib/cluster/task-protocol.ts over the worker's TaskRegistry: plan (and, with
+// `execute: true`, start) a statement, execute it, pull its pages by token, cancel it, list the tasks.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { readTextBody } from '../http/raw-body.js';
+import { TASK_HEADERS, TASK_PATH } from '../cluster/task-protocol.js';
+import { parseTaskPlanRequest, targetBytesOf, taskIdOfPath, tokenOf } from './task-request.js';
+import type { TaskRegistry } from './task-registry.js';
+import { DEFAULT_TARGET_BYTES, type TaskPage, type WorkerTask } from './worker-task.js';
+import { statementError } from './worker-errors.js';
+import type { ServerState as WorkerState } from '../http/info.routes.js';
+import type { SystemSnapshots } from './system-snapshot.js';
+
+export interface TaskRouteOptions {
+  /** Largest request body (http-server.max-request-size). */
+  maxBodyBytes: number;
+  /** Longest SQL text (query.max-length). */
+  maxQueryLength: number;
+  /** Where the rows a task brings for the system catalog go; absent: they are ignored. */
+  system?: SystemSnapshots;
+}
+
+const unknownTask = (taskId: string) => new VivaceError('NOT_FOUND', `Unknown task ${taskId}`, { httpStatus: 404 });
+
+function taskOf(registry: TaskRegistry, ctx: Context): WorkerTask {
+  const taskId = taskIdOfPath((ctx.params as Record<string, string>).taskId ?? '');
+  const task = registry.get(taskId);
+  if (!task) throw unknownTask(taskId);
+  return task;
+}
+
+/** Runs `work` with the task counted as in flight, so the sweep never drops a task someone waits on. */
+async function holding<T>(task: WorkerTask, registry: TaskRegistry, work: () => Promise<T>): Promise<T> {
+  task.inFlight++;
+  try {
+    return await work();
+  } finally {
+    task.inFlight--;
+    task.lastTouched = registry.now();
+  }
+}
+
+export function taskRoutes(router: Router, registry: TaskRegistry, state: WorkerState, options: TaskRouteOptions): void {
+  router.get(TASK_PATH, (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify(registry.list());
+  });
+
+  router.post(`${TASK_PATH}/:taskId`, async (ctx) => {
+    if (state.state !== 'ACTIVE') throw new VivaceError('SERVER_SHUTTING_DOWN', 'Worker is shutting down', { httpStatus: 503 });
+    const taskId = taskIdOfPath((ctx.params as Record<string, string>).taskId ?? '');
+    const text = await readTextBody(ctx, options.maxBodyBytes);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new VivaceError('INVALID_ARGUMENTS', 'Task request is not valid JSON', { httpStatus: 400 });
+    }
+    const request = parseTaskPlanRequest(body, options.maxQueryLength);
+    if (request.system) options.system?.accept(request.system, request.session.user);
+    const task = registry.create(taskId, request);
+    const response = await holding(task, registry, () => task.planResponse().catch((err: unknown) => Promise.reject(statementError(err))));
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify(response);
+  });
+
+  router.post(`${TASK_PATH}/:taskId/execute`, (ctx) => {
+    const task = taskOf(registry, ctx);
+    try {
+      task.execute();
+    } catch (err) {
+      throw statementError(err);
+    }
+    ctx.status = 204;
+  });
+
+  router.get(`${TASK_PATH}/:taskId/results/:token`, async (ctx) => {
+    const task = taskOf(registry, ctx);
+    const token = tokenOf((ctx.params as Record<string, string>).token ?? '');
+    const targetBytes = targetBytesOf(ctx.query.targetBytes, DEFAULT_TARGET_BYTES);
+    const page = await holding(task, registry, () => task.results(token, targetBytes).catch((err: unknown) => Promise.reject(statementError(err))));
+    sendPage(ctx, page);
+  });
+
+  router.delete(`${TASK_PATH}/:taskId`, (ctx) => {
+    const taskId = taskIdOfPath((ctx.params as Record<string, string>).taskId ?? '');
+    // Already gone is fine: a DELETE is retried after a lost answer, and the result is the same.
+    registry.remove(taskId);
+    ctx.status = 204;
+  });
+}
+
+function sendPage(ctx: Context, page: TaskPage): void {
+  ctx.set(TASK_HEADERS.exhausted, page.exhausted ? 'true' : 'false');
+  ctx.set(TASK_HEADERS.processedRows, String(page.progress.processedRows));
+  ctx.set(TASK_HEADERS.processedBytes, String(page.progress.processedBytes));
+  ctx.set(TASK_HEADERS.cpuTimeMillis, String(Math.round(page.progress.cpuTimeMillis)));
+  if (page.updateCount !== undefined) ctx.set(TASK_HEADERS.updateCount, String(page.updateCount));
+  if (page.batch === null) {
+    ctx.status = 204;
+    return;
+  }
+  ctx.set(TASK_HEADERS.rows, String(page.batch.rows));
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = page.batch.json;
+}

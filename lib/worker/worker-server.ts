@@ -1,0 +1,105 @@
+// Starts a worker's HTTP server over an engine: the app, the task registry and its sweep, and the graceful
+// shutdown PUT /v1/info/state "SHUTTING_DOWN" starts (stop taking tasks, let the running ones finish within
+// the grace period, leave discovery, stop). The engine stays the caller's: it closes it once `onStopped` runs.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Engine } from '../engine/engine.types.js';
+import { TaskRegistry, type TaskRegistryOptions } from './task-registry.js';
+import { ServerState as WorkerState } from '../http/info.routes.js';
+import { createWorkerApp } from './worker-app.js';
+import type { SystemSnapshots } from './system-snapshot.js';
+
+export interface WorkerServerOptions {
+  engine: Engine;
+  nodeId: string;
+  environment: string;
+  host: string;
+  /** 0: any free port. */
+  port: number;
+  /** internal-communication.shared-secret: task endpoints require the bearer when set. */
+  sharedSecret?: string;
+  maxBodyBytes: number;
+  maxQueryLength: number;
+  /** shutdown.grace-period: how long running tasks may take to finish once shutdown starts. */
+  gracePeriodMs: number;
+  registry?: TaskRegistryOptions;
+  /** How often finished and abandoned tasks are swept (default 1 s). */
+  sweepIntervalMs?: number;
+  system?: SystemSnapshots;
+  /** Waits `ms` (the grace period); specs pass one they control. Settles early when `signal` aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Called during a graceful shutdown once tasks are done, before the server stops (leave discovery). */
+  leaveDiscovery?: () => Promise<void>;
+  /** Called when a graceful shutdown has stopped the server (the command closes the engine and exits). */
+  onStopped?: () => void;
+  now?: () => number;
+}
+
+export interface RunningWorker {
+  readonly url: string;
+  readonly nodeId: string;
+  readonly port: number;
+  readonly state: WorkerState;
+  readonly registry: TaskRegistry;
+  readonly server: Server;
+  /** Cancels every task and stops listening (not graceful; the engine stays open). Idempotent. */
+  close(): Promise<void>;
+}
+
+const realSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+
+export async function startWorkerServer(options: WorkerServerOptions): Promise<RunningWorker> {
+  const now = options.now ?? Date.now;
+  const registry = new TaskRegistry(options.engine, { now, ...options.registry });
+  const sleep = options.sleep ?? realSleep;
+  const state = new WorkerState(async () => {
+    // Running tasks finish, or the grace period ends, whichever comes first.
+    const grace = new AbortController();
+    await Promise.race([registry.whenIdle(), sleep(options.gracePeriodMs, grace.signal)]);
+    grace.abort();
+    await options.leaveDiscovery?.().catch(() => {});
+    await close();
+    options.onStopped?.();
+  });
+  const app = createWorkerApp({
+    identity: { nodeId: options.nodeId, environment: options.environment, host: options.host, startTime: now(), now, ...(options.sharedSecret === undefined ? {} : { sharedSecret: options.sharedSecret }) },
+    registry,
+    state,
+    maxBodyBytes: options.maxBodyBytes,
+    maxQueryLength: options.maxQueryLength,
+    ...(options.system ? { system: options.system } : {}),
+  });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const sweep = setInterval(() => registry.sweep(), options.sweepIntervalMs ?? 1000);
+  sweep.unref();
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      clearInterval(sweep);
+      registry.cancelAll();
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      // Requests still being answered end with their answer; a connection left open past that is cut.
+      setTimeout(() => server.closeAllConnections(), 1000).unref();
+    });
+    return closing;
+  };
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return { url: `http://${host}:${port}`, nodeId: options.nodeId, port, state, registry, server, close };
+}
