@@ -54,7 +54,7 @@ export class TaskRegistry {
     if (this.active.size >= this.limits.maxActiveTasks) {
       throw new VivaceError('GENERIC_INSUFFICIENT_RESOURCES', `Worker holds ${this.active.size} tasks, the most it takes`, { httpStatus: 503 });
     }
-    const task = new WorkerTask(taskId, this.engine, request, this.now(), (t) => this.settle(t));
+    const task = new WorkerTask(taskId, this.engine, request, this.now(), { settled: (t) => this.settle(t), read: () => this.wakeIfIdle() });
     // A plan settles after an await at the earliest, so the task is active here.
     this.active.set(taskId, task);
     return task;
@@ -88,9 +88,9 @@ export class TaskRegistry {
     return this.finished.size;
   }
 
-  /** Settles when no task is planning or running (at once when none is). */
+  /** Settles when no task is planning or running and no page rendered ahead waits for its GET (at once when none). */
   whenIdle(): Promise<void> {
-    if (this.active.size === 0) return Promise.resolve();
+    if (this.idle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -131,11 +131,18 @@ export class TaskRegistry {
     } else if (this.finished.get(task.taskId) === task) {
       this.finished.delete(task.taskId);
       this.finishedBytes -= task.keptBytes;
+      this.wakeIfIdle();
     }
   }
 
+  private idle(): boolean {
+    if (this.active.size > 0) return false;
+    for (const task of this.finished.values()) if (task.unread) return false;
+    return true;
+  }
+
   private wakeIfIdle(): void {
-    if (this.active.size > 0) return;
+    if (this.idleWaiters.length === 0 || !this.idle()) return;
     for (const wake of this.idleWaiters.splice(0)) wake();
   }
 }

@@ -15,6 +15,12 @@ export interface TaskPage {
   progress: ExecutionProgress;
 }
 
+/** What the registry hears of a task: it settled (nothing more will come of it), its page ahead was asked for. */
+export interface TaskHooks {
+  settled(task: WorkerTask): void;
+  read(task: WorkerTask): void;
+}
+
 const NO_PROGRESS: ExecutionProgress = { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
 
 export class WorkerTask {
@@ -33,13 +39,15 @@ export class WorkerTask {
   private done = false;
   /** JSON bytes of the page kept for a retried GET (the registry bounds what finished tasks hold). */
   keptBytes = 0;
+  /** A page rendered ahead (execute: true) that no GET has asked for yet: a draining worker waits for it. */
+  unread = false;
 
   constructor(
     readonly taskId: string,
     engine: Engine,
     request: TaskPlanRequest,
     now: number,
-    private readonly onSettled: (task: WorkerTask) => void = () => {},
+    private readonly hooks: TaskHooks = { settled: () => {}, read: () => {} },
   ) {
     this.queryId = request.queryId;
     this.lastTouched = now;
@@ -70,6 +78,7 @@ export class WorkerTask {
     if (request.execute === true && plan.updateType === undefined) {
       this.execute();
       // The first batch is rendered now, so results token 0 answers without waiting for DuckDB again.
+      this.unread = true;
       this.current = { token: 0, page: quiet(this.pageOf(request.targetBytes ?? DEFAULT_TARGET_BYTES)) };
       response.executing = true;
     }
@@ -98,6 +107,10 @@ export class WorkerTask {
   /** Page `token` (0, 1, ...): the current one again, or the next one fetched now. */
   results(token: number, targetBytes: number): Promise<TaskPage> {
     const current = this.current;
+    if (this.unread) {
+      this.unread = false;
+      this.hooks.read(this);
+    }
     if (current && token === current.token) return current.page;
     if (current && token < current.token) {
       return Promise.reject(new VivaceError('GENERIC_USER_ERROR', `Results token ${token} of task ${this.taskId} is gone (current is ${current.token})`, { httpStatus: 410 }));
@@ -163,7 +176,7 @@ export class WorkerTask {
     if (this.done) return;
     this.state = state;
     this.done = true;
-    this.onSettled(this);
+    this.hooks.settled(this);
   }
 }
 
