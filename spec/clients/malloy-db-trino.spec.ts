@@ -6,11 +6,22 @@
 // The schema of a SELECT is read differently by each: TrinoConnection through PREPARE and DESCRIBE OUTPUT,
 // PrestoConnection from the root line of EXPLAIN (`- Output[...] => [name:varchar(25), ...]`).
 // Neither connection exposes a cancel (runSQL takes an abortSignal and ignores it), so there is no cancel case.
-// Left out, one case that is Malloy's own: a nested query through PrestoConnection (Malloy JSON.parse()s the array
-// of rows that Presto and Trino send as JSON arrays), so the model's `nest:` runs on TrinoConnection only.
+//
+// A nested query (`nest:`) reads back through TrinoConnection only; through PrestoConnection it fails in Malloy
+// itself, as it would against prestodb. The evidence, checked by the PrestoConnection case below:
+// - Malloy's presto dialect (PrestoDialect inherits TrinoDialect.sqlAggregateTurtle, @malloydata/malloy
+//   dist/dialect/trino/trino.js) packs a nest as `ARRAY_AGG(CAST(ROW(...) AS ROW(...)))`: an array(row(...))
+//   column, with no cast to json anywhere in the statement.
+// - prestodb writes every cell as `type.getObjectValue(...)` (presto-main server/protocol RowIterable), and both
+//   ArrayType.getObjectValue and RowType.getObjectValue (presto-common) return Java lists, so the cell goes out
+//   as a JSON array of arrays, `[["ALGERIA"],["ETHIOPIA"]]`, never as text (only a `json` typed value is text).
+// - presto-js-client JSON.parse()s the response, and PrestoConnection.unpackArray JSON.parse()s the cell again
+//   (db-trino dist/trino_connection.js): String() of the array is `ALGERIA,ETHIOPIA`, a SyntaxError. No wire form
+//   could pass: were the cell text, result-to-querydata's convertRecord would unpack each row, an array, again.
 import { expect } from 'chai';
 import type { TrinoPrestoConnection } from '@malloydata/db-trino';
 import { SingleConnectionRuntime } from '@malloydata/malloy';
+import { runStatement } from '../support/http.js';
 import { expectTrinoPagingThrough, queryInfo, useClientServer, type ClientOutcome } from './client-server.js';
 
 /** DESCRIBE tpch.tiny.nation and lineitem as Trino's tpch connector answers them (column, type). */
@@ -46,6 +57,15 @@ function malloyField([name, type]: string[]): Record<string, string> {
   if (type === 'double') return { name, type: 'number', numberType: 'float' };
   return { name, type };
 }
+
+/** The `nested` query's answer: every region with its five nations, and the first two of them by name. */
+const FIRST_TWO_NATIONS: Record<string, [string, string]> = {
+  AFRICA: ['ALGERIA', 'ETHIOPIA'],
+  AMERICA: ['ARGENTINA', 'BRAZIL'],
+  ASIA: ['CHINA', 'INDIA'],
+  EUROPE: ['FRANCE', 'GERMANY'],
+  'MIDDLE EAST': ['EGYPT', 'IRAN'],
+};
 
 const fieldsOf = (struct: any) => struct.fields.map((f: any) => ({ name: f.name, type: f.type, ...(f.numberType ? { numberType: f.numberType } : {}) }));
 
@@ -199,8 +219,9 @@ describe('@malloydata/db-trino against the coordinator', function () {
           const conn = connect();
           const model = new SingleConnectionRuntime({ connection: conn }).loadModel(MODEL(conn.name));
           const nested = (await model.loadQueryByName('nested').run()).data.toObject();
-          const firstTwo = { AFRICA: ['ALGERIA', 'ETHIOPIA'], AMERICA: ['ARGENTINA', 'BRAZIL'], ASIA: ['CHINA', 'INDIA'], EUROPE: ['FRANCE', 'GERMANY'], 'MIDDLE EAST': ['EGYPT', 'IRAN'] };
-          expect(nested).to.deep.equal(Object.entries(firstTwo).map(([region_name, names]) => ({ region_name, nation_count: 5, nations: names.map((name) => ({ name })) })));
+          expect(nested).to.deep.equal(
+            Object.entries(FIRST_TWO_NATIONS).map(([region_name, names]) => ({ region_name, nation_count: 5, nations: names.map((name) => ({ name })) })),
+          );
         });
 
         it('sends the connection user on every query', async () => {
@@ -210,6 +231,35 @@ describe('@malloydata/db-trino against the coordinator', function () {
           expect((await queryInfo(server().url, queryId)).session.user).to.equal('malloy-trino');
         });
       } else {
+        it('sends a nested Malloy query\'s rows as prestodb does (arrays of row arrays), which Malloy\'s own unpack rejects', async () => {
+          const conn = connect();
+          const query = new SingleConnectionRuntime({ connection: conn }).loadModel(MODEL(conn.name)).loadQueryByName('nested');
+          const sql = await query.getSQL();
+          expect(sql).to.contain('ARRAY_AGG(CAST(ROW(').and.not.match(/\bjson\b/i);
+
+          // The statement as PrestoConnection sends it (its headers), every response checked against its schema.
+          const headers = { 'X-Presto-User': 'malloy-presto', 'X-Presto-Catalog': 'tpch', 'X-Presto-Schema': 'tiny', 'X-Presto-Time-Zone': 'UTC', 'X-Presto-Session': 'legacy_unnest=true' };
+          const { responses, rows, final } = await runStatement(server().url, sql, headers);
+          expect(final.stats.state).to.equal('FINISHED');
+          const columns = responses.find((r) => r.columns)!.columns.map((c: any) => [c.name, c.type]);
+          // prestodb says varchar(25) for region_name (region.name through the CTEs); the coordinator keeps a
+          // varchar bound only for a column of a table named in the FROM clause itself (lib/sql/declared-types.ts).
+          // Malloy reads either as a string.
+          expect(columns).to.deep.equal([['region_name', 'varchar'], ['nation_count', 'bigint'], ['nations', 'array(row(name varchar))']]);
+          // RowIterable's getObjectValue: a row is a list of its field values, an array a list of its elements.
+          expect(rows).to.deep.equal(Object.entries(FIRST_TWO_NATIONS).map(([region, names]) => [region, 5, names.map((name) => [name])]));
+
+          // PrestoConnection gets the same cells and JSON.parse()s the first one: String(array) is not JSON.
+          let failure: unknown;
+          try {
+            await query.run();
+          } catch (e) {
+            failure = e;
+          }
+          expect(failure).to.be.instanceOf(SyntaxError);
+          expect((failure as Error).message).to.contain('"ALGERIA,ETHIOPIA" is not valid JSON');
+        });
+
         it('runs with the session property it always sends, legacy_unnest=true, kept as prestodb keeps it', async () => {
           const conn = connect();
           const { rows } = await conn.runSQL('SELECT x FROM UNNEST(ARRAY[1, 2, 3]) AS t(x)', {});
