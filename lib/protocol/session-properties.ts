@@ -165,16 +165,18 @@ function upstreamData(name: string, dialect: SessionPropertyDialect): SystemSess
 }
 
 /**
- * Every property, sorted by name (SHOW SESSION's order), as `dialect` describes it. Properties upstream
- * hides from SHOW SESSION are listed too: they are accepted here like the others.
+ * Every property SHOW SESSION lists, sorted by name (its order), as `dialect` describes it. Properties
+ * upstream marks hidden are left out, as Trino and Presto leave them out; they are accepted all the same.
  */
 export function sessionPropertyDefinitions(dialect: SessionPropertyDialect = 'trino'): SessionPropertyListing[] {
   return [...UPSTREAM.keys()]
+    .filter((name) => upstreamData(name, dialect)!.hidden !== true)
     .map((name) => {
       const dialects = (['trino', 'presto'] as const).filter((d) => UPSTREAM.get(name)![d] !== undefined);
-      const acted = ACTED_ON.get(name);
-      if (acted) return { name, type: acted.type, defaultValue: acted.defaultValue, description: acted.description, dialects };
       const data = upstreamData(name, dialect)!;
+      const acted = ACTED_ON.get(name);
+      // The SQL type is the dialect's (task_concurrency is an integer in Trino, a bigint in Presto).
+      if (acted) return { name, type: data.type, defaultValue: acted.defaultValue, description: acted.description, dialects };
       return { name, type: data.type, defaultValue: data.defaultValue ?? '', description: data.description, dialects };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -253,6 +255,7 @@ const INT64 = 2n ** 63n;
 
 /** A value of a property Vivace keeps without acting on it, checked as upstream reads its type. */
 function checkValue(data: SystemSessionPropertyData, value: string): string {
+  if (data.refused !== undefined) throw new Error(data.refused);
   const trimmed = value.trim();
   switch (data.type) {
     case 'boolean': {

@@ -3,6 +3,19 @@
 // (trinodb/trino core/trino-main, prestodb/presto presto-main-base) and the config classes their defaults
 // come from. Vivace acts on a few of them (session-properties.ts); it keeps and shows the others.
 //
+// Checked against trinodb/trino SystemSessionProperties at 00135ab2 (between releases 428 and 449:
+// task_min_writer_count is there, optimize_mixed_distinct_aggregations not yet removed) with its OptimizerConfig, QueryManagerConfig,
+// MemoryManagerConfig, FeaturesConfig, TaskManagerConfig, NodeMemoryConfig, DynamicFilterConfig and
+// NodeSchedulerConfig of the same line; and prestodb/presto SystemSessionProperties at 00d3255d with the
+// FeaturesConfig (ac1b1693), QueryManagerConfig, TaskManagerConfig, NodeMemoryConfig, FunctionsConfig,
+// CompilerConfig, NodeSpillConfig and HistoryBasedOptimizationConfig stored beside it. A few Presto defaults
+// come from config fields newer than any stored FeaturesConfig; those keep the values recorded before.
+//
+// Defaults print as upstream's SHOW SESSION prints them: the default object's toString. airlift Duration is
+// value and unit with two decimals ('100.00d'); Trino's DataSize is a whole number and its unit ('32MB'),
+// or bytes ('1234B') when built from bytes; Presto's DataSize keeps a double, so a fraction prints with two
+// decimals ('3435973836.80B'); a double is Java's Double.toString ('2.0'); an enum its name.
+//
 // Defaults that depend on the machine upstream (task_concurrency, task writer counts, initial splits,
 // per-node memory) are the values upstream's config gives a 16-core node with a 32 GB heap, noted inline.
 // A default of null is "not set" upstream; SHOW SESSION shows it as ''.
@@ -24,6 +37,8 @@ export interface SystemSessionPropertyData {
   min?: number;
   max?: number;
   powerOfTwo?: boolean;
+  /** Upstream refuses every value under its default configuration; why. */
+  refused?: string;
 }
 
 const bool = (name: string, def: boolean | null, description: string, hidden = false): SystemSessionPropertyData =>
@@ -54,7 +69,8 @@ const CODECS = ['NONE', 'LZ4', 'ZSTD'];
 
 export const TRINO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   text('execution_policy', 'phased', 'Scheduling policy of query tasks'),
-  bool('optimize_hash_generation', true, 'Compute hash codes early in the plan for exchanges, joins and aggregations'),
+  // OptimizerConfig leaves optimizeHashGeneration unset (false); Presto's FeaturesConfig sets it true.
+  bool('optimize_hash_generation', false, 'Compute hash codes early in the plan for exchanges, joins and aggregations'),
   oneOf('join_distribution_type', 'AUTOMATIC', JOIN_DISTRIBUTION, 'How joins are distributed'),
   size('join_max_broadcast_table_size', '100MB', 'Largest estimated table broadcast by automatic join selection'),
   dbl('join_multi_clause_independence_factor', 0.25, 'Independence assumption strength for multi-clause join estimates', { min: 0, max: 1 }),
@@ -117,7 +133,8 @@ export const TRINO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   bool('use_partial_topn', true, 'Use partial TopN', true),
   bool('use_partial_distinct_limit', true, 'Use partial distinct limit', true),
   int('max_recursion_depth', 10, 'Deepest recursion of a recursive WITH', { min: 1 }),
-  oneOf('mark_distinct_strategy', null, ['NONE', 'ALWAYS', 'AUTOMATIC'], 'When DISTINCT aggregations use MarkDistinct'),
+  // Upstream registers this one with an empty description.
+  oneOf('mark_distinct_strategy', 'AUTOMATIC', ['NONE', 'ALWAYS', 'AUTOMATIC'], ''),
   bool('prefer_partial_aggregation', true, 'Split aggregations into partial and final steps'),
   bool('optimize_top_n_ranking', true, 'Optimize top N ranking'),
   int('max_grouping_sets', 2048, 'Most grouping sets of a GROUP BY', { hidden: true }),
@@ -137,8 +154,8 @@ export const TRINO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   bool('enable_dynamic_filtering', true, 'Filter probe sides with values from build sides'),
   bool('enable_coordinator_dynamic_filters_distribution', true, 'Send dynamic filters from the coordinator to workers'),
   bool('enable_large_dynamic_filters', false, 'Collect large dynamic filters'),
-  // Machine-dependent upstream (30% of the heap): a 32 GB heap's value.
-  size('query_max_memory_per_node', '9.6GB', 'Most memory a query may use on one node', true),
+  // Machine-dependent upstream: DataSize.ofBytes(round(30% of the heap)), which prints as bytes; a 32 GB heap's value.
+  size('query_max_memory_per_node', '10307921510B', 'Most memory a query may use on one node', true),
   bool('ignore_downstream_preferences', false, "Ignore a parent's preferred properties when adding exchanges"),
   bool('rewrite_filtering_semi_join_to_inner_join', true, 'Turn filtering semi joins into inner joins'),
   bool('optimize_duplicate_insensitive_joins', true, 'Optimize joins whose duplicates do not matter'),
@@ -176,7 +193,7 @@ export const TRINO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   dbl('fault_tolerant_execution_hash_distribution_compute_task_to_node_min_ratio', 2, 'Least tasks per node of a hash-distributed compute stage', { hidden: true }),
   dbl('fault_tolerant_execution_hash_distribution_write_task_to_node_min_ratio', 2, 'Least tasks per node of a hash-distributed writer stage', { hidden: true }),
   size('fault_tolerant_execution_standard_split_size', '64MB', 'Standard split size of a fault-tolerant task', true),
-  int('fault_tolerant_execution_max_task_split_count', 2048, 'Most splits of a fault-tolerant task', { hidden: true }),
+  int('fault_tolerant_execution_max_task_split_count', 256, 'Most splits of a fault-tolerant task', { hidden: true }),
   size('fault_tolerant_execution_coordinator_task_memory', '2GB', 'Memory assumed for a coordinator task with task retries', true),
   size('fault_tolerant_execution_task_memory', '5GB', 'Memory assumed for a task with task retries', true),
   dbl('fault_tolerant_execution_task_memory_growth_factor', 3, 'Growth of the assumed task memory after running out', { hidden: true }),
@@ -193,7 +210,7 @@ export const TRINO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   dbl('fault_tolerant_execution_small_stage_source_size_multiplier', 1.2, 'Safety multiplier of the small stage estimate', { hidden: true, min: 1 }),
   bool('fault_tolerant_execution_small_stage_require_no_more_partitions', false, 'Require all partitions known before a stage counts as small', true),
   bool('fault_tolerant_execution_stage_estimation_for_eager_parent_enabled', true, 'Estimate output of children of eager stages', true),
-  bool('fault_tolerant_execution_adaptive_query_planning_enabled', true, 'Replan adaptively with fault-tolerant execution'),
+  bool('fault_tolerant_execution_adaptive_query_planning_enabled', false, 'Replan adaptively with fault-tolerant execution'),
   bool('adaptive_partial_aggregation_enabled', true, 'Turn partial aggregation off when it does not reduce rows'),
   dbl('adaptive_partial_aggregation_unique_rows_ratio_threshold', 0.8, 'Output-to-input row ratio above which partial aggregation may stop'),
   bool('remote_task_adaptive_update_request_size_enabled', true, 'Adapt the size of remote task update requests'),
@@ -239,8 +256,8 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   bool('prefer_streaming_operators', false, 'Prefer table layouts that allow streaming operators'),
   big('task_writer_count', 1, 'Local parallel table writers per worker', { powerOfTwo: true }),
   big('task_partitioned_writer_count', null, 'Writers per task for partitioned writes; task_writer_count when unset', { powerOfTwo: true }),
-  bool('redistribute_writes', true, 'Force parallel distributed writes'),
-  bool('scale_writers', false, 'Add writers as throughput requires'),
+  bool('redistribute_writes', false, 'Force parallel distributed writes'),
+  bool('scale_writers', true, 'Add writers as throughput requires'),
   size('writer_min_size', '32MB', 'Smallest writer output before writers scale'),
   bool('optimized_scale_writer_producer_buffer', true, 'Scale writers from the producer buffer', true),
   bool('push_table_write_through_union', true, 'Parallelize writes of UNION ALL queries'),
@@ -251,11 +268,12 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   dur('query_max_execution_time', '100.00d', 'Longest execution of a query'),
   dur('query_max_cpu_time', '1000000000.00d', 'Most CPU time a query may use'),
   size('query_max_memory', '20GB', 'Most distributed memory a query may use', true),
-  // Machine-dependent upstream (10% of the heap): a 32 GB heap's value.
-  size('query_max_memory_per_node', '3.2GB', 'Most user memory a query may use on one node', true),
-  size('query_max_broadcast_memory', '3.2GB', 'Most memory a query may use for broadcast joins', true),
+  // Machine-dependent upstream: new DataSize(10% of the heap, BYTE), printed with two decimals; a 32 GB heap's
+  // value. Broadcast memory defaults to it, total memory per node to twice it (same unit).
+  size('query_max_memory_per_node', '3435973836.80B', 'Most user memory a query may use on one node', true),
+  size('query_max_broadcast_memory', '3435973836.80B', 'Most memory a query may use for broadcast joins', true),
   size('query_max_total_memory', '40GB', 'Most distributed total memory a query may use', true),
-  size('query_max_total_memory_per_node', '6.4GB', 'Most user and system memory a query may use on one node', true),
+  size('query_max_total_memory_per_node', '6871947673.60B', 'Most user and system memory a query may use on one node', true),
   bool('resource_overcommit', false, 'Use resources not guaranteed to the query'),
   size('query_max_scan_raw_input_bytes', '1000PB', 'Most raw input bytes a query may scan'),
   size('query_max_written_intermediate_bytes', '2TB', 'Most intermediate bytes a query may write'),
@@ -276,7 +294,7 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   oneOf('partial_merge_pushdown_strategy', 'NONE', ['NONE', 'PUSH_THROUGH_LOW_MEMORY_OPERATORS'], 'How partial merges are pushed down'),
   big('max_reordered_joins', 9, 'Most joins reordered together by the cost-based optimizer', { min: 2 }),
   bool('fast_inequality_joins', true, 'Use the faster inequality join when possible'),
-  bool('colocated_join', false, 'Use colocated joins when possible'),
+  bool('colocated_join', true, 'Use colocated joins when possible'),
   bool('spatial_join', true, 'Use a spatial index for spatial joins when possible'),
   text('spatial_partitioning_table_name', null, 'Table holding the spatial partitioning scheme'),
   int('concurrent_lifespans_per_task', 0, 'Groups run at once for eligible joins'),
@@ -398,7 +416,9 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   bool('consider-query-filters-for-materialized-view-partitions', true, 'Filter materialized view partitions by the query'),
   bool('query_optimization_with_materialized_view_enabled', false, 'Rewrite queries to use materialized views', true),
   bool('materialized_view_query_rewrite_cost_based_selection_enabled', false, 'Pick among materialized views by cost'),
-  bool('legacy_materialized_views', true, 'Old materialized views (may only be toggled if the config allows it)', true),
+  // Its decoder refuses any value unless experimental.allow-legacy-materialized-views-toggle is set (off by default).
+  { ...bool('legacy_materialized_views', true, 'Old materialized views (may only be toggled if the config allows it)', true),
+    refused: 'cannot be changed unless the server allows toggling legacy materialized views' },
   bool('materialized_view_allow_full_refresh_enabled', false, 'Allow a full refresh of an empty materialized view', true),
   oneOf('materialized_view_stale_read_behavior', 'USE_VIEW_QUERY', ['FAIL', 'USE_VIEW_QUERY'], 'What reading a stale materialized view does'),
   dur('materialized_view_staleness_window', null, 'How stale a materialized view may be before the view query is used'),
@@ -419,7 +439,7 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   bool('prefer_sort_merge_join', false, 'Prefer sort-merge joins, sorting inputs as needed', true),
   bool('sorted_exchange_enabled', false, 'Push sorts down into exchanges'),
   bool('segmented_aggregation_enabled', false, 'Use segmented aggregation'),
-  oneOf('aggregation_if_to_filter_rewrite_strategy', 'DISABLED', ['DISABLED', 'FILTER_WITH_IF', 'UNWRAP_IF'], 'How AGG(IF(...)) is rewritten to AGG FILTER'),
+  oneOf('aggregation_if_to_filter_rewrite_strategy', 'DISABLED', ['DISABLED', 'FILTER_WITH_IF', 'UNWRAP_IF_SAFE', 'UNWRAP_IF'], 'How AGG(IF(...)) is rewritten to AGG FILTER'),
   oneOf('resource_aware_scheduling_strategy', 'RANDOM', ['RANDOM', 'TTL'], 'How tasks are assigned to nodes'),
   bool('schedule_splits_based_on_task_load', false, 'Schedule splits by task load, not node load'),
   text('analyzer_type', 'BUILTIN', 'Analyzer to use', true),
@@ -445,8 +465,9 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   bool('enable_verbose_history_based_optimizer_runtime_stats', false, 'Verbose runtime statistics of the history-based optimizer'),
   bool('log_query_plans_used_in_history_based_optimizer', false, 'Log plans the history-based optimizer uses'),
   bool('enforce_history_based_optimizer_register_timeout', false, 'Time-limit query registration in the history-based optimizer'),
-  text('query_types_enabled_for_history_based_optimization', 'SELECT,INSERT', 'Query types that use history-based optimization'),
-  int('max_leaf_nodes_in_plan', 1000, 'Most leaf nodes of a logical plan', { min: 0 }),
+  // The default is a List<QueryType>; SHOW SESSION prints its toString.
+  text('query_types_enabled_for_history_based_optimization', '[SELECT, INSERT]', 'Query types that use history-based optimization'),
+  int('max_leaf_nodes_in_plan', 10000, 'Most leaf nodes of a logical plan', { min: 0 }),
   bool('leaf_node_limit_enabled', false, 'Fail plans with more leaf nodes than max_leaf_nodes_in_plan'),
   bool('push_remote_exchange_through_group_id', false, 'Push remote exchanges through GroupId'),
   bool('optimize_multiple_approx_percentile_on_same_field', true, 'Compute several approx_percentile of one field together'),
@@ -462,7 +483,7 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   oneOf('randomize_outer_join_null_key_strategy', 'DISABLED', ['DISABLED', 'KEY_FROM_OUTER_JOIN', 'COST_BASED', 'ALWAYS'], 'When null keys of outer joins are randomized against skew'),
   dbl('randomize_outer_join_null_key_null_ratio_threshold', 0.02, 'Null key ratio above which outer join keys are randomized'),
   oneOf('randomize_null_source_key_in_semi_join_strategy', 'DISABLED', ['DISABLED', 'ALWAYS'], 'When null source keys of semi joins are randomized'),
-  oneOf('sharded_joins_strategy', 'DISABLED', ['DISABLED', 'ALWAYS'], 'When joins are sharded against skew'),
+  oneOf('sharded_joins_strategy', 'DISABLED', ['DISABLED', 'COST_BASED', 'ALWAYS'], 'When joins are sharded against skew'),
   int('join_shard_count', 100, 'Shards of sharded joins', { hidden: true }),
   bool('optimize_conditional_aggregation_enabled', false, 'Rewrite IF(c, AGG(x)) to a masked AGG(x)'),
   bool('remove_redundant_distinct_aggregation_enabled', true, 'Drop distinct aggregations over distinct input'),
@@ -479,18 +500,18 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   bool('merge_aggregations_with_and_without_filter', false, 'Merge aggregations differing only by filter'),
   int('merge_sums_to_vector_sum_threshold', 0, 'SUM calls merged into one vector_sum (0: off)'),
   bool('simplify_plan_with_empty_input', true, 'Simplify plans over empty input'),
-  oneOf('push_down_filter_expression_evaluation_through_cross_join', 'REWRITTEN_TO_INNER_JOIN', ['DISABLED', 'REWRITTEN_TO_INNER_JOIN', 'ENABLED'], 'Evaluate filter expressions below cross joins'),
+  oneOf('push_down_filter_expression_evaluation_through_cross_join', 'REWRITTEN_TO_INNER_JOIN', ['DISABLED', 'REWRITTEN_TO_INNER_JOIN', 'ALWAYS'], 'Evaluate filter expressions below cross joins'),
   bool('rewrite_cross_join_or_to_inner_join', true, 'Turn cross joins filtered by OR into inner joins'),
-  bool('rewrite_cross_join_array_contains_to_inner_join', false, 'Turn cross joins filtered by contains into inner joins'),
-  bool('rewrite_cross_join_array_not_contains_to_anti_join', false, 'Turn cross joins filtered by not contains into anti joins'),
+  bool('rewrite_cross_join_array_contains_to_inner_join', true, 'Turn cross joins filtered by contains into inner joins'),
+  bool('rewrite_cross_join_array_not_contains_to_anti_join', true, 'Turn cross joins filtered by not contains into anti joins'),
   oneOf('rewrite_left_join_array_contains_to_equi_join', 'DISABLED', ['DISABLED', 'ALWAYS_ENABLED', 'COST_BASED'], 'When left joins on contains become equi-joins'),
   oneOf('joins_not_null_inference_strategy', 'NONE', ['NONE', 'INFER_FROM_STANDARD_OPERATORS', 'USE_FUNCTION_METADATA'], 'How NOT NULL filters are inferred for joins'),
   bool('rewrite_left_join_null_filter_to_semi_join', true, 'Turn left joins filtered by IS NULL into semi joins'),
-  bool('use_broadcast_when_buildsize_small_probeside_unknown', true, 'Broadcast small build sides when the probe size is unknown'),
+  bool('use_broadcast_when_buildsize_small_probeside_unknown', false, 'Broadcast small build sides when the probe size is unknown'),
   bool('add_partial_node_for_row_number_with_limit', true, 'Add a partial row_number under one with a limit'),
   bool('rewrite_case_to_map_enabled', true, 'Turn constant CASE into map lookups'),
   bool('pull_expression_from_lambda_enabled', false, 'Pull lambda-invariant expressions out of lambdas'),
-  bool('rewrite_constant_array_contains_to_in_expression', true, 'Turn contains over constant arrays into IN'),
+  bool('rewrite_constant_array_contains_to_in_expression', false, 'Turn contains over constant arrays into IN'),
   bool('infer_inequality_predicates', false, 'Infer inequality predicates for joins'),
   bool('enable_history_based_scaled_writer', false, 'Start scaled writers from past runs'),
   bool('use_partial_aggregation_history', false, 'Use past partial aggregation statistics'),

@@ -124,7 +124,6 @@ describe('Presto dialect over HTTP: metadata', function () {
     // Upstream's other query_max_* properties are listed too (kept, not acted on).
     expect(out.rows.map((r) => r.slice(0, 4))).to.deep.include.members([
       ['query_max_execution_time', '100.00d', '100.00d', 'varchar'],
-      ['query_max_memory', '20GB', '20GB', 'varchar'],
       ['query_max_planning_time', '10.00m', '10.00m', 'varchar'],
       ['query_max_run_time', '100.00d', '100.00d', 'varchar'],
     ]);

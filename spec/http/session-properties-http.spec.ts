@@ -49,13 +49,16 @@ describe('session properties over HTTP', function () {
   });
 
   for (const [prefix, list] of [['X-Trino-', TRINO_SESSION_PROPERTIES], ['X-Presto-', PRESTO_SESSION_PROPERTIES]] as const) {
-    it(`every ${prefix === 'X-Trino-' ? 'Trino' : 'Presto'} property (${list.length}) is accepted through ${prefix}Session and shown by SHOW SESSION`, async () => {
-      for (let i = 0; i < list.length; i += 40) {
+    it(`every ${prefix === 'X-Trino-' ? 'Trino' : 'Presto'} property (${list.length}) is accepted through ${prefix}Session and shown by SHOW SESSION unless hidden`, async () => {
+      // legacy_materialized_views refuses every value under upstream's default configuration.
+      const accepted = list.filter((p) => p.refused === undefined);
+      const hidden = new Set(list.filter((p) => p.hidden).map((p) => p.name));
+      for (let i = 0; i < accepted.length; i += 40) {
         const client = new PrestoSession(server.url, { prefix });
-        for (const p of list.slice(i, i + 40)) client.properties.set(p.name, sample(p));
+        for (const p of accepted.slice(i, i + 40)) client.properties.set(p.name, sample(p));
         const out = await client.ok('SHOW SESSION');
         const shown = new Map(out.rows.map((r) => [r[0], r[1]]));
-        for (const [name, value] of client.properties) expect(shown.get(name), name).to.equal(value);
+        for (const [name, value] of client.properties) expect(shown.get(name), name).to.equal(hidden.has(name) ? undefined : value);
       }
     });
   }
@@ -68,7 +71,8 @@ describe('session properties over HTTP', function () {
     const trino = new PrestoSession(server.url, { prefix: 'X-Trino-' });
     await trino.ok("SET SESSION retry_policy = 'query'");
     expect(Object.fromEntries(trino.properties)).to.deep.equal({ retry_policy: 'QUERY' });
-    expect((await trino.ok("SHOW SESSION LIKE 'retry_policy'")).rows.map((r) => r.slice(0, 4))).to.deep.equal([['retry_policy', 'QUERY', 'NONE', 'varchar']]);
+    // retry_policy is hidden upstream: kept and sent back, but SHOW SESSION leaves it out.
+    expect((await trino.ok("SHOW SESSION LIKE 'retry_policy'")).rows).to.deep.equal([]);
   });
 
   it('a value of the wrong type, in the header or by SET SESSION, is INVALID_SESSION_PROPERTY', async () => {

@@ -82,12 +82,13 @@ describe('dialect: session statements', () => {
     const rows = out.rows.map((r) => r.slice(0, 4));
     expect(rows).to.deep.include.members([
       ['query_max_execution_time', '100.00d', '100.00d', 'varchar'],
-      ['query_max_memory', '20GB', '20GB', 'varchar'],
       ['query_max_planning_time', '10.00m', '10.00m', 'varchar'],
       ['query_max_run_time', '5m', '100.00d', 'varchar'],
       ['query_max_cpu_time', '1000000000.00d', '1000000000.00d', 'varchar'],
     ]);
     expect(rows.every((r) => String(r[0]).startsWith('query_max'))).to.equal(true);
+    // Hidden upstream (query_max_memory, query_max_stage_count, ...): left out, as Trino leaves them out.
+    expect(rows.map((r) => r[0])).not.to.include.members(['query_max_memory']);
     expect((await runSql(engine, 'SHOW SESSION')).rows.length).to.be.greaterThan(5);
   });
 
@@ -112,7 +113,8 @@ describe('dialect: session statements', () => {
       const all = [...TRINO_SESSION_PROPERTIES, ...PRESTO_SESSION_PROPERTIES];
       expect(new Set(TRINO_SESSION_PROPERTIES.map((p) => p.name)).size).to.equal(TRINO_SESSION_PROPERTIES.length);
       expect(new Set(PRESTO_SESSION_PROPERTIES.map((p) => p.name)).size).to.equal(PRESTO_SESSION_PROPERTIES.length);
-      for (const p of all) {
+      // legacy_materialized_views refuses every value under upstream's default configuration.
+      for (const p of all.filter((d) => d.refused === undefined)) {
         const sample = sampleValue(p.type, p.kind, p.defaultValue);
         const literal = p.type === 'varchar' ? `'${sample}'` : sample;
         const out = await runSql(engine, `SET SESSION ${p.name.includes('-') ? `"${p.name}"` : p.name} = ${literal}`);
@@ -165,7 +167,8 @@ describe('dialect: session statements', () => {
       const trino = sessionPropertyDefinitions('trino');
       const names = trino.map((d) => d.name);
       expect(names).to.deep.equal([...new Set(names)].sort());
-      expect(names).to.include.members(['legacy_unnest', 'retry_policy', 'query_max_run_time', 'spill_enabled']);
+      expect(names).to.include.members(['legacy_unnest', 'retry_initial_delay', 'query_max_run_time', 'spill_enabled']);
+      expect(names).not.to.include.members(['retry_policy']);
       const concurrency = (dialect: 'trino' | 'presto') => sessionPropertyDefinitions(dialect).find((d) => d.name === 'exchange_compression_codec');
       expect(concurrency('trino')?.dialects).to.deep.equal(['trino', 'presto']);
       expect(sessionPropertyDefinitions('presto').find((d) => d.name === 'execution_policy')?.defaultValue).to.equal('all-at-once');
