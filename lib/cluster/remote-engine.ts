@@ -1,0 +1,404 @@
+// The Engine (lib/engine/engine.types.ts) as the coordinator sees it once workers exist: each statement is a
+// task on one worker (lib/cluster/task-protocol.ts). The coordinator picks the worker from the statement's
+// tree (statement-route.ts), forwards the worker's rendered pages unparsed, and turns every way a worker
+// can fail (refused, reset, silent, garbage, failed by the detector) into a clear query error.
+import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
+import { ERROR_CODES, type ErrorName } from '../protocol/error-codes.js';
+import type { Session } from '../protocol/types.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { internalHeaders } from './cluster-auth.js';
+import { routeOf } from './statement-route.js';
+import {
+  TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath,
+  type SystemSnapshot, type TaskPlanRequest, type TaskPlanResponse,
+} from './task-protocol.js';
+import { WorkerClient, WorkerTransportError, type WorkerResponse } from './worker-client.js';
+
+export interface WorkerNode {
+  nodeId: string;
+  /** http(s)://host:port */
+  uri: string;
+  /** holds the memory catalog */
+  memory: boolean;
+  /** not failed by the failure detector */
+  alive: boolean;
+}
+
+export interface RemoteEngineOptions {
+  /** Every worker discovery knows, oldest first, with its health now. */
+  workers(): WorkerNode[];
+  /** This coordinator's node id (the internal bearer's subject), known once its server listens. */
+  nodeId(): string;
+  sharedSecret?: string;
+  /** system.runtime rows as `viewer` may see them, for statements that read them. */
+  systemSnapshot?(viewer: string): SystemSnapshot;
+  /** Size of the first batch a worker renders with the plan (protocol.v1.target-result-size). */
+  firstBatchBytes?: number;
+  /** Deadline of a plan and of a results page (a statement's own limits end it sooner). */
+  workTimeoutMs?: number;
+  /** Deadline of execute and cancel calls. */
+  controlTimeoutMs?: number;
+  /** How often in-flight work is checked against the failure detector. */
+  watchIntervalMs?: number;
+}
+
+const DEFAULTS = { firstBatchBytes: 1 << 20, workTimeoutMs: 600_000, controlTimeoutMs: 10_000, watchIntervalMs: 1_000 } as const;
+
+/** Transactions remembered at most (each maps an id to the worker holding it). */
+const MAX_TRANSACTIONS = 10_000;
+
+const sizesPages = (session: Session) => Object.hasOwn(session.properties, 'target_result_size') || Object.hasOwn(session.properties, 'query_max_memory');
+
+const noNodes = (message: string) => new VivaceError('NO_NODES_AVAILABLE', message);
+
+export class RemoteEngine implements Engine {
+  private readonly clients = new Map<string, WorkerClient>();
+  private readonly transactions = new Map<string, string>();
+  private readonly watch: NodeJS.Timeout;
+  private nextWorker = 0;
+  private taskSeq = 0;
+  private readonly taskPrefix = `r${Date.now().toString(36)}`;
+  readonly settings: Required<Pick<RemoteEngineOptions, 'firstBatchBytes' | 'workTimeoutMs' | 'controlTimeoutMs'>>;
+
+  constructor(private readonly options: RemoteEngineOptions) {
+    this.settings = {
+      firstBatchBytes: options.firstBatchBytes ?? DEFAULTS.firstBatchBytes,
+      workTimeoutMs: options.workTimeoutMs ?? DEFAULTS.workTimeoutMs,
+      controlTimeoutMs: options.controlTimeoutMs ?? DEFAULTS.controlTimeoutMs,
+    };
+    // A worker that stops answering without closing its sockets (frozen, partitioned) is found by the
+    // failure detector within seconds; its tasks then fail instead of waiting for their deadline.
+    this.watch = setInterval(() => this.failWorkWithoutNode(), options.watchIntervalMs ?? DEFAULTS.watchIntervalMs);
+    this.watch.unref();
+  }
+
+  async plan(sql: string, session: Session, abort?: PlanAbort): Promise<Plan> {
+    const route = routeOf(sql, session);
+    const pinned = this.pinnedWorker(session);
+    const worker = pinned ?? this.pick(route.target);
+    const request: TaskPlanRequest = {
+      queryId: `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`,
+      sql,
+      session,
+      // A query starts with its plan (one round trip less), its first page at the default size; a session
+      // that sizes its pages (target_result_size, query_max_memory) has each page sized by next().
+      ...(sizesPages(session) ? {} : { execute: true, targetBytes: this.settings.firstBatchBytes }),
+      ...(route.readsSystemRuntime && this.options.systemSnapshot ? { system: this.options.systemSnapshot(session.user) } : {}),
+    };
+    try {
+      return await this.planOn(worker, request, 0, abort);
+    } catch (err) {
+      // Never reached (refused, reset before an answer) or draining: once more on another worker, when
+      // the statement may run anywhere.
+      const other = !pinned && route.target === 'any' && unreachable(err) ? this.tryPick(worker.nodeId) : undefined;
+      if (!other) throw remoteError(err, worker, 'plan');
+      try {
+        return await this.planOn(other, request, 1, abort);
+      } catch (retryErr) {
+        throw remoteError(retryErr, other, 'plan');
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.watch);
+    for (const client of this.clients.values()) client.close();
+    this.clients.clear();
+  }
+
+  /** The worker a session's open transaction lives on; REMOTE_HOST_GONE when it is not alive. */
+  private pinnedWorker(session: Session): WorkerClient | undefined {
+    const id = session.transactionId;
+    if (id === undefined || id === 'NONE') return undefined;
+    const nodeId = this.transactions.get(id);
+    if (nodeId === undefined) return undefined;
+    const node = this.options.workers().find((w) => w.nodeId === nodeId && w.alive);
+    if (!node) throw new VivaceError('REMOTE_HOST_GONE', `Transaction ${id} was open on worker ${nodeId}, which is no longer available`);
+    return this.clientFor(node);
+  }
+
+  /** An alive worker for the route: the memory catalog's holder, or the next one round-robin. */
+  private pick(target: 'any' | 'memory', exclude?: string): WorkerClient {
+    const workers = this.options.workers();
+    if (target === 'memory') {
+      const holder = workers.find((w) => w.memory);
+      // No worker announces the memory catalog: any worker answers (CATALOG_NOT_FOUND for memory's tables).
+      if (holder?.alive) return this.clientFor(holder);
+      if (holder) throw noNodes(`The worker holding the memory catalog (${holder.nodeId}) is not available; try again once it is back`);
+    }
+    const alive = workers.filter((w) => w.alive && w.nodeId !== exclude);
+    if (alive.length === 0) {
+      throw noNodes(workers.length === 0 ? 'No worker nodes available: none has announced itself' : 'No worker nodes available: every worker is failed');
+    }
+    if (this.nextWorker >= Number.MAX_SAFE_INTEGER) this.nextWorker = 0;
+    return this.clientFor(alive[this.nextWorker++ % alive.length]!);
+  }
+
+  /** Another alive worker than `exclude`, if there is one. */
+  private tryPick(exclude: string): WorkerClient | undefined {
+    try {
+      return this.pick('any', exclude);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private clientFor(node: WorkerNode): WorkerClient {
+    const key = `${node.nodeId}@${node.uri}`;
+    let client = this.clients.get(key);
+    if (!client) {
+      client = new WorkerClient(node.nodeId, node.uri);
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  private failWorkWithoutNode(): void {
+    if (this.clients.size === 0) return;
+    const alive = new Set(this.options.workers().filter((w) => w.alive).map((w) => `${w.nodeId}@${w.uri}`));
+    for (const [key, client] of this.clients) {
+      if (alive.has(key)) continue;
+      client.abortAll(`worker ${client.nodeId} was marked failed by the failure detector`);
+      // Gone workers' agents are closed once nothing runs on them.
+      if (!client.busy) {
+        client.close();
+        this.clients.delete(key);
+      }
+    }
+  }
+
+  async headers(): Promise<Record<string, string>> {
+    return internalHeaders(this.options.sharedSecret, this.options.nodeId());
+  }
+
+  private async planOn(client: WorkerClient, base: TaskPlanRequest, attempt: number, abort?: PlanAbort): Promise<Plan> {
+    if (abort?.aborted) throw abort.reason;
+    const taskId = `${base.queryId}.0.0.${attempt}`;
+    const controller = new AbortController();
+    const removeAbort = abort?.onAbort(() => controller.abort());
+    try {
+      const response = await client.call('POST', taskPath(taskId), JSON.stringify(base), {
+        timeoutMs: this.settings.workTimeoutMs,
+        signal: controller.signal,
+        headers: await this.headers(),
+      });
+      if (response.status !== 200) throw taskError(response, client, 'plan');
+      const planned = parsePlanResponse(response.body, client);
+      this.noteTransaction(base.session, planned, client);
+      return new RemotePlan(this, client, taskId, planned);
+    } catch (err) {
+      if (abort?.aborted) {
+        this.deleteTask(client, taskId);
+        throw abort.reason;
+      }
+      throw err;
+    } finally {
+      removeAbort?.();
+    }
+  }
+
+  private noteTransaction(session: Session, planned: TaskPlanResponse, client: WorkerClient): void {
+    const updates = planned.sessionUpdates;
+    if (updates?.startedTransactionId !== undefined) {
+      if (this.transactions.size >= MAX_TRANSACTIONS) this.transactions.delete(this.transactions.keys().next().value as string);
+      this.transactions.set(updates.startedTransactionId, client.nodeId);
+    }
+    if (updates?.clearTransactionId && session.transactionId !== undefined) this.transactions.delete(session.transactionId);
+  }
+
+  /** Cancel and release a task; nobody waits for the answer. */
+  deleteTask(client: WorkerClient, taskId: string): void {
+    void this.headers()
+      .then((headers) => client.call('DELETE', taskPath(taskId), undefined, { timeoutMs: this.settings.controlTimeoutMs, headers }))
+      .catch(() => undefined); // a dead worker has nothing left to cancel
+  }
+}
+
+class RemotePlan implements Plan {
+  readonly columns;
+  readonly updateType;
+  readonly sessionUpdates;
+  private used = false;
+
+  constructor(
+    private readonly engine: RemoteEngine,
+    private readonly client: WorkerClient,
+    private readonly taskId: string,
+    private readonly planned: TaskPlanResponse,
+  ) {
+    this.columns = planned.columns;
+    this.updateType = planned.updateType;
+    this.sessionUpdates = planned.sessionUpdates;
+  }
+
+  execute(): Execution {
+    if (this.used) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'Plan executed twice');
+    this.used = true;
+    return new RemoteExecution(this.engine, this.client, this.taskId, this.planned.executing === true);
+  }
+
+  release(): void {
+    if (this.used) return;
+    this.used = true;
+    this.engine.deleteTask(this.client, this.taskId);
+  }
+}
+
+class RemoteExecution implements Execution {
+  updateCount?: number;
+  exhausted?: boolean;
+  private token = 0;
+  private canceled = false;
+  private started: Promise<void> | undefined;
+  private readonly controller = new AbortController();
+  private stats: ExecutionProgress = { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
+
+  constructor(
+    private readonly engine: RemoteEngine,
+    private readonly client: WorkerClient,
+    private readonly taskId: string,
+    executing: boolean,
+  ) {
+    if (executing) this.started = Promise.resolve();
+  }
+
+  async next(targetBytes: number): Promise<RowBatch | null> {
+    if (this.canceled) throw canceled();
+    if (this.exhausted) return null;
+    try {
+      this.started ??= this.startExecution();
+      await this.started;
+      const response = await this.fetchPage(targetBytes);
+      if (this.canceled) throw canceled();
+      if (response.status === 204) {
+        this.exhausted = true;
+        return null;
+      }
+      if (response.status !== 200) throw taskError(response, this.client, 'results');
+      return this.readPage(response);
+    } catch (err) {
+      if (this.canceled) throw canceled();
+      throw remoteError(err, this.client, 'results');
+    }
+  }
+
+  cancel(): void {
+    if (this.canceled) return;
+    this.canceled = true;
+    this.controller.abort();
+    this.engine.deleteTask(this.client, this.taskId);
+  }
+
+  progress(): ExecutionProgress {
+    return this.stats;
+  }
+
+  private async startExecution(): Promise<void> {
+    const response = await this.client.call('POST', taskExecutePath(this.taskId), undefined, {
+      timeoutMs: this.engine.settings.controlTimeoutMs,
+      signal: this.controller.signal,
+      headers: await this.engine.headers(),
+    });
+    if (response.status !== 204 && response.status !== 200) throw taskError(response, this.client, 'execute');
+  }
+
+  private async fetchPage(targetBytes: number): Promise<WorkerResponse> {
+    const path = taskResultsPath(this.taskId, this.token, targetBytes);
+    const call = async () =>
+      this.client.call('GET', path, undefined, { timeoutMs: this.engine.settings.workTimeoutMs, signal: this.controller.signal, headers: await this.engine.headers() });
+    try {
+      return await call();
+    } catch (err) {
+      // A kept-alive socket the worker closed as we reused it: the same token again is the same page.
+      if (err instanceof WorkerTransportError && err.reusedSocket && err.code === 'ECONNRESET') return call();
+      throw err;
+    }
+  }
+
+  private readPage(response: WorkerResponse): RowBatch {
+    const rows = headerNumber(response, TASK_HEADERS.rows);
+    if (rows === undefined) throw garbage(this.client, 'results', `a page without ${TASK_HEADERS.rows}`);
+    this.token++;
+    this.stats = {
+      processedRows: headerNumber(response, TASK_HEADERS.processedRows) ?? this.stats.processedRows,
+      processedBytes: headerNumber(response, TASK_HEADERS.processedBytes) ?? this.stats.processedBytes,
+      cpuTimeMillis: headerNumber(response, TASK_HEADERS.cpuTimeMillis) ?? this.stats.cpuTimeMillis,
+    };
+    if (response.headers[TASK_HEADERS.exhausted] === 'true') this.exhausted = true;
+    const updateCount = headerNumber(response, TASK_HEADERS.updateCount);
+    if (updateCount !== undefined) this.updateCount = updateCount;
+    return { json: response.body.toString('utf8'), rows, bytes: response.body.length };
+  }
+}
+
+function headerNumber(response: WorkerResponse, name: string): number | undefined {
+  const value = response.headers[name];
+  if (typeof value !== 'string' || value === '') return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+const canceled = () => new VivaceError('USER_CANCELED', 'Query was canceled');
+
+function parsePlanResponse(body: Buffer, client: WorkerClient): TaskPlanResponse {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw garbage(client, 'plan', 'a plan that is not JSON');
+  }
+  const plan = parsed as Partial<TaskPlanResponse> | null;
+  if (typeof plan !== 'object' || plan === null || !Array.isArray(plan.columns)) throw garbage(client, 'plan', 'a plan without columns');
+  return plan as TaskPlanResponse;
+}
+
+const garbage = (client: WorkerClient, step: string, what: string) =>
+  new VivaceError('REMOTE_TASK_ERROR', `Worker ${client.nodeId} (${client.uri}) answered the ${step} request with ${what}`);
+
+/** The statement's own error (TaskError body) as the worker named it, or REMOTE_TASK_ERROR for the worker's trouble. */
+function taskError(response: WorkerResponse, client: WorkerClient, step: string): VivaceError {
+  let body: { errorName?: unknown; message?: unknown; errorLocation?: { lineNumber?: unknown; columnNumber?: unknown } } | undefined;
+  try {
+    body = JSON.parse(response.body.toString('utf8')) as typeof body;
+  } catch {
+    body = undefined;
+  }
+  const name = body?.errorName;
+  const message = typeof body?.message === 'string' ? body.message : '';
+  if (typeof name === 'string' && Object.hasOwn(ERROR_CODES, name) && response.status !== 401) {
+    const at = body?.errorLocation;
+    const location = at && Number.isSafeInteger(at.lineNumber) && Number.isSafeInteger(at.columnNumber)
+      ? { lineNumber: at.lineNumber as number, columnNumber: at.columnNumber as number }
+      : undefined;
+    return new VivaceError(name as ErrorName, message, location ? { location } : {});
+  }
+  const detail = response.status === 401 ? 'refused the internal bearer (is internal-communication.shared-secret the same on both?)' : `answered HTTP ${response.status}${message ? `: ${message.slice(0, 500)}` : ''}`;
+  return new VivaceError('REMOTE_TASK_ERROR', `Worker ${client.nodeId} (${client.uri}) ${detail} to the ${step} request`);
+}
+
+/** The plan never reached a worker able to take it: safe to send elsewhere. */
+function unreachable(err: unknown): boolean {
+  if (err instanceof WorkerTransportError) return err.code === 'ECONNREFUSED' || (err.code === 'ECONNRESET' && err.reusedSocket) || err.code === 'NodeFailed';
+  // A draining worker takes no new task (graceful shutdown).
+  return err instanceof VivaceError && err.errorName === 'SERVER_SHUTTING_DOWN';
+}
+
+/** Any failure of a call as the query's error: transport trouble is REMOTE_TASK_ERROR naming the worker. */
+function remoteError(err: unknown, client: WorkerClient, step: string): VivaceError {
+  if (err instanceof VivaceError) return err;
+  if (err instanceof WorkerTransportError) {
+    return new VivaceError('REMOTE_TASK_ERROR', `Lost worker ${client.nodeId} (${client.uri}) during the ${step} request: ${err.message} (${err.code})`, { cause: err });
+  }
+  return VivaceError.from(err);
+}
+
+/** Workers as discovery lists them, with the failure detector's verdict. */
+export function clusterWorkers(
+  discovered: () => readonly { nodeId: string; uri: string; memory: boolean }[],
+  health: () => readonly { nodeId: string; failed: boolean }[],
+): () => WorkerNode[] {
+  return () => {
+    const failed = new Map(health().map((h) => [h.nodeId, h.failed]));
+    return discovered().map((d) => ({ nodeId: d.nodeId, uri: d.uri, memory: d.memory, alive: failed.get(d.nodeId) === false }));
+  };
+}

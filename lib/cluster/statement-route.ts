@@ -1,0 +1,58 @@
+// Which worker may run a statement, decided on its tree (the coordinator parses, never runs, SQL): a
+// read-only query over tpch or system.runtime runs on any alive worker; everything else (memory, other
+// system tables that list memory's objects, DDL, DML, session and transaction statements, PREPARE and
+// EXECUTE) goes to the worker holding the memory catalog. Text that does not parse may go anywhere: the
+// worker answers the syntax error with its location.
+import { parseStatement, walk, type Node, type Statement } from '../sql/index.js';
+import { partsOf, fold } from '../sql/names.js';
+import { resolveTable } from '../sql/statement-gate.js';
+import type { Session } from '../protocol/types.js';
+
+export interface StatementRoute {
+  /** 'any': any alive worker; 'memory': the worker holding the memory catalog */
+  target: 'any' | 'memory';
+  /** The statement reads system.runtime.* (the coordinator's snapshot rows go with it). */
+  readsSystemRuntime: boolean;
+}
+
+const ANYWHERE: StatementRoute = { target: 'any', readsSystemRuntime: false };
+
+export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'>): StatementRoute {
+  let statement: Statement;
+  try {
+    statement = parseStatement(sql);
+  } catch {
+    return ANYWHERE;
+  }
+  // EXPLAIN (ANALYZE) of a query reads what the query reads.
+  const subject = statement.type === 'Explain' ? statement.statement : statement;
+  const read = tablesRead(subject, session);
+  const anywhere = subject.type === 'Query' && !read.tableFunction && read.tables.every((t) => t.catalog === 'tpch' || isRuntime(t));
+  return { target: anywhere ? 'any' : 'memory', readsSystemRuntime: read.tables.some(isRuntime) };
+}
+
+interface ResolvedTable {
+  catalog?: string;
+  schema?: string;
+}
+
+const isRuntime = (t: ResolvedTable) => t.catalog === 'system' && t.schema === 'runtime';
+
+/** The tables a statement names (WITH names excluded), resolved in the session, and whether it calls a table function. */
+function tablesRead(statement: Statement, session: Pick<Session, 'catalog' | 'schema'>): { tables: ResolvedTable[]; tableFunction: boolean } {
+  const context = { catalog: session.catalog, schema: session.schema };
+  const cteNames = new Set<string>();
+  walk(statement, (node) => {
+    if (node.type === 'WithQuery') cteNames.add(fold(node.name.value));
+  });
+  const tables: ResolvedTable[] = [];
+  let tableFunction = false;
+  walk(statement, (node: Node) => {
+    if (node.type === 'TableFunctionInvocation') tableFunction = true;
+    if (node.type !== 'Table') return;
+    const parts = partsOf(node.name);
+    if (parts.length === 1 && cteNames.has(parts[0]!)) return;
+    tables.push(resolveTable(parts, context));
+  });
+  return { tables, tableFunction };
+}

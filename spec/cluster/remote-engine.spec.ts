@@ -1,0 +1,359 @@
+// The RemoteEngine against real workers (lib/worker over real DuckDB, real HTTP on free ports): the same
+// rows as the in-process engine, errors with their names and locations, cancel, routing (memory vs tpch,
+// transactions pinned), and every way a worker can fail turned into a clear error, never a hang.
+import { expect } from 'chai';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RemoteEngineOptions } from '../../lib/cluster/remote-engine.js';
+import { PlanAbortController } from '../../lib/engine/plan-abort.js';
+import type { Engine } from '../../lib/engine/engine.types.js';
+import { VivaceError } from '../../lib/protocol/vivace-error.js';
+import { createTestEngine } from '../support/duckdb.js';
+import { runStatement, startTestServer } from '../support/http.js';
+import { remoteEngine, runOn, session, startTestWorker, temporaryDirectory, WorkerList, type TestWorker } from './cluster-harness.js';
+
+async function rejection(promise: Promise<unknown>): Promise<VivaceError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).to.be.instanceOf(VivaceError);
+    return err as VivaceError;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** A statement that runs for many seconds on one DuckDB thread (3.6 billion joined rows). */
+const LONG_QUERY = 'SELECT count(*) FROM tpch.tiny.lineitem a CROSS JOIN tpch.tiny.lineitem b WHERE a.quantity + b.quantity > 1000';
+
+/** A RemoteEngine whose one worker ('stub') is a bare HTTP server answering with `handler`. */
+async function withStubWorker(
+  handler: (res: ServerResponse) => void,
+  alive: () => boolean,
+  options: Partial<RemoteEngineOptions>,
+  body: (engine: Engine) => Promise<void>,
+): Promise<void> {
+  const server = createServer((req, res) => {
+    req.resume();
+    handler(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const engine = remoteEngine(() => [{ nodeId: 'stub', uri, memory: false, alive: alive() }], options);
+  try {
+    await body(engine);
+  } finally {
+    await engine.close();
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+describe('RemoteEngine with real workers', function () {
+  this.timeout(60_000);
+  let w0: TestWorker;
+  let w1: TestWorker;
+  let list: WorkerList;
+  let engine: Engine;
+  let local: Engine;
+  const tpch = temporaryDirectory('vivace-cluster-tpch-');
+
+  before(async () => {
+    // tpch.tiny is generated once, by the first worker, and read by the others.
+    w0 = await startTestWorker('w0', { memory: true, tpchDirectory: tpch.path });
+    await w0.engine.plan('SELECT 1 FROM tpch.tiny.region', session()).then((plan) => plan.release());
+    w1 = await startTestWorker('w1', { tpchDirectory: tpch.path });
+    list = new WorkerList([w0, w1]);
+    engine = remoteEngine(list);
+    local = await createTestEngine(2, { tpch: { directory: tpch.path, log: () => {} } });
+  });
+  after(async () => {
+    await engine.close();
+    await local.close();
+    await Promise.all([w0.stop(), w1.stop()]);
+    tpch.remove();
+  });
+  beforeEach(() => {
+    list.dead.clear();
+    list.workers = [w0, w1];
+    w0.planned.length = 0;
+    w1.planned.length = 0;
+  });
+
+  describe('results', () => {
+    const statements = [
+      'SELECT 1 AS one, \'two\' AS two',
+      'SELECT * FROM tpch.tiny.nation ORDER BY nationkey',
+      'SELECT count(*), sum(quantity), avg(extendedprice) FROM tpch.tiny.lineitem',
+      'SELECT DATE \'2024-02-29\', TIMESTAMP \'2024-01-01 12:34:56.789\', DECIMAL \'12.345\', ARRAY[1, 2, NULL], MAP(ARRAY[\'a\'], ARRAY[1.5e0]), CAST(ROW(1, \'x\') AS ROW(a bigint, b varchar)), X\'0102\', NULL',
+      'SELECT orderkey, comment FROM tpch.tiny.orders ORDER BY orderkey LIMIT 3000',
+    ];
+    for (const sql of statements) {
+      it(`equal the in-process engine's: ${sql.slice(0, 60)}`, async () => {
+        const [remote, inProcess] = await Promise.all([runOn(engine, sql, session(), 8192), runOn(local, sql, session(), 8192)]);
+        expect(remote.columns).to.deep.equal(inProcess.columns);
+        expect(remote.rows).to.deep.equal(inProcess.rows);
+      });
+    }
+
+    it('come in several pages of about the target size when the result is larger', async () => {
+      // A session that sizes its pages has every page sized by the query (not only the later ones).
+      const sized = session({ properties: { target_result_size: '8kB' } });
+      const result = await runOn(engine, 'SELECT orderkey, comment FROM tpch.tiny.orders ORDER BY orderkey LIMIT 3000', sized, 8192);
+      expect(result.rows).to.have.length(3000);
+      expect(result.batches).to.be.greaterThan(10);
+      // Otherwise the first page comes with the plan, at the engine's first-batch size.
+      const small = remoteEngine(list, { firstBatchBytes: 8192 });
+      try {
+        const paged = await runOn(small, 'SELECT orderkey, comment FROM tpch.tiny.orders ORDER BY orderkey LIMIT 3000', session(), 8192);
+        expect(paged.rows).to.deep.equal(result.rows);
+        expect(paged.batches).to.be.greaterThan(10);
+      } finally {
+        await small.close();
+      }
+    });
+
+    it('carry the update type and count of DML (on the memory worker)', async () => {
+      await runOn(engine, 'CREATE TABLE memory.default.counted (x bigint)');
+      const insert = await runOn(engine, 'INSERT INTO memory.default.counted VALUES (1), (2), (3)');
+      expect(insert.updateType).to.equal('INSERT');
+      expect(insert.updateCount).to.equal(3);
+      expect((await runOn(engine, 'SELECT sum(x) FROM memory.default.counted')).rows).to.deep.equal([[6]]);
+      await runOn(engine, 'DROP TABLE memory.default.counted');
+      expect(w1.planned.filter((s) => s.includes('counted'))).to.deep.equal([]);
+    });
+  });
+
+  describe('errors', () => {
+    it('keep the name and location the worker gave', async () => {
+      const syntax = await rejection(engine.plan('SELECT 1 FROM\n  WHERE', session()));
+      expect(syntax.errorName).to.equal('SYNTAX_ERROR');
+      expect(syntax.errorLocation).to.deep.equal({ lineNumber: 2, columnNumber: 3 });
+      const missing = await rejection(engine.plan('SELECT * FROM tpch.tiny.nope', session()));
+      const inProcess = await rejection(local.plan('SELECT * FROM tpch.tiny.nope', session()));
+      expect(missing.errorName).to.equal('TABLE_NOT_FOUND');
+      expect(missing.message).to.equal(inProcess.message).and.to.equal("line 1:15: Table 'tpch.tiny.nope' does not exist");
+      expect(missing.errorLocation).to.deep.equal({ lineNumber: 1, columnNumber: 15 });
+    });
+
+    it('of execution arrive on the results call', async () => {
+      const err = await rejection(runOn(engine, 'SELECT 1 / (nationkey - nationkey) FROM tpch.tiny.nation'));
+      expect(err.errorName).to.equal('DIVISION_BY_ZERO');
+    });
+  });
+
+  describe('cancel', () => {
+    it('of an execution rejects the pending page with USER_CANCELED and ends the task on the worker', async () => {
+      list.workers = [w1];
+      const plan = await engine.plan(LONG_QUERY, session());
+      const execution = plan.execute();
+      const pending = execution.next(1 << 20);
+      execution.cancel();
+      expect((await rejection(pending)).errorName).to.equal('USER_CANCELED');
+      expect((await rejection(execution.next(1 << 20))).errorName).to.equal('USER_CANCELED');
+      await eventually(() => w1.worker.registry.list().every((t) => t.state !== 'RUNNING' && t.state !== 'PLANNED'));
+    });
+
+    it('while planning rejects with the abort reason', async () => {
+      const abort = new PlanAbortController();
+      const planning = engine.plan('SELECT 1', session(), abort);
+      abort.abort(new VivaceError('USER_CANCELED', 'Query was canceled'));
+      expect((await rejection(planning)).errorName).to.equal('USER_CANCELED');
+    });
+
+    it('release of a plan never executed deletes its task', async () => {
+      const plan = await engine.plan('CREATE TABLE memory.default.never (x bigint)', session());
+      plan.release();
+      await eventually(() => !w0.worker.registry.list().some((t) => t.state === 'PLANNED'));
+      expect((await runOn(engine, "SELECT count(*) FROM memory.information_schema.tables WHERE table_name = 'never'")).rows).to.deep.equal([[0]]);
+    });
+  });
+
+  describe('routing', () => {
+    it('sends read-only tpch queries round-robin to every alive worker', async () => {
+      for (let i = 0; i < 4; i++) await runOn(engine, `SELECT ${i} FROM tpch.tiny.region LIMIT 1`);
+      expect(w0.planned).to.have.length(2);
+      expect(w1.planned).to.have.length(2);
+    });
+
+    it('sends memory, DDL, DML, metadata, session and prepared statements to the memory worker', async () => {
+      const statements = [
+        'CREATE TABLE memory.default.routed AS SELECT * FROM tpch.tiny.region',
+        'SELECT count(*) FROM routed',
+        'SELECT r.name FROM tpch.tiny.region r JOIN memory.default.routed m ON r.regionkey = m.regionkey',
+        'SHOW TABLES FROM memory.default',
+        'SELECT * FROM system.jdbc.tables',
+        'USE tpch.tiny',
+        'PREPARE p FROM SELECT 1',
+        'DROP TABLE memory.default.routed',
+      ];
+      for (const sql of statements) await runOn(engine, sql);
+      expect(w0.planned).to.deep.equal(statements);
+      expect(w1.planned).to.deep.equal([]);
+    });
+
+    it('pins a transaction to the worker that started it', async () => {
+      const start = await engine.plan('START TRANSACTION', session({ transactionId: 'NONE' }));
+      const transactionId = start.sessionUpdates?.startedTransactionId;
+      expect(transactionId).to.be.a('string');
+      await drain(start);
+      const inTransaction = session({ transactionId: transactionId! });
+      for (let i = 0; i < 3; i++) await runOn(engine, 'SELECT count(*) FROM tpch.tiny.nation', inTransaction);
+      await runOn(engine, 'COMMIT', inTransaction);
+      expect(w1.planned).to.deep.equal([]);
+      expect(w0.planned).to.have.length(5);
+      // Committed: the next read goes anywhere again.
+      await runOn(engine, 'SELECT 1 FROM tpch.tiny.nation LIMIT 1');
+      await runOn(engine, 'SELECT 1 FROM tpch.tiny.nation LIMIT 1');
+      expect(w1.planned).to.have.length(1);
+    });
+
+    it('fails a statement of a transaction whose worker is gone with REMOTE_HOST_GONE', async () => {
+      const start = await engine.plan('START TRANSACTION', session({ transactionId: 'NONE' }));
+      await drain(start);
+      list.dead.add('w0');
+      const err = await rejection(engine.plan('SELECT 1', session({ transactionId: start.sessionUpdates!.startedTransactionId! })));
+      expect(err.errorName).to.equal('REMOTE_HOST_GONE');
+      list.dead.clear();
+      await runOn(engine, 'ROLLBACK', session({ transactionId: start.sessionUpdates!.startedTransactionId! }));
+    });
+
+    it('sends text that does not parse to any worker, which answers the syntax error', async () => {
+      const err = await rejection(engine.plan('SELEC 1', session()));
+      expect(err.errorName).to.equal('SYNTAX_ERROR');
+      expect(w0.planned.length + w1.planned.length).to.equal(1);
+    });
+
+    it('sends the coordinator\'s system.runtime rows with a statement that reads them', async () => {
+      const seen: string[] = [];
+      const withSystem = remoteEngine(list, {
+        systemSnapshot: (viewer) => {
+          seen.push(viewer);
+          return { nodes: [{ nodeId: 'coordinator-x', httpUri: 'http://127.0.0.1:1', nodeVersion: '1', coordinator: true, state: 'active' }], queries: [], tasks: [] };
+        },
+      });
+      try {
+        const result = await runOn(withSystem, 'SELECT node_id, coordinator FROM system.runtime.nodes', session({ user: 'bob' }));
+        expect(result.rows).to.deep.equal([['coordinator-x', true]]);
+        expect(seen).to.deep.equal(['bob']);
+        await runOn(withSystem, 'SELECT 1', session());
+        expect(seen).to.have.length(1); // not sent with statements that do not read them
+      } finally {
+        await withSystem.close();
+      }
+    });
+  });
+
+  describe('failures', () => {
+    it('NO_NODES_AVAILABLE without workers, with every worker failed, or with the memory worker failed', async () => {
+      list.workers = [];
+      expect((await rejection(engine.plan('SELECT 1', session()))).message).to.equal('No worker nodes available: none has announced itself');
+      list.workers = [w0, w1];
+      list.dead.add('w0').add('w1');
+      expect((await rejection(engine.plan('SELECT 1', session()))).errorName).to.equal('NO_NODES_AVAILABLE');
+      list.dead.delete('w1');
+      const memory = await rejection(engine.plan('SELECT * FROM memory.default.anything', session()));
+      expect(memory.errorName).to.equal('NO_NODES_AVAILABLE');
+      expect(memory.message).to.contain('memory catalog (w0)');
+      expect((await runOn(engine, 'SELECT count(*) FROM tpch.tiny.region')).rows).to.deep.equal([[5]]);
+    });
+
+    it('a worker killed mid-query fails it with REMOTE_TASK_ERROR at once', async () => {
+      const victim = await startTestWorker('victim', { tpchDirectory: tpch.path });
+      list.workers = [victim];
+      try {
+        const execution = (await engine.plan(LONG_QUERY, session())).execute();
+        const pending = execution.next(1 << 20);
+        await eventually(() => victim.worker.registry.list().some((t) => t.state === 'RUNNING'));
+        await victim.kill();
+        const err = await rejection(pending);
+        expect(err.errorName).to.equal('REMOTE_TASK_ERROR');
+        expect(err.message).to.match(/^Lost worker victim \(http:\/\/127\.0\.0\.1:\d+\) during the results request: /);
+      } finally {
+        await victim.stop();
+      }
+    });
+
+    it('a worker that stops answering fails the query once the failure detector marks it failed', async () => {
+      let held: ServerResponse | undefined;
+      let alive = true;
+      await withStubWorker((res) => (held = res), () => alive, { watchIntervalMs: 20 }, async (watched) => {
+        const planning = watched.plan('SELECT 1', session());
+        await eventually(() => held !== undefined);
+        alive = false;
+        const err = await rejection(planning);
+        expect(err.errorName).to.equal('REMOTE_TASK_ERROR');
+        expect(err.message).to.contain('marked failed by the failure detector');
+      });
+    });
+
+    it('a worker that does not answer within the deadline fails the query', async () => {
+      await withStubWorker(() => {}, () => true, { workTimeoutMs: 100 }, async (timed) => {
+        const err = await rejection(timed.plan('SELECT 1', session()));
+        expect(err.errorName).to.equal('REMOTE_TASK_ERROR');
+        expect(err.message).to.contain('no answer within 100 ms');
+      });
+    });
+
+    it('a worker answering garbage fails the query with REMOTE_TASK_ERROR', async () => {
+      const answers: [number, string][] = [[200, 'not json'], [200, '{"rows":1}'], [500, '<html>oops</html>'], [418, '{"errorName":"NO_SUCH_ERROR","message":"x"}']];
+      for (const [status, body] of answers) {
+        await withStubWorker((res) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(body), () => true, {}, async (garbage) => {
+          const err = await rejection(garbage.plan('SELECT 1', session()));
+          expect(err.errorName, body).to.equal('REMOTE_TASK_ERROR');
+          expect(err.message).to.match(/^Worker stub \(http:\/\/127\.0\.0\.1:\d+\) answered/);
+        });
+      }
+    });
+
+    it('a worker unreachable before the plan was accepted: the plan is retried once on another worker', async () => {
+      const gone = await startTestWorker('gone');
+      await gone.stop();
+      list.workers = [gone, w1];
+      for (let i = 0; i < 2; i++) expect((await runOn(engine, 'SELECT 42')).rows).to.deep.equal([[42]]);
+      expect(w1.planned).to.have.length(2);
+    });
+
+    it('with a shared secret: works with the same secret, a clear error with another', async () => {
+      const guarded = await startTestWorker('guarded', { sharedSecret: 's3cret' });
+      const guardedList = new WorkerList([guarded]);
+      const good = remoteEngine(guardedList, { sharedSecret: 's3cret' });
+      const bad = remoteEngine(guardedList, { sharedSecret: 'other' });
+      try {
+        expect((await runOn(good, 'SELECT 7')).rows).to.deep.equal([[7]]);
+        const err = await rejection(bad.plan('SELECT 7', session()));
+        expect(err.errorName).to.equal('REMOTE_TASK_ERROR');
+        expect(err.message).to.contain('refused the internal bearer');
+      } finally {
+        await good.close();
+        await bad.close();
+        await guarded.stop();
+      }
+    });
+  });
+
+  it('serves the statement protocol through a coordinator with no engine of its own', async () => {
+    const server = await startTestServer({ engine: remoteEngine(list) });
+    try {
+      const { rows, final } = await runStatement(server.url, 'SELECT name FROM tpch.tiny.region ORDER BY regionkey', { 'X-Trino-User': 'alice' });
+      expect(final.stats.state).to.equal('FINISHED');
+      expect(rows).to.deep.equal([['AFRICA'], ['AMERICA'], ['ASIA'], ['EUROPE'], ['MIDDLE EAST']]);
+      const failed = await runStatement(server.url, 'SELECT * FROM tpch.tiny.nope', { 'X-Trino-User': 'alice' });
+      expect(failed.final.error.errorName).to.equal('TABLE_NOT_FOUND');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+async function drain(plan: import('../../lib/engine/engine.types.js').Plan): Promise<void> {
+  const execution = plan.execute();
+  while ((await execution.next(1 << 20)) !== null && execution.exhausted !== true);
+}
+
+/** Polls observable state (no fixed sleeps): resolves once `check` holds, fails after 10 s. */
+async function eventually(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check(); waited += 10) {
+    if (waited > 10_000) throw new Error('condition not reached within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
