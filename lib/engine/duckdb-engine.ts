@@ -1,5 +1,6 @@
 // The Engine on an embedded, in-memory DuckDB: opens the instance, plans statements on pooled
 // connections (prepare without running) and hands out executions that stream Presto JSON rows.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import type { Engine, Plan, PlanAbort } from './engine.types.js';
@@ -64,7 +65,18 @@ export interface DuckDbEngineOptions {
   system?: SystemTablesBinding;
   /** What a user may do in a catalog (the access control's catalogs rule); absent: everything. */
   catalogAccess?: (user: string, catalog: string) => CatalogAccessLevel;
+  /**
+   * Keep the `memory` catalog on disk in this directory (a worker's data directory): its tables in
+   * `memory.duckdb` (DuckDB names a file's database after its stem, so the catalog keeps its name) and
+   * their declared column types beside it, so both survive a restart. Absent: in memory, gone at close.
+   */
+  memoryDirectory?: string;
 }
+
+/** The memory catalog's database file in `memoryDirectory`: its stem is the catalog's name. */
+export const MEMORY_DATABASE_FILE = 'memory.duckdb';
+/** The declared column types of the memory catalog's tables, beside its file. */
+export const DECLARED_COLUMNS_FILE = 'memory-declared-columns.json';
 
 const BIGINT: PrestoType = { base: 'bigint' };
 /** Only the memory catalog takes writes (tpch and system are read-only connectors, as in Presto). */
@@ -95,7 +107,9 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   };
   if (options.memoryLimit) config.memory_limit = options.memoryLimit;
   if (options.threads) config.threads = String(options.threads);
-  const instance = await DuckDBInstance.create(':memory:', config);
+  const memoryFile = options.memoryDirectory === undefined ? undefined : join(options.memoryDirectory, MEMORY_DATABASE_FILE);
+  if (options.memoryDirectory !== undefined) mkdirSync(options.memoryDirectory, { recursive: true });
+  const instance = await DuckDBInstance.create(memoryFile ?? ':memory:', config);
   const bufferSize = options.streamingBufferSize ?? '4MB';
   const setup = async (c: DuckDBConnection) => {
     for (const sql of CONNECTION_SETUP_SQL) await c.run(sql);
@@ -105,7 +119,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   const first = await pool.acquire();
   // Declared column types DuckDB loses (varchar(n), ...), read by listings through SQL functions on this
   // connection (held for the engine's life, as the pool keeps it open).
-  const declared = new DeclaredColumns();
+  const declared = new DeclaredColumns(options.memoryDirectory === undefined ? {} : { file: join(options.memoryDirectory, DECLARED_COLUMNS_FILE) });
   for (const fn of declaredColumnFunctions(declared, (database) => CatalogNames.prestoName(database))) first.registerScalarFunction(fn);
   for (const fn of ipAddressFunctions()) first.registerScalarFunction(fn);
   const tpchDirectory = options.tpch === false ? undefined : options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch');
@@ -116,7 +130,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     tpch = tpchDirectory === undefined ? undefined : await attachTpchCatalog(instance, { ...(options.tpch || {}), directory: tpchDirectory });
     system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory) : undefined;
     await pool.fill();
-    // Only the generated tpch data and the spill directory (which holds the system catalog's file) stay reachable.
+    // Only the generated tpch data and the spill directory (which holds the system catalog's file) stay
+    // reachable; the memory catalog's file was opened before the lock and needs no directory of its own.
     await lockDownEngine(first, tpchDirectory === undefined ? [options.tempDirectory] : [tpchDirectory, options.tempDirectory]);
   } finally {
     pool.release(first);

@@ -2,7 +2,9 @@
 // (varchar(n) is VARCHAR, time(3) is TIME, ...): kept per engine from the DDL that ran
 // (lib/sql/column-declarations.ts), read by query output types, DESCRIBE, information_schema and
 // system.jdbc (through the vivace_declared_type SQL function). A transaction's changes count from its
-// COMMIT; a ROLLBACK drops them.
+// COMMIT; a ROLLBACK drops them. With a file (a worker's memory catalog on disk) the registry is read from
+// it at start and written back, whole and atomically, after every change that counts.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { VARCHAR, type DuckDBScalarFunction } from '@duckdb/node-api';
 import { textScalarFunction } from './text-scalar-function.js';
 import type { PrestoType } from '../../protocol/types.js';
@@ -12,11 +14,24 @@ import type { QualifiedTable } from '../../sql/names.js';
 
 const keyOf = (t: { catalog: string; schema: string; table: string }) => `${t.catalog}\u0000${t.schema}\u0000${t.table}`;
 
+/** The file's form: entries of the two maps, keys as in memory. */
+interface Persisted {
+  version: 1;
+  tables: [string, [string, PrestoType][]][];
+  views: [string, string][];
+}
+
 export class DeclaredColumns {
   private readonly tables = new Map<string, Map<string, PrestoType>>();
   /** Views' queries as written in Trino SQL, by table key. */
   private readonly views = new Map<string, string>();
   private readonly pending = new Map<string, ColumnChange[]>();
+  private readonly file: string | undefined;
+
+  constructor(options: { file?: string } = {}) {
+    this.file = options.file;
+    if (this.file !== undefined) this.load(this.file);
+  }
 
   /** The declared types of a table's columns by lower-case name, or undefined when it declares none. */
   get(table: QualifiedTable): ReadonlyMap<string, PrestoType> | undefined {
@@ -39,6 +54,7 @@ export class DeclaredColumns {
     if (changes.length === 0) return;
     if (transactionId === undefined || transactionId === 'NONE') {
       for (const change of changes) this.apply(change);
+      this.save();
       return;
     }
     const list = this.pending.get(transactionId) ?? [];
@@ -49,7 +65,38 @@ export class DeclaredColumns {
   endTransaction(transactionId: string, commit: boolean): void {
     const changes = this.pending.get(transactionId) ?? [];
     this.pending.delete(transactionId);
-    if (commit) for (const change of changes) this.apply(change);
+    if (!commit || changes.length === 0) return;
+    for (const change of changes) this.apply(change);
+    this.save();
+  }
+
+  /** A missing file is an empty registry; an unreadable one too, said once on stderr (the tables still work). */
+  private load(file: string): void {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return;
+    }
+    try {
+      const data = JSON.parse(text) as Persisted;
+      if (data.version !== 1 || !Array.isArray(data.tables) || !Array.isArray(data.views)) throw new Error('unknown form');
+      for (const [key, columns] of data.tables) this.tables.set(key, new Map(columns));
+      for (const [key, sql] of data.views) this.views.set(key, sql);
+    } catch (err) {
+      this.tables.clear();
+      this.views.clear();
+      console.error(JSON.stringify({ level: 'warn', event: 'declared_columns_unreadable', file, message: err instanceof Error ? err.message : String(err) }));
+    }
+  }
+
+  /** Written to a temporary file and renamed over the old one, so a crash leaves one or the other whole. */
+  private save(): void {
+    if (this.file === undefined) return;
+    const data: Persisted = { version: 1, tables: [...this.tables].map(([key, columns]) => [key, [...columns]]), views: [...this.views] };
+    const temporary = `${this.file}.tmp`;
+    writeFileSync(temporary, JSON.stringify(data));
+    renameSync(temporary, this.file);
   }
 
   private apply(change: ColumnChange): void {
