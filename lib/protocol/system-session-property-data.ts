@@ -310,7 +310,9 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   bool('runtime_optimizer_enabled', false, 'Use the run-time optimizer'),
   oneOf('exchange_compression_codec', 'NONE', ['NONE', 'LZ4', 'SNAPPY', 'ZSTD', 'GZIP', 'ZLIB', 'LZO'], 'Compression of exchanged data'),
   bool('exchange_checksum', false, 'Checksum exchanged pages'),
-  bool('legacy_timestamp', true, 'Old TIME and TIMESTAMP semantics', true),
+  // FunctionsConfig said true until release 0.299 set deprecated.legacy-timestamp to false (#24571), the change that
+  // brought legacy_timestamp_with_timezone below.
+  bool('legacy_timestamp', false, 'Old TIME and TIMESTAMP semantics', true),
   { ...text('time_zone_id', null, 'Time zone of the session'), kind: 'zone' },
   bool('legacy_timestamp_with_timezone', false, "Render TIMESTAMP WITH TIME ZONE values in their own zone, not the session's"),
   bool('enable_intermediate_aggregations', false, 'Use intermediate aggregations'),
@@ -365,7 +367,7 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   dur('index_loader_timeout', '20.00s', 'Time limit of loading an index for an index join'),
   bool('optimized_repartitioning', false, 'Use optimized repartitioning'),
   oneOf('aggregation_partitioning_merging_strategy', 'LEGACY', ['LEGACY', 'TOP_DOWN', 'BOTTOM_UP'], 'How aggregation partitioning preferences merge'),
-  oneOf('local_exchange_parent_preference_strategy', 'ALWAYS', ['ALWAYS', 'AUTOMATIC'], 'When local exchanges use parent preferences for aggregations'),
+  oneOf('local_exchange_parent_preference_strategy', 'ALWAYS', ['ALWAYS', 'NEVER', 'AUTOMATIC'], 'When local exchanges use parent preferences for aggregations'),
   bool('list_built_in_functions_only', true, 'List only built-in functions in SHOW FUNCTIONS'),
   text('non_built_in_function_namespaces_to_list_functions', '', 'Function namespaces whose functions SHOW FUNCTIONS lists'),
   oneOf('partitioning_precision_strategy', 'AUTOMATIC', ['AUTOMATIC', 'PREFER_EXACT_PARTITIONING'], 'When data is repartitioned'),

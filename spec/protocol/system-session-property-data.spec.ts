@@ -68,7 +68,7 @@ const SPOT_CHECKS: readonly Row[] = [
   ['presto', 'max_unacknowledged_splits_per_task', 'integer', '500', false], // NodeSchedulerConfig
   ['presto', 'max_leaf_nodes_in_plan', 'integer', '10000', false], // CompilerConfig.leafNodeLimit
   ['presto', 'history_input_table_statistics_matching_threshold', 'double', '0.1', true], // HistoryBasedOptimizationConfig
-  ['presto', 'legacy_timestamp', 'boolean', 'true', true], // FunctionsConfig.legacyTimestamp
+  ['presto', 'legacy_timestamp', 'boolean', 'false', true], // FunctionsConfig: deprecated.legacy-timestamp false since 0.299
   ['presto', 'default_writer_replication_coefficient', 'double', '3.0', false], // FeaturesConfig
   ['presto', 'dynamic_filtering_max_per_driver_size', 'varchar', '10kB', false], // FeaturesConfig: new DataSize(10, KILOBYTE)
   ['presto', 'push_down_filter_expression_evaluation_through_cross_join', 'varchar', 'REWRITTEN_TO_INNER_JOIN', false], // FeaturesConfig
