@@ -506,7 +506,7 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   bool('rewrite_cross_join_or_to_inner_join', true, 'Turn cross joins filtered by OR into inner joins'),
   bool('rewrite_cross_join_array_contains_to_inner_join', true, 'Turn cross joins filtered by contains into inner joins'),
   bool('rewrite_cross_join_array_not_contains_to_anti_join', true, 'Turn cross joins filtered by not contains into anti joins'),
-  oneOf('rewrite_left_join_array_contains_to_equi_join', 'DISABLED', ['DISABLED', 'ALWAYS_ENABLED', 'COST_BASED'], 'When left joins on contains become equi-joins'),
+  oneOf('rewrite_left_join_array_contains_to_equi_join', 'DISABLED', ['DISABLED', 'ALWAYS_ENABLED'], 'When left joins on contains become equi-joins'),
   oneOf('joins_not_null_inference_strategy', 'NONE', ['NONE', 'INFER_FROM_STANDARD_OPERATORS', 'USE_FUNCTION_METADATA'], 'How NOT NULL filters are inferred for joins'),
   bool('rewrite_left_join_null_filter_to_semi_join', true, 'Turn left joins filtered by IS NULL into semi joins'),
   bool('use_broadcast_when_buildsize_small_probeside_unknown', false, 'Broadcast small build sides when the probe size is unknown'),
@@ -556,7 +556,8 @@ export const PRESTO_SESSION_PROPERTIES: readonly SystemSessionPropertyData[] = [
   bool('pull_constant_projection_above_exchange', false, 'Pull constant projections above remote exchanges'),
   oneOf('pull_row_local_chain_above_exchange_strategy', 'DISABLED', ['DISABLED', 'ALWAYS', 'COST_BASED'], 'When row-local operators are pulled above exchanges'),
   text('remote_function_names_for_fixed_parallelism', '', 'Pattern of remote function names with fixed parallelism'),
-  int('remote_function_fixed_parallelism_task_count', null, 'Tasks of remote functions with fixed parallelism'),
+  // An int field initialized to 10 in FeaturesConfig (the documentation's "null" is out of date).
+  int('remote_function_fixed_parallelism_task_count', 10, 'Tasks of remote functions with fixed parallelism'),
   int('rpc_function_parallelism', 0, 'Tasks of distributed RPC execution (0: planner decides)', { min: 0 }),
   dur('query_client_timeout', '5.00m', 'How long a query runs without client contact before it is abandoned'),
   bool('utilize_unique_property_in_query_planning', true, 'Use column uniqueness while planning'),

@@ -75,6 +75,9 @@ const SPOT_CHECKS: readonly Row[] = [
   ['presto', 'use_broadcast_when_buildsize_small_probeside_unknown', 'boolean', 'false', false], // FeaturesConfig, no initializer
   ['presto', 'exceeded_memory_limit_heap_dump_file_directory', 'varchar', '/tmp', true], // java.io.tmpdir
   ['presto', 'query_types_enabled_for_history_based_optimization', 'varchar', '[SELECT, INSERT]', false], // a List's toString
+  ['presto', 'remote_function_fixed_parallelism_task_count', 'integer', '10', false], // FeaturesConfig: int field = 10
+  ['presto', 'max_prefixes_count', 'integer', '100', false], // FeaturesConfig.maxPrefixesCount
+  ['presto', 'utilize_unique_property_in_query_planning', 'boolean', 'true', false], // FeaturesConfig
   ['presto', 'aggregation_spill_enabled', 'boolean', 'true', false], // JavaWorkerSessionPropertyProvider, JavaFeaturesConfig
   ['presto', 'temp_storage_spiller_buffer_size', 'varchar', '4kB', false], // JavaWorkerSessionPropertyProvider, NodeSpillConfig
   ['presto', 'native_writer_flush_threshold_bytes', 'bigint', '100663296', false], // NativeWorkerSessionPropertyProvider: 96L << 20
@@ -160,6 +163,8 @@ describe('system session property data against upstream', () => {
       expect(refusal('push_down_filter_expression_evaluation_through_cross_join', 'ENABLED', 'presto').message).to.match(/must be one of DISABLED, REWRITTEN_TO_INNER_JOIN, ALWAYS$/);
       expect(validateSessionProperty('aggregation_if_to_filter_rewrite_strategy', 'unwrap_if_safe', 'presto')).to.equal('UNWRAP_IF_SAFE');
       expect(validateSessionProperty('sharded_joins_strategy', 'cost_based', 'presto')).to.equal('COST_BASED');
+      // LeftJoinArrayContainsToInnerJoinStrategy has no cost-based member (a TODO upstream).
+      expect(refusal('rewrite_left_join_array_contains_to_equi_join', 'COST_BASED', 'presto').errorName).to.equal('INVALID_SESSION_PROPERTY');
     });
 
     it('a bounded integer is accepted exactly within its bounds (fault_tolerant_execution_max_partition_count, 1 to 1000)', () => {
