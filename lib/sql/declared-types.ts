@@ -1,10 +1,11 @@
 // The Trino types a query's output columns declare in its tree, where DuckDB's types cannot say them:
 // `varchar(n)` and `char(n)` (DuckDB has one VARCHAR), `time(p)` and `timestamp(p)` for any p (DuckDB has
 // seconds, milliseconds, microseconds and nanoseconds), `interval year to month` (DuckDB has one
-// INTERVAL). Read off a select item that is a literal or a cast; anything else is left to DuckDB's type.
-import type { Expression, QualifiedName, Relation, Statement } from './ast.js';
+// INTERVAL). Read off a select item that is a literal or a cast, or a column whose declared type the FROM
+// clause shows (tables, subqueries, WITH queries); anything else is left to DuckDB's type.
+import type { Expression, QualifiedName, Query, Relation, SingleColumn, Statement, With } from './ast.js';
 import type { PrestoType } from '../protocol/types.js';
-import { fold, qualifyTable, type QualifiedTable } from './names.js';
+import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
 import { lossyColumnType } from './column-declarations.js';
 import { fractionDigits, hasTimeZone, hasZone } from './temporal-literals.js';
 
@@ -68,40 +69,152 @@ export function declaredType(e: Expression): PrestoType | undefined {
 export type TableColumns = (table: QualifiedTable) => ReadonlyMap<string, PrestoType> | undefined;
 
 /**
- * Per correlation name (alias or table name), the declared column types of the FROM clause's tables;
- * undefined when any relation is not a table whose columns are known (a subquery, UNNEST, a CTE).
+ * What is known of a relation's output columns, by lower-case name: the declared type, or undefined where
+ * DuckDB's type stands. A name twice is kept untyped (a reference to it is ambiguous). A name that is absent
+ * may still be a column (one a `*` over an unseen relation brings): a reference that would meet it is
+ * ambiguous in SQL, so no statement that runs takes a type from the wrong column.
  */
-function fromColumns(relation: Relation, columnsOf: (name: QualifiedName) => ReadonlyMap<string, PrestoType> | undefined): Map<string, ReadonlyMap<string, PrestoType>> | undefined {
+type Columns = ReadonlyMap<string, PrestoType | undefined>;
+
+/** One relation of a FROM clause: its correlation name (none for an unaliased subquery) and its columns. */
+interface FromRelation {
+  name?: string;
+  columns: Columns;
+}
+
+/**
+ * The WITH queries in scope, by lower-case name: their columns, or undefined when nothing is known of them.
+ * Each WITH adds a link to its enclosing scope (not a copy: a statement may hold thousands of WITH queries).
+ */
+interface Scope {
+  readonly queries: ReadonlyMap<string, Columns | undefined>;
+  readonly enclosing?: Scope;
+}
+
+/** What resolving names needs: the session's names and declared tables, the WITH queries in scope, and the budget. */
+interface Resolver {
+  context: DeclaredContext;
+  scope: Scope;
+  /** Column entries left to build: a hostile statement (thousands of `SELECT *, x` over wide ones) stops here. */
+  budget: { left: number };
+}
+
+/** Column entries the subqueries and WITH queries of one statement may build; past it, DuckDB's types stand. */
+const COLUMN_BUDGET = 100_000;
+
+/** The WITH queries of a query added to the scope, each seeing those before it (not itself, unless RECURSIVE). */
+function withScope(w: With | undefined, resolver: Resolver): Resolver {
+  if (!w) return resolver;
+  const queries = new Map<string, Columns | undefined>();
+  const scope: Scope = { queries, enclosing: resolver.scope };
+  for (const q of w.queries) {
+    // A recursive query's columns depend on themselves, and column aliases rename by position: left to DuckDB.
+    const columns = w.recursive || q.columnNames ? undefined : queryColumns(q.query, { ...resolver, scope });
+    queries.set(fold(q.name.value), columns);
+  }
+  return { ...resolver, scope };
+}
+
+/** The WITH query a one-part name means, innermost first: found (its columns, maybe unknown) or not. */
+function withQuery(scope: Scope | undefined, name: string): { columns: Columns | undefined } | undefined {
+  for (let s = scope; s; s = s.enclosing) if (s.queries.has(name)) return { columns: s.queries.get(name) };
+  return undefined;
+}
+
+/** A table's or WITH query's columns by its name (a one-part name is a WITH query when one is in scope). */
+function namedColumns(name: QualifiedName, { context, scope }: Resolver): Columns | undefined {
+  const parts = partsOf(name);
+  const query = parts.length === 1 ? withQuery(scope, parts[0]!) : undefined;
+  if (query) return query.columns;
+  const table = qualifyTable(parts, context.catalog, context.schema);
+  return table && context.tableColumns?.(table);
+}
+
+/**
+ * The relations of a FROM clause with their columns; undefined when any of them cannot be seen into
+ * (UNNEST, LATERAL, a table function, column aliases, a USING or NATURAL join, a set operation).
+ */
+function fromRelations(relation: Relation, resolver: Resolver): FromRelation[] | undefined {
   switch (relation.type) {
     case 'Table': {
-      const columns = columnsOf(relation.name);
-      return columns && new Map([[fold(relation.name.parts[relation.name.parts.length - 1]!.value), columns]]);
+      const columns = namedColumns(relation.name, resolver);
+      return columns && [{ name: fold(relation.name.parts[relation.name.parts.length - 1]!.value), columns }];
+    }
+    case 'TableSubquery': {
+      const columns = queryColumns(relation.query, resolver);
+      return columns && [{ columns }];
     }
     case 'AliasedRelation': {
-      if (relation.relation.type !== 'Table' || relation.columnNames) return undefined;
-      const columns = columnsOf(relation.relation.name);
-      return columns && new Map([[fold(relation.alias.value), columns]]);
+      if (relation.columnNames) return undefined;
+      const inner = relation.relation;
+      const columns = inner.type === 'Table' ? namedColumns(inner.name, resolver) : inner.type === 'TableSubquery' ? queryColumns(inner.query, resolver) : undefined;
+      return columns && [{ name: fold(relation.alias.value), columns }];
     }
     case 'Join': {
       if (relation.criteria?.type === 'JoinUsing' || relation.criteria?.type === 'NaturalJoin') return undefined;
-      const left = fromColumns(relation.left, columnsOf);
-      const right = left && fromColumns(relation.right, columnsOf);
-      return right && new Map([...left!, ...right]);
+      const left = fromRelations(relation.left, resolver);
+      const right = left && fromRelations(relation.right, resolver);
+      return right && [...left!, ...right];
     }
     default:
       return undefined;
   }
 }
 
-/** The declared type of a column reference (`c` or `t.c`) among the FROM clause's tables: one table must have it. */
-function columnReference(e: Expression, from: Map<string, ReadonlyMap<string, PrestoType>>): PrestoType | undefined {
+/** The declared type of a column reference (`c` or `t.c`): exactly one relation must have it. */
+function columnReference(e: Expression, from: readonly FromRelation[]): PrestoType | undefined {
   if (e.type === 'Identifier') {
     const name = fold(e.value);
-    const having = [...from.values()].filter((columns) => columns.has(name));
-    return having.length === 1 ? having[0]!.get(name) : undefined;
+    const having = from.filter((r) => r.columns.has(name));
+    return having.length === 1 ? having[0]!.columns.get(name) : undefined;
   }
-  if (e.type === 'DereferenceExpression' && e.base.type === 'Identifier') return from.get(fold(e.base.value))?.get(fold(e.field.value));
+  if (e.type === 'DereferenceExpression' && e.base.type === 'Identifier') {
+    const name = fold(e.base.value);
+    const named = from.filter((r) => r.name === name);
+    return named.length === 1 ? named[0]!.columns.get(fold(e.field.value)) : undefined;
+  }
   return undefined;
+}
+
+/** What a select item's expression declares: its own type (a literal, a cast), else the column it names. */
+const itemType = (e: Expression, from: readonly FromRelation[] | undefined): PrestoType | undefined =>
+  declaredType(e) ?? (from ? columnReference(e, from) : undefined);
+
+/** The name Trino gives a select item's column, when it can be referenced: its alias, or the column it names. */
+function itemName(item: SingleColumn): string | undefined {
+  if (item.alias) return fold(item.alias.value);
+  if (item.expression.type === 'Identifier') return fold(item.expression.value);
+  if (item.expression.type === 'DereferenceExpression') return fold(item.expression.field.value);
+  return undefined;
+}
+
+/** The columns a subquery or WITH query outputs, as far as its tree tells them; undefined for a set operation or VALUES. */
+function queryColumns(query: Query, outer: Resolver): Columns | undefined {
+  const resolver = withScope(query.with, outer);
+  const body = query.body;
+  if (body.type === 'TableSubquery') return queryColumns(body.query, resolver);
+  if (body.type !== 'QuerySpecification') return undefined;
+  const from = body.from ? fromRelations(body.from, resolver) : [];
+  const items = body.select.selectItems;
+  // SELECT * FROM one relation: its columns as they are (a chain of such queries shares one map).
+  if (items.length === 1 && items[0]!.type === 'AllColumns' && !items[0]!.target && from?.length === 1) return from[0]!.columns;
+  const columns = new Map<string, PrestoType | undefined>();
+  const add = (name: string, type: PrestoType | undefined) => {
+    resolver.budget.left--;
+    columns.set(name, columns.has(name) ? undefined : type);
+  };
+  for (const item of items) {
+    if (item.type === 'SingleColumn') {
+      const name = itemName(item);
+      if (name !== undefined) add(name, itemType(item.expression, from));
+    } else if (from && item.aliases.length === 0) {
+      // `*` or `t.*`: the columns known of those relations (others stay absent, see Columns).
+      const target = item.target;
+      const relations = !target ? from : target.type === 'Identifier' ? from.filter((r) => r.name === fold(target.value)) : [];
+      for (const relation of relations) for (const [name, type] of relation.columns) add(name, type);
+    }
+  }
+  return resolver.budget.left < 0 ? undefined : columns;
 }
 
 /** What a select item declares: its Trino type. (A timestamp with time zone carries its zone in each value.) */
@@ -118,32 +231,21 @@ export interface DeclaredContext {
 
 /**
  * Per output column, what its select item declares (empty where DuckDB's type stands): a literal's or a
- * cast's type, or a column's declared type (tpch's varchar bounds) where the FROM clause names only tables
- * whose columns are known. Only a plain SELECT (set operations unify types); a lone `*` over one such
- * table takes its columns by `outputNames`.
+ * cast's type, or the declared type of the column it names (tpch's varchar bounds), read through tables,
+ * subqueries and WITH queries as Trino types them. Only a plain SELECT (set operations unify types); a lone
+ * `*` over one relation takes its columns by `outputNames`.
  */
 export function declaredOutputs(statement: Statement, context: DeclaredContext, outputNames: readonly string[] = []): DeclaredOutput[] | undefined {
   if (statement.type !== 'Query' || statement.body.type !== 'QuerySpecification') return undefined;
   const body = statement.body;
-  const ctes = new Set((statement.with?.queries ?? []).map((q) => fold(q.name.value)));
-  const columnsOf = (name: QualifiedName) => {
-    const parts = name.parts.map((p) => fold(p.value));
-    if (parts.length === 1 && ctes.has(parts[0]!)) return undefined;
-    const table = qualifyTable(parts, context.catalog, context.schema);
-    return table && context.tableColumns?.(table);
-  };
-  const from = body.from && context.tableColumns ? fromColumns(body.from, columnsOf) : undefined;
+  const resolver = withScope(statement.with, { context, scope: { queries: new Map() }, budget: { left: COLUMN_BUDGET } });
+  const from = body.from ? fromRelations(body.from, resolver) : undefined;
   const items = body.select.selectItems;
   if (items.length === 1 && items[0]!.type === 'AllColumns' && !items[0]!.target) {
-    // SELECT * over one known table: its columns, by the names DuckDB gave the output.
-    const tables = from ? [...from.values()] : [];
-    if (tables.length !== 1) return undefined;
-    return outputNames.map((name) => ({ type: tables[0]!.get(fold(name)) }));
+    // SELECT * over one relation: its columns, by the names DuckDB gave the output.
+    if (from?.length !== 1) return undefined;
+    return outputNames.map((name) => ({ type: from[0]!.columns.get(fold(name)) }));
   }
   if (items.some((item) => item.type !== 'SingleColumn')) return undefined;
-  return items.map((item) => {
-    if (item.type !== 'SingleColumn') return {};
-    const type = declaredType(item.expression) ?? (from ? columnReference(item.expression, from) : undefined);
-    return { type };
-  });
+  return items.map((item) => ({ type: item.type === 'SingleColumn' ? itemType(item.expression, from) : undefined }));
 }
