@@ -4,6 +4,7 @@
 // coordinator is down or refuses, and a DELETE when the worker leaves. Timers are injected for specs.
 import { randomUUID } from 'node:crypto';
 import { internalHeaders } from '../cluster/cluster-auth.js';
+import { pingFailureOf } from '../cluster/heartbeat-ping.js';
 import { vivaceVersion } from '../protocol/vivace-version.js';
 
 /** airlift's announcement body. */
@@ -84,8 +85,8 @@ export class Announcer {
       this.report(response.ok, `HTTP ${response.status}`);
       return response.ok;
     } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause;
-      this.report(false, cause?.code ?? (err instanceof Error ? err.name : String(err)));
+      // Named as the failure detector names a failed ping: ECONNREFUSED, TimeoutError, ...
+      this.report(false, pingFailureOf(err).type);
       return false;
     }
   }

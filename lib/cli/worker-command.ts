@@ -1,0 +1,157 @@
+// `vivace worker --coordinator URL [--port N] [--host H] [--node-id ID] [--data-dir DIR] [--config FILE]
+// [--memory-catalog]`: a worker process with its own sandboxed DuckDB. It listens (port 0: any free port),
+// prints `vivace worker <nodeId> listening on <url>` (the supervisor reads that line), announces itself to
+// the coordinator's discovery, runs the tasks it is sent, and stops gracefully on PUT /v1/info/state.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
+import { createDuckDbEngine } from '../engine/duckdb-engine.js';
+import { SystemTablesBinding } from '../engine/catalogs/system-tables.js';
+import { createAccessControl } from '../security/access-control.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { SystemSnapshots } from '../worker/system-snapshot.js';
+import { startWorkerServer } from '../worker/worker-server.js';
+import { Announcer } from '../worker/announcer.js';
+import { engineSizingOf } from './engine-options.js';
+
+export const WORKER_USAGE = 'usage: vivace worker --coordinator URL [--port N] [--host HOST] [--node-id ID] [--data-dir DIR] [--config FILE] [--memory-catalog]';
+
+/** The file in the data directory that keeps a worker's node id across restarts. */
+export const NODE_ID_FILE = 'node-id';
+const MAX_NODE_ID_LENGTH = 128;
+
+/** Trino's node.id rule, roughly: letters, digits, `-`, `_` and `.`, not empty, bounded. */
+export function isValidNodeId(id: string): boolean {
+  if (id === '' || id.length > MAX_NODE_ID_LENGTH) return false;
+  for (const c of id) {
+    const ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '-' || c === '_' || c === '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** The given id, else the one kept in the data directory, else a new one written there (so a restart keeps it). */
+export function stableNodeId(dataDir: string, given?: string): string {
+  if (given !== undefined) {
+    if (!isValidNodeId(given)) throw new VivaceError('INVALID_ARGUMENTS', `--node-id must be 1 to ${MAX_NODE_ID_LENGTH} letters, digits, '-', '_' or '.': ${JSON.stringify(given.slice(0, 200))}`);
+    return given;
+  }
+  const file = join(dataDir, NODE_ID_FILE);
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (isValidNodeId(kept)) return kept;
+  } catch {
+    // none yet
+  }
+  const id = randomUUID();
+  writeFileSync(file, `${id}\n`);
+  return id;
+}
+
+function coordinatorUrlOf(raw: string | undefined): string {
+  if (raw === undefined) throw new VivaceError('INVALID_ARGUMENTS', `--coordinator is required\n${WORKER_USAGE}`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new VivaceError('INVALID_ARGUMENTS', `--coordinator is not a URL: ${raw}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new VivaceError('INVALID_ARGUMENTS', `--coordinator must be an http or https URL: ${raw}`);
+  return raw;
+}
+
+export async function runWorker(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      coordinator: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'node-id': { type: 'string' },
+      'data-dir': { type: 'string' },
+      config: { type: 'string' },
+      'memory-catalog': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${WORKER_USAGE}\n`);
+    return 0;
+  }
+  const coordinatorUrl = coordinatorUrlOf(values.coordinator);
+  const fromFile = values.config ? loadConfigFile(values.config) : {};
+  const config: CoordinatorConfig = { ...defaultConfig(), ...fromFile };
+  if (values.host !== undefined) config.host = values.host;
+  // A worker takes any free port unless told otherwise: several share a machine with their coordinator.
+  const port = values.port !== undefined ? Number(values.port) : fromFile.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new VivaceError('INVALID_ARGUMENTS', `--port must be 0 to 65535: ${values.port}`);
+  const dataDir = values['data-dir'] ?? join(config.dataDirectory, 'worker');
+  mkdirSync(dataDir, { recursive: true });
+  const nodeId = stableNodeId(dataDir, values['node-id']);
+  const memoryCatalog = values['memory-catalog'] === true;
+
+  // The same rules file as the coordinator's holds the catalogs rule against each statement here too.
+  const accessControl = createAccessControl(config);
+  const snapshots = new SystemSnapshots();
+  const system = new SystemTablesBinding();
+  system.bind(snapshots);
+  const engine = await createDuckDbEngine({
+    ...engineSizingOf(config),
+    tpch: { directory: join(config.dataDirectory, 'tpch') },
+    system,
+    ...(memoryCatalog ? { memoryDirectory: dataDir } : {}),
+    ...(accessControl.kind === 'file' ? { catalogAccess: (user: string, catalog: string) => accessControl.catalogAccess(user, catalog) } : {}),
+  });
+
+  // Set once the worker listens (its address is in the announcement).
+  const discovery: { announcer?: Announcer } = {};
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await discovery.announcer?.stop();
+    await worker.close();
+    await engine.close();
+    accessControl.close();
+    // The default spill directory belongs to this process alone (vivace-spill-<pid>).
+    if (config.tempDirectory === defaultConfig().tempDirectory) rmSync(config.tempDirectory, { recursive: true, force: true });
+    process.exit(code);
+  };
+  const worker = await startWorkerServer({
+    engine,
+    nodeId,
+    environment: config.environment,
+    host: config.host,
+    port,
+    ...(config.internalSharedSecret === undefined ? {} : { sharedSecret: config.internalSharedSecret }),
+    maxBodyBytes: config.maxBodyBytes,
+    maxQueryLength: config.maxQueryLength,
+    gracePeriodMs: config.shutdownGracePeriodMs,
+    system: snapshots,
+    leaveDiscovery: async () => discovery.announcer?.stop(),
+    onStopped: () => void stop(0),
+  });
+  // A wildcard address is no address to be reached at: announce the host name instead.
+  const wildcard = config.host === '0.0.0.0' || config.host === '::';
+  const httpUri = wildcard ? `http://${hostname()}:${worker.port}` : worker.url;
+  const announcer = new Announcer({
+    coordinatorUrl,
+    nodeId,
+    environment: config.environment,
+    httpUri,
+    memory: memoryCatalog,
+    ...(config.internalSharedSecret === undefined ? {} : { sharedSecret: config.internalSharedSecret }),
+    onChange: (ok, detail) =>
+      process.stderr.write(`${JSON.stringify({ level: ok ? 'info' : 'warn', event: ok ? 'announced' : 'announcement_failed', coordinator: coordinatorUrl, detail })}\n`),
+  });
+  discovery.announcer = announcer;
+  announcer.start();
+  // Handlers before the line: whoever reads it may signal at once.
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+  process.stdout.write(`vivace worker ${nodeId} listening on ${worker.url}\n`);
+  return new Promise<number>(() => {});
+}
