@@ -1,0 +1,94 @@
+// `vivace serve [--port 8080] [--host 127.0.0.1] [--config FILE] [--workers N]`: the coordinator. It runs
+// no user SQL: every statement goes to a worker (RemoteEngine), workers it starts itself (N local worker
+// processes, 2 by default) and any that join with `vivace worker --coordinator URL`.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createCoordinator } from '../actors/coordinator.js';
+import { createSystemTablesSource } from '../actors/system-tables.source.js';
+import { LocalWorkers } from '../cluster/local-workers.js';
+import { clusterWorkers, RemoteEngine, type WorkerNode } from '../cluster/remote-engine.js';
+import type { SystemTablesSource } from '../engine/catalogs/system-tables.js';
+import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
+import { coordinatorDiscovery } from '../http/announcement.routes.js';
+import { startServer, type RunningServer } from '../http/server.js';
+import { createAccessControl } from '../security/access-control.js';
+import { canSeeQuery } from '../security/query-visibility.js';
+
+export const SERVE_USAGE = 'usage: vivace serve [--port PORT] [--host HOST] [--config FILE] [--workers N]';
+
+const DEFAULT_LOCAL_WORKERS = 2;
+const MAX_LOCAL_WORKERS = 64;
+
+export async function runServe(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, host: { type: 'string' }, config: { type: 'string' }, workers: { type: 'string' } },
+  });
+  const configText = values.config === undefined ? undefined : readFileSync(values.config, 'utf8');
+  const config: CoordinatorConfig = { ...defaultConfig(), ...(values.config ? loadConfigFile(values.config) : {}) };
+  if (values.port !== undefined) config.port = Number(values.port);
+  if (values.host !== undefined) config.host = values.host;
+  const workerCount = values.workers === undefined ? DEFAULT_LOCAL_WORKERS : Number(values.workers);
+  if (!Number.isSafeInteger(workerCount) || workerCount < 0 || workerCount > MAX_LOCAL_WORKERS) {
+    process.stderr.write(`vivace: --workers takes a number from 0 to ${MAX_LOCAL_WORKERS}\n`);
+    return 2;
+  }
+  // Local workers and no secret configured: one made up for this start, so that nobody else on the
+  // machine can join the cluster or read its tasks (remote workers need a configured one).
+  if (config.internalSharedSecret === undefined && workerCount > 0) config.internalSharedSecret = randomBytes(32).toString('base64url');
+
+  // Rules first (an invalid rules file stops the start).
+  const accessControl = createAccessControl(config);
+  // Bound once the coordinator and its server exist: the engine is created before them.
+  const late: { workers?: () => WorkerNode[]; server?: RunningServer; system?: SystemTablesSource } = {};
+  const nodeId = () => late.server?.nodeId ?? 'coordinator';
+  const engine = new RemoteEngine({
+    workers: () => late.workers?.() ?? [],
+    nodeId,
+    ...(config.internalSharedSecret === undefined ? {} : { sharedSecret: config.internalSharedSecret }),
+    systemSnapshot: (viewer) => {
+      const system = late.system;
+      return system ? { nodes: system.nodes(), queries: system.queries(viewer), tasks: system.tasks() } : {};
+    },
+    firstBatchBytes: config.targetResultBytes,
+  });
+  const coordinator = createCoordinator({ engine, config });
+  // Discovery's workers with the failure detector's verdict.
+  late.workers = clusterWorkers(() => coordinatorDiscovery(coordinator, nodeId()).list(), () => coordinator.nodes());
+
+  const privateDir = mkdtempSync(join(tmpdir(), 'vivace-coordinator-')); // 0700: the workers' config with the secret
+  let localWorkers: LocalWorkers | undefined;
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await localWorkers?.stop();
+    await server.close();
+    await coordinator.stop();
+    accessControl.close();
+    rmSync(privateDir, { recursive: true, force: true });
+    process.exit(code);
+  };
+  const server = await startServer(coordinator, { onShutdown: () => void stop(0), accessControl });
+  late.server = server;
+  coordinatorDiscovery(coordinator, server.nodeId);
+  late.system = createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }, { canViewQueryOwnedBy: (viewer, owner) => canSeeQuery(accessControl, viewer, owner) });
+  process.stdout.write(`vivace coordinator listening on ${server.url}${server.httpsUrl ? ` and ${server.httpsUrl}` : ''} (environment ${config.environment})\n`);
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  if (workerCount > 0) {
+    const configFile = join(privateDir, 'worker.properties');
+    // The user's settings, then what the workers must share with this coordinator (last one wins).
+    writeFileSync(configFile, `${configText ?? ''}\nnode.environment=${config.environment}\ninternal-communication.shared-secret=${config.internalSharedSecret}\n`, { mode: 0o600 });
+    localWorkers = new LocalWorkers({ count: workerCount, coordinatorUrl: server.url, dataDirectory: join(config.dataDirectory, 'workers'), configFile });
+    const workers = localWorkers;
+    // Children never outlive the coordinator: on any exit, and (orphan guard) if it is killed.
+    process.on('exit', () => workers.killAll());
+    workers.start();
+  }
+  return new Promise<number>(() => {});
+}
