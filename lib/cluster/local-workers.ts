@@ -63,7 +63,19 @@ function workerCommand(): { execArgv: string[]; main: string } {
   const extension = fromSource ? 'ts' : 'js';
   const guard = pathToFileURL(join(here, `orphan-guard.${extension}`)).href;
   const main = join(here, '..', 'cli', `main.${extension}`);
-  return { execArgv: [...(fromSource ? ['--import', 'tsx'] : []), '--import', guard], main };
+  return { execArgv: [...inheritedFlags(), ...(fromSource ? ['--import', 'tsx'] : []), '--import', guard], main };
+}
+
+/** The coordinator's own Node flags (bin/vivace's GC settings, source maps), without its preloads. */
+function inheritedFlags(): string[] {
+  const flags: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (flag === '--import' || flag === '--require' || flag === '-r' || flag === '--loader') i++;
+    else if (!flag.startsWith('--import=') && !flag.startsWith('--require=') && !flag.startsWith('--loader=')) flags.push(flag);
+  }
+  return flags;
 }
 
 export class LocalWorkers {

@@ -46,7 +46,7 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   app.use(errorMiddleware);
   app.use(requestTarget(implementedMethods(router)));
   const authenticator = options.authenticator ?? createAuthenticator(coordinator.config, { now: () => coordinator.now() });
-  if (authenticator) app.use(authentication(authenticator, { processForwarded: coordinator.config.processForwarded }));
+  if (authenticator) app.use(authentication(authenticator, { processForwarded: coordinator.config.processForwarded, internalBearerChecked: coordinator.config.internalSharedSecret !== undefined }));
   // Plain functions returning next(): no extra async frame per request.
   app.use((ctx, next) => {
     if (serverState.state === 'SHUTTING_DOWN' && ctx.method === 'POST' && ctx.path === '/v1/statement') {

@@ -37,9 +37,14 @@ function namedUser(ctx: Context): string | undefined {
   return ctx.get('x-trino-original-user') || ctx.get('x-trino-user') || ctx.get('x-presto-user') || ctx.get('x-service-user') || undefined;
 }
 
-export function authentication(authenticator: Authenticator, options: { processForwarded: boolean }): Middleware {
+/**
+ * `internalBearerChecked`: a shared secret is configured, so workers' announcements are authenticated by
+ * their internal bearer (lib/cluster/discovery.ts checks it), not as users, as in Trino.
+ */
+export function authentication(authenticator: Authenticator, options: { processForwarded: boolean; internalBearerChecked?: boolean }): Middleware {
   return async (ctx: Context, next: Next) => {
     if (isPublicRequest(ctx.method, ctx.path)) return next();
+    if (options.internalBearerChecked && ctx.path.startsWith('/v1/announcement/')) return next();
     const authorization = ctx.get('authorization');
     const userHeader = namedUser(ctx);
     const outcome = await authenticator.authenticate({

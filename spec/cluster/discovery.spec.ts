@@ -6,6 +6,10 @@ import { SimulatedClock } from 'xstate';
 import { internalBearer } from '../../lib/cluster/cluster-auth.js';
 import { attachDiscovery, Discovery } from '../../lib/cluster/discovery.js';
 import { coordinatorDiscovery } from '../../lib/http/announcement.routes.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pbkdf2Line } from '../security/auth-fixtures.js';
+import { temporaryDirectory } from './cluster-harness.js';
 import { FakeEngine } from '../support/fake-engine.js';
 import { request, startTestServer, type TestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
@@ -166,5 +170,36 @@ describe('discovery with internal-communication.shared-secret', () => {
     expect((await put(server, 'w', announcement('http://127.0.0.1:9'), { 'X-Trino-Internal-Bearer': bearer })).status).to.equal(202);
     expect(coordinatorDiscovery(server.coordinator).list().map((n) => n.nodeId)).to.deep.equal(['w']);
     expect((await request('DELETE', `${server.url}/v1/announcement/w`, { headers: { 'X-Trino-Internal-Bearer': bearer } })).status).to.equal(204);
+  });
+});
+
+describe('discovery on a coordinator with user authentication', () => {
+  const dir = temporaryDirectory('vivace-discovery-auth-');
+  const passwordFile = join(dir.path, 'password.db');
+  writeFileSync(passwordFile, `${pbkdf2Line('alice', 'alice-secret')}\n`);
+  const authenticated = { authenticationTypes: ['PASSWORD' as const], passwordFile, allowInsecureOverHttp: true };
+  after(() => dir.remove());
+
+  it('takes workers\' announcements on their internal bearer, not a user\'s password, when a shared secret is set', async () => {
+    const server = await startTestServer({ engine: new FakeEngine({}), config: { ...authenticated, internalSharedSecret: 'cluster secret' } });
+    try {
+      const bearer = await internalBearer('cluster secret', 'w');
+      expect((await put(server, 'w', announcement('http://127.0.0.1:9'), { 'X-Trino-Internal-Bearer': bearer })).status).to.equal(202);
+      expectError(await put(server, 'w', announcement('http://127.0.0.1:9')), 401, 'Internal authentication required');
+      // Everything else still needs a user.
+      expect((await request('GET', `${server.url}/v1/node`, { headers: { 'X-Trino-Internal-Bearer': bearer } })).status).to.equal(401);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('without a shared secret, announcements need a user like any other request', async () => {
+    const server = await startTestServer({ engine: new FakeEngine({}), config: authenticated });
+    try {
+      expect((await put(server, 'w', announcement('http://127.0.0.1:9'))).status).to.equal(401);
+      expect(coordinatorDiscovery(server.coordinator).list()).to.deep.equal([]);
+    } finally {
+      await server.stop();
+    }
   });
 });
