@@ -8,9 +8,9 @@
 // A typed overload list that has a TIMESTAMPTZ overload also lists every naive type: DuckDB would
 // otherwise cast a DATE or TIMESTAMP argument to TIMESTAMPTZ rather than take the untyped overload.
 import { once, typed, INVALID_ARGUMENT_TAG } from './presto-functions.js';
-import { ZONED_PRECISIONS, ZONED_UTC, ZONED_ZONE, zonedValue } from '../sql/zoned-timestamps.js';
+import { ZONED_PRECISIONS, ZONED_UTC, ZONED_ZONE, zonedType, zonedValue } from '../sql/zoned-timestamps.js';
 import { duckdbTimestamp } from '../sql/temporal-literals.js';
-import { FRACTION, localOf, perPrecision, utcOf, zoneOf } from './zoned-overloads.js';
+import { FRACTION, localOf, perPrecision, utcOf, zonedInterval, zoneOf } from './zoned-overloads.js';
 
 const macro = (name: string, ...overloads: string[]) => `CREATE OR REPLACE TEMP MACRO ${name} ${overloads.join(',\n  ')}`;
 
@@ -89,6 +89,29 @@ export const ZONED_MACROS_SQL: readonly string[] = [
     ],
     { params: ['x', 's'], bound: ['x', 's'] },
   ),
+  // a +/- b where the translation cannot tell an interval from its text (`x + n * INTERVAL '1' HOUR`, a
+  // column): a zoned value and an interval move the value (as vivace_plus_interval), two zoned values (or
+  // one and a TIMESTAMPTZ) subtract their instants; anything else is DuckDB's + or -.
+  ...typed(
+    'vivace_zoned_plus',
+    [
+      ...zonedInterval('+'),
+      ...zonedInterval('+', true),
+      `(a, b) AS a + b`,
+    ],
+    { params: ['a', 'b'], bound: ['a', 'b'] },
+  ),
+  ...typed(
+    'vivace_zoned_minus',
+    [
+      ...zonedInterval('-'),
+      ...ZONED_PRECISIONS.flatMap((p) => ZONED_PRECISIONS.map((q) => `(a ${zonedType(p)}, b ${zonedType(q)}) AS ${utcOf('a')} - ${utcOf('b')}`)),
+      ...perPrecision((t) => `a ${t}, b TIMESTAMP WITH TIME ZONE`, () => `${utcOf('a')} - timezone('UTC', b)`),
+      ...perPrecision((t) => `a TIMESTAMP WITH TIME ZONE, b ${t}`, () => `timezone('UTC', a) - ${utcOf('b')}`),
+      `(a, b) AS a - b`,
+    ],
+    { params: ['a', 'b'], bound: ['a', 'b'] },
+  ),
   // timezone_hour / timezone_minute: the offset of the value's zone at its instant (a TIMESTAMPTZ's: of the session's zone s).
   ...(['hour', 'minute'] as const).flatMap((unit) => {
     const part = (seconds: string) => `CAST(trunc(${unit === 'hour' ? `${seconds} / 3600` : `(${seconds} % 3600) / 60`}) AS BIGINT)`;
@@ -103,6 +126,15 @@ export const ZONED_MACROS_SQL: readonly string[] = [
       { params: ['x', 's'], bound: ['x'] },
     );
   }),
+  // A group's value (zoned-grouping.ts): with k, the group's instant key, a zoned value is any of its group's
+  // (any_value); anything else is k itself, which DuckDB matches to the GROUP BY key: no aggregate at all.
+  macro(
+    'vivace_group_value',
+    ...perPrecision((t) => `k, x ${t}`, () => 'any_value(x)'),
+    `(k, x TIMESTAMP WITH TIME ZONE) AS any_value(x)`,
+    ...NAIVE.map((t) => `(k, x ${t}) AS k`),
+    `(k, x) AS k`,
+  ),
   // CAST(x AS varchar): Trino's text of a zoned value, `2020-01-02 03:04:05.000 America/New_York`; others as they are.
   ...typed(
     'vivace_zoned_text',

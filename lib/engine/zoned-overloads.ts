@@ -29,9 +29,9 @@ export const ZONED_TRUNC = perPrecision((t) => `u VARCHAR, t ${t}`, (p) => sameZ
 export const ZONED_DATE_ADD = perPrecision((t) => `u VARCHAR, v BIGINT, t ${t}`, (p) => sameZoned('t', p, `CASE WHEN lower(u) IN ('millisecond', 'second', 'minute', 'hour')
   THEN ${utcOf('t')} + vivace_unit_interval(u, v) ELSE vivace_utc_of(${localOf('t', p)} + vivace_unit_interval(u, v), ${zoneOf('t')}) END`));
 
-/** a +/- b: a day-to-second interval moves the instant, a year-to-month one the local calendar (Trino). */
-export const zonedInterval = (o: '+' | '-'): string[] =>
-  perPrecision((t) => `a ${t}, b INTERVAL`, (p) => `CASE WHEN b IS NULL THEN NULL ELSE ${sameZoned('a', p, `CASE WHEN datepart('year', b) * 12 + datepart('month', b) = 0
+/** a +/- b: a day-to-second interval moves the instant, a year-to-month one the local calendar (Trino). `intervalFirst`: b + a. */
+export const zonedInterval = (o: '+' | '-', intervalFirst = false): string[] =>
+  perPrecision((t) => (intervalFirst ? `b INTERVAL, a ${t}` : `a ${t}, b INTERVAL`), (p) => `CASE WHEN b IS NULL THEN NULL ELSE ${sameZoned('a', p, `CASE WHEN datepart('year', b) * 12 + datepart('month', b) = 0
     THEN ${utcOf('a')} ${o} b ELSE vivace_utc_of(${localOf('a', p)} ${o} b, ${zoneOf('a')}) END`)} END`);
 
 /** to_iso8601(t): the local time and the zone's offset at that instant (`Z` for none). */

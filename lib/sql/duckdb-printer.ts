@@ -24,6 +24,7 @@ import { duckdbTimestamp, fractionDigits, hasTimeZone, hasZone, isValidDate, isV
 import { parseZone } from './time-zones.js';
 import { mayMeetZones } from './zoned-timestamps.js';
 import { ZonedTranslation } from './zoned-translation.js';
+import { InstantGrouping } from './zoned-grouping.js';
 import { translateCall, type CallPrinter } from './duckdb-functions.js';
 import { lookupFunction, resolveFunctionName } from './function-catalog.js';
 import { childrenOf, walk } from './tree-walk.js';
@@ -137,7 +138,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       else if (hasRepeatedFieldNames(node as DataType)) this.repeatsFieldNames = true;
     });
     this.meetsZones = mayMeetZones(statement, this.context.catalog, this.context.schema);
-    return this.statement(statement);
+    // Where zoned values may be met, groupings read instants (zoned-grouping.ts).
+    return this.statement(this.meetsZones ? new InstantGrouping().rewrite(statement) : statement);
   }
 
   private fail(node: Node, name: ErrorName, message: string): VivaceError {
@@ -330,7 +332,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
           return `${e.operator === '+' ? 'vivace_plus_interval' : 'vivace_minus_interval'}(${this.expression(e.left)}, ${this.expression(e.right)})`;
         }
         if (e.operator === '+' && isInterval(e.left) && !isInterval(e.right)) return `vivace_plus_interval(${this.expression(e.right)}, ${this.expression(e.left)})`;
-        if (e.operator === '-' && !isInterval(e.left) && !isInterval(e.right)) return this.zones.difference(e.left, e.right) ?? super.expression(e);
+        if (e.operator === '+' || e.operator === '-') return this.zones.arithmetic(e.operator, e.left, e.right, e) ?? super.expression(e);
         return super.expression(e);
       default:
         return super.expression(e);

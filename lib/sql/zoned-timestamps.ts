@@ -58,6 +58,23 @@ function makesZoned(n: Node): boolean {
 /** Catalogs whose tables never hold zoned values (tpch's columns are numbers, text and dates). */
 const ZONE_FREE_CATALOGS: ReadonlySet<string> = new Set(['tpch']);
 
+/** Whether `e` names a column (`c`, `t.c`): nothing in it is a call. */
+export function isColumn(e: Node): boolean {
+  if (e.type === 'Identifier') return true;
+  return e.type === 'DereferenceExpression' && isColumn(e.base);
+}
+
+/**
+ * The zoned macro `name` (lib/engine/zoned-macros.ts) to read `e` through: for a column, its typed
+ * overloads themselves, which DuckDB expands in place (a column of another type costs nothing); else the
+ * wrapper binding `e` once. DuckDB binds a typed macro's argument over and over (measured: ~20x per level
+ * of such macros nested in each other's arguments), so only an argument without calls may take them.
+ */
+export const zonedMacro = (name: string, e: Node): string => (isColumn(e) ? `vivace_typed_${name}` : name);
+
+/** The macro reading `e`'s instant (vivace_instant_key). */
+export const instantKey = (e: Node): string => zonedMacro('vivace_instant_key', e);
+
 /**
  * Whether a statement may meet zoned values: it makes one (a literal, AT TIME ZONE, a cast, ...) or reads a
  * table that may store one (any catalog but tpch). Where it cannot, the translation reads no value through
@@ -81,11 +98,24 @@ export function mayMeetZones(statement: Statement, catalog: string | undefined, 
   });
 }
 
+/** Whether arithmetic writes an interval in it (a literal, a cast to one, `n * INTERVAL '1' HOUR`). */
+function mentionsInterval(e: Expression): boolean {
+  const stack: Expression[] = [e];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x.type === 'IntervalLiteral' || (x.type === 'Cast' && x.targetType.type === 'IntervalDataType')) return true;
+    if (x.type === 'ArithmeticUnaryExpression') stack.push(x.value);
+    if (x.type === 'ArithmeticBinaryExpression') stack.push(x.left, x.right);
+  }
+  return false;
+}
+
 const TEMPORAL_LITERALS: ReadonlySet<string> = new Set(['timestamp', 'date', 'time']);
 
 /**
- * Whether an expression is a literal no timestamp with time zone compares with (a number, a string, ...):
- * a comparison with it needs no instant keys. Dates and timestamps do compare with zoned values.
+ * Whether an expression surely is no timestamp with time zone, nor compares with one: a literal of another
+ * kind (a number, a string, ...; dates and timestamps do compare with zoned values), a boolean predicate,
+ * arithmetic without an interval. Such an operand is never read through the zoned macros.
  */
 export function surelyUnzoned(e: Expression): boolean {
   switch (e.type) {
@@ -102,8 +132,19 @@ export function surelyUnzoned(e: Expression): boolean {
       return true;
     case 'GenericLiteral':
       return !TEMPORAL_LITERALS.has(fold(e.typeName.value));
+    // Booleans, and arithmetic without an interval (a difference of zoned values is an interval).
+    case 'ComparisonExpression':
+    case 'LogicalExpression':
+    case 'NotExpression':
+    case 'BetweenPredicate':
+    case 'InPredicate':
+    case 'LikePredicate':
+    case 'IsNullPredicate':
+    case 'ExistsPredicate':
     case 'ArithmeticUnaryExpression':
-      return surelyUnzoned(e.value);
+      return true;
+    case 'ArithmeticBinaryExpression':
+      return !mentionsInterval(e.left) && !mentionsInterval(e.right);
     default:
       return false;
   }

@@ -9,7 +9,7 @@ import { fold } from './names.js';
 import { quoteString } from './sql-formatter.js';
 import { literalParts, offsetZone, parseZone } from './time-zones.js';
 import { duckdbTimestamp, fractionDigits } from './temporal-literals.js';
-import { surelyUnzoned, zonedType, zonedValue } from './zoned-timestamps.js';
+import { instantKey, isColumn, surelyUnzoned, zonedMacro, zonedType, zonedValue } from './zoned-timestamps.js';
 import type { ErrorName } from '../protocol/error-codes.js';
 import { timeZoneKey } from '../protocol/time-zone-keys.js';
 import type { VivaceError } from '../protocol/vivace-error.js';
@@ -66,12 +66,12 @@ export class ZonedTranslation {
 
   /** `vivace_local(e, session)`: a zoned value's local time, anything else as it is. */
   private local(e: Expression): Expression {
-    return callNode('vivace_local', [e, this.session(e)], e);
+    return callNode(zonedMacro('vivace_local', e), [e, this.session(e)], e);
   }
 
   /** `vivace_instant_key(e)`: a zoned value's instant, anything else as it is. */
   private key(e: Expression): Expression {
-    return this.reads(e) ? callNode('vivace_instant_key', [e], e) : e;
+    return this.reads(e) ? callNode(instantKey(e), [e], e) : e;
   }
 
   /** A zone argument as zoned values name it: a constant read here (failing as Trino does), else in SQL. */
@@ -116,7 +116,7 @@ export class ZonedTranslation {
       case 'Extract': {
         if (!this.reads(e.expression)) return undefined;
         if (e.field === 'TIMEZONE_HOUR' || e.field === 'TIMEZONE_MINUTE') {
-          return p.expression(callNode(e.field === 'TIMEZONE_HOUR' ? 'vivace_timezone_hour' : 'vivace_timezone_minute', [e.expression, this.session(e)], e));
+          return p.expression(callNode(zonedMacro(e.field === 'TIMEZONE_HOUR' ? 'vivace_timezone_hour' : 'vivace_timezone_minute', e.expression), [e.expression, this.session(e)], e));
         }
         return `EXTRACT(${e.field} FROM ${p.expression(this.local(e.expression))})`;
       }
@@ -135,10 +135,15 @@ export class ZonedTranslation {
     }
   }
 
-  /** a - b of two values that may be zoned (no interval): their instants' difference. */
-  difference(left: Expression, right: Expression): string | undefined {
+  /**
+   * a + b or a - b where neither side is written as an interval (the printer takes those): a zoned value
+   * moved by an interval, or two zoned values' difference, is for DuckDB to tell by their types.
+   */
+  arithmetic(operator: '+' | '-', left: Expression, right: Expression, at: Node): string | undefined {
     if (!this.reads(left) || !this.reads(right)) return undefined;
-    return `(${this.p.expression(this.key(left))} - ${this.p.expression(this.key(right))})`;
+    const name = `vivace_zoned_${operator === '+' ? 'plus' : 'minus'}`;
+    const macro = isColumn(left) && isColumn(right) ? `vivace_typed_${name}` : name;
+    return this.p.expression(callNode(macro, [left, right], at));
   }
 
   private cast(e: Extract<Expression, { type: 'Cast' }>): string | undefined {
@@ -155,7 +160,7 @@ export class ZonedTranslation {
     const name = target.type === 'GenericDataType' ? fold(target.name.value) : undefined;
     const local = (target.type === 'DateTimeDataType' && !target.withTimeZone) || name === 'date';
     if (local) return `${cast}(${p.expression(this.local(e.expression))} AS ${p.dataType(target)})`;
-    if (name === 'varchar' || name === 'char') return `${cast}(${p.expression(callNode('vivace_zoned_text', [e.expression], e))} AS ${p.dataType(target)})`;
+    if (name === 'varchar' || name === 'char') return `${cast}(${p.expression(callNode(zonedMacro('vivace_zoned_text', e.expression), [e.expression], e))} AS ${p.dataType(target)})`;
     return undefined;
   }
 
@@ -195,7 +200,7 @@ export class ZonedTranslation {
     }
     if (!this.reads(first)) return undefined;
     if (LOCAL_FIELD_FUNCTIONS.has(name)) return { ...call, arguments: [this.local(first), ...args.slice(1)] };
-    if ((name === 'timezone_hour' || name === 'timezone_minute') && args.length === 1) return callNode(`vivace_${name}`, [first, this.session(call)], call);
+    if ((name === 'timezone_hour' || name === 'timezone_minute') && args.length === 1) return callNode(zonedMacro(`vivace_${name}`, first), [first, this.session(call)], call);
     if (name === 'to_unixtime' && args.length === 1) return { ...call, arguments: [this.key(first)] };
     if (name === 'date_diff' && args.length === 3) {
       // Units up to an hour count on the instants, longer ones on the local times (Trino's chronology fields).
