@@ -14,6 +14,8 @@ const RUNS: readonly (readonly [number, readonly string[]])[] = [
 ];
 
 const KEYS = new Map<string, number>(RUNS.flatMap(([first, names]) => names.map((name, i): [string, number] => [name.toLowerCase(), first + i])));
+/** Region names as Trino writes them, by lower-case name. */
+const NAMES = new Map<string, string>(RUNS.flatMap(([, names]) => names.map((name): [string, string] => [name.toLowerCase(), name])));
 
 const UTC_NAMES = new Set(['utc', 'z', 'ut', 'gmt', 'etc/utc', 'etc/gmt', 'etc/uct', 'uct', 'etc/universal', 'universal', 'etc/zulu', 'zulu', 'etc/ut', 'etc/greenwich', 'greenwich', 'gmt0', 'etc/gmt0', 'gmt+0', 'gmt-0', 'etc/gmt+0', 'etc/gmt-0']);
 
@@ -48,4 +50,9 @@ export function timeZoneKey(zone: string): number | undefined {
   const offset = zoneOffsetMinutes(name);
   if (offset !== undefined) return offset === 0 ? 0 : offset < 0 ? offset + 841 : offset + 840;
   return KEYS.get(name);
+}
+
+/** A region as Trino names it (`america/new_york` is `America/New_York`), or undefined for a name it does not know. */
+export function canonicalRegion(zone: string): string | undefined {
+  return NAMES.get(zone.trim().toLowerCase());
 }

@@ -23,7 +23,7 @@ import { duckdbType, hasRepeatedFieldNames, withoutRepeatMarks } from './duckdb-
 import { duckdbTimestamp, fractionDigits, hasTimeZone, hasZone, isValidDate, isValidTimestamp } from './temporal-literals.js';
 import { parseZone } from './time-zones.js';
 import { mayMeetZones } from './zoned-timestamps.js';
-import { ZonedTranslation } from './zoned-translation.js';
+import { knownZone, ZonedTranslation } from './zoned-translation.js';
 import { InstantGrouping } from './zoned-grouping.js';
 import { translateCall, type CallPrinter } from './duckdb-functions.js';
 import { lookupFunction, resolveFunctionName } from './function-catalog.js';
@@ -117,7 +117,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       expression: (e) => this.expression(e),
       dataType: (t) => this.dataType(t),
       meetsZones: () => this.meetsZones,
-      sessionZoneName: parseZone(context.timeZone ?? 'UTC')?.name ?? 'UTC',
+      sessionZoneName: (knownZone(context.timeZone ?? 'UTC') ?? parseZone(context.timeZone ?? 'UTC'))?.name ?? 'UTC',
       fail: (node, name, message) => this.fail(node, name, message),
     });
   }

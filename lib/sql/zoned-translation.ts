@@ -7,11 +7,11 @@
 import type { DataType, Expression, FunctionCall, Node } from './ast.js';
 import { fold } from './names.js';
 import { quoteString } from './sql-formatter.js';
-import { literalParts, offsetZone, parseZone } from './time-zones.js';
+import { literalParts, offsetZone, parseZone, type Zone } from './time-zones.js';
 import { duckdbTimestamp, fractionDigits } from './temporal-literals.js';
 import { instantKey, isColumn, surelyUnzoned, zonedMacro, zonedType, zonedValue } from './zoned-timestamps.js';
 import type { ErrorName } from '../protocol/error-codes.js';
-import { timeZoneKey } from '../protocol/time-zone-keys.js';
+import { canonicalRegion, timeZoneKey } from '../protocol/time-zone-keys.js';
 import type { VivaceError } from '../protocol/vivace-error.js';
 
 /** What the zoned translation needs from the printer. */
@@ -44,10 +44,16 @@ export function callNode(name: string, args: readonly Expression[], at: Node): F
   };
 }
 
-/** A constant zone Trino knows (its zone keys), as zoned values name it; undefined for any other text. */
-const knownZone = (text: string) => {
+/**
+ * A constant zone Trino knows (its zone keys), named as Trino renders it: UTC for its aliases (`GMT`,
+ * `Etc/UTC`), a region in its canonical case; undefined for any other text.
+ */
+export const knownZone = (text: string): Zone | undefined => {
   const zone = parseZone(text);
-  return zone && timeZoneKey(zone.name) !== undefined ? zone : undefined;
+  const key = zone && timeZoneKey(zone.name);
+  if (!zone || key === undefined) return undefined;
+  if (key === 0) return { name: 'UTC' };
+  return zone.offsetMinutes === undefined ? { name: canonicalRegion(zone.name) ?? zone.name } : zone;
 };
 
 const text = (value: string, at: Node): Expression => ({ type: 'StringLiteral', value, location: at.location }) as Expression;
@@ -98,10 +104,11 @@ export class ZonedTranslation {
   /** DuckDB SQL of a TIMESTAMP literal with a zone: the instant of its local time in that zone, and the zone. */
   literal(value: string, at: Node): string {
     const parts = literalParts(value);
-    if (!parts || !knownZone(parts.zone.name)) throw this.p.fail(at, 'INVALID_LITERAL', `'${value}' is not a valid TIMESTAMP literal`);
+    const zone = parts && knownZone(parts.zone.name);
+    if (!parts || !zone) throw this.p.fail(at, 'INVALID_LITERAL', `'${value}' is not a valid TIMESTAMP literal`);
     const precision = fractionDigits(value);
     const local = `CAST(${quoteString(parts.local)} AS ${duckdbTimestamp(precision)})`;
-    return zonedValue(`vivace_utc_of(${local}, ${quoteString(parts.zone.name)})`, quoteString(parts.zone.name), precision);
+    return zonedValue(`vivace_utc_of(${local}, ${quoteString(zone.name)})`, quoteString(zone.name), precision);
   }
 
   /** DuckDB SQL of an expression that makes or reads zoned values, or undefined to print it as usual. */
@@ -127,12 +134,33 @@ export class ZonedTranslation {
       case 'BetweenPredicate':
         if (!this.reads(e.value)) return undefined;
         return `(${p.expression(this.key(e.value))} ${e.negated ? 'NOT ' : ''}BETWEEN ${p.expression(this.key(e.min))} AND ${p.expression(this.key(e.max))})`;
-      case 'InPredicate':
-        if (!this.reads(e.value) || e.valueList.type !== 'InListExpression') return undefined;
-        return `(${p.expression(this.key(e.value))} ${e.negated ? 'NOT ' : ''}IN (${e.valueList.values.map((v) => p.expression(this.key(v))).join(', ')}))`;
+      case 'InPredicate': {
+        if (!this.reads(e.value)) return undefined;
+        const list = e.valueList.type === 'InListExpression' ? `(${e.valueList.values.map((v) => p.expression(this.key(v))).join(', ')})` : this.keyedSubquery(e.valueList);
+        return list && `(${p.expression(this.key(e.value))} ${e.negated ? 'NOT ' : ''}IN ${list})`;
+      }
+      case 'QuantifiedComparisonExpression': {
+        const subquery = this.reads(e.value) ? this.keyedSubquery(e.subquery) : undefined;
+        return subquery && `(${p.expression(this.key(e.value))} ${e.operator} ${e.quantifier} ${subquery})`;
+      }
+      case 'SimpleCaseExpression': {
+        // CASE x WHEN a: equality of instants.
+        if (!this.reads(e.operand)) return undefined;
+        const whens = e.whenClauses.map((w) => `WHEN ${p.expression(this.key(w.operand))} THEN ${p.expression(w.result)}`).join(' ');
+        return `(CASE ${p.expression(this.key(e.operand))} ${whens}${e.defaultValue ? ` ELSE ${p.expression(e.defaultValue)}` : ''} END)`;
+      }
       default:
         return undefined;
     }
+  }
+
+  /** A subquery of one column (`IN (SELECT ...)`, `= ANY (SELECT ...)`) printed with that column's instant, or undefined for another shape. */
+  private keyedSubquery(subquery: Extract<Expression, { type: 'SubqueryExpression' }>): string | undefined {
+    const body = subquery.query.body;
+    const item = body.type === 'QuerySpecification' && body.select.selectItems.length === 1 ? body.select.selectItems[0] : undefined;
+    if (body.type !== 'QuerySpecification' || item?.type !== 'SingleColumn' || surelyUnzoned(item.expression)) return undefined;
+    const keyed = { ...body, select: { ...body.select, selectItems: [{ ...item, expression: callNode(instantKey(item.expression), [item.expression], item.expression) }] } };
+    return this.p.expression({ ...subquery, query: { ...subquery.query, body: keyed } });
   }
 
   /**
@@ -192,6 +220,11 @@ export class ZonedTranslation {
           zone = `vivace_zone_name(CASE WHEN ${minutes} < 0 THEN '-' ELSE '+' END || lpad((abs(${minutes}) // 60)::VARCHAR, 2, '0') || ':' || lpad((abs(${minutes}) % 60)::VARCHAR, 2, '0'))`;
         }
         return zonedValue(instant, zone, 3);
+      }
+      case 'nullif': {
+        // NULL when the instants are equal.
+        if (args.length !== 2 || !this.reads(first) || !this.reads(second)) return undefined;
+        return `(CASE WHEN ${this.p.expression(this.key(first!))} = ${this.p.expression(this.key(second!))} THEN NULL ELSE ${this.p.expression(first!)} END)`;
       }
       case 'from_iso8601_timestamp':
         return args.length === 1 ? `CAST(${this.p.expression(callNode('vivace_zoned', [first!, this.session(call)], call))} AS ${zonedType(3)})` : undefined;

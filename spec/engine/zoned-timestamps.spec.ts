@@ -97,6 +97,19 @@ describe('duckdb engine: timestamp with time zone keeps its zone per value', () 
     expect(await rows(`SELECT hour(x), count(*) FROM ${values} GROUP BY 1 ORDER BY 1`)).to.deep.equal([[0, 1], [9, 1], [23, 1]]);
   });
 
+  it('reads instants in IN and ANY subqueries, simple CASE and nullif', async () => {
+    const utc = "TIMESTAMP '2020-01-01 00:00:00 UTC'";
+    const paris = "TIMESTAMP '2020-01-01 01:00:00 Europe/Paris'";
+    expect(await rows(`SELECT ${utc} IN (SELECT ${paris}), ${utc} = ANY (SELECT ${paris}), ${utc} > ALL (SELECT ${paris})`)).to.deep.equal([[true, true, false]]);
+    expect(await rows(`SELECT CASE ${utc} WHEN ${paris} THEN 'same' ELSE 'other' END, nullif(${utc}, ${paris}) IS NULL`)).to.deep.equal([['same', true]]);
+  });
+
+  it('names constant zones as Trino does: UTC for its aliases, regions in their canonical case', async () => {
+    expect(await rows("SELECT TIMESTAMP '2020-01-01 00:00:00 america/new_york', at_timezone(TIMESTAMP '2020-01-01 00:00:00 UTC', 'GMT'), with_timezone(TIMESTAMP '2020-01-01 00:00:00', 'Etc/UTC')"))
+      .to.deep.equal([['2020-01-01 00:00:00 America/New_York', '2020-01-01 00:00:00 UTC', '2020-01-01 00:00:00 UTC']]);
+    expect(await rows('SELECT CAST(current_timestamp AS varchar) LIKE \'% Asia/Tokyo\'', testSession({ timeZone: 'asia/tokyo' }))).to.deep.equal([[true]]);
+  });
+
   it('groups other types as before, without an aggregate for their keys', async () => {
     await runSql(engine, "CREATE TABLE memory.default.mixed AS SELECT * FROM (VALUES (1, 'a', TIMESTAMP '2020-01-01 00:00:00 UTC'), (1, 'a', TIMESTAMP '2020-01-01 02:00:00 +02:00'), (2, 'b', NULL)) t(id, s, ts)");
     expect(await rows('SELECT id, s, count(*) FROM memory.default.mixed GROUP BY id, s ORDER BY id')).to.deep.equal([[1, 'a', 2], [2, 'b', 1]]);
