@@ -3,7 +3,7 @@
 // pages pulled one at a time and forwarded to the client unparsed. Paths, bodies and headers live here so
 // both ends (lib/worker, the coordinator's remote engine) say the same thing.
 //
-//   POST   /v1/task/{taskId}                   TaskPlanRequest  -> 200 TaskPlanResponse | error
+//   POST   /v1/task/{taskId}                   TaskPlanRequest  -> 200 TaskPlanResponse [+ page 0 inline] | error
 //   POST   /v1/task/{taskId}/execute           (no body)        -> 204 | error
 //   GET    /v1/task/{taskId}/results/{token}?targetBytes=N     -> 200 page | 204 end | error
 //   DELETE /v1/task/{taskId}                   cancel the plan or execution and release it -> 204
@@ -43,6 +43,15 @@ export interface TaskPlanRequest {
   execute?: boolean;
   /** Size of that first batch (JSON bytes); the worker's default when absent. */
   targetBytes?: number;
+  /**
+   * With `execute`: answer the POST only once the first batch is rendered, and carry it in the same
+   * response (one round trip for a small query). Such a response's body is the TaskPlanResponse JSON,
+   * whose UTF-8 byte length is TASK_HEADERS.planBytes, immediately followed by page 0 exactly as a results
+   * GET would send it, with that page's TASK_HEADERS; the next GET is token 1 (none after an exhausted
+   * page). Without TASK_HEADERS.planBytes the body is the plan alone (an update statement, or a first
+   * batch that failed: token 0 then answers its error) and token 0 is read as usual.
+   */
+  inlineFirstPage?: boolean;
 }
 
 /** The coordinator's snapshot rows, for a worker's `system` catalog (lib/engine/catalogs/system-tables.ts). */
@@ -84,6 +93,8 @@ export const TASK_HEADERS = {
   processedRows: 'x-vivace-processed-rows',
   processedBytes: 'x-vivace-processed-bytes',
   cpuTimeMillis: 'x-vivace-cpu-millis',
+  /** On a POST answered with its first page inline: the byte length of the plan JSON the body starts with. */
+  planBytes: 'x-vivace-plan-bytes',
 } as const;
 
 /** Trino's internal authentication header: an HS256 JWT signed with internal-communication.shared-secret. */

@@ -76,6 +76,10 @@ export function parseTaskPlanRequest(body: unknown, maxSqlLength: number): TaskP
     if (typeof body.execute !== 'boolean') throw bad('execute must be a boolean');
     request.execute = body.execute;
   }
+  if (body.inlineFirstPage !== undefined) {
+    if (typeof body.inlineFirstPage !== 'boolean') throw bad('inlineFirstPage must be a boolean');
+    request.inlineFirstPage = body.inlineFirstPage;
+  }
   if (body.targetBytes !== undefined) {
     const n = body.targetBytes;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw bad('targetBytes must be a positive integer');

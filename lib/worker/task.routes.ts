@@ -61,8 +61,21 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
     if (request.system) options.system?.accept(request.system, request.session.user);
     const task = registry.create(taskId, request);
     const response = await holding(task, registry, () => task.planResponse().catch((err: unknown) => Promise.reject(statementError(err))));
+    const plan = JSON.stringify(response);
+    if (request.inlineFirstPage === true && response.executing === true) {
+      // One round trip for a small query: the first page rides with the plan (task-protocol.ts).
+      const page = await holding(task, registry, () => task.results(0, request.targetBytes ?? DEFAULT_TARGET_BYTES)).catch(() => undefined);
+      if (page) {
+        setPageHeaders(ctx, page);
+        ctx.set(TASK_HEADERS.planBytes, String(Buffer.byteLength(plan)));
+        ctx.set(TASK_HEADERS.rows, String(page.batch?.rows ?? 0));
+        ctx.type = 'text/plain; charset=utf-8';
+        ctx.body = page.batch ? plan + page.batch.json : plan;
+        return;
+      }
+    }
     ctx.type = 'application/json';
-    ctx.body = JSON.stringify(response);
+    ctx.body = plan;
   });
 
   router.post(`${TASK_PATH}/:taskId/execute`, (ctx) => {
@@ -91,12 +104,16 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
   });
 }
 
-function sendPage(ctx: Context, page: TaskPage): void {
+function setPageHeaders(ctx: Context, page: TaskPage): void {
   ctx.set(TASK_HEADERS.exhausted, page.exhausted ? 'true' : 'false');
   ctx.set(TASK_HEADERS.processedRows, String(page.progress.processedRows));
   ctx.set(TASK_HEADERS.processedBytes, String(page.progress.processedBytes));
   ctx.set(TASK_HEADERS.cpuTimeMillis, String(Math.round(page.progress.cpuTimeMillis)));
   if (page.updateCount !== undefined) ctx.set(TASK_HEADERS.updateCount, String(page.updateCount));
+}
+
+function sendPage(ctx: Context, page: TaskPage): void {
+  setPageHeaders(ctx, page);
   if (page.batch === null) {
     ctx.status = 204;
     return;

@@ -75,6 +75,44 @@ describe('worker app: tasks', () => {
     expect((await execute(w.url, 't-fast')).status).to.equal(204);
   });
 
+  it('with inlineFirstPage, answers the POST with the plan and page 0 in one body; the next GET is token 1', async () => {
+    const post = (taskId: string, sql: string, targetBytes = 1 << 20) =>
+      call('POST', w.url + taskPath(taskId), { queryId: 'q', sql, session: session(), execute: true, inlineFirstPage: true, targetBytes });
+    const split = (answer: Awaited<ReturnType<typeof call>>) => {
+      const bytes = Buffer.from(answer.text);
+      const planBytes = Number(answer.headers.get(TASK_HEADERS.planBytes));
+      return { plan: expectValid('task-plan-response', JSON.parse(bytes.subarray(0, planBytes).toString())), rows: bytes.subarray(planBytes).toString() };
+    };
+    const small = await post('t-inline', "SELECT 'é' AS accent, 2 AS two");
+    expect(small.status).to.equal(200);
+    const { plan, rows } = split(small);
+    expect(plan.columns.map((c: { name: string }) => c.name)).to.deep.equal(['accent', 'two']);
+    expect(JSON.parse(`[${rows}]`)).to.deep.equal([['é', 2]]);
+    expect(small.headers.get(TASK_HEADERS.rows)).to.equal('1');
+    expect(exhausted(small)).to.equal(true);
+    expect((await results(w.url, 't-inline', 1)).status).to.equal(204);
+
+    const empty = split(await post('t-inline-empty', 'SELECT 1 AS x WHERE false'));
+    expect(empty.rows).to.equal('');
+
+    const big = await post('t-inline-big', 'SELECT a.x FROM UNNEST(sequence(1, 1000)) AS a(x) CROSS JOIN UNNEST(sequence(1, 10)) AS b(y)', 4096);
+    expect(exhausted(big)).to.equal(false);
+    const rest = await readAll(w.url, 't-inline-big', 1 << 20, 1);
+    expect(JSON.parse(`[${split(big).rows}]`).length + rest.rows.length).to.equal(10_000);
+
+    // An update statement is not started: the body is the plan alone.
+    const update = await post('t-inline-update', 'CREATE TABLE inline_t (x bigint)');
+    expect(update.headers.get(TASK_HEADERS.planBytes)).to.equal(null);
+    expect(update.body.updateType).to.equal('CREATE TABLE');
+    await call('DELETE', w.url + taskPath('t-inline-update'));
+
+    // A first batch that fails: the plan alone, and token 0 answers the error.
+    const failing = await post('t-inline-fail', 'SELECT 1 / x FROM (VALUES 0) AS v(x)');
+    expect(failing.headers.get(TASK_HEADERS.planBytes)).to.equal(null);
+    expectValid('task-plan-response', failing.body);
+    expect((await results(w.url, 't-inline-fail', 0)).body.errorName).to.equal('DIVISION_BY_ZERO');
+  });
+
   it('pages a larger result by targetBytes; the same token again is the same page, an older one 410, one ahead 400', async () => {
     await planTask(w.url, 't-pages', "SELECT x, lpad('', 50, 'v') AS pad FROM (SELECT a.x * 10000 + b.x - 10000 AS x FROM UNNEST(sequence(1, 2)) AS a(x) CROSS JOIN UNNEST(sequence(1, 10000)) AS b(x)) ORDER BY x", { execute: true, targetBytes: 64 << 10 });
     const first = await results(w.url, 't-pages', 0);

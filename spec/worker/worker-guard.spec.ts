@@ -30,6 +30,7 @@ describe('worker: hostile task requests', () => {
       [{ queryId: 'q', sql: 'SELECT 1', session: { ...session(), clientTags: 'x' } }, 'session.clientTags must be an array of strings'],
       [{ queryId: 'q', sql: 'SELECT 1', session: session(), execute: 'yes' }, 'execute must be a boolean'],
       [{ queryId: 'q', sql: 'SELECT 1', session: session(), targetBytes: -5 }, 'targetBytes must be a positive integer'],
+      [{ queryId: 'q', sql: 'SELECT 1', session: session(), inlineFirstPage: 1 }, 'inlineFirstPage must be a boolean'],
       [{ queryId: 'q', sql: 'SELECT 1', session: session(), system: { nodes: [1] } }, 'system.nodes must be an array of objects'],
       [{ queryId: 'q', sql: `SELECT '${'x'.repeat(2000)}'`, session: session() }, 'sql is longer than 1000 characters'],
     ];
