@@ -365,7 +365,9 @@ function taskError(response: WorkerResponse, client: WorkerClient, step: string)
   }
   const name = body?.errorName;
   const message = typeof body?.message === 'string' ? body.message : '';
-  if (typeof name === 'string' && Object.hasOwn(ERROR_CODES, name) && response.status !== 401) {
+  // 400: the statement's own error; 503: the worker is draining or full. Anything else (an unknown task,
+  // a wrong state, a 5xx) is the worker's trouble, not the user's, whatever name it gives.
+  if (typeof name === 'string' && Object.hasOwn(ERROR_CODES, name) && (response.status === 400 || response.status === 503)) {
     const at = body?.errorLocation;
     const location = at && Number.isSafeInteger(at.lineNumber) && Number.isSafeInteger(at.columnNumber)
       ? { lineNumber: at.lineNumber as number, columnNumber: at.columnNumber as number }
@@ -379,8 +381,8 @@ function taskError(response: WorkerResponse, client: WorkerClient, step: string)
 /** The plan never reached a worker able to take it: safe to send elsewhere. */
 function unreachable(err: unknown): boolean {
   if (err instanceof WorkerTransportError) return err.code === 'ECONNREFUSED' || (err.code === 'ECONNRESET' && err.reusedSocket) || err.code === 'NodeFailed';
-  // A draining worker takes no new task (graceful shutdown).
-  return err instanceof VivaceError && err.errorName === 'SERVER_SHUTTING_DOWN';
+  // A draining worker takes no new task (graceful shutdown), nor one past its task cap.
+  return err instanceof VivaceError && (err.errorName === 'SERVER_SHUTTING_DOWN' || err.errorName === 'GENERIC_INSUFFICIENT_RESOURCES');
 }
 
 /** Any failure of a call as the query's error: transport trouble is REMOTE_TASK_ERROR naming the worker. */

@@ -2,7 +2,7 @@
 // rows as the in-process engine, errors with their names and locations, cancel, routing (memory vs tpch,
 // transactions pinned), and every way a worker can fail turned into a clear error, never a hang.
 import { expect } from 'chai';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RemoteEngineOptions } from '../../lib/cluster/remote-engine.js';
 import { PlanAbortController } from '../../lib/engine/plan-abort.js';
@@ -27,14 +27,14 @@ const LONG_QUERY = 'SELECT count(*) FROM tpch.tiny.lineitem a CROSS JOIN tpch.ti
 
 /** A RemoteEngine whose one worker ('stub') is a bare HTTP server answering with `handler`. */
 async function withStubWorker(
-  handler: (res: ServerResponse) => void,
+  handler: (res: ServerResponse, req: IncomingMessage) => void,
   alive: () => boolean,
   options: Partial<RemoteEngineOptions>,
   body: (engine: Engine) => Promise<void>,
 ): Promise<void> {
   const server = createServer((req, res) => {
     req.resume();
-    handler(res);
+    handler(res, req);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -295,7 +295,11 @@ describe('RemoteEngine with real workers', function () {
     });
 
     it('a worker answering garbage fails the query with REMOTE_TASK_ERROR', async () => {
-      const answers: [number, string][] = [[200, 'not json'], [200, '{"rows":1}'], [500, '<html>oops</html>'], [418, '{"errorName":"NO_SUCH_ERROR","message":"x"}']];
+      const answers: [number, string][] = [
+        [200, 'not json'], [200, '{"rows":1}'], [500, '<html>oops</html>'], [418, '{"errorName":"NO_SUCH_ERROR","message":"x"}'],
+        // Known names, but not a statement's error: the worker lost the task or failed itself.
+        [404, '{"errorName":"NOT_FOUND","message":"Unknown task"}'], [500, '{"errorName":"GENERIC_INTERNAL_ERROR","message":"boom"}'],
+      ];
       for (const [status, body] of answers) {
         await withStubWorker((res) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(body), () => true, {}, async (garbage) => {
           const err = await rejection(garbage.plan('SELECT 1', session()));
@@ -303,6 +307,18 @@ describe('RemoteEngine with real workers', function () {
           expect(err.message).to.match(/^Worker stub \(http:\/\/127\.0\.0\.1:\d+\) answered/);
         });
       }
+    });
+
+    it('a task lost between plan and results (worker restarted at the same address) fails with REMOTE_TASK_ERROR', async () => {
+      const plan = JSON.stringify({ columns: [{ name: '_col0', type: 'integer', typeSignature: { rawType: 'integer', arguments: [] } }], executing: true });
+      await withStubWorker((res, req) => {
+        if (req.method === 'POST') res.writeHead(200, { 'Content-Type': 'application/json' }).end(plan);
+        else res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"errorName":"NOT_FOUND","message":"Unknown task x"}');
+      }, () => true, {}, async (stubbed) => {
+        const err = await rejection(runOn(stubbed, 'SELECT 1'));
+        expect(err.errorName).to.equal('REMOTE_TASK_ERROR');
+        expect(err.message).to.match(/answered HTTP 404: Unknown task x to the results request$/);
+      });
     });
 
     it('a worker unreachable before the plan was accepted: the plan is retried once on another worker', async () => {
