@@ -394,13 +394,26 @@ function remoteError(err: unknown, client: WorkerClient, step: string): VivaceEr
   return VivaceError.from(err);
 }
 
-/** Workers as discovery lists them, with the failure detector's verdict. */
+/** How long a computed worker list is reused: the failure detector changes its verdicts every 500 ms at most. */
+const WORKER_LIST_TTL_MS = 100;
+
+/**
+ * Workers as discovery lists them, with the failure detector's verdict. The list is reused for a moment
+ * rather than rebuilt for every statement (the detector's view renders every node's stats).
+ */
 export function clusterWorkers(
   discovered: () => readonly { nodeId: string; uri: string; memory: boolean }[],
   health: () => readonly { nodeId: string; failed: boolean }[],
+  now: () => number = Date.now,
 ): () => WorkerNode[] {
+  let cached: WorkerNode[] = [];
+  let at = -Infinity;
   return () => {
+    const t = now();
+    if (t - at < WORKER_LIST_TTL_MS && t >= at) return cached;
     const failed = new Map(health().map((h) => [h.nodeId, h.failed]));
-    return discovered().map((d) => ({ nodeId: d.nodeId, uri: d.uri, memory: d.memory, alive: failed.get(d.nodeId) === false }));
+    cached = discovered().map((d) => ({ nodeId: d.nodeId, uri: d.uri, memory: d.memory, alive: failed.get(d.nodeId) === false }));
+    at = t;
+    return cached;
   };
 }

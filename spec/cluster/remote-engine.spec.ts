@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RemoteEngineOptions } from '../../lib/cluster/remote-engine.js';
+import { clusterWorkers, type RemoteEngineOptions } from '../../lib/cluster/remote-engine.js';
 import { PlanAbortController } from '../../lib/engine/plan-abort.js';
 import type { Engine } from '../../lib/engine/engine.types.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
@@ -373,3 +373,18 @@ async function eventually(check: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe('clusterWorkers', () => {
+  it('joins discovery with the failure detector: alive only when monitored and not failed', () => {
+    let t = 0;
+    const discovered = [{ nodeId: 'a', uri: 'http://a:1', memory: true }, { nodeId: 'b', uri: 'http://b:1', memory: false }, { nodeId: 'c', uri: 'http://c:1', memory: false }];
+    let health = [{ nodeId: 'a', failed: false }, { nodeId: 'b', failed: true }];
+    const workers = clusterWorkers(() => discovered, () => health, () => t);
+    expect(workers().map((w) => [w.nodeId, w.memory, w.alive])).to.deep.equal([['a', true, true], ['b', false, false], ['c', false, false]]);
+    health = [{ nodeId: 'a', failed: true }];
+    t += 99;
+    expect(workers()[0]!.alive).to.equal(true); // the list is reused for 100 ms
+    t += 1;
+    expect(workers()[0]!.alive).to.equal(false);
+  });
+});
