@@ -22,10 +22,10 @@ interface Cluster {
   output: string[];
 }
 
-async function startCluster(dataDirectory: string): Promise<Cluster> {
+async function startCluster(dataDirectory: string, workers = 2): Promise<Cluster> {
   const config = join(dataDirectory, 'config.properties');
   writeFileSync(config, `data.directory=${dataDirectory}\nshutdown.grace-period=1s\n`);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'lib/cli/main.ts'), 'serve', '--port', '0', '--workers', '2', '--config', config], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'lib/cli/main.ts'), 'serve', '--port', '0', '--workers', String(workers), '--config', config], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -136,6 +136,16 @@ describe('e2e: a coordinator with two local workers (real processes)', function 
     expect(await nodes(cluster, '/v1/node/failed')).to.deep.equal([]);
   });
 
+  it('refuses a stranger\'s announcement: local workers share a secret made for this start', async () => {
+    const stranger = await request('PUT', `${cluster.url}/v1/announcement/intruder`, {
+      body: JSON.stringify({ environment: 'vivace', services: [{ type: 'trino', properties: { http: 'http://127.0.0.1:9' } }] }),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(stranger.status).to.equal(401);
+    validateResponse('error', stranger.body);
+    expect(await nodes(cluster, '/v1/node')).to.have.length(2);
+  });
+
   it('runs queries on the workers (tpch and memory)', async () => {
     const { rows } = await query(cluster, 'SELECT count(*) FROM tpch.tiny.nation');
     expect(rows).to.deep.equal([[25]]);
@@ -183,5 +193,25 @@ describe('e2e: a coordinator with two local workers (real processes)', function 
     expect(pids).to.have.length(2);
     cluster.process.kill('SIGKILL');
     await eventually('workers stopped', 15_000, () => pids.every((pid) => !alive(pid)));
+  });
+});
+
+describe('e2e: stopping a coordinator with local workers', function () {
+  this.timeout(60_000);
+
+  it('SIGTERM stops its workers and then itself', async () => {
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'vivace-e2e-stop-'));
+    try {
+      const cluster = await startCluster(dataDirectory, 1);
+      await eventually('the worker listens', 30_000, () => cluster.workerUrls.size === 1);
+      const pids = [...workerPids(cluster.process.pid!).values()];
+      expect(pids).to.have.length(1);
+      const exited = new Promise<number | null>((r) => cluster.process.once('exit', (code) => r(code)));
+      cluster.process.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+      expect(pids.filter(alive)).to.deep.equal([]);
+    } finally {
+      rmSync(dataDirectory, { recursive: true, force: true });
+    }
   });
 });
