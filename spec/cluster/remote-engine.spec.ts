@@ -9,7 +9,8 @@ import { PlanAbortController } from '../../lib/engine/plan-abort.js';
 import type { Engine } from '../../lib/engine/engine.types.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { createTestEngine } from '../support/duckdb.js';
-import { runStatement, startTestServer } from '../support/http.js';
+import { request, runStatement, startTestServer, validateStatement } from '../support/http.js';
+import { validateResponse } from '../support/schema-validator.js';
 import { remoteEngine, runOn, session, startTestWorker, temporaryDirectory, WorkerList, type TestWorker } from './cluster-harness.js';
 
 async function rejection(promise: Promise<unknown>): Promise<VivaceError> {
@@ -355,6 +356,23 @@ describe('RemoteEngine with real workers', function () {
       expect(rows).to.deep.equal([['AFRICA'], ['AMERICA'], ['ASIA'], ['EUROPE'], ['MIDDLE EAST']]);
       const failed = await runStatement(server.url, 'SELECT * FROM tpch.tiny.nope', { 'X-Trino-User': 'alice' });
       expect(failed.final.error.errorName).to.equal('TABLE_NOT_FOUND');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('a client\'s DELETE of a running query ends its task on the worker', async () => {
+    list.workers = [w1];
+    const server = await startTestServer({ engine: remoteEngine(list) });
+    try {
+      const posted = await request('POST', `${server.url}/v1/statement`, { body: LONG_QUERY, headers: { 'X-Trino-User': 'alice' } });
+      validateStatement(posted.body, true);
+      await eventually(() => w1.worker.registry.list().some((t) => t.state === 'RUNNING'));
+      expect((await request('DELETE', posted.body.nextUri)).status).to.equal(204);
+      await eventually(() => !w1.worker.registry.list().some((t) => t.state === 'RUNNING' || t.state === 'PLANNED'));
+      const info = await request('GET', `${server.url}/v1/query/${posted.body.id}`, { headers: { 'X-Trino-User': 'alice' } });
+      validateResponse('query-info', info.body);
+      expect(info.body.errorCode.name).to.equal('USER_CANCELED');
     } finally {
       await server.stop();
     }
