@@ -35,12 +35,16 @@ export class WorkerTask {
   private plan: Plan | undefined;
   private execution: Execution | undefined;
   private current: { token: number; page: Promise<TaskPage> } | undefined;
+  /** The page after the current one, rendered while the current one travels (one page of read-ahead). */
+  private ahead: { token: number; page: Promise<TaskPage> } | undefined;
+  /** False while the current page was rendered ahead (execute: true) and no GET has asked for it. */
+  private currentRead = true;
+  /** Bytes of the last page rendered: with the one before it, what the task may hold. */
+  private lastBytes = 0;
   /** Set once nothing more can come of the task: its end was rendered, it failed or was cancelled. */
   private done = false;
-  /** JSON bytes of the page kept for a retried GET (the registry bounds what finished tasks hold). */
+  /** JSON bytes of the pages kept (current and read-ahead; the registry bounds what finished tasks hold). */
   keptBytes = 0;
-  /** A page rendered ahead (execute: true) that no GET has asked for yet: a draining worker waits for it. */
-  unread = false;
 
   constructor(
     readonly taskId: string,
@@ -78,8 +82,10 @@ export class WorkerTask {
     if (request.execute === true && plan.updateType === undefined) {
       this.execute();
       // The first batch is rendered now, so results token 0 answers without waiting for DuckDB again.
-      this.unread = true;
-      this.current = { token: 0, page: quiet(this.pageOf(request.targetBytes ?? DEFAULT_TARGET_BYTES)) };
+      const targetBytes = request.targetBytes ?? DEFAULT_TARGET_BYTES;
+      this.current = { token: 0, page: quiet(this.pageOf(targetBytes)) };
+      this.currentRead = false;
+      this.readAhead(this.current, targetBytes);
       response.executing = true;
     }
     return response;
@@ -107,11 +113,10 @@ export class WorkerTask {
   /** Page `token` (0, 1, ...): the current one again, or the next one fetched now. */
   results(token: number, targetBytes: number): Promise<TaskPage> {
     const current = this.current;
-    if (this.unread) {
-      this.unread = false;
-      this.hooks.read(this);
+    if (current && token === current.token) {
+      this.markRead();
+      return current.page;
     }
-    if (current && token === current.token) return current.page;
     if (current && token < current.token) {
       return Promise.reject(new VivaceError('GENERIC_USER_ERROR', `Results token ${token} of task ${this.taskId} is gone (current is ${current.token})`, { httpStatus: 410 }));
     }
@@ -122,9 +127,37 @@ export class WorkerTask {
     if (!this.execution) {
       return Promise.reject(new VivaceError('GENERIC_USER_ERROR', `Task ${this.taskId} has not been executed`, { httpStatus: 409 }));
     }
-    const next = quiet(current ? this.after(current.page, targetBytes) : this.pageOf(targetBytes));
+    const ahead = this.ahead?.token === token ? this.ahead.page : undefined;
+    this.ahead = undefined;
+    const next = ahead ?? quiet(current ? this.after(current.page, targetBytes) : this.pageOf(targetBytes));
     this.current = { token, page: next };
+    this.markRead();
+    this.readAhead(this.current, targetBytes);
     return next;
+  }
+
+  /** A page rendered ahead that no GET has asked for yet (a draining worker waits for it); never after a cancel. */
+  get unread(): boolean {
+    return this.state !== 'CANCELED' && (this.ahead !== undefined || !this.currentRead);
+  }
+
+  private markRead(): void {
+    this.currentRead = true;
+    this.hooks.read(this);
+  }
+
+  /**
+   * Once `page` is rendered and still current, the next one starts rendering (same size), so DuckDB works
+   * while the page travels. Only one page ahead: what a task holds stays bounded.
+   */
+  private readAhead(page: { token: number; page: Promise<TaskPage> }, targetBytes: number): void {
+    page.page.then(
+      (rendered) => {
+        if (rendered.exhausted || this.done || this.ahead || this.current !== page) return;
+        this.ahead = { token: page.token + 1, page: quiet(this.pageOf(targetBytes)) };
+      },
+      () => {},
+    );
   }
 
   /** Interrupts planning or execution and gives the connection back. Idempotent. */
@@ -158,7 +191,9 @@ export class WorkerTask {
     try {
       const batch = await execution.next(targetBytes);
       const exhausted = batch === null || execution.exhausted === true;
-      this.keptBytes = batch?.bytes ?? 0;
+      const bytes = batch?.bytes ?? 0;
+      this.keptBytes = this.lastBytes + bytes;
+      this.lastBytes = bytes;
       if (exhausted) this.finish('FINISHED');
       return {
         batch,

@@ -136,6 +136,23 @@ describe('worker app: tasks', () => {
     expect(Number(rest.pages.at(-1)!.headers.get(TASK_HEADERS.processedRows))).to.equal(20000);
   });
 
+  it('renders the next page while the current one travels (one page ahead, no more)', async () => {
+    await planTask(w.url, 't-ahead', 'SELECT a.x FROM UNNEST(sequence(1, 1000)) AS a(x) CROSS JOIN UNNEST(sequence(1, 100)) AS b(y)');
+    await execute(w.url, 't-ahead');
+    const first = await results(w.url, 't-ahead', 0, 8192);
+    const read = rowsOf(first).length;
+    const processed = async () => (await call('GET', `${w.url}/v1/task`)).body.find((t: { taskId: string }) => t.taskId === 't-ahead').processedRows as number;
+    // The page after it is rendered without being asked for...
+    while ((await processed()) <= read);
+    const ahead = await processed();
+    expect(ahead).to.be.lessThan(3 * read + 2048);
+    // ...and only that one: nothing more is rendered until it is read.
+    expect(await processed()).to.equal(ahead);
+    const second = await results(w.url, 't-ahead', 1, 8192);
+    expect(read + rowsOf(second).length).to.equal(ahead);
+    expect((await call('DELETE', w.url + taskPath('t-ahead'))).status).to.equal(204);
+  });
+
   it('runs statements with an update type only on execute, and reports the update count', async () => {
     const create = await planTask(w.url, 't-create', 'CREATE TABLE spec_t AS SELECT * FROM (VALUES 1, 2, 3) AS v(x)', { execute: true });
     expect(create.body.updateType).to.equal('CREATE TABLE');
