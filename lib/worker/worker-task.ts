@@ -1,6 +1,7 @@
 // One task on a worker: one statement planned on the worker's engine, then executed, its rendered pages
 // pulled one token at a time. The last page asked for is kept, so the same token again (a retried GET after
-// a lost answer) gets the same page or the same error; an older token is gone (410).
+// a lost answer) gets the same page or the same error; an older token is gone (410). One page more is
+// rendered ahead while the current one travels.
 import type { Engine, Execution, ExecutionProgress, Plan } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
 import { VivaceError } from '../protocol/vivace-error.js';
