@@ -20,7 +20,7 @@ export const perPrecision = (params: (type: string) => string, body: (p: number)
   ZONED_PRECISIONS.map((p) => `(${params(zonedType(p))}) AS ${body(p)}`);
 
 /** A value of zoned `x`'s zone and precision at naive UTC time `utc`; NULL when x is. */
-export const sameZoned = (x: string, p: number, utc: string): string => `CASE WHEN ${x} IS NULL THEN NULL ELSE ${zonedValue(utc, zoneOf(x), p)} END`;
+const sameZoned = (x: string, p: number, utc: string): string => `CASE WHEN ${x} IS NULL THEN NULL ELSE ${zonedValue(utc, zoneOf(x), p)} END`;
 
 /** date_trunc(u, t): truncated in the value's zone, keeping zone and precision. */
 export const ZONED_TRUNC = perPrecision((t) => `u VARCHAR, t ${t}`, (p) => sameZoned('t', p, `vivace_utc_of(system.main.date_trunc(u, ${localOf('t', p)}), ${zoneOf('t')})`));

@@ -139,7 +139,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     });
     this.meetsZones = mayMeetZones(statement, this.context.catalog, this.context.schema);
     // Where zoned values may be met, groupings read instants (zoned-grouping.ts).
-    return this.statement(this.meetsZones ? new InstantGrouping().rewrite(statement) : statement);
+    return this.statement(this.meetsZones ? new InstantGrouping((e) => this.zones.staticZone(e) !== undefined).rewrite(statement) : statement);
   }
 
   private fail(node: Node, name: ErrorName, message: string): VivaceError {

@@ -67,6 +67,14 @@ function hasAggregateOrWindow(e: Node): boolean {
 }
 
 export class InstantGrouping {
+  /** `fixed(e)`: every value of `e` carries one zone the tree states (zoned-translation.ts staticZone), so its values group as they are. */
+  constructor(private readonly fixed: (e: Expression) => boolean) {}
+
+  /** Whether `e` may hold zoned values of several zones: only those are grouped by instant. */
+  private varies(e: Expression): boolean {
+    return !surelyUnzoned(e) && !this.fixed(e);
+  }
+
   /** The statement with its groupings, DISTINCTs and partitions read by instant. */
   rewrite(statement: Statement): Statement {
     return this.node(statement);
@@ -93,7 +101,7 @@ export class InstantGrouping {
   /** `e` read by its instant (unless it is surely no zoned value), its inside rewritten. */
   private key(e: Expression): Expression {
     const inner = this.node(e);
-    return surelyUnzoned(e) ? inner : callNode(instantKey(inner), [inner], e);
+    return this.varies(e) ? callNode(instantKey(inner), [inner], e) : inner;
   }
 
   private query(q: Query): Query {
@@ -125,7 +133,7 @@ export class InstantGrouping {
       if (items.some((i) => i.type !== 'SingleColumn' || hasAggregateOrWindow(i.expression))) return undefined;
       groups = items.map((i) => (i as Extract<SelectItem, { type: 'SingleColumn' }>).expression);
     } else return undefined;
-    const zoned = groups.filter((g) => !surelyUnzoned(g));
+    const zoned = groups.filter((g) => this.varies(g));
     if (zoned.length === 0) return undefined;
     const read = (e: Expression): Expression => this.grouped(e, zoned);
     const groupBy = {
@@ -167,7 +175,7 @@ export class InstantGrouping {
     return mapChildren(n, (c) => {
       if (NOT_EXPRESSIONS.has(c.type)) return c;
       if (c.type === 'WindowSpecification') {
-        return this.groupedChildren({ ...c, partitionBy: c.partitionBy.map((p) => (surelyUnzoned(p) ? p : callNode(instantKey(p), [p], p))) }, groups);
+        return this.groupedChildren({ ...c, partitionBy: c.partitionBy.map((p) => (this.varies(p) ? callNode(instantKey(p), [p], p) : p)) }, groups);
       }
       return EXPRESSION_PARTS.has(c.type) ? this.groupedChildren(c, groups) : this.grouped(c as Expression, groups);
     });

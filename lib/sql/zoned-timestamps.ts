@@ -8,7 +8,6 @@
 import type { DataType, Expression, Node, Statement } from './ast.js';
 import { fold, partsOf, qualifyTable } from './names.js';
 import { childrenOf } from './tree-walk.js';
-import { quoteString } from './sql-formatter.js';
 import { duckdbTimestamp, hasZone } from './temporal-literals.js';
 
 /** Field names of the zoned STRUCT: distinctive, so that a result column of this shape is a zoned value. */
@@ -24,10 +23,6 @@ export const ZONED_PRECISIONS = [0, 3, 6, 9] as const;
 /** A zoned value of `utc` (a naive UTC timestamp) in zone `zone` (SQL text), cast to precision `p`. */
 export const zonedValue = (utc: string, zone: string, precision: number): string =>
   `CAST(struct_pack(${ZONED_UTC} := ${utc}, ${ZONED_ZONE} := ${zone}) AS ${zonedType(precision)})`;
-
-/** A literal's zoned value: `text` holds its zone (`2020-01-02 03:04:05 America/New_York`), `zone` is it as Trino names it. */
-export const zonedLiteral = (text: string, zone: string, precision: number): string =>
-  zonedValue(`timezone('UTC', CAST(${quoteString(text)} AS TIMESTAMPTZ))`, quoteString(zone), precision);
 
 /** Calls whose value is a timestamp with time zone: they make zoned values (and their first argument may be one). */
 const PRODUCING_CALLS: ReadonlySet<string> = new Set(['now', 'at_timezone', 'with_timezone', 'from_unixtime', 'from_iso8601_timestamp']);

@@ -9,7 +9,8 @@ import { fold } from './names.js';
 import { quoteString } from './sql-formatter.js';
 import { literalParts, offsetZone, parseZone, type Zone } from './time-zones.js';
 import { duckdbTimestamp, fractionDigits } from './temporal-literals.js';
-import { instantKey, isColumn, surelyUnzoned, zonedMacro, zonedType, zonedValue } from './zoned-timestamps.js';
+import { instantKey, isColumn, surelyUnzoned, ZONED_UTC, zonedMacro, zonedType, zonedValue } from './zoned-timestamps.js';
+import { declaredType } from './declared-types.js';
 import type { ErrorName } from '../protocol/error-codes.js';
 import { canonicalRegion, timeZoneKey } from '../protocol/time-zone-keys.js';
 import type { VivaceError } from '../protocol/vivace-error.js';
@@ -58,6 +59,34 @@ export const knownZone = (text: string): Zone | undefined => {
 
 const text = (value: string, at: Node): Expression => ({ type: 'StringLiteral', value, location: at.location }) as Expression;
 
+/** `struct_extract(e, 'vivace_utc')`: a zoned value's instant as a naive UTC time. */
+const utcField = (e: Expression): Expression => callNode('struct_extract', [e, text(ZONED_UTC, e)], e);
+
+/** Whether the tree says `e` is a timestamp without zone or a date (a literal, a cast). */
+function naive(e: Expression): boolean {
+  if (declaredType(e)?.base === 'timestamp') return true;
+  if (e.type === 'GenericLiteral') return fold(e.typeName.value) === 'date';
+  return e.type === 'Cast' && e.targetType.type === 'GenericDataType' && fold(e.targetType.name.value) === 'date';
+}
+
+/** Whether an expression is a name or a literal, or a cast of one: cheap to write twice, and holding nothing written twice. */
+const simple = (e: Expression): boolean =>
+  isColumn(e) || e.type.endsWith('Literal') || (e.type === 'Cast' && simple(e.expression));
+
+/**
+ * `body(v)` of the value `sql` (of `e`), NULL when it is NULL (a zoned value of NULL would be a row of
+ * NULLs): a simple value is written twice, anything else bound once (a value written twice per level of
+ * nesting would double the text per level).
+ */
+function nullSafe(e: Expression, sql: string, body: (v: string) => string): string {
+  if (simple(e)) return `CASE WHEN ${sql} IS NULL THEN NULL ELSE ${body(sql)} END`;
+  return `list_transform([${sql}], lambda vivace_n: CASE WHEN vivace_n IS NULL THEN NULL ELSE ${body('vivace_n')} END)[1]`;
+}
+
+/** Whether an operand is written as an interval (a literal, a cast to one, a negated one). */
+const isIntervalText = (e: Expression): boolean =>
+  e.type === 'IntervalLiteral' || (e.type === 'Cast' && e.targetType.type === 'IntervalDataType') || (e.type === 'ArithmeticUnaryExpression' && isIntervalText(e.value));
+
 export class ZonedTranslation {
   constructor(private readonly p: ZonedPrinter) {}
 
@@ -70,14 +99,73 @@ export class ZonedTranslation {
     return text(this.p.sessionZoneName, at);
   }
 
-  /** `vivace_local(e, session)`: a zoned value's local time, anything else as it is. */
+  /** `vivace_local(e, session)`: a zoned value's local time, anything else as it is; in a constant zone, without dispatch. */
   private local(e: Expression): Expression {
+    const zone = this.staticZone(e);
+    if (zone) return callNode('vivace_local_us', [utcField(e), text(zone.name, e)], e);
     return callNode(zonedMacro('vivace_local', e), [e, this.session(e)], e);
   }
 
   /** `vivace_instant_key(e)`: a zoned value's instant, anything else as it is. */
   private key(e: Expression): Expression {
-    return this.reads(e) ? callNode(instantKey(e), [e], e) : e;
+    if (!this.reads(e)) return e;
+    return this.staticZone(e) ? utcField(e) : callNode(instantKey(e), [e], e);
+  }
+
+  /** The session's zone, as Trino names it. */
+  private get sessionZone(): Zone {
+    return knownZone(this.p.sessionZoneName) ?? parseZone(this.p.sessionZoneName) ?? { name: 'UTC' };
+  }
+
+  /** A constant zone argument (a string or an interval literal) as Trino names it, or undefined for a computed one. */
+  private constantZone(zone: Expression): Zone | undefined {
+    if (zone.type !== 'StringLiteral' && zone.type !== 'IntervalLiteral') return undefined;
+    return { name: (this.zoneName(zone) as Extract<Expression, { type: 'StringLiteral' }>).value };
+  }
+
+  /**
+   * The zone every value of `e` carries where the tree states it: a literal's, AT TIME ZONE or
+   * at_timezone/with_timezone with a constant zone, the session's for current_timestamp, now(),
+   * from_unixtime and casts of timestamps, and what date_trunc, date_add and interval arithmetic keep.
+   * Work in such a zone is constant-zone SQL (DuckDB prepares the zone once), and its values group as
+   * they are; undefined where the zone may vary from row to row.
+   */
+  staticZone(e: Expression): Zone | undefined {
+    switch (e.type) {
+      case 'GenericLiteral': {
+        const parts = fold(e.typeName.value) === 'timestamp' ? literalParts(e.value) : undefined;
+        return parts && knownZone(parts.zone.name);
+      }
+      case 'AtTimeZone':
+        return this.constantZone(e.timeZone);
+      case 'CurrentTime':
+        return e.function === 'CURRENT_TIMESTAMP' ? this.sessionZone : undefined;
+      case 'Cast': {
+        const target = e.targetType;
+        if (target.type !== 'DateTimeDataType' || target.kind !== 'TIMESTAMP' || !target.withTimeZone) return undefined;
+        return this.staticZone(e.expression) ?? (naive(e.expression) ? this.sessionZone : undefined);
+      }
+      case 'ArithmeticBinaryExpression':
+        if (e.operator === '+' && isIntervalText(e.left)) return this.staticZone(e.right);
+        return (e.operator === '+' || e.operator === '-') && isIntervalText(e.right) ? this.staticZone(e.left) : undefined;
+      case 'FunctionCall': {
+        const name = fold(e.name.parts[e.name.parts.length - 1]!.value);
+        const [, second, third] = e.arguments;
+        if ((name === 'now' && e.arguments.length === 0) || (name === 'from_unixtime' && e.arguments.length === 1)) return this.sessionZone;
+        if ((name === 'at_timezone' || name === 'with_timezone' || name === 'from_unixtime') && e.arguments.length === 2) return this.constantZone(second!);
+        if (name === 'date_trunc' && e.arguments.length === 2) return this.staticZone(second!);
+        if (name === 'date_add' && e.arguments.length === 3) return this.staticZone(third!);
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** The precision the tree declares for a timestamp with time zone expression, or undefined. */
+  private static precision(e: Expression): number | undefined {
+    const t = declaredType(e);
+    return t?.base === 'timestamp with time zone' ? (t as { precision: number }).precision : undefined;
   }
 
   /** A zone argument as zoned values name it: a constant read here (failing as Trino does), else in SQL. */
@@ -101,6 +189,19 @@ export class ZonedTranslation {
     return callNode('vivace_set_zone', [callNode('vivace_zoned', [value, this.session(at)], value), this.zoneName(zone)], at);
   }
 
+  /**
+   * DuckDB SQL of `value` in constant zone `zone` where the tree tells what `value` is (a timestamp or
+   * date read in `from`, or a zoned value) and the result's precision: no dispatch, no per-row zone.
+   */
+  private atConstantZone(value: Expression, zone: Zone, from: Zone, precision: number | undefined): string | undefined {
+    if (precision === undefined || precision > 6) return undefined;
+    let utc: ((v: string) => string) | undefined;
+    if (naive(value)) utc = (v) => `vivace_utc_of(${v}, ${quoteString(from.name)})`;
+    else if (declaredType(value)?.base === 'timestamp with time zone') utc = (v) => `struct_extract(${v}, '${ZONED_UTC}')`;
+    if (!utc) return undefined;
+    return nullSafe(value, this.p.expression(value), (v) => zonedValue(utc!(v), quoteString(zone.name), precision));
+  }
+
   /** DuckDB SQL of a TIMESTAMP literal with a zone: the instant of its local time in that zone, and the zone. */
   literal(value: string, at: Node): string {
     const parts = literalParts(value);
@@ -115,8 +216,10 @@ export class ZonedTranslation {
   expression(e: Expression): string | undefined {
     const p = this.p;
     switch (e.type) {
-      case 'AtTimeZone':
-        return p.expression(this.atZone(e.value, e.timeZone, e));
+      case 'AtTimeZone': {
+        const zone = this.constantZone(e.timeZone);
+        return (zone && this.atConstantZone(e.value, zone, this.sessionZone, ZonedTranslation.precision(e))) ?? p.expression(this.atZone(e.value, e.timeZone, e));
+      }
       case 'CurrentTime':
         if (e.function !== 'CURRENT_TIMESTAMP') return undefined;
         return zonedValue(`timezone('UTC', get_current_timestamp())`, quoteString(p.sessionZoneName), e.precision ?? 3);
@@ -202,10 +305,16 @@ export class ZonedTranslation {
     switch (name) {
       case 'now':
         return args.length === 0 ? zonedValue(`timezone('UTC', get_current_timestamp())`, quoteString(this.p.sessionZoneName), 3) : undefined;
-      case 'at_timezone':
-        return args.length === 2 ? this.atZone(first!, second!, call) as FunctionCall : undefined;
+      case 'at_timezone': {
+        if (args.length !== 2) return undefined;
+        const zone = this.constantZone(second!);
+        return (zone && this.atConstantZone(first!, zone, this.sessionZone, ZonedTranslation.precision(call))) ?? (this.atZone(first!, second!, call) as FunctionCall);
+      }
       case 'with_timezone': {
         if (args.length !== 2) return undefined;
+        const constant = this.constantZone(second!);
+        const fast = constant && this.atConstantZone(first!, constant, constant, ZonedTranslation.precision(call));
+        if (fast) return fast;
         // The local time read in the zone given, kept in it.
         const zone = this.zoneName(second!);
         return callNode('vivace_set_zone', [callNode('vivace_zoned', [first!, zone], first!), zone], call);
@@ -231,16 +340,26 @@ export class ZonedTranslation {
       default:
         break;
     }
+    if (name === 'date_trunc' && args.length === 2) {
+      // In a constant zone: truncate the local time there, without dispatch.
+      const zone = this.staticZone(second!);
+      const precision = ZonedTranslation.precision(call);
+      if (zone && precision !== undefined && precision <= 6) {
+        const z = quoteString(zone.name);
+        const unit = this.p.expression(first!);
+        return nullSafe(second!, this.p.expression(second!), (v) =>
+          zonedValue(`vivace_utc_of(system.main.date_trunc(${unit}, vivace_local_us(struct_extract(${v}, '${ZONED_UTC}'), ${z})), ${z})`, z, precision));
+      }
+    }
+    if (name === 'date_diff' && args.length === 3 && this.reads(second) && this.reads(third)) {
+      // Units up to an hour count on the instants, longer ones on the local times (Trino's chronology fields).
+      const onInstants = first!.type === 'StringLiteral' && INSTANT_UNITS.has(first!.value.toLowerCase());
+      return { ...call, arguments: [first!, onInstants ? this.key(second!) : this.local(second!), onInstants ? this.key(third!) : this.local(third!)] };
+    }
     if (!this.reads(first)) return undefined;
     if (LOCAL_FIELD_FUNCTIONS.has(name)) return { ...call, arguments: [this.local(first), ...args.slice(1)] };
     if ((name === 'timezone_hour' || name === 'timezone_minute') && args.length === 1) return callNode(zonedMacro(`vivace_${name}`, first), [first, this.session(call)], call);
     if (name === 'to_unixtime' && args.length === 1) return { ...call, arguments: [this.key(first)] };
-    if (name === 'date_diff' && args.length === 3) {
-      // Units up to an hour count on the instants, longer ones on the local times (Trino's chronology fields).
-      const onInstants = first.type === 'StringLiteral' && INSTANT_UNITS.has(first.value.toLowerCase());
-      const read = (x: Expression) => (onInstants ? this.key(x) : this.reads(x) ? this.local(x) : x);
-      return { ...call, arguments: [first, read(second!), read(third!)] };
-    }
     return undefined;
   }
 }

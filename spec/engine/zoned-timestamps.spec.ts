@@ -110,6 +110,19 @@ describe('duckdb engine: timestamp with time zone keeps its zone per value', () 
     expect(await rows('SELECT CAST(current_timestamp AS varchar) LIKE \'% Asia/Tokyo\'', testSession({ timeZone: 'asia/tokyo' }))).to.deep.equal([[true]]);
   });
 
+  it('works in a zone the statement states as constant-zone SQL: NULLs stay NULL, groups need no instant key', async () => {
+    const out = await rows(
+      "SELECT t AT TIME ZONE 'Asia/Tokyo', date_trunc('day', t AT TIME ZONE 'Asia/Tokyo'), at_timezone(t, '+01:00'), with_timezone(t, 'Europe/Paris') " +
+        "FROM (VALUES CAST('2020-01-01 20:00:00' AS timestamp), CAST(NULL AS timestamp)) v(t)",
+    );
+    expect(out).to.deep.equal([
+      ['2020-01-02 05:00:00.000 Asia/Tokyo', '2020-01-02 00:00:00.000 Asia/Tokyo', '2020-01-01 21:00:00.000 +01:00', '2020-01-01 20:00:00.000 Europe/Paris'],
+      [null, null, null, null],
+    ]);
+    const plan = String((await rows("EXPLAIN SELECT date_trunc('month', CAST(d AS timestamp) AT TIME ZONE 'America/New_York'), count(*) FROM (VALUES DATE '2020-01-31') t(d) GROUP BY 1"))[0]![0]);
+    expect(plan).to.not.contain('any_value');
+  });
+
   it('groups other types as before, without an aggregate for their keys', async () => {
     await runSql(engine, "CREATE TABLE memory.default.mixed AS SELECT * FROM (VALUES (1, 'a', TIMESTAMP '2020-01-01 00:00:00 UTC'), (1, 'a', TIMESTAMP '2020-01-01 02:00:00 +02:00'), (2, 'b', NULL)) t(id, s, ts)");
     expect(await rows('SELECT id, s, count(*) FROM memory.default.mixed GROUP BY id, s ORDER BY id')).to.deep.equal([[1, 'a', 2], [2, 'b', 1]]);
@@ -129,6 +142,9 @@ describe('duckdb engine: timestamp with time zone keeps its zone per value', () 
       '2020-03-08 13:00:00.000 America/New_York', '2020-03-08 12:00:00.000 America/New_York', '2020-04-07 12:00:00.000 America/New_York', '2020-03-07 11:00:00.000 America/New_York',
     ]]);
     expect(await rows(`SELECT TIMESTAMP '2020-01-02 00:00:00 UTC' - TIMESTAMP '2020-01-01 00:00:00 +05:00'`)).to.deep.equal([['1 05:00:00.000']]);
+    // date_diff: hours on the instants (23 across the spring change), days on the local calendar.
+    const later = "TIMESTAMP '2020-03-08 12:00:00.000 America/New_York'";
+    expect(await rows(`SELECT date_diff('hour', ${x}, ${later}), date_diff('day', ${x}, ${later})`)).to.deep.equal([[23, 1]]);
     // Intervals the text does not show as such: arithmetic, and columns.
     expect(await rows(`SELECT ${x} + 2 * INTERVAL '1' HOUR, INTERVAL '1' DAY * 2 + ${x}, ${x} - n * INTERVAL '1' MINUTE FROM (VALUES 30) t(n)`)).to.deep.equal([[
       '2020-03-07 14:00:00.000 America/New_York', '2020-03-09 13:00:00.000 America/New_York', '2020-03-07 11:30:00.000 America/New_York',
