@@ -12,7 +12,11 @@ const MAX_ROWS = 10_000;
 
 type Row = Record<string, unknown>;
 const str = (r: Row, k: string): string | null => (typeof r[k] === 'string' ? (r[k] as string) : null);
-const num = (r: Row, k: string): number | null => (typeof r[k] === 'number' && Number.isFinite(r[k]) ? (r[k] as number) : null);
+/** A number DuckDB's BIGINT and millisecond timestamps hold (the coordinator's counters and epoch times); else null. */
+const num = (r: Row, k: string): number | null => {
+  const v = r[k];
+  return typeof v === 'number' && Math.abs(v) <= Number.MAX_SAFE_INTEGER ? v : null;
+};
 
 function nodeRow(r: Row): SystemNodeRow {
   return { nodeId: str(r, 'nodeId') ?? '', httpUri: str(r, 'httpUri') ?? '', nodeVersion: str(r, 'nodeVersion'), coordinator: r.coordinator === true, state: str(r, 'state') ?? '' };
