@@ -40,7 +40,7 @@ describe('worker system snapshots', () => {
     after(async () => w.stop());
 
     it('reads extreme numbers as nulls or values DuckDB holds, and keeps working', async () => {
-      const extreme = [1e308, -1e308, 9007199254740993, 9007199254740991, -1, 0.5];
+      const extreme = [1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, Number.MAX_SAFE_INTEGER, -1, 0.5];
       let i = 0;
       for (const value of extreme) {
         const system = {
