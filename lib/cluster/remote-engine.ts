@@ -80,9 +80,11 @@ export class RemoteEngine implements Engine {
       queryId: `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`,
       sql,
       session,
-      // A query starts with its plan (one round trip less), its first page at the default size; a session
-      // that sizes its pages (target_result_size, query_max_memory) has each page sized by next().
-      ...(sizesPages(session) ? {} : { execute: true, targetBytes: this.settings.firstBatchBytes }),
+      // A query starts with its plan, its first page rendered at the default size (a session that sizes
+      // its pages, target_result_size or query_max_memory, has each page sized by next()). A query that
+      // reads no table has that page come back with the plan: one round trip for `SELECT 1`. Others do
+      // not wait for their first rows in planning, so the client sees them RUNNING meanwhile.
+      ...(sizesPages(session) ? {} : { execute: true, targetBytes: this.settings.firstBatchBytes, ...(route.tableFree ? { inlineFirstPage: true } : {}) }),
       ...(route.readsSystemRuntime && this.options.systemSnapshot ? { system: this.options.systemSnapshot(session.user) } : {}),
     };
     try {
@@ -183,9 +185,9 @@ export class RemoteEngine implements Engine {
         headers: await this.headers(),
       });
       if (response.status !== 200) throw taskError(response, client, 'plan');
-      const planned = parsePlanResponse(response.body, client);
+      const { planned, firstPage } = splitPlanResponse(response, client);
       this.noteTransaction(base.session, planned, client);
-      return new RemotePlan(this, client, taskId, planned);
+      return new RemotePlan(this, client, taskId, planned, firstPage);
     } catch (err) {
       if (abort?.aborted) {
         this.deleteTask(client, taskId);
@@ -225,6 +227,7 @@ class RemotePlan implements Plan {
     private readonly client: WorkerClient,
     private readonly taskId: string,
     private readonly planned: TaskPlanResponse,
+    private readonly firstPage: WorkerResponse | undefined,
   ) {
     this.columns = planned.columns;
     this.updateType = planned.updateType;
@@ -234,7 +237,7 @@ class RemotePlan implements Plan {
   execute(): Execution {
     if (this.used) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'Plan executed twice');
     this.used = true;
-    return new RemoteExecution(this.engine, this.client, this.taskId, this.planned.executing === true);
+    return new RemoteExecution(this.engine, this.client, this.taskId, this.planned.executing === true, this.firstPage);
   }
 
   release(): void {
@@ -258,6 +261,8 @@ class RemoteExecution implements Execution {
     private readonly client: WorkerClient,
     private readonly taskId: string,
     executing: boolean,
+    /** Page 0, when it came with the plan. */
+    private inline: WorkerResponse | undefined,
   ) {
     if (executing) this.started = Promise.resolve();
   }
@@ -265,6 +270,11 @@ class RemoteExecution implements Execution {
   async next(targetBytes: number): Promise<RowBatch | null> {
     if (this.canceled) throw canceled();
     if (this.exhausted) return null;
+    const inline = this.inline;
+    if (inline) {
+      this.inline = undefined;
+      return this.readPage(inline);
+    }
     try {
       this.started ??= this.startExecution();
       await this.started;
@@ -339,6 +349,17 @@ function headerNumber(response: WorkerResponse, name: string): number | undefine
 }
 
 const canceled = () => new VivaceError('USER_CANCELED', 'Query was canceled');
+
+/** The plan of a POST's answer, and page 0 when the worker sent it along (TASK_HEADERS.planBytes). */
+function splitPlanResponse(response: WorkerResponse, client: WorkerClient): { planned: TaskPlanResponse; firstPage?: WorkerResponse } {
+  if (response.headers[TASK_HEADERS.planBytes] === undefined) return { planned: parsePlanResponse(response.body, client) };
+  const planBytes = headerNumber(response, TASK_HEADERS.planBytes);
+  if (planBytes === undefined || planBytes > response.body.length) throw garbage(client, 'plan', `a plan length that does not fit its body`);
+  return {
+    planned: parsePlanResponse(response.body.subarray(0, planBytes), client),
+    firstPage: { status: 200, headers: response.headers, body: response.body.subarray(planBytes) },
+  };
+}
 
 function parsePlanResponse(body: Buffer, client: WorkerClient): TaskPlanResponse {
   let parsed: unknown;

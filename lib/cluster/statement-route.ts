@@ -13,9 +13,11 @@ export interface StatementRoute {
   target: 'any' | 'memory';
   /** The statement reads system.runtime.* (the coordinator's snapshot rows go with it). */
   readsSystemRuntime: boolean;
+  /** A query that reads no table: cheap enough to wait for its first rows in the planning call. */
+  tableFree: boolean;
 }
 
-const ANYWHERE: StatementRoute = { target: 'any', readsSystemRuntime: false };
+const ANYWHERE: StatementRoute = { target: 'any', readsSystemRuntime: false, tableFree: false };
 
 export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'>): StatementRoute {
   let statement: Statement;
@@ -28,7 +30,11 @@ export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'
   const subject = statement.type === 'Explain' ? statement.statement : statement;
   const read = tablesRead(subject, session);
   const anywhere = subject.type === 'Query' && !read.tableFunction && read.tables.every((t) => t.catalog === 'tpch' || isRuntime(t));
-  return { target: anywhere ? 'any' : 'memory', readsSystemRuntime: read.tables.some(isRuntime) };
+  return {
+    target: anywhere ? 'any' : 'memory',
+    readsSystemRuntime: read.tables.some(isRuntime),
+    tableFree: statement.type === 'Query' && read.tables.length === 0 && !read.tableFunction,
+  };
 }
 
 interface ResolvedTable {

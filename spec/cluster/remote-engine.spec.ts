@@ -108,6 +108,11 @@ describe('RemoteEngine with real workers', function () {
         const paged = await runOn(small, 'SELECT orderkey, comment FROM tpch.tiny.orders ORDER BY orderkey LIMIT 3000', session(), 8192);
         expect(paged.rows).to.deep.equal(result.rows);
         expect(paged.batches).to.be.greaterThan(10);
+        // A query without tables gets its first page with the plan, the rest by token from 1.
+        const sql = 'SELECT x, CAST(x AS varchar) FROM UNNEST(sequence(1, 5000)) t(x)';
+        const [inline, inProcess] = await Promise.all([runOn(small, sql, session(), 8192), runOn(local, sql, session(), 8192)]);
+        expect(inline.rows).to.deep.equal(inProcess.rows);
+        expect(inline.batches).to.be.greaterThan(5);
       } finally {
         await small.close();
       }
@@ -319,6 +324,26 @@ describe('RemoteEngine with real workers', function () {
         const err = await rejection(runOn(stubbed, 'SELECT 1'));
         expect(err.errorName).to.equal('REMOTE_TASK_ERROR');
         expect(err.message).to.match(/answered HTTP 404: Unknown task x to the results request$/);
+      });
+    });
+
+    it('a table-free query takes one round trip: its first page comes with the plan', async () => {
+      const plan = Buffer.from(JSON.stringify({ columns: [{ name: '_col0', type: 'integer', typeSignature: { rawType: 'integer', arguments: [] } }], executing: true }));
+      const requests: string[] = [];
+      await withStubWorker((res, req) => {
+        requests.push(`${req.method} ${req.url}`);
+        res.writeHead(200, { 'Content-Type': 'application/json', 'x-vivace-plan-bytes': String(plan.length), 'x-vivace-rows': '1', 'x-vivace-exhausted': 'true' }).end(Buffer.concat([plan, Buffer.from('[1]')]));
+      }, () => true, {}, async (stubbed) => {
+        expect((await runOn(stubbed, 'SELECT 1')).rows).to.deep.equal([[1]]);
+        expect(requests).to.have.length(1);
+        expect(requests[0]).to.match(/^POST \/v1\/task\//);
+      });
+      await withStubWorker((res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'x-vivace-plan-bytes': String(plan.length + 10), 'x-vivace-rows': '1' }).end(plan);
+      }, () => true, {}, async (stubbed) => {
+        const err = await rejection(stubbed.plan('SELECT 1', session()));
+        expect(err.errorName).to.equal('REMOTE_TASK_ERROR');
+        expect(err.message).to.contain('a plan length that does not fit its body');
       });
     });
 
