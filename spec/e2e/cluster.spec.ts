@@ -151,6 +151,10 @@ describe('e2e: a coordinator with two local workers (real processes)', function 
     expect(rows).to.deep.equal([[25]]);
     const created = await query(cluster, 'CREATE TABLE memory.default.kept AS SELECT regionkey, name FROM tpch.tiny.region');
     expect(created.final.updateCount).to.equal(5);
+    // system.runtime is the coordinator's view, sent with the statement to the worker that runs it.
+    const nodeRows = await query(cluster, 'SELECT node_id, coordinator, state FROM system.runtime.nodes ORDER BY coordinator DESC, node_id');
+    expect(nodeRows.rows.map((r) => r.slice(1))).to.deep.equal([[true, 'active'], [false, 'active'], [false, 'active']]);
+    expect(nodeRows.rows.slice(1).map((r) => r[0])).to.deep.equal(['worker-0', 'worker-1']);
   });
 
   it('a worker killed with SIGKILL shows in /v1/node/failed within 7 s, and is back and healthy within 30 s', async () => {
@@ -185,7 +189,7 @@ describe('e2e: a coordinator with two local workers (real processes)', function 
     const info = await request('GET', `${cluster.url}/v1/info`);
     expect(info.status).to.equal(200);
     validateResponse('server-info', info.body);
-    await eventually('workers back', 30_000, async () => [...cluster.workerUrls.values()].every((url) => !before.includes(url)) && (await healthy(cluster)));
+    await eventually('workers back', 45_000, async () => [...cluster.workerUrls.values()].every((url) => !before.includes(url)) && (await healthy(cluster)));
   });
 
   it('its workers do not outlive a coordinator killed with SIGKILL', async () => {
