@@ -23,7 +23,8 @@ import { duckdbType, hasRepeatedFieldNames, withoutRepeatMarks } from './duckdb-
 import { duckdbTimestamp, fractionDigits, hasTimeZone, hasZone, isValidDate, isValidTimestamp } from './temporal-literals.js';
 import { parseZone } from './time-zones.js';
 import { mayMeetZones } from './zoned-timestamps.js';
-import { knownZone, ZonedTranslation } from './zoned-translation.js';
+import { ZonedTranslation } from './zoned-translation.js';
+import { knownZone } from './static-zones.js';
 import { InstantGrouping } from './zoned-grouping.js';
 import { translateCall, type CallPrinter } from './duckdb-functions.js';
 import { lookupFunction, resolveFunctionName } from './function-catalog.js';

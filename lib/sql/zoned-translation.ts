@@ -2,17 +2,18 @@
 // (zoned-timestamps.ts): literals, AT TIME ZONE, casts, current_timestamp and the zone functions make them;
 // fields, casts, comparisons and differences read them through the zoned macros
 // (lib/engine/zoned-macros.ts), which pass any other value on unchanged. Reading is wrapped only in a
-// statement that may meet zoned values (mayMeetZones), so other statements translate as before.
+// statement that may meet zoned values (mayMeetZones), so other statements translate as before. Where the
+// tree states the zone (staticZone: a constant one), the work is constant-zone SQL without dispatch.
 // duckdb-printer.ts calls in here; rewritten calls are new call nodes the printer prints as usual.
 import type { DataType, Expression, FunctionCall, Node } from './ast.js';
 import { fold } from './names.js';
 import { quoteString } from './sql-formatter.js';
-import { literalParts, offsetZone, parseZone, type Zone } from './time-zones.js';
+import { literalParts, parseZone, type Zone } from './time-zones.js';
+import { constantZone, knownZone, naive, staticZone } from './static-zones.js';
 import { duckdbTimestamp, fractionDigits } from './temporal-literals.js';
 import { instantKey, isColumn, surelyUnzoned, ZONED_UTC, zonedMacro, zonedType, zonedValue } from './zoned-timestamps.js';
 import { declaredType } from './declared-types.js';
 import type { ErrorName } from '../protocol/error-codes.js';
-import { canonicalRegion, timeZoneKey } from '../protocol/time-zone-keys.js';
 import type { VivaceError } from '../protocol/vivace-error.js';
 
 /** What the zoned translation needs from the printer. */
@@ -45,29 +46,10 @@ export function callNode(name: string, args: readonly Expression[], at: Node): F
   };
 }
 
-/**
- * A constant zone Trino knows (its zone keys), named as Trino renders it: UTC for its aliases (`GMT`,
- * `Etc/UTC`), a region in its canonical case; undefined for any other text.
- */
-export const knownZone = (text: string): Zone | undefined => {
-  const zone = parseZone(text);
-  const key = zone && timeZoneKey(zone.name);
-  if (!zone || key === undefined) return undefined;
-  if (key === 0) return { name: 'UTC' };
-  return zone.offsetMinutes === undefined ? { name: canonicalRegion(zone.name) ?? zone.name } : zone;
-};
-
 const text = (value: string, at: Node): Expression => ({ type: 'StringLiteral', value, location: at.location }) as Expression;
 
 /** `struct_extract(e, 'vivace_utc')`: a zoned value's instant as a naive UTC time. */
 const utcField = (e: Expression): Expression => callNode('struct_extract', [e, text(ZONED_UTC, e)], e);
-
-/** Whether the tree says `e` is a timestamp without zone or a date (a literal, a cast). */
-function naive(e: Expression): boolean {
-  if (declaredType(e)?.base === 'timestamp') return true;
-  if (e.type === 'GenericLiteral') return fold(e.typeName.value) === 'date';
-  return e.type === 'Cast' && e.targetType.type === 'GenericDataType' && fold(e.targetType.name.value) === 'date';
-}
 
 /** Whether an expression is a name or a literal, or a cast of one: cheap to write twice, and holding nothing written twice. */
 const simple = (e: Expression): boolean =>
@@ -82,10 +64,6 @@ function nullSafe(e: Expression, sql: string, body: (v: string) => string): stri
   if (simple(e)) return `CASE WHEN ${sql} IS NULL THEN NULL ELSE ${body(sql)} END`;
   return `list_transform([${sql}], lambda vivace_n: CASE WHEN vivace_n IS NULL THEN NULL ELSE ${body('vivace_n')} END)[1]`;
 }
-
-/** Whether an operand is written as an interval (a literal, a cast to one, a negated one). */
-const isIntervalText = (e: Expression): boolean =>
-  e.type === 'IntervalLiteral' || (e.type === 'Cast' && e.targetType.type === 'IntervalDataType') || (e.type === 'ArithmeticUnaryExpression' && isIntervalText(e.value));
 
 export class ZonedTranslation {
   constructor(private readonly p: ZonedPrinter) {}
@@ -112,56 +90,6 @@ export class ZonedTranslation {
     return this.staticZone(e) ? utcField(e) : callNode(instantKey(e), [e], e);
   }
 
-  /** The session's zone, as Trino names it. */
-  private get sessionZone(): Zone {
-    return knownZone(this.p.sessionZoneName) ?? parseZone(this.p.sessionZoneName) ?? { name: 'UTC' };
-  }
-
-  /** A constant zone argument (a string or an interval literal) as Trino names it, or undefined for a computed one. */
-  private constantZone(zone: Expression): Zone | undefined {
-    if (zone.type !== 'StringLiteral' && zone.type !== 'IntervalLiteral') return undefined;
-    return { name: (this.zoneName(zone) as Extract<Expression, { type: 'StringLiteral' }>).value };
-  }
-
-  /**
-   * The zone every value of `e` carries where the tree states it: a literal's, AT TIME ZONE or
-   * at_timezone/with_timezone with a constant zone, the session's for current_timestamp, now(),
-   * from_unixtime and casts of timestamps, and what date_trunc, date_add and interval arithmetic keep.
-   * Work in such a zone is constant-zone SQL (DuckDB prepares the zone once), and its values group as
-   * they are; undefined where the zone may vary from row to row.
-   */
-  staticZone(e: Expression): Zone | undefined {
-    switch (e.type) {
-      case 'GenericLiteral': {
-        const parts = fold(e.typeName.value) === 'timestamp' ? literalParts(e.value) : undefined;
-        return parts && knownZone(parts.zone.name);
-      }
-      case 'AtTimeZone':
-        return this.constantZone(e.timeZone);
-      case 'CurrentTime':
-        return e.function === 'CURRENT_TIMESTAMP' ? this.sessionZone : undefined;
-      case 'Cast': {
-        const target = e.targetType;
-        if (target.type !== 'DateTimeDataType' || target.kind !== 'TIMESTAMP' || !target.withTimeZone) return undefined;
-        return this.staticZone(e.expression) ?? (naive(e.expression) ? this.sessionZone : undefined);
-      }
-      case 'ArithmeticBinaryExpression':
-        if (e.operator === '+' && isIntervalText(e.left)) return this.staticZone(e.right);
-        return (e.operator === '+' || e.operator === '-') && isIntervalText(e.right) ? this.staticZone(e.left) : undefined;
-      case 'FunctionCall': {
-        const name = fold(e.name.parts[e.name.parts.length - 1]!.value);
-        const [, second, third] = e.arguments;
-        if ((name === 'now' && e.arguments.length === 0) || (name === 'from_unixtime' && e.arguments.length === 1)) return this.sessionZone;
-        if ((name === 'at_timezone' || name === 'with_timezone' || name === 'from_unixtime') && e.arguments.length === 2) return this.constantZone(second!);
-        if (name === 'date_trunc' && e.arguments.length === 2) return this.staticZone(second!);
-        if (name === 'date_add' && e.arguments.length === 3) return this.staticZone(third!);
-        return undefined;
-      }
-      default:
-        return undefined;
-    }
-  }
-
   /** The precision the tree declares for a timestamp with time zone expression, or undefined. */
   private static precision(e: Expression): number | undefined {
     const t = declaredType(e);
@@ -170,19 +98,25 @@ export class ZonedTranslation {
 
   /** A zone argument as zoned values name it: a constant read here (failing as Trino does), else in SQL. */
   private zoneName(zone: Expression): Expression {
-    if (zone.type === 'StringLiteral') {
-      const parsed = knownZone(zone.value);
-      if (!parsed) throw this.p.fail(zone, 'INVALID_FUNCTION_ARGUMENT', `Time zone not supported: ${zone.value}`);
-      return text(parsed.name, zone);
-    }
-    if (zone.type === 'IntervalLiteral' && (zone.startField === 'HOUR' || zone.startField === 'MINUTE')) {
-      const minutes = intervalMinutes(zone.value, zone.startField, zone.endField);
-      const parsed = minutes === undefined ? undefined : offsetZone(zone.sign === 'NEGATIVE' ? -minutes : minutes);
-      if (!parsed) throw this.p.fail(zone, 'INVALID_FUNCTION_ARGUMENT', `Invalid time zone offset interval: ${zone.value}`);
-      return text(parsed.name, zone);
-    }
-    return callNode('vivace_zone_name', [zone], zone);
+    const constant = this.constantZone(zone);
+    return constant ? text(constant.name, zone) : callNode('vivace_zone_name', [zone], zone);
   }
+
+  /** A constant zone argument as Trino names it (static-zones.ts), or undefined for a computed one. */
+  private constantZone(zone: Expression): Zone | undefined {
+    return constantZone(zone, this.p.fail);
+  }
+
+  /** The session's zone, as Trino names it. */
+  private get sessionZone(): Zone {
+    return knownZone(this.p.sessionZoneName) ?? parseZone(this.p.sessionZoneName) ?? { name: 'UTC' };
+  }
+
+  /** The zone every value of `e` carries where the tree states it (static-zones.ts), else undefined. */
+  staticZone(e: Expression): Zone | undefined {
+    return staticZone(e, this.sessionZone, this.p.fail);
+  }
+
 
   /** `value` as a zoned value in `zone`: the same instant (a timestamp without zone read in the session's zone). */
   private atZone(value: Expression, zone: Expression, at: Node): Expression {
@@ -362,22 +296,4 @@ export class ZonedTranslation {
     if (name === 'to_unixtime' && args.length === 1) return { ...call, arguments: [this.key(first)] };
     return undefined;
   }
-}
-
-/** Minutes of an HOUR, MINUTE or HOUR TO MINUTE interval literal's text (`2`, `-5`, `05:30`), or undefined. */
-function intervalMinutes(value: string, from: string, to: string | undefined): number | undefined {
-  const v = value.trim();
-  const negative = v.startsWith('-');
-  const body = negative ? v.slice(1) : v;
-  const parts = body.split(':');
-  if (parts.length > 2 || parts.some((x) => x.length === 0 || x.length > 2 || [...x].some((c) => c < '0' || c > '9'))) return undefined;
-  let minutes: number;
-  if (parts.length === 2) {
-    if (from !== 'HOUR' || to !== 'MINUTE') return undefined;
-    minutes = Number(parts[0]) * 60 + Number(parts[1]);
-  } else {
-    if (to !== undefined && to !== from) return undefined;
-    minutes = from === 'HOUR' ? Number(parts[0]) * 60 : Number(parts[0]);
-  }
-  return negative ? -minutes : minutes;
 }
