@@ -10,7 +10,7 @@
 import { once, typed, INVALID_ARGUMENT_TAG } from './presto-functions.js';
 import { ZONED_PRECISIONS, ZONED_UTC, ZONED_ZONE, zonedType, zonedValue } from '../sql/zoned-timestamps.js';
 import { duckdbTimestamp } from '../sql/temporal-literals.js';
-import { FRACTION, localOf, perPrecision, utcOf, zonedInterval, zoneOf } from './zoned-overloads.js';
+import { FRACTION, localOf, offsetText, perPrecision, utcOf, zonedInterval, zoneOf } from './zoned-overloads.js';
 
 const macro = (name: string, ...overloads: string[]) => `CREATE OR REPLACE TEMP MACRO ${name} ${overloads.join(',\n  ')}`;
 
@@ -135,6 +135,12 @@ export const ZONED_MACROS_SQL: readonly string[] = [
     `(k, x TIMESTAMP WITH TIME ZONE) AS any_value(x)`,
     ...NAIVE.map((t) => `(k, x ${t}) AS k`),
     `(k, x) AS k`,
+  ),
+  // CAST(x AS time with time zone): the local time of day and the zone's offset then; others as they are.
+  ...typed(
+    'vivace_zoned_timetz',
+    [...perPrecision((t) => `x ${t}`, (p) => `strftime(${localOf('x', p)}, '%H:%M:%S.%f') || ${offsetText('x', false)}`), `(x) AS x`],
+    { params: ['x'], bound: ['x'] },
   ),
   // CAST(x AS varchar): Trino's text of a zoned value, `2020-01-02 03:04:05.000 America/New_York`; others as they are.
   ...typed(

@@ -34,7 +34,10 @@ export const zonedInterval = (o: '+' | '-', intervalFirst = false): string[] =>
   perPrecision((t) => (intervalFirst ? `b INTERVAL, a ${t}` : `a ${t}, b INTERVAL`), (p) => `CASE WHEN b IS NULL THEN NULL ELSE ${sameZoned('a', p, `CASE WHEN datepart('year', b) * 12 + datepart('month', b) = 0
     THEN ${utcOf('a')} ${o} b ELSE vivace_utc_of(${localOf('a', p)} ${o} b, ${zoneOf('a')}) END`)} END`);
 
+/** SQL text of zoned `x`'s offset at its instant, `+HH:MM` (`Z` for none when `zeroAsZ`). */
+export const offsetText = (x: string, zeroAsZ: boolean): string => `list_transform(
+  [(epoch(vivace_local_us(${utcOf(x)}, ${zoneOf(x)})) - epoch(${utcOf(x)}::TIMESTAMP))::BIGINT],
+  o -> CASE WHEN o = 0 AND ${zeroAsZ} THEN 'Z' ELSE CASE WHEN o < 0 THEN '-' ELSE '+' END || lpad((abs(o) // 3600)::VARCHAR, 2, '0') || ':' || lpad((abs(o) % 3600 // 60)::VARCHAR, 2, '0') END)[1]`;
+
 /** to_iso8601(t): the local time and the zone's offset at that instant (`Z` for none). */
-export const ZONED_ISO8601 = perPrecision((t) => `t ${t}`, (p) => `strftime(${localOf('t', p)}, '%Y-%m-%dT%H:%M:%S${FRACTION[p]}') || list_transform(
-  [(epoch(vivace_local_us(${utcOf('t')}, ${zoneOf('t')})) - epoch(${utcOf('t')}::TIMESTAMP))::BIGINT],
-  o -> CASE WHEN o = 0 THEN 'Z' ELSE CASE WHEN o < 0 THEN '-' ELSE '+' END || lpad((abs(o) // 3600)::VARCHAR, 2, '0') || ':' || lpad((abs(o) % 3600 // 60)::VARCHAR, 2, '0') END)[1]`);
+export const ZONED_ISO8601 = perPrecision((t) => `t ${t}`, (p) => `strftime(${localOf('t', p)}, '%Y-%m-%dT%H:%M:%S${FRACTION[p]}') || ${offsetText('t', true)}`);

@@ -217,11 +217,16 @@ export class ZonedTranslation {
     const cast = e.safe ? 'TRY_CAST' : 'CAST';
     if (target.type === 'DateTimeDataType' && target.kind === 'TIMESTAMP' && target.withTimeZone) {
       const precision = target.precision?.type === 'NumericParameter' ? Number(target.precision.value) : 3;
-      const zoned = `CAST(${p.expression(callNode('vivace_zoned', [e.expression, this.session(e)], e))} AS ${zonedType(precision)})`;
+      // DuckDB casts between second and millisecond timestamps only through microseconds (rounding, as Trino).
+      const value = p.expression(callNode('vivace_zoned', [e.expression, this.session(e)], e));
+      const zoned = `CAST(${precision === 6 || precision === 9 ? value : `CAST(${value} AS ${zonedType(6)})`} AS ${zonedType(precision)})`;
       // A text that is no timestamp fails inside vivace_zoned, where TRY_CAST cannot see it.
       return e.safe ? `try(${zoned})` : zoned;
     }
     if (!this.reads(e.expression)) return undefined;
+    if (target.type === 'DateTimeDataType' && target.kind === 'TIME' && target.withTimeZone) {
+      return `${cast}(${p.expression(callNode(zonedMacro('vivace_zoned_timetz', e.expression), [e.expression], e))} AS ${p.dataType(target)})`;
+    }
     const name = target.type === 'GenericDataType' ? fold(target.name.value) : undefined;
     const local = (target.type === 'DateTimeDataType' && !target.withTimeZone) || name === 'date';
     if (local) return `${cast}(${p.expression(this.local(e.expression))} AS ${p.dataType(target)})`;

@@ -168,6 +168,14 @@ describe('duckdb engine: timestamp with time zone keeps its zone per value', () 
       .to.deep.equal([['2020-05-11 11:15:05.055 +02:00', '2020-05-11T11:15:05.055-04:00']]);
   });
 
+  it('casts to other precisions (rounding through microseconds) and to time with time zone', async () => {
+    const x = "TIMESTAMP '2020-01-01 10:00:00.789 America/New_York'";
+    expect(await rows(`SELECT CAST(${x} AS timestamp(0) with time zone), CAST(${x} AS timestamp(6) with time zone), to_iso8601(${x})`)).to.deep.equal([[
+      '2020-01-01 10:00:01 America/New_York', '2020-01-01 10:00:00.789000 America/New_York', '2020-01-01T10:00:00.789-05:00',
+    ]]);
+    expect((await runSql(engine, `SELECT CAST(${x} AS time with time zone)`)).json).to.contain('10:00:00.789-05');
+  });
+
   it('renders zoned values inside arrays and rows', async () => {
     expect(await rows("SELECT ARRAY[TIMESTAMP '2020-01-01 00:00:00 UTC', TIMESTAMP '2020-01-01 00:00:00 Asia/Tokyo'], ROW(1, TIMESTAMP '2020-01-01 00:00:00.1 -03:00')"))
       .to.deep.equal([[['2020-01-01 00:00:00 UTC', '2020-01-01 00:00:00 Asia/Tokyo'], [1, '2020-01-01 00:00:00.100 -03:00']]]);
