@@ -223,7 +223,7 @@ export const queryMachine = setup({
       const abort = new PlanAbortController();
       planningAborts.set(self, abort);
       try {
-        planned = context.engine.plan(context.sql, context.session, abort);
+        planned = context.engine.plan(context.sql, context.session, abort, context.queryId);
       } catch (err) {
         planned = Promise.reject(err); // an engine that throws instead of rejecting fails the query the same way
       }

@@ -72,12 +72,13 @@ export class RemoteEngine implements Engine {
     this.watch.unref();
   }
 
-  async plan(sql: string, session: Session, abort?: PlanAbort): Promise<Plan> {
+  async plan(sql: string, session: Session, abort?: PlanAbort, queryId?: string): Promise<Plan> {
     const route = routeOf(sql, session);
     const pinned = this.pinnedWorker(session);
     const worker = pinned ?? this.pick(route.target);
     const request: TaskPlanRequest = {
-      queryId: `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`,
+      // Tasks are named after the query, as Trino's are ({queryId}.{stage}.{partition}.{attempt}).
+      queryId: queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`,
       sql,
       session,
       // A query starts with its plan, its first page rendered at the default size (a session that sizes

@@ -63,9 +63,10 @@ export interface Engine {
    * Parse and analyse `sql` for `session`; resolves with the planned output.
    * Rejects with a VivaceError (SYNTAX_ERROR, TABLE_NOT_FOUND, ...) for a bad statement. When `abort`
    * fires (the query was cancelled, killed or timed out while planning) the engine interrupts its work
-   * and gives its resources back; the promise then rejects with the abort's reason.
+   * and gives its resources back; the promise then rejects with the abort's reason. `queryId`: the
+   * coordinator's id of the query, for engines that name work after it (a worker's tasks).
    */
-  plan(sql: string, session: Session, abort?: PlanAbort): Promise<Plan>;
+  plan(sql: string, session: Session, abort?: PlanAbort, queryId?: string): Promise<Plan>;
   /** Close all connections and the database. */
   close(): Promise<void>;
 }
