@@ -39,6 +39,11 @@ function mapChildren<T extends Node>(node: T, f: (child: Node) => Node): T {
 /** Whether two expressions are the same as written, names compared as Trino folds them, locations aside. */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  // `t.c` and `c` name one column (were they two, Trino would call `c` ambiguous).
+  if (isNode(a) && isNode(b) && a.type !== b.type) {
+    const [name, qualified] = a.type === 'Identifier' ? [a, b] : [b, a];
+    return name.type === 'Identifier' && qualified.type === 'DereferenceExpression' && qualified.base.type === 'Identifier' && same(name, qualified.field);
+  }
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
   if (!isNode(a) || !isNode(b) || a.type !== b.type) return false;
   if (a.type === 'Identifier') return fold(a.value) === fold((b as typeof a).value);
