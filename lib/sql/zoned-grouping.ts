@@ -179,6 +179,9 @@ export class InstantGrouping {
   private groupedChildren<T extends Node>(n: T, groups: readonly Expression[]): T {
     return mapChildren(n, (c) => {
       if (NOT_EXPRESSIONS.has(c.type)) return c;
+      // A subquery where the grammar wants one (IN, = ANY, EXISTS) stays one, even when it equals a group
+      // expression (`GROUP BY (SELECT 1) ... HAVING x = ANY (SELECT 1)`).
+      if (c.type === 'SubqueryExpression' && SUBQUERY_SLOTS.has(n.type)) return this.node(c);
       if (c.type === 'WindowSpecification') {
         return this.groupedChildren({ ...c, partitionBy: c.partitionBy.map((p) => (this.varies(p) ? callNode(instantKey(p), [p], p) : p)) }, groups);
       }
@@ -187,6 +190,8 @@ export class InstantGrouping {
   }
 }
 
+/** Expressions whose subquery child must stay a subquery. */
+const SUBQUERY_SLOTS: ReadonlySet<string> = new Set(['InPredicate', 'QuantifiedComparisonExpression', 'ExistsPredicate']);
 /** Children that hold no expression a group could be: names, types. */
 const NOT_EXPRESSIONS: ReadonlySet<string> = new Set(['QualifiedName', 'GenericDataType', 'RowDataType', 'DateTimeDataType', 'IntervalDataType', 'WindowReference']);
 /** Parts of expressions that are not expressions themselves but hold some (CASE's WHEN, a window's ORDER BY). */

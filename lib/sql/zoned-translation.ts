@@ -65,6 +65,9 @@ function nullSafe(e: Expression, sql: string, body: (v: string) => string): stri
   return `list_transform([${sql}], lambda vivace_n: CASE WHEN vivace_n IS NULL THEN NULL ELSE ${body('vivace_n')} END)[1]`;
 }
 
+/** Operands that are neither a timestamp nor an interval: arithmetic over them is DuckDB's to refuse, with its location. */
+const NEVER_TEMPORAL: ReadonlySet<string> = new Set(['ArrayConstructor', 'Row']);
+
 export class ZonedTranslation {
   constructor(private readonly p: ZonedPrinter) {}
 
@@ -205,7 +208,7 @@ export class ZonedTranslation {
    * moved by an interval, or two zoned values' difference, is for DuckDB to tell by their types.
    */
   arithmetic(operator: '+' | '-', left: Expression, right: Expression, at: Node): string | undefined {
-    if (!this.reads(left) || !this.reads(right)) return undefined;
+    if (!this.reads(left) || !this.reads(right) || NEVER_TEMPORAL.has(left.type) || NEVER_TEMPORAL.has(right.type)) return undefined;
     const name = `vivace_zoned_${operator === '+' ? 'plus' : 'minus'}`;
     const macro = isColumn(left) && isColumn(right) ? `vivace_typed_${name}` : name;
     return this.p.expression(callNode(macro, [left, right], at));

@@ -171,6 +171,18 @@ describe('DuckDB translation', () => {
       expect(() => duckdb('ALTER TABLE memory.a.t RENAME TO memory.b.t')).to.throw(VivaceError, 'across schemas');
       expect(() => duckdb('SHOW TABLES')).to.throw(VivaceError, 'ShowTables is not supported');
     });
+
+    it('keeps a subquery where the grammar wants one, even when it equals a GROUP BY expression', () => {
+      // Found by the property below: the grouping rewrite put a grouped value in ANY's subquery slot.
+      for (const sql of [
+        "SELECT a FROM memory.default.t GROUP BY (SELECT 1), a HAVING (a AT TIME ZONE 'UTC') = ANY (SELECT 1)",
+        'SELECT a FROM memory.default.t GROUP BY (SELECT 1), a HAVING EXISTS (SELECT 1) AND a IN (SELECT 1)',
+      ]) {
+        const text = duckdb(sql);
+        expect(text).to.include('(SELECT 1)');
+        expect(text).not.to.include('ANY vivace_');
+      }
+    });
   });
 
   describe('error locations', () => {
