@@ -1,0 +1,242 @@
+// Splits a query over one tpch table into two stages, on its tree: the leaf (stage 1) scans a table's
+// splits with the query's WHERE and computes partial aggregates grouped by the query's keys; the root
+// (stage 0) combines the partials (count and sum by sum, min by min, max by max, avg as sum / count) and
+// applies HAVING, ORDER BY and LIMIT. Only what decomposes exactly is planned so: one table, no join,
+// subquery, window, DISTINCT aggregate, grouping set, OFFSET or parameter; anything else is undefined and
+// runs as one task. Both stages are printed from trees (sql-formatter.ts) and parsed again, so each is a
+// plain Trino query the DuckDB printer translates like any other.
+import {
+  childrenOf, formatSql, parseExpression, parseStatement, walk,
+  type Expression, type FunctionCall, type Node, type Query, type QuerySpecification, type Relation, type SortItem, type Statement,
+} from '../sql/index.js';
+import { fold, partsOf } from '../sql/names.js';
+import { resolveTable } from '../sql/statement-gate.js';
+import type { Session } from '../protocol/types.js';
+
+/** The table the root reads the leaves' partial rows from (its rows are supplied by the root task). */
+export const PARTIALS_TABLE = { catalog: 'vivace_stage', schema: 'exchange', table: 'partials' } as const;
+
+export interface StagePlan {
+  /** The tpch table the leaf scans (lower case). */
+  table: { catalog: 'tpch'; schema: string; table: string };
+  /** Trino SQL of the leaf: the table's rows filtered, grouped by the keys, partial aggregates. */
+  leafSql: string;
+  /** Trino SQL of the root over PARTIALS_TABLE. */
+  rootSql: string;
+  /** Columns of the partial rows, in order: the keys g0..., then the partial aggregates a0... */
+  partialColumns: string[];
+}
+
+const AGGREGATES: ReadonlySet<string> = new Set(['count', 'sum', 'min', 'max', 'avg']);
+/** Nodes that make a query more than one table's scan, filter and aggregation. */
+const REFUSED: ReadonlySet<string> = new Set([
+  'SubqueryExpression', 'TableSubquery', 'ExistsPredicate', 'Join', 'Unnest', 'Lateral', 'TableFunctionInvocation',
+  'Parameter', 'LambdaExpression', 'GroupingOperation', 'GroupingSets', 'AllColumns', 'WindowDefinition',
+  'QuantifiedComparisonExpression', 'With', 'Values', 'Union', 'Intersect', 'Except', 'Offset', 'FetchFirst',
+]);
+
+const keyName = (i: number) => `vivace_g${i}`;
+const partialName = (i: number) => `vivace_a${i}`;
+
+/** A sort item's text (the formatter prints ORDER BY only whole). */
+function sortText(key: Expression, sort: SortItem): string {
+  return [formatSql(key), sort.ordering ?? '', sort.nullOrdering ? `NULLS ${sort.nullOrdering}` : ''].filter((s) => s !== '').join(' ');
+}
+
+/** The aggregate a call is, when it is one this planner splits; undefined for any other function. */
+function aggregateOf(node: Node): { name: string; call: FunctionCall } | undefined {
+  if (node.type !== 'FunctionCall' || node.name.parts.length !== 1) return undefined;
+  const name = fold(node.name.parts[0]!.value);
+  return AGGREGATES.has(name) ? { name, call: node } : undefined;
+}
+
+/** A call named like an aggregate that is not a plain one (DISTINCT, FILTER, ORDER BY, OVER, nested). */
+function plainAggregate(call: FunctionCall, name: string): boolean {
+  if (call.distinct || call.filter || call.orderBy || call.window || call.nullTreatment) return false;
+  if (name === 'count' ? call.arguments.length > 1 : call.arguments.length !== 1) return false;
+  let nested = false;
+  for (const arg of call.arguments) walk(arg, (n) => { if (aggregateOf(n)) nested = true; });
+  if (nested) return false;
+  // avg's type follows its argument's: double for the tpch columns (all double, bigint, integer), but
+  // decimal for a decimal literal and real for a real cast, which sum / count would not give back.
+  if (name === 'avg') {
+    let exact = true;
+    walk(call.arguments[0]!, (n) => { if (n.type === 'DecimalLiteral' || n.type === 'Cast' || n.type === 'GenericLiteral') exact = false; });
+    return exact;
+  }
+  return true;
+}
+
+/** The one tpch table a FROM names (maybe aliased), resolved in the session. */
+function tpchTable(from: Relation | undefined, session: Pick<Session, 'catalog' | 'schema'>): StagePlan['table'] | undefined {
+  let relation = from;
+  if (relation?.type === 'AliasedRelation') {
+    if (relation.columnNames) return undefined;
+    relation = relation.relation;
+  }
+  if (relation?.type !== 'Table' || relation.queryPeriod) return undefined;
+  const resolved = resolveTable(partsOf(relation.name), { catalog: session.catalog, schema: session.schema });
+  if (resolved.catalog !== 'tpch' || resolved.schema === undefined) return undefined;
+  return { catalog: 'tpch', schema: resolved.schema, table: resolved.table };
+}
+
+/** A copy of `node` with every sub-tree `replace` answers for swapped (the tree is immutable). */
+function mapTree<T>(node: T, replace: (n: Node) => Node | undefined): T {
+  if (Array.isArray(node)) return node.map((n: unknown) => mapTree(n, replace)) as T;
+  if (typeof node !== 'object' || node === null) return node;
+  if (typeof (node as { type?: unknown }).type === 'string') {
+    const swapped = replace(node as unknown as Node);
+    if (swapped) return swapped as unknown as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = k === 'location' ? v : mapTree(v, replace);
+  return out as T;
+}
+
+/** Whether a rewritten root expression still reads a column of the table (not a key, not a partial). */
+function readsTable(expression: Expression): boolean {
+  let reads = false;
+  const visit = (n: Node) => {
+    if (reads) return;
+    if (n.type === 'Identifier') {
+      if (!/^vivace_[ag]\d+$/.test(n.value)) reads = true;
+      return;
+    }
+    if (n.type === 'DereferenceExpression') {
+      reads = true;
+      return;
+    }
+    // Names of functions and types, and field names, are no column references.
+    if (n.type === 'FunctionCall') {
+      for (const arg of n.arguments) visit(arg);
+      return;
+    }
+    if (n.type === 'Cast') {
+      visit(n.expression);
+      return;
+    }
+    for (const child of childrenOf(n)) visit(child);
+  };
+  visit(expression);
+  return reads;
+}
+
+/** The two stages of a statement, or undefined when it does not split this way. */
+export function planStages(statement: Statement, session: Pick<Session, 'catalog' | 'schema'>): StagePlan | undefined {
+  if (statement.type !== 'Query' || statement.with) return undefined;
+  let refused = false;
+  walk(statement, (n) => {
+    if (REFUSED.has(n.type) || (n.type === 'FunctionCall' && n.window) || (n.type === 'Identifier' && fold(n.value) === 'row_number')) refused = true;
+  });
+  if (refused) return undefined;
+  const query: Query = statement;
+  if (query.body.type !== 'QuerySpecification' || (query.limit && query.limit.type !== 'Limit')) return undefined;
+  const spec: QuerySpecification = query.body;
+  if (spec.select.distinct || spec.windows.length > 0) return undefined;
+  const table = tpchTable(spec.from, session);
+  if (!table) return undefined;
+  const items = spec.select.selectItems.map((item) => (item.type === 'SingleColumn' ? item : undefined));
+  if (items.some((i) => i === undefined)) return undefined;
+  const columns = items as Extract<(typeof spec.select.selectItems)[number], { type: 'SingleColumn' }>[];
+
+  // The grouping keys, an ordinal standing for its select item's expression.
+  const keys: Expression[] = [];
+  if (spec.groupBy) {
+    if (spec.groupBy.distinct) return undefined;
+    for (const element of spec.groupBy.groupingElements) {
+      if (element.type !== 'SimpleGroupBy') return undefined;
+      for (const e of element.expressions) {
+        if (e.type === 'LongLiteral') {
+          const ordinal = Number(e.value);
+          const item = columns[ordinal - 1];
+          if (!item) return undefined;
+          keys.push(item.expression);
+        } else {
+          keys.push(e);
+        }
+      }
+    }
+  }
+  const keyTexts = keys.map((k) => formatSql(k));
+  const uniqueKeys = [...new Set(keyTexts)];
+
+  // Each distinct aggregate once, with its partial columns and the expression combining them.
+  const partials: string[] = [];
+  const combined = new Map<string, Expression>();
+  let unsplittable = false;
+  const aggregateReplacement = (n: Node): Node | undefined => {
+    const agg = aggregateOf(n);
+    if (!agg) return undefined;
+    if (!plainAggregate(agg.call, agg.name)) {
+      unsplittable = true;
+      return undefined;
+    }
+    const text = formatSql(agg.call);
+    let combine = combined.get(text);
+    if (!combine) {
+      const at = partials.length;
+      const arg = agg.call.arguments[0];
+      if (agg.name === 'avg') {
+        partials.push(`sum(${formatSql(arg!)})`, `count(${formatSql(arg!)})`);
+        combine = parseExpression(`CAST(sum(${partialName(at)}) AS double) / CAST(nullif(sum(${partialName(at + 1)}), 0) AS double)`);
+      } else if (agg.name === 'count') {
+        partials.push(text);
+        // A count is never null: with no row at all the leaves' counts are 0 (a global aggregate) or absent.
+        combine = parseExpression(`coalesce(CAST(sum(${partialName(at)}) AS bigint), 0)`);
+      } else {
+        partials.push(text);
+        combine = parseExpression(`${agg.name}(${partialName(at)})`);
+      }
+      combined.set(text, combine);
+    }
+    return combine;
+  };
+  const keyReplacement = (n: Node): Node | undefined => {
+    if (n.type === 'SortItem' || n.type === 'SingleColumn' || n.type === 'QualifiedName') return undefined;
+    const i = uniqueKeys.indexOf(formatSql(n));
+    return i < 0 ? undefined : parseExpression(keyName(i));
+  };
+  const toRoot = (e: Expression): Expression => mapTree(e, (n) => keyReplacement(n) ?? aggregateReplacement(n));
+
+  const rootItems = columns.map((c) => ({ expression: toRoot(c.expression), alias: c.alias }));
+  const having = spec.having && toRoot(spec.having);
+  const aliases = new Set(columns.flatMap((c) => (c.alias ? [fold(c.alias.value)] : [])));
+  const sortItems = (query.orderBy?.sortItems ?? []).map((s) => {
+    // An ordinal, or an output alias, names a select item of the root too.
+    const key = s.sortKey;
+    if (key.type === 'LongLiteral' || (key.type === 'Identifier' && aliases.has(fold(key.value)))) return { sort: s, key };
+    return { sort: s, key: toRoot(key) };
+  });
+  if (unsplittable || partials.length + uniqueKeys.length === 0) return undefined;
+  if (partials.length === 0 && !spec.groupBy) return undefined;
+  const aliasKeys = (e: Expression) => e.type === 'Identifier' && aliases.has(fold(e.value));
+  if (rootItems.some((i) => readsTable(i.expression)) || (having && readsTable(having))) return undefined;
+  if (sortItems.some(({ key }) => key.type !== 'LongLiteral' && !aliasKeys(key) && readsTable(key))) return undefined;
+
+  const from = spec.from!;
+  const leafSelect = [...uniqueKeys.map((k, i) => `${k} AS ${keyName(i)}`), ...partials.map((p, i) => `${p} AS ${partialName(i)}`)];
+  const leafSql = [
+    `SELECT ${leafSelect.join(', ')}`,
+    `FROM ${formatSql(from)}`,
+    spec.where ? `WHERE ${formatSql(spec.where)}` : '',
+    uniqueKeys.length > 0 ? `GROUP BY ${uniqueKeys.join(', ')}` : '',
+  ].filter((s) => s !== '').join(' ');
+  const partialsName = `${PARTIALS_TABLE.catalog}.${PARTIALS_TABLE.schema}.${PARTIALS_TABLE.table}`;
+  const rootSql = [
+    `SELECT ${rootItems.map((i) => `${formatSql(i.expression)}${i.alias ? ` AS ${formatSql(i.alias)}` : ''}`).join(', ')}`,
+    `FROM ${partialsName}`,
+    uniqueKeys.length > 0 ? `GROUP BY ${uniqueKeys.map((_, i) => keyName(i)).join(', ')}` : '',
+    having ? `HAVING ${formatSql(having)}` : '',
+    sortItems.length > 0 ? `ORDER BY ${sortItems.map(({ sort, key }) => sortText(key, sort)).join(', ')}` : '',
+    query.limit?.type === 'Limit' ? `LIMIT ${query.limit.rowCount.type === 'LongLiteral' ? query.limit.rowCount.value : 'ALL'}` : '',
+  ].filter((s) => s !== '').join(' ');
+  // Both stages must be queries the parser takes back (they are the printer's own text).
+  parseStatement(leafSql);
+  parseStatement(rootSql);
+  return {
+    table,
+    leafSql,
+    rootSql,
+    partialColumns: [...uniqueKeys.map((_, i) => keyName(i)), ...partials.map((_, i) => partialName(i))],
+  };
+}

@@ -1,0 +1,65 @@
+// The DuckDB SQL of a stage (stage-planner.ts): its Trino text translated by the DuckDB printer, with the
+// table it reads standing for the rows it is given. A leaf reads its splits of a tpch table's Parquet
+// parts; the root reads the leaves' partial rows. Each worker builds these itself, from the user's
+// statement and the split or input files it checked: no SQL travels between nodes.
+import { parseStatement } from '../sql/index.js';
+import { translateStatement } from '../sql/duckdb-translation.js';
+import { quoteString } from '../sql/sql-formatter.js';
+import type { Session } from '../protocol/types.js';
+import { PARTIALS_TABLE, type StagePlan } from './stage-planner.js';
+
+/** One split: a Parquet part of a table, or slice `slice` of `slices` of its rows (a small table's only part). */
+export interface Split {
+  /** Path of the part relative to the schema's directory, as the manifest lists it. */
+  file: string;
+  slice: number;
+  slices: number;
+}
+
+/**
+ * The splits of a table's parts for `workers` workers: one per part, and a part cut into row slices when
+ * there are fewer parts than workers (tiny's tables are one part each), so every worker gets work.
+ */
+export function splitsOf(files: readonly string[], workers: number): Split[] {
+  const slices = files.length === 0 ? 1 : Math.max(1, Math.ceil(Math.max(1, workers) / files.length));
+  return files.flatMap((file) => Array.from({ length: slices }, (_, slice) => ({ file, slice, slices })));
+}
+
+/** SQL reading the rows of `splits` (absolute paths by `pathOf`), with the table's columns as its Parquet has them. */
+export function splitSourceSql(splits: readonly Split[], pathOf: (file: string) => string): string {
+  const whole = splits.filter((s) => s.slices === 1).map((s) => quoteString(pathOf(s.file)));
+  const parts = whole.length > 0 ? [`SELECT * FROM read_parquet([${whole.join(', ')}])`] : [];
+  for (const s of splits.filter((x) => x.slices > 1)) {
+    parts.push(`SELECT * EXCLUDE (file_row_number) FROM read_parquet(${quoteString(pathOf(s.file))}, file_row_number = true) WHERE file_row_number % ${s.slices} = ${s.slice}`);
+  }
+  if (parts.length === 0) throw new Error('A leaf task needs at least one split');
+  return parts.join(' UNION ALL ');
+}
+
+/** SQL reading the leaves' partial rows from local Parquet files. */
+export function inputSourceSql(files: readonly string[]): string {
+  if (files.length === 0) throw new Error('A root task needs at least one input');
+  return `SELECT * FROM read_parquet([${files.map(quoteString).join(', ')}])`;
+}
+
+function translated(sql: string, session: Session, table: { catalog: string; schema: string; table: string }, source: string): string {
+  const tree = parseStatement(sql);
+  return translateStatement(tree, sql, {
+    catalog: session.catalog,
+    schema: session.schema,
+    timeZone: session.timeZone,
+    user: session.user,
+    databaseOf: (catalog) => catalog,
+    virtualTable: (catalog, schema, name) => (catalog === table.catalog && schema === table.schema && name === table.table ? source : undefined),
+  }).sql;
+}
+
+/** The leaf's DuckDB SQL over `source` (splitSourceSql). */
+export function leafDuckDbSql(plan: StagePlan, session: Session, source: string): string {
+  return translated(plan.leafSql, session, plan.table, source);
+}
+
+/** The root's DuckDB SQL over `source` (inputSourceSql). */
+export function rootDuckDbSql(plan: StagePlan, session: Session, source: string): string {
+  return translated(plan.rootSql, session, PARTIALS_TABLE, source);
+}

@@ -1,0 +1,83 @@
+// What a worker runs for a stage task (stage-planner.ts). A leaf scans its splits of a tpch table and
+// writes its partial rows as one Parquet file (DuckDB's COPY: no row passes through JavaScript); a root
+// reads the leaves' files and finishes the query, its pages rendered as any query's. Both derive their
+// SQL from the user's statement here, after planning that statement as a user's (the SQL gate, catalog
+// access and the statement's own errors hold as for any task); the coordinator only names splits.
+import { join } from 'node:path';
+import type { Engine, Plan, PlanAbort } from '../engine/engine.types.js';
+import { readManifest } from '../engine/catalogs/tpch-generation.js';
+import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
+import { parseStatement } from '../sql/index.js';
+import { quoteString } from '../sql/sql-formatter.js';
+import type { Session } from '../protocol/types.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { planStages, type StagePlan } from '../cluster/stage-planner.js';
+import { inputSourceSql, leafDuckDbSql, rootDuckDbSql, splitSourceSql, type Split } from '../cluster/stage-sql.js';
+
+/** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
+export interface StageEngine extends Engine {
+  planOwnSql: Engine['plan'];
+}
+
+/** Most slices a part may be cut into (a request naming more is refused). */
+export const MAX_SLICES = 1024;
+
+const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, { httpStatus: 400 });
+
+/** Plans the user's statement as any task would (its errors are the user's), then its stages. */
+async function stagesOf(engine: Engine, sql: string, session: Session, abort?: PlanAbort): Promise<{ stages: StagePlan; user: Plan }> {
+  const user = await engine.plan(sql, session, abort);
+  let stages: StagePlan | undefined;
+  try {
+    stages = planStages(parseStatement(sql), session);
+  } catch {
+    stages = undefined;
+  }
+  if (!stages) {
+    user.release();
+    throw bad('The statement does not split into a leaf and a root stage');
+  }
+  return { stages, user };
+}
+
+/** Absolute paths of `splits` of the stage's table, each checked against the table's manifest. */
+function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: string): (file: string) => string {
+  const schema = tpchSchema(stages.table.schema);
+  const schemaDirectory = schema && join(tpchDirectory, schema.directory);
+  const manifest = schemaDirectory === undefined ? undefined : readManifest(schemaDirectory);
+  const files = new Set(manifest?.tables[stages.table.table]?.files ?? []);
+  if (splits.length === 0) throw bad('A leaf task needs at least one split');
+  for (const split of splits) {
+    if (!files.has(split.file)) throw bad(`Split ${JSON.stringify(split.file.slice(0, 200))} is no part of tpch.${stages.table.schema}.${stages.table.table} here`);
+    if (!Number.isSafeInteger(split.slices) || split.slices < 1 || split.slices > MAX_SLICES) throw bad(`A split's slices must be 1 to ${MAX_SLICES}`);
+    if (!Number.isSafeInteger(split.slice) || split.slice < 0 || split.slice >= split.slices) throw bad('A split\'s slice must be 0 to slices - 1');
+  }
+  return (file) => join(schemaDirectory!, file);
+}
+
+/**
+ * The leaf's plan: executing it writes the partial rows of `splits` to `outputFile` (Parquet) and ends
+ * without rows; its update count is the number of partial rows written.
+ */
+export async function planLeaf(engine: StageEngine, sql: string, session: Session, splits: readonly Split[], tpchDirectory: string, outputFile: string, abort?: PlanAbort): Promise<Plan> {
+  const { stages, user } = await stagesOf(engine, sql, session, abort);
+  user.release();
+  const source = splitSourceSql(splits, splitPaths(stages, splits, tpchDirectory));
+  const copy = `COPY (${leafDuckDbSql(stages, session, source)}) TO ${quoteString(outputFile)} (FORMAT parquet)`;
+  const own = await engine.planOwnSql(copy, session, abort);
+  return { columns: [], execute: () => own.execute(), release: () => own.release() };
+}
+
+/** The root's plan over the leaves' Parquet files: the user's statement's columns, the combined rows. */
+export async function planRoot(engine: StageEngine, sql: string, session: Session, inputFiles: readonly string[], abort?: PlanAbort): Promise<Plan> {
+  const { stages, user } = await stagesOf(engine, sql, session, abort);
+  const columns = user.columns;
+  user.release();
+  if (inputFiles.length === 0) throw bad('A root task needs at least one input');
+  const own = await engine.planOwnSql(rootDuckDbSql(stages, session, inputSourceSql(inputFiles)), session, abort);
+  if (own.columns.length !== columns.length) {
+    own.release();
+    throw new VivaceError('GENERIC_INTERNAL_ERROR', `The root stage has ${own.columns.length} columns, the statement ${columns.length}`);
+  }
+  return { columns, execute: () => own.execute(), release: () => own.release() };
+}

@@ -1,0 +1,156 @@
+// The two stages of a query over one tpch table, run on a real DuckDB engine at tpch.tiny: each leaf
+// writes its splits' partial rows to Parquet, the root combines them, and the rows equal the same
+// statement run whole. The 22 TPC-H queries that split (single-table ones) and hand-made ones.
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
+import { readManifest } from '../../lib/engine/catalogs/tpch-generation.js';
+import { defaultConfig } from '../../lib/config.js';
+import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
+import { parseStatement } from '../../lib/sql/index.js';
+import { planStages } from '../../lib/cluster/stage-planner.js';
+import { splitsOf } from '../../lib/cluster/stage-sql.js';
+import { planLeaf, planRoot } from '../../lib/worker/stage-runner.js';
+import type { Plan } from '../../lib/engine/engine.types.js';
+import { testSession } from '../engine/engine-helpers.js';
+
+const session = testSession({ catalog: 'tpch', schema: 'tiny' });
+
+async function drain(plan: Plan): Promise<{ rows: unknown[][]; updateCount?: number }> {
+  const execution = plan.execute();
+  const parts: string[] = [];
+  for (;;) {
+    const batch = await execution.next(1 << 20);
+    if (!batch) break;
+    parts.push(batch.json);
+  }
+  return { rows: JSON.parse(`[${parts.join(',')}]`) as unknown[][], ...(execution.updateCount === undefined ? {} : { updateCount: execution.updateCount }) };
+}
+
+/** Same rows in the same order; doubles within a relative 1e-9 (the stages add in another order). */
+function expectSameRows(actual: unknown[][], expected: unknown[][], label: string): void {
+  expect(actual.length, `${label}: rows`).to.equal(expected.length);
+  actual.forEach((row, i) => row.forEach((value, j) => {
+    const want = expected[i]![j];
+    if (typeof value === 'number' && typeof want === 'number') {
+      expect(Math.abs(value - want), `${label} row ${i} column ${j}`).to.be.at.most(1e-9 * Math.max(1, Math.abs(want)));
+    } else {
+      expect(value, `${label} row ${i} column ${j}`).to.deep.equal(want);
+    }
+  }));
+}
+
+describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', function () {
+  this.timeout(60_000);
+  let directory: string;
+  let engine: DuckDbEngine;
+  const tpchDirectory = join(defaultConfig().dataDirectory, 'tpch');
+
+  before(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'vivace-stage-runner-'));
+    engine = await createDuckDbEngine({ tempDirectory: directory, threads: 2, tpch: { directory: tpchDirectory, log: () => {} } });
+    // The shared cache holds tiny once any spec or server has read it; this makes sure.
+    await drain(await engine.plan('SELECT count(*) FROM tpch.tiny.region', session));
+  });
+  after(async () => {
+    await engine.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  /** Runs `sql` in two stages over `workers` leaves; returns the root's rows and the partial rows exchanged. */
+  async function staged(sql: string, workers: number): Promise<{ rows: unknown[][]; columns: string[]; exchanged: number; splits: number }> {
+    const plan = planStages(parseStatement(sql), session)!;
+    const manifest = readManifest(join(tpchDirectory, 'tiny'))!;
+    const splits = splitsOf(manifest.tables[plan.table.table]!.files, workers);
+    const files: string[] = [];
+    let exchanged = 0;
+    for (let w = 0; w < workers; w++) {
+      const mine = splits.filter((_, i) => i % workers === w);
+      if (mine.length === 0) continue;
+      const file = join(directory, `leaf-${files.length}-${Math.random().toString(36).slice(2)}.parquet`);
+      const { updateCount } = await drain(await planLeaf(engine, sql, session, mine, tpchDirectory, file));
+      exchanged += updateCount ?? 0;
+      files.push(file);
+    }
+    const root = await planRoot(engine, sql, session, files);
+    const { rows } = await drain(root);
+    return { rows, columns: root.columns.map((c) => `${c.name} ${c.type.base}`), exchanged, splits: splits.length };
+  }
+
+  async function whole(sql: string): Promise<{ rows: unknown[][]; columns: string[] }> {
+    const plan = await engine.plan(sql, session);
+    const columns = plan.columns.map((c) => `${c.name} ${c.type.base}`);
+    return { rows: (await drain(plan)).rows, columns };
+  }
+
+  const splitting = TPCH_QUERIES.filter((q) => planStages(parseStatement(q.sql), session) !== undefined);
+
+  it('splits Q1 and Q6 (the single-table TPC-H queries), and no query with a join or subquery', () => {
+    expect(splitting.map((q) => q.number)).to.deep.equal([1, 6]);
+  });
+
+  for (const q of TPCH_QUERIES.filter((x) => x.number === 1 || x.number === 6)) {
+    it(`Q${q.number} in two stages over 2 leaves equals the whole statement, a few rows exchanged per split`, async () => {
+      const [two, one] = [await staged(q.sql, 2), await whole(q.sql)];
+      expect(two.columns).to.deep.equal(one.columns);
+      expectSameRows(two.rows, one.rows, `Q${q.number}`);
+      // Partial aggregation: Q1 exchanges at most its 4 groups per split, Q6 one row per split.
+      expect(two.exchanged).to.be.at.most((q.number === 1 ? 4 : 1) * two.splits);
+    });
+  }
+
+  const HAND_MADE = [
+    'SELECT count(*), count(comment), min(shipdate), max(shipdate), sum(quantity), avg(tax) FROM lineitem',
+    'SELECT count(*) FROM lineitem WHERE quantity > 1000',
+    'SELECT avg(quantity), sum(quantity), max(comment) FROM lineitem WHERE quantity > 1000',
+    'SELECT returnflag, count(*) AS c FROM lineitem GROUP BY 1 HAVING count(*) > 100 ORDER BY c DESC LIMIT 2',
+    'SELECT l.shipmode, sum(l.extendedprice * l.discount) / count(*) AS r FROM tpch.tiny.lineitem AS l GROUP BY l.shipmode ORDER BY 2',
+    'SELECT year(orderdate) AS y, orderpriority, max(totalprice) - min(totalprice) FROM orders WHERE orderstatus <> \'P\' GROUP BY year(orderdate), orderpriority ORDER BY y, orderpriority',
+    'SELECT nationkey FROM customer GROUP BY nationkey ORDER BY nationkey DESC LIMIT 3',
+    'SELECT avg(acctbal) AS a, upper(mktsegment) AS m FROM customer GROUP BY mktsegment ORDER BY a',
+    'SELECT count(*) FROM region',
+  ];
+  for (const sql of HAND_MADE) {
+    for (const workers of [1, 3]) {
+      it(`${workers} leaves: ${sql}`, async () => {
+        const [two, one] = [await staged(sql, workers), await whole(sql)];
+        expect(two.columns).to.deep.equal(one.columns);
+        expectSameRows(two.rows, one.rows, sql);
+      });
+    }
+  }
+
+  it('leaves nothing it cannot combine exactly to the stages', () => {
+    for (const sql of [
+      'SELECT count(DISTINCT returnflag) FROM lineitem',
+      'SELECT returnflag FROM lineitem',
+      'SELECT sum(quantity) FILTER (WHERE tax > 0) FROM lineitem',
+      'SELECT avg(quantity * 1.5) FROM lineitem',
+      'SELECT n.name, count(*) FROM nation n JOIN region r ON n.regionkey = r.regionkey GROUP BY n.name',
+      'SELECT count(*) FROM lineitem WHERE orderkey IN (SELECT orderkey FROM orders)',
+      'SELECT returnflag, count(*) FROM lineitem GROUP BY ROLLUP (returnflag)',
+      'SELECT returnflag, quantity, count(*) FROM lineitem GROUP BY returnflag',
+      'SELECT count(*) FROM memory.default.t',
+      'SELECT max(row_number) FROM lineitem',
+      'SELECT count(*) FROM lineitem OFFSET 1',
+      'SELECT sum(quantity), rank() OVER (ORDER BY sum(quantity)) FROM lineitem',
+      'INSERT INTO memory.default.t SELECT count(*) FROM lineitem',
+    ]) expect(planStages(parseStatement(sql), session), sql).to.equal(undefined);
+  });
+
+  it('refuses a split that is no part of the table, and a slice out of range', async () => {
+    const sql = 'SELECT count(*) FROM lineitem';
+    const out = join(directory, 'refused.parquet');
+    for (const split of [{ file: '../../../etc/passwd', slice: 0, slices: 1 }, { file: 'lineitem/lineitem-00001.parquet', slice: 2, slices: 2 }, { file: 'orders/orders-00001.parquet', slice: 0, slices: 1 }]) {
+      const err = await planLeaf(engine, sql, session, [split], tpchDirectory, out).then(() => undefined, (e: unknown) => e);
+      expect((err as { errorName?: string } | undefined)?.errorName, JSON.stringify(split)).to.equal('INVALID_ARGUMENTS');
+    }
+  });
+
+  it('answers a statement\'s own error as the whole statement would (the user\'s plan runs first)', async () => {
+    const err = await planRoot(engine, 'SELECT count(nosuchcolumn) FROM lineitem', session, ['x.parquet']).then(() => undefined, (e: unknown) => e);
+    expect((err as { errorName?: string }).errorName).to.equal('COLUMN_NOT_FOUND');
+  });
+});
