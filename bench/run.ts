@@ -5,13 +5,15 @@
 //   BENCH_TPCH=1       generate TPC-H at sf1 (default: sf0.1, extrapolated x10 and labelled so)
 //   BENCH_CPU_PROF=DIR write V8 CPU profiles of the server children into DIR (open in Chrome DevTools)
 //   BENCH_RENDER=1     also run bench/engine-render.bench.ts (DuckDB rendering variants) at the figure c size
-//   BENCH_ONLY=a,b,... run only these figures (f: the 22 TPC-H queries at sf1)
+//   BENCH_ONLY=a,b,... run only these figures (f: the 22 TPC-H queries at sf1, g: the failure detector
+//                      watching 1,000 simulated nodes, bench/failure-detector.bench.ts)
 //
 // Load loops are bounded by count and by time; children are stopped by message, else killed by pid.
 import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { startChild, type Child } from './children.js';
+import { runFailureDetectorBench } from './failure-detector.bench.js';
 import { engineLatency, plainGetLatency, sequentialLatency, type LatencyFigures } from './latency.bench.js';
 import { memoryGrowth } from './memory.bench.js';
 import { startVivace } from './server-child.js';
@@ -23,7 +25,7 @@ import { runTpchQueriesBench } from './tpch-queries.bench.js';
 const QUICK = process.env.BENCH_QUICK === '1';
 const FULL_TPCH = process.env.BENCH_TPCH === '1';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g').split(',').map((s) => s.trim()));
 
 const SIZES = QUICK
   ? { warmup: 50, latencyQueries: 300, clients: 16, throughputSeconds: 3, streamRows: 500_000, memoryQueries: 2_000, tpchScales: [0.01] }
@@ -233,6 +235,43 @@ async function figureF(): Promise<void> {
   }
 }
 
+/** g. The failure detector over 1,000 simulated nodes: coordinator CPU beside an idle one, and detection time. */
+async function figureG(): Promise<void> {
+  const nodes = 1_000;
+  log(`g. failure detector watching ${num(nodes)} simulated nodes (bench/failure-detector.bench.ts)`);
+  const [idle, fake, http] = await runFailureDetectorBench(nodes, (line) => log(`   ${line}`));
+  const pct = (share: number) => `${(share * 100).toFixed(1)}% of a core`;
+  for (const f of [fake!, http!]) {
+    const label = f.variant === 'http' ? 'real HEAD pings' : 'fake transport';
+    rows.push({
+      figure: `g. detector CPU, ${label}`,
+      measured: pct(f.cpuShare),
+      baseline: `idle ${pct(idle!.cpuShare)}`,
+      ratio: `${(f.cpuShare / Math.max(idle!.cpuShare, 1e-6)).toFixed(1)}x idle`,
+      target: f.variant === 'http' ? '< 25%' : '',
+      verdict: f.variant === 'http' ? (f.cpuShare < 0.25 ? 'ok' : 'MISS') : '-',
+    });
+  }
+  const h = http!;
+  const [, last] = h.detectionSeconds!;
+  // Nodes here are watched for ~15 s before failing: fewer decayed requests, so the ratio crosses 0.1 sooner
+  // than after a long history. The lag over the decay math, added to the steady 6.0 s, is the real figure.
+  const steady = h.steadyExpectedSeconds! + (last - h.expectedSeconds!);
+  rows.push(
+    {
+      figure: 'g. failed node detected (real pings)',
+      measured: `${last.toFixed(2)} s`,
+      baseline: `decay math ${h.expectedSeconds!.toFixed(2)} s`,
+      ratio: `steady nodes ~${steady.toFixed(2)} s`,
+      target: '<= 7 s',
+      verdict: steady <= 7 ? 'ok' : 'MISS',
+    },
+    info('g. event-loop p99 with 1,000 nodes (real pings)', ms(h.loopP99Ms), `idle ${ms(idle!.loopP99Ms)}`),
+    info('g. GET /v1/node, 1,000 nodes listed', `p50 ${ms(h.nodeListMs!.p50)}`, `${mb(h.nodeListMs!.bytes)} body`),
+  );
+  notes.push(`g. pings/s over the steady window: ${Math.round(h.pingsPerSecond!)} real, ${Math.round(fake!.pingsPerSecond!)} fake (1,000 nodes x 2/s = 2,000)`);
+}
+
 function round<T extends object>(o: T): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(3)) : v]));
 }
@@ -256,7 +295,7 @@ async function main(): Promise<void> {
   notes.push(`load average at start: ${load()} (${cpus().length} CPUs): other processes on the machine distort every figure`);
   log(`vivace bench${QUICK ? ' (BENCH_QUICK)' : ''}: node ${process.version}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '(unset)'}`
     + `${PROFILE_DIR ? `, CPU profiles in ${PROFILE_DIR}` : ''}`);
-  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE], ['f', figureF]];
+  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE], ['f', figureF], ['g', figureG]];
   let failed = false;
   for (const [name, run] of figures) {
     if (!ONLY.has(name)) continue;

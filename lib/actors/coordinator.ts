@@ -7,6 +7,8 @@ import { QueryIdGenerator } from '../protocol/query-id.js';
 import { defaultConfig, type CoordinatorConfig } from '../config.js';
 import { renderNodeStats } from '../protocol/node-stats.js';
 import { nodeMachine, type NodeActorRef } from './node.machine.js';
+import { pingStatus, type PingTransport } from '../cluster/heartbeat-ping.js';
+import { HeartbeatScheduler } from '../cluster/heartbeat-scheduler.js';
 import { isNodeFailed, nodeStatsView } from './node-view.js';
 import { onLateEngineWork, queryMachine, type QueryActorRef, type QueryLimits, type QuerySnapshot } from './query.machine.js';
 import { sessionPropertyValue, validateSessionProperties } from '../protocol/session-properties.js';
@@ -26,6 +28,8 @@ export interface CoordinatorOptions {
   now?: () => number;
   /** The process's resident bytes (default process.memoryUsage.rss), checked against coordinator.max-resident-memory. */
   readRss?: () => number;
+  /** How the failure detector pings worker nodes (default: HEAD {node}/v1/status over HTTP). */
+  pingTransport?: PingTransport;
 }
 
 export interface Coordinator {
@@ -113,6 +117,8 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
 
   const queries = () => tracker.getSnapshot().context.queries;
   const nodeActors = new Map<string, NodeActorRef>();
+  // One timer and one ping sender for every node actor (see heartbeat-scheduler.ts).
+  const heartbeats = new HeartbeatScheduler({ ping: options.pingTransport ?? pingStatus, now, ...clockOption });
   let finishedQueries = 0;
   let liveQueries = 0;
   const stopIdleCollector = startIdleCollector({
@@ -199,7 +205,15 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
           nodeActors.delete(nodeId); // expired
           continue;
         }
-        health.push({ nodeId, stats: renderNodeStats(nodeStatsView(snapshot)), failed: isNodeFailed(snapshot) });
+        // Rendered when read: the worker list asks for health only, /v1/node for the stats.
+        let stats: Record<string, unknown> | undefined;
+        health.push({
+          nodeId,
+          failed: isNodeFailed(snapshot),
+          get stats() {
+            return (stats ??= renderNodeStats(nodeStatsView(snapshot)));
+          },
+        });
       }
       return health;
     },
@@ -211,7 +225,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
         known.send({ type: 'node.announced' });
         return;
       }
-      nodeActors.set(nodeId, createActor(nodeMachine, { ...clockOption, input: { nodeId, uri, now } }).start());
+      nodeActors.set(nodeId, createActor(nodeMachine, { ...clockOption, input: { nodeId, uri, now, scheduler: heartbeats } }).start());
     },
     forgetNode(nodeId) {
       nodeActors.get(nodeId)?.send({ type: 'node.gone' });
@@ -220,6 +234,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     async stop() {
       for (const tracked of queries().values()) (tracked.ref as AnyActorRef | undefined)?.send({ type: 'query.cancel' });
       stopIdleCollector();
+      heartbeats.stop();
       for (const ref of nodeActors.values()) ref.stop();
       tracker.stop();
       await options.engine.close();

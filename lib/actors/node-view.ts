@@ -12,7 +12,7 @@ export type NodeState = 'ALIVE' | 'FAILED' | 'GONE' | 'EXPIRED';
 export function nodeStateOf(snapshot: NodeSnapshot): NodeState {
   if (snapshot.matches('GONE')) return 'GONE';
   if (snapshot.matches('EXPIRED')) return 'EXPIRED';
-  return snapshot.matches({ monitoring: { health: 'ALIVE' } }) ? 'ALIVE' : 'FAILED';
+  return snapshot.matches({ monitoring: 'ALIVE' }) ? 'ALIVE' : 'FAILED';
 }
 
 export function isNodeFailed(snapshot: NodeSnapshot): boolean {

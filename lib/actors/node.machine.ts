@@ -1,9 +1,12 @@
 // One worker node as the coordinator's failure detector sees it (upstream HeartbeatFailureDetector.MonitoringTask):
 // a HEAD {node}/v1/status ping every heartbeat interval, decaying counters, and ALIVE / FAILED / GONE.
 // "failed" is derived from the state (node-view.ts isNodeFailed), never stored.
-import { assign, fromPromise, not, raise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+// The pings are sent by a HeartbeatScheduler shared by every node actor (one timer for all of them): the
+// actor registers while it is monitoring and receives each outcome as one node.pinged event.
+import { assign, not, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { DecayCounter } from '../cluster/decay-counter.js';
-import { pingFailureOf, pingStatus, statusUri, type PingFailure } from '../cluster/heartbeat-ping.js';
+import { pingFailureOf, statusUri, type PingFailure } from '../cluster/heartbeat-ping.js';
+import type { HeartbeatScheduler, PingResult } from '../cluster/heartbeat-scheduler.js';
 
 /** Longest delay a Node timer can hold. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -23,6 +26,8 @@ export interface NodeInput {
   uri: string;
   /** Epoch-millisecond clock; specs pass one driven by SimulatedClock. */
   now: () => number;
+  /** Sends this node's pings (shared by every node of a coordinator). */
+  scheduler: HeartbeatScheduler;
   heartbeatIntervalMs?: number;
   /** The node is failed while recentFailureRatio exceeds this. */
   failureThreshold?: number;
@@ -54,18 +59,41 @@ export type NodeEvent =
   | { type: 'node.announced' }
   /** Discovery no longer lists the node: stop pinging, expire after the grace period. */
   | { type: 'node.gone' }
-  /** A ping result was recorded: re-evaluate health (raised by the machine itself). */
-  | { type: 'node.heartbeat' };
+  /** A ping ended (sent by the scheduler): record it and re-evaluate health in the same step. */
+  | ({ type: 'node.pinged' } & PingResult);
 
-export interface PingInput {
-  uri: string;
-  timeoutMs: number;
-}
+type PingedEvent = Extract<NodeEvent, { type: 'node.pinged' }>;
+type PingStats = Pick<NodeContext, 'requests' | 'successes' | 'failures' | 'failuresByType' | 'lastRequestTime' | 'lastResponseTime' | 'lastFailure'>;
 
 /** recentFailures / recentRequests; 0 before the first request. Can slightly exceed 1 (see node-stats.ts). */
 export function failureRatio(context: Pick<NodeContext, 'requests' | 'failures'>): number {
   const requests = context.requests.count();
   return requests > 0 ? context.failures.count() / requests : 0;
+}
+
+/**
+ * The stats with one more ping recorded. Pure, so that the guard can judge health on the stats after the
+ * ping and the action can store them, in one transition. The request is counted when its outcome arrives
+ * (upstream counts it when sent): the same second unless the ping straddles one, and never in flight.
+ */
+function withPing(context: NodeContext, event: PingedEvent): PingStats {
+  const stats = { requests: context.requests.plus(1), lastRequestTime: event.requestTime, lastResponseTime: event.responseTime };
+  if (!event.failed) return { ...stats, successes: context.successes.plus(1), failures: context.failures, failuresByType: context.failuresByType, lastFailure: context.lastFailure };
+  const failure = pingFailureOf(event.error);
+  const previous = context.failuresByType[failure.type] ?? new DecayCounter(1 / 60, context.now);
+  return {
+    ...stats,
+    successes: context.successes,
+    failures: context.failures.plus(1),
+    failuresByType: { ...context.failuresByType, [failure.type]: previous.plus(1) },
+    lastFailure: failure,
+  };
+}
+
+/** Record the ping, and go to `target` when `over` says whether the ratio after it exceeds the threshold. */
+function onPing(over: boolean, target: string) {
+  const guard = over ? 'overThresholdAfterPing' : not('overThresholdAfterPing');
+  return [{ guard, target, actions: 'recordPing' }, { actions: 'recordPing' }] as const;
 }
 
 export const nodeMachine = setup({
@@ -74,38 +102,26 @@ export const nodeMachine = setup({
     context: {} as NodeContext,
     events: {} as NodeEvent,
   },
-  actors: {
-    // Resolves with the HTTP status of any response; rejects on a transport error or timeout.
-    pingNode: fromPromise<number, PingInput>(({ input, signal }) => pingStatus(input.uri, input.timeoutMs, signal)),
-  },
   delays: {
-    // Fixed rate while pings answer within the interval: the next ping is due one interval after the last
-    // one started. A slower ping delays the next (pings never overlap, unlike upstream's async client).
-    nextPing: ({ context }) => {
-      if (context.lastRequestTime === undefined) return context.heartbeatIntervalMs;
-      const due = context.lastRequestTime + context.heartbeatIntervalMs - context.now();
-      return Math.min(context.heartbeatIntervalMs, Math.max(0, due));
-    },
     warmup: ({ context }) => Math.min(MAX_TIMER_MS, context.warmupMs),
     expirationGrace: ({ context }) => Math.min(MAX_TIMER_MS, context.expirationGraceMs),
   },
   guards: {
-    overThreshold: ({ context }) => failureRatio(context) > context.failureThreshold,
+    overThresholdAfterPing: ({ context, event }) => event.type === 'node.pinged' && failureRatio(withPing(context, event)) > context.failureThreshold,
   },
   actions: {
-    recordRequest: assign(({ context }) => ({ requests: context.requests.plus(1), lastRequestTime: context.now() })),
-    recordSuccess: assign(({ context }) => ({ successes: context.successes.plus(1), lastResponseTime: context.now() })),
-    recordFailure: assign(({ context }, params: { error: unknown }) => {
-      const failure = pingFailureOf(params.error);
-      const previous = context.failuresByType[failure.type] ?? new DecayCounter(1 / 60, context.now);
-      return {
-        failures: context.failures.plus(1),
-        failuresByType: { ...context.failuresByType, [failure.type]: previous.plus(1) },
-        lastResponseTime: context.now(),
-        lastFailure: failure,
-      };
-    }),
-    evaluateHealth: raise({ type: 'node.heartbeat' }),
+    recordPing: assign(({ context, event }) => (event.type === 'node.pinged' ? withPing(context, event) : {})),
+    watch: ({ context, self }) =>
+      context.scheduler.watch(self, {
+        uri: context.statusUri,
+        intervalMs: context.heartbeatIntervalMs,
+        timeoutMs: context.pingTimeoutMs,
+        deliver: (result) => {
+          if (self.getSnapshot().status === 'active') self.send({ type: 'node.pinged', ...result });
+          else context.scheduler.unwatch(self); // stopped without leaving monitoring
+        },
+      }),
+    unwatch: ({ context, self }) => context.scheduler.unwatch(self),
   },
 }).createMachine({
   id: 'node',
@@ -117,6 +133,7 @@ export const nodeMachine = setup({
       nodeId: input.nodeId,
       uri: input.uri,
       now,
+      scheduler: input.scheduler,
       statusUri: statusUri(input.uri),
       startTime: now(),
       requests: new DecayCounter(1 / 60, now),
@@ -127,58 +144,33 @@ export const nodeMachine = setup({
   },
   initial: 'monitoring',
   states: {
+    // Pinged every heartbeat interval. Upstream updateState/isFailed after each ping: over the threshold -> no
+    // success transition; under it -> a success transition, but the node stays failed for the warm-up.
+    // Never succeeded = FAILED.
     monitoring: {
-      type: 'parallel',
+      entry: 'watch',
+      exit: 'unwatch',
       on: { 'node.gone': 'GONE' },
+      initial: 'FAILED',
       states: {
-        heartbeat: {
-          initial: 'waiting',
+        FAILED: {
+          initial: 'UNHEALTHY',
           states: {
-            waiting: { after: { nextPing: 'pinging' } },
-            pinging: {
-              entry: 'recordRequest',
-              invoke: {
-                id: 'ping',
-                src: 'pingNode',
-                input: ({ context }) => ({ uri: context.statusUri, timeoutMs: context.pingTimeoutMs }),
-                onDone: { target: 'waiting', actions: ['recordSuccess', 'evaluateHealth'] },
-                onError: {
-                  target: 'waiting',
-                  actions: [{ type: 'recordFailure', params: ({ event }) => ({ error: event.error }) }, 'evaluateHealth'],
-                },
-              },
+            UNHEALTHY: { on: { 'node.pinged': onPing(false, 'WARMING_UP') } },
+            WARMING_UP: {
+              after: { warmup: '#node.monitoring.ALIVE' },
+              on: { 'node.pinged': onPing(true, 'UNHEALTHY') },
             },
           },
         },
-        // Upstream updateState/isFailed after each ping: over the threshold -> no success transition; under it
-        // -> a success transition, but the node stays failed for the warm-up. Never succeeded = FAILED.
-        health: {
-          initial: 'FAILED',
-          states: {
-            FAILED: {
-              initial: 'UNHEALTHY',
-              states: {
-                UNHEALTHY: {
-                  on: { 'node.heartbeat': { guard: not('overThreshold'), target: 'WARMING_UP' } },
-                },
-                WARMING_UP: {
-                  after: { warmup: '#node.monitoring.health.ALIVE' },
-                  on: { 'node.heartbeat': { guard: 'overThreshold', target: 'UNHEALTHY' } },
-                },
-              },
-            },
-            ALIVE: {
-              on: { 'node.heartbeat': { guard: 'overThreshold', target: 'FAILED' } },
-            },
-            // Where a node that comes back from GONE resumes (a WARMING_UP node restarts its warm-up).
-            previous: { type: 'history', history: 'deep', target: 'FAILED' },
-          },
-        },
+        ALIVE: { on: { 'node.pinged': onPing(true, 'FAILED') } },
+        // Where a node that comes back from GONE resumes (a WARMING_UP node restarts its warm-up).
+        previous: { type: 'history', history: 'deep', target: 'FAILED' },
       },
     },
     // Gone from discovery: no pings, still listed (as failed) until the grace period ends.
     GONE: {
-      on: { 'node.announced': '#node.monitoring.health.previous' },
+      on: { 'node.announced': '#node.monitoring.previous' },
       after: { expirationGrace: 'EXPIRED' },
     },
     EXPIRED: { type: 'final' },

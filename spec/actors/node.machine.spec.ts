@@ -1,6 +1,8 @@
 import { expect } from 'chai';
-import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import { nodeMachine, type NodeActorRef, type PingInput } from '../../lib/actors/node.machine.js';
+import { createActor, SimulatedClock } from 'xstate';
+import { nodeMachine, type NodeActorRef } from '../../lib/actors/node.machine.js';
+import type { PingTransport } from '../../lib/cluster/heartbeat-ping.js';
+import { HeartbeatScheduler } from '../../lib/cluster/heartbeat-scheduler.js';
 import { isNodeFailed, nodeStateOf, nodeStatsView } from '../../lib/actors/node-view.js';
 import { renderNodeStats } from '../../lib/protocol/node-stats.js';
 import { validateResponse } from '../support/schema-validator.js';
@@ -12,11 +14,16 @@ class FakeNode {
   up = true;
   pings: { uri: string; at: number }[] = [];
   constructor(private readonly clock: SimulatedClock) {}
-  readonly actor = fromPromise<number, PingInput>(async ({ input }) => {
-    this.pings.push({ uri: input.uri, at: this.clock.now() });
+  readonly ping: PingTransport = async (uri) => {
+    this.pings.push({ uri, at: this.clock.now() });
     if (this.up) return 200;
-    throw Object.assign(new Error(`connect ECONNREFUSED ${new URL(input.uri).host}`), { code: 'ECONNREFUSED' });
-  });
+    throw Object.assign(new Error(`connect ECONNREFUSED ${new URL(uri).host}`), { code: 'ECONNREFUSED' });
+  };
+}
+
+/** The coordinator's wiring: one scheduler on the simulated clock sends every ping through the fake. */
+function schedulerFor(clock: SimulatedClock, fake: FakeNode): HeartbeatScheduler {
+  return new HeartbeatScheduler({ ping: fake.ping, now: () => EPOCH + clock.now(), clock });
 }
 
 /** Let settled pings deliver their results (a macrotask turn drains every pending microtask). */
@@ -25,10 +32,9 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 function harness() {
   const clock = new SimulatedClock();
   const fake = new FakeNode(clock);
-  const machine = nodeMachine.provide({ actors: { pingNode: fake.actor } });
-  const node: NodeActorRef = createActor(machine, {
+  const node: NodeActorRef = createActor(nodeMachine, {
     clock,
-    input: { nodeId: 'worker-1', uri: 'http://127.0.0.1:8081', now: () => EPOCH + clock.now() },
+    input: { nodeId: 'worker-1', uri: 'http://127.0.0.1:8081', now: () => EPOCH + clock.now(), scheduler: schedulerFor(clock, fake) },
   });
   /** State changes with the simulated time they happened at. */
   const transitions: { at: number; state: string }[] = [];
@@ -69,7 +75,7 @@ describe('nodeMachine', () => {
     const { node, fake, transitions, run } = harness();
     await run(500);
     expect(fake.pings).to.deep.equal([{ uri: 'http://127.0.0.1:8081/v1/status', at: 500 }]);
-    expect(node.getSnapshot().value).to.deep.equal({ monitoring: { heartbeat: 'waiting', health: { FAILED: 'WARMING_UP' } } });
+    expect(node.getSnapshot().value).to.deep.equal({ monitoring: { FAILED: 'WARMING_UP' } });
     await run(4_900);
     expect(isNodeFailed(node.getSnapshot())).to.equal(true); // 5.4 s: 4.9 s after the success transition
     await run(100);
@@ -133,7 +139,7 @@ describe('nodeMachine', () => {
     let underThreshold: number | undefined;
     await run(120_000, 100, () => {
       const s = node.getSnapshot();
-      if (underThreshold === undefined && s.matches({ monitoring: { health: { FAILED: 'WARMING_UP' } } })) underThreshold = clock.now();
+      if (underThreshold === undefined && s.matches({ monitoring: { FAILED: 'WARMING_UP' } })) underThreshold = clock.now();
       return !isNodeFailed(s);
     });
     expect(underThreshold, 'ratio back under 0.1').to.be.a('number');
@@ -153,10 +159,10 @@ describe('nodeMachine', () => {
     fake.up = false;
     await run(20_000, 500);
     fake.up = true;
-    await run(60_000, 100, () => node.getSnapshot().matches({ monitoring: { health: { FAILED: 'WARMING_UP' } } }));
+    await run(60_000, 100, () => node.getSnapshot().matches({ monitoring: { FAILED: 'WARMING_UP' } }));
     fake.up = false; // fails again inside the warm-up
-    await run(10_000, 100, () => node.getSnapshot().matches({ monitoring: { health: { FAILED: 'UNHEALTHY' } } }));
-    expect(node.getSnapshot().matches({ monitoring: { health: { FAILED: 'UNHEALTHY' } } })).to.equal(true);
+    await run(10_000, 100, () => node.getSnapshot().matches({ monitoring: { FAILED: 'UNHEALTHY' } }));
+    expect(node.getSnapshot().matches({ monitoring: { FAILED: 'UNHEALTHY' } })).to.equal(true);
     expect(isNodeFailed(node.getSnapshot())).to.equal(true);
     node.stop();
   });
@@ -198,7 +204,7 @@ describe('nodeMachine', () => {
     node.send({ type: 'node.gone' });
     await run(10_000, 500);
     node.send({ type: 'node.announced' });
-    expect(node.getSnapshot().matches({ monitoring: { health: { FAILED: 'WARMING_UP' } } })).to.equal(true);
+    expect(node.getSnapshot().matches({ monitoring: { FAILED: 'WARMING_UP' } })).to.equal(true);
     const back = clock.now();
     await run(10_000, 100, () => !isNodeFailed(node.getSnapshot()));
     expect(clock.now() - back).to.equal(5_000);
@@ -221,9 +227,9 @@ describe('nodeMachine', () => {
   it('honours configured intervals and thresholds', async () => {
     const clock = new SimulatedClock();
     const fake = new FakeNode(clock);
-    const node = createActor(nodeMachine.provide({ actors: { pingNode: fake.actor } }), {
+    const node = createActor(nodeMachine, {
       clock,
-      input: { nodeId: 'w', uri: 'http://w:1/', now: () => EPOCH + clock.now(), heartbeatIntervalMs: 1_000, warmupMs: 0, expirationGraceMs: 2_000 },
+      input: { nodeId: 'w', uri: 'http://w:1/', now: () => EPOCH + clock.now(), scheduler: schedulerFor(clock, fake), heartbeatIntervalMs: 1_000, warmupMs: 0, expirationGraceMs: 2_000 },
     }).start();
     clock.increment(1_000);
     await flush();
