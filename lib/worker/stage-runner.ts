@@ -3,8 +3,9 @@
 // reads the leaves' files and finishes the query, its pages rendered as any query's. Both derive their
 // SQL from the user's statement here, after planning that statement as a user's (the SQL gate, catalog
 // access and the statement's own errors hold as for any task); the coordinator only names splits.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Engine, Plan, PlanAbort } from '../engine/engine.types.js';
+import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
 import { readManifest } from '../engine/catalogs/tpch-generation.js';
 import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
 import { parseStatement } from '../sql/index.js';
@@ -57,15 +58,75 @@ function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: 
 
 /**
  * The leaf's plan: executing it writes the partial rows of `splits` to `outputFile` (Parquet) and ends
- * without rows; its update count is the number of partial rows written.
+ * without rows; its update count is the number of partial rows written (the rows the exchange carries),
+ * its progress the rows and bytes of its splits.
  */
 export async function planLeaf(engine: StageEngine, sql: string, session: Session, splits: readonly Split[], tpchDirectory: string, outputFile: string, abort?: PlanAbort): Promise<Plan> {
   const { stages, user } = await stagesOf(engine, sql, session, abort);
   user.release();
-  const source = splitSourceSql(splits, splitPaths(stages, splits, tpchDirectory));
+  const pathOf = splitPaths(stages, splits, tpchDirectory);
+  const source = splitSourceSql(splits, pathOf);
   const copy = `COPY (${leafDuckDbSql(stages, session, source)}) TO ${quoteString(outputFile)} (FORMAT parquet)`;
   const own = await engine.planOwnSql(copy, session, abort);
-  return { columns: [], execute: () => own.execute(), release: () => own.release() };
+  return { columns: [], execute: () => new LeafExecution(engine, own, session, splits.map((s) => ({ ...s, path: pathOf(s.file) })), outputFile), release: () => own.release() };
+}
+
+/** A single number of the project's own query (a count over Parquet metadata). */
+async function ownNumber(engine: StageEngine, sql: string, session: Session): Promise<number> {
+  const execution = (await engine.planOwnSql(sql, session)).execute();
+  let json = '';
+  for (let batch = await execution.next(1 << 16); batch; batch = await execution.next(1 << 16)) json += batch.json;
+  const value = (JSON.parse(`[${json}]`) as unknown[][])[0]?.[0];
+  return typeof value === 'number' ? value : Number(value ?? 0);
+}
+
+/** Runs the leaf's COPY to its end, then reads what it wrote and read from the files' metadata. */
+class LeafExecution implements Execution {
+  updateCount?: number;
+  exhausted?: boolean;
+  private stats: ExecutionProgress = { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
+  private readonly started = Date.now();
+  private readonly running: Execution;
+
+  constructor(
+    private readonly engine: StageEngine,
+    copy: Plan,
+    private readonly session: Session,
+    private readonly splits: readonly (Split & { path: string })[],
+    private readonly outputFile: string,
+  ) {
+    this.running = copy.execute();
+  }
+
+
+  async next(targetBytes: number): Promise<RowBatch | null> {
+    if (this.exhausted) return null;
+    while (await this.running.next(targetBytes)) { /* COPY renders no rows */ }
+    this.updateCount = await ownNumber(this.engine, `SELECT count(*) FROM read_parquet(${quoteString(this.outputFile)})`, this.session);
+    const paths = [...new Set(this.splits.map((s) => s.path))];
+    const rows = await ownNumber(this.engine, `SELECT coalesce(sum(num_rows), 0) FROM parquet_file_metadata([${paths.map(quoteString).join(', ')}])`, this.session);
+    const share = this.splits.reduce((sum, s) => sum + 1 / s.slices, 0) / paths.length;
+    const bytes = paths.reduce((sum, p) => sum + sizeOf(p), 0);
+    this.stats = { processedRows: Math.round(rows * share), processedBytes: Math.round(bytes * share), cpuTimeMillis: Date.now() - this.started };
+    this.exhausted = true;
+    return null;
+  }
+
+  cancel(): void {
+    this.running.cancel();
+  }
+
+  progress(): ExecutionProgress {
+    return this.stats;
+  }
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** The root's plan over the leaves' Parquet files: the user's statement's columns, the combined rows. */
