@@ -240,4 +240,23 @@ describe('nodeMachine', () => {
     clock.increment(2_000);
     expect(node.getSnapshot().status).to.equal('done');
   });
+
+  it('registers with the shared scheduler while monitoring, and leaves it when gone or stopped', async () => {
+    const clock = new SimulatedClock();
+    const scheduler = schedulerFor(clock, new FakeNode(clock));
+    const start = (nodeId: string) =>
+      createActor(nodeMachine, { clock, input: { nodeId, uri: `http://${nodeId}:1`, now: () => EPOCH + clock.now(), scheduler } }).start();
+    const a = start('a');
+    const b = start('b');
+    expect(scheduler.size).to.equal(2);
+    a.send({ type: 'node.gone' });
+    expect(scheduler.size).to.equal(1);
+    a.send({ type: 'node.announced' });
+    expect(scheduler.size).to.equal(2);
+    b.stop();
+    clock.increment(500); // b's last answer finds it stopped at the latest
+    await flush();
+    expect(scheduler.size).to.equal(1);
+    a.stop();
+  });
 });
