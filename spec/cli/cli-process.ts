@@ -1,0 +1,29 @@
+// Runs `vivace query ...` as a real child process (node + tsx on lib/cli/main.ts), as a user would.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../../lib/cli/main.ts', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], init: { env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'query', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, VIVACE_HISTORY_FILE: '/dev/null', ...init.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(init.input ?? '');
+  });
+}
