@@ -7,11 +7,14 @@ import { join } from 'node:path';
 import { parseDataSize } from './protocol/data-size.js';
 import { parseDuration } from './protocol/duration.js';
 import { VivaceError } from './protocol/vivace-error.js';
+import { parseLogLevel, type LogLevel } from './log/log-level.js';
 
 export interface CoordinatorConfig {
   host: string;
   port: number;
   environment: string;
+  /** the structured log's level (log.level: fatal, error, warn, info, debug, trace, silent) */
+  logLevel: LogLevel;
   nodeVersion: string;
   /** queries executing at once; keep below UV_THREADPOOL_SIZE (engine.md) */
   maxRunningQueries: number;
@@ -100,6 +103,7 @@ export function defaultConfig(): CoordinatorConfig {
     host: '127.0.0.1',
     port: 8080,
     environment: 'vivace',
+    logLevel: 'info',
     nodeVersion: vivaceVersion(),
     maxRunningQueries: 8,
     maxQueuedQueries: 5000,
@@ -164,6 +168,7 @@ const PROPERTIES: Record<string, Parser> = {
   'http-server.http.port': (v) => ({ port: integer(v, 'http-server.http.port') }),
   'http-server.http.host': (v) => ({ host: v }),
   'node.environment': (v) => ({ environment: v }),
+  'log.level': (v) => ({ logLevel: parseLogLevel(v) }),
   'query.max-concurrent-queries': (v) => ({ maxRunningQueries: integer(v, 'query.max-concurrent-queries') }),
   'query.max-queued-queries': (v) => ({ maxQueuedQueries: integer(v, 'query.max-queued-queries') }),
   'query.max-history': (v) => ({ maxHistory: integer(v, 'query.max-history') }),

@@ -15,6 +15,7 @@ import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config
 import { coordinatorDiscovery } from '../http/announcement.routes.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { createAccessControl } from '../security/access-control.js';
+import { createLogger, setDefaultLogger } from '../log/logger.js';
 import { canSeeQuery } from '../security/query-visibility.js';
 
 export const SERVE_USAGE = 'usage: vivace serve [--port PORT] [--host HOST] [--config FILE] [--workers N]';
@@ -40,6 +41,9 @@ export async function runServe(args: string[]): Promise<number> {
   // machine can join the cluster or read its tasks (remote workers need a configured one).
   if (config.internalSharedSecret === undefined && workerCount > 0) config.internalSharedSecret = randomBytes(32).toString('base64url');
 
+  // The process's one logger at log.level: the server's lines and those of code without a server at hand.
+  const logger = createLogger({ level: config.logLevel });
+  setDefaultLogger(logger);
   // Rules first (an invalid rules file stops the start).
   const accessControl = createAccessControl(config);
   // Bound once the coordinator and its server exist: the engine is created before them.
@@ -72,7 +76,7 @@ export async function runServe(args: string[]): Promise<number> {
     rmSync(privateDir, { recursive: true, force: true });
     process.exit(code);
   };
-  const server = await startServer(coordinator, { onShutdown: () => void stop(0), accessControl });
+  const server = await startServer(coordinator, { onShutdown: () => void stop(0), accessControl, logger });
   late.server = server;
   coordinatorDiscovery(coordinator, server.nodeId);
   late.system = createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }, { canViewQueryOwnedBy: (viewer, owner) => canSeeQuery(accessControl, viewer, owner) });

@@ -11,6 +11,10 @@ import { clusterRoutes } from './cluster.routes.js';
 import { errorBody, errorMiddleware } from './error-middleware.js';
 import type { EventLoopMonitor } from './event-loop-monitor.js';
 import { infoRoutes, ServerState } from './info.routes.js';
+import { defaultLogger, type Logger } from '../log/logger.js';
+import { createCoordinatorMetrics, type CoordinatorMetrics } from '../metrics/coordinator-metrics.js';
+import { httpMetrics } from '../metrics/http-metrics.js';
+import { metricsRoutes } from './metrics.routes.js';
 import { nodeRoutes } from './node.routes.js';
 import { queryRoutes } from './query.routes.js';
 import { requestTarget } from './request-target.js';
@@ -26,6 +30,10 @@ export interface AppOptions {
   authenticator?: Authenticator;
   /** Who may do what (lib/security/access-control.ts); Trino's default when absent. */
   accessControl?: AccessControl;
+  /** The registry /metrics serves (startServer feeds it the queries' events); a fresh one when absent. */
+  metrics?: CoordinatorMetrics;
+  /** Where server errors are logged (default: the process's logger). */
+  logger?: Logger;
 }
 
 export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
@@ -42,7 +50,13 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   infoRoutes(router, coordinator, serverState, options.nodeId, access, options.eventLoop);
   clusterRoutes(router, coordinator, serverState);
   announcementRoutes(router, coordinator, options.nodeId);
+  const metrics = options.metrics ?? createCoordinatorMetrics(coordinator);
+  metricsRoutes(router, metrics, access);
+  // Read by the error middleware (loggerOf): each server logs to its own logger.
+  (app.context as { logger?: Logger }).logger = options.logger ?? defaultLogger();
 
+  // Outermost: it sees the status the error middleware settles on.
+  app.use(httpMetrics(metrics.registry, router));
   app.use(errorMiddleware);
   app.use(requestTarget(implementedMethods(router)));
   const authenticator = options.authenticator ?? createAuthenticator(coordinator.config, { now: () => coordinator.now() });

@@ -4,6 +4,7 @@
 import type { Context, Next } from 'koa';
 import { ERROR_CODES, type ErrorName } from '../protocol/error-codes.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { defaultLogger, type Logger } from '../log/logger.js';
 
 export function errorBody(status: number, errorName: ErrorName, message: string): string {
   const info = ERROR_CODES[errorName];
@@ -16,20 +17,22 @@ function sendError(ctx: Context, status: number, errorName: ErrorName, message: 
   ctx.set('Content-Type', 'application/json');
 }
 
-/** One line of JSON on stderr for a failure that is our own bug, with the query it concerns when known. */
-export function logInternalError(err: unknown, context: { queryId?: string; request?: string }): void {
+/** One log line at error level for a failure that is our own bug, with the query it concerns when known. */
+export function logInternalError(err: unknown, context: { queryId?: string; request?: string }, logger: Logger = defaultLogger()): void {
   const error = err instanceof Error ? err : new Error(String(err));
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      event: 'internal_error',
-      ...(context.queryId === undefined ? {} : { queryId: context.queryId }),
-      ...(context.request === undefined ? {} : { request: context.request }),
-      errorName: error instanceof VivaceError ? error.errorName : 'GENERIC_INTERNAL_ERROR',
-      message: error.message,
-      stack: (error.stack ?? '').split('\n').map((l) => l.trim()).filter((l) => l.startsWith('at ')).slice(0, 12),
-    }),
-  );
+  logger.error({
+    event: 'internal_error',
+    ...(context.queryId === undefined ? {} : { queryId: context.queryId }),
+    ...(context.request === undefined ? {} : { request: context.request }),
+    errorName: error instanceof VivaceError ? error.errorName : 'GENERIC_INTERNAL_ERROR',
+    message: error.message,
+    stack: (error.stack ?? '').split('\n').map((l) => l.trim()).filter((l) => l.startsWith('at ')).slice(0, 12),
+  });
+}
+
+/** The logger of the app serving `ctx` (createApp sets it), else the process's. */
+export function loggerOf(ctx: Context): Logger {
+  return (ctx as { logger?: Logger }).logger ?? defaultLogger();
 }
 
 /** Internal error names that are a state of this server rather than a bug: 503, not logged. */
@@ -62,7 +65,7 @@ function queryIdOf(ctx: Context): string | undefined {
 }
 
 function answerInternal(ctx: Context, err: unknown, status = 500): void {
-  logInternalError(err, { queryId: queryIdOf(ctx), request: `${ctx.method} ${ctx.path}` });
+  logInternalError(err, { queryId: queryIdOf(ctx), request: `${ctx.method} ${ctx.path}` }, loggerOf(ctx));
   if (ctx.headerSent || !ctx.writable) return; // nothing more can be said on this response
   const message = err instanceof Error && err.message ? err.message : 'Internal error';
   sendError(ctx, status, err instanceof VivaceError ? err.errorName : 'GENERIC_INTERNAL_ERROR', message);

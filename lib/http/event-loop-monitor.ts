@@ -1,7 +1,9 @@
 // Watches the event loop: its delay since start (perf_hooks.monitorEventLoopDelay) and over the last
-// minute, for /v1/status, and every stall over a threshold logged as one line of JSON naming the
-// statements that were in flight. Its timers are unref'd: they never keep the process alive.
+// minute, for /v1/status, and every stall over a threshold logged as one line (warn) naming the
+// statements that were in flight; their SQL goes to a second line at debug only. Its timers are
+// unref'd: they never keep the process alive.
 import { createHistogram, monitorEventLoopDelay, type RecordableHistogram } from 'node:perf_hooks';
+import { defaultLogger, type Logger } from '../log/logger.js';
 
 /** Timer lateness in milliseconds: how long a due callback waited for the loop. */
 export interface DelayFigures {
@@ -39,8 +41,8 @@ export interface EventLoopMonitorOptions {
   checkIntervalMs?: number;
   /** Sampling period of monitorEventLoopDelay (default 10 ms). */
   resolutionMs?: number;
-  /** Where a stall's line goes (default console.warn). */
-  warn?: (line: string) => void;
+  /** Where a stall's lines go (default: the process's logger). */
+  logger?: Logger;
 }
 
 export interface EventLoopMonitor {
@@ -65,7 +67,7 @@ export function startEventLoopMonitor(options: EventLoopMonitorOptions): EventLo
   const thresholdMs = options.stallThresholdMs ?? 100;
   const intervalMs = options.checkIntervalMs ?? 20;
   const resolutionMs = options.resolutionMs ?? 10;
-  const warn = options.warn ?? ((line: string) => console.warn(line));
+  const logger = options.logger ?? defaultLogger();
   // The global clock (not perf_hooks' binding), so that a spec can drive it with fake timers.
   const clock = () => globalThis.performance.now();
 
@@ -107,16 +109,20 @@ export function startEventLoopMonitor(options: EventLoopMonitorOptions): EventLo
     const at = new Date().toISOString();
     const delayMs = round(lateness);
     lastStall = { at, delayMs, queryIds: statements.map((s) => s.queryId) };
-    warn(
-      JSON.stringify({
-        level: 'warn',
-        event: 'event_loop_stall',
+    logger.warn({
+      event: 'event_loop_stall',
+      at,
+      delayMs,
+      thresholdMs,
+      statements: statements.map((s) => ({ queryId: s.queryId, state: s.state, user: s.user })),
+    });
+    if (statements.length > 0 && logger.isLevelEnabled('debug')) {
+      logger.debug({
+        event: 'event_loop_stall_queries',
         at,
-        delayMs,
-        thresholdMs,
-        statements: statements.map((s) => ({ ...s, query: s.query.length > QUERY_TEXT_LIMIT ? `${s.query.slice(0, QUERY_TEXT_LIMIT)}...` : s.query })),
-      }),
-    );
+        statements: statements.map((s) => ({ queryId: s.queryId, query: s.query.length > QUERY_TEXT_LIMIT ? `${s.query.slice(0, QUERY_TEXT_LIMIT)}...` : s.query })),
+      });
+    }
   };
 
   const timer = setInterval(tick, intervalMs);

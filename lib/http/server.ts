@@ -16,6 +16,11 @@ import { startEventLoopMonitor, type EventLoopMonitor, type StatementInFlight } 
 import { ServerState } from './info.routes.js';
 import { loadTlsMaterial } from './tls-keystore.js';
 import { drainQueries } from '../actors/shutdown-drain.js';
+import { defaultLogger, type Logger } from '../log/logger.js';
+import { startNodeStateLog } from '../log/node-state-log.js';
+import { queryLog } from '../log/query-log.js';
+import { createCoordinatorMetrics, type CoordinatorMetrics } from '../metrics/coordinator-metrics.js';
+import { watchQueryEvents } from '../metrics/query-events.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -25,6 +30,8 @@ export interface RunningServer {
   readonly server: Server;
   readonly state: ServerState;
   readonly eventLoop: EventLoopMonitor;
+  /** What GET /metrics serves. */
+  readonly metrics: CoordinatorMetrics;
   /** With http-server.https.enabled: the HTTPS listener, same app, on http-server.https.port. */
   readonly httpsUrl?: string;
   readonly httpsPort?: number;
@@ -42,6 +49,8 @@ export interface ServerOptions {
   stallThresholdMs?: number;
   /** Who may do what; Trino's default (everything but impersonation) when absent. */
   accessControl?: AccessControl;
+  /** Where the server's lines go: queries, node changes, server errors, stalls (default: the process's logger). */
+  logger?: Logger;
 }
 
 export async function startServer(coordinator: Coordinator, options: ServerOptions = {}): Promise<RunningServer> {
@@ -58,16 +67,26 @@ export async function startServer(coordinator: Coordinator, options: ServerOptio
     options.onShutdown?.();
   });
   const nodeId = randomUUID();
+  const logger = options.logger ?? defaultLogger();
   const eventLoop = startEventLoopMonitor({
     statementsDuring: (windowMs) => statementsDuring(coordinator, windowMs),
+    logger,
     ...(options.stallThresholdMs === undefined ? {} : { stallThresholdMs: options.stallThresholdMs }),
   });
+  const metrics = createCoordinatorMetrics(coordinator);
+  const stopQueryEvents = watchQueryEvents(coordinator, [metrics.queries, queryLog(logger)]);
+  const nodeStateLog = startNodeStateLog(coordinator, logger);
+  const stopWatching = () => {
+    eventLoop.stop();
+    stopQueryEvents();
+    nodeStateLog.stop();
+  };
   const host = options.host ?? coordinator.config.host;
   let server: Server | undefined;
   let httpsServer: HttpsServer | undefined;
   try {
     // A bad password file or JWT key file stops the start here (createApp reads them).
-    const app = createApp(coordinator, { nodeId, serverState: state, eventLoop, ...(options.accessControl ? { accessControl: options.accessControl } : {}) });
+    const app = createApp(coordinator, { nodeId, serverState: state, eventLoop, metrics, logger, ...(options.accessControl ? { accessControl: options.accessControl } : {}) });
     const handler = app.callback();
     server = configure(createServer(handler));
     await listen(server, httpPort, host);
@@ -77,7 +96,7 @@ export async function startServer(coordinator: Coordinator, options: ServerOptio
       await listen(httpsServer, httpsPort, host);
     }
   } catch (err) {
-    eventLoop.stop();
+    stopWatching();
     await Promise.all([server, httpsServer].map((s) => (s?.listening ? closeServer(s) : undefined)));
     throw err;
   }
@@ -91,11 +110,12 @@ export async function startServer(coordinator: Coordinator, options: ServerOptio
     server,
     state,
     eventLoop,
+    metrics,
     ...(secure && secureAddress
       ? { httpsUrl: `https://${hostPart(secureAddress.address)}:${secureAddress.port}`, httpsPort: secureAddress.port, httpsServer: secure }
       : {}),
     close: async () => {
-      eventLoop.stop();
+      stopWatching();
       await Promise.all([closeServer(server), secure ? closeServer(secure) : undefined]);
     },
   };

@@ -11,7 +11,8 @@ import { isLastResponse, renderStatement } from '../protocol/statement-response.
 import type { RowBatch } from '../engine/engine.types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { readTextBody } from './raw-body.js';
-import { isOwnBug, logInternalError } from './error-middleware.js';
+import { isOwnBug, logInternalError, loggerOf } from './error-middleware.js';
+import type { Logger } from '../log/logger.js';
 import { baseUri, headerValue, protocolFamily, sendJsonText, type ProtocolFamily } from './request-context.js';
 import { refuseNulCharacters } from './statement-text.js';
 import { requestUser } from './request-user.js';
@@ -60,12 +61,12 @@ function sendResponse(ctx: Context, response: SentResponse): void {
 }
 
 /** A query that ends with an INTERNAL_ERROR failed through our own bug: logged once, with its id. */
-function logInternalFailure(tracked: TrackedQuery): void {
+function logInternalFailure(tracked: TrackedQuery, logger: Logger): void {
   const ref = tracked.ref;
   if (!ref) return;
   const check = () => {
     const error = ref.getSnapshot().context.error;
-    if (error && isOwnBug(error)) logInternalError(error.cause ?? error, { queryId: tracked.queryId });
+    if (error && isOwnBug(error)) logInternalError(error.cause ?? error, { queryId: tracked.queryId }, logger);
   };
   ref.subscribe({ complete: check, error: check });
 }
@@ -86,7 +87,7 @@ export function statementRoutes(router: Router, coordinator: Coordinator, access
     const session = { ...parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now(), prefix: family.prefix }), user };
     refuseNulCharacters(sql, session);
     const { tracked, asSubmitted } = coordinator.start(sql, session);
-    logInternalFailure(tracked);
+    logInternalFailure(tracked, loggerOf(ctx));
     // The POST answers the planned query as it stood when planning ended (RUNNING, stages SCHEDULED).
     const planned = await coordinator.waitFor(tracked, isPastPlanning, config.longPollMs);
     // A query that failed before it was planned answers as submitted, with a nextUri: clients only

@@ -1,11 +1,12 @@
 // The server watches its own event loop: a stall over 100 ms is logged as one JSON line naming the
-// statements in flight, and /v1/status shows the delay since start and over the last minute. The stalls
+// statements in flight (their SQL on a second line, at debug only), and /v1/status shows the delay since start and over the last minute. The stalls
 // here are real: the server runs in this process and the spec blocks the loop with a busy wait.
 import { expect } from 'chai';
 import { performance } from 'node:perf_hooks';
 import sinon from 'sinon';
 import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
 import { request, startTestServer, type TestServer } from '../support/http.js';
+import { captureLog, type CapturedLog, type LogLine } from '../support/log-capture.js';
 import { validateResponse } from '../support/schema-validator.js';
 
 function blockFor(ms: number): void {
@@ -15,30 +16,21 @@ function blockFor(ms: number): void {
   }
 }
 
-interface StallLine {
-  level: string;
-  event: string;
-  at: string;
-  delayMs: number;
-  thresholdMs: number;
-  statements: { queryId: string; state: string; user: string; query: string }[];
+/** The first stall line that names `queryId`. */
+function stallNaming(log: CapturedLog, queryId: string): Promise<LogLine> {
+  return log.waitFor((line) => line.event === 'event_loop_stall' && (line.statements as { queryId: string }[]).some((s) => s.queryId === queryId));
 }
 
-/** Resolves with the first stall line console.warn receives that names `queryId`. */
-function stallNaming(warn: sinon.SinonStub, queryId: string): Promise<StallLine> {
-  return new Promise((resolve) => {
-    warn.callsFake((line: string) => {
-      const parsed = JSON.parse(line) as StallLine;
-      if (parsed.event === 'event_loop_stall' && parsed.statements.some((s) => s.queryId === queryId)) resolve(parsed);
-    });
-  });
+/** The debug line with the SQL of the statements a stall at `at` found. */
+function stallQueries(log: CapturedLog, at: string): Promise<LogLine> {
+  return log.waitFor((line) => line.event === 'event_loop_stall_queries' && line.at === at);
 }
 
 describe('event loop monitor', function () {
   this.timeout(20_000);
   let server: TestServer;
   let fake: FakeEngine;
-  let warn: sinon.SinonStub;
+  let log: CapturedLog;
 
   beforeEach(async () => {
     fake = new FakeEngine({
@@ -51,8 +43,8 @@ describe('event loop monitor', function () {
       if (sql === 'SELECT stall') blockFor(200);
       return plan(sql, session);
     };
-    warn = sinon.stub(console, 'warn');
-    server = await startTestServer({ engine: fake, config: { longPollMs: 200 } });
+    log = captureLog('debug');
+    server = await startTestServer({ engine: fake, config: { longPollMs: 200 }, logger: log.logger });
   });
   afterEach(async () => {
     sinon.restore();
@@ -63,14 +55,17 @@ describe('event loop monitor', function () {
   it('logs a stall over 100 ms as one JSON line naming the statement running at the time, and /v1/status shows it', async () => {
     const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT slow', headers: { 'X-Presto-User': 'alice' } });
     const queryId = post.body.id as string;
-    const logged = stallNaming(warn, queryId);
+    const logged = stallNaming(log, queryId);
     blockFor(200);
     const line = await logged;
     expect(line).to.include({ level: 'warn', event: 'event_loop_stall', thresholdMs: 100 });
     expect(line.delayMs).to.be.within(150, 5000);
     expect(Date.parse(line.at)).to.be.closeTo(Date.now(), 5000);
-    expect(line.statements.find((s) => s.queryId === queryId)).to.deep.equal({ queryId, state: 'RUNNING', user: 'alice', query: 'SELECT slow' });
-    expect(warn.getCalls().every((call) => call.args.length === 1 && !String(call.args[0]).includes('\n')), 'one line each').to.equal(true);
+    expect(line.statements.find((s: { queryId: string }) => s.queryId === queryId)).to.deep.equal({ queryId, state: 'RUNNING', user: 'alice' });
+    const queries = await stallQueries(log, line.at);
+    expect(queries).to.include({ level: 'debug' });
+    expect(queries.statements).to.deep.include({ queryId, query: 'SELECT slow' });
+    expect(log.chunks().every((chunk) => chunk.indexOf('\n') === chunk.length - 1), 'one line each').to.equal(true);
 
     const status = await request('GET', `${server.url}/v1/status`);
     expect(status.status).to.equal(200);
@@ -90,10 +85,10 @@ describe('event loop monitor', function () {
     const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT stall', headers: { 'X-Presto-User': 'bob' } });
     const queryId = post.body.id as string;
     // The detector's tick after the stall may have run before the POST answered: look at what was logged.
-    const logged = warn.getCalls().map((call) => JSON.parse(call.args[0] as string) as StallLine);
-    const line = logged.find((l) => l.statements.some((s) => s.queryId === queryId)) ?? (await stallNaming(warn, queryId));
+    const line = await stallNaming(log, queryId);
     expect(line.delayMs).to.be.at.least(150);
-    expect(line.statements.find((s) => s.queryId === queryId)).to.include({ user: 'bob', query: 'SELECT stall' });
+    expect(line.statements.find((s: { queryId: string }) => s.queryId === queryId)).to.include({ user: 'bob' });
+    expect((await stallQueries(log, line.at)).statements).to.deep.include({ queryId, query: 'SELECT stall' });
   });
 
   it('answers HEAD /v1/status; every stall it counts was logged', async () => {
@@ -102,7 +97,7 @@ describe('event loop monitor', function () {
     validateResponse('status', status.body);
     expect(status.body).to.include({ coordinator: true });
     // A busy machine may stall this server on its own: whatever was counted was logged.
-    const logged = warn.getCalls().filter((call) => String(call.args[0]).includes('"event_loop_stall"')).length;
+    const logged = log.lines().filter((line) => line.event === 'event_loop_stall').length;
     expect(status.body.eventLoop.stalls.count).to.equal(logged);
   });
 });

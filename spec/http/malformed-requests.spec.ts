@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import sinon from 'sinon';
 import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
 import { request, runStatement, startTestServer, type TestServer } from '../support/http.js';
+import { captureLog, type CapturedLog } from '../support/log-capture.js';
 import { validateResponse } from '../support/schema-validator.js';
 
 interface RawResponse {
@@ -58,8 +59,12 @@ describe('malformed requests', function () {
   let server: TestServer;
   let port: number;
   let fake: FakeEngine;
+  let log: CapturedLog;
+  /** The server's internal_error lines written since `from` lines. */
+  const internalErrors = (from: number) => log.lines().slice(from).filter((l) => l.event === 'internal_error');
 
   before(async () => {
+    log = captureLog();
     fake = new FakeEngine({
       'SELECT 1': { columns: [BIGINT_COLUMN('_col0')], rows: [[1]] },
       // USE memory."a<LF>b" after CREATE SCHEMA: names Node cannot put in a header as they are.
@@ -70,7 +75,7 @@ describe('malformed requests', function () {
       if (sql === 'SELECT bug') throw new TypeError("Cannot read properties of undefined (reading 'columns')");
       return plan(sql, session);
     };
-    server = await startTestServer({ engine: fake, config: { longPollMs: 200 } });
+    server = await startTestServer({ engine: fake, config: { longPollMs: 200 }, logger: log.logger });
     port = server.server.port;
   });
   afterEach(() => sinon.restore());
@@ -219,12 +224,12 @@ describe('malformed requests', function () {
     });
 
     it('a body cut short by the client is no internal error, and the server stays up', async () => {
-      const error = sinon.spy(console, 'error');
+      const from = log.lines().length;
       const { text } = await raw(port, 'POST /v1/statement HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\nSELECT', true);
       // The client half-closed: nothing, or a 400, may come back; never a 500.
       expect(text).not.to.match(/^HTTP\/1\.1 5/);
       await stillServes();
-      expect(error.called, 'nothing logged as an internal error').to.equal(false);
+      expect(internalErrors(from), 'nothing logged as an internal error').to.deep.equal([]);
     });
   });
 
@@ -244,21 +249,21 @@ describe('malformed requests', function () {
 
   describe('our own bugs', () => {
     it('a route that throws answers 500 GENERIC_INTERNAL_ERROR and logs one JSON line with the query id', async () => {
-      const error = sinon.stub(console, 'error');
+      const from = log.lines().length;
       sinon.stub(server.coordinator, 'lookup').throws(new TypeError('tracker is gone'));
       const res = await request('GET', `${server.url}/v1/query/20240101_000000_00007_bbbbb`);
       sinon.restore();
       expect(res.status).to.equal(500);
       validateResponse('error', res.body);
       expect(res.body).to.include({ errorName: 'GENERIC_INTERNAL_ERROR', errorType: 'INTERNAL_ERROR', message: 'tracker is gone' });
-      expect(error.callCount).to.equal(1);
-      const logged = JSON.parse(error.firstCall.args[0] as string);
+      expect(internalErrors(from)).to.have.lengthOf(1);
+      const logged = internalErrors(from)[0]!;
       expect(logged).to.include({ level: 'error', event: 'internal_error', queryId: '20240101_000000_00007_bbbbb', message: 'tracker is gone', request: 'GET /v1/query/20240101_000000_00007_bbbbb' });
       expect(logged.stack).to.be.an('array').with.lengthOf.at.least(1);
     });
 
     it('a query failing with an internal error is logged once with its id; user errors are not logged', async () => {
-      const error = sinon.stub(console, 'error');
+      const from = log.lines().length;
       const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT bug', headers: { 'X-Presto-User': 'u' } });
       let body = post.body;
       while (body.nextUri) body = (await request('GET', body.nextUri)).body;
@@ -269,9 +274,8 @@ describe('malformed requests', function () {
       let userBody = user.body;
       while (userBody.nextUri) userBody = (await request('GET', userBody.nextUri)).body;
       expect(userBody.error.errorType).to.equal('USER_ERROR');
-      sinon.restore();
-      expect(error.callCount).to.equal(1);
-      expect(JSON.parse(error.firstCall.args[0] as string)).to.include({ event: 'internal_error', queryId: body.id });
+      expect(internalErrors(from)).to.have.lengthOf(1);
+      expect(internalErrors(from)[0]).to.include({ level: 'error', event: 'internal_error', queryId: body.id });
     });
   });
 });

@@ -6,6 +6,8 @@ import type { SystemTablesBinding } from '../../lib/engine/catalogs/system-table
 import { createSystemTablesSource } from '../../lib/actors/system-tables.source.js';
 import type { AccessControl } from '../../lib/security/access-control.js';
 import { canSeeQuery } from '../../lib/security/query-visibility.js';
+import { createLogger, type Logger } from '../../lib/log/logger.js';
+import { parseLogLevel } from '../../lib/log/log-level.js';
 
 export interface TestServer {
   coordinator: Coordinator;
@@ -15,10 +17,15 @@ export interface TestServer {
 }
 
 /** `system`: the binding the engine was created with; it is bound to this coordinator once the server listens. */
-export async function startTestServer(options: CoordinatorOptions & { system?: SystemTablesBinding; accessControl?: AccessControl }): Promise<TestServer> {
-  const { system, accessControl, ...coordinatorOptions } = options;
+/**
+ * `logger`: where the server's lines go; by default stderr at error level (VIVACE_TEST_LOG_LEVEL to see
+ * more), so that a spec run is not a log of every query.
+ */
+export async function startTestServer(options: CoordinatorOptions & { system?: SystemTablesBinding; accessControl?: AccessControl; logger?: Logger }): Promise<TestServer> {
+  const { system, accessControl, logger, ...coordinatorOptions } = options;
   const coordinator = createCoordinator({ ...coordinatorOptions, config: { trackerIntervalMs: 60_000, ...options.config } });
-  const server = await startServer(coordinator, { host: '127.0.0.1', port: 0, ...(accessControl ? { accessControl } : {}) });
+  const serverLogger = logger ?? createLogger({ level: parseLogLevel(process.env.VIVACE_TEST_LOG_LEVEL ?? 'error') });
+  const server = await startServer(coordinator, { host: '127.0.0.1', port: 0, logger: serverLogger, ...(accessControl ? { accessControl } : {}) });
   const visibility = accessControl && { canViewQueryOwnedBy: (viewer: string, owner: string) => canSeeQuery(accessControl, viewer, owner) };
   system?.bind(createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }, visibility));
   return {

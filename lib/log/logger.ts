@@ -1,0 +1,43 @@
+// The structured JSON logger (pino): one object per line, ISO time, level as its name. Lines go to
+// stderr by default (stdout carries the CLI's own output); specs inject a destination stream instead.
+import { pino, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
+import type { LogLevel } from './log-level.js';
+
+export type { Logger };
+
+export interface LoggerOptions {
+  /** Default info. */
+  level?: LogLevel;
+  /** Where lines go (default: stderr, written synchronously so that nothing is lost on exit). */
+  destination?: DestinationStream;
+}
+
+/**
+ * Credentials never reach a line, whatever object a caller passes: these keys are censored at any of
+ * the first two levels (the shapes our lines have).
+ */
+const REDACTED = ['password', 'authorization', 'accessToken', 'extraCredentials', 'token'].flatMap((key) => [key, `*.${key}`]);
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? 'info',
+      timestamp: stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED, censor: '[redacted]' },
+    },
+    options.destination ?? pino.destination({ dest: 2, sync: true }),
+  );
+}
+
+let processLogger: Logger | undefined;
+
+/** The process's logger, for code that has no server at hand (created at the first call, level info). */
+export function defaultLogger(): Logger {
+  return (processLogger ??= createLogger());
+}
+
+/** Sets the process's logger (`vivace serve` does, with log.level). */
+export function setDefaultLogger(logger: Logger): void {
+  processLogger = logger;
+}

@@ -1,0 +1,148 @@
+// The coordinator's Prometheus registry: queries started and ended (failures by error type and name, a
+// closed set), elapsed time, rows and bytes sent to clients, and gauges read at scrape time (queries
+// running and queued, nodes alive and failed, recent heartbeat failures by type). A registry of its own
+// per server, so that several servers can live in one process; Node's process metrics are shared.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Coordinator } from '../actors/coordinator.js';
+import { queryStateOf, type QueryView } from '../actors/query-view.js';
+import type { QueryEventListener } from './query-events.js';
+
+export interface CoordinatorMetrics {
+  readonly registry: Registry;
+  /** Counts queries as the tracker reports them (see query-events.ts). */
+  readonly queries: QueryEventListener;
+  /** The exposition text: this coordinator's metrics, then the process's. */
+  text(): Promise<string>;
+  readonly contentType: string;
+}
+
+/** Seconds, from a SELECT 1 to the default query.max-run-time scale. */
+const ELAPSED_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
+
+/** Failure types are error codes or class names a worker's failure gave; past this many, 'other'. */
+const MAX_FAILURE_TYPES = 32;
+const FAILURE_TYPE_TEXT = /^[\w.$-]{1,64}$/;
+
+let processRegistry: Registry | undefined;
+
+/** Node's default metrics, registered once per process (each registration adds observers that live forever). */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export function createCoordinatorMetrics(coordinator: Coordinator): CoordinatorMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const started = new Counter({ name: 'vivace_queries_started_total', help: 'Queries submitted', registers });
+  const finished = new Counter({ name: 'vivace_queries_finished_total', help: 'Queries that ended FINISHED', registers });
+  const failed = new Counter({
+    name: 'vivace_queries_failed_total',
+    help: 'Queries that ended FAILED, by error type and error name',
+    labelNames: ['error_type', 'error_name'] as const,
+    registers,
+  });
+  const elapsed = new Histogram({
+    name: 'vivace_query_elapsed_seconds',
+    help: 'Elapsed time of ended queries, from creation to end, by final state',
+    labelNames: ['state'] as const,
+    buckets: ELAPSED_BUCKETS,
+    registers,
+  });
+  const rows = new Counter({ name: 'vivace_output_rows_total', help: 'Rows sent to clients by ended queries', registers });
+  const bytes = new Counter({ name: 'vivace_output_bytes_total', help: 'Bytes of rows sent to clients by ended queries', registers });
+
+  new Gauge({
+    name: 'vivace_queries_queued',
+    help: 'Queries waiting for admission',
+    registers,
+    collect() {
+      this.set(liveQueries(coordinator).queued);
+    },
+  });
+  new Gauge({
+    name: 'vivace_queries_running',
+    help: 'Queries admitted and not yet ended (planning, starting, running or finishing)',
+    registers,
+    collect() {
+      this.set(liveQueries(coordinator).running);
+    },
+  });
+  new Gauge({
+    name: 'vivace_nodes',
+    help: 'Worker nodes the failure detector monitors, by health',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      let alive = 0;
+      let failedNodes = 0;
+      for (const node of coordinator.nodes()) {
+        if (node.failed) failedNodes++;
+        else alive++;
+      }
+      this.set({ state: 'alive' }, alive);
+      this.set({ state: 'failed' }, failedNodes);
+    },
+  });
+  new Gauge({
+    name: 'vivace_node_heartbeat_failures_recent',
+    help: 'Failed heartbeats of all nodes by failure type, as decaying one-minute counts (as /v1/node recentFailuresByType)',
+    labelNames: ['type'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [type, count] of recentFailuresByType(coordinator)) this.set({ type }, count);
+    },
+  });
+
+  const queries: QueryEventListener = {
+    started: () => started.inc(),
+    ended(view: QueryView) {
+      const seconds = Math.max(0, (view.endTime ?? view.viewTime) - view.createTime) / 1000;
+      elapsed.observe({ state: view.state }, seconds);
+      if (view.error) failed.inc({ error_type: view.error.errorType, error_name: view.error.errorName });
+      else finished.inc();
+      rows.inc(view.outputRows);
+      bytes.inc(view.outputBytes);
+    },
+  };
+
+  return {
+    registry,
+    queries,
+    contentType: registry.contentType,
+    async text() {
+      return (await registry.metrics()) + (await processMetrics().metrics());
+    },
+  };
+}
+
+function liveQueries(coordinator: Coordinator): { queued: number; running: number } {
+  let queued = 0;
+  let running = 0;
+  for (const tracked of coordinator.list()) {
+    const snapshot = tracked.ref?.getSnapshot();
+    if (!snapshot || snapshot.status !== 'active') continue;
+    if (queryStateOf(snapshot) === 'QUEUED') queued++;
+    else running++;
+  }
+  return { queued, running };
+}
+
+function recentFailuresByType(coordinator: Coordinator): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const node of coordinator.nodes()) {
+    const byType = node.stats.recentFailuresByType;
+    if (typeof byType !== 'object' || byType === null) continue;
+    for (const [rawType, count] of Object.entries(byType as Record<string, unknown>)) {
+      if (typeof count !== 'number') continue;
+      const known = FAILURE_TYPE_TEXT.test(rawType) && (totals.has(rawType) || totals.size < MAX_FAILURE_TYPES);
+      const type = known ? rawType : 'other';
+      totals.set(type, (totals.get(type) ?? 0) + count);
+    }
+  }
+  return totals;
+}

@@ -1,0 +1,59 @@
+// Koa middleware counting every request by route pattern, method and status, with its latency: the
+// pattern the router matched ('/v1/statement/executing/:queryId/:slug/:token'), never the raw path, so
+// ids and tokens never become label values. It runs first, so the status is the one the error
+// middleware settled on. Latency is the time until the response is ready to send (not its transfer).
+import type Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+/** Requests no route took (404, 405, or refused before routing, such as a 401). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
+
+/** Seconds: a SELECT 1 page takes about a millisecond, a long poll up to protocol.v1.max-wait. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export function httpMetrics(registry: Registry, router: Router): (ctx: Context, next: Next) => Promise<void> {
+  const requests = new Counter({
+    name: 'vivace_http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'vivace_http_request_duration_seconds',
+    help: 'Time from a request to its response being ready, by route pattern and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const routeOf = (ctx: Context): string => {
+    const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+    if (matched !== undefined) return String(matched);
+    // Refused before routing (authentication, request target): the route it was meant for, if any.
+    // ctx.path throws for a target that does not parse (answered 400 by requestTarget).
+    try {
+      const layer = router.match(ctx.path, ctx.method).pathAndMethod[0];
+      return layer ? String(layer.path) : UNMATCHED_ROUTE;
+    } catch {
+      return UNMATCHED_ROUTE;
+    }
+  };
+  const record = (ctx: Context, started: number) => {
+    const route = routeOf(ctx);
+    const method = METHODS.has(ctx.method) ? ctx.method : 'OTHER';
+    requests.inc({ route, method, status: String(ctx.status) });
+    latency.observe({ route, method }, (performance.now() - started) / 1000);
+  };
+  return (ctx, next) => {
+    const started = performance.now();
+    return next().then(
+      () => record(ctx, started),
+      (err: unknown) => {
+        record(ctx, started);
+        throw err;
+      },
+    );
+  };
+}
