@@ -68,22 +68,19 @@ export async function runQuery(args: string[]): Promise<number> {
   }
   // `vivace query ... | head`: a closed pipe ends the output, not the process with a stack trace.
   process.stdout.on('error', () => process.exit(0));
-  const interactive = options.execute === undefined && options.file === undefined;
+  // No --execute or --file and stdin not a terminal: the piped statements run as a batch.
+  const interactive = options.execute === undefined && options.file === undefined && process.stdin.isTTY === true;
   const format = options.outputFormat === undefined ? (interactive ? 'ALIGNED' : 'CSV') : (options.outputFormat as OutputFormat);
   const ctx: Context = { client, format, progress: process.stderr.isTTY === true, current: undefined, cancelling: false };
   if (!interactive) {
     let text: string;
     try {
-      text = options.execute ?? readFileSync(options.file!, 'utf8');
+      text = options.execute ?? (options.file === undefined ? await readAll(process.stdin) : readFileSync(options.file, 'utf8'));
     } catch (err) {
-      process.stderr.write(`vivace query: cannot read ${options.file}: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`vivace query: cannot read ${options.file ?? 'stdin'}: ${err instanceof Error ? err.message : String(err)}\n`);
       return 2;
     }
     return runBatch(ctx, text, options.ignoreErrors === true);
-  }
-  if (!process.stdin.isTTY) {
-    // Statements piped in: run them as a batch file would be run.
-    return runBatch(ctx, await readAll(process.stdin), options.ignoreErrors === true);
   }
   return runInteractive(ctx);
 }
