@@ -220,8 +220,10 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     announceNode(nodeId, uri) {
       const known = nodeActors.get(nodeId);
       // A worker restarted on another address is monitored afresh there (its old address is dead).
-      if (known && known.getSnapshot().context.uri !== uri) known.stop();
-      else if (known?.getSnapshot().status === 'active') {
+      if (known && known.getSnapshot().context.uri !== uri) {
+        heartbeats.unwatch(known); // stopping an actor runs no exit action
+        known.stop();
+      } else if (known?.getSnapshot().status === 'active') {
         known.send({ type: 'node.announced' });
         return;
       }

@@ -77,6 +77,17 @@ export function failureRatio(context: Pick<NodeContext, 'requests' | 'failures'>
  * (upstream counts it when sent): the same second unless the ping straddles one, and never in flight.
  */
 function withPing(context: NodeContext, event: PingedEvent): PingStats {
+  // The guard and the action of one transition see the same context and event object: compute once.
+  const cached = recorded.get(event);
+  if (cached?.context === context) return cached.stats;
+  const stats = computeWithPing(context, event);
+  recorded.set(event, { context, stats });
+  return stats;
+}
+
+const recorded = new WeakMap<PingedEvent, { context: NodeContext; stats: PingStats }>();
+
+function computeWithPing(context: NodeContext, event: PingedEvent): PingStats {
   const stats = { requests: context.requests.plus(1), lastRequestTime: event.requestTime, lastResponseTime: event.responseTime };
   if (!event.failed) return { ...stats, successes: context.successes.plus(1), failures: context.failures, failuresByType: context.failuresByType, lastFailure: context.lastFailure };
   const failure = pingFailureOf(event.error);
