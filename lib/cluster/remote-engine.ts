@@ -8,6 +8,7 @@ import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from './cluster-auth.js';
 import { routeOf } from './statement-route.js';
+import { emptyLeafStats, planStaged, stagedQuery, type StageHost } from './staged-query.js';
 import {
   TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath,
   type SystemSnapshot, type TaskPlanRequest, type TaskPlanResponse,
@@ -40,6 +41,11 @@ export interface RemoteEngineOptions {
   controlTimeoutMs?: number;
   /** How often in-flight work is checked against the failure detector. */
   watchIntervalMs?: number;
+  /**
+   * vivace.distributed-tpch: a query over one tpch table runs in two stages across the workers
+   * (staged-query.ts), reading the table's parts under this directory (shared by local workers). Absent: off.
+   */
+  stages?: { tpchDirectory: string };
 }
 
 const DEFAULTS = { firstBatchBytes: 1 << 20, workTimeoutMs: 600_000, controlTimeoutMs: 10_000, watchIntervalMs: 1_000 } as const;
@@ -73,6 +79,8 @@ export class RemoteEngine implements Engine {
   }
 
   async plan(sql: string, session: Session, abort?: PlanAbort, queryId?: string): Promise<Plan> {
+    const staged = this.options.stages && stagedQuery(sql, session, this.options.stages.tpchDirectory);
+    if (staged) return this.planTwoStages(sql, session, staged.files, abort, queryId);
     const route = routeOf(sql, session);
     const pinned = this.pinnedWorker(session);
     const worker = pinned ?? this.pick(route.target);
@@ -101,6 +109,30 @@ export class RemoteEngine implements Engine {
         throw remoteError(retryErr, other, 'plan');
       }
     }
+  }
+
+  /** The leaf stage, then the root task (staged-query.ts); its pages are forwarded as any task's. */
+  private async planTwoStages(sql: string, session: Session, files: string[], abort: PlanAbort | undefined, queryId: string | undefined): Promise<Plan> {
+    const host: StageHost = {
+      aliveWorkers: () => this.options.workers().filter((w) => w.alive),
+      clientOf: (node) => this.clientFor({ ...node, memory: false, alive: true }),
+      headers: () => this.headers(),
+      deleteTask: (client, taskId) => this.deleteTask(client, taskId),
+      workTimeoutMs: this.settings.workTimeoutMs,
+      planRoot: async (request, rootAbort) => {
+        const worker = this.pick('any');
+        try {
+          return await this.planOn(worker, request, 0, rootAbort);
+        } catch (err) {
+          const other = unreachable(err) ? this.tryPick(worker.nodeId) : undefined;
+          if (!other) throw remoteError(err, worker, 'root plan');
+          return this.planOn(other, request, 1, rootAbort).catch((retryErr: unknown) => Promise.reject(remoteError(retryErr, other, 'root plan')));
+        }
+      },
+    };
+    const stats = emptyLeafStats();
+    const id = queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`;
+    return planStaged(host, { queryId: id, sql, session, ...(sizesPages(session) ? {} : { targetBytes: this.settings.firstBatchBytes }) }, files, stats, taskError, abort);
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,16 @@
 //   GET    /v1/task/{taskId}/results/{token}?targetBytes=N     -> 200 page | 204 end | error
 //   DELETE /v1/task/{taskId}                   cancel the plan or execution and release it -> 204
 //   GET    /v1/task                            TaskInfo[] of the tasks the worker holds
+//   GET    /v1/task/{taskId}/output            a finished leaf task's partial rows (Parquet) -> 200 | 409 | 404
+//
+// Stage tasks (a query over one tpch table in two stages, stage-planner.ts): a request with `stage` runs
+// a part of the statement in `sql` rather than all of it. Each worker derives the stage's SQL from that
+// statement itself, after planning it as a user's (its errors are the statement's); only split and
+// input names travel. A leaf (`{queryId}.1.{partition}.{attempt}`, executed with the plan) writes the
+// partial rows of its splits to one Parquet file and ends without rows: its results GET answers 204 once
+// the file is complete, with the partial rows written as TASK_HEADERS.updateCount and its splits' rows
+// and bytes as progress. The root (`{queryId}.0.0.{attempt}`) pulls each input's output worker to
+// worker (with the internal bearer), combines them, and pages its rows as any query's.
 //
 // A results page: the body is RowBatch.json as it is (rows joined by commas, no brackets), with
 // TASK_HEADERS carrying the row count, whether it was the last page, the update count and progress. The
@@ -52,7 +62,30 @@ export interface TaskPlanRequest {
    * batch that failed: token 0 then answers its error) and token 0 is read as usual.
    */
   inlineFirstPage?: boolean;
+  /** A stage task (see above); absent: the whole statement. A worker that predates it would run the whole statement: mixed versions need the switch (vivace.distributed-tpch) off. */
+  stage?: TaskStage;
 }
+
+/** One split of a leaf: a Parquet part of the table (as its manifest names it), or row slice `slice` of `slices` of it. */
+export interface TaskSplit {
+  file: string;
+  slice: number;
+  slices: number;
+}
+
+/** A leaf's output the root reads: the worker holding it and the leaf's task id. */
+export interface StageInput {
+  /** http(s)://host:port of the worker */
+  uri: string;
+  taskId: string;
+}
+
+export type TaskStage = { kind: 'leaf'; splits: TaskSplit[] } | { kind: 'root'; inputs: StageInput[] };
+
+/** Most splits of a leaf, and inputs of a root, a request may name. */
+export const MAX_STAGE_ITEMS = 4096;
+
+export const taskOutputPath = (taskId: string): string => `${taskPath(taskId)}/output`;
 
 /** The coordinator's snapshot rows, for a worker's `system` catalog (lib/engine/catalogs/system-tables.ts). */
 export interface SystemSnapshot {

@@ -7,6 +7,7 @@ import type { Engine } from '../engine/engine.types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { TaskInfo, TaskPlanRequest } from '../cluster/task-protocol.js';
 import { WorkerTask } from './worker-task.js';
+import type { StageTasks } from './stage-tasks.js';
 
 export interface TaskRegistryOptions {
   /** Tasks planning or running at once (default 256). */
@@ -20,6 +21,8 @@ export interface TaskRegistryOptions {
   /** An active task with no request for this long is cancelled (default 2 m, Trino's task.client.timeout). */
   abandonedAfterMs?: number;
   now?: () => number;
+  /** Stage tasks' files (a leaf's output, a root's inputs); absent: a request with `stage` is refused. */
+  stages?: StageTasks;
 }
 
 export class TaskRegistry {
@@ -27,14 +30,16 @@ export class TaskRegistry {
   private readonly finished = new Map<string, WorkerTask>();
   private finishedBytes = 0;
   private readonly idleWaiters: (() => void)[] = [];
-  private readonly limits: Required<Omit<TaskRegistryOptions, 'now'>>;
+  private readonly limits: Required<Omit<TaskRegistryOptions, 'now' | 'stages'>>;
   readonly now: () => number;
+  readonly stages: StageTasks | undefined;
 
   constructor(
     private readonly engine: Engine,
     options: TaskRegistryOptions = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.stages = options.stages;
     this.limits = {
       maxActiveTasks: options.maxActiveTasks ?? 256,
       maxFinishedTasks: options.maxFinishedTasks ?? 256,
@@ -54,7 +59,9 @@ export class TaskRegistry {
     if (this.active.size >= this.limits.maxActiveTasks) {
       throw new VivaceError('GENERIC_INSUFFICIENT_RESOURCES', `Worker holds ${this.active.size} tasks, the most it takes`, { httpStatus: 503 });
     }
-    const task = new WorkerTask(taskId, this.engine, request, this.now(), { settled: (t) => this.settle(t), read: () => this.wakeIfIdle() });
+    if (request.stage && !this.stages) throw new VivaceError('NOT_SUPPORTED', 'This worker runs no stage tasks', { httpStatus: 400 });
+    const engine = request.stage ? this.stages!.engineFor(taskId, request) : this.engine;
+    const task = new WorkerTask(taskId, engine, request, this.now(), { settled: (t) => this.settle(t), read: () => this.wakeIfIdle() });
     // A plan settles after an await at the earliest, so the task is active here.
     this.active.set(taskId, task);
     return task;
@@ -112,6 +119,8 @@ export class TaskRegistry {
 
   private settle(task: WorkerTask): void {
     if (this.active.get(task.taskId) !== task) return;
+    // A leaf's output is readable once its execution ended (COPY wrote the whole file).
+    if (task.info().state === 'FINISHED') this.stages?.completed(task.taskId);
     this.active.delete(task.taskId);
     this.finished.set(task.taskId, task);
     this.finishedBytes += task.keptBytes;
@@ -125,6 +134,7 @@ export class TaskRegistry {
   }
 
   private forget(task: WorkerTask): void {
+    if (this.active.get(task.taskId) === task || this.finished.get(task.taskId) === task) this.stages?.forget(task.taskId);
     if (this.active.get(task.taskId) === task) {
       this.active.delete(task.taskId);
       this.wakeIfIdle();

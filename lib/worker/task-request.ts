@@ -4,7 +4,7 @@
 import { HEADER_PREFIXES } from '../protocol/header-prefix.js';
 import type { HeaderPrefix, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import type { SystemSnapshot, TaskPlanRequest } from '../cluster/task-protocol.js';
+import { MAX_STAGE_ITEMS, type StageInput, type SystemSnapshot, type TaskPlanRequest, type TaskSplit, type TaskStage } from '../cluster/task-protocol.js';
 
 /** Task ids are Trino's `{queryId}.{stage}.{partition}.{attempt}`: short and plain. */
 export const MAX_TASK_ID_LENGTH = 256;
@@ -85,7 +85,42 @@ export function parseTaskPlanRequest(body: unknown, maxSqlLength: number): TaskP
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw bad('targetBytes must be a positive integer');
     request.targetBytes = Math.min(n, MAX_TARGET_BYTES);
   }
+  if (body.stage !== undefined && body.stage !== null) request.stage = stageOf(body.stage);
   return request;
+}
+
+/** A stage's splits or inputs, each field checked; the worker checks splits against its manifest too. */
+function stageOf(raw: unknown): TaskStage {
+  if (!isObject(raw)) throw bad('stage must be a JSON object');
+  const list = (key: string): Json[] => {
+    const items = raw[key];
+    if (!Array.isArray(items) || items.length === 0 || items.length > MAX_STAGE_ITEMS || !items.every(isObject)) throw bad(`stage.${key} must be an array of 1 to ${MAX_STAGE_ITEMS} objects`);
+    return items;
+  };
+  if (raw.kind === 'leaf') {
+    const splits: TaskSplit[] = list('splits').map((s) => {
+      const slice = s.slice;
+      const slices = s.slices;
+      if (!Number.isSafeInteger(slice) || !Number.isSafeInteger(slices)) throw bad('stage.splits[].slice and slices must be integers');
+      return { file: text(s, 'file', 'stage.splits[].', 1024), slice: slice as number, slices: slices as number };
+    });
+    return { kind: 'leaf', splits };
+  }
+  if (raw.kind === 'root') {
+    const inputs: StageInput[] = list('inputs').map((i) => {
+      const uri = text(i, 'uri', 'stage.inputs[].', 1024);
+      let url: URL;
+      try {
+        url = new URL(uri);
+      } catch {
+        throw bad('stage.inputs[].uri must be a URL');
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad('stage.inputs[].uri must be an http or https URL');
+      return { uri, taskId: taskIdOfPath(text(i, 'taskId', 'stage.inputs[].', MAX_TASK_ID_LENGTH)) };
+    });
+    return { kind: 'root', inputs };
+  }
+  throw bad("stage.kind must be 'leaf' or 'root'");
 }
 
 function sessionOf(raw: unknown): Session {

@@ -1,5 +1,6 @@
 // The task endpoints of lib/cluster/task-protocol.ts over the worker's TaskRegistry: plan (and, with
 // `execute: true`, start) a statement, execute it, pull its pages by token, cancel it, list the tasks.
+import { createReadStream } from 'node:fs';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { VivaceError } from '../protocol/vivace-error.js';
@@ -94,6 +95,18 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
     const targetBytes = targetBytesOf(ctx.query.targetBytes, DEFAULT_TARGET_BYTES);
     const page = await holding(task, registry, () => task.results(token, targetBytes).catch((err: unknown) => Promise.reject(statementError(err))));
     sendPage(ctx, page);
+  });
+
+  router.get(`${TASK_PATH}/:taskId/output`, (ctx) => {
+    const task = taskOf(registry, ctx);
+    const file = registry.stages?.outputOf(task.taskId);
+    if (file === undefined) {
+      const state = task.info().state;
+      if (state === 'PLANNED' || state === 'RUNNING') throw new VivaceError('GENERIC_USER_ERROR', `Task ${task.taskId} has not finished`, { httpStatus: 409 });
+      throw new VivaceError('NOT_FOUND', `Task ${task.taskId} has no output`, { httpStatus: 404 });
+    }
+    ctx.type = 'application/vnd.apache.parquet';
+    ctx.body = createReadStream(file);
   });
 
   router.delete(`${TASK_PATH}/:taskId`, (ctx) => {

@@ -8,6 +8,8 @@ import { TaskRegistry, type TaskRegistryOptions } from './task-registry.js';
 import { ServerState as WorkerState } from '../http/info.routes.js';
 import { createWorkerApp } from './worker-app.js';
 import type { SystemSnapshots } from './system-snapshot.js';
+import { StageTasks } from './stage-tasks.js';
+import type { StageEngine } from './stage-runner.js';
 
 export interface WorkerServerOptions {
   engine: Engine;
@@ -33,6 +35,8 @@ export interface WorkerServerOptions {
   /** Called when a graceful shutdown has stopped the server (the command closes the engine and exits). */
   onStopped?: () => void;
   now?: () => number;
+  /** Stage tasks (task-protocol.ts): the tpch directory and where their files go (inside the engine's sandbox); absent: refused. */
+  stages?: { engine: StageEngine; tpchDirectory: string; directory: string };
 }
 
 export interface RunningWorker {
@@ -57,7 +61,12 @@ const realSleep = (ms: number, signal: AbortSignal) =>
 
 export async function startWorkerServer(options: WorkerServerOptions): Promise<RunningWorker> {
   const now = options.now ?? Date.now;
-  const registry = new TaskRegistry(options.engine, { now, ...options.registry });
+  const stages = options.stages && new StageTasks({
+    ...options.stages,
+    nodeId: options.nodeId,
+    ...(options.sharedSecret === undefined ? {} : { sharedSecret: options.sharedSecret }),
+  });
+  const registry = new TaskRegistry(options.engine, { now, ...options.registry, ...(stages ? { stages } : {}) });
   const sleep = options.sleep ?? realSleep;
   const state = new WorkerState(async () => {
     // Running tasks finish, or the grace period ends, whichever comes first.

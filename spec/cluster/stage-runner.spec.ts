@@ -2,6 +2,7 @@
 // writes its splits' partial rows to Parquet, the root combines them, and the rows equal the same
 // statement run whole. The 22 TPC-H queries that split (single-table ones) and hand-made ones.
 import { expect } from 'chai';
+import { expectSameRows } from './same-rows.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,19 +28,6 @@ async function drain(plan: Plan): Promise<{ rows: unknown[][]; updateCount?: num
     parts.push(batch.json);
   }
   return { rows: JSON.parse(`[${parts.join(',')}]`) as unknown[][], ...(execution.updateCount === undefined ? {} : { updateCount: execution.updateCount }) };
-}
-
-/** Same rows in the same order; doubles within a relative 1e-9 (the stages add in another order). */
-function expectSameRows(actual: unknown[][], expected: unknown[][], label: string): void {
-  expect(actual.length, `${label}: rows`).to.equal(expected.length);
-  actual.forEach((row, i) => row.forEach((value, j) => {
-    const want = expected[i]![j];
-    if (typeof value === 'number' && typeof want === 'number') {
-      expect(Math.abs(value - want), `${label} row ${i} column ${j}`).to.be.at.most(1e-9 * Math.max(1, Math.abs(want)));
-    } else {
-      expect(value, `${label} row ${i} column ${j}`).to.deep.equal(want);
-    }
-  }));
 }
 
 describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', function () {

@@ -1,0 +1,111 @@
+// A worker's stage tasks (task-protocol.ts, stage-runner.ts): where a leaf writes its output and a root
+// keeps the outputs it pulled, both under one directory inside the DuckDB sandbox, and the files removed
+// with their task. A root pulls its inputs worker to worker, with the internal bearer, before it plans.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Engine, Plan, PlanAbort } from '../engine/engine.types.js';
+import type { Session } from '../protocol/types.js';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { internalHeaders } from '../cluster/cluster-auth.js';
+import { taskOutputPath, type StageInput, type TaskPlanRequest } from '../cluster/task-protocol.js';
+import { WorkerClient, WorkerTransportError } from '../cluster/worker-client.js';
+import { planLeaf, planRoot, type StageEngine } from './stage-runner.js';
+
+export interface StageTaskOptions {
+  engine: StageEngine;
+  /** The tpch catalog's directory (its manifests name the splits). */
+  tpchDirectory: string;
+  /** Where stage files go: inside the engine's sandbox (its temp directory). */
+  directory: string;
+  nodeId: string;
+  sharedSecret?: string;
+  /** Deadline of pulling one input (default 10 minutes). */
+  pullTimeoutMs?: number;
+}
+
+/** A file name for a task's file: the task id's safe characters and a counter (ids are printable ASCII). */
+const safe = (taskId: string) => taskId.replace(/[^\w.-]/g, '_').slice(0, 200);
+
+export class StageTasks {
+  private readonly files = new Map<string, string[]>();
+  private readonly outputs = new Map<string, string>();
+  private sequence = 0;
+
+  constructor(private readonly options: StageTaskOptions) {
+    mkdirSync(options.directory, { recursive: true });
+  }
+
+  /** The engine a stage task plans on: its `plan` plans the task's stage of the statement. */
+  engineFor(taskId: string, request: TaskPlanRequest): Engine {
+    return {
+      plan: (sql: string, session: Session, abort?: PlanAbort) => this.plan(taskId, request, sql, session, abort),
+      close: async () => {},
+    };
+  }
+
+  /** The Parquet file of a leaf task, once it finished; undefined for an unknown task or another kind. */
+  outputOf(taskId: string): string | undefined {
+    return this.outputs.get(taskId);
+  }
+
+  /** Marks a leaf's output complete (its execution ended). */
+  completed(taskId: string): void {
+    const file = this.files.get(taskId)?.[0];
+    if (file !== undefined && !this.outputs.has(taskId)) this.outputs.set(taskId, file);
+  }
+
+  /** Removes a task's files (it was dropped, cancelled or failed). */
+  forget(taskId: string): void {
+    for (const file of this.files.get(taskId) ?? []) rmSync(file, { force: true });
+    this.files.delete(taskId);
+    this.outputs.delete(taskId);
+  }
+
+  private fileFor(taskId: string, suffix: string): string {
+    const file = join(this.options.directory, `${safe(taskId)}-${(this.sequence++).toString(36)}${suffix}.parquet`);
+    const list = this.files.get(taskId) ?? [];
+    list.push(file);
+    this.files.set(taskId, list);
+    return file;
+  }
+
+  private async plan(taskId: string, request: TaskPlanRequest, sql: string, session: Session, abort?: PlanAbort): Promise<Plan> {
+    const stage = request.stage!;
+    const { engine, tpchDirectory } = this.options;
+    if (stage.kind === 'leaf') return planLeaf(engine, sql, session, stage.splits, tpchDirectory, this.fileFor(taskId, ''), abort);
+    const files = await this.pull(taskId, stage.inputs, abort);
+    return planRoot(engine, sql, session, files, abort);
+  }
+
+  /** Each input's output, pulled to a local file; a leaf's worker gone or failing is REMOTE_TASK_ERROR. */
+  private async pull(taskId: string, inputs: readonly StageInput[], abort?: PlanAbort): Promise<string[]> {
+    const controller = new AbortController();
+    const removeAbort = abort?.onAbort(() => controller.abort());
+    const headers = await internalHeaders(this.options.sharedSecret, this.options.nodeId);
+    try {
+      return await Promise.all(inputs.map(async (input, i) => {
+        const client = new WorkerClient('leaf', input.uri);
+        try {
+          const response = await client.call('GET', taskOutputPath(input.taskId), undefined, { timeoutMs: this.options.pullTimeoutMs ?? 600_000, signal: controller.signal, headers });
+          if (response.status !== 200) {
+            throw new VivaceError('REMOTE_TASK_ERROR', `Worker ${input.uri} answered HTTP ${response.status} for the output of ${input.taskId}`);
+          }
+          const file = this.fileFor(taskId, `-in${i}`);
+          writeFileSync(file, response.body);
+          return file;
+        } catch (err) {
+          if (abort?.aborted) throw abort.reason;
+          if (err instanceof WorkerTransportError) throw new VivaceError('REMOTE_TASK_ERROR', `Lost worker ${input.uri} while pulling ${input.taskId}: ${err.message} (${err.code})`);
+          throw err;
+        } finally {
+          client.close();
+        }
+      }));
+    } catch (err) {
+      controller.abort();
+      throw err;
+    } finally {
+      removeAbort?.();
+    }
+  }
+}

@@ -1,0 +1,185 @@
+// Queries over one tpch table in two stages across real in-process workers (vivace.distributed-tpch):
+// the 22 TPC-H queries at tiny equal the in-process engine's answers (Q1 and Q6 take the two stages),
+// splits land on both workers, a leaf whose worker dies is run again elsewhere, no worker left is
+// NO_NODES_AVAILABLE, and cancelling while the leaves run ends them on every worker.
+import { expect } from 'chai';
+import { expectSameRows } from './same-rows.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
+import { PlanAbortController } from '../../lib/engine/plan-abort.js';
+import type { Engine } from '../../lib/engine/engine.types.js';
+import type { RemoteEngine } from '../../lib/cluster/remote-engine.js';
+import { defaultConfig } from '../../lib/config.js';
+import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
+import { VivaceError } from '../../lib/protocol/vivace-error.js';
+import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-server.js';
+import type { StageEngine } from '../../lib/worker/stage-runner.js';
+import { remoteEngine, runOn, session, WorkerList, type TestWorker } from './cluster-harness.js';
+
+const TPCH = join(defaultConfig().dataDirectory, 'tpch');
+const tiny = session({ catalog: 'tpch', schema: 'tiny' });
+
+interface StageWorker extends TestWorker {
+  /** The leaves' COPY statements this worker planned. */
+  copies: string[];
+  /** While set, a leaf's COPY waits for it (a leaf caught mid-way). */
+  hold: Promise<void> | undefined;
+  /** Resolves when a leaf reached the hold. */
+  held: Promise<void>;
+}
+
+async function startStageWorker(nodeId: string): Promise<StageWorker> {
+  const dir = mkdtempSync(join(tmpdir(), 'vivace-two-stage-'));
+  const engine: DuckDbEngine = await createDuckDbEngine({ tempDirectory: dir, memoryLimit: '1GB', threads: 1, maxConnections: 4, tpch: { directory: TPCH, log: () => {} } });
+  let reached: () => void = () => {};
+  const state: { hold: Promise<void> | undefined; held: Promise<void> } = { hold: undefined, held: new Promise((r) => (reached = r)) };
+  const copies: string[] = [];
+  const stageEngine: StageEngine = {
+    plan: (sql, s, abort) => engine.plan(sql, s, abort),
+    planOwnSql: async (sql, s, abort) => {
+      if (sql.startsWith('COPY')) {
+        copies.push(sql);
+        if (state.hold) {
+          reached();
+          await state.hold;
+        }
+      }
+      return engine.planOwnSql(sql, s, abort);
+    },
+    close: () => engine.close(),
+  };
+  const worker: RunningWorker = await startWorkerServer({
+    engine, nodeId, environment: 'vivace', host: '127.0.0.1', port: 0, maxBodyBytes: 4 << 20, maxQueryLength: 1_000_000, gracePeriodMs: 1_000,
+    stages: { engine: stageEngine, tpchDirectory: TPCH, directory: join(dir, 'stages') },
+  });
+  const kill = async () => {
+    worker.server.closeAllConnections();
+    await worker.close();
+  };
+  let stopped = false;
+  return {
+    nodeId, url: worker.url, memory: false, worker, engine, planned: [], kill, copies,
+    get hold() { return state.hold; },
+    set hold(p) { state.hold = p; state.held = new Promise((r) => (reached = r)); },
+    get held() { return state.held; },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await kill();
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<VivaceError> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as VivaceError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('two stages across in-process workers (vivace.distributed-tpch)', function () {
+  this.timeout(120_000);
+  let w0: StageWorker;
+  let w1: StageWorker;
+  let list: WorkerList;
+  let engine: RemoteEngine;
+  let local: DuckDbEngine;
+  let localDir: string;
+
+  before(async () => {
+    localDir = mkdtempSync(join(tmpdir(), 'vivace-two-stage-local-'));
+    local = await createDuckDbEngine({ tempDirectory: localDir, threads: 2, tpch: { directory: TPCH, log: () => {} } });
+    // The shared cache holds tiny once anything read it; this makes sure before the workers look.
+    await runOn(local, 'SELECT count(*) FROM tpch.tiny.region', tiny);
+    w0 = await startStageWorker('w0');
+    w1 = await startStageWorker('w1');
+    list = new WorkerList([w0, w1]);
+    engine = remoteEngine(list, { stages: { tpchDirectory: TPCH } });
+  });
+  after(async () => {
+    await engine.close();
+    await local.close();
+    await Promise.all([w0.stop(), w1.stop()]);
+    rmSync(localDir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    list.dead.clear();
+    list.workers = [w0, w1];
+    w0.copies.length = 0;
+    w1.copies.length = 0;
+  });
+
+  for (const q of TPCH_QUERIES) {
+    it(`Q${q.number} equals the in-process answer${q.number === 1 || q.number === 6 ? ', in two stages with splits on both workers' : ''}`, async () => {
+      const [remote, whole] = [await runOn(engine, q.sql, tiny), await runOn(local as Engine, q.sql, tiny)];
+      expect(remote.columns).to.deep.equal(whole.columns);
+      expectSameRows(remote.rows, whole.rows, `Q${q.number}`);
+      const staged = q.number === 1 || q.number === 6;
+      expect(w0.copies.length > 0 && w1.copies.length > 0, 'leaves on both workers').to.equal(staged);
+    });
+  }
+
+  it('runs a leaf again on the other worker when its worker dies mid-way, and the answer stays right', async () => {
+    const victim = await startStageWorker('victim');
+    list.workers = [victim, w1];
+    try {
+      let release: () => void = () => {};
+      victim.hold = new Promise<void>((r) => (release = r));
+      const running = runOn(engine, TPCH_QUERIES[0]!.sql, tiny);
+      await victim.held;
+      await victim.kill();
+      list.dead.add('victim');
+      release();
+      const result = await running;
+      expectSameRows(result.rows, (await runOn(local as Engine, TPCH_QUERIES[0]!.sql, tiny)).rows, 'Q1 after a kill');
+      expect(w1.copies.length, 'w1 ran its leaf and the victim\'s').to.equal(2);
+    } finally {
+      await victim.stop();
+    }
+  });
+
+  it('fails with NO_NODES_AVAILABLE when no worker is alive, or when the last one dies mid-way', async () => {
+    list.dead.add('w0').add('w1');
+    expect((await rejection(engine.plan(TPCH_QUERIES[5]!.sql, tiny))).errorName).to.equal('NO_NODES_AVAILABLE');
+    list.dead.clear();
+    const victim = await startStageWorker('last');
+    list.workers = [victim];
+    try {
+      let release: () => void = () => {};
+      victim.hold = new Promise<void>((r) => (release = r));
+      const planning = engine.plan(TPCH_QUERIES[5]!.sql, tiny);
+      await victim.held;
+      await victim.kill();
+      list.dead.add('last');
+      release();
+      const err = await rejection(planning);
+      expect(err.errorName).to.equal('NO_NODES_AVAILABLE');
+    } finally {
+      await victim.stop();
+    }
+  });
+
+  it('cancelling while the leaves run ends the leaf tasks on every worker', async () => {
+    let release: () => void = () => {};
+    const hold = new Promise<void>((r) => (release = r));
+    w0.hold = hold;
+    w1.hold = hold;
+    const abort = new PlanAbortController();
+    const planning = engine.plan(TPCH_QUERIES[0]!.sql, tiny, abort, 'cancelled_query');
+    await Promise.all([w0.held, w1.held]);
+    abort.abort(new VivaceError('USER_CANCELED', 'Query was canceled'));
+    expect((await rejection(planning)).errorName).to.equal('USER_CANCELED');
+    const deadline = Date.now() + 10_000;
+    while ([w0, w1].some((w) => w.worker.registry.list().some((t) => t.queryId === 'cancelled_query')) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    expect([w0, w1].flatMap((w) => w.worker.registry.list().filter((t) => t.queryId === 'cancelled_query'))).to.deep.equal([]);
+    w0.hold = undefined;
+    w1.hold = undefined;
+    release();
+  });
+});
