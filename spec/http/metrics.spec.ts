@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Counter, Registry } from 'prom-client';
+import sinon from 'sinon';
 import { createTestEngine } from '../support/duckdb.js';
 import { request, runStatement, startTestServer, type JsonResponse, type TestServer } from '../support/http.js';
 import { parseExposition, sampleValue, type Exposition } from '../support/prometheus-text.js';
@@ -121,6 +122,40 @@ describe('GET /metrics', function () {
     expect(sampleValue(afterwards, 'vivace_queries_running')).to.equal(0);
     expect(sampleValue(afterwards, 'vivace_queries_queued')).to.equal(0);
     expect(sampleValue(afterwards, 'vivace_queries_failed_total', { error_name: 'USER_CANCELED' })).to.equal(2);
+  });
+
+  it('sums recent heartbeat failures by type over the nodes, bounding the types a worker could make up', async () => {
+    const odd = Array.from({ length: 50 }, (_, i) => [`TYPE_${i}`, 1] as const);
+    const stats = [
+      { recentFailuresByType: { ECONNREFUSED: 2.5, ETIMEDOUT: 1 } },
+      { recentFailuresByType: { ECONNREFUSED: 0.5, 'type with spaces {"}': 3, ['x'.repeat(5000)]: 4, ...Object.fromEntries(odd) } },
+    ];
+    const stub = sinon.stub(server.coordinator, 'nodes').returns(stats.map((s, i) => ({ nodeId: `n${i}`, failed: i === 1, stats: s })));
+    let parsed: Exposition;
+    try {
+      parsed = await scrape(server);
+    } finally {
+      stub.restore();
+    }
+    const failures = parsed.samples.filter((s) => s.name === 'vivace_node_heartbeat_failures_recent');
+    expect(sampleValue(parsed, 'vivace_node_heartbeat_failures_recent', { type: 'ECONNREFUSED' })).to.equal(3);
+    expect(sampleValue(parsed, 'vivace_node_heartbeat_failures_recent', { type: 'ETIMEDOUT' })).to.equal(1);
+    expect(failures.length).to.be.at.most(33); // 32 types and 'other'
+    expect(failures.reduce((sum, s) => sum + s.value, 0)).to.equal(3 + 1 + 3 + 4 + 50);
+    for (const s of failures) expect(s.labels.type!.length).to.be.at.most(64);
+    expect(sampleValue(parsed, 'vivace_nodes', { state: 'failed' })).to.equal(1);
+    expect(sampleValue(parsed, 'vivace_nodes', { state: 'alive' })).to.equal(1);
+    // The next scrape forgets them with the nodes.
+    expect(sampleValue(await scrape(server), 'vivace_node_heartbeat_failures_recent')).to.equal(0);
+  });
+
+  it('answers other methods with 405 in the JSON error shape, and ignores a query string', async () => {
+    const post = await request('POST', `${server.url}/metrics`, { body: 'x' });
+    expect(post.status).to.equal(405);
+    validateResponse('error', post.body);
+    const long = await request('GET', `${server.url}/metrics?${'a=1&'.repeat(2000)}`);
+    expect(long.headers.get('content-type')).to.equal(CONTENT_TYPE);
+    exposition(long);
   });
 
   it("includes Node's process metrics", async () => {
