@@ -90,6 +90,8 @@ export interface CoordinatorConfig {
   securityRefreshPeriodMs?: number;
   /** signs coordinator<->worker traffic (internal-communication.shared-secret, as Trino); none: open */
   internalSharedSecret?: string;
+  /** vivace.distributed-tpch: queries over one tpch table run in two stages across the workers (first cut; off by default) */
+  distributedTpch?: boolean;
 }
 
 export type AuthenticationType = 'PASSWORD' | 'JWT';
@@ -209,6 +211,7 @@ const PROPERTIES: Record<string, Parser> = {
   'security.config-file': (v) => ({ securityConfigFile: v }),
   'security.refresh-period': (v) => ({ securityRefreshPeriodMs: parseDuration(v) }),
   'internal-communication.shared-secret': (v) => ({ internalSharedSecret: v }),
+  'vivace.distributed-tpch': (v) => ({ distributedTpch: boolean(v, 'vivace.distributed-tpch') }),
 };
 
 export const CONFIG_PROPERTY_NAMES = Object.keys(PROPERTIES);

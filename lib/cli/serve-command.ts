@@ -58,6 +58,8 @@ export async function runServe(args: string[]): Promise<number> {
       return system ? { nodes: system.nodes(), queries: system.queries(viewer), tasks: system.tasks() } : {};
     },
     firstBatchBytes: config.targetResultBytes,
+    // Two stages across the workers for queries over one tpch table (staged-query.ts); off by default.
+    ...(config.distributedTpch === true ? { stages: { tpchDirectory: join(config.dataDirectory, 'tpch') } } : {}),
   });
   const coordinator = createCoordinator({ engine, config });
   // Discovery's workers with the failure detector's verdict.

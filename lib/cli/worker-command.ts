@@ -131,6 +131,8 @@ export async function runWorker(argv: string[]): Promise<number> {
     maxQueryLength: config.maxQueryLength,
     gracePeriodMs: config.shutdownGracePeriodMs,
     system: snapshots,
+    // Stage tasks (a query in two stages, vivace.distributed-tpch on the coordinator): files in the sandbox's temp directory.
+    stages: { engine, tpchDirectory: join(config.dataDirectory, 'tpch'), directory: join(config.tempDirectory, 'stages') },
     leaveDiscovery: async () => discovery.announcer?.stop(),
     onStopped: () => void stop(0),
   });
