@@ -8,7 +8,10 @@ export type { Logger };
 export interface LoggerOptions {
   /** Default info. */
   level?: LogLevel;
-  /** Where lines go (default: stderr, written synchronously so that nothing is lost on exit). */
+  /**
+   * Where lines go (default: stderr, written asynchronously: a slow reader of a full pipe must not hold
+   * the event loop; pino flushes what is buffered when the process exits).
+   */
   destination?: DestinationStream;
 }
 
@@ -27,7 +30,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED, censor: '[redacted]' },
     },
-    options.destination ?? pino.destination({ dest: 2, sync: true }),
+    options.destination ?? pino.destination({ dest: 2, sync: false }),
   );
 }
 

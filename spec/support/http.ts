@@ -17,6 +17,8 @@ export interface TestServer {
 }
 
 /** `system`: the binding the engine was created with; it is bound to this coordinator once the server listens. */
+let testLogger: Logger | undefined;
+
 /**
  * `logger`: where the server's lines go; by default stderr at error level (VIVACE_TEST_LOG_LEVEL to see
  * more), so that a spec run is not a log of every query.
@@ -24,7 +26,7 @@ export interface TestServer {
 export async function startTestServer(options: CoordinatorOptions & { system?: SystemTablesBinding; accessControl?: AccessControl; logger?: Logger }): Promise<TestServer> {
   const { system, accessControl, logger, ...coordinatorOptions } = options;
   const coordinator = createCoordinator({ ...coordinatorOptions, config: { trackerIntervalMs: 60_000, ...options.config } });
-  const serverLogger = logger ?? createLogger({ level: parseLogLevel(process.env.VIVACE_TEST_LOG_LEVEL ?? 'error') });
+  const serverLogger = logger ?? (testLogger ??= createLogger({ level: parseLogLevel(process.env.VIVACE_TEST_LOG_LEVEL ?? 'error') }));
   const server = await startServer(coordinator, { host: '127.0.0.1', port: 0, logger: serverLogger, ...(accessControl ? { accessControl } : {}) });
   const visibility = accessControl && { canViewQueryOwnedBy: (viewer: string, owner: string) => canSeeQuery(accessControl, viewer, owner) };
   system?.bind(createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }, visibility));
