@@ -42,6 +42,10 @@ export interface DetectorFigures {
   expectedSeconds?: number;
   /** The decay math for a node watched long enough for steady counters (10 minutes): ~6.3 s. */
   steadyExpectedSeconds?: number;
+  /** http only: as detectionSeconds for other nodes that hang (every ping times out after 1 s). */
+  hangDetectionSeconds?: [number, number];
+  /** The 1 s ping timeout plus the decay math for the age of the hanging nodes. */
+  hangExpectedSeconds?: number;
   /** GET /v1/node with every node listed: median and max ms over a few requests, and the body size. */
   nodeListMs?: { p50: number; max: number; bytes: number };
 }
@@ -103,11 +107,29 @@ async function waitFor(coordinator: Coordinator, done: (failed: Map<string, bool
   return undefined;
 }
 
+/** Break `victims` and wait for each to be failed in nodes(); [first, last] seconds. Nobody else may fail. */
+async function detect(coordinator: Coordinator, ids: string[], victims: number[], breakThem: () => void, variant: string): Promise<[number, number]> {
+  const alreadyFailed = coordinator.nodes().filter((n) => n.failed).length;
+  const seen = new Map<number, number>();
+  const start = performance.now();
+  breakThem();
+  await waitFor(coordinator, (failed) => {
+    for (const v of victims) if (!seen.has(v) && failed.get(ids[v]!) === true) seen.set(v, (performance.now() - start) / 1000);
+    return seen.size === victims.length;
+  });
+  if (seen.size < victims.length) throw new Error(`${variant}: ${victims.length - seen.size} failed nodes not detected within ${WAIT_LIMIT_MS} ms`);
+  const failedNow = coordinator.nodes().filter((n) => n.failed).length;
+  if (failedNow !== alreadyFailed + victims.length) throw new Error(`${variant}: ${failedNow} nodes failed, expected ${alreadyFailed + victims.length}`);
+  return [Math.min(...seen.values()), Math.max(...seen.values())];
+}
+
 interface Cluster {
   /** Node i's announced HTTP base. */
   uri(i: number): string;
   transport?: PingTransport;
   fail(nodes: number[]): void;
+  /** Make these nodes stop answering without closing anything (only the http cluster can). */
+  hang?(nodes: number[]): void;
   stop(): Promise<void>;
 }
 
@@ -149,6 +171,7 @@ async function httpCluster(): Promise<Cluster> {
     uri: (i) => `${bases[i % bases.length]}/n${i}`,
     transport: counted(pingStatus),
     fail: (nodes) => child.send({ type: 'fail', nodes } satisfies StatusChildCommand),
+    hang: (nodes) => child.send({ type: 'hang', nodes } satisfies StatusChildCommand),
     async stop() {
       if (child.connected) child.send({ type: 'stop' } satisfies StatusChildCommand);
       const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -199,19 +222,14 @@ export async function detectorVariant(variant: DetectorFigures['variant'], nodes
       figures.nodeListMs = await nodeListTiming(server.url, 20);
       // Spread over the cluster, the status servers and the ping phases (+ k: another announcement batch).
       const victims = Array.from({ length: Math.min(FAILED_NODES, nodes) }, (_, k) => (Math.floor((k * nodes) / FAILED_NODES) + k) % nodes);
-      const seen = new Map<number, number>();
-      const start = performance.now();
-      figures.expectedSeconds = expectedDetectionSeconds((start - announcedAt) / 1000);
+      figures.expectedSeconds = expectedDetectionSeconds((performance.now() - announcedAt) / 1000);
       figures.steadyExpectedSeconds = expectedDetectionSeconds(600);
-      cluster.fail(victims);
-      await waitFor(coordinator, (failed) => {
-        for (const v of victims) if (!seen.has(v) && failed.get(ids[v]!) === true) seen.set(v, (performance.now() - start) / 1000);
-        return seen.size === victims.length;
-      });
-      if (seen.size < victims.length) throw new Error(`${variant}: ${victims.length - seen.size} failed nodes not detected within ${WAIT_LIMIT_MS} ms`);
-      figures.detectionSeconds = [Math.min(...seen.values()), Math.max(...seen.values())];
-      const healthy = coordinator.nodes().filter((n) => n.failed).length;
-      if (healthy !== victims.length) throw new Error(`${variant}: ${healthy} nodes failed, expected ${victims.length}`);
+      figures.detectionSeconds = await detect(coordinator, ids, victims, () => cluster.fail(victims), variant);
+      if (cluster.hang) {
+        const hung = victims.map((v) => (v + 25) % nodes);
+        figures.hangExpectedSeconds = 1 + expectedDetectionSeconds((performance.now() - announcedAt) / 1000);
+        figures.hangDetectionSeconds = await detect(coordinator, ids, hung, () => cluster.hang!(hung), variant);
+      }
     }
     return figures;
   } finally {
@@ -239,6 +257,9 @@ export function describe(f: DetectorFigures): string {
   if (f.detectionSeconds) {
     parts.push(`failure detected after ${f.detectionSeconds[0].toFixed(2)}-${f.detectionSeconds[1].toFixed(2)} s`
       + ` (decay math for nodes this young: ${f.expectedSeconds?.toFixed(2)} s; after 10 minutes: ${f.steadyExpectedSeconds?.toFixed(2)} s)`);
+  }
+  if (f.hangDetectionSeconds) {
+    parts.push(`hanging node detected after ${f.hangDetectionSeconds[0].toFixed(2)}-${f.hangDetectionSeconds[1].toFixed(2)} s (timeout + decay math: ${f.hangExpectedSeconds?.toFixed(2)} s)`);
   }
   if (f.nodeListMs) parts.push(`GET /v1/node p50 ${f.nodeListMs.p50.toFixed(1)} ms (max ${f.nodeListMs.max.toFixed(1)}, ${(f.nodeListMs.bytes / 1e6).toFixed(2)} MB)`);
   return parts.join('; ');

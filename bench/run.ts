@@ -266,6 +266,12 @@ async function figureG(): Promise<void> {
       target: '<= 7 s',
       verdict: steady <= 7 ? 'ok' : 'MISS',
     },
+    info(
+      'g. hanging node detected (real pings)',
+      `${h.hangDetectionSeconds![1].toFixed(2)} s`,
+      `1 s timeout + decay math ${h.hangExpectedSeconds!.toFixed(2)} s`,
+      `steady nodes ~${(1 + h.steadyExpectedSeconds! + h.hangDetectionSeconds![1] - h.hangExpectedSeconds!).toFixed(2)} s`,
+    ),
     info('g. event-loop p99 with 1,000 nodes (real pings)', ms(h.loopP99Ms), `idle ${ms(idle!.loopP99Ms)}`),
     info('g. GET /v1/node, 1,000 nodes listed', `p50 ${ms(h.nodeListMs!.p50)}`, `${mb(h.nodeListMs!.bytes)} body`),
   );

@@ -1,13 +1,14 @@
 // Light status endpoints for the failure-detector bench: a few HTTP servers in one child process, each
 // answering HEAD /n{i}/v1/status for many simulated nodes (one socket per node would be 1,000 ports).
-// A node told to fail resets every connection that asks for it, as a crashed worker's port would.
+// A node told to fail resets every connection that asks for it, as a crashed worker's port would; one told
+// to hang never answers (a stopped process or a partition), so the coordinator's pings time out.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-/** Parent -> child: start failing these node indexes. */
+/** Parent -> child: start failing (or hanging) these node indexes. */
 export interface StatusChildCommand {
-  type: 'fail' | 'stop';
+  type: 'fail' | 'hang' | 'stop';
   nodes?: number[];
 }
 
@@ -18,6 +19,7 @@ export interface StatusChildReady {
 }
 
 const failed = new Set<number>();
+const hanging = new Set<number>();
 
 /** Node index of `/n{i}/v1/status`, or -1 (hand-written: the path is whatever a client sends). */
 function nodeIndex(url: string | undefined): number {
@@ -40,6 +42,7 @@ async function childMain(serverCount: number): Promise<void> {
         req.socket.destroy();
         return;
       }
+      if (hanging.has(node)) return; // the client's timeout closes the connection
       res.writeHead(node >= 0 ? 200 : 404, { 'content-length': '0' }).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,6 +51,7 @@ async function childMain(serverCount: number): Promise<void> {
   process.on('message', (raw: unknown) => {
     const command = raw as StatusChildCommand;
     if (command.type === 'fail') for (const n of command.nodes ?? []) failed.add(n);
+    if (command.type === 'hang') for (const n of command.nodes ?? []) hanging.add(n);
     if (command.type === 'stop') process.exit(0);
   });
   process.on('disconnect', () => process.exit(0));

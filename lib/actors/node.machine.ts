@@ -88,7 +88,9 @@ function withPing(context: NodeContext, event: PingedEvent): PingStats {
 const recorded = new WeakMap<PingedEvent, { context: NodeContext; stats: PingStats }>();
 
 function computeWithPing(context: NodeContext, event: PingedEvent): PingStats {
-  const stats = { requests: context.requests.plus(1), lastRequestTime: event.requestTime, lastResponseTime: event.responseTime };
+  // Answers can arrive out of order when a node is slow (pings go out at a fixed rate): times only move on.
+  const lastRequestTime = Math.max(event.requestTime, context.lastRequestTime ?? event.requestTime);
+  const stats = { requests: context.requests.plus(1), lastRequestTime, lastResponseTime: event.responseTime };
   if (!event.failed) return { ...stats, successes: context.successes.plus(1), failures: context.failures, failuresByType: context.failuresByType, lastFailure: context.lastFailure };
   const failure = pingFailureOf(event.error);
   const previous = context.failuresByType[failure.type] ?? new DecayCounter(1 / 60, context.now);

@@ -1,6 +1,6 @@
 // One timer for every node the failure detector watches. Each node actor registers here while it is
-// monitoring; the scheduler sends its ping when due (every heartbeat interval) and hands the outcome back
-// as one event. With 1,000 nodes that is one pending timer instead of 1,000, and no child actor, abort
+// monitoring; the scheduler sends its ping when due (every heartbeat interval, at a fixed rate like upstream,
+// whether the last one was answered or not) and hands each outcome back as one event. With 1,000 nodes that is one pending timer instead of 1,000, and no child actor, abort
 // controller or timer cancel per ping (the per-actor design cost more CPU than the pings themselves).
 import type { PingTransport } from './heartbeat-ping.js';
 
@@ -42,9 +42,17 @@ interface Entry {
   due: number;
   /** Tie-break for equal due times: first watched, first pinged. */
   seq: number;
-  /** False once unwatched: it is skipped in the heap and its answer in flight is dropped. */
+  /** False once unwatched: it is skipped in the heap and its answers in flight are dropped. */
   active: boolean;
+  /** Pings sent and not answered yet (a node that hangs has timeout / interval of them, 2 by default). */
+  inFlight: number;
 }
+
+/**
+ * Pings of one node unanswered at once, beyond which a due ping is skipped (not sent, not counted): only
+ * reached when the ping timeout is several intervals long.
+ */
+const MAX_IN_FLIGHT = 4;
 
 const realClock: SchedulerClock = {
   setTimeout: (fn, timeoutMs) => setTimeout(fn, timeoutMs).unref(), // the detector alone keeps no process alive
@@ -52,7 +60,7 @@ const realClock: SchedulerClock = {
 };
 
 export class HeartbeatScheduler {
-  /** Binary min-heap by (due, seq) of the nodes waiting for their next ping (not those in flight). */
+  /** Binary min-heap by (due, seq) of every watched node (and unwatched ones not yet popped). */
   private readonly heap: Entry[] = [];
   private readonly entries = new Map<object, Entry>();
   private readonly clock: SchedulerClock;
@@ -77,7 +85,7 @@ export class HeartbeatScheduler {
   watch(key: object, node: WatchedNode): void {
     if (this.stopped) return;
     this.unwatch(key);
-    const entry: Entry = { node, due: this.options.now() + node.intervalMs, seq: this.seq++, active: true };
+    const entry: Entry = { node, due: this.options.now() + node.intervalMs, seq: this.seq++, active: true, inFlight: 0 };
     this.entries.set(key, entry);
     this.push(entry);
     this.arm();
@@ -105,12 +113,20 @@ export class HeartbeatScheduler {
     const now = this.options.now();
     while (this.heap.length > 0 && this.heap[0]!.due <= now) {
       const entry = this.pop();
-      if (entry.active) this.send(entry, now);
+      if (!entry.active) continue;
+      if (entry.inFlight < MAX_IN_FLIGHT) this.send(entry, now);
+      // Fixed rate, like upstream's scheduleAtFixedRate: the next ping is due one interval after this one
+      // was due, answered or not, so a node that hangs is still asked twice a second. After a stall longer
+      // than an interval the missed pings are skipped, not sent in a burst.
+      entry.due += entry.node.intervalMs;
+      if (entry.due <= now) entry.due = now + entry.node.intervalMs;
+      this.push(entry);
     }
     this.arm();
   }
 
   private send(entry: Entry, requestTime: number): void {
+    entry.inFlight++;
     let answer: Promise<number>;
     try {
       answer = this.options.ping(entry.node.uri, entry.node.timeoutMs);
@@ -123,16 +139,11 @@ export class HeartbeatScheduler {
     );
   }
 
-  // Pings never overlap for one node: the next is due one interval after this one was sent, or at once when
-  // the answer took longer than that.
   private settle(entry: Entry, requestTime: number, failed: boolean, error: unknown): void {
+    entry.inFlight--;
     if (!entry.active) return;
     const responseTime = this.options.now();
     entry.node.deliver(failed ? { requestTime, responseTime, failed, error } : { requestTime, responseTime, failed });
-    if (!entry.active) return; // the delivery ended the watch
-    entry.due = Math.max(requestTime + entry.node.intervalMs, responseTime);
-    this.push(entry);
-    this.arm();
   }
 
   private arm(): void {

@@ -12,10 +12,16 @@ const EPOCH = Date.UTC(2024, 4, 1, 12, 0, 0);
 /** A node that answers or refuses on command; counts the pings it sees. */
 class FakeNode {
   up = true;
+  /** Down and silent: every ping fails by its timeout (TimeoutError), on the simulated clock. */
+  hangs = false;
   pings: { uri: string; at: number }[] = [];
   constructor(private readonly clock: SimulatedClock) {}
-  readonly ping: PingTransport = async (uri) => {
+  readonly ping: PingTransport = async (uri, timeoutMs) => {
     this.pings.push({ uri, at: this.clock.now() });
+    if (this.hangs) {
+      await new Promise((resolve) => this.clock.setTimeout(resolve, timeoutMs));
+      throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
+    }
     if (this.up) return 200;
     throw Object.assign(new Error(`connect ECONNREFUSED ${new URL(uri).host}`), { code: 'ECONNREFUSED' });
   };
@@ -125,6 +131,19 @@ describe('nodeMachine', () => {
     expect(b.lastFailureInfo.suppressed).to.deep.equal([]);
     expect(b.lastFailureInfo.stack).to.be.an('array').with.length.above(0);
     expect(Date.parse(b.lastResponseTime)).to.equal(EPOCH + clock.now());
+    node.stop();
+  });
+
+  it('a node that hangs is still pinged every 500 ms (fixed rate) and FAILED within its 1 s timeout + ~6 s', async () => {
+    const { node, fake, clock, run, body } = harness();
+    await run(10 * 60_000, 500);
+    fake.hangs = true;
+    const outage = clock.now();
+    await run(30_000, 100, () => isNodeFailed(node.getSnapshot()));
+    expect(clock.now() - outage).to.be.within(6_500, 7_500);
+    const during = fake.pings.filter((p) => p.at > outage).map((p) => p.at - outage);
+    expect(during.slice(0, 4)).to.deep.equal([500, 1000, 1500, 2000]);
+    expect(Object.keys(body().recentFailuresByType)).to.deep.equal(['TimeoutError']);
     node.stop();
   });
 

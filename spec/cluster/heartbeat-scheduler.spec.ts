@@ -1,5 +1,5 @@
-// HeartbeatScheduler on a simulated clock: when pings go out, that they never overlap for one node, that
-// unwatching drops answers in flight, and that all nodes share one pending timer.
+// HeartbeatScheduler on a simulated clock: when pings go out (a fixed rate per node, slow answers or not),
+// that unwatching drops answers in flight, and that all nodes share one pending timer.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { SimulatedClock } from 'xstate';
@@ -70,21 +70,36 @@ describe('HeartbeatScheduler', () => {
     expect(results.get('a')![0]).to.deep.equal({ requestTime: EPOCH + 500, responseTime: EPOCH + 500, failed: false });
   });
 
-  it('a slow answer delays the next ping: pings of one node never overlap', async () => {
+  it('keeps a fixed rate while answers are slow (as upstream), with at most 4 unanswered pings per node', async () => {
     const pending: (() => void)[] = [];
     const { sent, watch, run, clock, results } = harness(() => new Promise<number>((resolve) => pending.push(() => resolve(204))));
     watch({}, 'slow');
     await run(1_500);
-    expect(sent.map((s) => s.at)).to.deep.equal([500]); // still waiting for the first answer
+    expect(sent.map((s) => s.at)).to.deep.equal([500, 1000, 1500]); // none answered yet
     pending.shift()!();
     await flush();
-    expect(results.get('slow')![0]).to.include({ requestTime: EPOCH + 500, responseTime: EPOCH + clock.now(), failed: false });
-    clock.increment(0);
-    await flush();
-    expect(sent.map((s) => s.at)).to.deep.equal([500, 1500]); // at once: more than an interval has passed
-    pending.shift()!();
+    expect(results.get('slow')).to.deep.equal([{ requestTime: EPOCH + 500, responseTime: EPOCH + clock.now(), failed: false }]);
+    await run(2_000);
+    // 2 still unanswered + 1 answered: 2,000 and 2,500 go out, then the node is at 4 in flight and
+    // 3,000 and 3,500 are skipped.
+    expect(sent.map((s) => s.at)).to.deep.equal([500, 1000, 1500, 2000, 2500]);
+    for (const answer of pending.splice(0)) answer();
     await run(500);
-    expect(sent.map((s) => s.at)).to.deep.equal([500, 1500, 2000]);
+    expect(sent.map((s) => s.at)).to.deep.equal([500, 1000, 1500, 2000, 2500, 4000]);
+    expect(results.get('slow')).to.have.length(5);
+  });
+
+  it('skips the pings a stalled clock missed instead of sending them in a burst', async () => {
+    const { sent, watch, clock } = harness();
+    watch({}, 'n');
+    clock.increment(2_600); // one timer fire, 2.1 s late
+    await flush();
+    clock.increment(400);
+    await flush();
+    expect(sent.map((s) => s.at)).to.deep.equal([2600]);
+    clock.increment(100);
+    await flush();
+    expect(sent.map((s) => s.at)).to.deep.equal([2600, 3100]);
   });
 
   it('reports a rejected or throwing transport as a failed ping with its error', async () => {
