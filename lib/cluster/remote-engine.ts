@@ -8,7 +8,7 @@ import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from './cluster-auth.js';
 import { routeOf } from './statement-route.js';
-import { emptyLeafStats, planStaged, stagedQuery, type StageHost } from './staged-query.js';
+import { planStaged, StagedPlan, stagedQuery, type StageHost } from './staged-query.js';
 import {
   TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath,
   type SystemSnapshot, type TaskPlanRequest, type TaskPlanResponse,
@@ -130,9 +130,19 @@ export class RemoteEngine implements Engine {
         }
       },
     };
-    const stats = emptyLeafStats();
     const id = queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`;
-    return planStaged(host, { queryId: id, sql, session, ...(sizesPages(session) ? {} : { targetBytes: this.settings.firstBatchBytes }) }, files, stats, taskError, abort);
+    // The statement's columns and its own errors, planned as any task (never executed); the stages run
+    // when the query executes, so it is RUNNING, with its leaf stage's figures, meanwhile.
+    const request: TaskPlanRequest = { queryId: id, sql, session };
+    const worker = this.pick('any');
+    const columns = await this.planOn(worker, request, 0, abort, `${id}.0.0.plan`).catch(async (err: unknown) => {
+      const other = unreachable(err) ? this.tryPick(worker.nodeId) : undefined;
+      if (!other) throw remoteError(err, worker, 'plan');
+      return this.planOn(other, request, 0, abort, `${id}.0.0.plan1`).catch((retryErr: unknown) => Promise.reject(remoteError(retryErr, other, 'plan')));
+    });
+    columns.release();
+    const targetBytes = sizesPages(session) ? {} : { targetBytes: this.settings.firstBatchBytes };
+    return new StagedPlan(columns.columns, (stats, stageAbort) => planStaged(host, { queryId: id, sql, session, ...targetBytes }, files, stats, taskError, stageAbort));
   }
 
   async close(): Promise<void> {
@@ -206,9 +216,9 @@ export class RemoteEngine implements Engine {
     return internalHeaders(this.options.sharedSecret, this.options.nodeId());
   }
 
-  private async planOn(client: WorkerClient, base: TaskPlanRequest, attempt: number, abort?: PlanAbort): Promise<Plan> {
+  private async planOn(client: WorkerClient, base: TaskPlanRequest, attempt: number, abort?: PlanAbort, named?: string): Promise<Plan> {
     if (abort?.aborted) throw abort.reason;
-    const taskId = `${base.queryId}.0.0.${attempt}`;
+    const taskId = named ?? `${base.queryId}.0.0.${attempt}`;
     const controller = new AbortController();
     const removeAbort = abort?.onAbort(() => controller.abort());
     try {

@@ -5,7 +5,8 @@
 // forwards as it forwards any task's pages. Any statement that does not split, or a table whose data is
 // not generated yet, is left to the single-task path (undefined).
 import { join } from 'node:path';
-import type { Plan, PlanAbort } from '../engine/engine.types.js';
+import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageProgress } from '../engine/engine.types.js';
+import { PlanAbortController } from '../engine/plan-abort.js';
 import { readManifest } from '../engine/catalogs/tpch-generation.js';
 import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
 import { parseStatement } from '../sql/index.js';
@@ -27,16 +28,8 @@ export interface StageHost {
   readonly workTimeoutMs: number;
 }
 
-/** Figures of the leaf stage, for the query's stats. */
-export interface LeafStageStats {
-  nodes: number;
-  totalSplits: number;
-  completedSplits: number;
-  /** Partial rows the leaves wrote for the root (the exchange). */
-  exchangedRows: number;
-  processedRows: number;
-  processedBytes: number;
-  cpuTimeMillis: number;
+/** Figures of the leaf stage, for the query's stats (outputRows: the partial rows exchanged). */
+export interface LeafStageStats extends SubStageProgress {
   /** Leaf tasks run again on another worker after theirs was lost. */
   retries: number;
 }
@@ -80,7 +73,7 @@ export async function planStaged(
   if (alive.length === 0) throw new VivaceError('NO_NODES_AVAILABLE', 'No worker nodes available: every worker is failed');
   const splits = splitsOf(files, alive.length);
   const partitions = alive.map((_, p) => splits.filter((__, i) => i % alive.length === p)).filter((s) => s.length > 0);
-  Object.assign(stats, { nodes: partitions.length, totalSplits: splits.length });
+  Object.assign(stats, { nodes: partitions.length, totalSplits: splits.length, runningSplits: splits.length });
   const controller = new AbortController();
   const removeAbort = abort?.onAbort(() => controller.abort());
   let attempts = 0;
@@ -143,10 +136,73 @@ async function runLeafTask(
   const done = await client.call('GET', taskResultsPath(taskId, 0, 1 << 16), undefined, await options());
   if (done.status !== 204 && done.status !== 200) throw taskError(done, client, 'leaf results');
   stats.completedSplits += splitCount;
-  stats.exchangedRows += headerNumber(done, TASK_HEADERS.updateCount);
+  stats.runningSplits = Math.max(0, stats.runningSplits - splitCount);
+  stats.outputRows += headerNumber(done, TASK_HEADERS.updateCount);
   stats.processedRows += headerNumber(done, TASK_HEADERS.processedRows);
   stats.processedBytes += headerNumber(done, TASK_HEADERS.processedBytes);
   stats.cpuTimeMillis += headerNumber(done, TASK_HEADERS.cpuTimeMillis);
 }
 
-export const emptyLeafStats = (): LeafStageStats => ({ nodes: 0, totalSplits: 0, completedSplits: 0, exchangedRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0, retries: 0 });
+export const emptyLeafStats = (): LeafStageStats => ({
+  nodes: 0, totalSplits: 0, queuedSplits: 0, runningSplits: 0, completedSplits: 0, outputRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0, retries: 0,
+});
+
+/**
+ * A query in two stages once planned: its columns are the statement's (planned as any task's, so its
+ * errors are the statement's); executing it runs the leaves, then the root, whose pages it passes on.
+ */
+export class StagedPlan implements Plan {
+  readonly updateType = undefined;
+  private used = false;
+
+  constructor(
+    readonly columns: Plan['columns'],
+    private readonly start: (stats: LeafStageStats, abort: PlanAbort) => Promise<Plan>,
+  ) {}
+
+  execute(): Execution {
+    if (this.used) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'Plan executed twice');
+    this.used = true;
+    return new StagedExecution(this.start);
+  }
+
+  release(): void {
+    this.used = true;
+  }
+}
+
+class StagedExecution implements Execution {
+  private readonly stats = emptyLeafStats();
+  private readonly abort = new PlanAbortController();
+  private root: Promise<Execution> | undefined;
+  private rootExecution: Execution | undefined;
+
+  constructor(private readonly start: (stats: LeafStageStats, abort: PlanAbort) => Promise<Plan>) {}
+
+  get updateCount(): number | undefined {
+    return this.rootExecution?.updateCount;
+  }
+
+  get exhausted(): boolean | undefined {
+    return this.rootExecution?.exhausted;
+  }
+
+  async next(targetBytes: number): Promise<RowBatch | null> {
+    this.root ??= this.start(this.stats, this.abort).then((plan) => {
+      this.rootExecution = plan.execute();
+      return this.rootExecution;
+    });
+    return (await this.root).next(targetBytes);
+  }
+
+  cancel(): void {
+    this.abort.abort(new VivaceError('USER_CANCELED', 'Query was canceled'));
+    this.rootExecution?.cancel();
+  }
+
+  progress(): ExecutionProgress {
+    const root = this.rootExecution?.progress() ?? { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
+    const { retries: _retries, ...leaf } = this.stats;
+    return { processedRows: root.processedRows, processedBytes: root.processedBytes, cpuTimeMillis: root.cpuTimeMillis, subStages: [leaf] };
+  }
+}

@@ -2,6 +2,7 @@
 // Actors depend on these types only, so a harness can drive a query with any engine.
 import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js';
 import type { PlanAbort } from './plan-abort.js';
+import type { StageCounters } from '../protocol/states.js';
 
 export type { PlanAbort } from './plan-abort.js';
 
@@ -35,7 +36,12 @@ export interface ExecutionProgress {
   processedBytes: number;
   /** milliseconds of engine CPU time so far (estimate) */
   cpuTimeMillis: number;
+  /** The sub-stages' own figures (a query in two stages: its leaf stage), when the engine runs any. */
+  subStages?: SubStageProgress[];
 }
+
+/** What a sub-stage has done so far (issue 10 §3's stage stats); outputRows: rows it handed to its parent. */
+export type SubStageProgress = Omit<StageCounters, 'wallTimeMillis'> & { outputRows: number };
 
 /** A running statement: pull batches until `null`. */
 export interface Execution {

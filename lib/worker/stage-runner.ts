@@ -103,11 +103,16 @@ class LeafExecution implements Execution {
     if (this.exhausted) return null;
     while (await this.running.next(targetBytes)) { /* COPY renders no rows */ }
     this.updateCount = await ownNumber(this.engine, `SELECT count(*) FROM read_parquet(${quoteString(this.outputFile)})`, this.session);
-    const paths = [...new Set(this.splits.map((s) => s.path))];
-    const rows = await ownNumber(this.engine, `SELECT coalesce(sum(num_rows), 0) FROM parquet_file_metadata([${paths.map(quoteString).join(', ')}])`, this.session);
-    const share = this.splits.reduce((sum, s) => sum + 1 / s.slices, 0) / paths.length;
-    const bytes = paths.reduce((sum, p) => sum + sizeOf(p), 0);
-    this.stats = { processedRows: Math.round(rows * share), processedBytes: Math.round(bytes * share), cpuTimeMillis: Date.now() - this.started };
+    let rows = 0;
+    let bytes = 0;
+    for (const split of this.splits) {
+      const inFile = await ownNumber(this.engine, `SELECT coalesce(sum(num_rows), 0) FROM parquet_file_metadata(${quoteString(split.path)})`, this.session);
+      // file_row_number % slices = slice holds every slices-th row from row `slice` on.
+      const mine = Math.max(0, Math.floor((inFile - split.slice + split.slices - 1) / split.slices));
+      rows += mine;
+      bytes += inFile === 0 ? 0 : Math.round((sizeOf(split.path) * mine) / inFile);
+    }
+    this.stats = { processedRows: rows, processedBytes: bytes, cpuTimeMillis: Date.now() - this.started };
     this.exhausted = true;
     return null;
   }

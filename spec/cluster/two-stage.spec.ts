@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
-import { PlanAbortController } from '../../lib/engine/plan-abort.js';
 import type { Engine } from '../../lib/engine/engine.types.js';
 import type { RemoteEngine } from '../../lib/cluster/remote-engine.js';
 import { defaultConfig } from '../../lib/config.js';
@@ -153,16 +152,29 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     try {
       let release: () => void = () => {};
       victim.hold = new Promise<void>((r) => (release = r));
-      const planning = engine.plan(TPCH_QUERIES[5]!.sql, tiny);
+      const execution = (await engine.plan(TPCH_QUERIES[5]!.sql, tiny)).execute();
+      const page = execution.next(1 << 20);
       await victim.held;
       await victim.kill();
       list.dead.add('last');
       release();
-      const err = await rejection(planning);
+      const err = await rejection(page);
       expect(err.errorName).to.equal('NO_NODES_AVAILABLE');
     } finally {
       await victim.stop();
     }
+  });
+
+  it('reports the leaf stage as a sub-stage: its nodes, splits, rows read and rows exchanged (a few per split for Q1)', async () => {
+    const execution = (await engine.plan(TPCH_QUERIES[0]!.sql, tiny)).execute();
+    expect(execution.progress().subStages).to.deep.equal([{ nodes: 0, totalSplits: 0, queuedSplits: 0, runningSplits: 0, completedSplits: 0, outputRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 }]);
+    while (await execution.next(1 << 20)) { /* drain */ }
+    const [leaf] = execution.progress().subStages!;
+    expect(leaf).to.include({ nodes: 2, totalSplits: 2, completedSplits: 2, runningSplits: 0, queuedSplits: 0 });
+    // lineitem at tiny: 60,175 rows in one part, read in two slices; Q1 has 4 groups per leaf.
+    expect(leaf!.processedRows).to.equal(60_175);
+    expect(leaf!.processedBytes).to.be.greaterThan(0);
+    expect(leaf!.outputRows).to.equal(8);
   });
 
   it('cancelling while the leaves run ends the leaf tasks on every worker', async () => {
@@ -170,11 +182,11 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     const hold = new Promise<void>((r) => (release = r));
     w0.hold = hold;
     w1.hold = hold;
-    const abort = new PlanAbortController();
-    const planning = engine.plan(TPCH_QUERIES[0]!.sql, tiny, abort, 'cancelled_query');
+    const execution = (await engine.plan(TPCH_QUERIES[0]!.sql, tiny, undefined, 'cancelled_query')).execute();
+    const page = execution.next(1 << 20);
     await Promise.all([w0.held, w1.held]);
-    abort.abort(new VivaceError('USER_CANCELED', 'Query was canceled'));
-    expect((await rejection(planning)).errorName).to.equal('USER_CANCELED');
+    execution.cancel();
+    expect((await rejection(page)).errorName).to.equal('USER_CANCELED');
     const deadline = Date.now() + 10_000;
     while ([w0, w1].some((w) => w.worker.registry.list().some((t) => t.queryId === 'cancelled_query')) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
     expect([w0, w1].flatMap((w) => w.worker.registry.list().filter((t) => t.queryId === 'cancelled_query'))).to.deep.equal([]);
