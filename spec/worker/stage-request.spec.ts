@@ -1,0 +1,64 @@
+// The `stage` field of a task request (task-protocol.ts) under hostile input: any JSON in any place is
+// a stage read with its types, or a 400 with a message; never anything else.
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { parseTaskPlanRequest } from '../../lib/worker/task-request.js';
+import { MAX_STAGE_ITEMS } from '../../lib/cluster/task-protocol.js';
+import { VivaceError } from '../../lib/protocol/vivace-error.js';
+import { session } from './worker-support.js';
+
+const read = (stage: unknown) => parseTaskPlanRequest(JSON.parse(JSON.stringify({ queryId: 'q', sql: 'SELECT 1', session: session(), stage })), 10_000);
+
+function refusal(stage: unknown): VivaceError {
+  try {
+    read(stage);
+  } catch (err) {
+    expect(err).to.be.instanceOf(VivaceError);
+    return err as VivaceError;
+  }
+  throw new Error(`accepted ${JSON.stringify(stage).slice(0, 200)}`);
+}
+
+describe('task request: stage', () => {
+  it('reads a leaf\'s splits and a root\'s inputs', () => {
+    expect(read({ kind: 'leaf', splits: [{ file: 'lineitem/lineitem-00001.parquet', slice: 0, slices: 2 }] }).stage)
+      .to.deep.equal({ kind: 'leaf', splits: [{ file: 'lineitem/lineitem-00001.parquet', slice: 0, slices: 2 }] });
+    expect(read({ kind: 'root', inputs: [{ uri: 'http://127.0.0.1:8081', taskId: 'q.1.0.0' }] }).stage)
+      .to.deep.equal({ kind: 'root', inputs: [{ uri: 'http://127.0.0.1:8081', taskId: 'q.1.0.0' }] });
+    expect(read(undefined).stage).to.equal(undefined);
+  });
+
+  it('refuses odd ones with a 400 and a message', () => {
+    for (const stage of [
+      'leaf', [], { kind: 'middle' }, { kind: 'leaf' }, { kind: 'leaf', splits: [] }, { kind: 'leaf', splits: [{ file: 1, slice: 0, slices: 1 }] },
+      { kind: 'leaf', splits: [{ file: 'a', slice: 0.5, slices: 1 }] }, { kind: 'leaf', splits: Array.from({ length: MAX_STAGE_ITEMS + 1 }, () => ({ file: 'a', slice: 0, slices: 1 })) },
+      { kind: 'root', inputs: [{ uri: 'file:///etc/passwd', taskId: 'q.1.0.0' }] }, { kind: 'root', inputs: [{ uri: 'not a url', taskId: 'q' }] },
+      { kind: 'root', inputs: [{ uri: 'http://h:1', taskId: 'a b' }] }, { kind: 'root', inputs: [{ uri: `http://h:1/${'x'.repeat(2000)}`, taskId: 'q' }] },
+      { kind: 'leaf', splits: [{ file: 'x'.repeat(2000), slice: 0, slices: 1 }] },
+    ]) {
+      const err = refusal(stage);
+      expect(err.httpStatus, JSON.stringify(stage).slice(0, 100)).to.equal(400);
+      expect(err.message).to.not.equal('');
+    }
+  });
+
+  it('reads any JSON value as a stage, or refuses it with a 400', () => {
+    const anyStage = fc.oneof(
+      fc.jsonValue(),
+      fc.record({ kind: fc.constantFrom('leaf', 'root'), splits: fc.array(fc.record({ file: fc.jsonValue(), slice: fc.jsonValue(), slices: fc.jsonValue() }, { requiredKeys: [] })), inputs: fc.array(fc.record({ uri: fc.oneof(fc.webUrl(), fc.string()), taskId: fc.string() })) }, { requiredKeys: ['kind'] }),
+    );
+    fc.assert(fc.property(anyStage, (stage) => {
+      let request: ReturnType<typeof read> | undefined;
+      try {
+        request = read(stage);
+      } catch (err) {
+        expect(err).to.be.instanceOf(VivaceError);
+        expect((err as VivaceError).httpStatus).to.equal(400);
+        return;
+      }
+      const s = request.stage;
+      if (s?.kind === 'leaf') for (const split of s.splits) expect([typeof split.file, Number.isSafeInteger(split.slice), Number.isSafeInteger(split.slices)]).to.deep.equal(['string', true, true]);
+      if (s?.kind === 'root') for (const input of s.inputs) expect(new URL(input.uri).protocol).to.match(/^https?:$/);
+    }), { numRuns: 1000 });
+  });
+});
