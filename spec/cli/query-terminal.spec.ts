@@ -48,7 +48,7 @@ describe('vivace query in a terminal (tmux)', function () {
 
   it('prints an aligned table and prompts again', async () => {
     term.line("SELECT 1 AS one, 'two' AS two, NULL AS n;");
-    const screen = await term.waitFor((s) => /\(1 row\)\n(.*\n)*vivace> $/.test(`${since(s, 'vivace> SELECT 1 AS one').trimEnd()} `), 'table');
+    const screen = await term.waitFor((s) => /\(1 row\)\n(?:.*\n)*vivace> $/.test(`${since(s, 'vivace> SELECT 1 AS one').trimEnd()} `), 'table');
     const table = since(screen, 'vivace> SELECT 1 AS one');
     expect(table).to.contain([' one | two |  n   ', '-----+-----+------', '   1 | two | NULL ', '(1 row)'].join('\n'));
   });
@@ -75,7 +75,7 @@ describe('vivace query in a terminal (tmux)', function () {
     const queryId = /Query (\d{8}_\d{6}_\d{5}_\w{5}), RUNNING/.exec(running)![1]!;
 
     term.send('C-c');
-    const screen = await term.waitFor((s) => /Query aborted by user\n(.*\n)*vivace> $/.test(`${s.trimEnd()} `), 'cancel and a new prompt');
+    const screen = await term.waitFor((s) => /Query aborted by user\n(?:.*\n)*vivace> $/.test(`${s.trimEnd()} `), 'cancel and a new prompt');
     // The progress lines were erased: none is left on the screen after the statement.
     expect(since(screen, LONG_QUERY)).not.to.contain(', RUNNING,');
 
