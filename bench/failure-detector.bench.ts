@@ -9,7 +9,7 @@
 //   http  real HEAD pings to light status endpoints in a child process (bench/status-child.ts), a few
 //         ports each serving many nodes by path (http://127.0.0.1:P/n{i}/v1/status)
 //
-// Standalone: npx tsx bench/failure-detector.bench.ts [nodes]
+// Standalone: npx tsx bench/failure-detector.bench.ts [nodes]   (BENCH_STATUS_PORTS=N: status ports, default 4)
 import { fork } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -52,7 +52,8 @@ export interface DetectorFigures {
 
 const FAILED_NODES = 10;
 const STEADY_SECONDS = 5;
-const STATUS_SERVERS = 4;
+/** Ports serving the status endpoints; BENCH_STATUS_PORTS=1000 gives every node its own (and its own socket). */
+const STATUS_SERVERS = Math.max(1, Math.min(2_000, Number(process.env.BENCH_STATUS_PORTS ?? '4') || 4));
 /** Give up waiting for warm-up or detection after this long (the bench must end by itself). */
 const WAIT_LIMIT_MS = 15_000;
 
