@@ -177,6 +177,28 @@ describe('GET /metrics', function () {
   });
 });
 
+describe('GET /metrics with a history of one query', function () {
+  this.timeout(30_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ engine: await createTestEngine(2), config: { maxHistory: 1, minExpireAgeMs: 0 } });
+  });
+  after(() => server.stop());
+
+  it('counts every query once though each one expires the one before it', async () => {
+    const before = await scrape(server);
+    for (let i = 0; i < 5; i++) {
+      const run = await runStatement(server.url, `SELECT ${i}`, USER);
+      await ended(server, run.final.id as string);
+    }
+    const after = await scrape(server);
+    expect(server.coordinator.list().length).to.be.at.most(2);
+    expect(sampleValue(after, 'vivace_queries_started_total') - sampleValue(before, 'vivace_queries_started_total')).to.equal(5);
+    expect(sampleValue(after, 'vivace_queries_finished_total') - sampleValue(before, 'vivace_queries_finished_total')).to.equal(5);
+    expect(sampleValue(after, 'vivace_output_rows_total') - sampleValue(before, 'vivace_output_rows_total')).to.equal(5);
+  });
+});
+
 describe('GET /metrics with authentication and access rules', function () {
   this.timeout(30_000);
   let dir: TempDir;
