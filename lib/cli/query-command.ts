@@ -19,7 +19,7 @@ import { StatusDisplay } from '../client/status-display.js';
 
 export const QUERY_USAGE =
   'usage: vivace query [--server URL] [--user USER] [--password] [--access-token TOKEN] [--catalog CATALOG] [--schema SCHEMA]\n' +
-  '                    [--session NAME=VALUE]... [--execute SQL | --file FILE] [--output-format FORMAT] [--ignore-errors] [--truststore-path PEM]';
+  '                    [--session NAME=VALUE]... [--execute SQL | --file FILE] [--output-format FORMAT] [--ignore-errors] [--progress] [--truststore-path PEM]';
 
 const PROMPT = 'vivace> ';
 const CONTINUATION = '     -> ';
@@ -37,6 +37,7 @@ interface QueryOptions {
   file?: string;
   outputFormat?: string;
   ignoreErrors?: boolean;
+  progress?: boolean;
   truststorePath?: string;
 }
 
@@ -71,7 +72,9 @@ export async function runQuery(args: string[]): Promise<number> {
   // No --execute or --file and stdin not a terminal: the piped statements run as a batch.
   const interactive = options.execute === undefined && options.file === undefined && process.stdin.isTTY === true;
   const format = options.outputFormat === undefined ? (interactive ? 'ALIGNED' : 'CSV') : (options.outputFormat as OutputFormat);
-  const ctx: Context = { client, format, progress: process.stderr.isTTY === true, current: undefined, cancelling: false };
+  // As Trino's CLI: the prompt always shows progress, a batch only with --progress; never off a terminal.
+  const progress = process.stderr.isTTY === true && (interactive || options.progress === true);
+  const ctx: Context = { client, format, progress, current: undefined, cancelling: false };
   if (!interactive) {
     let text: string;
     try {
@@ -101,6 +104,7 @@ function parseOptions(args: string[]): QueryOptions {
     .option('-f, --file <file>', 'run the statements of a file and exit')
     .addOption(new Option('--output-format <format>', 'ALIGNED in the prompt, CSV in batch').choices(OUTPUT_FORMATS).argParser(upperFormat))
     .option('--ignore-errors', 'in batch, go on after a failed statement')
+    .option('--progress', 'in batch, show the progress of each query on a terminal stderr')
     .option('--truststore-path <pem>', 'PEM certificates to trust for HTTPS')
     .allowExcessArguments(false);
   program.parse(args, { from: 'user' });

@@ -1,6 +1,8 @@
 // `vivace query` in batch mode (--execute, --file, stdin), run as a child process against a real server
 // on DuckDB: each output format's exact text, session state across statements, errors with the caret,
 // option errors, and Basic authentication over HTTPS.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { createTestEngine } from '../support/duckdb.js';
@@ -218,4 +220,43 @@ describe('vivace query with Basic authentication over HTTPS', function () {
     expect(r.code).to.equal(1);
     expect(r.stderr).to.match(/^Error running command: Error running statement: .*(self-signed|certificate)/i);
   });
+});
+
+describe('vivace query against a hostile server', function () {
+  this.timeout(60_000);
+  let server: Server;
+  let url: string;
+  /** What the next POST answers: status and body. */
+  let answer: { status: number; body: string };
+
+  before(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(answer.body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const cases: [string, { status: number; body: string }, RegExp][] = [
+    ['a non-JSON body', { status: 200, body: '<html>' }, /the response is not JSON \(Invalid JSON at offset 0: expected a value\)/],
+    ['JSON nested past any type', { status: 200, body: '['.repeat(100_000) }, /nesting too deep/],
+    ['JSON without a query id', { status: 200, body: '{"stats":{}}' }, /the response has no query id/],
+    ['a 500 with a JSON error', { status: 500, body: '{"errorName":"X","message":"boom"}' }, /returned HTTP 500: X: boom/],
+    ['a 404 with a long text body', { status: 404, body: 'n'.repeat(100_000) }, /returned HTTP 404: n{200}$/m],
+  ];
+  for (const [what, response, message] of cases) {
+    it(`${what}: a clear error, exit 1`, async () => {
+      answer = response;
+      const r = await runCli(['--server', url, '--execute', 'SELECT 1']);
+      expect(r.code).to.equal(1);
+      expect(r.stdout).to.equal('');
+      expect(r.stderr).to.match(/^Error running command: /);
+      expect(r.stderr).to.match(message);
+    });
+  }
 });

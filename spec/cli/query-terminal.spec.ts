@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { startTestServer, request, type TestServer } from '../support/http.js';
 import { createTestEngine } from '../support/duckdb.js';
 import { validateResponse } from '../support/schema-validator.js';
-import { tempDir, type TempDir } from '../security/auth-fixtures.js';
+import { bcryptLine, makeCertificate, startSecureServer, tempDir, type SecureServer, type TempDir } from '../security/auth-fixtures.js';
 import { MAIN } from './cli-process.js';
 import { TmuxTerminal } from './tmux-terminal.js';
 
@@ -89,5 +89,41 @@ describe('vivace query in a terminal (tmux)', function () {
   it('Ctrl-C at an empty prompt leaves the CLI', async () => {
     term.send('C-c');
     await term.waitFor((s) => s.includes('EXIT=0'), 'exit');
+  });
+});
+
+describe('vivace query --password in a terminal (tmux)', function () {
+  this.timeout(120_000);
+  let dir: TempDir;
+  let server: SecureServer;
+  let term: TmuxTerminal;
+  let caFile: string;
+
+  before(async function () {
+    if (!hasTmux) this.skip();
+    dir = tempDir();
+    const certificate = await makeCertificate();
+    caFile = dir.file('ca.pem', certificate.cert);
+    server = await startSecureServer({
+      authenticationTypes: ['PASSWORD'],
+      passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n`),
+      httpsEnabled: true,
+      httpsKeystorePath: dir.file('keystore.pem', `${certificate.key}${certificate.cert}`),
+    });
+    term = new TmuxTerminal({ VIVACE_HISTORY_FILE: `${dir.path}/history` });
+  });
+  after(async () => {
+    term?.close();
+    await server?.stop();
+    dir?.remove();
+  });
+
+  it('prompts for the password without echoing it, then authenticates', async () => {
+    term.line(`node --import tsx ${MAIN} query --server ${server.httpsUrl} --truststore-path ${caFile} --user alice --password --execute 'SELECT current_user'; echo "EXIT=$?"`);
+    await term.waitFor((s) => s.trimEnd().endsWith('Password:'), 'password prompt');
+    term.line('alice-secret');
+    const screen = await term.waitFor((s) => /^EXIT=\d+$/m.test(s), 'exit');
+    expect(screen, screen).to.contain('"alice"\nEXIT=0');
+    expect(screen).not.to.contain('alice-secret');
   });
 });
