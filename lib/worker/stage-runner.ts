@@ -71,13 +71,12 @@ export async function planLeaf(engine: StageEngine, sql: string, session: Sessio
   return { columns: [], execute: () => new LeafExecution(engine, own, session, splits.map((s) => ({ ...s, path: pathOf(s.file) })), outputFile), release: () => own.release() };
 }
 
-/** A single number of the project's own query (a count over Parquet metadata). */
-async function ownNumber(engine: StageEngine, sql: string, session: Session): Promise<number> {
+/** The rows of the project's own small query (counts over Parquet metadata), as JSON values. */
+async function ownRows(engine: StageEngine, sql: string, session: Session): Promise<unknown[][]> {
   const execution = (await engine.planOwnSql(sql, session)).execute();
-  let json = '';
-  for (let batch = await execution.next(1 << 16); batch; batch = await execution.next(1 << 16)) json += batch.json;
-  const value = (JSON.parse(`[${json}]`) as unknown[][])[0]?.[0];
-  return typeof value === 'number' ? value : Number(value ?? 0);
+  const parts: string[] = [];
+  for (let batch = await execution.next(1 << 16); batch; batch = await execution.next(1 << 16)) parts.push(batch.json);
+  return JSON.parse(`[${parts.join(',')}]`) as unknown[][];
 }
 
 /** Runs the leaf's COPY to its end, then reads what it wrote and read from the files' metadata. */
@@ -98,15 +97,19 @@ class LeafExecution implements Execution {
     this.running = copy.execute();
   }
 
-
   async next(targetBytes: number): Promise<RowBatch | null> {
     if (this.exhausted) return null;
     while (await this.running.next(targetBytes)) { /* COPY renders no rows */ }
-    this.updateCount = await ownNumber(this.engine, `SELECT count(*) FROM read_parquet(${quoteString(this.outputFile)})`, this.session);
+    // One query for what was written and what was read: the output's rows and each split file's rows.
+    const paths = [...new Set(this.splits.map((s) => s.path))];
+    const counts = await ownRows(this.engine, `SELECT file_name, num_rows FROM parquet_file_metadata([${[this.outputFile, ...paths].map(quoteString).join(', ')}])`, this.session);
+    const rowsOf = new Map<string, number>();
+    for (const [file, n] of counts) rowsOf.set(String(file), (rowsOf.get(String(file)) ?? 0) + Number(n));
+    this.updateCount = rowsOf.get(this.outputFile) ?? 0;
     let rows = 0;
     let bytes = 0;
     for (const split of this.splits) {
-      const inFile = await ownNumber(this.engine, `SELECT coalesce(sum(num_rows), 0) FROM parquet_file_metadata(${quoteString(split.path)})`, this.session);
+      const inFile = rowsOf.get(split.path) ?? 0;
       // file_row_number % slices = slice holds every slices-th row from row `slice` on.
       const mine = Math.max(0, Math.floor((inFile - split.slice + split.slices - 1) / split.slices));
       rows += mine;
