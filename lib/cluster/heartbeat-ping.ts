@@ -56,10 +56,14 @@ export function pingStatus(uri: string, timeoutMs: number, signal?: AbortSignal)
     signal?.addEventListener('abort', onAbort, { once: true });
     // The socket timeout covers connecting and waiting for the answer: both are "no answer in time".
     request.on('timeout', () => request.destroy(namedError('TimeoutError', 'The operation was aborted due to timeout')));
+    // Settled once the (empty) response has ended: by then the socket is back in the agent's pool, so the
+    // next ping reuses it rather than opening another connection.
     request.on('response', (response) => {
-      signal?.removeEventListener('abort', onAbort);
-      response.resume(); // HEAD has no body; draining frees the socket for the next ping
-      resolve(response.statusCode ?? 0);
+      response.on('end', () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(response.statusCode ?? 0);
+      });
+      response.resume();
     });
     request.on('error', (err) => {
       signal?.removeEventListener('abort', onAbort);

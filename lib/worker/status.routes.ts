@@ -36,6 +36,9 @@ export function statusRoutes(router: Router, who: WorkerIdentity, state: WorkerS
 
   router.head('/v1/status', (ctx) => {
     ctx.status = 200;
+    // A stated length lets the coordinator's pings reuse one connection: Node's client closes after a HEAD
+    // answer that gives neither length nor chunking (nodejs/node#28438), a new TCP connection per ping.
+    ctx.length = 0;
   });
   router.get('/v1/status', (ctx) => {
     const heap = getHeapStatistics();

@@ -1,21 +1,26 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pingFailureOf, pingStatus, statusUri } from '../../lib/cluster/heartbeat-ping.js';
+import { startTestWorker } from '../worker/worker-support.js';
 
 // Loopback only: a tiny HTTP server stands in for a worker.
 describe('heartbeat ping', () => {
   let server: Server;
   let base: string;
   const seen: string[] = [];
+  let connections = 0;
 
   before(async () => {
     server = createServer((req, res) => {
       seen.push(`${req.method} ${req.url}`);
       if (req.url === '/hang/v1/status') return; // never answers
       res.statusCode = req.url === '/v1/status' ? 200 : 404;
+      res.setHeader('content-length', '0'); // framed, as the worker's HEAD /v1/status is: keep-alive works
       res.end();
     });
+    server.on('connection', () => connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -34,6 +39,40 @@ describe('heartbeat ping', () => {
     expect(await pingStatus(statusUri(base), 1_000)).to.equal(200);
     expect(await pingStatus(`${base}/missing/v1/status`, 1_000)).to.equal(404);
     expect(seen).to.include.members(['HEAD /v1/status', 'HEAD /missing/v1/status']);
+  });
+
+  it('keeps the connection alive between pings (one socket for a node pinged twice a second)', async () => {
+    const before = connections;
+    for (let i = 0; i < 5; i++) expect(await pingStatus(statusUri(base), 1_000)).to.equal(200);
+    expect(connections - before).to.be.at.most(1);
+  });
+
+  it('pings a real worker over one kept-alive connection (its HEAD /v1/status states its length)', async () => {
+    const worker = await startTestWorker();
+    try {
+      let opened = 0;
+      worker.worker.server.on('connection', () => opened++);
+      for (let i = 0; i < 5; i++) expect(await pingStatus(statusUri(worker.url), 1_000)).to.equal(200);
+      expect(opened).to.equal(1);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('rejects, never throws, for any address however malformed', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 300 }).filter((s) => !/^https?:/i.test(s.trim())), async (uri) => {
+        let settled: 'resolved' | 'rejected' | undefined;
+        await pingStatus(uri, 50).then(() => (settled = 'resolved'), () => (settled = 'rejected'));
+        expect(settled).to.equal('rejected');
+      }),
+      { numRuns: 200 },
+    );
+    for (const uri of ['http://127.0.0.1:99999/v1/status', 'ftp://127.0.0.1/v1/status', 'http://exa mple/v1/status', `http://${'a'.repeat(70_000)}/`]) {
+      const error = await pingStatus(uri, 50).then(() => undefined, (e: unknown) => e);
+      expect(error, uri.slice(0, 40)).to.be.instanceOf(Error);
+      expect(pingFailureOf(error).type).to.be.a('string').and.not.equal('');
+    }
   });
 
   it('names a refused connection ECONNREFUSED', async () => {
