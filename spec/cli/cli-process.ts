@@ -1,6 +1,7 @@
 // Runs `vivace query ...` as a real child process (node + tsx on lib/cli/main.ts), as a user would.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { bcryptLine, makeCertificate, startSecureServer, type SecureServer, type TempDir } from '../security/auth-fixtures.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const MAIN = fileURLToPath(new URL('../../lib/cli/main.ts', import.meta.url));
@@ -26,4 +27,17 @@ export function runCli(args: string[], init: { env?: Record<string, string>; inp
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(init.input ?? '');
   });
+}
+
+/** A real server with HTTPS and PASSWORD authentication (alice, `alice-secret`) and its certificate as a CA file. */
+export async function startPasswordServer(dir: TempDir): Promise<{ server: SecureServer; caFile: string }> {
+  const certificate = await makeCertificate();
+  const caFile = dir.file('ca.pem', certificate.cert);
+  const server = await startSecureServer({
+    authenticationTypes: ['PASSWORD'],
+    passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n`),
+    httpsEnabled: true,
+    httpsKeystorePath: dir.file('keystore.pem', `${certificate.key}${certificate.cert}`),
+  });
+  return { server, caFile };
 }

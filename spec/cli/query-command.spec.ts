@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { createTestEngine } from '../support/duckdb.js';
-import { bcryptLine, makeCertificate, startSecureServer, tempDir, type SecureServer, type TempDir } from '../security/auth-fixtures.js';
-import { runCli } from './cli-process.js';
+import { tempDir, type SecureServer, type TempDir } from '../security/auth-fixtures.js';
+import { runCli, startPasswordServer } from './cli-process.js';
 
 const VALUES =
   "SELECT 1 AS one, 'a\"b,c' AS two, NULL AS n, 1.5e0 AS d, ARRAY[1, 2] AS arr, MAP(ARRAY['k'], ARRAY[1]) AS m, " +
@@ -184,14 +184,7 @@ describe('vivace query with Basic authentication over HTTPS', function () {
 
   before(async () => {
     dir = tempDir();
-    const certificate = await makeCertificate();
-    caFile = dir.file('ca.pem', certificate.cert);
-    server = await startSecureServer({
-      authenticationTypes: ['PASSWORD'],
-      passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n`),
-      httpsEnabled: true,
-      httpsKeystorePath: dir.file('keystore.pem', `${certificate.key}${certificate.cert}`),
-    });
+    ({ server, caFile } = await startPasswordServer(dir));
   });
   after(async () => {
     await server.stop();

@@ -6,8 +6,8 @@ import { expect } from 'chai';
 import { startTestServer, request, type TestServer } from '../support/http.js';
 import { createTestEngine } from '../support/duckdb.js';
 import { validateResponse } from '../support/schema-validator.js';
-import { bcryptLine, makeCertificate, startSecureServer, tempDir, type SecureServer, type TempDir } from '../security/auth-fixtures.js';
-import { MAIN } from './cli-process.js';
+import { tempDir, type SecureServer, type TempDir } from '../security/auth-fixtures.js';
+import { MAIN, startPasswordServer } from './cli-process.js';
 import { TmuxTerminal } from './tmux-terminal.js';
 
 const hasTmux = (() => {
@@ -102,14 +102,7 @@ describe('vivace query --password in a terminal (tmux)', function () {
   before(async function () {
     if (!hasTmux) this.skip();
     dir = tempDir();
-    const certificate = await makeCertificate();
-    caFile = dir.file('ca.pem', certificate.cert);
-    server = await startSecureServer({
-      authenticationTypes: ['PASSWORD'],
-      passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n`),
-      httpsEnabled: true,
-      httpsKeystorePath: dir.file('keystore.pem', `${certificate.key}${certificate.cert}`),
-    });
+    ({ server, caFile } = await startPasswordServer(dir));
     term = new TmuxTerminal({ VIVACE_HISTORY_FILE: `${dir.path}/history` });
   });
   after(async () => {
