@@ -59,10 +59,14 @@ export function pingStatus(uri: string, timeoutMs: number, signal?: AbortSignal)
     // Settled once the (empty) response has ended: by then the socket is back in the agent's pool, so the
     // next ping reuses it rather than opening another connection.
     request.on('response', (response) => {
-      response.on('end', () => {
+      const answered = () => {
         signal?.removeEventListener('abort', onAbort);
         resolve(response.statusCode ?? 0);
-      });
+      };
+      response.on('end', answered);
+      // An answer cut off after its headers is still an answer; 'close' always comes, so the ping settles.
+      response.on('close', answered);
+      response.on('error', () => {});
       response.resume();
     });
     request.on('error', (err) => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { pingFailureOf, pingStatus, statusUri } from '../../lib/cluster/heartbeat-ping.js';
 import { startTestWorker } from '../worker/worker-support.js';
 
@@ -72,6 +72,19 @@ describe('heartbeat ping', () => {
       const error = await pingStatus(uri, 50).then(() => undefined, (e: unknown) => e);
       expect(error, uri.slice(0, 40)).to.be.instanceOf(Error);
       expect(pingFailureOf(error).type).to.be.a('string').and.not.equal('');
+    }
+  });
+
+  it('a peer that answers with something other than HTTP is a failed ping, named by the parser', async () => {
+    const garbage = createTcpServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (garbage.address() as AddressInfo).port;
+      const error = await pingStatus(`http://127.0.0.1:${port}/v1/status`, 1_000).then(() => undefined, (e: unknown) => e);
+      expect(error).to.be.instanceOf(Error);
+      expect(pingFailureOf(error).type).to.match(/^HPE_/);
+    } finally {
+      garbage.close();
     }
   });
 
