@@ -45,7 +45,13 @@ interface Entry {
   /** False once unwatched: it is skipped in the heap and its answers in flight are dropped. */
   active: boolean;
   /** Pings sent and not answered yet (a node that hangs has timeout / interval of them, 2 by default). */
-  inFlight: number;
+  inFlight: Set<Pending>;
+}
+
+interface Pending {
+  requestTime: number;
+  /** Answered, failed or given up on: a later outcome is ignored. */
+  done: boolean;
 }
 
 /**
@@ -53,6 +59,13 @@ interface Entry {
  * reached when the ping timeout is several intervals long.
  */
 const MAX_IN_FLIGHT = 4;
+
+/**
+ * A ping still unsettled this long after its own timeout counts as failed (TimeoutError) and frees its slot:
+ * a transport that never settles must not freeze a node's health (after 4 such pings it would never be
+ * asked again, ALIVE for ever). pingStatus always settles by its timeout; this guards other transports.
+ */
+const GIVE_UP_AFTER_TIMEOUT_MS = 1_000;
 
 const realClock: SchedulerClock = {
   setTimeout: (fn, timeoutMs) => setTimeout(fn, timeoutMs).unref(), // the detector alone keeps no process alive
@@ -85,7 +98,7 @@ export class HeartbeatScheduler {
   watch(key: object, node: WatchedNode): void {
     if (this.stopped) return;
     this.unwatch(key);
-    const entry: Entry = { node, due: this.options.now() + node.intervalMs, seq: this.seq++, active: true, inFlight: 0 };
+    const entry: Entry = { node, due: this.options.now() + node.intervalMs, seq: this.seq++, active: true, inFlight: new Set() };
     this.entries.set(key, entry);
     this.push(entry);
     this.arm();
@@ -114,7 +127,8 @@ export class HeartbeatScheduler {
     while (this.heap.length > 0 && this.heap[0]!.due <= now) {
       const entry = this.pop();
       if (!entry.active) continue;
-      if (entry.inFlight < MAX_IN_FLIGHT) this.send(entry, now);
+      this.giveUpOnStuck(entry, now);
+      if (entry.active && entry.inFlight.size < MAX_IN_FLIGHT) this.send(entry, now);
       // Fixed rate, like upstream's scheduleAtFixedRate: the next ping is due one interval after this one
       // was due, answered or not, so a node that hangs is still asked twice a second. After a stall longer
       // than an interval the missed pings are skipped, not sent in a burst.
@@ -126,7 +140,8 @@ export class HeartbeatScheduler {
   }
 
   private send(entry: Entry, requestTime: number): void {
-    entry.inFlight++;
+    const pending: Pending = { requestTime, done: false };
+    entry.inFlight.add(pending);
     let answer: Promise<number>;
     try {
       answer = this.options.ping(entry.node.uri, entry.node.timeoutMs);
@@ -134,14 +149,26 @@ export class HeartbeatScheduler {
       answer = Promise.reject(err);
     }
     answer.then(
-      () => this.settle(entry, requestTime, false, undefined),
-      (error: unknown) => this.settle(entry, requestTime, true, error),
+      () => this.settle(entry, pending, false, undefined),
+      (error: unknown) => this.settle(entry, pending, true, error),
     );
   }
 
-  private settle(entry: Entry, requestTime: number, failed: boolean, error: unknown): void {
-    entry.inFlight--;
+  private giveUpOnStuck(entry: Entry, now: number): void {
+    for (const pending of entry.inFlight) {
+      if (now - pending.requestTime <= entry.node.timeoutMs + GIVE_UP_AFTER_TIMEOUT_MS) continue;
+      const error = new Error(`no answer and no failure within ${entry.node.timeoutMs + GIVE_UP_AFTER_TIMEOUT_MS} ms`);
+      error.name = 'TimeoutError';
+      this.settle(entry, pending, true, error);
+    }
+  }
+
+  private settle(entry: Entry, pending: Pending, failed: boolean, error: unknown): void {
+    if (pending.done) return;
+    pending.done = true;
+    entry.inFlight.delete(pending);
     if (!entry.active) return;
+    const { requestTime } = pending;
     const responseTime = this.options.now();
     entry.node.deliver(failed ? { requestTime, responseTime, failed, error } : { requestTime, responseTime, failed });
   }

@@ -80,13 +80,26 @@ describe('HeartbeatScheduler', () => {
     await flush();
     expect(results.get('slow')).to.deep.equal([{ requestTime: EPOCH + 500, responseTime: EPOCH + clock.now(), failed: false }]);
     await run(2_000);
-    // 2 still unanswered + 1 answered: 2,000 and 2,500 go out, then the node is at 4 in flight and
-    // 3,000 and 3,500 are skipped.
-    expect(sent.map((s) => s.at)).to.deep.equal([500, 1000, 1500, 2000, 2500]);
-    for (const answer of pending.splice(0)) answer();
+    // 2,000 and 2,500 go out; at 3,000 the node has 4 unanswered and that ping is skipped; at 3,500 the ping
+    // of 1,000 is given up on (1 s past its timeout, a failure) and a new one goes out.
+    expect(sent.map((s) => s.at)).to.deep.equal([500, 1000, 1500, 2000, 2500, 3500]);
+    expect(results.get('slow')![1]).to.include({ requestTime: EPOCH + 1000, failed: true });
+    for (const answer of pending.splice(0)) answer(); // the late answer of 1,000 is ignored
     await run(500);
-    expect(sent.map((s) => s.at)).to.deep.equal([500, 1000, 1500, 2000, 2500, 4000]);
-    expect(results.get('slow')).to.have.length(5);
+    expect(sent.map((s) => s.at)).to.deep.equal([500, 1000, 1500, 2000, 2500, 3500, 4000]);
+    expect(results.get('slow')!.map((r) => r.requestTime - EPOCH)).to.deep.equal([500, 1000, 1500, 2000, 2500, 3500]);
+  });
+
+  it('gives up on a ping its transport never settles: failed (TimeoutError) 1 s after its own timeout', async () => {
+    const { sent, watch, run, results } = harness(() => new Promise<number>(() => {}));
+    watch({}, 'stuck');
+    await run(10_000);
+    // Sent at 500, 1000, 1500, 2000 (4 unanswered); the one of 500 is given up on at 3,000 (> 500 + 1,000 + 1,000).
+    expect(sent.slice(0, 6).map((s) => s.at)).to.deep.equal([500, 1000, 1500, 2000, 3000, 3500]);
+    const outcomes = results.get('stuck')!;
+    expect(outcomes[0]).to.include({ requestTime: EPOCH + 500, responseTime: EPOCH + 3000, failed: true });
+    expect((outcomes[0]!.error as Error).name).to.equal('TimeoutError');
+    expect(outcomes.length).to.be.greaterThan(10); // the node is still asked, and its health still moves
   });
 
   it('skips the pings a stalled clock missed instead of sending them in a burst', async () => {
