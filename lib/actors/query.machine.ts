@@ -147,6 +147,16 @@ function rootStageCounters(context: QueryContext): Partial<StageCounters> {
   };
 }
 
+/** What sub-stage `index` (1...) has done, as the engine reported it. */
+function subStageCounters(context: QueryContext, index: number): Partial<StageCounters> {
+  const sub = context.results.progress.subStages?.[index - 1];
+  if (!sub) return {};
+  return {
+    nodes: sub.nodes, totalSplits: sub.totalSplits, queuedSplits: sub.queuedSplits, runningSplits: sub.runningSplits, completedSplits: sub.completedSplits,
+    processedRows: sub.processedRows, processedBytes: sub.processedBytes, cpuTimeMillis: Math.round(sub.cpuTimeMillis),
+  };
+}
+
 function joinBatches(batches: RowBatch[]): RowBatch | undefined {
   if (batches.length === 0) return undefined;
   if (batches.length === 1) return batches[0];
@@ -261,6 +271,24 @@ export const queryMachine = setup({
     reportStageProgress: enqueueActions(({ context, enqueue }) => {
       const root = context.stages[0];
       if (root) enqueue.sendTo(root, { type: 'stage.progress', counters: rootStageCounters(context) });
+      for (const [i, stage] of context.stages.entries()) {
+        if (i === 0) continue;
+        enqueue.sendTo(stage, { type: 'stage.schedule' });
+        enqueue.sendTo(stage, { type: 'stage.progress', counters: subStageCounters(context, i) });
+      }
+    }),
+    // An engine that runs sub-stages (a distributed query's leaf stage) reports them with its progress:
+    // each becomes a stage under the root the first time it is reported.
+    spawnSubStages: assign(({ context, event, spawn }) => {
+      if (event.type !== 'results.batch' && event.type !== 'results.end') return {};
+      const reported = event.progress?.subStages ?? [];
+      if (reported.length < context.stages.length) return {};
+      const stages = [...context.stages];
+      for (let i = context.stages.length - 1; i < reported.length; i++) {
+        const sub = reported[i]!;
+        stages.push(spawn('stage', { id: `stage-${i + 1}`, input: { stageId: String(i + 1), parentStageId: '0', nodes: sub.nodes, totalSplits: sub.totalSplits } }));
+      }
+      return { stages };
     }),
     startProducing: ({ context, self }) => context.producer?.start((event) => self.send(event)),
     stopProducing: ({ context }) => context.producer?.stop(),
@@ -276,6 +304,11 @@ export const queryMachine = setup({
     }),
     finishStages: enqueueActions(({ context, enqueue }) => {
       for (const [i, stage] of context.stages.entries()) {
+        if (i > 0 && context.results.progress.subStages?.[i - 1]) {
+          enqueue.sendTo(stage, { type: 'stage.schedule' });
+          enqueue.sendTo(stage, { type: 'stage.finish', counters: subStageCounters(context, i) });
+          continue;
+        }
         enqueue.sendTo(stage, i === 0 ? { type: 'stage.finish', counters: rootStageCounters(context) } : { type: 'stage.finish' });
       }
     }),
@@ -367,11 +400,11 @@ export const queryMachine = setup({
           on: {
             'results.batch': [
               { guard: 'exceedsMemoryLimit', target: '#query.FAILED', actions: 'failOnMemoryLimit' },
-              { actions: ['bufferBatch', 'reportStageProgress'] },
+              { actions: ['bufferBatch', 'spawnSubStages', 'reportStageProgress'] },
             ],
             'results.end': [
               { guard: 'exceedsMemoryLimit', target: '#query.FAILED', actions: 'failOnMemoryLimit' },
-              { target: 'FINISHING', actions: ['markExhausted', 'finishStages'] },
+              { target: 'FINISHING', actions: ['markExhausted', 'spawnSubStages', 'finishStages'] },
             ],
             'results.failed': { target: '#query.FAILED', actions: 'recordFailure' },
             'results.take': { actions: ['takePage', 'pullMoreResults'] },

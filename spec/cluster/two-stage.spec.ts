@@ -16,6 +16,8 @@ import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-server.js';
 import type { StageEngine } from '../../lib/worker/stage-runner.js';
 import { remoteEngine, runOn, session, WorkerList, type TestWorker } from './cluster-harness.js';
+import { request, runStatement, startTestServer } from '../support/http.js';
+import { validateResponse } from '../support/schema-validator.js';
 
 const TPCH = join(defaultConfig().dataDirectory, 'tpch');
 const tiny = session({ catalog: 'tpch', schema: 'tiny' });
@@ -175,6 +177,25 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     expect(leaf!.processedRows).to.equal(60_175);
     expect(leaf!.processedBytes).to.be.greaterThan(0);
     expect(leaf!.outputRows).to.equal(8);
+  });
+
+  it('shows the leaf stage as stage 1 under the root in the statement\'s stats and in /v1/query/{id} (schema-valid)', async () => {
+    const server = await startTestServer({ engine });
+    try {
+      const result = await runStatement(server.url, TPCH_QUERIES[0]!.sql, { 'X-Trino-User': 'alice', 'X-Trino-Catalog': 'tpch', 'X-Trino-Schema': 'tiny' });
+      expect(result.final.stats.state).to.equal('FINISHED');
+      const leaf = { nodes: 2, totalSplits: 2, queuedSplits: 0, runningSplits: 0, completedSplits: 2, processedRows: 60_175 };
+      expect(result.final.stats.rootStage.subStages).to.have.length(1);
+      expect(result.final.stats.rootStage.subStages[0]).to.include({ stageId: '1', state: 'FINISHED', done: true, ...leaf });
+      // Rolled up: the query's splits are the root's one and the leaves' two.
+      expect(result.final.stats).to.include({ totalSplits: 3, completedSplits: 3, nodes: 2 });
+      const info = await request('GET', `${server.url}/v1/query/${result.final.id as string}`, { headers: { 'X-Trino-User': 'alice' } });
+      expect(info.status).to.equal(200);
+      validateResponse('query-info', info.body);
+      expect(info.body.outputStage.subStages[0]).to.include({ state: 'FINISHED', ...leaf });
+    } finally {
+      await server.stop();
+    }
   });
 
   it('cancelling while the leaves run ends the leaf tasks on every worker', async () => {
