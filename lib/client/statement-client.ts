@@ -134,9 +134,18 @@ export class RunningQuery {
   async cancel(): Promise<void> {
     if (this.cancelRequested) return;
     this.cancelRequested = true;
+    // While the POST is out the query has no id yet: its answer is awaited, then cancelled (run loop).
+    if (this.current === undefined) return;
+    const nextUri = this.current.nextUri;
+    // `done` settles only once the DELETE is answered, so that a CLI exiting right after has cancelled.
+    this.deleted = nextUri === undefined ? Promise.resolve() : this.delete(nextUri);
     this.abort.abort();
-    const nextUri = this.current?.nextUri;
-    if (nextUri === undefined) return;
+    await this.deleted;
+  }
+
+  private deleted: Promise<void> = Promise.resolve();
+
+  private async delete(nextUri: string): Promise<void> {
     try {
       await this.client.call('DELETE', nextUri, undefined, new AbortController().signal);
     } catch {
@@ -153,7 +162,10 @@ export class RunningQuery {
       try {
         res = await this.client.call(method, url, method === 'POST' ? sql : undefined, this.abort.signal);
       } catch (err) {
-        if (this.cancelRequested && this.current) return { final: this.current, columns, cancelled: true };
+        if (this.cancelRequested && this.current) {
+          await this.deleted;
+          return { final: this.current, columns, cancelled: true };
+        }
         throw err;
       }
       const status = this.decode(res, method, url);
@@ -176,9 +188,8 @@ export class RunningQuery {
   }
 
   private async cancelOnServer(status: QueryStatus): Promise<void> {
-    if (status.nextUri !== undefined) {
-      await this.client.call('DELETE', status.nextUri, undefined, new AbortController().signal).catch(() => undefined);
-    }
+    await this.deleted;
+    if (status.nextUri !== undefined) await this.delete(status.nextUri);
   }
 
   private decode(res: HttpResponse, method: string, url: string): QueryStatus {

@@ -86,6 +86,23 @@ describe('vivace query in a terminal (tmux)', function () {
     expect(info.body.errorCode.name).to.equal('USER_CANCELED');
   });
 
+  it('--progress shows the progress line in a batch too; Ctrl-C cancels the query and exits with 130', async () => {
+    const batch = new TmuxTerminal({ VIVACE_HISTORY_FILE: `${dir.path}/history` });
+    try {
+      batch.line(`node --import tsx ${MAIN} query --server ${server.url} --progress --execute '${LONG_QUERY}'; echo "EXIT=$?"`);
+      const running = await batch.waitFor((s) => /, RUNNING, \d+ nodes?, \d+ splits\n\d+:\d\d \[/.test(s), 'progress line');
+      const queryId = /Query (\S+), RUNNING/.exec(running)![1]!;
+      batch.send('C-c');
+      const screen = await batch.waitFor((s) => /^EXIT=\d+$/m.test(s), 'exit');
+      expect(screen).to.match(/Query aborted by user\nEXIT=130/);
+      const info = await request('GET', `${server.url}/v1/query/${queryId}`);
+      validateResponse('query-info', info.body);
+      expect(info.body.state).to.equal('FAILED');
+    } finally {
+      batch.close();
+    }
+  });
+
   it('Ctrl-C at an empty prompt leaves the CLI', async () => {
     term.send('C-c');
     await term.waitFor((s) => s.includes('EXIT=0'), 'exit');
