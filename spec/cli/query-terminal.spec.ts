@@ -2,6 +2,7 @@
 // statement, an error with its location, the live progress line of a long query, Ctrl-C cancelling it on
 // the server and returning to the prompt, and a second Ctrl-C leaving the CLI.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { startTestServer, request, type TestServer } from '../support/http.js';
 import { createTestEngine } from '../support/duckdb.js';
@@ -105,7 +106,10 @@ describe('vivace query in a terminal (tmux)', function () {
 
   it('Ctrl-C at an empty prompt leaves the CLI', async () => {
     term.send('C-c');
-    await term.waitFor((s) => s.includes('EXIT=0'), 'exit');
+    await term.waitFor((s) => /^EXIT=0$/m.test(s), 'exit');
+    // The lines typed at the prompt are kept for the next session, oldest first.
+    const history = readFileSync(`${dir.path}/history`, 'utf8').split('\n');
+    expect(history.indexOf("SELECT 1 AS one, 'two' AS two, NULL AS n;")).to.be.below(history.indexOf('SELECT nope FROM (VALUES 1) t(x);'));
   });
 });
 
