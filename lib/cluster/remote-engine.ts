@@ -119,14 +119,14 @@ export class RemoteEngine implements Engine {
       headers: () => this.headers(),
       deleteTask: (client, taskId) => this.deleteTask(client, taskId),
       workTimeoutMs: this.settings.workTimeoutMs,
-      planRoot: async (request, rootAbort) => {
+      planRoot: async (request, attempt, rootAbort) => {
         const worker = this.pick('any');
         try {
-          return await this.planOn(worker, request, 0, rootAbort);
+          return await this.planOn(worker, request, attempt, rootAbort);
         } catch (err) {
           const other = unreachable(err) ? this.tryPick(worker.nodeId) : undefined;
           if (!other) throw remoteError(err, worker, 'root plan');
-          return this.planOn(other, request, 1, rootAbort).catch((retryErr: unknown) => Promise.reject(remoteError(retryErr, other, 'root plan')));
+          return this.planOn(other, request, attempt + 1, rootAbort).catch((retryErr: unknown) => Promise.reject(remoteError(retryErr, other, 'root plan')));
         }
       },
     };

@@ -23,8 +23,8 @@ export interface StageHost {
   clientOf(node: { nodeId: string; uri: string }): WorkerClient;
   headers(): Promise<Record<string, string>>;
   deleteTask(client: WorkerClient, taskId: string): void;
-  /** Plans the root task (stage 0) as any task: its pages are forwarded unparsed. */
-  planRoot(request: TaskPlanRequest, abort?: PlanAbort): Promise<Plan>;
+  /** Plans the root task (stage 0, attempts from `attempt` on) as any task: its pages are forwarded unparsed. */
+  planRoot(request: TaskPlanRequest, attempt: number, abort?: PlanAbort): Promise<Plan>;
   readonly workTimeoutMs: number;
 }
 
@@ -69,14 +69,48 @@ export async function planStaged(
   taskError: (response: WorkerResponse, client: WorkerClient, step: string) => VivaceError,
   abort?: PlanAbort,
 ): Promise<Plan> {
+  // A root that could not pull an output (its leaf's worker died after the leaf ended) or was lost
+  // itself: the whole query once more, on the workers alive then, under new task ids.
+  for (let round = 0; ; round++) {
+    const inputs = await runLeaves(host, request, files, stats, taskError, round, abort);
+    try {
+      return await host.planRoot({
+        queryId: request.queryId, sql: request.sql, session: request.session, execute: true,
+        ...(request.targetBytes === undefined ? {} : { targetBytes: request.targetBytes }),
+        stage: { kind: 'root', inputs },
+      }, round * 2, abort);
+    } catch (err) {
+      if (round > 0 || abort?.aborted || !(err instanceof VivaceError && err.errorName === 'REMOTE_TASK_ERROR')) throw err;
+      stats.retries++;
+    } finally {
+      // The root pulled the outputs while it planned (or failed): the leaves are done with.
+      for (const input of inputs) {
+        const node = host.aliveWorkers().find((w) => w.uri === input.uri);
+        if (node) host.deleteTask(host.clientOf(node), input.taskId);
+      }
+    }
+  }
+}
+
+/** One leaf per alive worker, each rerun on another alive worker when its worker is lost. */
+async function runLeaves(
+  host: StageHost,
+  request: { queryId: string; sql: string; session: Session },
+  files: readonly string[],
+  stats: LeafStageStats,
+  taskError: (response: WorkerResponse, client: WorkerClient, step: string) => VivaceError,
+  round: number,
+  abort?: PlanAbort,
+): Promise<StageInput[]> {
   const alive = host.aliveWorkers();
   if (alive.length === 0) throw new VivaceError('NO_NODES_AVAILABLE', 'No worker nodes available: every worker is failed');
   const splits = splitsOf(files, alive.length);
   const partitions = alive.map((_, p) => splits.filter((__, i) => i % alive.length === p)).filter((s) => s.length > 0);
-  Object.assign(stats, { nodes: partitions.length, totalSplits: splits.length, runningSplits: splits.length });
+  Object.assign(stats, { ...emptyLeafStats(), retries: stats.retries, nodes: partitions.length, totalSplits: splits.length, runningSplits: splits.length });
   const controller = new AbortController();
   const removeAbort = abort?.onAbort(() => controller.abort());
-  let attempts = 0;
+  /** Attempts of a round: its task ids never meet another round's. */
+  const ATTEMPTS = 8;
 
   const runLeaf = async (partition: number, mine: Split[]): Promise<StageInput> => {
     const tried = new Set<string>();
@@ -84,7 +118,7 @@ export async function planStaged(
     for (let attempt = 0; ; attempt++) {
       tried.add(node.nodeId);
       const client = host.clientOf(node);
-      const taskId = `${request.queryId}.1.${partition}.${attempt}`;
+      const taskId = `${request.queryId}.1.${partition}.${round * ATTEMPTS + attempt}`;
       try {
         await runLeafTask(host, client, taskId, { queryId: request.queryId, sql: request.sql, session: request.session, execute: true, stage: { kind: 'leaf', splits: mine } }, stats, mine.length, controller.signal, taskError);
         return { uri: node.uri, taskId };
@@ -93,35 +127,21 @@ export async function planStaged(
         host.deleteTask(client, taskId);
         if (controller.signal.aborted || !workerTrouble(err)) throw err;
         const next = host.aliveWorkers().find((w) => !tried.has(w.nodeId)) ?? host.aliveWorkers().find((w) => w.nodeId !== node.nodeId);
-        if (!next || attempt >= 8) throw new VivaceError('NO_NODES_AVAILABLE', `No worker left to run leaf ${partition} of query ${request.queryId}: ${err instanceof Error ? err.message : String(err)}`);
-        stats.retries = ++attempts;
+        if (!next || attempt + 1 >= ATTEMPTS) throw new VivaceError('NO_NODES_AVAILABLE', `No worker left to run leaf ${partition} of query ${request.queryId}: ${err instanceof Error ? err.message : String(err)}`);
+        stats.retries++;
         node = next;
       }
     }
   };
 
-  let inputs: StageInput[];
   try {
-    inputs = await Promise.all(partitions.map((mine, p) => runLeaf(p, mine)));
+    return await Promise.all(partitions.map((mine, p) => runLeaf(p, mine)));
   } catch (err) {
     controller.abort();
     if (abort?.aborted) throw abort.reason;
     throw err;
   } finally {
     removeAbort?.();
-  }
-  try {
-    return await host.planRoot({
-      queryId: request.queryId, sql: request.sql, session: request.session, execute: true,
-      ...(request.targetBytes === undefined ? {} : { targetBytes: request.targetBytes }),
-      stage: { kind: 'root', inputs },
-    }, abort);
-  } finally {
-    // The root pulled the outputs while it planned (or failed): the leaves are done with.
-    for (const input of inputs) {
-      const node = host.aliveWorkers().find((w) => w.uri === input.uri);
-      if (node) host.deleteTask(host.clientOf(node), input.taskId);
-    }
   }
 }
 

@@ -145,6 +145,30 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     }
   });
 
+  it('runs the query once more when a finished leaf\'s worker dies before the root pulled its output', async () => {
+    const victim = await startStageWorker('finished-victim');
+    list.workers = [victim, w1];
+    try {
+      let release: () => void = () => {};
+      w1.hold = new Promise<void>((r) => (release = r));
+      const running = runOn(engine, TPCH_QUERIES[0]!.sql, tiny);
+      await w1.held;
+      const deadline = Date.now() + 10_000;
+      while (!victim.worker.registry.list().some((t) => t.taskId.includes('.1.') && t.state === 'FINISHED') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      await victim.kill();
+      list.dead.add('finished-victim');
+      w1.hold = undefined;
+      release();
+      const result = await running;
+      expectSameRows(result.rows, (await runOn(local as Engine, TPCH_QUERIES[0]!.sql, tiny)).rows, 'Q1 after a finished leaf was lost');
+      // w1's leaf of the first round, then the second round's only leaf (all of the table) on w1.
+      expect(w1.copies.length).to.equal(2);
+    } finally {
+      w1.hold = undefined;
+      await victim.stop();
+    }
+  });
+
   it('fails with NO_NODES_AVAILABLE when no worker is alive, or when the last one dies mid-way', async () => {
     list.dead.add('w0').add('w1');
     expect((await rejection(engine.plan(TPCH_QUERIES[5]!.sql, tiny))).errorName).to.equal('NO_NODES_AVAILABLE');
