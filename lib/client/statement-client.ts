@@ -93,7 +93,8 @@ export class StatementClient {
   /** @internal */
   async call(method: string, url: string, body: string | undefined, signal: AbortSignal): Promise<HttpResponse> {
     const headers: Record<string, string | string[]> = { ...this.session.requestHeaders() };
-    const auth = this.options.authentication;
+    // Credentials never go out in clear text, not even to a nextUri a server rewrote to http.
+    const auth = new URL(url).protocol === 'https:' ? this.options.authentication : undefined;
     if (auth?.kind === 'basic') headers.authorization = `Basic ${Buffer.from(`${auth.user}:${auth.password}`, 'utf8').toString('base64')}`;
     if (auth?.kind === 'bearer') headers.authorization = `Bearer ${auth.token}`;
     for (let attempt = 0; ; attempt++) {

@@ -1,7 +1,9 @@
 // Runs `vivace query ...` as a real child process (node + tsx on lib/cli/main.ts), as a user would.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { bcryptLine, makeCertificate, startSecureServer, type SecureServer, type TempDir } from '../security/auth-fixtures.js';
+import { generateKeyPairSync } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { makeCertificate, startAuthenticatedServer, type SecureServer, type TempDir } from '../security/auth-fixtures.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const MAIN = fileURLToPath(new URL('../../lib/cli/main.ts', import.meta.url));
@@ -29,15 +31,15 @@ export function runCli(args: string[], init: { env?: Record<string, string>; inp
   });
 }
 
-/** A real server with HTTPS and PASSWORD authentication (alice, `alice-secret`) and its certificate as a CA file. */
-export async function startPasswordServer(dir: TempDir): Promise<{ server: SecureServer; caFile: string }> {
+/**
+ * A real server with HTTPS and PASSWORD,JWT authentication (alice, `alice-secret`; tokens from `token(user)`)
+ * and its certificate as a CA file.
+ */
+export async function startPasswordServer(dir: TempDir): Promise<{ server: SecureServer; caFile: string; token(user: string): Promise<string> }> {
   const certificate = await makeCertificate();
   const caFile = dir.file('ca.pem', certificate.cert);
-  const server = await startSecureServer({
-    authenticationTypes: ['PASSWORD'],
-    passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n`),
-    httpsEnabled: true,
-    httpsKeystorePath: dir.file('keystore.pem', `${certificate.key}${certificate.cert}`),
-  });
-  return { server, caFile };
+  const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const server = await startAuthenticatedServer(dir, certificate, signing.publicKey);
+  const token = (user: string) => new SignJWT({ sub: user }).setProtectedHeader({ alg: 'ES256' }).setIssuedAt().setExpirationTime('5m').sign(signing.privateKey);
+  return { server, caFile, token };
 }

@@ -176,15 +176,16 @@ describe('vivace query (batch)', function () {
   });
 });
 
-describe('vivace query with Basic authentication over HTTPS', function () {
+describe('vivace query with authentication over HTTPS', function () {
   this.timeout(60_000);
   let dir: TempDir;
   let server: SecureServer;
   let caFile: string;
+  let token: (user: string) => Promise<string>;
 
   before(async () => {
     dir = tempDir();
-    ({ server, caFile } = await startPasswordServer(dir));
+    ({ server, caFile, token } = await startPasswordServer(dir));
   });
   after(async () => {
     await server.stop();
@@ -198,6 +199,12 @@ describe('vivace query with Basic authentication over HTTPS', function () {
     expect(r.stderr).to.equal('');
     expect(r.stdout).to.equal('"alice"\n');
     expect(r.code).to.equal(0);
+  });
+
+  it('--access-token is sent as a Bearer token (with --user naming the same user, as Trino requires)', async () => {
+    const r = await runCli(['--server', server.httpsUrl, '--truststore-path', caFile, '--user', 'carol', '--access-token', await token('carol'), '--execute', 'SELECT current_user']);
+    expect(r.stderr).to.equal('');
+    expect(r.stdout).to.equal('"carol"\n');
   });
 
   it('a wrong password is a 401 the CLI reports (exit 1)', async () => {
