@@ -63,6 +63,11 @@ describe('vivace query (batch)', function () {
       expect(r.stdout).to.equal('{"one":1,"d":1.5,"big":12345678901234567,"n":null,"arr":["a"],"bin":"ff"}\n');
     });
 
+    it("ALIGNED: a value on several lines marks its continuation with '+', wide characters take two columns", async () => {
+      const r = await run('--execute', "SELECT s, n FROM (VALUES ('a' || chr(10) || 'bc', 1), ('日本', 2)) t(s, n) ORDER BY n", '--output-format', 'ALIGNED');
+      expect(r.stdout).to.equal(['  s   | n ', '------+---', ' a   +| 1 ', ' bc   |   ', ' 日本 | 2 ', '(2 rows)', ''].join('\n'));
+    });
+
     it('an empty result prints only the ALIGNED header and (0 rows)', async () => {
       const r = await run('--execute', 'SELECT 1 AS x WHERE false', '--output-format', 'ALIGNED');
       expect(r.stdout).to.equal(' x \n---\n(0 rows)\n');
