@@ -29,6 +29,7 @@ const safe = (taskId: string) => taskId.replace(/[^\w.-]/g, '_').slice(0, 200);
 export class StageTasks {
   private readonly files = new Map<string, string[]>();
   private readonly outputs = new Map<string, string>();
+  private readonly leaves = new Set<string>();
   private sequence = 0;
 
   constructor(private readonly options: StageTaskOptions) {
@@ -48,6 +49,11 @@ export class StageTasks {
     return this.outputs.get(taskId);
   }
 
+  /** Whether the task is a leaf this worker took (its output may still be coming). */
+  isLeaf(taskId: string): boolean {
+    return this.leaves.has(taskId);
+  }
+
   /** Marks a leaf's output complete (its execution ended). */
   completed(taskId: string): void {
     const file = this.files.get(taskId)?.[0];
@@ -59,6 +65,7 @@ export class StageTasks {
     for (const file of this.files.get(taskId) ?? []) rmSync(file, { force: true });
     this.files.delete(taskId);
     this.outputs.delete(taskId);
+    this.leaves.delete(taskId);
   }
 
   private fileFor(taskId: string, suffix: string): string {
@@ -72,7 +79,10 @@ export class StageTasks {
   private async plan(taskId: string, request: TaskPlanRequest, sql: string, session: Session, abort?: PlanAbort): Promise<Plan> {
     const stage = request.stage!;
     const { engine, tpchDirectory } = this.options;
-    if (stage.kind === 'leaf') return planLeaf(engine, sql, session, stage.splits, tpchDirectory, this.fileFor(taskId, ''), abort);
+    if (stage.kind === 'leaf') {
+      this.leaves.add(taskId);
+      return planLeaf(engine, sql, session, stage.splits, tpchDirectory, this.fileFor(taskId, ''), abort);
+    }
     const files = await this.pull(taskId, stage.inputs, abort);
     return planRoot(engine, sql, session, files, abort);
   }

@@ -102,8 +102,8 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
     const file = registry.stages?.outputOf(task.taskId);
     if (file === undefined) {
       const state = task.info().state;
-      if (state === 'PLANNED' || state === 'RUNNING') throw new VivaceError('GENERIC_USER_ERROR', `Task ${task.taskId} has not finished`, { httpStatus: 409 });
-      throw new VivaceError('NOT_FOUND', `Task ${task.taskId} has no output`, { httpStatus: 404 });
+      if (registry.stages?.isLeaf(task.taskId) && (state === 'PLANNED' || state === 'RUNNING')) throw new VivaceError('GENERIC_USER_ERROR', `Task ${task.taskId} has not finished`, { httpStatus: 409 });
+      throw new VivaceError('NOT_FOUND', `Task ${task.taskId} has no output (not a leaf, or it failed)`, { httpStatus: 404 });
     }
     ctx.type = 'application/vnd.apache.parquet';
     ctx.body = createReadStream(file);

@@ -15,7 +15,9 @@ import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-server.js';
 import type { StageEngine } from '../../lib/worker/stage-runner.js';
-import { remoteEngine, runOn, session, WorkerList, type TestWorker } from './cluster-harness.js';
+import { remoteEngine, runOn, session, startTestWorker, WorkerList, type TestWorker } from './cluster-harness.js';
+import { call, planTask, results } from '../worker/worker-support.js';
+import { taskOutputPath, taskPath } from '../../lib/cluster/task-protocol.js';
 import { request, runStatement, startTestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
 
@@ -219,6 +221,39 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
       expect(info.body.outputStage.subStages[0]).to.include({ state: 'FINISHED', ...leaf });
     } finally {
       await server.stop();
+    }
+  });
+
+  it('stage task endpoints: an output that is not there (404, 409), a bad split (400), each a TaskError', async () => {
+    const tinyTask = { session: session({ catalog: 'tpch', schema: 'tiny' }) };
+    expect((await call('GET', `${w0.url}${taskOutputPath('nosuch.1.0.0')}`)).status).to.equal(404);
+    const bad = await planTask(w0.url, 'bad.1.0.0', 'SELECT count(*) FROM lineitem', { ...tinyTask, execute: true, stage: { kind: 'leaf', splits: [{ file: '../../x.parquet', slice: 0, slices: 1 }] } });
+    expect([bad.status, bad.body.errorName]).to.deep.equal([400, 'INVALID_ARGUMENTS']);
+    const whole = await planTask(w0.url, 'whole.0.0.0', 'SELECT count(*) FROM lineitem', { ...tinyTask, execute: true });
+    expect(whole.status).to.equal(200);
+    expect((await call('GET', `${w0.url}${taskOutputPath('whole.0.0.0')}`)).status).to.equal(404);
+    let release: () => void = () => {};
+    w0.hold = new Promise<void>((r) => (release = r));
+    const pending = planTask(w0.url, 'held.1.0.0', 'SELECT count(*) FROM lineitem', { ...tinyTask, execute: true, stage: { kind: 'leaf', splits: [{ file: 'lineitem/lineitem-00001.parquet', slice: 0, slices: 1 }] } });
+    await w0.held;
+    expect((await call('GET', `${w0.url}${taskOutputPath('held.1.0.0')}`)).status).to.equal(409);
+    w0.hold = undefined;
+    release();
+    expect((await pending).status).to.equal(200);
+    expect((await results(w0.url, 'held.1.0.0', 0)).status).to.equal(204);
+    const output = await fetch(`${w0.url}${taskOutputPath('held.1.0.0')}`);
+    expect([output.status, output.headers.get('content-type')]).to.deep.equal([200, 'application/vnd.apache.parquet']);
+    expect(Buffer.from(await output.arrayBuffer()).subarray(0, 4).toString()).to.equal('PAR1');
+    for (const id of ['whole.0.0.0', 'held.1.0.0']) await call('DELETE', `${w0.url}${taskPath(id)}`);
+  });
+
+  it('a worker without stage tasks refuses one with a 400 TaskError', async () => {
+    const plain = await startTestWorker('plain', { tpchDirectory: TPCH });
+    try {
+      const answer = await planTask(plain.url, 'x.1.0.0', 'SELECT count(*) FROM lineitem', { session: session({ catalog: 'tpch', schema: 'tiny' }), stage: { kind: 'leaf', splits: [{ file: 'lineitem/lineitem-00001.parquet', slice: 0, slices: 1 }] } });
+      expect([answer.status, answer.body.errorName]).to.deep.equal([400, 'NOT_SUPPORTED']);
+    } finally {
+      await plain.stop();
     }
   });
 
