@@ -276,6 +276,8 @@ async function figureG(): Promise<void> {
     info('g. GET /v1/node, 1,000 nodes listed', `p50 ${ms(h.nodeListMs!.p50)}`, `${mb(h.nodeListMs!.bytes)} body`),
   );
   notes.push(`g. pings/s over the steady window: ${Math.round(h.pingsPerSecond!)} real, ${Math.round(fake!.pingsPerSecond!)} fake (1,000 nodes x 2/s = 2,000)`);
+  notes.push('g. detection is timed from the parent telling the status child (IPC delivery included) to nodes() showing the node failed,'
+    + ' polled every 100 ms; the lag over the decay math is then up to one ping interval (0.5 s) plus the poll on an idle machine');
 }
 
 function round<T extends object>(o: T): Record<string, unknown> {
