@@ -61,7 +61,7 @@ function plainAggregate(call: FunctionCall, name: string): boolean {
   // decimal for a decimal literal and real for a real cast, which sum / count would not give back.
   if (name === 'avg') {
     let exact = true;
-    walk(call.arguments[0]!, (n) => { if (n.type === 'DecimalLiteral' || n.type === 'Cast' || n.type === 'GenericLiteral') exact = false; });
+    walk(call.arguments[0]!, (n) => { if (n.type === 'DecimalLiteral' || n.type === 'Cast' || n.type === 'GenericLiteral' || n.type === 'IntervalLiteral') exact = false; });
     return exact;
   }
   return true;

@@ -100,6 +100,9 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
     'SELECT nationkey FROM customer GROUP BY nationkey ORDER BY nationkey DESC LIMIT 3',
     'SELECT avg(acctbal) AS a, upper(mktsegment) AS m FROM customer GROUP BY mktsegment ORDER BY a',
     'SELECT count(*) FROM region',
+    'SELECT sum(linenumber), sum(orderkey), avg(linenumber), min(comment), max(receiptdate), sum(discount * 2) FROM lineitem WHERE linenumber > 2',
+    'SELECT sum(linenumber * 1.5), min(linenumber * 1.5), count(DATE \'2020-01-01\') FROM lineitem',
+    'SELECT shipinstruct, sum(linenumber) AS s FROM lineitem GROUP BY shipinstruct HAVING sum(linenumber) > 0 ORDER BY s DESC NULLS LAST, 1',
   ];
   for (const sql of HAND_MADE) {
     for (const workers of [1, 3]) {
@@ -117,6 +120,7 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
       'SELECT returnflag FROM lineitem',
       'SELECT sum(quantity) FILTER (WHERE tax > 0) FROM lineitem',
       'SELECT avg(quantity * 1.5) FROM lineitem',
+      'SELECT avg(INTERVAL \'1\' DAY) FROM lineitem',
       'SELECT n.name, count(*) FROM nation n JOIN region r ON n.regionkey = r.regionkey GROUP BY n.name',
       'SELECT count(*) FROM lineitem WHERE orderkey IN (SELECT orderkey FROM orders)',
       'SELECT returnflag, count(*) FROM lineitem GROUP BY ROLLUP (returnflag)',
