@@ -2,6 +2,7 @@
 // writes its splits' partial rows to Parquet, the root combines them, and the rows equal the same
 // statement run whole. The 22 TPC-H queries that split (single-table ones) and hand-made ones.
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { expectSameRows } from './same-rows.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -113,6 +114,36 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
       });
     }
   }
+
+  it('any query of keys, aggregates, WHERE, HAVING, ORDER BY and LIMIT over lineitem: two stages equal the whole (fast-check)', async () => {
+    const KEYS = ['returnflag', 'linestatus', 'shipmode', 'year(shipdate)'];
+    const AGGREGATES = ['count(*)', 'count(comment)', 'sum(quantity)', 'min(shipdate)', 'max(extendedprice)', 'avg(discount)', 'sum(linenumber)', 'max(comment)', 'sum(extendedprice * (1 - discount))', 'avg(tax + 1)'];
+    const FILTERS = ['quantity > 20', "shipmode <> 'AIR'", 'discount BETWEEN 0.02 AND 0.05', "shipdate < DATE '1995-01-01'", 'quantity < 0'];
+    const query = fc.record({
+      keys: fc.subarray(KEYS, { maxLength: 2 }),
+      aggregates: fc.subarray(AGGREGATES, { minLength: 1, maxLength: 3 }),
+      where: fc.option(fc.constantFrom(...FILTERS), { nil: undefined }),
+      having: fc.option(fc.constantFrom('count(*) > 10', 'sum(quantity) < 1000000', 'max(comment) > \'m\''), { nil: undefined }),
+      limit: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
+      workers: fc.integer({ min: 1, max: 3 }),
+    });
+    await fc.assert(fc.asyncProperty(query, async ({ keys, aggregates, where, having, limit, workers }) => {
+      const columns = [...keys, ...aggregates];
+      const sql = [
+        `SELECT ${columns.join(', ')} FROM lineitem`,
+        where ? `WHERE ${where}` : '',
+        keys.length > 0 ? `GROUP BY ${keys.join(', ')}` : '',
+        having ? `HAVING ${having}` : '',
+        // Every output column sorts: the rows' order is the same both ways.
+        `ORDER BY ${columns.map((_, i) => i + 1).join(', ')}`,
+        limit === undefined ? '' : `LIMIT ${limit}`,
+      ].filter((p) => p !== '').join(' ');
+      expect(planStages(parseStatement(sql), session), sql).to.not.equal(undefined);
+      const [two, one] = [await staged(sql, workers), await whole(sql)];
+      expect(two.columns, sql).to.deep.equal(one.columns);
+      expectSameRows(two.rows, one.rows, sql);
+    }), { numRuns: 40 });
+  });
 
   it('leaves nothing it cannot combine exactly to the stages', () => {
     for (const sql of [
