@@ -94,8 +94,7 @@ describe('e2e: two stages across two worker processes (vivace.distributed-tpch=t
       const [all, failed] = await Promise.all(['/v1/node', '/v1/node/failed'].map((p) => request('GET', `${cluster.url}${p}`, { headers: headersFor('tiny') })));
       return (all!.body as unknown[]).length === 2 && (failed!.body as unknown[]).length === 0 ? true : undefined;
     });
-    const local0 = mkdtempSync(join(tmpdir(), 'vivace-e2e-two-stage-local-'));
-    local = await createDuckDbEngine({ tempDirectory: local0, threads: 1, tpch: { directory: SHARED_TPCH, log: () => {} } });
+    local = await createDuckDbEngine({ tempDirectory: join(dir, 'local'), threads: 1, tpch: { directory: SHARED_TPCH, log: () => {} } });
   });
   after(async () => {
     await local?.close();
