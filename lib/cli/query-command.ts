@@ -21,8 +21,16 @@ export const QUERY_USAGE =
   'usage: vivace query [--server URL] [--user USER] [--password] [--access-token TOKEN] [--catalog CATALOG] [--schema SCHEMA]\n' +
   '                    [--session NAME=VALUE]... [--execute SQL | --file FILE] [--output-format FORMAT] [--ignore-errors] [--progress] [--truststore-path PEM]';
 
-const PROMPT = 'vivace> ';
-const CONTINUATION = '     -> ';
+/** `vivace> `, or `vivace:tiny> ` once a schema is set (Trino's CLI shows the schema the same way). */
+function prompt(client: StatementClient): string {
+  const schema = client.session.schema;
+  return schema === undefined ? 'vivace> ' : `vivace:${schema}> `;
+}
+
+/** As wide as the prompt, ending in `-> `. */
+function continuation(client: StatementClient): string {
+  return `${' '.repeat(Math.max(0, prompt(client).length - 3))}-> `;
+}
 const HISTORY_SIZE = 1000;
 
 interface QueryOptions {
@@ -265,7 +273,7 @@ function runInteractive(ctx: Context): Promise<number> {
   const rl = createInterface({
     input: process.stdin,
     output: process.stdout,
-    prompt: PROMPT,
+    prompt: prompt(ctx.client),
     terminal: true,
     history: loadHistory(),
     historySize: HISTORY_SIZE,
@@ -299,7 +307,7 @@ function runInteractive(ctx: Context): Promise<number> {
         buffer = '';
         process.stdout.write('^C\n');
         (rl as Interface & { line: string }).line = '';
-        rl.setPrompt(PROMPT);
+        rl.setPrompt(prompt(ctx.client));
         rl.prompt();
         return;
       }
@@ -326,7 +334,7 @@ function runInteractive(ctx: Context): Promise<number> {
         await runStatement(ctx, sql);
         if (finished) return;
       }
-      rl.setPrompt(buffer === '' ? PROMPT : CONTINUATION);
+      rl.setPrompt(buffer === '' ? prompt(ctx.client) : continuation(ctx.client));
       rl.prompt();
     };
     rl.prompt();

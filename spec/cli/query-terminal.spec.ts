@@ -87,6 +87,18 @@ describe('vivace query in a terminal (tmux)', function () {
     expect(info.body.errorCode.name).to.equal('USER_CANCELED');
   });
 
+  it('USE changes the session: the prompt shows the schema and unqualified names resolve in it', async () => {
+    term.line('USE memory.default;');
+    await term.waitFor((s) => s.trimEnd().endsWith('vivace:default>'), 'prompt with the schema');
+    term.line('CREATE TABLE cli_prompt AS SELECT 5 AS five;');
+    await term.waitFor((s) => /CREATE TABLE: 1 row\n(?:.*\n)*vivace:default> $/.test(`${s.trimEnd()} `), 'CREATE TABLE');
+    term.line('SELECT five FROM cli_prompt;');
+    const screen = await term.waitFor((s) => since(s, 'vivace:default> SELECT five').includes('(1 row)'), 'result');
+    expect(since(screen, 'vivace:default> SELECT five')).to.contain(' five \n------\n    5 \n(1 row)');
+    term.line('USE tpch.tiny;');
+    await term.waitFor((s) => s.trimEnd().endsWith('vivace:tiny>'), 'prompt with the new schema');
+  });
+
   it('--progress shows the progress line in a batch too; Ctrl-C cancels the query and exits with 130', async () => {
     const batch = new TmuxTerminal({ VIVACE_HISTORY_FILE: `${dir.path}/history` });
     try {
