@@ -119,30 +119,28 @@ export class RemoteEngine implements Engine {
       headers: () => this.headers(),
       deleteTask: (client, taskId) => this.deleteTask(client, taskId),
       workTimeoutMs: this.settings.workTimeoutMs,
-      planRoot: async (request, attempt, rootAbort) => {
-        const worker = this.pick('any');
-        try {
-          return await this.planOn(worker, request, attempt, rootAbort);
-        } catch (err) {
-          const other = unreachable(err) ? this.tryPick(worker.nodeId) : undefined;
-          if (!other) throw remoteError(err, worker, 'root plan');
-          return this.planOn(other, request, attempt + 1, rootAbort).catch((retryErr: unknown) => Promise.reject(remoteError(retryErr, other, 'root plan')));
-        }
-      },
+      planRoot: (request, attempt, rootAbort) => this.planAnywhere(request, rootAbort, (retry) => `${request.queryId}.0.0.${attempt + retry}`, 'root plan'),
     };
     const id = queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`;
     // The statement's columns and its own errors, planned as any task (never executed); the stages run
     // when the query executes, so it is RUNNING, with its leaf stage's figures, meanwhile.
     const request: TaskPlanRequest = { queryId: id, sql, session };
-    const worker = this.pick('any');
-    const columns = await this.planOn(worker, request, 0, abort, `${id}.0.0.plan`).catch(async (err: unknown) => {
-      const other = unreachable(err) ? this.tryPick(worker.nodeId) : undefined;
-      if (!other) throw remoteError(err, worker, 'plan');
-      return this.planOn(other, request, 0, abort, `${id}.0.0.plan1`).catch((retryErr: unknown) => Promise.reject(remoteError(retryErr, other, 'plan')));
-    });
+    const columns = await this.planAnywhere(request, abort, (retry) => `${id}.0.0.plan${retry}`, 'plan');
     columns.release();
     const targetBytes = sizesPages(session) ? {} : { targetBytes: this.settings.firstBatchBytes };
     return new StagedPlan(columns.columns, (stats, stageAbort) => planStaged(host, { queryId: id, sql, session, ...targetBytes }, files, stats, taskError, stageAbort));
+  }
+
+  /** A task on any alive worker, once more on another when the first was never reached (or draining). */
+  private async planAnywhere(request: TaskPlanRequest, abort: PlanAbort | undefined, taskId: (retry: number) => string, step: string): Promise<Plan> {
+    const worker = this.pick('any');
+    try {
+      return await this.planOn(worker, request, 0, abort, taskId(0));
+    } catch (err) {
+      const other = unreachable(err) ? this.tryPick(worker.nodeId) : undefined;
+      if (!other) throw remoteError(err, worker, step);
+      return this.planOn(other, request, 1, abort, taskId(1)).catch((retryErr: unknown) => Promise.reject(remoteError(retryErr, other, step)));
+    }
   }
 
   async close(): Promise<void> {
