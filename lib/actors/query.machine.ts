@@ -264,6 +264,7 @@ export const queryMachine = setup({
     scheduleStages: enqueueActions(({ context, enqueue }) => {
       for (const stage of context.stages) enqueue.sendTo(stage, { type: 'stage.schedule' });
     }),
+    recordProgress: assign(({ context, event }) => (event.type === 'results.progress' ? { results: { ...context.results, progress: event.progress } } : {})),
     bufferBatch: assign(({ context, event }) => {
       if (event.type !== 'results.batch') return {};
       return { results: { ...context.results, buffer: [...context.results.buffer, event.batch], progress: event.progress } };
@@ -280,7 +281,7 @@ export const queryMachine = setup({
     // An engine that runs sub-stages (a distributed query's leaf stage) reports them with its progress:
     // each becomes a stage under the root the first time it is reported.
     spawnSubStages: assign(({ context, event, spawn }) => {
-      if (event.type !== 'results.batch' && event.type !== 'results.end') return {};
+      if (event.type !== 'results.batch' && event.type !== 'results.end' && event.type !== 'results.progress') return {};
       const reported = event.progress?.subStages ?? [];
       if (reported.length < context.stages.length) return {};
       const stages = [...context.stages];
@@ -407,6 +408,7 @@ export const queryMachine = setup({
               { target: 'FINISHING', actions: ['markExhausted', 'spawnSubStages', 'finishStages'] },
             ],
             'results.failed': { target: '#query.FAILED', actions: 'recordFailure' },
+            'results.progress': { actions: ['recordProgress', 'spawnSubStages', 'reportStageProgress'] },
             'results.take': { actions: ['takePage', 'pullMoreResults'] },
             'query.partialCancel': { target: 'FINISHING', actions: ['cancelStage', 'markProducerStopped'] },
           },

@@ -10,7 +10,12 @@ export type ResultPumpEvent =
   | { type: 'results.batch'; batch: RowBatch; progress: ExecutionProgress }
   /** The end of the result; `batch` is its last rows when the engine knew they were the last. */
   | { type: 'results.end'; batch?: RowBatch; updateCount?: number; progress: ExecutionProgress }
-  | { type: 'results.failed'; error: VivaceError };
+  | { type: 'results.failed'; error: VivaceError }
+  /** While a batch is awaited: the figures of an engine's sub-stages (a distributed query's leaves) so far. */
+  | { type: 'results.progress'; progress: ExecutionProgress };
+
+/** How often an awaited batch's sub-stage figures are reported (only for executions that report sub-stages). */
+export const SUB_STAGE_PROGRESS_INTERVAL_MS = 500;
 
 export class ResultPump {
   private execution?: Execution;
@@ -59,6 +64,10 @@ export class ResultPump {
     this.fetching = true;
     this.demand--;
     let event: ResultPumpEvent;
+    // Only an execution with sub-stages (their work precedes its first rows) has figures worth a timer.
+    const ticker = execution.progress().subStages === undefined ? undefined : setInterval(() => {
+      if (!this.ended) this.sink!({ type: 'results.progress', progress: execution.progress() });
+    }, SUB_STAGE_PROGRESS_INTERVAL_MS);
     try {
       const batch = await execution.next(this.targetBytes);
       if (batch === null || execution.exhausted === true) {
@@ -70,6 +79,7 @@ export class ResultPump {
     } catch (err) {
       event = { type: 'results.failed', error: VivaceError.from(err) };
     } finally {
+      if (ticker) clearInterval(ticker);
       this.fetching = false;
     }
     if (this.ended) return;

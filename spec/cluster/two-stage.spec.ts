@@ -224,6 +224,41 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     }
   });
 
+  it('shows the leaf stage running in /v1/query/{id} while the leaves run, before the first rows', async () => {
+    const server = await startTestServer({ engine });
+    let release: () => void = () => {};
+    const hold = new Promise<void>((r) => (release = r));
+    w0.hold = hold;
+    w1.hold = hold;
+    try {
+      const running = runStatement(server.url, TPCH_QUERIES[0]!.sql, { 'X-Trino-User': 'alice', 'X-Trino-Catalog': 'tpch', 'X-Trino-Schema': 'tiny' });
+      await Promise.all([w0.held, w1.held]);
+      const user = { 'X-Trino-User': 'alice' };
+      const list = await request('GET', `${server.url}/v1/query`, { headers: user });
+      validateResponse('query-list', list.body);
+      const queryId = (list.body as { queryId: string; state: string }[]).find((q) => q.state === 'RUNNING')!.queryId;
+      // The pump reports an awaited batch's sub-stages every SUB_STAGE_PROGRESS_INTERVAL_MS: poll for it.
+      let leaf: Record<string, unknown> | undefined;
+      const deadline = Date.now() + 10_000;
+      while (!leaf && Date.now() < deadline) {
+        const info = await request('GET', `${server.url}/v1/query/${queryId}`, { headers: user });
+        validateResponse('query-info', info.body);
+        leaf = info.body.outputStage.subStages[0];
+      }
+      expect(leaf).to.include({ state: 'RUNNING', nodes: 2, totalSplits: 2, runningSplits: 2, completedSplits: 0 });
+      w0.hold = undefined;
+      w1.hold = undefined;
+      release();
+      const result = await running;
+      expect(result.final.stats.rootStage.subStages[0]).to.include({ state: 'FINISHED', completedSplits: 2, runningSplits: 0 });
+    } finally {
+      w0.hold = undefined;
+      w1.hold = undefined;
+      release();
+      await server.stop();
+    }
+  });
+
   it('stage task endpoints: an output that is not there (404, 409), a bad split (400), each a TaskError', async () => {
     const tinyTask = { session: session({ catalog: 'tpch', schema: 'tiny' }) };
     expect((await call('GET', `${w0.url}${taskOutputPath('nosuch.1.0.0')}`)).status).to.equal(404);
