@@ -18,6 +18,10 @@
 // the file is complete, with the partial rows written as TASK_HEADERS.updateCount and its splits' rows
 // and bytes as progress. The root (`{queryId}.0.0.{attempt}`) pulls each input's output worker to
 // worker (with the internal bearer), combines them, and pages its rows as any query's.
+// The exchange is Parquet: DuckDB writes it (COPY) and reads it with no extension, and no row passes
+// through JavaScript. Arrow IPC (apache-arrow) would need the rows in JavaScript first, as the node-api
+// has no Arrow output, and was no smaller: Q1's partial rows of 3 sf1 parts (4 rows, 13 columns) are
+// 1,843 B of Parquet against 2,288 B of Arrow IPC stream; Q6's (1 row) 212 B against 288 B.
 //
 // A results page: the body is RowBatch.json as it is (rows joined by commas, no brackets), with
 // TASK_HEADERS carrying the row count, whether it was the last page, the update count and progress. The
