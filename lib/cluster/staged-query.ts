@@ -209,6 +209,11 @@ class StagedExecution implements Execution {
 
   async next(targetBytes: number): Promise<RowBatch | null> {
     this.root ??= this.start(this.stats, this.abort).then((plan) => {
+      // Cancelled while the root was being planned: its task goes at once.
+      if (this.abort.aborted) {
+        plan.release();
+        throw this.abort.reason;
+      }
       this.rootExecution = plan.execute();
       return this.rootExecution;
     });
