@@ -9,8 +9,8 @@ export interface LoggerOptions {
   /** Default info. */
   level?: LogLevel;
   /**
-   * Where lines go (default: stderr, written asynchronously: a slow reader of a full pipe must not hold
-   * the event loop; pino flushes what is buffered when the process exits).
+   * Where lines go (default: stderr, written asynchronously in batches: a slow reader of a full pipe must
+   * not hold the event loop; pino flushes what is buffered when the process exits).
    */
   destination?: DestinationStream;
 }
@@ -30,8 +30,28 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED, censor: '[redacted]' },
     },
-    options.destination ?? pino.destination({ dest: 2, sync: false }),
+    options.destination ?? bufferedStderr(),
   );
+}
+
+/** Lines are written once 4 KB have gathered, or after at most this long. */
+const FLUSH_INTERVAL_MS = 1000;
+
+/**
+ * stderr, written in batches: an asynchronous write per line is a libuv thread-pool job per finished
+ * query, competing with DuckDB's work on that pool (bench a: about 0.1 ms per SELECT 1). pino flushes
+ * what is buffered when the process exits.
+ */
+function bufferedStderr(): DestinationStream {
+  const stream = pino.destination({ dest: 2, sync: false, minLength: 4096 });
+  setInterval(() => {
+    try {
+      stream.flush();
+    } catch {
+      // Not ready yet (the descriptor opens asynchronously) or already ended: the next tick or exit writes.
+    }
+  }, FLUSH_INTERVAL_MS).unref();
+  return stream;
 }
 
 let processLogger: Logger | undefined;
