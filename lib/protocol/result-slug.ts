@@ -53,8 +53,20 @@ export class ResultSlug {
     return this.matches(slug, `stage:${stageId}`);
   }
 
+  /**
+   * A query signs the same few things again and again (the next token when it sends it and when the
+   * client comes back with it; stage 0 on every running page): the last ones signed are kept, so most
+   * requests compute no HMAC at all.
+   */
+  private readonly signed = new Map<string, string>();
+
   private sign(what: string): string {
-    return `y${createHmac('sha1', this.key).update(what).digest('hex')}`;
+    const known = this.signed.get(what);
+    if (known !== undefined) return known;
+    const slug = `y${createHmac('sha1', this.key).update(what).digest('hex')}`;
+    if (this.signed.size >= 4) this.signed.delete(this.signed.keys().next().value!);
+    this.signed.set(what, slug);
+    return slug;
   }
 
   private matches(slug: string, what: string): boolean {
