@@ -58,6 +58,9 @@ export async function runServe(args: string[]): Promise<number> {
       return system ? { nodes: system.nodes(), queries: system.queries(viewer), tasks: system.tasks() } : {};
     },
     firstBatchBytes: config.targetResultBytes,
+    // Statements sent while the local workers start (announce, then the detector's 5 s warm-up) wait
+    // for them, so `make run` answers its first query instead of NO_NODES_AVAILABLE.
+    startupWaitMs: 15_000,
     // Two stages across the workers for queries over one tpch table (staged-query.ts); off by default.
     ...(config.distributedTpch === true ? { stages: { tpchDirectory: join(config.dataDirectory, 'tpch') } } : {}),
   });

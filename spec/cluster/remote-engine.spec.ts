@@ -263,6 +263,23 @@ describe('RemoteEngine with real workers', function () {
       expect((await runOn(engine, 'SELECT count(*) FROM tpch.tiny.region')).rows).to.deep.equal([[5]]);
     });
 
+    it('within its startup wait, a statement waits for a worker to come alive; after it, fails at once', async () => {
+      let clock = 1_000_000;
+      const starting = remoteEngine(list, { startupWaitMs: 15_000, now: () => clock });
+      try {
+        list.dead.add('w0').add('w1');
+        const answer = runOn(starting, 'SELECT 1');
+        // The workers pass their warm-up while the statement waits.
+        setImmediate(() => list.dead.clear());
+        expect((await answer).rows).to.deep.equal([[1]]);
+        list.dead.add('w0').add('w1');
+        clock += 15_000;
+        expect((await rejection(starting.plan('SELECT 1', session()))).errorName).to.equal('NO_NODES_AVAILABLE');
+      } finally {
+        await starting.close();
+      }
+    });
+
     it('a worker killed mid-query fails it with REMOTE_TASK_ERROR at once', async () => {
       const victim = await startTestWorker('victim', { tpchDirectory: tpch.path });
       list.workers = [victim];
