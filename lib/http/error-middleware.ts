@@ -38,9 +38,15 @@ export function loggerOf(ctx: Context): Logger {
 /** Internal error names that are a state of this server rather than a bug: 503, not logged. */
 const UNAVAILABLE: ReadonlySet<ErrorName> = new Set(['SERVER_SHUTTING_DOWN', 'SERVER_STARTING_UP']);
 
+/**
+ * Internal error names that tell of the cluster's state, not of a bug here: no worker alive, a worker
+ * lost mid-task (each already logged by the node's health line, and named in the query's error).
+ */
+const CLUSTER_STATES: ReadonlySet<ErrorName> = new Set(['NO_NODES_AVAILABLE', 'REMOTE_TASK_ERROR', 'REMOTE_HOST_GONE']);
+
 /** An error that is our own bug: it is logged, once. */
 export function isOwnBug(err: VivaceError): boolean {
-  return ERROR_CODES[err.errorName].type === 'INTERNAL_ERROR' && !UNAVAILABLE.has(err.errorName);
+  return ERROR_CODES[err.errorName].type === 'INTERNAL_ERROR' && !UNAVAILABLE.has(err.errorName) && !CLUSTER_STATES.has(err.errorName);
 }
 
 /** The status of a VivaceError that names none: user errors are the client's (400), the rest ours. */
