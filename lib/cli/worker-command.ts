@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
 import { createDuckDbEngine } from '../engine/duckdb-engine.js';
 import { SystemTablesBinding } from '../engine/catalogs/system-tables.js';
+import { createLogger, setDefaultLogger, type Logger } from '../log/logger.js';
 import { createAccessControl } from '../security/access-control.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { SystemSnapshots } from '../worker/system-snapshot.js';
@@ -63,6 +64,18 @@ function coordinatorUrlOf(raw: string | undefined): string {
   return raw;
 }
 
+/**
+ * One line when announcing starts failing (once per outage: warn) and when it works (info). The
+ * coordinator is named by its origin: a user:password in --coordinator stays out of the log.
+ */
+export function announcementLog(logger: Logger, coordinatorUrl: string): (ok: boolean, detail: string) => void {
+  const coordinator = new URL(coordinatorUrl).origin;
+  return (ok, detail) => {
+    if (ok) logger.info({ component: 'worker', event: 'announced', coordinator, detail });
+    else logger.warn({ component: 'worker', event: 'announcement_failed', coordinator, detail });
+  };
+}
+
 export async function runWorker(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -92,6 +105,10 @@ export async function runWorker(argv: string[]): Promise<number> {
   mkdirSync(dataDir, { recursive: true });
   const nodeId = stableNodeId(dataDir, values['node-id']);
   const memoryCatalog = values['memory-catalog'] === true;
+  // The process's logger at log.level, before anything that logs (the rules file, the memory catalog's
+  // declared types, the worker's own errors); its lines name the node.
+  const logger = createLogger({ level: config.logLevel }).child({ nodeId });
+  setDefaultLogger(logger);
 
   // The same rules file as the coordinator's holds the catalogs rule against each statement here too.
   const accessControl = createAccessControl(config);
@@ -146,8 +163,7 @@ export async function runWorker(argv: string[]): Promise<number> {
     httpUri,
     memory: memoryCatalog,
     ...(config.internalSharedSecret === undefined ? {} : { sharedSecret: config.internalSharedSecret }),
-    onChange: (ok, detail) =>
-      process.stderr.write(`${JSON.stringify({ level: ok ? 'info' : 'warn', event: ok ? 'announced' : 'announcement_failed', coordinator: coordinatorUrl, detail })}\n`),
+    onChange: announcementLog(logger, coordinatorUrl),
   });
   discovery.announcer = announcer;
   announcer.start();

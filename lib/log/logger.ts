@@ -61,7 +61,12 @@ export function defaultLogger(): Logger {
   return (processLogger ??= createLogger());
 }
 
-/** Sets the process's logger (`vivace serve` does, with log.level). */
-export function setDefaultLogger(logger: Logger): void {
+/**
+ * Sets the process's logger (`vivace serve` and `vivace worker` do, with log.level) and returns the one
+ * it replaces (specs put it back; undefined: the next call of defaultLogger makes one).
+ */
+export function setDefaultLogger(logger: Logger | undefined): Logger | undefined {
+  const previous = processLogger;
   processLogger = logger;
+  return previous;
 }

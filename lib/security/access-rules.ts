@@ -5,6 +5,7 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { readFileSync, statSync } from 'node:fs';
 import schema from '../../schemas/access-control-rules.schema.json' with { type: 'json' };
+import { jsonSyntaxProblem } from '../log/json-syntax.js';
 import { NewUserPattern } from './new-user-pattern.js';
 import { RulePattern, invalidRules, shown } from './rule-pattern.js';
 
@@ -141,7 +142,8 @@ export function parseAccessRules(text: string, source: string): AccessRules {
   try {
     doc = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (err) {
-    throw invalidRules(`Invalid JSON in access control rules file ${source}: ${(err as Error).message}`);
+    // Not V8's message as it is: it quotes the file's text, which goes no further than the file.
+    throw invalidRules(`Invalid JSON in access control rules file ${source}: ${jsonSyntaxProblem(err)}`);
   }
   if (isObject(doc)) {
     const unsupported = UNSUPPORTED_SECTIONS.filter((key) => key in doc);

@@ -3,6 +3,7 @@
 // (" | ") and one WWW-Authenticate challenge per method. Over plain HTTP the secure methods are never
 // tried: 403, or Trino's insecure authenticator when allow-insecure-over-http is true.
 import type { CoordinatorConfig } from '../config.js';
+import type { Logger } from '../log/logger.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { authorizationScheme, MalformedCredentialsError, parseBasicCredentials } from './basic-credentials.js';
 import { TooManyPasswordChecks } from './password-check-worker.js';
@@ -90,7 +91,8 @@ function insecure(request: AuthenticationRequest): AuthenticationOutcome {
 export interface AuthenticatorDependencies {
   /** epoch ms: the password file's refresh schedule and cache, the JWT's exp/nbf */
   now?: () => number;
-  log?: (line: string) => void;
+  /** where the password file's problems are logged (default: the process's logger) */
+  logger?: Logger;
 }
 
 /**

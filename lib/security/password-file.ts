@@ -4,6 +4,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { defaultLogger, type Logger } from '../log/logger.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { checkPassword } from './password-check-worker.js';
 
@@ -157,8 +158,11 @@ export interface PasswordFileOptions {
   /** how long a successful check is remembered */
   cacheTtlMs?: number;
   now?: () => number;
-  /** one line per problem found on a re-read (the file is then refused until it is fixed) */
-  log?: (line: string) => void;
+  /**
+   * Where a problem found on a re-read is logged, once per problem (the file is then refused until it is
+   * fixed); default: the process's logger, as it is when the line is written.
+   */
+  logger?: Logger;
   /** the hash check (specs count its calls) */
   matches?: typeof matches;
 }
@@ -249,7 +253,7 @@ export class PasswordFile {
     this.store = undefined;
     if (err.message === this.lastProblem) return;
     this.lastProblem = err.message;
-    const log = this.options.log ?? ((line: string) => console.error(line));
-    log(JSON.stringify({ level: 'error', event: 'password_file_invalid', errorName: err.errorName, message: err.message }));
+    // The messages name a line number or the read's error code, never a hash.
+    (this.options.logger ?? defaultLogger()).warn({ component: 'authentication', event: 'password_file_invalid', path: this.options.path, errorName: err.errorName, message: err.message });
   }
 }

@@ -3,6 +3,8 @@
 // statement's own error is a 400 whatever its type, so the coordinator fails the query with it rather
 // than blaming the worker; only the worker's own trouble (shutting down, full, a bug) is a 5xx.
 import type { Context, Next } from 'koa';
+import { logInternalError } from '../http/error-middleware.js';
+import { defaultLogger } from '../log/logger.js';
 import { ERROR_CODES, type ErrorName } from '../protocol/error-codes.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { ErrorLocation } from '../protocol/types.js';
@@ -45,7 +47,7 @@ export async function workerErrors(ctx: Context, next: Next): Promise<void> {
   }
 }
 
+/** The coordinator's internal_error line (message, stack) on the worker process's logger. */
 function logOwnError(ctx: Context, err: unknown): void {
-  const error = err instanceof Error ? err : new Error(String(err));
-  console.error(JSON.stringify({ level: 'error', event: 'worker_internal_error', request: `${ctx.method} ${ctx.path}`, message: error.message }));
+  logInternalError(err, { request: `${ctx.method} ${ctx.path}` }, defaultLogger().child({ component: 'worker' }));
 }

@@ -12,6 +12,7 @@ import { AccessRulesFile } from '../../lib/security/access-rules-file.js';
 import { loadAccessRulesFile, parseAccessRules, type AccessRules } from '../../lib/security/access-rules.js';
 import { NewUserPattern } from '../../lib/security/new-user-pattern.js';
 import { RulePattern } from '../../lib/security/rule-pattern.js';
+import { captureLog } from '../support/log-capture.js';
 import { isValid } from '../support/schema-validator.js';
 
 const parse = (doc: unknown): AccessRules => parseAccessRules(JSON.stringify(doc), 'rules.json');
@@ -261,21 +262,17 @@ describe('security: access-control rules file', () => {
       write({ queries: [{ allow: ['execute', 'view', 'kill'] }], system_information: [{ allow: ['read', 'write'] }] });
       const clock = sinon.useFakeTimers({ now: 1_000_000, toFake: ['Date'] });
       try {
-        const logged = sinon.stub(console, 'error');
-        try {
-          const ac = createAccessControl({ securityConfigFile: path, securityRefreshPeriodMs: 60_000 });
-          ac.checkCanReadSystemInformation('anyone');
-          unlinkSync(path);
-          clock.tick(60_000);
-          for (const check of [() => ac.checkCanReadSystemInformation('anyone'), () => ac.checkCanExecuteQuery('anyone'), () => ac.canViewQueryOwnedBy('a', 'b'), () => ac.filterCatalogs('a', ['tpch'])]) {
-            refusal(check);
-          }
-          expect(ac.canViewQueryOwnedBy('a', 'a'), 'one\'s own queries need no rule').to.equal(true);
-          expect(logged.calledOnce).to.equal(true);
-          expect(JSON.parse(String(logged.firstCall.args[0]))).to.include({ level: 'error', event: 'access_rules_invalid', errorName: 'CONFIGURATION_INVALID' });
-        } finally {
-          logged.restore();
+        const log = captureLog('info');
+        const ac = createAccessControl({ securityConfigFile: path, securityRefreshPeriodMs: 60_000 }, { logger: log.logger });
+        ac.checkCanReadSystemInformation('anyone');
+        unlinkSync(path);
+        clock.tick(60_000);
+        for (const check of [() => ac.checkCanReadSystemInformation('anyone'), () => ac.checkCanExecuteQuery('anyone'), () => ac.canViewQueryOwnedBy('a', 'b'), () => ac.filterCatalogs('a', ['tpch'])]) {
+          refusal(check);
         }
+        expect(ac.canViewQueryOwnedBy('a', 'a'), 'one\'s own queries need no rule').to.equal(true);
+        expect(log.lines()).to.have.length(1);
+        expect(log.lines()[0]).to.include({ level: 'warn', component: 'access-control', event: 'access_rules_invalid', path, errorName: 'CONFIGURATION_INVALID' });
       } finally {
         clock.restore();
       }

@@ -11,6 +11,8 @@ import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { checkPassword, limitPendingChecks, TooManyPasswordChecks } from '../../lib/security/password-check-worker.js';
 import { matches, parsePasswordFile, PasswordFile } from '../../lib/security/password-file.js';
 import { bcryptLine, pbkdf2Line, tempDir, type TempDir } from './auth-fixtures.js';
+import type { Logger } from '../../lib/log/logger.js';
+import { captureLog } from '../support/log-capture.js';
 
 function parseError(text: string): VivaceError {
   try {
@@ -97,7 +99,7 @@ describe('security: password file', () => {
 
   describe('verification', () => {
     let now: number;
-    const open = (text: string, options: { cacheTtlMs?: number; log?: (l: string) => void; matches?: typeof matches } = {}) =>
+    const open = (text: string, options: { cacheTtlMs?: number; logger?: Logger; matches?: typeof matches } = {}) =>
       new PasswordFile({ path: dir.file('password.db', text), refreshPeriodMs: 5000, cacheMaxSize: 2, now: () => now, ...options });
     beforeEach(() => {
       now = 1_000_000;
@@ -179,29 +181,33 @@ describe('security: password file', () => {
     });
 
     it('refuses every password while a re-read file is broken or gone, logs it once without the hash, and recovers', async () => {
-      const lines: string[] = [];
-      const file = open(`${alice}\n`, { log: (l) => lines.push(l) });
+      const log = captureLog('info');
+      const file = open(`${alice}\n`, { logger: log.logger });
       expect(await file.verify('alice', 'alice-pw')).to.equal(true);
       dir.file('password.db', `${alice}\nbob:${bob.slice(4, 20)}\n`);
       now += 5000;
       expect(await file.verify('alice', 'alice-pw')).to.equal(false);
       now += 5000;
       expect(await file.verify('alice', 'alice-pw')).to.equal(false);
-      expect(lines).to.have.length(1);
-      expect(JSON.parse(lines[0])).to.deep.equal({
-        level: 'error',
+      expect(log.lines()).to.have.length(1);
+      const { time, pid, hostname, ...line } = log.lines()[0]!;
+      expect([typeof time, typeof pid, typeof hostname]).to.deep.equal(['string', 'number', 'string']);
+      expect(line).to.deep.equal({
+        level: 'warn',
+        component: 'authentication',
         event: 'password_file_invalid',
+        path: `${dir.path}/password.db`,
         errorName: 'CONFIGURATION_INVALID',
         message: 'Error in password file line 2: Invalid PBKDF2 password',
       });
       rmSync(`${dir.path}/password.db`);
       now += 5000;
       expect(await file.verify('alice', 'alice-pw')).to.equal(false);
-      expect(JSON.parse(lines[1]).message).to.match(/^Failed to read password file: .*password\.db \(ENOENT\)$/u);
+      expect(log.lines()[1]!.message).to.match(/^Failed to read password file: .*password\.db \(ENOENT\)$/u);
       dir.file('password.db', `${alice}\n`);
       now += 5000;
       expect(await file.verify('alice', 'alice-pw')).to.equal(true);
-      expect(lines.join('\n')).to.not.include(alice.slice(6));
+      expect(log.chunks().join('\n')).to.not.include(alice.slice(6));
     });
 
     it('checks on a worker thread: concurrent wrong passwords never hold the event loop', async () => {

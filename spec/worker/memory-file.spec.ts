@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { createDuckDbEngine, DECLARED_COLUMNS_FILE, MEMORY_DATABASE_FILE, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import type { Engine } from '../../lib/engine/engine.types.js';
 import type { Session } from '../../lib/protocol/types.js';
+import { setDefaultLogger } from '../../lib/log/logger.js';
+import { captureLog } from '../support/log-capture.js';
 import { session } from './worker-support.js';
 
 async function run(engine: Engine, sql: string, s: Session = session()): Promise<unknown[][]> {
@@ -84,15 +86,14 @@ describe('memory catalog in a database file', () => {
     await run(engine, 'CREATE TABLE t (v varchar(4))');
     await engine.close();
     writeFileSync(join(dir, 'data', DECLARED_COLUMNS_FILE), '{broken');
-    const errors: string[] = [];
-    const original = console.error;
-    console.error = (line: string) => errors.push(line);
+    const log = captureLog('info');
+    const previous = setDefaultLogger(log.logger);
     try {
       engine = await open();
     } finally {
-      console.error = original;
+      setDefaultLogger(previous);
     }
-    expect(errors.join('\n')).to.include('declared_columns_unreadable');
+    expect(log.lines().map((l) => l.event)).to.deep.equal(['declared_columns_unreadable']);
     expect(await run(engine, 'DESCRIBE t')).to.deep.equal([['v', 'varchar', '', '']]);
   });
 

@@ -7,6 +7,8 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { VARCHAR, type DuckDBScalarFunction } from '@duckdb/node-api';
 import { textScalarFunction } from './text-scalar-function.js';
+import { jsonSyntaxProblem } from '../../log/json-syntax.js';
+import { defaultLogger, type Logger } from '../../log/logger.js';
 import type { PrestoType } from '../../protocol/types.js';
 import { formatType } from '../../protocol/presto-type.js';
 import type { ColumnChange } from '../../sql/column-declarations.js';
@@ -28,9 +30,10 @@ export class DeclaredColumns {
   private readonly pending = new Map<string, ColumnChange[]>();
   private readonly file: string | undefined;
 
-  constructor(options: { file?: string } = {}) {
+  /** `logger`: where an unreadable file is reported (default: the process's logger). */
+  constructor(options: { file?: string; logger?: Logger } = {}) {
     this.file = options.file;
-    if (this.file !== undefined) this.load(this.file);
+    if (this.file !== undefined) this.load(this.file, options.logger ?? defaultLogger());
   }
 
   /** The declared types of a table's columns by lower-case name, or undefined when it declares none. */
@@ -70,8 +73,8 @@ export class DeclaredColumns {
     this.save();
   }
 
-  /** A missing file is an empty registry; an unreadable one too, said once on stderr (the tables still work). */
-  private load(file: string): void {
+  /** A missing file is an empty registry; an unreadable one too, logged once (the tables still work). */
+  private load(file: string, logger: Logger): void {
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
@@ -86,7 +89,8 @@ export class DeclaredColumns {
     } catch (err) {
       this.tables.clear();
       this.views.clear();
-      console.error(JSON.stringify({ level: 'warn', event: 'declared_columns_unreadable', file, message: err instanceof Error ? err.message : String(err) }));
+      // Without the file's text: it holds users' view SQL.
+      logger.warn({ component: 'memory-catalog', event: 'declared_columns_unreadable', path: file, message: jsonSyntaxProblem(err) });
     }
   }
 
