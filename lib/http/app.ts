@@ -20,6 +20,7 @@ import { queryRoutes } from './query.routes.js';
 import { requestTarget } from './request-target.js';
 import { stageRoutes } from './stage.routes.js';
 import { statementRoutes } from './statement.routes.js';
+import { uiRoutes } from './ui.routes.js';
 
 export interface AppOptions {
   nodeId: string;
@@ -50,6 +51,7 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   infoRoutes(router, coordinator, serverState, options.nodeId, access, options.eventLoop);
   clusterRoutes(router, coordinator, serverState);
   announcementRoutes(router, coordinator, options.nodeId);
+  uiRoutes(router, coordinator);
   const metrics = options.metrics ?? createCoordinatorMetrics(coordinator);
   metricsRoutes(router, metrics, access);
   // Read by the error middleware (loggerOf): each server logs to its own logger.

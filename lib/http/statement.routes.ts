@@ -39,7 +39,7 @@ function respond(ctx: Context, family: ProtocolFamily, tracked: TrackedQuery, vi
   const body = renderStatement(
     view,
     {
-      infoUri: `${base}/v1/query/${view.queryId}`,
+      infoUri: `${base}/ui/query.html?${view.queryId}`,
       // As Trino: only beside a nextUri, and only while a stage can still be cancelled.
       partialCancelUri: nextToken !== undefined && view.state === 'RUNNING' ? `${base}/v1/stage/${view.queryId}.${stageId}/${slug.stage(stageId)}` : undefined,
       nextUri: nextToken !== undefined ? `${base}/v1/statement/${view.queryId}/${slug.token(nextToken)}` : undefined,

@@ -121,7 +121,7 @@ describe('query routes', () => {
       headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-For': '203.0.113.9' },
     });
     expect(res.body.nextUri.startsWith(`${server.url}/v1/statement/${res.body.id}/`)).to.equal(true);
-    expect(res.body.infoUri).to.equal(`${server.url}/v1/query/${res.body.id}`);
+    expect(res.body.infoUri).to.equal(`${server.url}/ui/query.html?${res.body.id}`);
     const info = await request('GET', `${server.url}/v1/query/${res.body.id}`);
     expect(info.body.session.remoteUserAddress).to.equal('127.0.0.1');
   });
@@ -134,7 +134,7 @@ describe('query routes', () => {
         headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'vivace.example:8443', 'X-Forwarded-For': '203.0.113.9' },
       });
       expect(res.body.nextUri).to.match(new RegExp(`^https://vivace\\.example:8443/v1/statement/${res.body.id}/1\\.y[0-9a-f]{40}$`));
-      expect(res.body.infoUri).to.equal(`https://vivace.example:8443/v1/query/${res.body.id}`);
+      expect(res.body.infoUri).to.equal(`https://vivace.example:8443/ui/query.html?${res.body.id}`);
       const info = await request('GET', `${proxied.url}/v1/query/${res.body.id}`);
       expect(info.body.session.remoteUserAddress).to.equal('203.0.113.9');
       // A forwarded host that is no host name is not put into URIs.

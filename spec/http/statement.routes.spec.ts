@@ -40,7 +40,7 @@ describe('statement routes', () => {
     // Token 1 and stage 0, each with the query's slug ('y' and 40 hex digits).
     expect(res.body.nextUri).to.match(new RegExp(`^${server.url}/v1/statement/${res.body.id}/1\\.y[0-9a-f]{40}$`));
     expect(res.body.partialCancelUri).to.match(new RegExp(`^${server.url}/v1/stage/${res.body.id}\\.0/y[0-9a-f]{40}$`));
-    expect(res.body.infoUri).to.equal(`${server.url}/v1/query/${res.body.id}`);
+    expect(res.body.infoUri).to.equal(`${server.url}/ui/query.html?${res.body.id}`);
     expect(res.body).not.to.have.property('data');
   });
 
