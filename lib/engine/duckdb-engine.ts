@@ -36,7 +36,7 @@ import { translateStatement, type TableReference, type Translation, type Transla
 import { informationSchemaSql } from './dialect/information-schema.js';
 import { parseStatement } from '../sql/parser.js';
 import { admitStatement } from '../sql/statement-gate.js';
-import { checkCatalogAccess, type CatalogAccessLevel } from '../sql/catalog-access.js';
+import { catalogOpen, checkCatalogAccess, type CatalogAccessLevel } from '../sql/catalog-access.js';
 import { AdmittedQueries } from './admitted-queries.js';
 import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
 import { SYSTEM_CATALOG, SYSTEM_QUERIES_FUNCTION } from './catalogs/system-catalog.js';
@@ -192,7 +192,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   });
   const catalogVisibility = (session: Session) => {
     const { catalogAccess } = options;
-    return catalogAccess ? { catalogVisible: (catalog: string) => catalogAccess(session.user, catalog) !== 'none' } : {};
+    return catalogAccess ? { catalogVisible: (catalog: string) => catalogOpen(catalogAccess(session.user, catalog)) } : {};
   };
   /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
   const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement): Promise<Plan> => {

@@ -2,7 +2,7 @@
 // file-based one (security.config-file). The HTTP routes and the engine ask; a denial throws
 // PERMISSION_DENIED with Trino's exact "Access Denied: ..." message (403 over HTTP).
 import type { CoordinatorConfig } from '../config.js';
-import { VivaceError } from '../protocol/vivace-error.js';
+import { accessDenied, catalogOpen, checkCatalogOpen } from '../sql/catalog-access.js';
 import { AccessRulesFile, type AccessRulesFileOptions } from './access-rules-file.js';
 import type { AccessRules, CatalogAccess, CatalogRule, QueryAccessMode, SystemInformationAccess } from './access-rules.js';
 import { RulePattern } from './rule-pattern.js';
@@ -16,7 +16,13 @@ export interface AccessControl {
   /** Users always see their own queries; others' only where a rule allows. */
   canViewQueryOwnedBy(user: string, owner: string): boolean;
   checkCanViewQueryOwnedBy(user: string, owner: string): void;
-  /** The queries `user` may see, in their order (for /v1/query and system.runtime.queries). */
+  /**
+   * Whether `user` sees a query of `owner` in /v1/query, /v1/query/{id} and system.runtime.queries: their
+   * own, those a `queries` view rule opens, and every query for a user who may read system information
+   * (issue 9: system_information read covers `/v1/query` of all users).
+   */
+  canSeeQueryOwnedBy(user: string, owner: string): boolean;
+  /** The queries `user` sees (canSeeQueryOwnedBy), in their order. */
   filterQueriesOwnedBy<T>(user: string, queries: readonly T[], ownerOf: (query: T) => string): T[];
   /** Users may always kill their own queries; others' only where a rule allows. */
   canKillQueryOwnedBy(user: string, owner: string): boolean;
@@ -27,19 +33,15 @@ export interface AccessControl {
   checkCanReadSystemInformation(user: string): void;
   checkCanWriteSystemInformation(user: string): void;
   catalogAccess(user: string, catalog: string): CatalogAccess;
-  /** Reading the catalog at all (read-only or all). */
+  /** Reading the catalog at all (read-only or all: lib/sql/catalog-access.ts's catalogOpen). */
   checkCanAccessCatalog(user: string, catalog: string): void;
   /** The catalogs `user` may see (SHOW CATALOGS, system.metadata.catalogs), in their order. */
   filterCatalogs(user: string, names: readonly string[]): string[];
   close(): void;
 }
 
-function denied(message: string): VivaceError {
-  return new VivaceError('PERMISSION_DENIED', `Access Denied: ${message}`);
-}
-
 // Trino's file-based control answers "Cannot view query" for execute, view and kill alike.
-const denyViewQuery = () => denied('Cannot view query');
+const denyViewQuery = () => accessDenied('Cannot view query');
 
 /** The decisions; the checks, the own-query rule and the filters are shared. */
 abstract class BaseAccessControl implements AccessControl {
@@ -62,12 +64,16 @@ abstract class BaseAccessControl implements AccessControl {
     if (!this.canViewQueryOwnedBy(user, owner)) throw denyViewQuery();
   }
 
+  canSeeQueryOwnedBy(user: string, owner: string): boolean {
+    return this.canViewQueryOwnedBy(user, owner) || this.canReadSystemInformation(user);
+  }
+
   filterQueriesOwnedBy<T>(user: string, queries: readonly T[], ownerOf: (query: T) => string): T[] {
     const byOwner = new Map<string, boolean>(); // one decision per owner, however many queries they have
     return queries.filter((query) => {
       const owner = ownerOf(query);
       let visible = byOwner.get(owner);
-      if (visible === undefined) byOwner.set(owner, (visible = this.canViewQueryOwnedBy(user, owner)));
+      if (visible === undefined) byOwner.set(owner, (visible = this.canSeeQueryOwnedBy(user, owner)));
       return visible;
     });
   }
@@ -82,7 +88,7 @@ abstract class BaseAccessControl implements AccessControl {
 
   checkCanImpersonateUser(originalUser: string, newUser: string): void {
     if (originalUser !== newUser && !this.impersonation(originalUser, newUser)) {
-      throw denied(`User ${originalUser} cannot impersonate user ${newUser}`);
+      throw accessDenied(`User ${originalUser} cannot impersonate user ${newUser}`);
     }
   }
 
@@ -91,19 +97,19 @@ abstract class BaseAccessControl implements AccessControl {
   }
 
   checkCanReadSystemInformation(user: string): void {
-    if (!this.canReadSystemInformation(user)) throw denied('Cannot read system information');
+    if (!this.canReadSystemInformation(user)) throw accessDenied('Cannot read system information');
   }
 
   checkCanWriteSystemInformation(user: string): void {
-    if (!this.systemInformation(user, 'write')) throw denied('Cannot write system information');
+    if (!this.systemInformation(user, 'write')) throw accessDenied('Cannot write system information');
   }
 
   checkCanAccessCatalog(user: string, catalog: string): void {
-    if (this.catalogAccess(user, catalog) === 'none') throw denied(`Cannot access catalog ${catalog}`);
+    checkCatalogOpen(catalog, this.catalogAccess(user, catalog));
   }
 
   filterCatalogs(user: string, names: readonly string[]): string[] {
-    return names.filter((name) => this.catalogAccess(user, name) !== 'none');
+    return names.filter((name) => catalogOpen(this.catalogAccess(user, name)));
   }
 
   close(): void {

@@ -6,10 +6,12 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { readFileSync, statSync } from 'node:fs';
 import schema from '../../schemas/access-control-rules.schema.json' with { type: 'json' };
 import { jsonSyntaxProblem } from '../log/json-syntax.js';
+import type { CatalogAccessLevel } from '../sql/catalog-access.js';
 import { NewUserPattern } from './new-user-pattern.js';
 import { RulePattern, invalidRules, shown } from './rule-pattern.js';
 
-export type CatalogAccess = 'all' | 'read-only' | 'none';
+/** What a catalog rule grants: the SQL front end's level (lib/sql/catalog-access.ts holds the rule). */
+export type CatalogAccess = CatalogAccessLevel;
 export type QueryAccessMode = 'execute' | 'view' | 'kill';
 export type SystemInformationAccess = 'read' | 'write';
 

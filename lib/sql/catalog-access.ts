@@ -17,7 +17,21 @@ export interface CatalogAccessContext {
   accessOf(catalog: string): CatalogAccessLevel;
 }
 
-const denied = (message: string) => new VivaceError('PERMISSION_DENIED', `Access Denied: ${message}`);
+/** Trino's AccessDeniedException: PERMISSION_DENIED, 403 over HTTP. */
+export const accessDenied = (message: string) => new VivaceError('PERMISSION_DENIED', `Access Denied: ${message}`);
+
+/**
+ * The catalogs rule, the one place it is decided: a catalog is open to a user with `read-only` or `all`
+ * (SHOW CATALOGS lists it, statements may read it), closed with `none`.
+ */
+export function catalogOpen(access: CatalogAccessLevel): boolean {
+  return access !== 'none';
+}
+
+/** Trino's denial for a closed catalog. */
+export function checkCatalogOpen(catalog: string, access: CatalogAccessLevel): void {
+  if (!catalogOpen(access)) throw accessDenied(`Cannot access catalog ${catalog}`);
+}
 
 /** Throws PERMISSION_DENIED when the statement's user may not read or write a catalog it names. */
 export function checkCatalogAccess(statement: Statement, context: CatalogAccessContext): void {
@@ -33,7 +47,7 @@ export function checkCatalogAccess(statement: Statement, context: CatalogAccessC
   walk(subject, (node) => {
     if (node.type === 'Prepare') return false;
     const catalog = catalogRead(node, context, cteNames);
-    if (catalog !== undefined && context.accessOf(catalog) === 'none') throw denied(`Cannot access catalog ${catalog}`);
+    if (catalog !== undefined) checkCatalogOpen(catalog, context.accessOf(catalog));
     return true;
   });
 }
@@ -86,11 +100,11 @@ function checkWrite(statement: Statement, context: CatalogAccessContext): void {
     const to = partsOf(statement.target);
     const toCatalog = to.length === 3 ? to[0]! : catalog;
     if (allowed && context.accessOf(toCatalog) === 'all') return;
-    throw denied(`Cannot rename table from ${qualified(parts, catalog, schema)} to ${qualified(to, toCatalog, to.length >= 2 ? to[to.length - 2] : parts.length >= 2 ? parts[parts.length - 2] : schema)}`);
+    throw accessDenied(`Cannot rename table from ${qualified(parts, catalog, schema)} to ${qualified(to, toCatalog, to.length >= 2 ? to[to.length - 2] : parts.length >= 2 ? parts[parts.length - 2] : schema)}`);
   }
   if (allowed) return;
   const name = target.schemaLevel ? `${catalog}.${parts[parts.length - 1]}` : qualified(parts, catalog, schema);
-  throw denied(writeDenial(statement, name));
+  throw accessDenied(writeDenial(statement, name));
 }
 
 /** `catalog.schema.table` of a table name in the session. */
