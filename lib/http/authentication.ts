@@ -2,10 +2,10 @@
 // (Trino's @ResourceSecurity(PUBLIC) ones: GET /v1/info, /v1/info/state, /v1/info/coordinator, and
 // /v1/status) needs a credential; the authenticated principal is left in ctx.state.principal.
 // Only installed when authentication is on, so the default server pays nothing for it.
-import type { TLSSocket } from 'node:tls';
 import type { Context, Middleware, Next } from 'koa';
 import type { Authenticator } from '../security/authenticator.js';
 import { errorBody } from './error-middleware.js';
+import { requestScheme } from './request-context.js';
 
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/v1/info', '/v1/info/state', '/v1/info/coordinator', '/v1/status']);
 
@@ -15,15 +15,11 @@ export function isPublicRequest(method: string, path: string): boolean {
 }
 
 /**
- * Whether the request came over TLS. The socket decides, not Koa's ctx.protocol (which believes
- * X-Forwarded-Proto); a proxy's word counts only with http-server.process-forwarded, as in Trino.
+ * Whether the request is secure: its scheme is https (request-context.ts's requestScheme: the socket,
+ * or with http-server.process-forwarded the proxy's X-Forwarded-Proto, as in Trino).
  */
 export function isSecureRequest(ctx: Context, processForwarded: boolean): boolean {
-  if ((ctx.req.socket as Partial<TLSSocket>).encrypted === true) return true;
-  if (!processForwarded) return false;
-  const proto = ctx.get('x-forwarded-proto');
-  const comma = proto.indexOf(',');
-  return (comma < 0 ? proto : proto.slice(0, comma)).trim().toLowerCase() === 'https';
+  return requestScheme(ctx, processForwarded) === 'https';
 }
 
 /** The authenticated principal, when authentication is on (undefined otherwise and on public paths). */

@@ -5,17 +5,30 @@ import { detectPrefix, dialectOf } from '../protocol/header-prefix.js';
 import type { HeaderPrefix, ProtocolDialect } from '../protocol/types.js';
 
 /**
+ * The scheme the client used: the socket's (TLS or not), unless a trusted proxy says otherwise. With
+ * http-server.process-forwarded, X-Forwarded-Proto's first value wins when it is `http` or `https`, either
+ * way, as in Trino (the forwarded scheme becomes the request's, and a request is secure when its scheme
+ * is https). Not ctx.protocol: with app.proxy set, Koa takes the header as it is. The one test behind
+ * both the URIs we send (baseUri) and whether credentials may be taken (authentication.ts).
+ */
+export function requestScheme(ctx: Context, processForwarded: boolean = ctx.app.proxy): 'http' | 'https' {
+  if (processForwarded) {
+    const header = ctx.get('x-forwarded-proto');
+    const comma = header.indexOf(',');
+    const forwarded = (comma < 0 ? header : header.slice(0, comma)).trim().toLowerCase();
+    if (forwarded === 'http' || forwarded === 'https') return forwarded;
+  }
+  return (ctx.req.socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http';
+}
+
+/**
  * `scheme://host[:port]` as the client addressed us: X-Forwarded-* first when the app trusts a proxy
  * (`app.proxy`, set from http-server.process-forwarded).
  */
 export function baseUri(ctx: Context): string {
-  const trusted = ctx.app.proxy;
-  const forwardedProto = trusted ? ctx.get('x-forwarded-proto').split(',')[0]!.trim().toLowerCase() : '';
-  const forwardedHost = trusted ? ctx.get('x-forwarded-host').split(',')[0]!.trim() : '';
-  // Not ctx.protocol: with app.proxy set, Koa takes X-Forwarded-Proto as it is.
-  const proto = forwardedProto === 'http' || forwardedProto === 'https' ? forwardedProto : (ctx.req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  const forwardedHost = ctx.app.proxy ? ctx.get('x-forwarded-host').split(',')[0]!.trim() : '';
   const host = [forwardedHost, ctx.get('host')].find(isHostAndPort) ?? `${ctx.req.socket.localAddress}:${ctx.req.socket.localPort}`;
-  return `${proto}://${host}`;
+  return `${requestScheme(ctx)}://${host}`;
 }
 
 /** A host name, IPv4 or bracketed IPv6 address with an optional port: nothing that would bend a URI. */
