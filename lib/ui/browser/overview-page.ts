@@ -108,5 +108,10 @@ async function refresh(): Promise<void> {
 }
 
 writeFilters(filtersFromHash(location.hash));
+// A link or the back button may change the hash alone: its filters apply without a reload.
+window.addEventListener('hashchange', () => {
+  writeFilters(filtersFromHash(location.hash));
+  showList();
+});
 for (const input of [stateInput, userInput, searchInput, limitInput]) input.addEventListener('input', onFilterChange);
 every(1000, refresh);
