@@ -9,7 +9,7 @@ import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from './cluster-auth.js';
 import { routeOf } from './statement-route.js';
-import { planStaged, StagedPlan, stagedQuery, type StageHost } from './staged-query.js';
+import { planStaged, stagedQuery, type StageHost } from './staged-query.js';
 import {
   TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath,
   type SystemSnapshot, type TaskPlanRequest, type TaskPlanResponse,
@@ -136,13 +136,9 @@ export class RemoteEngine implements Engine {
       planRoot: (request, attempt, rootAbort) => this.planAnywhere(request, rootAbort, (retry) => `${request.queryId}.0.0.${attempt + retry}`, 'root plan'),
     };
     const id = queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`;
-    // The statement's columns and its own errors, planned as any task (never executed); the stages run
-    // when the query executes, so it is RUNNING, with its leaf stage's figures, meanwhile.
-    const request: TaskPlanRequest = { queryId: id, sql, session };
-    const columns = await this.planAnywhere(request, abort, (retry) => `${id}.0.0.plan${retry}`, 'plan');
-    columns.release();
+    // The leaves start now; the statement's columns and its own errors come from their plans.
     const targetBytes = sizesPages(session) ? {} : { targetBytes: this.settings.firstBatchBytes };
-    return new StagedPlan(columns.columns, (stats, stageAbort) => planStaged(host, { queryId: id, sql, session, ...targetBytes }, files, stats, taskError, stageAbort));
+    return planStaged(host, { queryId: id, sql, session, ...targetBytes }, files, taskError, abort);
   }
 
   /** A task on any alive worker, once more on another when the first was never reached (or draining). */

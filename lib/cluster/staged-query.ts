@@ -1,7 +1,8 @@
 // The coordinator's side of a query in two stages (stage-planner.ts, behind vivace.distributed-tpch):
-// the leaf stage runs first, one task per alive worker with its splits (the table's parts round-robin);
-// a leaf whose worker is lost is run again on another alive worker (its splits are deterministic). Then
-// the root task, on one worker, pulls the leaves' outputs and pages the answer, which the coordinator
+// the leaf stage starts with the plan, one task per alive worker with its splits (the table's parts
+// round-robin), and the first leaf's plan gives the statement's columns; a leaf whose worker is lost is
+// run again on another alive worker (its splits are deterministic). Then the root task, on one worker,
+// pulls the leaves' outputs and pages the answer (its first page with its plan), which the coordinator
 // forwards as it forwards any task's pages. Any statement that does not split, or a table whose data is
 // not generated yet, is left to the single-task path (undefined).
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { PlanAbortController } from '../engine/plan-abort.js';
 import { readManifest } from '../engine/catalogs/tpch-generation.js';
 import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
 import { parseStatement } from '../sql/index.js';
-import type { Session } from '../protocol/types.js';
+import type { OutputColumn, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { planStages, type StagePlan } from './stage-planner.js';
 import { splitsOf, type Split } from './stage-sql.js';
@@ -60,27 +61,69 @@ function workerTrouble(err: unknown): boolean {
   return err instanceof VivaceError && (err.errorName === 'REMOTE_TASK_ERROR' || err.errorName === 'SERVER_SHUTTING_DOWN' || err.errorName === 'GENERIC_INSUFFICIENT_RESOURCES');
 }
 
-/** Runs the leaves, then plans the root over their outputs. */
+/** The leaf stage of one round: its tasks run from the start; `columns` is the statement's (the first leaf's plan). */
+interface LeafRound {
+  columns: Promise<OutputColumn[]>;
+  outputs: Promise<StageInput[]>;
+  abort(): void;
+}
+
+/**
+ * Plans a query in two stages: its leaves start at once, executed with their plans, and the statement's
+ * columns (and its own errors) come from the first leaf's plan, so no task plans it only for them. The
+ * plan's execution waits for the leaves, then plans the root over their outputs and passes its pages on.
+ */
 export async function planStaged(
   host: StageHost,
-  request: { queryId: string; sql: string; session: Session; targetBytes?: number },
+  request: StagedRequest,
   files: readonly string[],
-  stats: LeafStageStats,
-  taskError: (response: WorkerResponse, client: WorkerClient, step: string) => VivaceError,
+  taskError: TaskErrorOf,
   abort?: PlanAbort,
 ): Promise<Plan> {
+  if (abort?.aborted) throw abort.reason;
+  const stats = emptyLeafStats();
+  const first = startLeaves(host, request, files, stats, taskError, 0);
+  const removeAbort = abort?.onAbort(() => first.abort());
+  try {
+    const columns = await first.columns;
+    return new StagedPlan(columns, first, (execAbort) => finishStages(host, request, files, stats, taskError, first, execAbort), stats);
+  } catch (err) {
+    first.abort();
+    if (abort?.aborted) throw abort.reason;
+    throw err;
+  } finally {
+    removeAbort?.();
+  }
+}
+
+type TaskErrorOf = (response: WorkerResponse, client: WorkerClient, step: string) => VivaceError;
+type StagedRequest = { queryId: string; sql: string; session: Session; targetBytes?: number };
+
+/** Waits for the leaves, then plans the root over their outputs (its first page comes with its plan). */
+async function finishStages(host: StageHost, request: StagedRequest, files: readonly string[], stats: LeafStageStats, taskError: TaskErrorOf, first: LeafRound, abort: PlanAbort): Promise<Plan> {
   // A root that could not pull an output (its leaf's worker died after the leaf ended) or was lost
   // itself: the whole query once more, on the workers alive then, under new task ids.
+  let leaves = first;
   for (let round = 0; ; round++) {
-    const inputs = await runLeaves(host, request, files, stats, taskError, round, abort);
+    if (round > 0) leaves = startLeaves(host, request, files, stats, taskError, round);
+    const removeAbort = abort.onAbort(() => leaves.abort());
+    let inputs: StageInput[];
+    try {
+      inputs = await leaves.outputs;
+    } catch (err) {
+      if (abort.aborted) throw abort.reason;
+      throw err;
+    } finally {
+      removeAbort();
+    }
     try {
       return await host.planRoot({
-        queryId: request.queryId, sql: request.sql, session: request.session, execute: true,
+        queryId: request.queryId, sql: request.sql, session: request.session, execute: true, inlineFirstPage: true,
         ...(request.targetBytes === undefined ? {} : { targetBytes: request.targetBytes }),
         stage: { kind: 'root', inputs },
       }, round * 2, abort);
     } catch (err) {
-      if (round > 0 || abort?.aborted || !(err instanceof VivaceError && err.errorName === 'REMOTE_TASK_ERROR')) throw err;
+      if (round > 0 || abort.aborted || !(err instanceof VivaceError && err.errorName === 'REMOTE_TASK_ERROR')) throw err;
       stats.retries++;
     } finally {
       // The root pulled the outputs while it planned (or failed): the leaves are done with.
@@ -92,23 +135,20 @@ export async function planStaged(
   }
 }
 
-/** One leaf per alive worker, each rerun on another alive worker when its worker is lost. */
-async function runLeaves(
-  host: StageHost,
-  request: { queryId: string; sql: string; session: Session },
-  files: readonly string[],
-  stats: LeafStageStats,
-  taskError: (response: WorkerResponse, client: WorkerClient, step: string) => VivaceError,
-  round: number,
-  abort?: PlanAbort,
-): Promise<StageInput[]> {
+/** One leaf per alive worker, started now, each rerun on another alive worker when its worker is lost. */
+function startLeaves(host: StageHost, request: StagedRequest, files: readonly string[], stats: LeafStageStats, taskError: TaskErrorOf, round: number): LeafRound {
+  const controller = new AbortController();
+  let planned: ((columns: OutputColumn[]) => void) | undefined;
+  const columns = new Promise<OutputColumn[]>((resolve) => (planned = resolve));
   const alive = host.aliveWorkers();
-  if (alive.length === 0) throw new VivaceError('NO_NODES_AVAILABLE', 'No worker nodes available: every worker is failed');
+  if (alive.length === 0) {
+    const none = Promise.reject(new VivaceError('NO_NODES_AVAILABLE', 'No worker nodes available: every worker is failed'));
+    none.catch(() => {});
+    return { columns: none as Promise<never>, outputs: none as Promise<never>, abort: () => {} };
+  }
   const splits = splitsOf(files, alive.length);
   const partitions = alive.map((_, p) => splits.filter((__, i) => i % alive.length === p)).filter((s) => s.length > 0);
   Object.assign(stats, { ...emptyLeafStats(), retries: stats.retries, nodes: partitions.length, totalSplits: splits.length, runningSplits: splits.length });
-  const controller = new AbortController();
-  const removeAbort = abort?.onAbort(() => controller.abort());
   /** Attempts of a round: its task ids never meet another round's. */
   const ATTEMPTS = 8;
 
@@ -120,7 +160,9 @@ async function runLeaves(
       const client = host.clientOf(node);
       const taskId = `${request.queryId}.1.${partition}.${round * ATTEMPTS + attempt}`;
       try {
-        await runLeafTask(host, client, taskId, { queryId: request.queryId, sql: request.sql, session: request.session, execute: true, stage: { kind: 'leaf', splits: mine } }, stats, mine.length, controller.signal, taskError);
+        const leaf: TaskPlanRequest = { queryId: request.queryId, sql: request.sql, session: request.session, execute: true, stage: { kind: 'leaf', splits: mine } };
+        planned?.(await postLeafTask(host, client, taskId, leaf, controller.signal, taskError));
+        await awaitLeafTask(host, client, taskId, stats, mine.length, controller.signal, taskError);
         return { uri: node.uri, taskId };
       } catch (err) {
         // Cancelled, or another leaf failed: this one ends too (the worker may have started it).
@@ -134,26 +176,34 @@ async function runLeaves(
     }
   };
 
-  try {
-    return await Promise.all(partitions.map((mine, p) => runLeaf(p, mine)));
-  } catch (err) {
-    controller.abort();
-    if (abort?.aborted) throw abort.reason;
-    throw err;
-  } finally {
-    removeAbort?.();
-  }
+  const outputs = Promise.all(partitions.map((mine, p) => runLeaf(p, mine)));
+  // The first failure ends the other leaves; before any leaf planned, it is the plan's failure too.
+  outputs.catch(() => controller.abort());
+  const failedFirst = outputs.then(() => new Promise<never>(() => {}));
+  const both = Promise.race([columns, failedFirst]);
+  both.catch(() => {});
+  return { columns: both, outputs, abort: () => controller.abort() };
 }
 
-/** POSTs a leaf (executed with its plan) and waits for its end: results token 0 answers 204 then. */
-async function runLeafTask(
-  host: StageHost, client: WorkerClient, taskId: string, request: TaskPlanRequest, stats: LeafStageStats, splitCount: number,
-  signal: AbortSignal, taskError: (response: WorkerResponse, client: WorkerClient, step: string) => VivaceError,
-): Promise<void> {
-  const options = async () => ({ timeoutMs: host.workTimeoutMs, signal, headers: await host.headers() });
-  const planned = await client.call('POST', taskPath(taskId), JSON.stringify(request), await options());
+/** POSTs a leaf, executed with its plan: the statement's columns come back at once, the leaf runs on. */
+async function postLeafTask(host: StageHost, client: WorkerClient, taskId: string, request: TaskPlanRequest, signal: AbortSignal, taskError: TaskErrorOf): Promise<OutputColumn[]> {
+  const planned = await client.call('POST', taskPath(taskId), JSON.stringify(request), { timeoutMs: host.workTimeoutMs, signal, headers: await host.headers() });
   if (planned.status !== 200) throw taskError(planned, client, 'leaf plan');
-  const done = await client.call('GET', taskResultsPath(taskId, 0, 1 << 16), undefined, await options());
+  let body: { columns?: unknown } | undefined;
+  try {
+    body = JSON.parse(planned.body.toString('utf8')) as { columns?: unknown };
+  } catch {
+    body = undefined;
+  }
+  if (!Array.isArray(body?.columns)) throw new VivaceError('REMOTE_TASK_ERROR', `Worker ${client.nodeId} (${client.uri}) answered the leaf plan request with a plan without columns`);
+  return body.columns as OutputColumn[];
+}
+
+/** Waits for a leaf's end: results token 0 answers 204 then, with its figures. */
+async function awaitLeafTask(
+  host: StageHost, client: WorkerClient, taskId: string, stats: LeafStageStats, splitCount: number, signal: AbortSignal, taskError: TaskErrorOf,
+): Promise<void> {
+  const done = await client.call('GET', taskResultsPath(taskId, 0, 1 << 16), undefined, { timeoutMs: host.workTimeoutMs, signal, headers: await host.headers() });
   if (done.status !== 204 && done.status !== 200) throw taskError(done, client, 'leaf results');
   stats.completedSplits += splitCount;
   stats.runningSplits = Math.max(0, stats.runningSplits - splitCount);
@@ -168,8 +218,9 @@ export const emptyLeafStats = (): LeafStageStats => ({
 });
 
 /**
- * A query in two stages once planned: its columns are the statement's (planned as any task's, so its
- * errors are the statement's); executing it runs the leaves, then the root, whose pages it passes on.
+ * A query in two stages once planned: its columns are the statement's, its leaves already running;
+ * executing it waits for them, then runs the root, whose pages it passes on. Released unexecuted, it
+ * ends the leaves.
  */
 export class StagedPlan implements Plan {
   readonly updateType = undefined;
@@ -177,27 +228,30 @@ export class StagedPlan implements Plan {
 
   constructor(
     readonly columns: Plan['columns'],
-    private readonly start: (stats: LeafStageStats, abort: PlanAbort) => Promise<Plan>,
+    private readonly leaves: LeafRound,
+    private readonly finish: (abort: PlanAbort) => Promise<Plan>,
+    private readonly stats: LeafStageStats,
   ) {}
 
   execute(): Execution {
     if (this.used) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'Plan executed twice');
     this.used = true;
-    return new StagedExecution(this.start);
+    return new StagedExecution(this.finish, this.leaves, this.stats);
   }
 
   release(): void {
+    if (this.used) return;
     this.used = true;
+    this.leaves.abort();
   }
 }
 
 class StagedExecution implements Execution {
-  private readonly stats = emptyLeafStats();
   private readonly abort = new PlanAbortController();
   private root: Promise<Execution> | undefined;
   private rootExecution: Execution | undefined;
 
-  constructor(private readonly start: (stats: LeafStageStats, abort: PlanAbort) => Promise<Plan>) {}
+  constructor(private readonly finish: (abort: PlanAbort) => Promise<Plan>, private readonly leaves: LeafRound, private readonly stats: LeafStageStats) {}
 
   get updateCount(): number | undefined {
     return this.rootExecution?.updateCount;
@@ -208,7 +262,7 @@ class StagedExecution implements Execution {
   }
 
   async next(targetBytes: number): Promise<RowBatch | null> {
-    this.root ??= this.start(this.stats, this.abort).then((plan) => {
+    this.root ??= this.finish(this.abort).then((plan) => {
       // Cancelled while the root was being planned: its task goes at once.
       if (this.abort.aborted) {
         plan.release();
@@ -222,6 +276,7 @@ class StagedExecution implements Execution {
 
   cancel(): void {
     this.abort.abort(new VivaceError('USER_CANCELED', 'Query was canceled'));
+    this.leaves.abort();
     this.rootExecution?.cancel();
   }
 

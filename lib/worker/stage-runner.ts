@@ -63,12 +63,14 @@ function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: 
  */
 export async function planLeaf(engine: StageEngine, sql: string, session: Session, splits: readonly Split[], tpchDirectory: string, outputFile: string, abort?: PlanAbort): Promise<Plan> {
   const { stages, user } = await stagesOf(engine, sql, session, abort);
+  // The statement's columns travel with the leaf's plan: the coordinator needs no other plan for them.
+  const columns = user.columns;
   user.release();
   const pathOf = splitPaths(stages, splits, tpchDirectory);
   const source = splitSourceSql(splits, pathOf);
   const copy = `COPY (${leafDuckDbSql(stages, session, source)}) TO ${quoteString(outputFile)} (FORMAT parquet)`;
   const own = await engine.planOwnSql(copy, session, abort);
-  return { columns: [], execute: () => new LeafExecution(engine, own, session, splits.map((s) => ({ ...s, path: pathOf(s.file) })), outputFile), release: () => own.release() };
+  return { columns, execute: () => new LeafExecution(engine, own, session, splits.map((s) => ({ ...s, path: pathOf(s.file) })), outputFile), release: () => own.release() };
 }
 
 /** The rows of the project's own small query (counts over Parquet metadata), as JSON values. */
@@ -100,20 +102,24 @@ class LeafExecution implements Execution {
   async next(targetBytes: number): Promise<RowBatch | null> {
     if (this.exhausted) return null;
     while (await this.running.next(targetBytes)) { /* COPY renders no rows */ }
-    // One query for what was written and what was read: the output's rows and each split file's rows.
+    // One query for what was written and what was read: the output's rows, and each split file's rows
+    // unless known already (a part is written once, its rows kept by path, size and time).
     const paths = [...new Set(this.splits.map((s) => s.path))];
-    const counts = await ownRows(this.engine, `SELECT file_name, num_rows FROM parquet_file_metadata([${[this.outputFile, ...paths].map(quoteString).join(', ')}])`, this.session);
+    const known = new Map(paths.map((path) => [path, partRows.get(path)] as const));
+    const unknown = paths.filter((path) => known.get(path) === undefined);
+    const counts = await ownRows(this.engine, `SELECT file_name, num_rows FROM parquet_file_metadata([${[this.outputFile, ...unknown].map(quoteString).join(', ')}])`, this.session);
     const rowsOf = new Map<string, number>();
     for (const [file, n] of counts) rowsOf.set(String(file), (rowsOf.get(String(file)) ?? 0) + Number(n));
+    for (const path of unknown) partRows.remember(path, rowsOf.get(path) ?? 0);
     this.updateCount = rowsOf.get(this.outputFile) ?? 0;
     let rows = 0;
     let bytes = 0;
     for (const split of this.splits) {
-      const inFile = rowsOf.get(split.path) ?? 0;
+      const part = known.get(split.path) ?? partRows.get(split.path) ?? { rows: 0, bytes: 0 };
       // file_row_number % slices = slice holds every slices-th row from row `slice` on.
-      const mine = Math.max(0, Math.floor((inFile - split.slice + split.slices - 1) / split.slices));
+      const mine = Math.max(0, Math.floor((part.rows - split.slice + split.slices - 1) / split.slices));
       rows += mine;
-      bytes += inFile === 0 ? 0 : Math.round((sizeOf(split.path) * mine) / inFile);
+      bytes += part.rows === 0 ? 0 : Math.round((part.bytes * mine) / part.rows);
     }
     this.stats = { processedRows: rows, processedBytes: bytes, cpuTimeMillis: Date.now() - this.started };
     this.exhausted = true;
@@ -129,11 +135,34 @@ class LeafExecution implements Execution {
   }
 }
 
-function sizeOf(path: string): number {
+/** Rows and bytes of the tpch parts leaves read, by path; an entry holds while the file's size and time do. */
+class PartRows {
+  private readonly entries = new Map<string, { rows: number; bytes: number; mtimeMs: number }>();
+
+  get(path: string): { rows: number; bytes: number } | undefined {
+    const entry = this.entries.get(path);
+    if (!entry) return undefined;
+    const now = statOf(path);
+    return now && now.size === entry.bytes && now.mtimeMs === entry.mtimeMs ? entry : undefined;
+  }
+
+  remember(path: string, rows: number): void {
+    const now = statOf(path);
+    if (!now) return;
+    // Bounded: the parts of a few scale factors' tables, never every file ever named.
+    if (this.entries.size >= MAX_KNOWN_PARTS) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(path, { rows, bytes: now.size, mtimeMs: now.mtimeMs });
+  }
+}
+
+const MAX_KNOWN_PARTS = 4096;
+const partRows = new PartRows();
+
+function statOf(path: string): { size: number; mtimeMs: number } | undefined {
   try {
-    return statSync(path).size;
+    return statSync(path);
   } catch {
-    return 0;
+    return undefined;
   }
 }
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
-import type { Engine } from '../../lib/engine/engine.types.js';
+import type { Engine, Execution, Plan } from '../../lib/engine/engine.types.js';
 import type { RemoteEngine } from '../../lib/cluster/remote-engine.js';
 import { defaultConfig } from '../../lib/config.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
@@ -42,14 +42,12 @@ async function startStageWorker(nodeId: string): Promise<StageWorker> {
   const stageEngine: StageEngine = {
     plan: (sql, s, abort) => engine.plan(sql, s, abort),
     planOwnSql: async (sql, s, abort) => {
-      if (sql.startsWith('COPY')) {
-        copies.push(sql);
-        if (state.hold) {
-          reached();
-          await state.hold;
-        }
-      }
-      return engine.planOwnSql(sql, s, abort);
+      const plan = await engine.planOwnSql(sql, s, abort);
+      if (!sql.startsWith('COPY')) return plan;
+      copies.push(sql);
+      const hold = state.hold;
+      // The leaf's plan answers at once (its columns are the query's); its COPY waits for the hold.
+      return hold ? { ...plan, execute: () => heldExecution(plan, hold, reached) } : plan;
     },
     close: () => engine.close(),
   };
@@ -74,6 +72,31 @@ async function startStageWorker(nodeId: string): Promise<StageWorker> {
       await engine.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A leaf's COPY that starts once `hold` resolves (a leaf caught mid-way), telling `reached` when it waits. */
+function heldExecution(plan: Plan, hold: Promise<void>, reached: () => void): Execution {
+  let inner: Execution | undefined;
+  let canceled = false;
+  return {
+    async next(targetBytes) {
+      if (!inner) {
+        reached();
+        await hold;
+        if (canceled) throw new VivaceError('USER_CANCELED', 'Task was canceled');
+        inner = plan.execute();
+      }
+      return inner.next(targetBytes);
+    },
+    cancel() {
+      canceled = true;
+      if (inner) inner.cancel();
+      else plan.release();
+    },
+    progress: () => inner?.progress() ?? { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 },
+    get updateCount() { return inner?.updateCount; },
+    get exhausted() { return inner?.exhausted; },
   };
 }
 
@@ -194,8 +217,17 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
   });
 
   it('reports the leaf stage as a sub-stage: its nodes, splits, rows read and rows exchanged (a few per split for Q1)', async () => {
+    let release: () => void = () => {};
+    const hold = new Promise<void>((r) => (release = r));
+    w0.hold = hold;
+    w1.hold = hold;
+    // The leaves run from the plan on: its sub-stage shows them running on both workers.
     const execution = (await engine.plan(TPCH_QUERIES[0]!.sql, tiny)).execute();
-    expect(execution.progress().subStages).to.deep.equal([{ nodes: 0, totalSplits: 0, queuedSplits: 0, runningSplits: 0, completedSplits: 0, outputRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 }]);
+    await Promise.all([w0.held, w1.held]);
+    expect(execution.progress().subStages).to.deep.equal([{ nodes: 2, totalSplits: 2, queuedSplits: 0, runningSplits: 2, completedSplits: 0, outputRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 }]);
+    w0.hold = undefined;
+    w1.hold = undefined;
+    release();
     while (await execution.next(1 << 20)) { /* drain */ }
     const [leaf] = execution.progress().subStages!;
     expect(leaf).to.include({ nodes: 2, totalSplits: 2, completedSplits: 2, runningSplits: 0, queuedSplits: 0 });
