@@ -3,35 +3,11 @@
 // running query, hostile text stays text, filters and a refresh keep the user's place with a thousand
 // queries, and the CSP blocks nothing the pages need. A screenshot per page goes to spec-artifacts/ui/.
 import { expect } from 'chai';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createTestEngine } from '../support/duckdb.js';
 import { request, runStatement, startTestServer, type TestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
-
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-export const ARTIFACTS = resolve('spec-artifacts/ui');
-
-/** Console errors and CSP violations a page reported: none is expected. */
-export function watchPage(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (err) => problems.push(err.message));
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  return problems;
-}
-
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
+import { launchChromium, screenshot, skipWithoutChromium, watchPage } from './browser-support.js';
 
 const XSS = '<img src=x onerror=alert(1)>';
 
@@ -44,13 +20,10 @@ describe('ui in a browser', function () {
   let problems: string[];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.warn(`    (skipped: no chromium at ${CHROMIUM}; .ci/run installs it)`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     // A long history: the thousand-query test keeps every query listed.
     server = await startTestServer({ engine: await createTestEngine(4), config: { maxHistory: 2000 } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     page = await context.newPage();
     problems = watchPage(page);

@@ -34,9 +34,9 @@ function row(node: NodeStats, failed: boolean): HTMLTableRowElement {
     el('td', { className: 'number', text: number(node.recentSuccesses) }),
     el('td', { className: 'number', text: number(node.recentFailures) }),
     el('td', { className: 'number', text: formatPercent(node.recentFailureRatio) }),
-    el('td', { text: node.age ?? '' }),
-    el('td', { text: node.lastRequestTime ?? '' }),
-    el('td', { text: node.lastResponseTime ?? '' }),
+    el('td', { className: 'time', text: node.age ?? '' }),
+    el('td', { className: 'time', text: node.lastRequestTime ?? '' }),
+    el('td', { className: 'time', text: node.lastResponseTime ?? '' }),
     el('td', { className: 'failure', text: failureText(node) }),
     el('td', { className: 'failure', text: byType(node) }),
   ]);

@@ -1,0 +1,41 @@
+// What the UI's browser specs share: Debian's chromium and its flags (no network, no sandbox in CI),
+// a watcher for console errors, CSP violations and dialogs, and screenshots as test artifacts.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARTIFACTS = resolve('spec-artifacts/ui');
+
+/** Skips the calling suite (from its before hook) where chromium is absent, saying why. */
+export function skipWithoutChromium(suite: Mocha.Context): void {
+  if (existsSync(CHROMIUM)) return;
+  console.warn(`    (skipped: no chromium at ${CHROMIUM}; .ci/run installs it)`);
+  suite.skip();
+}
+
+/** A fresh browser (default launch: a throw-away profile). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** Console errors and CSP violations a page reported, and dialogs it opened (dismissed): none is expected. */
+export function watchPage(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (err) => problems.push(err.message));
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return problems;
+}
+
+/** spec-artifacts/ui/<name>.png (git-ignored), the whole page. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
