@@ -10,7 +10,7 @@ import { createTestEngine } from '../support/duckdb.js';
 import { request, runStatement, startTestServer, type JsonResponse, type TestServer } from '../support/http.js';
 import { parseExposition, sampleValue, type Exposition } from '../support/prometheus-text.js';
 import { validateResponse } from '../support/schema-validator.js';
-import { basic, bcryptLine, send, startSecureServer, tempDir, makeCertificate, type SecureServer, type TempDir } from '../security/auth-fixtures.js';
+import { basic, bcryptLine, secureFixture, send, startSecureServer } from '../security/auth-fixtures.js';
 
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const USER = { 'X-Trino-User': 'alice-the-user' };
@@ -201,37 +201,26 @@ describe('GET /metrics with a history of one query', function () {
 
 describe('GET /metrics with authentication and access rules', function () {
   this.timeout(30_000);
-  let dir: TempDir;
-  let secure: SecureServer;
-  let ca: string;
-
-  before(async () => {
-    dir = tempDir();
-    const certificate = await makeCertificate();
-    ca = certificate.cert;
-    secure = await startSecureServer({
+  const tls = secureFixture((dir, certificate) =>
+    startSecureServer({
       authenticationTypes: ['PASSWORD'],
       passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n${bcryptLine('bob', 'bob-secret')}\n`),
       httpsEnabled: true,
       httpsKeystorePath: dir.file('keystore.pem', `${certificate.key}${certificate.cert}`),
       securityConfigFile: dir.file('rules.json', JSON.stringify({ system_information: [{ user: 'alice', allow: ['read'] }] })),
-    });
-  });
-  after(async () => {
-    await secure.stop();
-    dir.remove();
-  });
+    }),
+  );
 
   it('asks for credentials (401), refuses a user without system_information read (403), serves one with it', async () => {
-    const anonymous = await send('GET', `${secure.httpsUrl}/metrics`, { ca });
+    const anonymous = await send('GET', `${tls.server.httpsUrl}/metrics`, { ca: tls.certificate.cert });
     expect(anonymous.status).to.equal(401);
     validateResponse('error', anonymous.body);
-    const bob = await send('GET', `${secure.httpsUrl}/metrics`, { ca, headers: { Authorization: basic('bob', 'bob-secret') } });
+    const bob = await send('GET', `${tls.server.httpsUrl}/metrics`, { ca: tls.certificate.cert, headers: { Authorization: basic('bob', 'bob-secret') } });
     expect(bob.status).to.equal(403);
     validateResponse('error', bob.body);
     expect(bob.body).to.include({ errorName: 'PERMISSION_DENIED' });
     expect(bob.body.message).to.include('Cannot read system information');
-    const alice = await send('GET', `${secure.httpsUrl}/metrics`, { ca, headers: { Authorization: basic('alice', 'alice-secret') } });
+    const alice = await send('GET', `${tls.server.httpsUrl}/metrics`, { ca: tls.certificate.cert, headers: { Authorization: basic('alice', 'alice-secret') } });
     expect(alice.headers.get('content-type')).to.deep.equal([CONTENT_TYPE]);
     const parsed = exposition(alice);
     // The refusals are counted by route and status, the route being the one they were meant for.

@@ -1,6 +1,7 @@
 // Fixtures for the authentication and HTTPS specs: a throw-away directory, a self-signed certificate,
 // password files with real bcrypt and PBKDF2 hashes, a real server with HTTPS on free loopback ports,
-// and an HTTPS request helper that trusts that certificate and keeps every response header line.
+// an HTTPS request helper that trusts that certificate and keeps every response header line, and the
+// mocha hooks that make and remove them for a describe (secureFixture).
 import { pbkdf2Sync, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -113,6 +114,46 @@ export function startAuthenticatedServer(
     httpsKeystorePath: dir.file('keystore.pem', `${certificate.key}${certificate.cert}`),
     ...config,
   });
+}
+
+export interface SecureFixture {
+  readonly dir: TempDir;
+  readonly certificate: Certificate;
+  /** The server `start` made (an error to read when no `start` was given). */
+  readonly server: SecureServer;
+}
+
+/**
+ * The HTTPS specs' shared hooks, registered in the calling describe: before its tests a throw-away
+ * directory, a certificate and the server `start` makes of them (none without `start`); after them the
+ * server stopped and the directory removed. The fields are there once the before hook has run.
+ */
+export function secureFixture(start?: (dir: TempDir, certificate: Certificate) => Promise<SecureServer>): SecureFixture {
+  let made: { dir: TempDir; certificate?: Certificate; server?: SecureServer } | undefined;
+  before(async () => {
+    made = { dir: tempDir() };
+    made.certificate = await makeCertificate();
+    if (start) made.server = await start(made.dir, made.certificate);
+  });
+  after(async () => {
+    await made?.server?.stop();
+    made?.dir.remove();
+  });
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`secureFixture: no ${what} (read before its before hook ran${what === 'server' ? ', or made without start' : ''})`);
+    return value;
+  };
+  return {
+    get dir() {
+      return ready(made?.dir, 'dir');
+    },
+    get certificate() {
+      return ready(made?.certificate, 'certificate');
+    },
+    get server() {
+      return ready(made?.server, 'server');
+    },
+  };
 }
 
 export interface RawResponse {

@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { Client, type ClientOptions, type ExecuteOptions } from 'presto-client';
 import type { QueryResult } from 'trino-client';
-import { makeCertificate, send, startAuthenticatedServer, tempDir, type Certificate, type SecureServer, type TempDir } from './auth-fixtures.js';
+import { secureFixture, send, startAuthenticatedServer } from './auth-fixtures.js';
 
 const NATIONS_SQL = "SELECT name FROM (VALUES (0, 'ALGERIA'), (1, 'ARGENTINA'), (2, 'BRAZIL')) AS t (key, name) ORDER BY key";
 const NATIONS = [['ALGERIA'], ['ARGENTINA'], ['BRAZIL']];
@@ -19,31 +19,22 @@ interface Outcome {
 
 describe('security: real clients authenticate over HTTPS', function () {
   this.timeout(30_000);
-  let dir: TempDir;
-  let certificate: Certificate;
-  let server: SecureServer;
   let Trino: typeof import('trino-client').Trino;
   let BasicAuth: typeof import('trino-client').BasicAuth;
   const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const tls = secureFixture((dir, certificate) => startAuthenticatedServer(dir, certificate, signing.publicKey));
 
   before(async () => {
     ({ Trino, BasicAuth } = await import('trino-client'));
-    dir = tempDir();
-    certificate = await makeCertificate();
-    server = await startAuthenticatedServer(dir, certificate, signing.publicKey);
-  });
-  after(async () => {
-    await server?.stop();
-    dir?.remove();
   });
 
   async function queryUser(queryId: string, authorization: string): Promise<string> {
-    const info = await send('GET', `${server.httpsUrl}/v1/query/${queryId}`, { headers: { Authorization: authorization }, ca: certificate.cert });
+    const info = await send('GET', `${tls.server.httpsUrl}/v1/query/${queryId}`, { headers: { Authorization: authorization }, ca: tls.certificate.cert });
     return info.body.session.user as string;
   }
 
   async function trinoQuery(user: string, password: string): Promise<Outcome> {
-    const client = Trino.create({ server: server.httpsUrl, auth: new BasicAuth(user, password), ssl: { ca: certificate.cert }, catalog: 'memory', schema: 'default' });
+    const client = Trino.create({ server: tls.server.httpsUrl, auth: new BasicAuth(user, password), ssl: { ca: tls.certificate.cert }, catalog: 'memory', schema: 'default' });
     const outcome: Outcome = { rows: [] };
     try {
       for await (const page of await client.query(NATIONS_SQL)) {
@@ -59,8 +50,8 @@ describe('security: real clients authenticate over HTTPS', function () {
   }
 
   function prestoQuery(options: Record<string, unknown>): Promise<Outcome> {
-    const port = Number(new URL(server.httpsUrl).port);
-    const clientOptions = { host: '127.0.0.1', port, catalog: 'memory', schema: 'default', checkInterval: 1, ssl: { ca: certificate.cert }, ...options };
+    const port = Number(new URL(tls.server.httpsUrl).port);
+    const clientOptions = { host: '127.0.0.1', port, catalog: 'memory', schema: 'default', checkInterval: 1, ssl: { ca: tls.certificate.cert }, ...options };
     const client = new Client(clientOptions as ClientOptions);
     const outcome: Outcome = { rows: [] };
     return new Promise((resolve) => {

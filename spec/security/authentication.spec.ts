@@ -10,19 +10,7 @@ import type { CoordinatorConfig } from '../../lib/config.js';
 import { limitPendingChecks } from '../../lib/security/password-check-worker.js';
 import { expectValid } from '../support/schema-validator.js';
 import { validateStatement } from '../support/http.js';
-import {
-  basic,
-  bcryptLine,
-  makeCertificate,
-  send,
-  startAuthenticatedServer,
-  startSecureServer,
-  tempDir,
-  type Certificate,
-  type RawResponse,
-  type SecureServer,
-  type TempDir,
-} from './auth-fixtures.js';
+import { basic, bcryptLine, secureFixture, send, startAuthenticatedServer, startSecureServer, type RawResponse } from './auth-fixtures.js';
 
 const BASIC = 'Basic realm="Trino"';
 const BEARER = 'Bearer realm="Trino", token_type="JWT"';
@@ -58,25 +46,13 @@ const PROTECTED: [string, string][] = [
 
 describe('security: authentication (real server, HTTPS)', function () {
   this.timeout(60_000);
-  let dir: TempDir;
-  let certificate: Certificate;
-  let server: SecureServer;
   const signing = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwt = (claims: Record<string, unknown>, expiresIn = 300) =>
     new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).setIssuedAt().setExpirationTime(`${expiresIn}s`).sign(signing.privateKey);
-
-  before(async () => {
-    dir = tempDir();
-    certificate = await makeCertificate();
-    server = await startAuthenticatedServer(dir, certificate, signing.publicKey, { jwtRequiredIssuer: ISSUER });
-  });
-  after(async () => {
-    await server?.stop();
-    dir?.remove();
-  });
+  const tls = secureFixture((dir, certificate) => startAuthenticatedServer(dir, certificate, signing.publicKey, { jwtRequiredIssuer: ISSUER }));
 
   const https = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
-    send(method, `${server.httpsUrl}${path}`, { headers, ca: certificate.cert, ...(body === undefined ? {} : { body }) });
+    send(method, `${tls.server.httpsUrl}${path}`, { headers, ca: tls.certificate.cert, ...(body === undefined ? {} : { body }) });
 
   /** POST and follow nextUri with the same credential, validating every response. */
   async function run(sql: string, headers: Record<string, string>): Promise<{ rows: unknown[][]; id: string }> {
@@ -88,8 +64,8 @@ describe('security: authentication (real server, HTTPS)', function () {
     for (;;) {
       rows.push(...((res.body.data ?? []) as unknown[][]));
       if (!res.body.nextUri) break;
-      expect(res.body.nextUri.startsWith(`${server.httpsUrl}/`), 'links over TLS use https').to.equal(true);
-      res = await send('GET', res.body.nextUri, { headers, ca: certificate.cert });
+      expect(res.body.nextUri.startsWith(`${tls.server.httpsUrl}/`), 'links over TLS use https').to.equal(true);
+      res = await send('GET', res.body.nextUri, { headers, ca: tls.certificate.cert });
       expect(res.status, res.text).to.equal(200);
       validateStatement(res.body, false);
     }
@@ -98,14 +74,14 @@ describe('security: authentication (real server, HTTPS)', function () {
   }
 
   it('leaves the health checks open, over HTTPS and plain HTTP', async () => {
-    for (const base of [server.httpsUrl, server.url]) {
-      const info = await send('GET', `${base}/v1/info`, { ca: certificate.cert });
+    for (const base of [tls.server.httpsUrl, tls.server.url]) {
+      const info = await send('GET', `${base}/v1/info`, { ca: tls.certificate.cert });
       expect(info.status).to.equal(200);
       expectValid('server-info', info.body);
-      expect((await send('GET', `${base}/v1/info/state`, { ca: certificate.cert })).body).to.equal('ACTIVE');
-      expect((await send('GET', `${base}/v1/info/coordinator`, { ca: certificate.cert })).status).to.equal(200);
-      expectValid('status', (await send('GET', `${base}/v1/status`, { ca: certificate.cert })).body);
-      expect((await send('HEAD', `${base}/v1/status`, { ca: certificate.cert })).status).to.equal(200);
+      expect((await send('GET', `${base}/v1/info/state`, { ca: tls.certificate.cert })).body).to.equal('ACTIVE');
+      expect((await send('GET', `${base}/v1/info/coordinator`, { ca: tls.certificate.cert })).status).to.equal(200);
+      expectValid('status', (await send('GET', `${base}/v1/status`, { ca: tls.certificate.cert })).body);
+      expect((await send('HEAD', `${base}/v1/status`, { ca: tls.certificate.cert })).status).to.equal(200);
     }
   });
 
@@ -135,7 +111,7 @@ describe('security: authentication (real server, HTTPS)', function () {
     const auth = { Authorization: basic('alice', 'alice-secret') };
     const same = await https('POST', '/v1/statement', { ...auth, 'X-Trino-User': 'alice' }, 'SELECT 1');
     expect(same.status, same.text).to.equal(200);
-    expect((await send('DELETE', same.body.nextUri, { headers: auth, ca: certificate.cert })).status).to.equal(204);
+    expect((await send('DELETE', same.body.nextUri, { headers: auth, ca: tls.certificate.cert })).status).to.equal(204);
     const other = await https('POST', '/v1/statement', { ...auth, 'X-Trino-User': 'bob' }, 'SELECT 1');
     expect(other.status, other.text).to.equal(403);
     expectValid('error', other.body);
@@ -157,8 +133,8 @@ describe('security: authentication (real server, HTTPS)', function () {
     const auth = { Authorization: basic('alice', 'alice-secret') };
     const first = await https('POST', '/v1/statement', auth, 'SELECT 1');
     expect(first.status).to.equal(200);
-    expectRefusal(await send('GET', first.body.nextUri, { ca: certificate.cert }), 401, 'Unauthorized', [BASIC, BEARER]);
-    expect((await send('DELETE', first.body.nextUri, { headers: auth, ca: certificate.cert })).status).to.equal(204);
+    expectRefusal(await send('GET', first.body.nextUri, { ca: tls.certificate.cert }), 401, 'Unauthorized', [BASIC, BEARER]);
+    expect((await send('DELETE', first.body.nextUri, { headers: auth, ca: tls.certificate.cert })).status).to.equal(204);
   });
 
   it('answers 503 (which clients retry) while the password checks are overloaded; cached and JWT credentials still pass', async () => {
@@ -220,7 +196,7 @@ describe('security: authentication (real server, HTTPS)', function () {
   it('refuses any non-public request over plain HTTP with 403, credentials or not, as Trino', async () => {
     const attempts: Record<string, string>[] = [{}, { Authorization: basic('alice', 'alice-secret') }, { 'X-Trino-User': 'alice' }];
     for (const headers of attempts) {
-      const res = await send('GET', `${server.url}/v1/query`, { headers });
+      const res = await send('GET', `${tls.server.url}/v1/query`, { headers });
       expectRefusal(res, 403, 'Authentication over HTTP is not enabled', []);
     }
   });
@@ -228,22 +204,16 @@ describe('security: authentication (real server, HTTPS)', function () {
 
 describe('security: authentication over plain HTTP', function () {
   this.timeout(60_000);
-  let dir: TempDir;
-  let certificate: Certificate;
-  before(async () => {
-    dir = tempDir();
-    certificate = await makeCertificate();
-  });
-  after(() => dir?.remove());
+  const tls = secureFixture();
 
   it('with allow-insecure-over-http: Trino’s insecure authenticator on HTTP (a named user, no password), real credentials on HTTPS', async () => {
     const server = await startSecureServer({
       authenticationTypes: ['PASSWORD'],
       allowInsecureOverHttp: true,
-      passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n`),
+      passwordFile: tls.dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n`),
       httpsEnabled: true,
-      httpsKeystorePath: dir.file('cert.pem', certificate.cert),
-      httpsKeyPath: dir.file('key.pem', certificate.key),
+      httpsKeystorePath: tls.dir.file('cert.pem', tls.certificate.cert),
+      httpsKeyPath: tls.dir.file('key.pem', tls.certificate.key),
     });
     try {
       const http = (headers: Record<string, string>) => send('POST', `${server.url}/v1/statement`, { headers, body: 'SELECT 1' });
@@ -253,7 +223,7 @@ describe('security: authentication over plain HTTP', function () {
       expect((await http({ Authorization: basic('erin', '') })).status).to.equal(200);
       expectRefusal(await http({ Authorization: basic('alice', 'alice-secret') }), 401, 'Password not allowed for insecure authentication', [BASIC]);
       expectRefusal(await http({}), 401, 'Basic authentication or X-Trino-Original-User or X-Trino-User must be sent', [BASIC]);
-      const overTls = await send('GET', `${server.httpsUrl}/v1/query`, { headers: { 'X-Trino-User': 'dave' }, ca: certificate.cert });
+      const overTls = await send('GET', `${server.httpsUrl}/v1/query`, { headers: { 'X-Trino-User': 'dave' }, ca: tls.certificate.cert });
       expectRefusal(overTls, 401, 'Unauthorized', [BASIC]);
       for (const name of ['x-trino-user', 'x-presto-user', 'x-service-user']) {
         const res = await send('GET', `${server.url}/v1/query`, { headers: { [name]: 'dave' } });
@@ -267,7 +237,7 @@ describe('security: authentication over plain HTTP', function () {
   it('with http-server.process-forwarded: a proxy’s X-Forwarded-Proto https counts as TLS; without it the header is ignored', async () => {
     const config = {
       authenticationTypes: ['PASSWORD' as const],
-      passwordFile: dir.file('password2.db', `${bcryptLine('alice', 'alice-secret')}\n`),
+      passwordFile: tls.dir.file('password2.db', `${bcryptLine('alice', 'alice-secret')}\n`),
     };
     const forwarded = { Authorization: basic('alice', 'alice-secret'), 'X-Forwarded-Proto': 'https' };
     const trusting = await startSecureServer({ ...config, processForwarded: true });
@@ -303,7 +273,7 @@ describe('security: authentication over plain HTTP', function () {
     const cases: [Partial<CoordinatorConfig>, string][] = [
       [{ authenticationTypes: ['PASSWORD'] }, 'http-server.authentication.type=PASSWORD needs file.password-file'],
       [{ authenticationTypes: ['JWT'] }, 'http-server.authentication.type=JWT needs http-server.authentication.jwt.key-file'],
-      [{ authenticationTypes: ['PASSWORD'], passwordFile: dir.file('bad.db', 'alice:plaintext\n') }, 'Error in password file line 1: Password hashing algorithm cannot be determined'],
+      [{ authenticationTypes: ['PASSWORD'], passwordFile: tls.dir.file('bad.db', 'alice:plaintext\n') }, 'Error in password file line 1: Password hashing algorithm cannot be determined'],
     ];
     for (const [config, message] of cases) {
       let failure: unknown;

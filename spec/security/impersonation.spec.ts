@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
 import { expectValid } from '../support/schema-validator.js';
-import { basic, makeCertificate, send, startAuthenticatedServer, tempDir, type Certificate, type SecureServer, type TempDir } from './auth-fixtures.js';
+import { basic, secureFixture, send, startAuthenticatedServer } from './auth-fixtures.js';
 
 const RULES = {
   impersonation: [
@@ -15,25 +15,13 @@ const RULES = {
 
 describe('security: impersonation and credentials (real server, HTTPS)', function () {
   this.timeout(60_000);
-  let dir: TempDir;
-  let certificate: Certificate;
-  let server: SecureServer;
-
-  before(async () => {
-    dir = tempDir();
-    certificate = await makeCertificate();
-    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    server = await startAuthenticatedServer(dir, certificate, publicKey, { securityConfigFile: dir.file('rules.json', JSON.stringify(RULES)) });
-  });
-  after(async () => {
-    await server?.stop();
-    dir?.remove();
-  });
+  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const tls = secureFixture((dir, certificate) => startAuthenticatedServer(dir, certificate, publicKey, { securityConfigFile: dir.file('rules.json', JSON.stringify(RULES)) }));
 
   const post = (user: string, password: string, headers: Record<string, string> = {}) =>
-    send('POST', `${server.httpsUrl}/v1/statement`, { ca: certificate.cert, body: 'SELECT 1', headers: { Authorization: basic(user, password), ...headers } });
+    send('POST', `${tls.server.httpsUrl}/v1/statement`, { ca: tls.certificate.cert, body: 'SELECT 1', headers: { Authorization: basic(user, password), ...headers } });
   const info = (id: string, user: string, password: string) =>
-    send('GET', `${server.httpsUrl}/v1/query/${id}`, { ca: certificate.cert, headers: { Authorization: basic(user, password) } });
+    send('GET', `${tls.server.httpsUrl}/v1/query/${id}`, { ca: tls.certificate.cert, headers: { Authorization: basic(user, password) } });
 
   it('runs as the principal when no user is named, and as the named user when a rule allows it', async () => {
     const own = await post('alice', 'alice-secret');
@@ -69,7 +57,7 @@ describe('security: impersonation and credentials (real server, HTTPS)', functio
     const res = await post('alice', 'alice-secret', { 'X-Trino-Extra-Credential': 'warehouse.password=hunter2-extra', 'X-Trino-Client-Info': 'tool' });
     expect(res.status).to.equal(200);
     for (const path of [`/v1/query/${res.body.id}`, '/v1/query']) {
-      const shown = await send('GET', `${server.httpsUrl}${path}`, { ca: certificate.cert, headers: { Authorization: basic('alice', 'alice-secret') } });
+      const shown = await send('GET', `${tls.server.httpsUrl}${path}`, { ca: tls.certificate.cert, headers: { Authorization: basic('alice', 'alice-secret') } });
       expect(shown.status).to.equal(200);
       for (const secret of ['alice-secret', 'hunter2-extra', basic('alice', 'alice-secret').slice(6)]) expect(shown.text).not.to.include(secret);
     }
