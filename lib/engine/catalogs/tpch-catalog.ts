@@ -8,6 +8,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { defaultLogger } from '../../log/logger.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { TPCH_TABLES } from '../../tpch/index.js';
 import { generateSchema, readManifest, type TpchManifest } from './tpch-generation.js';
@@ -22,7 +23,7 @@ export interface TpchCatalogOptions {
   workers?: number;
   /** Free bytes on the directory's file system (default: fs.statfs); injectable for tests. */
   freeDiskBytes?: (directory: string) => Promise<number>;
-  /** Progress lines (default: stderr). */
+  /** Progress lines (default: `tpch_generation` info lines on the process's logger). */
   log?: (line: string) => void;
 }
 
@@ -74,7 +75,8 @@ function viewsSql(directory: string, schema: string, manifest: TpchManifest): st
 
 export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchCatalogOptions & { directory: string }): Promise<TpchCatalog> {
   const { directory } = options;
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // By default an info line of the process's log (a worker's stderr carries JSON lines only).
+  const log = options.log ?? ((line: string) => defaultLogger().info({ component: 'tpch', event: 'tpch_generation', message: line }));
   const freeDiskBytes = options.freeDiskBytes ?? statfsFreeBytes;
   removeAbandonedTemporaries(directory);
   // A connection of its own for DDL, so generation never holds one of the pool's.
