@@ -21,8 +21,9 @@ describe('ui in a browser', function () {
 
   before(async function () {
     skipWithoutChromium(this);
-    // A long history: the thousand-query test keeps every query listed.
-    server = await startTestServer({ engine: await createTestEngine(4), config: { maxHistory: 2000 } });
+    // A long history: the thousand-query test keeps every query listed. Small result pages: a client that
+    // reads none keeps a query of a few thousand rows RUNNING (its buffer full) until it is cancelled.
+    server = await startTestServer({ engine: await createTestEngine(4, { tpch: false }), config: { maxHistory: 2000, targetResultBytes: 4 * 1024 } });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     page = await context.newPage();
@@ -53,14 +54,14 @@ describe('ui in a browser', function () {
   });
 
   it('opens the query page from the list: session, timings, stages and raw JSON', async () => {
-    const { final } = await runStatement(server.url, 'SELECT count(*) FROM tpch.tiny.nation', { 'X-Trino-User': 'alice', 'X-Trino-Catalog': 'tpch', 'X-Trino-Schema': 'tiny' });
+    const { final } = await runStatement(server.url, 'SELECT count(*) FROM (VALUES 1, 2, 3) t(x)', { 'X-Trino-User': 'alice', 'X-Trino-Catalog': 'memory', 'X-Trino-Schema': 'default' });
     await page.goto(`${server.url}/ui/`);
     await row(final.id).locator('a').click();
     await page.waitForURL(`${server.url}/ui/query.html?${final.id}`);
     await page.locator('#query-state .badge', { hasText: 'FINISHED' }).waitFor();
     expect(await page.locator('#query-id').textContent()).to.equal(final.id);
     const session = await page.locator('#session-table').textContent();
-    expect(session).to.include('alice').and.include('tpch').and.include('tiny');
+    expect(session).to.include('alice').and.include('memory').and.include('default');
     expect(await page.locator('#timing-table').textContent()).to.include('Elapsed');
     expect(await page.locator('#stages .stage').first().textContent()).to.include('FINISHED');
     expect(await page.locator('#cancel').isDisabled()).to.equal(true);
@@ -74,7 +75,7 @@ describe('ui in a browser', function () {
 
   it('cancels a running query from its page: the API then reports FAILED with USER_CANCELED', async () => {
     // The client reads no page, so the query stays RUNNING (its buffer full) until it is cancelled.
-    const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT * FROM tpch.tiny.lineitem', headers: { 'X-Trino-User': 'alice' } });
+    const post = await request('POST', `${server.url}/v1/statement`, { body: 'SELECT a.x FROM UNNEST(sequence(1, 3000)) AS a(x) CROSS JOIN UNNEST(sequence(1, 100)) AS b(y)', headers: { 'X-Trino-User': 'alice' } });
     const queryId: string = post.body.id;
     await page.goto(post.body.infoUri);
     await page.locator('#query-state .badge', { hasText: 'RUNNING' }).waitFor();
@@ -140,6 +141,21 @@ describe('ui in a browser', function () {
     await row(c.final.id).waitFor();
     expect(await page.locator('#search').inputValue()).to.equal(tag);
     expect(await page.locator('#query-rows tr').count()).to.equal(2);
+  });
+
+  it('says so on the query page for a malformed or unknown query id, and offers no cancel', async () => {
+    await page.goto(`${server.url}/ui/query.html?%3Cimg%20src=x%20onerror=alert(3)%3E`);
+    await page.locator('#error-banner:not([hidden])').waitFor();
+    expect(await page.locator('#error-banner').textContent()).to.include('No query id');
+    expect(await page.locator('main img').count()).to.equal(0);
+    expect(await page.locator('#cancel').isDisabled()).to.equal(true);
+    await page.goto(`${server.url}/ui/query.html?20200101_000000_00000_aaaaa`);
+    await page.locator('#error-banner:not([hidden])').waitFor();
+    expect(await page.locator('#error-banner').textContent()).to.include('is not known');
+    expect(await page.locator('#cancel').isDisabled()).to.equal(true);
+    // The browser logs the 410 of /v1/query/{id} itself; nothing else may be reported.
+    expect(problems.filter((p) => !p.includes('410'))).to.deep.equal([]);
+    problems.length = 0;
   });
 
   it('stays usable with a thousand queries: rows kept across refreshes, scroll and selection survive', async () => {

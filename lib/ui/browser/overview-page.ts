@@ -40,7 +40,7 @@ function showList(): void {
 
 function onFilterChange(): void {
   // The filters live in the address, so a reload or a shared link keeps them; no history entry per key.
-  history.replaceState(null, '', `${location.pathname}${location.search}${hashFromFilters(readFilters())}` || location.pathname);
+  history.replaceState(null, '', `${location.pathname}${location.search}${hashFromFilters(readFilters())}`);
   showList();
 }
 
