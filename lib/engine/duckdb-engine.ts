@@ -340,7 +340,9 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
       return makePlan(output, undefined, () => streamingExecution(connection, cache, planned, giveBack, runtime), giveBack, () => held);
     }
     prepared.destroySync();
-    cache.clear();
+    // The project's own COPY ... TO (a stage's Parquet output, lib/worker/stage-runner.ts) only writes a
+    // file: every cached plan still means the same, so a staged query does not empty the cache.
+    if (statement || kind.updateType !== 'COPY') cache.clear();
     const columns = kind.kind === 'count' ? ROWS_COLUMN : [];
     // What the statement declares about memory tables' columns counts once it has run (or at its COMMIT).
     const changes = statement && !(await isNoOp(connection, statement, translation)) ? columnChanges(statement, session, 'memory') : [];

@@ -102,20 +102,27 @@ class LeafExecution implements Execution {
   async next(targetBytes: number): Promise<RowBatch | null> {
     if (this.exhausted) return null;
     while (await this.running.next(targetBytes)) { /* COPY renders no rows */ }
-    // One query for what was written and what was read: the output's rows, and each split file's rows
-    // unless known already (a part is written once, its rows kept by path, size and time).
+    // What was written: the output's rows (count(*) of a Parquet file reads its footer). Its text repeats
+    // query after query (stage-tasks.ts names files by slot), so its plan is cached.
+    const [[written] = []] = await ownRows(this.engine, `SELECT count(*) FROM read_parquet(${quoteString(this.outputFile)})`, this.session);
+    // What was read: each split file's rows, from the footers of parts not known already (a part is
+    // written once; its rows are kept by path, size and time).
     const paths = [...new Set(this.splits.map((s) => s.path))];
     const known = new Map(paths.map((path) => [path, partRows.get(path)] as const));
     const unknown = paths.filter((path) => known.get(path) === undefined);
-    const counts = await ownRows(this.engine, `SELECT file_name, num_rows FROM parquet_file_metadata([${[this.outputFile, ...unknown].map(quoteString).join(', ')}])`, this.session);
     const rowsOf = new Map<string, number>();
-    for (const [file, n] of counts) rowsOf.set(String(file), (rowsOf.get(String(file)) ?? 0) + Number(n));
-    for (const path of unknown) partRows.remember(path, rowsOf.get(path) ?? 0);
-    this.updateCount = rowsOf.get(this.outputFile) ?? 0;
+    if (unknown.length > 0) {
+      // A plan of parquet_file_metadata run a second time fails inside DuckDB 1.5 ("dereference
+      // unique_ptr that is NULL", then the database is invalidated): each such query's text is new.
+      const counts = await ownRows(this.engine, `SELECT file_name, num_rows, ${metadataQueries++} FROM parquet_file_metadata([${unknown.map(quoteString).join(', ')}])`, this.session);
+      for (const [file, n] of counts) rowsOf.set(String(file), (rowsOf.get(String(file)) ?? 0) + Number(n));
+      for (const path of unknown) partRows.remember(path, rowsOf.get(path) ?? 0);
+    }
+    this.updateCount = Number(written ?? 0);
     let rows = 0;
     let bytes = 0;
     for (const split of this.splits) {
-      const part = known.get(split.path) ?? partRows.get(split.path) ?? { rows: 0, bytes: 0 };
+      const part = known.get(split.path) ?? partRows.get(split.path) ?? { rows: rowsOf.get(split.path) ?? 0, bytes: 0 };
       // file_row_number % slices = slice holds every slices-th row from row `slice` on.
       const mine = Math.max(0, Math.floor((part.rows - split.slice + split.slices - 1) / split.slices));
       rows += mine;
@@ -156,6 +163,7 @@ class PartRows {
 }
 
 const MAX_KNOWN_PARTS = 4096;
+let metadataQueries = 0;
 const partRows = new PartRows();
 
 function statOf(path: string): { size: number; mtimeMs: number } | undefined {

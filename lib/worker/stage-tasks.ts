@@ -23,14 +23,12 @@ export interface StageTaskOptions {
   pullTimeoutMs?: number;
 }
 
-/** A file name for a task's file: the task id's safe characters and a counter (ids are printable ASCII). */
-const safe = (taskId: string) => taskId.replace(/[^\w.-]/g, '_').slice(0, 200);
-
 export class StageTasks {
   private readonly files = new Map<string, string[]>();
   private readonly outputs = new Map<string, string>();
   private readonly leaves = new Set<string>();
-  private sequence = 0;
+  /** Each task's slot: its files are named after it, never after the task (see fileFor). */
+  private readonly slots = new Map<string, number>();
 
   constructor(private readonly options: StageTaskOptions) {
     mkdirSync(options.directory, { recursive: true });
@@ -54,22 +52,44 @@ export class StageTasks {
     return this.leaves.has(taskId);
   }
 
-  /** Marks a leaf's output complete (its execution ended). */
+  /**
+   * A task's execution ended: a leaf's output is complete (served until the task is dropped); a root
+   * has read its inputs, so they go now and its slot is free for the next root, not when it is dropped.
+   */
   completed(taskId: string): void {
+    if (!this.leaves.has(taskId)) {
+      this.forget(taskId);
+      return;
+    }
     const file = this.files.get(taskId)?.[0];
     if (file !== undefined && !this.outputs.has(taskId)) this.outputs.set(taskId, file);
   }
 
-  /** Removes a task's files (it was dropped, cancelled or failed). */
+  /** Removes a task's files (it was dropped, cancelled or failed); its slot is free again. */
   forget(taskId: string): void {
     for (const file of this.files.get(taskId) ?? []) rmSync(file, { force: true });
     this.files.delete(taskId);
     this.outputs.delete(taskId);
     this.leaves.delete(taskId);
+    this.slots.delete(taskId);
   }
 
-  private fileFor(taskId: string, suffix: string): string {
-    const file = join(this.options.directory, `${safe(taskId)}-${(this.sequence++).toString(36)}${suffix}.parquet`);
+  /**
+   * A task's file `name`, under the lowest slot no live task holds. The same statement's stages then
+   * read and write the same paths query after query, so their SQL text repeats and the engine's cached
+   * plans serve them (a root's first plan of new text took 50 ms for Q1, most of it preparing how its
+   * eight double columns render).
+   */
+  private fileFor(taskId: string, name: string): string {
+    let slot = this.slots.get(taskId);
+    if (slot === undefined) {
+      const taken = new Set(this.slots.values());
+      for (slot = 0; taken.has(slot); slot++) { /* the lowest free one */ }
+      this.slots.set(taskId, slot);
+    }
+    const file = join(this.options.directory, `slot${slot}-${name}.parquet`);
+    // A file left by a task that never got to remove it (a crash) is no one's now.
+    rmSync(file, { force: true });
     const list = this.files.get(taskId) ?? [];
     list.push(file);
     this.files.set(taskId, list);
@@ -81,7 +101,7 @@ export class StageTasks {
     const { engine, tpchDirectory } = this.options;
     if (stage.kind === 'leaf') {
       this.leaves.add(taskId);
-      return planLeaf(engine, sql, session, stage.splits, tpchDirectory, this.fileFor(taskId, ''), abort);
+      return planLeaf(engine, sql, session, stage.splits, tpchDirectory, this.fileFor(taskId, 'out'), abort);
     }
     const files = await this.pull(taskId, stage.inputs, abort);
     return planRoot(engine, sql, session, files, abort);
@@ -100,7 +120,7 @@ export class StageTasks {
           if (response.status !== 200) {
             throw new VivaceError('REMOTE_TASK_ERROR', `Worker ${input.uri} answered HTTP ${response.status} for the output of ${input.taskId}`);
           }
-          const file = this.fileFor(taskId, `-in${i}`);
+          const file = this.fileFor(taskId, `in${i}`);
           writeFileSync(file, response.body);
           return file;
         } catch (err) {

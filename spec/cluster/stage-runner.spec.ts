@@ -76,6 +76,31 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
 
   const splitting = TPCH_QUERIES.filter((q) => planStages(parseStatement(q.sql), session) !== undefined);
 
+  it('reuses one output path and input path query after query (cached plans, no DuckDB crash), each run right', async () => {
+    // Stage tasks name their files by slot (stage-tasks.ts), so the same paths are written and read again
+    // with plans the engine cached; a re-run parquet_file_metadata plan once invalidated the database.
+    const sql = 'SELECT returnflag, count(*), sum(quantity) FROM lineitem WHERE linenumber <= 3 GROUP BY returnflag ORDER BY 1';
+    const manifest = readManifest(join(tpchDirectory, 'tiny'))!;
+    const leafFile = join(directory, 'slot0-out.parquet');
+    const expected = (await whole(sql)).rows;
+    for (const slices of [1, 2, 3, 1]) {
+      const inputs: string[] = [];
+      let exchanged = 0;
+      for (let slice = 0; slice < slices; slice++) {
+        rmSync(leafFile, { force: true });
+        const { updateCount } = await drain(await planLeaf(engine, sql, session, [{ file: manifest.tables.lineitem!.files[0]!, slice, slices }], tpchDirectory, leafFile));
+        exchanged += updateCount ?? 0;
+        const input = join(directory, `slot0-in${slice}.parquet`);
+        rmSync(input, { force: true });
+        await drain(await engine.planOwnSql(`COPY (SELECT * FROM read_parquet('${leafFile}')) TO '${input}' (FORMAT parquet)`, session));
+        inputs.push(input);
+      }
+      const { rows } = await drain(await planRoot(engine, sql, session, inputs));
+      expectSameRows(rows, expected, `${slices} slices`);
+      expect(exchanged, `${slices} slices`).to.be.within(3, 3 * slices);
+    }
+  });
+
   it('splits Q1 and Q6 (the single-table TPC-H queries), and no query with a join or subquery', () => {
     expect(splitting.map((q) => q.number)).to.deep.equal([1, 6]);
   });
