@@ -3,7 +3,7 @@
 // a user's pages show only what the rules let that user see.
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { basic, bcryptLine, makeCertificate, send, startSecureServer, tempDir, type Certificate, type SecureServer, type TempDir } from '../security/auth-fixtures.js';
+import { basic, bcryptLine, secureFixture, send, startSecureServer } from '../security/auth-fixtures.js';
 import { validateResponse } from '../support/schema-validator.js';
 import { launchChromium, screenshot, skipWithoutChromium } from './browser-support.js';
 
@@ -14,51 +14,41 @@ const RULES = {
 
 describe('ui with authentication', function () {
   this.timeout(60_000);
-  let dir: TempDir;
-  let certificate: Certificate;
-  let server: SecureServer;
-  const alice = { Authorization: basic('alice', 'alice-secret') };
-  const bob = { Authorization: basic('bob', 'bob-secret') };
-
-  /** POSTs `sql` with `headers` and follows nextUri to the end; the final response. */
-  async function run(sql: string, headers: Record<string, string>): Promise<any> {
-    let res = await send('POST', `${server.httpsUrl}/v1/statement`, { body: sql, headers, ca: certificate.cert });
-    expect(res.status, res.text).to.equal(200);
-    while (res.body.nextUri) res = await send('GET', res.body.nextUri, { headers, ca: certificate.cert });
-    return res.body;
-  }
-
-  before(async () => {
-    dir = tempDir();
-    certificate = await makeCertificate();
-    server = await startSecureServer({
+  const fixture = secureFixture((dir, certificate) =>
+    startSecureServer({
       authenticationTypes: ['PASSWORD'],
       passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n${bcryptLine('bob', 'bob-secret')}\n`),
       httpsEnabled: true,
       httpsKeystorePath: dir.file('keystore.pem', `${certificate.key}${certificate.cert}`),
       securityConfigFile: dir.file('rules.json', JSON.stringify(RULES)),
-    });
-  });
-  after(async () => {
-    await server?.stop();
-    dir?.remove();
-  });
+    }),
+  );
+  const alice = { Authorization: basic('alice', 'alice-secret') };
+  const bob = { Authorization: basic('bob', 'bob-secret') };
+
+  /** POSTs `sql` with `headers` and follows nextUri to the end; the final response. */
+  async function run(sql: string, headers: Record<string, string>): Promise<any> {
+    let res = await send('POST', `${fixture.server.httpsUrl}/v1/statement`, { body: sql, headers, ca: fixture.certificate.cert });
+    expect(res.status, res.text).to.equal(200);
+    while (res.body.nextUri) res = await send('GET', res.body.nextUri, { headers, ca: fixture.certificate.cert });
+    return res.body;
+  }
 
   it('answers pages, assets and /ui/api/history without credentials with a Basic challenge (401, JSON error)', async () => {
-    const page = await send('GET', `${server.httpsUrl}/ui/`, { headers: alice, ca: certificate.cert });
+    const page = await send('GET', `${fixture.server.httpsUrl}/ui/`, { headers: alice, ca: fixture.certificate.cert });
     expect(page.status).to.equal(200);
     const script = page.text.slice(page.text.indexOf('src="assets/') + 5, page.text.indexOf('.js"') + 3);
     for (const path of ['/ui/', '/ui/query.html', '/ui/nodes.html', `/ui/${script}`, '/ui/api/history']) {
-      const res = await send('GET', `${server.httpsUrl}${path}`, { ca: certificate.cert });
+      const res = await send('GET', `${fixture.server.httpsUrl}${path}`, { ca: fixture.certificate.cert });
       expect(res.status, path).to.equal(401);
       expect(res.headers.get('www-authenticate')?.some((c) => c.startsWith('Basic'))).to.equal(true);
       validateResponse('error', res.body);
-      const wrong = await send('GET', `${server.httpsUrl}${path}`, { headers: { Authorization: basic('alice', 'nope') }, ca: certificate.cert });
+      const wrong = await send('GET', `${fixture.server.httpsUrl}${path}`, { headers: { Authorization: basic('alice', 'nope') }, ca: fixture.certificate.cert });
       expect(wrong.status, path).to.equal(401);
-      const ok = await send('GET', `${server.httpsUrl}${path}`, { headers: alice, ca: certificate.cert });
+      const ok = await send('GET', `${fixture.server.httpsUrl}${path}`, { headers: alice, ca: fixture.certificate.cert });
       expect(ok.status, path).to.equal(200);
     }
-    const history = await send('GET', `${server.httpsUrl}/ui/api/history`, { headers: bob, ca: certificate.cert });
+    const history = await send('GET', `${fixture.server.httpsUrl}/ui/api/history`, { headers: bob, ca: fixture.certificate.cert });
     validateResponse('ui-history', history.body);
   });
 
@@ -75,18 +65,18 @@ describe('ui with authentication', function () {
       const theirs = await run('SELECT 2 AS theirs', bob);
       const context = await browser.newContext({ httpCredentials: { username: 'alice', password: 'alice-secret' }, ignoreHTTPSErrors: true });
       const page = await context.newPage();
-      await page.goto(`${server.httpsUrl}/ui/`);
+      await page.goto(`${fixture.server.httpsUrl}/ui/`);
       await page.locator(`tr[data-query-id="${mine.id}"]`).waitFor();
       expect(await page.locator(`tr[data-query-id="${theirs.id}"]`).count()).to.equal(0);
       // /v1/node needs system_information read, which alice lacks: node counts are unknown, not zero.
       expect(await page.locator('#stat-nodes-alive').textContent()).to.equal('–');
       await screenshot(page, 'overview-signed-in');
-      await page.goto(`${server.httpsUrl}/ui/query.html?${theirs.id}`);
+      await page.goto(`${fixture.server.httpsUrl}/ui/query.html?${theirs.id}`);
       await page.locator('#error-banner:not([hidden])').waitFor();
       expect(await page.locator('#error-banner').textContent()).to.include('Access Denied');
       expect(await page.locator('#raw-json').textContent()).to.equal('');
       expect(await page.locator('#cancel').isDisabled()).to.equal(true);
-      await page.goto(`${server.httpsUrl}/ui/nodes.html`);
+      await page.goto(`${fixture.server.httpsUrl}/ui/nodes.html`);
       await page.locator('#error-banner:not([hidden])').waitFor();
       expect(await page.locator('#error-banner').textContent()).to.include('Cannot read system information');
       await context.close();
