@@ -61,7 +61,7 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   app.use(httpMetrics(metrics.registry, router));
   app.use(errorMiddleware);
   app.use(requestTarget(implementedMethods(router)));
-  const authenticator = options.authenticator ?? createAuthenticator(coordinator.config, { now: () => coordinator.now() });
+  const authenticator = options.authenticator ?? createAuthenticator(coordinator.config, { now: () => coordinator.now(), ...(options.logger ? { logger: options.logger } : {}) });
   if (authenticator) app.use(authentication(authenticator, { processForwarded: coordinator.config.processForwarded, internalBearerChecked: coordinator.config.internalSharedSecret !== undefined }));
   // Plain functions returning next(): no extra async frame per request.
   app.use((ctx, next) => {

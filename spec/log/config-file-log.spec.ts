@@ -1,5 +1,5 @@
-// The log lines of files read while the server runs: the access rules file and the memory catalog's
-// declared types. Each problem is one warn line naming the file and what is wrong, never what the
+// The log lines of files read while the server runs: the access rules file, the password file and the
+// memory catalog's declared types. Each problem is one warn line naming the file and what is wrong, never what the
 // file holds (rules, users' view SQL); JSON.parse's own message quotes the input, so it is cut.
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -10,7 +10,12 @@ import { DeclaredColumns } from '../../lib/engine/catalogs/declared-columns.js';
 import { jsonSyntaxProblem } from '../../lib/log/json-syntax.js';
 import { setDefaultLogger } from '../../lib/log/logger.js';
 import { createAccessControl } from '../../lib/security/access-control.js';
+import { createCoordinator } from '../../lib/actors/coordinator.js';
+import { startServer } from '../../lib/http/server.js';
+import { basic, bcryptLine, makeCertificate, send } from '../security/auth-fixtures.js';
+import { createTestEngine } from '../support/duckdb.js';
 import { captureLog, type LogLine } from '../support/log-capture.js';
+import { expectValid } from '../support/schema-validator.js';
 
 /** Text that must never reach a log line. */
 const MARKER = 'zq-private-marker-81';
@@ -85,6 +90,41 @@ describe('log: files read at run time', () => {
       } finally {
         setDefaultLogger(previous);
       }
+    });
+  });
+
+  describe('the password file of a running server', () => {
+    it("a broken re-read is one warn line on the server's logger, with the file's path, no hash and no password", async () => {
+      const password = join(dir, 'password.db');
+      writeFileSync(password, `${bcryptLine('alice', 'alice-secret')}\n`);
+      const certificate = await makeCertificate();
+      writeFileSync(join(dir, 'keystore.pem'), `${certificate.key}${certificate.cert}`);
+      const clock = { t: Date.now() };
+      const coordinator = createCoordinator({
+        engine: await createTestEngine(1),
+        now: () => clock.t,
+        config: { trackerIntervalMs: 60_000, authenticationTypes: ['PASSWORD'], passwordFile: password, httpsEnabled: true, httpsKeystorePath: join(dir, 'keystore.pem') },
+      });
+      const log = captureLog('info');
+      const server = await startServer(coordinator, { host: '127.0.0.1', port: 0, httpsPort: 0, logger: log.logger });
+      const query = () => send('GET', `${server.httpsUrl!}/v1/query`, { ca: certificate.cert, headers: { Authorization: basic('alice', 'alice-secret') } });
+      try {
+        expect((await query()).status).to.equal(200);
+        const broken = `alice:$2y$08$${MARKER}`;
+        writeFileSync(password, `${broken}\n`);
+        clock.t += 5_000;
+        const refused = await query();
+        expect(refused.status).to.equal(401);
+        expectValid('error', refused.body);
+      } finally {
+        await server.close();
+        await coordinator.stop();
+      }
+      const lines = log.lines().filter((l) => l.event === 'password_file_invalid');
+      expect(lines.map(fields)).to.deep.equal([
+        { level: 'warn', component: 'authentication', event: 'password_file_invalid', path: password, errorName: 'CONFIGURATION_INVALID', message: 'Error in password file line 1: Invalid BCrypt password' },
+      ]);
+      expect(log.chunks().join('')).not.to.include(MARKER).and.not.to.include('alice-secret');
     });
   });
 
