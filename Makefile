@@ -19,8 +19,10 @@ build: install
 run: build
 	./bin/vivace serve --port $(PORT)
 
+# The web UI's browser code also under its own DOM tsconfig (lib/ui/browser/tsconfig.json).
 typecheck: install
 	npx tsc -p tsconfig.json --noEmit
+	npx tsc -p lib/ui/browser/tsconfig.json
 
 # ESLint with eslint-plugin-regexp: no regular expression may backtrack super-linearly (eslint.config.js).
 lint: install
