@@ -1,7 +1,7 @@
 // A worker's stage tasks (task-protocol.ts, stage-runner.ts): where a leaf writes its output and a root
 // keeps the outputs it pulled, both under one directory inside the DuckDB sandbox, and the files removed
 // with their task. A root pulls its inputs worker to worker, with the internal bearer, before it plans.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Engine, Plan, PlanAbort } from '../engine/engine.types.js';
 import type { Session } from '../protocol/types.js';
@@ -23,12 +23,26 @@ export interface StageTaskOptions {
   pullTimeoutMs?: number;
 }
 
+/** Pull clients kept at most (one per worker a root pulled from). */
+const MAX_CLIENTS = 64;
+
+/** `to` as a hard link to `from` (it outlives `from`'s removal); false when the file system will not. */
+function linked(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export class StageTasks {
   private readonly files = new Map<string, string[]>();
   private readonly outputs = new Map<string, string>();
   private readonly leaves = new Set<string>();
   /** Each task's slot: its files are named after it, never after the task (see fileFor). */
   private readonly slots = new Map<string, number>();
+  private readonly clients = new Map<string, WorkerClient>();
 
   constructor(private readonly options: StageTaskOptions) {
     mkdirSync(options.directory, { recursive: true });
@@ -107,28 +121,32 @@ export class StageTasks {
     return planRoot(engine, sql, session, files, abort);
   }
 
-  /** Each input's output, pulled to a local file; a leaf's worker gone or failing is REMOTE_TASK_ERROR. */
+  /**
+   * Each input's output as a local file: a leaf that ran here is linked (no HTTP, no copy), any other is
+   * pulled from its worker; a leaf's worker gone or failing is REMOTE_TASK_ERROR.
+   */
   private async pull(taskId: string, inputs: readonly StageInput[], abort?: PlanAbort): Promise<string[]> {
     const controller = new AbortController();
     const removeAbort = abort?.onAbort(() => controller.abort());
     const headers = await internalHeaders(this.options.sharedSecret, this.options.nodeId);
     try {
       return await Promise.all(inputs.map(async (input, i) => {
-        const client = new WorkerClient('leaf', input.uri);
+        const file = this.fileFor(taskId, `in${i}`);
+        // Task ids are unique in the cluster (each attempt has its own), so a finished leaf of this id here is that input.
+        const local = this.outputs.get(input.taskId);
+        if (local !== undefined && linked(local, file)) return file;
+        const client = this.clientOf(input.uri);
         try {
           const response = await client.call('GET', taskOutputPath(input.taskId), undefined, { timeoutMs: this.options.pullTimeoutMs ?? 600_000, signal: controller.signal, headers });
           if (response.status !== 200) {
             throw new VivaceError('REMOTE_TASK_ERROR', `Worker ${input.uri} answered HTTP ${response.status} for the output of ${input.taskId}`);
           }
-          const file = this.fileFor(taskId, `in${i}`);
           writeFileSync(file, response.body);
           return file;
         } catch (err) {
           if (abort?.aborted) throw abort.reason;
           if (err instanceof WorkerTransportError) throw new VivaceError('REMOTE_TASK_ERROR', `Lost worker ${input.uri} while pulling ${input.taskId}: ${err.message} (${err.code})`);
           throw err;
-        } finally {
-          client.close();
         }
       }));
     } catch (err) {
@@ -137,5 +155,26 @@ export class StageTasks {
     } finally {
       removeAbort?.();
     }
+  }
+
+  /** A kept-alive client per worker pulled from (a few: the cluster's workers), so a pull opens no connection. */
+  private clientOf(uri: string): WorkerClient {
+    let client = this.clients.get(uri);
+    if (!client) {
+      if (this.clients.size >= MAX_CLIENTS) {
+        const [oldUri, oldest] = this.clients.entries().next().value!;
+        this.clients.delete(oldUri);
+        oldest.close();
+      }
+      client = new WorkerClient('leaf', uri);
+      this.clients.set(uri, client);
+    }
+    return client;
+  }
+
+  /** Closes the pull clients (the worker stops). */
+  close(): void {
+    for (const client of this.clients.values()) client.close();
+    this.clients.clear();
   }
 }

@@ -101,6 +101,7 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
     closing ??= new Promise<void>((resolve) => {
       clearInterval(sweep);
       registry.cancelAll();
+      stages?.close();
       server.close(() => resolve());
       server.closeIdleConnections();
       // Requests still being answered end with their answer; a connection left open past that is cut.
