@@ -44,10 +44,11 @@ export function queryRoutes(router: Router, coordinator: Coordinator, access: Ac
     const states = stateFilter(ctx.query.state);
     const base = baseUri(ctx);
     const user = requestUser(ctx, access);
-    const infos = coordinator
-      .list()
+    // Visibility first (one decision per owner), so no view is built for a query the user may not see.
+    const infos = access
+      .filterQueriesOwnedBy(user, coordinator.list(), (tracked) => tracked.session.user)
       .map((tracked) => coordinator.view(tracked))
-      .filter((view) => (!states || states.has(view.state)) && canSeeQuery(access, user, view.session.user))
+      .filter((view) => !states || states.has(view.state))
       .map((view) => renderBasicQueryInfo(view, `${base}/v1/query/${view.queryId}`));
     sendJsonText(ctx, 200, JSON.stringify(infos));
   });
