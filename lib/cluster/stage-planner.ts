@@ -1,9 +1,11 @@
 // Splits a query over one tpch table into two stages, on its tree: the leaf (stage 1) scans a table's
 // splits with the query's WHERE and computes partial aggregates grouped by the query's keys; the root
 // (stage 0) combines the partials (count and sum by sum, min by min, max by max, avg as sum / count) and
-// applies HAVING, ORDER BY and LIMIT. Only what decomposes exactly is planned so: one table, no join,
-// subquery, window, DISTINCT aggregate, grouping set, OFFSET or parameter; anything else is undefined and
-// runs as one task. Both stages are printed from trees (sql-formatter.ts) and parsed again, so each is a
+// applies HAVING, ORDER BY and LIMIT. count(DISTINCT x) and approx_distinct(x) make x one more leaf key
+// (the leaf emits each (keys, x) once) and the root counts x, as Trino's partial aggregation over
+// distinct values does; all of them must count the same x. Only what decomposes exactly is planned so:
+// one table, no join, subquery, window, other DISTINCT aggregate, grouping set, OFFSET or parameter;
+// anything else is undefined and runs as one task. Both stages are printed from trees (sql-formatter.ts) and parsed again, so each is a
 // plain Trino query the DuckDB printer translates like any other.
 import {
   childrenOf, formatSql, parseExpression, parseStatement, walk,
@@ -23,11 +25,11 @@ export interface StagePlan {
   leafSql: string;
   /** Trino SQL of the root over PARTIALS_TABLE. */
   rootSql: string;
-  /** Columns of the partial rows, in order: the keys g0..., then the partial aggregates a0... */
+  /** Columns of the partial rows, in order: the keys g0..., the distinct aggregates' argument d0 if any, then the partial aggregates a0... */
   partialColumns: string[];
 }
 
-const AGGREGATES: ReadonlySet<string> = new Set(['count', 'sum', 'min', 'max', 'avg']);
+const AGGREGATES: ReadonlySet<string> = new Set(['count', 'sum', 'min', 'max', 'avg', 'approx_distinct']);
 /** Nodes that make a query more than one table's scan, filter and aggregation. */
 const REFUSED: ReadonlySet<string> = new Set([
   'SubqueryExpression', 'TableSubquery', 'ExistsPredicate', 'Join', 'Unnest', 'Lateral', 'TableFunctionInvocation',
@@ -37,6 +39,8 @@ const REFUSED: ReadonlySet<string> = new Set([
 
 const keyName = (i: number) => `vivace_g${i}`;
 const partialName = (i: number) => `vivace_a${i}`;
+/** The leaf's column of the distinct aggregates' argument (an extra leaf key). */
+const DISTINCT_NAME = 'vivace_d0';
 
 /** A sort item's text (the formatter prints ORDER BY only whole). */
 function sortText(key: Expression, sort: SortItem): string {
@@ -50,13 +54,30 @@ function aggregateOf(node: Node): { name: string; call: FunctionCall } | undefin
   return AGGREGATES.has(name) ? { name, call: node } : undefined;
 }
 
-/** A call named like an aggregate that is not a plain one (DISTINCT, FILTER, ORDER BY, OVER, nested). */
-function plainAggregate(call: FunctionCall, name: string): boolean {
-  if (call.distinct || call.filter || call.orderBy || call.window || call.nullTreatment) return false;
-  if (name === 'count' ? call.arguments.length > 1 : call.arguments.length !== 1) return false;
+/** Whether an aggregate's arguments hold another aggregate call. */
+function nestsAggregate(call: FunctionCall): boolean {
   let nested = false;
   for (const arg of call.arguments) walk(arg, (n) => { if (aggregateOf(n)) nested = true; });
-  if (nested) return false;
+  return nested;
+}
+
+/**
+ * The argument of count(DISTINCT x) or approx_distinct(x), which the leaf adds to its keys (it emits the
+ * distinct (keys, x)) and the root counts; undefined for any other call.
+ */
+function distinctArgument(call: FunctionCall, name: string): Expression | undefined {
+  if (call.filter || call.orderBy || call.window || call.nullTreatment || call.arguments.length !== 1 || nestsAggregate(call)) return undefined;
+  if (name === 'count' && call.distinct) return call.arguments[0];
+  // approx_distinct(x, e) sets its own error; HyperLogLog over the distinct values is the same sketch.
+  if (name === 'approx_distinct' && !call.distinct) return call.arguments[0];
+  return undefined;
+}
+
+/** A call named like an aggregate that is not a plain one (DISTINCT, FILTER, ORDER BY, OVER, nested). */
+function plainAggregate(call: FunctionCall, name: string): boolean {
+  if (name === 'approx_distinct' || call.distinct || call.filter || call.orderBy || call.window || call.nullTreatment) return false;
+  if (name === 'count' ? call.arguments.length > 1 : call.arguments.length !== 1) return false;
+  if (nestsAggregate(call)) return false;
   // avg's type follows its argument's: double for the tpch columns (all double, bigint, integer), but
   // decimal for a decimal literal and real for a real cast, which sum / count would not give back.
   if (name === 'avg') {
@@ -99,7 +120,7 @@ function readsTable(expression: Expression): boolean {
   const visit = (n: Node) => {
     if (reads) return;
     if (n.type === 'Identifier') {
-      if (!/^vivace_[ag]\d+$/.test(n.value)) reads = true;
+      if (!/^vivace_[agd]\d+$/.test(n.value)) reads = true;
       return;
     }
     if (n.type === 'DereferenceExpression') {
@@ -164,9 +185,18 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
   const partials: string[] = [];
   const combined = new Map<string, Expression>();
   let unsplittable = false;
+  /** The one argument every distinct aggregate counts (two different ones do not split this way). */
+  let distinct: string | undefined;
   const aggregateReplacement = (n: Node): Node | undefined => {
     const agg = aggregateOf(n);
     if (!agg) return undefined;
+    const counted = distinctArgument(agg.call, agg.name);
+    if (counted) {
+      const text = formatSql(counted);
+      if (distinct !== undefined && distinct !== text) unsplittable = true;
+      distinct = text;
+      return parseExpression(agg.name === 'count' ? `count(DISTINCT ${DISTINCT_NAME})` : `approx_distinct(${DISTINCT_NAME})`);
+    }
     if (!plainAggregate(agg.call, agg.name)) {
       unsplittable = true;
       return undefined;
@@ -207,19 +237,25 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
     if (key.type === 'LongLiteral' || (key.type === 'Identifier' && aliases.has(fold(key.value)))) return { sort: s, key };
     return { sort: s, key: toRoot(key) };
   });
-  if (unsplittable || partials.length + uniqueKeys.length === 0) return undefined;
-  if (partials.length === 0 && !spec.groupBy) return undefined;
+  if (unsplittable || partials.length + uniqueKeys.length + (distinct === undefined ? 0 : 1) === 0) return undefined;
+  if (partials.length === 0 && distinct === undefined && !spec.groupBy) return undefined;
   const aliasKeys = (e: Expression) => e.type === 'Identifier' && aliases.has(fold(e.value));
   if (rootItems.some((i) => readsTable(i.expression)) || (having && readsTable(having))) return undefined;
   if (sortItems.some(({ key }) => key.type !== 'LongLiteral' && !aliasKeys(key) && readsTable(key))) return undefined;
 
   const from = spec.from!;
-  const leafSelect = [...uniqueKeys.map((k, i) => `${k} AS ${keyName(i)}`), ...partials.map((p, i) => `${p} AS ${partialName(i)}`)];
+  // A distinct aggregate's argument is one more leaf key: the leaf emits each (keys, x) once.
+  const leafKeys = distinct === undefined ? uniqueKeys : [...uniqueKeys, distinct];
+  const leafSelect = [
+    ...uniqueKeys.map((k, i) => `${k} AS ${keyName(i)}`),
+    ...(distinct === undefined ? [] : [`${distinct} AS ${DISTINCT_NAME}`]),
+    ...partials.map((p, i) => `${p} AS ${partialName(i)}`),
+  ];
   const leafSql = [
     `SELECT ${leafSelect.join(', ')}`,
     `FROM ${formatSql(from)}`,
     spec.where ? `WHERE ${formatSql(spec.where)}` : '',
-    uniqueKeys.length > 0 ? `GROUP BY ${uniqueKeys.join(', ')}` : '',
+    leafKeys.length > 0 ? `GROUP BY ${leafKeys.join(', ')}` : '',
   ].filter((s) => s !== '').join(' ');
   const partialsName = `${PARTIALS_TABLE.catalog}.${PARTIALS_TABLE.schema}.${PARTIALS_TABLE.table}`;
   const rootSql = [
@@ -237,6 +273,6 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
     table,
     leafSql,
     rootSql,
-    partialColumns: [...uniqueKeys.map((_, i) => keyName(i)), ...partials.map((_, i) => partialName(i))],
+    partialColumns: [...uniqueKeys.map((_, i) => keyName(i)), ...(distinct === undefined ? [] : [DISTINCT_NAME]), ...partials.map((_, i) => partialName(i))],
   };
 }

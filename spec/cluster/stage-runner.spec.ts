@@ -129,6 +129,12 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
     'SELECT sum(linenumber), sum(orderkey), avg(linenumber), min(comment), max(receiptdate), sum(discount * 2) FROM lineitem WHERE linenumber > 2',
     'SELECT sum(linenumber * 1.5), min(linenumber * 1.5), count(DATE \'2020-01-01\') FROM lineitem',
     'SELECT shipinstruct, sum(linenumber) AS s FROM lineitem GROUP BY shipinstruct HAVING sum(linenumber) > 0 ORDER BY s DESC NULLS LAST, 1',
+    // Distinct counts: the leaf emits each (keys, x) once, the root counts x.
+    'SELECT count(DISTINCT returnflag) FROM lineitem',
+    'SELECT returnflag, count(DISTINCT suppkey) AS s, count(*), sum(quantity) FROM lineitem GROUP BY returnflag HAVING count(DISTINCT suppkey) > 10 ORDER BY s DESC, 1',
+    'SELECT shipmode, approx_distinct(partkey), count(DISTINCT partkey), avg(discount) FROM lineitem WHERE quantity > 30 GROUP BY 1 ORDER BY 1',
+    'SELECT count(DISTINCT comment), count(*) FROM lineitem WHERE quantity < 0',
+    'SELECT year(shipdate), count(DISTINCT shipdate) - 1 FROM lineitem GROUP BY 1 ORDER BY 2 DESC, 1',
   ];
   for (const sql of HAND_MADE) {
     for (const workers of [1, 3]) {
@@ -142,7 +148,8 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
 
   it('any query of keys, aggregates, WHERE, HAVING, ORDER BY and LIMIT over lineitem: two stages equal the whole (fast-check)', async () => {
     const KEYS = ['returnflag', 'linestatus', 'shipmode', 'year(shipdate)'];
-    const AGGREGATES = ['count(*)', 'count(comment)', 'sum(quantity)', 'min(shipdate)', 'max(extendedprice)', 'avg(discount)', 'sum(linenumber)', 'max(comment)', 'sum(extendedprice * (1 - discount))', 'avg(tax + 1)'];
+    // One distinct argument at most (shipinstruct): two different ones do not split.
+    const AGGREGATES = ['count(*)', 'count(comment)', 'sum(quantity)', 'min(shipdate)', 'max(extendedprice)', 'avg(discount)', 'sum(linenumber)', 'max(comment)', 'sum(extendedprice * (1 - discount))', 'avg(tax + 1)', 'count(DISTINCT shipinstruct)', 'approx_distinct(shipinstruct)'];
     const FILTERS = ['quantity > 20', "shipmode <> 'AIR'", 'discount BETWEEN 0.02 AND 0.05', "shipdate < DATE '1995-01-01'", 'quantity < 0'];
     const query = fc.record({
       keys: fc.subarray(KEYS, { maxLength: 2 }),
@@ -172,7 +179,10 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
 
   it('leaves nothing it cannot combine exactly to the stages', () => {
     for (const sql of [
-      'SELECT count(DISTINCT returnflag) FROM lineitem',
+      'SELECT count(DISTINCT returnflag), count(DISTINCT linestatus) FROM lineitem',
+      'SELECT sum(DISTINCT quantity) FROM lineitem',
+      'SELECT approx_distinct(partkey, 0.1) FROM lineitem',
+      'SELECT count(DISTINCT returnflag) FILTER (WHERE tax > 0) FROM lineitem',
       'SELECT returnflag FROM lineitem',
       'SELECT sum(quantity) FILTER (WHERE tax > 0) FROM lineitem',
       'SELECT avg(quantity * 1.5) FROM lineitem',
