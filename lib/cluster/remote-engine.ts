@@ -110,15 +110,21 @@ export class RemoteEngine implements Engine {
       ...(sizesPages(session) ? {} : { execute: true, targetBytes: this.settings.firstBatchBytes, ...(route.tableFree ? { inlineFirstPage: true } : {}) }),
       ...(route.readsSystemRuntime && this.options.systemSnapshot ? { system: this.options.systemSnapshot(session.user) } : {}),
     };
+    // A statement that may run anywhere runs again on another alive worker when its worker is lost before
+    // any of its rows reached the coordinator (RemoteExecution): nothing of it was seen, so nothing repeats.
+    const rerun: Rerun | undefined = pinned || route.target !== 'any' ? undefined : (lost, attempt) => {
+      const other = this.tryPick(lost.nodeId);
+      return other ? this.planOn(other, request, attempt, undefined, undefined, rerun) : undefined;
+    };
     try {
-      return await this.planOn(worker, request, 0, abort);
+      return await this.planOn(worker, request, 0, abort, undefined, rerun);
     } catch (err) {
       // Never reached (refused, reset before an answer) or draining: once more on another worker, when
       // the statement may run anywhere.
       const other = !pinned && route.target === 'any' && unreachable(err) ? this.tryPick(worker.nodeId) : undefined;
       if (!other) throw remoteError(err, worker, 'plan');
       try {
-        return await this.planOn(other, request, 1, abort);
+        return await this.planOn(other, request, 1, abort, undefined, rerun);
       } catch (retryErr) {
         throw remoteError(retryErr, other, 'plan');
       }
@@ -238,7 +244,7 @@ export class RemoteEngine implements Engine {
     return internalHeaders(this.options.sharedSecret, this.options.nodeId());
   }
 
-  private async planOn(client: WorkerClient, base: TaskPlanRequest, attempt: number, abort?: PlanAbort, named?: string): Promise<Plan> {
+  private async planOn(client: WorkerClient, base: TaskPlanRequest, attempt: number, abort?: PlanAbort, named?: string, rerun?: Rerun): Promise<RemotePlan> {
     if (abort?.aborted) throw abort.reason;
     const taskId = named ?? `${base.queryId}.0.0.${attempt}`;
     const controller = new AbortController();
@@ -252,7 +258,7 @@ export class RemoteEngine implements Engine {
       if (response.status !== 200) throw taskError(response, client, 'plan');
       const { planned, firstPage } = splitPlanResponse(response, client);
       this.noteTransaction(base.session, planned, client);
-      return new RemotePlan(this, client, taskId, planned, firstPage);
+      return new RemotePlan(this, client, taskId, planned, firstPage, attempt, rerun);
     } catch (err) {
       if (abort?.aborted) {
         this.deleteTask(client, taskId);
@@ -281,6 +287,15 @@ export class RemoteEngine implements Engine {
   }
 }
 
+/**
+ * The same statement planned (and started) again on another alive worker than `lost`, as attempt
+ * `attempt`; undefined when there is none.
+ */
+type Rerun = (lost: WorkerClient, attempt: number) => Promise<RemotePlan> | undefined;
+
+/** Reruns of one statement at most (each on another worker than the one just lost). */
+const MAX_RERUNS = 2;
+
 class RemotePlan implements Plan {
   readonly columns;
   readonly updateType;
@@ -289,10 +304,13 @@ class RemotePlan implements Plan {
 
   constructor(
     private readonly engine: RemoteEngine,
-    private readonly client: WorkerClient,
-    private readonly taskId: string,
-    private readonly planned: TaskPlanResponse,
-    private readonly firstPage: WorkerResponse | undefined,
+    readonly client: WorkerClient,
+    readonly taskId: string,
+    readonly planned: TaskPlanResponse,
+    readonly firstPage: WorkerResponse | undefined,
+    readonly attempt: number,
+    /** Only for a query (no update type) that may run anywhere. */
+    private readonly rerun: Rerun | undefined,
   ) {
     this.columns = planned.columns;
     this.updateType = planned.updateType;
@@ -302,7 +320,7 @@ class RemotePlan implements Plan {
   execute(): Execution {
     if (this.used) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'Plan executed twice');
     this.used = true;
-    return new RemoteExecution(this.engine, this.client, this.taskId, this.planned.executing === true, this.firstPage);
+    return new RemoteExecution(this.engine, this, this.updateType === undefined ? this.rerun : undefined);
   }
 
   release(): void {
@@ -320,16 +338,26 @@ class RemoteExecution implements Execution {
   private started: Promise<void> | undefined;
   private readonly controller = new AbortController();
   private stats: ExecutionProgress = { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
+  private client!: WorkerClient;
+  private taskId!: string;
+  /** Page 0, when it came with the plan. */
+  private inline: WorkerResponse | undefined;
+  private attempt = 0;
 
   constructor(
     private readonly engine: RemoteEngine,
-    private readonly client: WorkerClient,
-    private readonly taskId: string,
-    executing: boolean,
-    /** Page 0, when it came with the plan. */
-    private inline: WorkerResponse | undefined,
+    plan: RemotePlan,
+    private readonly rerun: Rerun | undefined,
   ) {
-    if (executing) this.started = Promise.resolve();
+    this.runOn(plan);
+  }
+
+  private runOn(plan: RemotePlan): void {
+    this.client = plan.client;
+    this.taskId = plan.taskId;
+    this.inline = plan.firstPage;
+    this.attempt = plan.attempt;
+    this.started = plan.planned.executing === true ? Promise.resolve() : undefined;
   }
 
   async next(targetBytes: number): Promise<RowBatch | null> {
@@ -353,8 +381,34 @@ class RemoteExecution implements Execution {
       return this.readPage(response);
     } catch (err) {
       if (this.canceled) throw canceled();
-      throw remoteError(err, this.client, 'results');
+      const again = this.token === 0 && workerTrouble(err) ? await this.runElsewhere() : false;
+      if (!again) throw remoteError(err, this.client, 'results');
+      return this.next(targetBytes);
     }
+  }
+
+  /**
+   * The worker was lost (or failed the task itself) before any of the rows reached the coordinator: the
+   * statement starts over on another alive worker, when it may and there is one. False otherwise, and
+   * when that plan fails too (the first failure is then the one reported).
+   */
+  private async runElsewhere(): Promise<boolean> {
+    if (!this.rerun || this.attempt >= MAX_RERUNS) return false;
+    const lost = { client: this.client, taskId: this.taskId };
+    let plan: RemotePlan | undefined;
+    try {
+      plan = await this.rerun(lost.client, this.attempt + 1);
+    } catch {
+      return false;
+    }
+    if (!plan) return false;
+    this.engine.deleteTask(lost.client, lost.taskId); // a worker that failed the task itself still holds it
+    if (this.canceled) {
+      this.engine.deleteTask(plan.client, plan.taskId);
+      return false;
+    }
+    this.runOn(plan);
+    return true;
   }
 
   cancel(): void {
@@ -462,6 +516,12 @@ function taskError(response: WorkerResponse, client: WorkerClient, step: string)
   }
   const detail = response.status === 401 ? 'refused the internal bearer (is internal-communication.shared-secret the same on both?)' : `answered HTTP ${response.status}${message ? `: ${message.slice(0, 500)}` : ''}`;
   return new VivaceError('REMOTE_TASK_ERROR', `Worker ${client.nodeId} (${client.uri}) ${detail} to the ${step} request`);
+}
+
+/** The worker, not the statement, failed a task: it was lost (no answer, reset, refused, failed by the detector) or answered as no statement's error does. */
+function workerTrouble(err: unknown): boolean {
+  if (err instanceof WorkerTransportError) return err.code !== 'AbortError';
+  return err instanceof VivaceError && err.errorName === 'REMOTE_TASK_ERROR';
 }
 
 /** The plan never reached a worker able to take it: safe to send elsewhere. */

@@ -296,6 +296,41 @@ describe('RemoteEngine with real workers', function () {
       }
     });
 
+    it('a query whose worker is lost before its first rows runs again on another alive worker, and its answer is right', async () => {
+      // The stub takes the plan and starts "running", then dies on the results request (its socket is cut).
+      const plan = JSON.stringify({ columns: [{ name: '_col0', type: 'bigint', typeSignature: { rawType: 'bigint', arguments: [] } }], executing: true });
+      const seen: string[] = [];
+      const stub = createServer((req, res) => {
+        req.resume();
+        seen.push(`${req.method} ${req.url}`);
+        if (req.method === 'POST') res.writeHead(200, { 'Content-Type': 'application/json' }).end(plan);
+        else if (req.method === 'GET') req.socket.destroy();
+        else res.writeHead(204).end();
+      });
+      await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+      const uri = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+      const stubFirst = remoteEngine(() => [{ nodeId: 'stub', uri, memory: false, alive: true }, { nodeId: w1.nodeId, uri: w1.url, memory: false, alive: true }]);
+      try {
+        const result = await runOn(stubFirst, 'SELECT count(*) FROM tpch.tiny.lineitem');
+        expect(result.rows).to.deep.equal([[60175]]);
+        // Its page asked for (again, once, on a fresh socket: a kept-alive one may just have been closed idle).
+        expect(seen.filter((r) => r.startsWith('GET')).length).to.be.within(1, 2);
+        expect(w1.planned).to.include('SELECT count(*) FROM tpch.tiny.lineitem');
+        // Not a statement that may run anywhere (a memory worker's, DML): lost is lost.
+        const memoryFirst = remoteEngine(() => [{ nodeId: 'stub', uri, memory: true, alive: true }, { nodeId: w1.nodeId, uri: w1.url, memory: false, alive: true }]);
+        try {
+          const err = await rejection(runOn(memoryFirst, 'SELECT count(*) FROM memory.default.nothing_here'));
+          expect(err.errorName).to.equal('REMOTE_TASK_ERROR');
+        } finally {
+          await memoryFirst.close();
+        }
+      } finally {
+        await stubFirst.close();
+        stub.closeAllConnections();
+        stub.close();
+      }
+    });
+
     it('a worker that stops answering fails the query once the failure detector marks it failed', async () => {
       let held: ServerResponse | undefined;
       let alive = true;
