@@ -154,6 +154,7 @@ function subStageCounters(context: QueryContext, index: number): Partial<StageCo
   return {
     nodes: sub.nodes, totalSplits: sub.totalSplits, queuedSplits: sub.queuedSplits, runningSplits: sub.runningSplits, completedSplits: sub.completedSplits,
     processedRows: sub.processedRows, processedBytes: sub.processedBytes, cpuTimeMillis: Math.round(sub.cpuTimeMillis),
+    ...(sub.wallTimeMillis === undefined ? {} : { wallTimeMillis: Math.round(sub.wallTimeMillis) }),
   };
 }
 

@@ -33,6 +33,9 @@ export interface StageHost {
 export interface LeafStageStats extends SubStageProgress {
   /** Leaf tasks run again on another worker after theirs was lost. */
   retries: number;
+  /** Date.now() when the first leaf started, and when the last one (of the last round) ended. */
+  startedAt?: number;
+  endedAt?: number;
 }
 
 const headerNumber = (response: WorkerResponse, name: string): number => {
@@ -148,7 +151,7 @@ function startLeaves(host: StageHost, request: StagedRequest, files: readonly st
   }
   const splits = splitsOf(files, alive.length);
   const partitions = alive.map((_, p) => splits.filter((__, i) => i % alive.length === p)).filter((s) => s.length > 0);
-  Object.assign(stats, { ...emptyLeafStats(), retries: stats.retries, nodes: partitions.length, totalSplits: splits.length, runningSplits: splits.length });
+  Object.assign(stats, { ...emptyLeafStats(), retries: stats.retries, startedAt: stats.startedAt ?? Date.now(), endedAt: undefined, nodes: partitions.length, totalSplits: splits.length, runningSplits: splits.length });
   /** Attempts of a round: its task ids never meet another round's. */
   const ATTEMPTS = 8;
 
@@ -176,7 +179,10 @@ function startLeaves(host: StageHost, request: StagedRequest, files: readonly st
     }
   };
 
-  const outputs = Promise.all(partitions.map((mine, p) => runLeaf(p, mine)));
+  const outputs = Promise.all(partitions.map((mine, p) => runLeaf(p, mine))).then((inputs) => {
+    stats.endedAt = Date.now();
+    return inputs;
+  });
   // The first failure ends the other leaves; before any leaf planned, it is the plan's failure too.
   outputs.catch(() => controller.abort());
   const failedFirst = outputs.then(() => new Promise<never>(() => {}));
@@ -282,7 +288,8 @@ class StagedExecution implements Execution {
 
   progress(): ExecutionProgress {
     const root = this.rootExecution?.progress() ?? { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
-    const { retries: _retries, ...leaf } = this.stats;
+    const { retries: _retries, startedAt, endedAt, ...leaf } = this.stats;
+    if (startedAt !== undefined) leaf.wallTimeMillis = (endedAt ?? Date.now()) - startedAt;
     return { processedRows: root.processedRows, processedBytes: root.processedBytes, cpuTimeMillis: root.cpuTimeMillis, subStages: [leaf] };
   }
 }

@@ -40,8 +40,8 @@ export interface ExecutionProgress {
   subStages?: SubStageProgress[];
 }
 
-/** What a sub-stage has done so far (issue 10 §3's stage stats); outputRows: rows it handed to its parent. */
-export type SubStageProgress = Omit<StageCounters, 'wallTimeMillis'> & { outputRows: number };
+/** What a sub-stage has done so far (issue 10 §3's stage stats); outputRows: rows it handed to its parent; wallTimeMillis: since its first task started, absent until then. */
+export type SubStageProgress = Omit<StageCounters, 'wallTimeMillis'> & { outputRows: number; wallTimeMillis?: number };
 
 /** A running statement: pull batches until `null`. */
 export interface Execution {

@@ -224,7 +224,10 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     // The leaves run from the plan on: its sub-stage shows them running on both workers.
     const execution = (await engine.plan(TPCH_QUERIES[0]!.sql, tiny)).execute();
     await Promise.all([w0.held, w1.held]);
-    expect(execution.progress().subStages).to.deep.equal([{ nodes: 2, totalSplits: 2, queuedSplits: 0, runningSplits: 2, completedSplits: 0, outputRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 }]);
+    const [running] = execution.progress().subStages!;
+    const { wallTimeMillis, ...counters } = running!;
+    expect(counters).to.deep.equal({ nodes: 2, totalSplits: 2, queuedSplits: 0, runningSplits: 2, completedSplits: 0, outputRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 });
+    expect(wallTimeMillis).to.be.a('number').and.at.least(0);
     w0.hold = undefined;
     w1.hold = undefined;
     release();
@@ -235,6 +238,9 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     expect(leaf!.processedRows).to.equal(60_175);
     expect(leaf!.processedBytes).to.be.greaterThan(0);
     expect(leaf!.outputRows).to.equal(8);
+    // Wall time since the first leaf started, frozen once the last ended.
+    expect(leaf!.wallTimeMillis).to.be.a('number').and.at.least(0);
+    expect(execution.progress().subStages![0]!.wallTimeMillis).to.equal(leaf!.wallTimeMillis);
   });
 
   it('shows the leaf stage as stage 1 under the root in the statement\'s stats and in /v1/query/{id} (schema-valid)', async () => {
@@ -245,6 +251,11 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
       const leaf = { nodes: 2, totalSplits: 2, queuedSplits: 0, runningSplits: 0, completedSplits: 2, processedRows: 60_175 };
       expect(result.final.stats.rootStage.subStages).to.have.length(1);
       expect(result.final.stats.rootStage.subStages[0]).to.include({ stageId: '1', state: 'FINISHED', done: true, ...leaf });
+      // The leaf stage's CPU and wall time are real, and counted in the query's.
+      const sub = result.final.stats.rootStage.subStages[0] as { cpuTimeMillis: number; wallTimeMillis: number };
+      expect(sub.wallTimeMillis).to.be.greaterThan(0);
+      expect(result.final.stats.cpuTimeMillis).to.be.at.least(sub.cpuTimeMillis);
+      expect(result.final.stats.wallTimeMillis).to.be.at.least(sub.wallTimeMillis);
       // Rolled up: the query's splits are the root's one and the leaves' two.
       expect(result.final.stats).to.include({ totalSplits: 3, completedSplits: 3, nodes: 2 });
       const info = await request('GET', `${server.url}/v1/query/${result.final.id as string}`, { headers: { 'X-Trino-User': 'alice' } });
