@@ -1,11 +1,13 @@
 // `vivace serve --workers N`: the coordinator's own worker processes. Each is `vivace worker` as a child,
 // announced to this coordinator like any remote worker; one that dies is started again with exponential
-// backoff (1 s doubling to 30 s, back to 1 s after a minute of health). Their output is forwarded with a
-// prefix. They stop with the coordinator, and an orphan guard on their stdin stops them if it dies.
+// backoff (1 s doubling to 30 s, back to 1 s after a minute of health). Their JSON log lines are forwarded
+// as they are, other output with the worker's id as a prefix. They stop with the coordinator, and an
+// orphan guard on their stdin stops them if it dies.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { defaultLogger } from '../log/logger.js';
 import { ORPHAN_GUARD_ENV } from './orphan-guard.js';
 
 export interface LocalWorkersOptions {
@@ -161,9 +163,15 @@ class Slot {
       }
       log(prefix + line);
     });
-    forwardLines(child.stderr!, (line) => log(prefix + line));
+    // A worker's log lines are JSON that names its node already: they pass as they are, so the
+    // coordinator's stderr stays one JSON object per line for a log shipper; anything else (a crash's
+    // trace from Node or DuckDB) is prefixed with the worker's id.
+    forwardLines(child.stderr!, (line) => log(line.startsWith('{') ? line : prefix + line));
     child.stdin!.on('error', () => {}); // the worker went away: nothing to write anyway
-    child.on('error', (err) => log(`${prefix}could not start: ${err.message}`));
+    child.on('error', (err) => {
+      if (this.options.log) log(`${prefix}could not start: ${err.message}`);
+      else defaultLogger().error({ component: 'local_workers', event: 'worker_start_failed', nodeId: this.nodeId, message: err.message }, 'a local worker could not start');
+    });
     child.on('exit', (code, signal) => {
       if (this.child !== child) return;
       this.child = undefined;
@@ -172,7 +180,8 @@ class Slot {
       // A minute of health and the backoff starts over.
       if (Date.now() - this.startedAt >= (this.options.resetBackoffAfterMs ?? BACKOFF.resetAfterMs)) this.attempt = 0;
       const delay = restartDelayMs(this.attempt++, this.options.initialBackoffMs, this.options.maxBackoffMs);
-      log(`${prefix}exited (${signal ?? `code ${code}`}); starting it again in ${delay} ms`);
+      if (this.options.log) log(`${prefix}exited (${signal ?? `code ${code}`}); starting it again in ${delay} ms`);
+      else defaultLogger().warn({ component: 'local_workers', event: 'worker_exited', nodeId: this.nodeId, exit: signal ?? `code ${code}`, restartInMs: delay }, 'a local worker exited; it is started again');
       this.restartTimer = setTimeout(() => {
         this.restartTimer = undefined;
         if (this.stopping()) return;

@@ -168,6 +168,11 @@ describe('e2e: a coordinator with two local workers (real processes)', function 
     expect(detected).to.be.below(7_000);
     expect(recovered).to.be.below(30_000);
     expect((await query(cluster, 'SELECT count(*) FROM tpch.tiny.region')).rows).to.deep.equal([[5]]);
+    // The supervisor says so on the coordinator's log, and every line there is a JSON object except what
+    // a worker printed that is not one (its listening line, prefixed with its id).
+    const exited = cluster.output.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.event === 'worker_exited');
+    expect(exited).to.include({ component: 'local_workers', nodeId: 'worker-1', exit: 'SIGKILL' });
+    expect(cluster.output.filter((l) => !l.startsWith('{') && !l.startsWith('[worker-') && !l.startsWith('vivace coordinator listening'))).to.deep.equal([]);
   });
 
   it('memory tables survive the memory worker\'s death', async () => {
