@@ -48,24 +48,34 @@ describe('security: no statement stalls the event loop', function () {
   });
   after(() => server?.stop());
 
+  /** The slowest /v1/info answered while the statement ran, and how the statement ended. */
+  async function slowestWhileRunning(sql: string, prepared: Record<string, string> | undefined) {
+    const session = new PrestoSession(server.url, { catalog: 'memory', schema: 'default' });
+    for (const [k, v] of Object.entries(prepared ?? {})) session.preparedStatements.set(k, v);
+    let done = false;
+    const statement = session.execute(sql).finally(() => {
+      done = true;
+    });
+    const latencies: number[] = [];
+    do {
+      const started = performance.now();
+      const info = await request('GET', `${server.url}/v1/info`);
+      latencies.push(performance.now() - started);
+      expect(info.status).to.equal(200);
+    } while (!done && latencies.length < 2000);
+    return { slowest: Math.max(...latencies), samples: latencies.length, out: await statement };
+  }
+
   for (const { name, sql, prepared } of oddStatements()) {
     it(`answers /v1/info within 100 ms while running ${name}`, async () => {
-      const session = new PrestoSession(server.url, { catalog: 'memory', schema: 'default' });
-      for (const [k, v] of Object.entries(prepared ?? {})) session.preparedStatements.set(k, v);
-      let done = false;
-      const statement = session.execute(sql).finally(() => {
-        done = true;
-      });
-      const latencies: number[] = [];
-      do {
-        const started = performance.now();
-        const info = await request('GET', `${server.url}/v1/info`);
-        latencies.push(performance.now() - started);
-        expect(info.status).to.equal(200);
-      } while (!done && latencies.length < 2000);
-      const out = await statement;
-      expect(Math.max(...latencies), `slowest /v1/info of ${latencies.length}`).to.be.below(100);
+      // A stall is the statement's doing and comes back every time it runs; on a loaded machine the OS
+      // may also hold this process off the CPU for 100 ms at random. So a slow run is run once more, and
+      // the statement fails only when both were slow.
+      let run = await slowestWhileRunning(sql, prepared);
+      if (run.slowest >= 100) run = await slowestWhileRunning(sql, prepared);
+      expect(run.slowest, `slowest /v1/info of ${run.samples}`).to.be.below(100);
       // Whatever it was, the statement ended (most of these fail as the user's mistake).
+      const out = run.out;
       expect(out.final.stats.state).to.be.oneOf(['FINISHED', 'FAILED']);
       if (out.error) expect(out.error.errorType, `${out.error.errorName}: ${out.error.message}`).to.equal('USER_ERROR');
     });
