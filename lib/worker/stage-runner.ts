@@ -25,7 +25,11 @@ export const MAX_SLICES = 1024;
 
 const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, { httpStatus: 400 });
 
-/** Plans the user's statement as any task would (its errors are the user's), then its stages. */
+/**
+ * Plans the user's statement as any task would (its errors are the user's), then its stages. Planning it
+ * also generates the tpch schema into this worker's own cache when the cache lacks it (a worker on another
+ * machine): the generator's parts are the same files everywhere, so the splits the coordinator named exist.
+ */
 async function stagesOf(engine: Engine, sql: string, session: Session, abort?: PlanAbort): Promise<{ stages: StagePlan; user: Plan }> {
   const user = await engine.plan(sql, session, abort);
   let stages: StagePlan | undefined;

@@ -11,6 +11,7 @@ import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-e
 import type { Engine, Execution, Plan } from '../../lib/engine/engine.types.js';
 import type { RemoteEngine } from '../../lib/cluster/remote-engine.js';
 import { defaultConfig } from '../../lib/config.js';
+import { readManifest } from '../../lib/engine/catalogs/tpch-generation.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-server.js';
@@ -33,9 +34,10 @@ interface StageWorker extends TestWorker {
   held: Promise<void>;
 }
 
-async function startStageWorker(nodeId: string): Promise<StageWorker> {
+/** A worker with stage tasks; `tpchDirectory`: its own tpch cache (default: the shared one). */
+async function startStageWorker(nodeId: string, tpchDirectory = TPCH): Promise<StageWorker> {
   const dir = mkdtempSync(join(tmpdir(), 'vivace-two-stage-'));
-  const engine: DuckDbEngine = await createDuckDbEngine({ tempDirectory: dir, memoryLimit: '1GB', threads: 1, maxConnections: 4, tpch: { directory: TPCH, log: () => {} } });
+  const engine: DuckDbEngine = await createDuckDbEngine({ tempDirectory: dir, memoryLimit: '1GB', threads: 1, maxConnections: 4, tpch: { directory: tpchDirectory, log: () => {} } });
   let reached: () => void = () => {};
   const state: { hold: Promise<void> | undefined; held: Promise<void> } = { hold: undefined, held: new Promise((r) => (reached = r)) };
   const copies: string[] = [];
@@ -53,7 +55,7 @@ async function startStageWorker(nodeId: string): Promise<StageWorker> {
   };
   const worker: RunningWorker = await startWorkerServer({
     engine, nodeId, environment: 'vivace', host: '127.0.0.1', port: 0, maxBodyBytes: 4 << 20, maxQueryLength: 1_000_000, gracePeriodMs: 1_000,
-    stages: { engine: stageEngine, tpchDirectory: TPCH, directory: join(dir, 'stages') },
+    stages: { engine: stageEngine, tpchDirectory, directory: join(dir, 'stages') },
   });
   const kill = async () => {
     worker.server.closeAllConnections();
@@ -150,6 +152,23 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
       expect(w0.copies.length > 0 && w1.copies.length > 0, 'leaves on both workers').to.equal(staged);
     });
   }
+
+  it('a worker with its own empty tpch cache (another machine) generates the parts its leaf reads and answers right', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'vivace-two-stage-own-cache-'));
+    const remote = await startStageWorker('remote', cache);
+    list.workers = [w0, remote];
+    try {
+      for (const q of [TPCH_QUERIES[5]!, TPCH_QUERIES[0]!]) {
+        const result = await runOn(engine, q.sql, tiny);
+        expectSameRows(result.rows, (await runOn(local as Engine, q.sql, tiny)).rows, `Q${q.number} with a fresh cache`);
+      }
+      expect(remote.copies.length, 'the remote worker ran a leaf of each query').to.equal(2);
+      expect(readManifest(join(cache, 'tiny'))?.tables.lineitem?.files).to.deep.equal(readManifest(join(TPCH, 'tiny'))?.tables.lineitem?.files);
+    } finally {
+      await remote.stop();
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
 
   it('runs a leaf again on the other worker when its worker dies mid-way, and the answer stays right', async () => {
     const victim = await startStageWorker('victim');
