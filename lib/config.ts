@@ -90,7 +90,7 @@ export interface CoordinatorConfig {
   securityRefreshPeriodMs?: number;
   /** signs coordinator<->worker traffic (internal-communication.shared-secret, as Trino); none: open */
   internalSharedSecret?: string;
-  /** vivace.distributed-tpch: queries over one tpch table run in two stages across the workers (first cut; off by default) */
+  /** vivace.distributed-tpch: queries over one tpch table run in two stages across the workers (on by default; false: every statement is one task) */
   distributedTpch?: boolean;
 }
 
@@ -126,6 +126,7 @@ export function defaultConfig(): CoordinatorConfig {
     tempDirectory: join(tmpdir(), `vivace-spill-${process.pid}`),
     engineMemoryLimit: '4GB',
     engineThreads: 2,
+    distributedTpch: true,
     maxOpenTransactionsPerUser: 2,
     transactionIdleTimeoutMs: 5 * 60_000,
     shutdownGracePeriodMs: 2 * 60_000,
