@@ -28,6 +28,8 @@ export interface ClusterOptions {
   workers: number;
   /** Extra lines of the coordinator's config file (shared with its workers). */
   properties?: Record<string, string>;
+  /** The data directory of the coordinator and its workers (data.directory): where they find and cache tpch data. */
+  dataDirectory?: string;
   /** Write V8 CPU profiles of the coordinator and its workers (which inherit its flags) into this directory. */
   cpuProfDir?: string;
 }
@@ -37,7 +39,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const dir = mkdtempSync(join(tmpdir(), 'vivace-bench-cluster-'));
   const configFile = join(dir, 'config.properties');
   // tpch data from the user's cache (the bench streams tpch.sf1.lineitem), so not under `dir`.
-  writeFileSync(configFile, Object.entries(options.properties ?? {}).map(([k, v]) => `${k}=${v}\n`).join(''));
+  const properties = { ...options.properties, ...(options.dataDirectory === undefined ? {} : { 'data.directory': options.dataDirectory }) };
+  writeFileSync(configFile, Object.entries(properties).map(([k, v]) => `${k}=${v}\n`).join(''));
   // bin/vivace's command line, in this build (dist when compiled, the sources through tsx otherwise).
   const main = loaderArgs.length === 0 ? join(projectRoot, 'dist/lib/cli/main.js') : join(projectRoot, 'lib/cli/main.ts');
   const flags = [...loaderArgs, ...serverNodeFlags(), ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [])];

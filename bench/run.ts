@@ -8,7 +8,8 @@
 //   BENCH_CPU_PROF=DIR write V8 CPU profiles of the server children into DIR (open in Chrome DevTools)
 //   BENCH_RENDER=1     also run bench/engine-render.bench.ts (DuckDB rendering variants) at the figure c size
 //   BENCH_ONLY=a,b,... run only these figures (f: the 22 TPC-H queries at sf1, g: the failure detector
-//                      watching 1,000 simulated nodes, bench/failure-detector.bench.ts)
+//                      watching 1,000 simulated nodes, bench/failure-detector.bench.ts, h: TPC-H at sf1
+//                      through a cluster of 2 workers, bench/tpch-cluster.bench.ts; `tiny` under BENCH_QUICK)
 //
 // Load loops are bounded by count and by time; children are stopped by message, else killed by pid.
 import { mkdirSync } from 'node:fs';
@@ -23,12 +24,13 @@ import { startVivace } from './server-child.js';
 import { renderInProcess, streamOverHttp, wideResultSql, type StreamFigures } from './stream.bench.js';
 import { plainGetThroughput, queryThroughput } from './throughput.bench.js';
 import { generateTpch, runBenchScript } from './tpch.bench.js';
+import { runTpchClusterBench } from './tpch-cluster.bench.js';
 import { runTpchQueriesBench } from './tpch-queries.bench.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const FULL_TPCH = process.env.BENCH_TPCH === '1';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g,h').split(',').map((s) => s.trim()));
 
 const SIZES = QUICK
   ? { warmup: 50, latencyQueries: 300, clients: 16, throughputSeconds: 3, streamRows: 500_000, memoryQueries: 2_000, tpchScales: [0.01] }
@@ -325,6 +327,53 @@ async function figureG(): Promise<void> {
     + ' polled every 100 ms; the lag over the decay math is then up to one ping interval (0.5 s) plus the poll on an idle machine');
 }
 
+/** h. TPC-H through a cluster of 2 workers (sf1; tiny under BENCH_QUICK) beside plain DuckDB in process, answers checked. */
+async function figureH(): Promise<void> {
+  const scale = QUICK ? 'tiny' : 'sf1';
+  log(`h. TPC-H at ${scale} through a cluster (bench/tpch-cluster.bench.ts)`);
+  const h = await runTpchClusterBench(scale, (line) => log(`   ${line}`));
+  const how = h.stages === 'default' ? 'two stages by default' : 'vivace.distributed-tpch=true set';
+  // The 1.5x target is for sf1; tiny (a smoke run) is shown without a verdict.
+  const judged = scale === 'sf1';
+  for (const q of h.timed) {
+    const ratio = q.clusterMs / q.duckdbMs;
+    rows.push({
+      figure: `h. Q${q.query} ${scale} via ${h.workers} workers (${q.leaf ? how : `one task, ${how}`})`,
+      measured: ms(q.clusterMs),
+      baseline: `DuckDB ${ms(q.duckdbMs)}`,
+      ratio: `${ratio.toFixed(2)}x DuckDB`,
+      target: judged ? '<= 1.5x' : '',
+      verdict: !judged ? '-' : ratio <= 1.5 ? 'ok' : 'MISS',
+    });
+  }
+  for (const q of h.timed) {
+    const leaf = q.leaf;
+    // /v1/query's sub-stage has the rows the leaves read; the rows they handed on only if it reports them.
+    rows.push(info(
+      `h. Q${q.query} rows exchanged between stages`,
+      !leaf ? 'one task: no exchange' : leaf.outputRows === undefined ? 'not in /v1/query stats' : `Q${q.query}: ${num(leaf.outputRows)} rows from ${leaf.nodes} leaf tasks`,
+      leaf ? `leaves read ${num(leaf.processedRows)} rows: ${leaf.nodes} leaf tasks, ${leaf.totalSplits} splits` : '',
+    ));
+  }
+  const matches = (answer: string) => answer === 'ok' || answer.startsWith('ok (');
+  const ok = h.queries.filter((q) => matches(q.answer)).length;
+  const cluster = h.queries.reduce((n, q) => n + (q.clusterMs ?? 0), 0);
+  const duckdb = h.queries.reduce((n, q) => n + (q.duckdbMs ?? 0), 0);
+  rows.push({
+    figure: `h. 22 TPC-H queries at ${scale} via ${h.workers} workers, total`,
+    measured: `${(cluster / 1000).toFixed(2)} s`,
+    baseline: `DuckDB ${(duckdb / 1000).toFixed(2)} s`,
+    ratio: `${(cluster / duckdb).toFixed(2)}x DuckDB`,
+    target: `22/22 answers (${ok}/22)`,
+    verdict: ok === 22 ? 'ok' : 'MISS',
+  });
+  for (const q of h.queries.filter((f) => !matches(f.answer))) {
+    rows.push({ figure: `h. Q${q.query} answer`, measured: q.answer.slice(0, 60), baseline: '', ratio: '', target: 'right answer', verdict: 'MISS' });
+  }
+  notes.push(`h. answers checked against ${h.checkedAgainst}; Q1 and Q6 best of ${h.runs} after a warm-up, the 22 once each; data directory ${h.dataDirectory}`);
+  notes.push(`h. per query ms (cluster/DuckDB): ${h.queries.map((q) => `Q${q.query} ${q.clusterMs?.toFixed(0) ?? '-'}/${q.duckdbMs?.toFixed(0) ?? '-'}`).join(', ')}`);
+}
+
 function round<T extends object>(o: T): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(3)) : v]));
 }
@@ -348,7 +397,7 @@ async function main(): Promise<void> {
   notes.push(`load average at start: ${load()} (${cpus().length} CPUs): other processes on the machine distort every figure`);
   log(`vivace bench${QUICK ? ' (BENCH_QUICK)' : ''}: node ${process.version}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '(unset)'}`
     + `${PROFILE_DIR ? `, CPU profiles in ${PROFILE_DIR}` : ''}`);
-  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE], ['f', figureF], ['g', figureG]];
+  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE], ['f', figureF], ['g', figureG], ['h', figureH]];
   let failed = false;
   for (const [name, run] of figures) {
     if (!ONLY.has(name)) continue;

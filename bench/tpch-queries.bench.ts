@@ -36,26 +36,29 @@ export interface TpchQueriesFigures {
 
 const SCHEMA = 'sf1';
 const THREADS = 2;
-const session: Session = {
+const sessionOn = (schema: string): Session => ({
   prefix: 'X-Trino-', user: 'bench', clientTags: [], properties: {}, preparedStatements: {},
-  remoteUserAddress: '127.0.0.1', startTime: 0, catalog: 'tpch', schema: SCHEMA,
-};
+  remoteUserAddress: '127.0.0.1', startTime: 0, catalog: 'tpch', schema,
+});
+const session = sessionOn(SCHEMA);
 
-async function runOnEngine(engine: Engine, sql: string): Promise<unknown[][]> {
-  const plan = await engine.plan(sql, session);
+/** `sql` on the engine with the session on tpch.`schema`, its rows as the protocol's JSON values. */
+export async function runOnEngine(engine: Engine, sql: string, schema = SCHEMA): Promise<unknown[][]> {
+  const plan = await engine.plan(sql, schema === SCHEMA ? session : sessionOn(schema));
   const execution = plan.execute();
   const parts: string[] = [];
   for (let batch = await execution.next(1 << 20); batch; batch = await execution.next(1 << 20)) parts.push(batch.json);
   return JSON.parse(`[${parts.join(',')}]`) as unknown[][];
 }
 
-async function plainDuckDb(dataDirectory: string): Promise<DuckDBConnection> {
-  const manifest = readManifest(join(dataDirectory, 'tpch', SCHEMA));
-  if (!manifest) throw new Error(`no tpch.${SCHEMA} under ${dataDirectory}`);
+/** Plain DuckDB (THREADS threads) with a view per table of tpch.`schema`'s Parquet parts under `dataDirectory`. */
+export async function plainDuckDb(dataDirectory: string, schema = SCHEMA): Promise<DuckDBConnection> {
+  const manifest = readManifest(join(dataDirectory, 'tpch', schema));
+  if (!manifest) throw new Error(`no tpch.${schema} under ${dataDirectory}`);
   const instance = await DuckDBInstance.create(':memory:', { threads: String(THREADS), autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
   const connection = await instance.connect();
   for (const [table, { files }] of Object.entries(manifest.tables)) {
-    const list = files.map((f) => `'${join(dataDirectory, 'tpch', SCHEMA, f)}'`).join(', ');
+    const list = files.map((f) => `'${join(dataDirectory, 'tpch', schema, f)}'`).join(', ');
     await connection.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet([${list}])`);
   }
   return connection;
@@ -88,7 +91,7 @@ export function checkAnswer(rows: unknown[][], answer: TpchAnswer): string {
   return 'ok';
 }
 
-const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+export const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
   const start = performance.now();
   const result = await work();
   return [result, performance.now() - start];
