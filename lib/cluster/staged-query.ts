@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageProgress } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
-import { readManifest } from '../engine/catalogs/tpch-generation.js';
+import { readManifest, type TpchManifest } from '../engine/catalogs/tpch-generation.js';
 import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
 import { parseStatement } from '../sql/index.js';
 import type { OutputColumn, Session } from '../protocol/types.js';
@@ -43,19 +43,56 @@ const headerNumber = (response: WorkerResponse, name: string): number => {
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 };
 
-/** The statement's two stages and the table's splits, or undefined for the single-task path. */
+/**
+ * The statement's two stages and the table's splits, or undefined for the single-task path. Every
+ * statement asks (SELECT 1 too), so what a text means in a catalog and schema is kept (planStages
+ * parses twice and prints twice: 60-150 us), and so is each manifest once found (one is written once,
+ * whole): a repeated statement costs two map lookups.
+ */
 export function stagedQuery(sql: string, session: Session, tpchDirectory: string): { stages: StagePlan; files: string[] } | undefined {
   if (session.transactionId !== undefined && session.transactionId !== 'NONE') return undefined;
+  const stages = stagesOf(sql, session);
+  const schema = stages && tpchSchema(stages.table.schema);
+  if (!stages || !schema) return undefined;
+  const files = manifestOf(join(tpchDirectory, schema.directory))?.tables[stages.table.table]?.files;
+  return files && files.length > 0 ? { stages, files } : undefined;
+}
+
+/** Statements' stages (null: no split) by catalog, schema and text, most recently used last. */
+const planned = new Map<string, StagePlan | null>();
+const MAX_PLANNED = 512;
+/** Longer texts are planned each time rather than kept. */
+const MAX_KEPT_TEXT = 8192;
+const manifests = new Map<string, TpchManifest>();
+
+function stagesOf(sql: string, session: Session): StagePlan | undefined {
+  const key = sql.length <= MAX_KEPT_TEXT ? `${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${sql}` : undefined;
+  const kept = key === undefined ? undefined : planned.get(key);
+  if (kept !== undefined) {
+    planned.delete(key!);
+    planned.set(key!, kept);
+    return kept ?? undefined;
+  }
   let stages: StagePlan | undefined;
   try {
     stages = planStages(parseStatement(sql), session);
   } catch {
-    return undefined;
+    stages = undefined;
   }
-  const schema = stages && tpchSchema(stages.table.schema);
-  if (!stages || !schema) return undefined;
-  const files = readManifest(join(tpchDirectory, schema.directory))?.tables[stages.table.table]?.files;
-  return files && files.length > 0 ? { stages, files } : undefined;
+  if (key !== undefined) {
+    planned.set(key, stages ?? null);
+    if (planned.size > MAX_PLANNED) planned.delete(planned.keys().next().value!);
+  }
+  return stages;
+}
+
+function manifestOf(schemaDirectory: string): TpchManifest | undefined {
+  const kept = manifests.get(schemaDirectory);
+  if (kept) return kept;
+  const manifest = readManifest(schemaDirectory);
+  // A few schema directories at most (one per tpch schema): no bound needed beyond that.
+  if (manifest) manifests.set(schemaDirectory, manifest);
+  return manifest;
 }
 
 /** A failure that another worker may not have: the worker was lost, draining or full. */
