@@ -92,6 +92,8 @@ export interface CoordinatorConfig {
   internalSharedSecret?: string;
   /** vivace.distributed-tpch: queries over one tpch table run in two stages across the workers (on by default; false: every statement is one task) */
   distributedTpch?: boolean;
+  /** vivace.distributed-tpch-min-rows: a table with fewer rows runs as one task (the leaf stage's fixed cost outweighs a small scan); default in staged-query.ts */
+  distributedTpchMinRows?: number;
 }
 
 export type AuthenticationType = 'PASSWORD' | 'JWT';
@@ -213,6 +215,7 @@ const PROPERTIES: Record<string, Parser> = {
   'security.refresh-period': (v) => ({ securityRefreshPeriodMs: parseDuration(v) }),
   'internal-communication.shared-secret': (v) => ({ internalSharedSecret: v }),
   'vivace.distributed-tpch': (v) => ({ distributedTpch: boolean(v, 'vivace.distributed-tpch') }),
+  'vivace.distributed-tpch-min-rows': (v) => ({ distributedTpchMinRows: integer(v, 'vivace.distributed-tpch-min-rows') }),
 };
 
 export const CONFIG_PROPERTY_NAMES = Object.keys(PROPERTIES);

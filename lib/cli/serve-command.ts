@@ -61,8 +61,8 @@ export async function runServe(args: string[]): Promise<number> {
     // Statements sent while the local workers start (announce, then the detector's 5 s warm-up) wait
     // for them, so `make run` answers its first query instead of NO_NODES_AVAILABLE.
     startupWaitMs: 15_000,
-    // Two stages across the workers for queries over one tpch table (staged-query.ts); off by default.
-    ...(config.distributedTpch === true ? { stages: { tpchDirectory: join(config.dataDirectory, 'tpch') } } : {}),
+    // Two stages across the workers for queries over one large tpch table (staged-query.ts); on by default.
+    ...(config.distributedTpch === true ? { stages: { tpchDirectory: join(config.dataDirectory, 'tpch'), ...(config.distributedTpchMinRows === undefined ? {} : { minRows: config.distributedTpchMinRows }) } } : {}),
   });
   const coordinator = createCoordinator({ engine, config });
   // Discovery's workers with the failure detector's verdict.

@@ -54,7 +54,7 @@ export interface RemoteEngineOptions {
    * vivace.distributed-tpch: a query over one tpch table runs in two stages across the workers
    * (staged-query.ts), reading the table's parts under this directory (shared by local workers). Absent: off.
    */
-  stages?: { tpchDirectory: string };
+  stages?: { tpchDirectory: string; minRows?: number };
 }
 
 const DEFAULTS = { firstBatchBytes: 1 << 20, workTimeoutMs: 600_000, controlTimeoutMs: 10_000, watchIntervalMs: 1_000 } as const;
@@ -93,7 +93,7 @@ export class RemoteEngine implements Engine {
   }
 
   async plan(sql: string, session: Session, abort?: PlanAbort, queryId?: string): Promise<Plan> {
-    const staged = this.options.stages && stagedQuery(sql, session, this.options.stages.tpchDirectory);
+    const staged = this.options.stages && stagedQuery(sql, session, this.options.stages.tpchDirectory, this.options.stages.minRows);
     if (staged) return this.planTwoStages(sql, session, staged.files, abort, queryId);
     const route = routeOf(sql, session);
     const pinned = this.pinnedWorker(session);

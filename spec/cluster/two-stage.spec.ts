@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import type { Engine, Execution, Plan } from '../../lib/engine/engine.types.js';
 import type { RemoteEngine } from '../../lib/cluster/remote-engine.js';
-import { defaultConfig } from '../../lib/config.js';
+import { defaultConfig, parseConfigProperties } from '../../lib/config.js';
 import { readManifest } from '../../lib/engine/catalogs/tpch-generation.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
@@ -128,7 +128,8 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     w0 = await startStageWorker('w0');
     w1 = await startStageWorker('w1');
     list = new WorkerList([w0, w1]);
-    engine = remoteEngine(list, { stages: { tpchDirectory: TPCH } });
+    // tiny's tables are far below the default threshold (STAGED_MIN_ROWS): every size splits here.
+    engine = remoteEngine(list, { stages: { tpchDirectory: TPCH, minRows: 0 } });
   });
   after(async () => {
     await engine.close();
@@ -152,6 +153,31 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
       expect(w0.copies.length > 0 && w1.copies.length > 0, 'leaves on both workers').to.equal(staged);
     });
   }
+
+  it('is on by default; vivace.distributed-tpch=false turns it off, vivace.distributed-tpch-min-rows sets the threshold', () => {
+    expect(defaultConfig().distributedTpch).to.equal(true);
+    expect(parseConfigProperties('vivace.distributed-tpch=false\nvivace.distributed-tpch-min-rows=0\n')).to.include({ distributedTpch: false, distributedTpchMinRows: 0 });
+    for (const bad of ['-1', '1.5', 'many']) {
+      expect(() => parseConfigProperties(`vivace.distributed-tpch-min-rows=${bad}\n`), bad).to.throw(/vivace\.distributed-tpch-min-rows/);
+    }
+  });
+
+  it('a table with fewer rows than the threshold (by default 5,000,000) runs as one task', async () => {
+    const defaults = remoteEngine(list, { stages: { tpchDirectory: TPCH } });
+    try {
+      const execution = (await defaults.plan(TPCH_QUERIES[5]!.sql, tiny)).execute();
+      while (await execution.next(1 << 20)) { /* drain */ }
+      expect(execution.progress().subStages).to.equal(undefined);
+      expect(w0.copies.length + w1.copies.length).to.equal(0);
+      const limit = remoteEngine(list, { stages: { tpchDirectory: TPCH, minRows: 60_175 } });
+      const staged = (await limit.plan(TPCH_QUERIES[5]!.sql, tiny)).execute();
+      while (await staged.next(1 << 20)) { /* drain */ }
+      expect(staged.progress().subStages, 'lineitem at tiny has 60,175 rows: at the threshold it splits').to.have.length(1);
+      await limit.close();
+    } finally {
+      await defaults.close();
+    }
+  });
 
   it('a worker with its own empty tpch cache (another machine) generates the parts its leaf reads and answers right', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'vivace-two-stage-own-cache-'));

@@ -1,4 +1,5 @@
-// `vivace serve --workers 2` with vivace.distributed-tpch=true, as real processes: the 22 TPC-H queries
+// `vivace serve --workers 2` with two stages on (the default; vivace.distributed-tpch-min-rows=0 so tiny's
+// small tables split too), as real processes: the 22 TPC-H queries
 // at tiny answer as DuckDB in process does (Q1 and Q6 in two stages, leaves on both workers), and a
 // worker killed with SIGKILL while its leaf of Q1 at sf1 runs leaves the answer right (the leaf runs
 // again on the other).
@@ -63,7 +64,7 @@ function workerPid(coordinator: number, nodeId: string): number | undefined {
   return undefined;
 }
 
-describe('e2e: two stages across two worker processes (vivace.distributed-tpch=true)', function () {
+describe('e2e: two stages across two worker processes (the default, every table size)', function () {
   this.timeout(180_000);
   let dir: string;
   let cluster: Running;
@@ -73,7 +74,7 @@ describe('e2e: two stages across two worker processes (vivace.distributed-tpch=t
     if (!existsSync(join(SHARED_TPCH, 'tiny', 'manifest.json'))) this.skip();
     dir = mkdtempSync(join(tmpdir(), 'vivace-e2e-two-stage-'));
     symlinkSync(SHARED_TPCH, join(dir, 'tpch'));
-    writeFileSync(join(dir, 'config.properties'), `data.directory=${dir}\nshutdown.grace-period=1s\ninternal-communication.shared-secret=${SECRET}\nvivace.distributed-tpch=true\n`);
+    writeFileSync(join(dir, 'config.properties'), `data.directory=${dir}\nshutdown.grace-period=1s\ninternal-communication.shared-secret=${SECRET}\nvivace.distributed-tpch-min-rows=0\n`);
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'lib/cli/main.ts'), 'serve', '--port', '0', '--workers', '2', '--config', join(dir, 'config.properties')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     cluster = { child, url: '', workers: new Map() };
     for (const stream of [child.stdout!, child.stderr!]) {
