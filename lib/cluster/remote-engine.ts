@@ -142,6 +142,8 @@ export class RemoteEngine implements Engine {
       planRoot: (request, attempt, rootAbort) => this.planAnywhere(request, rootAbort, (retry) => `${request.queryId}.0.0.${attempt + retry}`, 'root plan'),
     };
     const id = queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`;
+    // A statement sent while the local workers start waits for one, as a single task does.
+    await this.pickOnceReady('any', abort);
     // The leaves start now; the statement's columns and its own errors come from their plans.
     const targetBytes = sizesPages(session) ? {} : { targetBytes: this.settings.firstBatchBytes };
     return planStaged(host, { queryId: id, sql, session, ...targetBytes }, files, taskError, abort);

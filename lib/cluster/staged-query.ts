@@ -68,7 +68,7 @@ export function stagedQuery(sql: string, session: Session, tpchDirectory: string
 export const STAGED_MIN_ROWS = 5_000_000;
 
 /** Statements' stages (null: no split) by catalog, schema and text, most recently used last. */
-const planned = new Map<string, StagePlan | null>();
+const stagePlans = new Map<string, StagePlan | null>();
 const MAX_PLANNED = 512;
 /** Longer texts are planned each time rather than kept. */
 const MAX_KEPT_TEXT = 8192;
@@ -76,10 +76,10 @@ const manifests = new Map<string, TpchManifest>();
 
 function stagesOf(sql: string, session: Session): StagePlan | undefined {
   const key = sql.length <= MAX_KEPT_TEXT ? `${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${sql}` : undefined;
-  const kept = key === undefined ? undefined : planned.get(key);
+  const kept = key === undefined ? undefined : stagePlans.get(key);
   if (kept !== undefined) {
-    planned.delete(key!);
-    planned.set(key!, kept);
+    stagePlans.delete(key!);
+    stagePlans.set(key!, kept);
     return kept ?? undefined;
   }
   let stages: StagePlan | undefined;
@@ -89,8 +89,8 @@ function stagesOf(sql: string, session: Session): StagePlan | undefined {
     stages = undefined;
   }
   if (key !== undefined) {
-    planned.set(key, stages ?? null);
-    if (planned.size > MAX_PLANNED) planned.delete(planned.keys().next().value!);
+    stagePlans.set(key, stages ?? null);
+    if (stagePlans.size > MAX_PLANNED) stagePlans.delete(stagePlans.keys().next().value!);
   }
   return stages;
 }
@@ -187,8 +187,8 @@ async function finishStages(host: StageHost, request: StagedRequest, files: read
 /** One leaf per alive worker, started now, each rerun on another alive worker when its worker is lost. */
 function startLeaves(host: StageHost, request: StagedRequest, files: readonly string[], stats: LeafStageStats, taskError: TaskErrorOf, round: number): LeafRound {
   const controller = new AbortController();
-  let planned: ((columns: OutputColumn[]) => void) | undefined;
-  const columns = new Promise<OutputColumn[]>((resolve) => (planned = resolve));
+  let answerColumns: ((columns: OutputColumn[]) => void) | undefined;
+  const columns = new Promise<OutputColumn[]>((resolve) => (answerColumns = resolve));
   const alive = host.aliveWorkers();
   if (alive.length === 0) {
     const none = Promise.reject(new VivaceError('NO_NODES_AVAILABLE', 'No worker nodes available: every worker is failed'));
@@ -210,7 +210,7 @@ function startLeaves(host: StageHost, request: StagedRequest, files: readonly st
       const taskId = `${request.queryId}.1.${partition}.${round * ATTEMPTS + attempt}`;
       try {
         const leaf: TaskPlanRequest = { queryId: request.queryId, sql: request.sql, session: request.session, execute: true, stage: { kind: 'leaf', splits: mine } };
-        planned?.(await postLeafTask(host, client, taskId, leaf, controller.signal, taskError));
+        answerColumns?.(await postLeafTask(host, client, taskId, leaf, controller.signal, taskError));
         await awaitLeafTask(host, client, taskId, stats, mine.length, controller.signal, taskError);
         return { uri: node.uri, taskId };
       } catch (err) {

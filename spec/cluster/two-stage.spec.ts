@@ -179,6 +179,20 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     }
   });
 
+  it('within the startup wait, a query in two stages waits for a worker as a single task does', async () => {
+    const clock = 1_000_000;
+    const starting = remoteEngine(list, { stages: { tpchDirectory: TPCH, minRows: 0 }, startupWaitMs: 15_000, now: () => clock });
+    try {
+      list.dead.add('w0').add('w1');
+      const answer = runOn(starting, TPCH_QUERIES[5]!.sql, tiny);
+      setImmediate(() => list.dead.clear());
+      expectSameRows((await answer).rows, (await runOn(local as Engine, TPCH_QUERIES[5]!.sql, tiny)).rows, 'Q6 after the wait');
+      expect(w0.copies.length + w1.copies.length, 'in two stages').to.be.greaterThan(0);
+    } finally {
+      await starting.close();
+    }
+  });
+
   it('a worker with its own empty tpch cache (another machine) generates the parts its leaf reads and answers right', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'vivace-two-stage-own-cache-'));
     const remote = await startStageWorker('remote', cache);
