@@ -1,6 +1,7 @@
 // The structured JSON logger (pino): one object per line, ISO time, level as its name. Lines go to
 // stderr by default (stdout carries the CLI's own output); specs inject a destination stream instead.
-import { pino, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { isoTimeField } from './log-time.js';
 import type { LogLevel } from './log-level.js';
 
 export type { Logger };
@@ -26,7 +27,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     {
       level: options.level ?? 'info',
-      timestamp: stdTimeFunctions.isoTime,
+      timestamp: isoTimeField, // isoTime's text, cheaper (log-time.ts)
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED, censor: '[redacted]' },
     },
