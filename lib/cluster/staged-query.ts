@@ -73,6 +73,7 @@ const MAX_PLANNED = 512;
 /** Longer texts are planned each time rather than kept. */
 const MAX_KEPT_TEXT = 8192;
 const manifests = new Map<string, TpchManifest>();
+const MAX_MANIFESTS = 64;
 
 function stagesOf(sql: string, session: Session): StagePlan | undefined {
   const key = sql.length <= MAX_KEPT_TEXT ? `${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${sql}` : undefined;
@@ -99,8 +100,11 @@ function manifestOf(schemaDirectory: string): TpchManifest | undefined {
   const kept = manifests.get(schemaDirectory);
   if (kept) return kept;
   const manifest = readManifest(schemaDirectory);
-  // A few schema directories at most (one per tpch schema): no bound needed beyond that.
-  if (manifest) manifests.set(schemaDirectory, manifest);
+  if (manifest) {
+    // One per tpch schema in use; bounded all the same (a directory per test run, say).
+    if (manifests.size >= MAX_MANIFESTS) manifests.delete(manifests.keys().next().value!);
+    manifests.set(schemaDirectory, manifest);
+  }
   return manifest;
 }
 
