@@ -332,13 +332,12 @@ async function figureH(): Promise<void> {
   const scale = QUICK ? 'tiny' : 'sf1';
   log(`h. TPC-H at ${scale} through a cluster (bench/tpch-cluster.bench.ts)`);
   const h = await runTpchClusterBench(scale, (line) => log(`   ${line}`));
-  const how = h.stages === 'default' ? 'two stages by default' : 'vivace.distributed-tpch=true set';
   // The 1.5x target is for sf1; tiny (a smoke run) is shown without a verdict.
   const judged = scale === 'sf1';
   for (const q of h.timed) {
     const ratio = q.clusterMs / q.duckdbMs;
     rows.push({
-      figure: `h. Q${q.query} ${scale} via ${h.workers} workers (${q.leaf ? how : `one task, ${how}`})`,
+      figure: `h. Q${q.query} ${scale} via ${h.workers} workers (${q.leaf ? h.stagesLabel : `ran as one task; ${h.stagesLabel}`})`,
       measured: ms(q.clusterMs),
       baseline: `DuckDB ${ms(q.duckdbMs)}`,
       ratio: `${ratio.toFixed(2)}x DuckDB`,
