@@ -10,10 +10,9 @@ import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageP
 import { PlanAbortController } from '../engine/plan-abort.js';
 import { readManifest, type TpchManifest } from '../engine/catalogs/tpch-generation.js';
 import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
-import { parseStatement } from '../sql/index.js';
 import type { OutputColumn, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { planStages, type StagePlan } from './stage-planner.js';
+import { cachedStages, type StagePlan } from './stage-planner.js';
 import { splitsOf, type Split } from './stage-sql.js';
 import { TASK_HEADERS, taskPath, taskResultsPath, type StageInput, type TaskPlanRequest } from './task-protocol.js';
 import { WorkerTransportError, type WorkerClient, type WorkerResponse } from './worker-client.js';
@@ -45,13 +44,12 @@ const headerNumber = (response: WorkerResponse, name: string): number => {
 
 /**
  * The statement's two stages and the table's splits, or undefined for the single-task path. Every
- * statement asks (SELECT 1 too), so what a text means in a catalog and schema is kept (planStages
- * parses twice and prints twice: 60-150 us), and so is each manifest once found (one is written once,
- * whole): a repeated statement costs two map lookups.
+ * statement asks (SELECT 1 too): its stages come from cachedStages, and each manifest is kept once
+ * found (one is written once, whole), so a repeated statement costs two map lookups.
  */
 export function stagedQuery(sql: string, session: Session, tpchDirectory: string, minRows = STAGED_MIN_ROWS): { stages: StagePlan; files: string[] } | undefined {
   if (session.transactionId !== undefined && session.transactionId !== 'NONE') return undefined;
-  const stages = stagesOf(sql, session);
+  const stages = cachedStages(sql, session);
   const schema = stages && tpchSchema(stages.table.schema);
   if (!stages || !schema) return undefined;
   const table = manifestOf(join(tpchDirectory, schema.directory))?.tables[stages.table.table];
@@ -67,34 +65,8 @@ export function stagedQuery(sql: string, session: Session, tpchDirectory: string
  */
 export const STAGED_MIN_ROWS = 5_000_000;
 
-/** Statements' stages (null: no split) by catalog, schema and text, most recently used last. */
-const stagePlans = new Map<string, StagePlan | null>();
-const MAX_PLANNED = 512;
-/** Longer texts are planned each time rather than kept. */
-const MAX_KEPT_TEXT = 8192;
 const manifests = new Map<string, TpchManifest>();
 const MAX_MANIFESTS = 64;
-
-function stagesOf(sql: string, session: Session): StagePlan | undefined {
-  const key = sql.length <= MAX_KEPT_TEXT ? `${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${sql}` : undefined;
-  const kept = key === undefined ? undefined : stagePlans.get(key);
-  if (kept !== undefined) {
-    stagePlans.delete(key!);
-    stagePlans.set(key!, kept);
-    return kept ?? undefined;
-  }
-  let stages: StagePlan | undefined;
-  try {
-    stages = planStages(parseStatement(sql), session);
-  } catch {
-    stages = undefined;
-  }
-  if (key !== undefined) {
-    stagePlans.set(key, stages ?? null);
-    if (stagePlans.size > MAX_PLANNED) stagePlans.delete(stagePlans.keys().next().value!);
-  }
-  return stages;
-}
 
 function manifestOf(schemaDirectory: string): TpchManifest | undefined {
   const kept = manifests.get(schemaDirectory);

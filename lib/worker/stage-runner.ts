@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
 import { readManifest } from '../engine/catalogs/tpch-generation.js';
 import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
-import { parseStatement } from '../sql/index.js';
 import { quoteString } from '../sql/sql-formatter.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { planStages, type StagePlan } from '../cluster/stage-planner.js';
+import { cachedStages, type StagePlan } from '../cluster/stage-planner.js';
 import { inputSourceSql, leafDuckDbSql, rootDuckDbSql, splitSourceSql, type Split } from '../cluster/stage-sql.js';
 
 /** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
@@ -32,12 +31,7 @@ const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, {
  */
 async function stagesOf(engine: Engine, sql: string, session: Session, abort?: PlanAbort): Promise<{ stages: StagePlan; user: Plan }> {
   const user = await engine.plan(sql, session, abort);
-  let stages: StagePlan | undefined;
-  try {
-    stages = planStages(parseStatement(sql), session);
-  } catch {
-    stages = undefined;
-  }
+  const stages = cachedStages(sql, session);
   if (!stages) {
     user.release();
     throw bad('The statement does not split into a leaf and a root stage');
