@@ -68,7 +68,8 @@ export const STAGED_MIN_ROWS = 5_000_000;
 const manifests = new Map<string, TpchManifest>();
 const MAX_MANIFESTS = 64;
 
-function manifestOf(schemaDirectory: string): TpchManifest | undefined {
+/** A tpch schema directory's manifest, kept once found (the coordinator's, and each worker's for its splits). */
+export function manifestOf(schemaDirectory: string): TpchManifest | undefined {
   const kept = manifests.get(schemaDirectory);
   if (kept) return kept;
   const manifest = readManifest(schemaDirectory);

@@ -6,12 +6,12 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
-import { readManifest } from '../engine/catalogs/tpch-generation.js';
 import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
 import { quoteString } from '../sql/sql-formatter.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { cachedStages, type StagePlan } from '../cluster/stage-planner.js';
+import { manifestOf } from '../cluster/staged-query.js';
 import { inputSourceSql, leafDuckDbSql, rootDuckDbSql, splitSourceSql, type Split } from '../cluster/stage-sql.js';
 
 /** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
@@ -43,7 +43,7 @@ async function stagesOf(engine: Engine, sql: string, session: Session, abort?: P
 function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: string): (file: string) => string {
   const schema = tpchSchema(stages.table.schema);
   const schemaDirectory = schema && join(tpchDirectory, schema.directory);
-  const manifest = schemaDirectory === undefined ? undefined : readManifest(schemaDirectory);
+  const manifest = schemaDirectory === undefined ? undefined : manifestOf(schemaDirectory);
   const files = new Set(manifest?.tables[stages.table.table]?.files ?? []);
   if (splits.length === 0) throw bad('A leaf task needs at least one split');
   for (const split of splits) {
