@@ -25,7 +25,9 @@ interface RouteTally {
 export function httpMetrics(registry: Registry, router: Router): (ctx: Context, next: Next) => Promise<void> {
   // Requests and latencies are counted in a plain map and handed to prom-client when scraped: its
   // Counter.inc and Histogram.observe hash and validate the labels on every call.
-  const tallies = new Map<string, RouteTally>();
+  const tallies = new Map<string, Map<string, RouteTally>>();
+  /** The same tallies in the order they were first seen, the order prom-client listed them in. */
+  const inOrder: RouteTally[] = [];
   new Counter({
     name: 'vivace_http_requests_total',
     help: 'HTTP requests answered, by route pattern, method and status',
@@ -33,7 +35,7 @@ export function httpMetrics(registry: Registry, router: Router): (ctx: Context, 
     registers: [registry],
     collect() {
       this.reset();
-      for (const { labels, byStatus } of tallies.values()) {
+      for (const { labels, byStatus } of inOrder) {
         for (const [status, count] of byStatus) this.inc({ ...labels, status: String(status) }, count);
       }
     },
@@ -60,11 +62,14 @@ export function httpMetrics(registry: Registry, router: Router): (ctx: Context, 
   const record = (ctx: Context, started: number) => {
     const route = routeOf(ctx);
     const method = METHODS.has(ctx.method) ? ctx.method : 'OTHER';
-    const key = `${method} ${route}`;
-    let tally = tallies.get(key);
+    // By route, then method: no key string built per request.
+    let byMethod = tallies.get(route);
+    if (!byMethod) tallies.set(route, (byMethod = new Map()));
+    let tally = byMethod.get(method);
     if (!tally) {
       const labels = { route, method };
-      tallies.set(key, (tally = { labels, byStatus: new Map(), latency: latency.tally(labels) }));
+      byMethod.set(method, (tally = { labels, byStatus: new Map(), latency: latency.tally(labels) }));
+      inOrder.push(tally);
     }
     tally.byStatus.set(ctx.status, (tally.byStatus.get(ctx.status) ?? 0) + 1);
     tally.latency.observe((performance.now() - started) / 1000);
