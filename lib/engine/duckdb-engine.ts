@@ -322,6 +322,14 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     if (cached) {
       return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime), giveBack, () => held);
     }
+    // The project's own COPY ... TO (a stage's Parquet output, lib/worker/stage-runner.ts) is not prepared:
+    // DuckDB binds a statement over read_parquet again on every run (multi-file scans opt out of its
+    // statement cache), so a prepare first only bound it twice, 1-3 ms before a leaf's scan began. It
+    // only writes a file, so every cached plan still holds (the cache is kept), and it answers DuckDB's
+    // count of the rows it wrote.
+    if (!user && sql.startsWith('COPY ')) {
+      return makePlan(ROWS_COLUMN, 'COPY', () => new UpdateExecution(connection, sql, true, giveBack, runtime).start(), giveBack, () => held);
+    }
     // A user's statement runs as its translation; errors in it point back at the statement as written.
     const translation = user?.translate(user.tree);
     const text = translation ? translation.sql : sql;
@@ -340,9 +348,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
       return makePlan(output, undefined, () => streamingExecution(connection, cache, planned, giveBack, runtime), giveBack, () => held);
     }
     prepared.destroySync();
-    // The project's own COPY ... TO (a stage's Parquet output, lib/worker/stage-runner.ts) only writes a
-    // file: every cached plan still means the same, so a staged query does not empty the cache.
-    if (statement || kind.updateType !== 'COPY') cache.clear();
+    cache.clear();
     const columns = kind.kind === 'count' ? ROWS_COLUMN : [];
     // What the statement declares about memory tables' columns counts once it has run (or at its COMMIT).
     const changes = statement && !(await isNoOp(connection, statement, translation)) ? columnChanges(statement, session, 'memory') : [];

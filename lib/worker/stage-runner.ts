@@ -68,7 +68,7 @@ export async function planLeaf(engine: StageEngine, sql: string, session: Sessio
   const source = splitSourceSql(splits, pathOf);
   const copy = `COPY (${leafDuckDbSql(stages, session, source)}) TO ${quoteString(outputFile)} (FORMAT parquet)`;
   const own = await engine.planOwnSql(copy, session, abort);
-  return { columns, execute: () => new LeafExecution(engine, own, session, splits.map((s) => ({ ...s, path: pathOf(s.file) })), outputFile), release: () => own.release() };
+  return { columns, execute: () => new LeafExecution(engine, own, session, splits.map((s) => ({ ...s, path: pathOf(s.file) }))), release: () => own.release() };
 }
 
 /** The rows of the project's own small query (counts over Parquet metadata), as JSON values. */
@@ -92,17 +92,15 @@ class LeafExecution implements Execution {
     copy: Plan,
     private readonly session: Session,
     private readonly splits: readonly (Split & { path: string })[],
-    private readonly outputFile: string,
   ) {
     this.running = copy.execute();
   }
 
   async next(targetBytes: number): Promise<RowBatch | null> {
     if (this.exhausted) return null;
-    while (await this.running.next(targetBytes)) { /* COPY renders no rows */ }
-    // What was written: the output's rows (count(*) of a Parquet file reads its footer). Its text repeats
-    // query after query (stage-tasks.ts names files by slot), so its plan is cached.
-    const [[written] = []] = await ownRows(this.engine, `SELECT count(*) FROM read_parquet(${quoteString(this.outputFile)})`, this.session);
+    while (await this.running.next(targetBytes)) { /* COPY's one row: the rows written (its updateCount) */ }
+    // What was written: DuckDB's COPY answers its count of rows (the engine's count row, read above).
+    const written = this.running.updateCount;
     // What was read: each split file's rows, from the footers of parts not known already (a part is
     // written once; its rows are kept by path, size and time).
     const paths = [...new Set(this.splits.map((s) => s.path))];

@@ -101,6 +101,24 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
     }
   });
 
+  it("a leaf's update count is the rows its COPY wrote (DuckDB's own count), empty output included", async () => {
+    const manifest = readManifest(join(tpchDirectory, 'tiny'))!;
+    const split = { file: manifest.tables.lineitem!.files[0]!, slice: 0, slices: 1 };
+    const cases: [string, number][] = [
+      ['SELECT returnflag, linestatus, count(*) FROM lineitem GROUP BY 1, 2', 4],
+      ['SELECT sum(quantity) FROM lineitem WHERE quantity > 20', 1],
+      ['SELECT returnflag, count(*) FROM lineitem WHERE quantity < 0 GROUP BY 1', 0],
+    ];
+    for (const [i, [sql, rows]] of cases.entries()) {
+      const file = join(directory, `count-${i}.parquet`);
+      const { rows: none, updateCount } = await drain(await planLeaf(engine, sql, session, [split], tpchDirectory, file));
+      expect(none, sql).to.deep.equal([]);
+      expect(updateCount, sql).to.equal(rows);
+      const { rows: [[written]] = [[]] } = await drain(await engine.planOwnSql(`SELECT count(*) FROM read_parquet('${file}')`, session));
+      expect(Number(written), sql).to.equal(rows);
+    }
+  });
+
   it('splits Q1 and Q6 (the single-table TPC-H queries), and no query with a join or subquery', () => {
     expect(splitting.map((q) => q.number)).to.deep.equal([1, 6]);
   });
