@@ -35,6 +35,7 @@ function stageView(snapshot: StageSnapshot, all: StageSnapshot[]): StageView {
     wallTimeMillis: c.wallTimeMillis,
     processedRows: c.processedRows,
     processedBytes: c.processedBytes,
+    outputRows: c.outputRows,
     subStages,
   };
 }

@@ -153,7 +153,7 @@ function subStageCounters(context: QueryContext, index: number): Partial<StageCo
   if (!sub) return {};
   return {
     nodes: sub.nodes, totalSplits: sub.totalSplits, queuedSplits: sub.queuedSplits, runningSplits: sub.runningSplits, completedSplits: sub.completedSplits,
-    processedRows: sub.processedRows, processedBytes: sub.processedBytes, cpuTimeMillis: Math.round(sub.cpuTimeMillis),
+    processedRows: sub.processedRows, processedBytes: sub.processedBytes, outputRows: sub.outputRows, cpuTimeMillis: Math.round(sub.cpuTimeMillis),
     ...(sub.wallTimeMillis === undefined ? {} : { wallTimeMillis: Math.round(sub.wallTimeMillis) }),
   };
 }

@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 import { formatDataSize } from './data-size.js';
 import { formatDuration } from './duration.js';
 import { ERROR_CODES, type ErrorName } from './error-codes.js';
-import type { QueryView } from './query-view.types.js';
+import type { QueryView, StageView } from './query-view.types.js';
 import { elapsedMillis, planningMillis, queuedMillis, stageStats, totalCounters } from './statement-stats.js';
 
 const iso = (millis: number): string => DateTime.fromMillis(millis).toISO()!;
@@ -77,6 +77,15 @@ function errorFields(view: QueryView): Record<string, unknown> {
 }
 
 /** GET /v1/query/{queryId} */
+/**
+ * The stage tree as the query resource shows it: each stage's StageStats and, as in Trino's StageInfo
+ * stats, its outputPositions: the rows a sub-stage handed its parent (the rows exchanged between stages),
+ * and for the root the rows sent to the client.
+ */
+function outputStageJson(stage: StageView, outputRows: number): Record<string, unknown> {
+  return { ...stageStats(stage), outputPositions: outputRows, subStages: stage.subStages.map((sub) => outputStageJson(sub, sub.outputRows)) };
+}
+
 export function renderQueryInfo(view: QueryView, self: string): Record<string, unknown> {
   const info: Record<string, unknown> = {
     queryId: view.queryId,
@@ -87,7 +96,7 @@ export function renderQueryInfo(view: QueryView, self: string): Record<string, u
     fieldNames: (view.columns ?? []).map((c) => c.name),
     query: view.sql,
     queryStats: queryStatsJson(view),
-    outputStage: { ...stageStats(view.rootStage), stageId: `${view.queryId}.${view.rootStage.stageId}` },
+    outputStage: { ...outputStageJson(view.rootStage, view.outputRows), stageId: `${view.queryId}.${view.rootStage.stageId}` },
     ...errorFields(view),
     warnings: view.warnings ?? [],
     finalQueryInfo: view.done,

@@ -28,7 +28,8 @@ function addCounters(total: StageCounters, stage: StageView): void {
   for (const sub of stage.subStages) addCounters(total, sub);
 }
 
-export interface StageStatsJson extends StageCounters {
+/** A statement response's StageStats (Trino's client protocol has no output figures per stage). */
+export interface StageStatsJson extends Omit<StageCounters, 'outputRows'> {
   stageId: string;
   state: string;
   done: boolean;

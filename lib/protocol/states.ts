@@ -31,6 +31,8 @@ export interface StageCounters {
   wallTimeMillis: number;
   processedRows: number;
   processedBytes: number;
+  /** Rows the stage handed on: to its parent stage (the rows exchanged), or the root's to the client. */
+  outputRows: number;
 }
 
 export const ZERO_COUNTERS: Readonly<StageCounters> = Object.freeze({
@@ -43,4 +45,5 @@ export const ZERO_COUNTERS: Readonly<StageCounters> = Object.freeze({
   wallTimeMillis: 0,
   processedRows: 0,
   processedBytes: 0,
+  outputRows: 0,
 });

@@ -321,6 +321,11 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
       expect(info.status).to.equal(200);
       validateResponse('query-info', info.body);
       expect(info.body.outputStage.subStages[0]).to.include({ state: 'FINISHED', ...leaf });
+      // The rows exchanged: Q1's 4 groups from each of the 2 leaves; the root sent the client 4.
+      expect(info.body.outputStage).to.include({ outputPositions: 4 });
+      expect(info.body.outputStage.subStages[0]).to.include({ outputPositions: 8 });
+      // Trino's client StageStats has no output figures: the statement's stats do not grow any.
+      expect(result.final.stats.rootStage.subStages[0]).to.not.have.any.keys('outputPositions', 'outputRows');
     } finally {
       await server.stop();
     }
