@@ -12,15 +12,42 @@ export interface QueryEventListener {
   ended?(view: QueryView): void;
 }
 
+/** One tracker subscription per coordinator, shared by every watcher (metrics, the query log, the UI's history). */
+interface Hub {
+  listeners: Set<QueryEventListener>;
+  unsubscribe(): void;
+}
+const hubs = new WeakMap<Coordinator, Hub>();
+
 /**
  * Calls the listeners for every query that starts or ends from now on; returns the unsubscribe.
  * Starts: only query.register adds to the tracker's map, one query per event, and no event both adds and
  * expires, so a larger map is that many new queries. Ends: history grows at its end and expires from its
  * front, so the entries after the last one reported (all of them once that one expired) are new. A query
  * expired in the very step that recorded it (query.max-history=0 with query.min-expire-age=0) is not
- * reported as ended.
+ * reported as ended. Every watcher of a coordinator shares one subscription to its tracker: each costs a
+ * call per tracker event, two per query.
  */
 export function watchQueryEvents(coordinator: Coordinator, listeners: QueryEventListener[]): () => void {
+  let hub = hubs.get(coordinator);
+  if (!hub) {
+    const created = subscribe(coordinator, new Set());
+    hubs.set(coordinator, created);
+    hub = created;
+  }
+  const mine = [...new Set(listeners)].filter((listener) => !hub.listeners.has(listener));
+  for (const listener of mine) hub.listeners.add(listener);
+  const joined = hub;
+  return () => {
+    for (const listener of mine) joined.listeners.delete(listener);
+    if (joined.listeners.size === 0 && hubs.get(coordinator) === joined) {
+      hubs.delete(coordinator);
+      joined.unsubscribe();
+    }
+  };
+}
+
+function subscribe(coordinator: Coordinator, listeners: Set<QueryEventListener>): Hub {
   const tracker = coordinator.tracker;
   const initial = tracker.getSnapshot().context;
   let knownQueries = initial.queries.size;
@@ -39,5 +66,5 @@ export function watchQueryEvents(coordinator: Coordinator, listeners: QueryEvent
     lastEnded = history[newest];
   };
   const subscription = tracker.subscribe((snapshot) => observe(snapshot.context));
-  return () => subscription.unsubscribe();
+  return { listeners, unsubscribe: () => subscription.unsubscribe() };
 }
