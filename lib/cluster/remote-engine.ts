@@ -140,6 +140,10 @@ export class RemoteEngine implements Engine {
       deleteTask: (client, taskId) => this.deleteTask(client, taskId),
       workTimeoutMs: this.settings.workTimeoutMs,
       planRoot: (request, attempt, rootAbort) => this.planAnywhere(request, rootAbort, (retry) => `${request.queryId}.0.0.${attempt + retry}`, 'root plan'),
+      planRootOn: (node, request, taskId, rootAbort) => {
+        const client = this.clientFor({ ...node, memory: false, alive: true });
+        return this.planOn(client, request, 0, rootAbort, taskId).catch((err: unknown) => Promise.reject(remoteError(err, client, 'root plan')));
+      },
     };
     const id = queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`;
     // A statement sent while the local workers start waits for one, as a single task does.

@@ -25,6 +25,8 @@ export interface StageHost {
   deleteTask(client: WorkerClient, taskId: string): void;
   /** Plans the root task (stage 0, attempts from `attempt` on) as any task: its pages are forwarded unparsed. */
   planRoot(request: TaskPlanRequest, attempt: number, abort?: PlanAbort): Promise<Plan>;
+  /** Plans the root task as `taskId` on that worker (the early root, beside the last running leaf). */
+  planRootOn?(node: { nodeId: string; uri: string }, request: TaskPlanRequest, taskId: string, abort?: PlanAbort): Promise<Plan>;
   readonly workTimeoutMs: number;
 }
 
@@ -91,6 +93,12 @@ function workerTrouble(err: unknown): boolean {
 interface LeafRound {
   columns: Promise<OutputColumn[]>;
   outputs: Promise<StageInput[]>;
+  /**
+   * Settles once every leaf but one has ended while that one runs, planned, on its worker: the inputs
+   * of the round (that leaf's too) and where it runs; undefined when no leaf is left that way (all
+   * ended, one leaf in all, or a failure: `outputs` tells which).
+   */
+  oneLeft: Promise<{ inputs: StageInput[]; last: { nodeId: string; uri: string } } | undefined>;
   abort(): void;
 }
 
@@ -130,6 +138,8 @@ async function finishStages(host: StageHost, request: StagedRequest, files: read
   // A root that could not pull an output (its leaf's worker died after the leaf ended) or was lost
   // itself: the whole query once more, on the workers alive then, under new task ids.
   let leaves = first;
+  const early = await earlyRoot(host, request, first, abort);
+  if (early) return early;
   for (let round = 0; ; round++) {
     if (round > 0) leaves = startLeaves(host, request, files, stats, taskError, round);
     const removeAbort = abort.onAbort(() => leaves.abort());
@@ -161,6 +171,55 @@ async function finishStages(host: StageHost, request: StagedRequest, files: read
   }
 }
 
+/**
+ * The root started when the last leaf still runs, on that leaf's worker: it pulls the ended leaves'
+ * outputs and plans while the leaf finishes, then links its output (no round trip to the coordinator
+ * and back once the last leaf ends). Undefined when that was not the case or the root failed with
+ * the leaves alive (say its worker was lost: that leaf runs again elsewhere), so the usual path goes on.
+ */
+async function earlyRoot(host: StageHost, request: StagedRequest, leaves: LeafRound, abort: PlanAbort): Promise<Plan | undefined> {
+  if (!host.planRootOn) return undefined;
+  const stopLeaves = abort.onAbort(() => leaves.abort());
+  let oneLeft: Awaited<LeafRound['oneLeft']>;
+  try {
+    oneLeft = await leaves.oneLeft;
+  } finally {
+    stopLeaves();
+  }
+  if (abort.aborted) throw abort.reason;
+  if (!oneLeft) return undefined;
+  const { inputs, last } = oneLeft;
+  // The root ends with the query, and when a leaf fails (its error is the query's, from `outputs`).
+  const rootAbort = new PlanAbortController();
+  const stopRoot = abort.onAbort(() => rootAbort.abort(abort.reason));
+  leaves.outputs.catch((err: unknown) => rootAbort.abort(err instanceof VivaceError ? err : new VivaceError('REMOTE_TASK_ERROR', 'A leaf failed')));
+  const taskId = `${request.queryId}.0.0.${EARLY_ROOT_ATTEMPT}`;
+  try {
+    const plan = await host.planRootOn(last, {
+      queryId: request.queryId, sql: request.sql, session: request.session, execute: true, inlineFirstPage: true,
+      ...(request.targetBytes === undefined ? {} : { targetBytes: request.targetBytes }),
+      stage: { kind: 'root', inputs },
+    }, taskId, rootAbort);
+    // The root read every input, so each leaf has ended: its figures arrive now; then its task goes.
+    await leaves.outputs.catch(() => undefined);
+    for (const input of inputs) {
+      const node = host.aliveWorkers().find((w) => w.uri === input.uri);
+      if (node) host.deleteTask(host.clientOf(node), input.taskId);
+    }
+    return plan;
+  } catch (err) {
+    if (abort.aborted) throw abort.reason;
+    host.deleteTask(host.clientOf(last), taskId);
+    if (err instanceof VivaceError && err.errorName !== 'REMOTE_TASK_ERROR' && !rootAbort.aborted) throw err;
+    return undefined;
+  } finally {
+    stopRoot();
+  }
+}
+
+/** The early root's task attempt: above the usual roots' (round * 2 + retry, two rounds). */
+const EARLY_ROOT_ATTEMPT = 4;
+
 /** One leaf per alive worker, started now, each rerun on another alive worker when its worker is lost. */
 function startLeaves(host: StageHost, request: StagedRequest, files: readonly string[], stats: LeafStageStats, taskError: TaskErrorOf, round: number): LeafRound {
   const controller = new AbortController();
@@ -170,13 +229,25 @@ function startLeaves(host: StageHost, request: StagedRequest, files: readonly st
   if (alive.length === 0) {
     const none = Promise.reject(new VivaceError('NO_NODES_AVAILABLE', 'No worker nodes available: every worker is failed'));
     none.catch(() => {});
-    return { columns: none as Promise<never>, outputs: none as Promise<never>, abort: () => {} };
+    return { columns: none as Promise<never>, outputs: none as Promise<never>, oneLeft: Promise.resolve(undefined), abort: () => {} };
   }
   const splits = splitsOf(files, alive.length);
   const partitions = alive.map((_, p) => splits.filter((__, i) => i % alive.length === p)).filter((s) => s.length > 0);
   Object.assign(stats, { ...emptyLeafStats(), retries: stats.retries, startedAt: stats.startedAt ?? Date.now(), endedAt: undefined, nodes: partitions.length, totalSplits: splits.length, runningSplits: splits.length });
   /** Attempts of a round: its task ids never meet another round's. */
   const ATTEMPTS = 8;
+  // Each leaf's task while it runs planned, and its input once it ended: for the early root.
+  const running: ({ nodeId: string; uri: string; taskId: string } | undefined)[] = partitions.map(() => undefined);
+  const ended: (StageInput | undefined)[] = partitions.map(() => undefined);
+  let answerOneLeft: (value: Awaited<LeafRound['oneLeft']>) => void = () => {};
+  const oneLeft = new Promise<Awaited<LeafRound['oneLeft']>>((resolve) => (answerOneLeft = resolve));
+  const checkOneLeft = () => {
+    const left = partitions.map((_, p) => p).filter((p) => ended[p] === undefined);
+    if (left.length === 0 || partitions.length < 2) return answerOneLeft(undefined);
+    const last = left.length === 1 ? running[left[0]!] : undefined;
+    if (!last) return;
+    answerOneLeft({ inputs: ended.map((input) => input ?? { uri: last.uri, taskId: last.taskId }), last: { nodeId: last.nodeId, uri: last.uri } });
+  };
 
   const runLeaf = async (partition: number, mine: Split[]): Promise<StageInput> => {
     const tried = new Set<string>();
@@ -188,9 +259,14 @@ function startLeaves(host: StageHost, request: StagedRequest, files: readonly st
       try {
         const leaf: TaskPlanRequest = { queryId: request.queryId, sql: request.sql, session: request.session, execute: true, stage: { kind: 'leaf', splits: mine } };
         answerColumns?.(await postLeafTask(host, client, taskId, leaf, controller.signal, taskError));
+        running[partition] = { nodeId: node.nodeId, uri: node.uri, taskId };
+        checkOneLeft();
         await awaitLeafTask(host, client, taskId, stats, mine.length, controller.signal, taskError);
-        return { uri: node.uri, taskId };
+        ended[partition] = { uri: node.uri, taskId };
+        checkOneLeft();
+        return ended[partition];
       } catch (err) {
+        running[partition] = undefined;
         // Cancelled, or another leaf failed: this one ends too (the worker may have started it).
         host.deleteTask(client, taskId);
         if (controller.signal.aborted || !workerTrouble(err)) throw err;
@@ -207,11 +283,14 @@ function startLeaves(host: StageHost, request: StagedRequest, files: readonly st
     return inputs;
   });
   // The first failure ends the other leaves; before any leaf planned, it is the plan's failure too.
-  outputs.catch(() => controller.abort());
+  outputs.catch(() => {
+    controller.abort();
+    answerOneLeft(undefined);
+  });
   const failedFirst = outputs.then(() => new Promise<never>(() => {}));
   const both = Promise.race([columns, failedFirst]);
   both.catch(() => {});
-  return { columns: both, outputs, abort: () => controller.abort() };
+  return { columns: both, outputs, oneLeft, abort: () => controller.abort() };
 }
 
 /** POSTs a leaf, executed with its plan: the statement's columns come back at once, the leaf runs on. */

@@ -43,6 +43,8 @@ export class StageTasks {
   /** Each task's slot: its files are named after it, never after the task (see fileFor). */
   private readonly slots = new Map<string, number>();
   private readonly clients = new Map<string, WorkerClient>();
+  /** Roots waiting for a leaf of this worker that still runs (an early root, staged-query.ts). */
+  private readonly waiting = new Map<string, { resolve: (file: string) => void; reject: (err: VivaceError) => void }[]>();
 
   constructor(private readonly options: StageTaskOptions) {
     mkdirSync(options.directory, { recursive: true });
@@ -77,6 +79,11 @@ export class StageTasks {
     }
     const file = this.files.get(taskId)?.[0];
     if (file !== undefined && !this.outputs.has(taskId)) this.outputs.set(taskId, file);
+    for (const waiter of this.waiting.get(taskId) ?? []) {
+      if (file === undefined) waiter.reject(new VivaceError('REMOTE_TASK_ERROR', `Leaf ${taskId} ended without output`));
+      else waiter.resolve(file);
+    }
+    this.waiting.delete(taskId);
   }
 
   /** Removes a task's files (it was dropped, cancelled or failed); its slot is free again. */
@@ -86,6 +93,25 @@ export class StageTasks {
     this.outputs.delete(taskId);
     this.leaves.delete(taskId);
     this.slots.delete(taskId);
+    // A leaf that failed or was dropped before it ended: a root waiting for it fails (the coordinator
+    // runs the query's usual path then).
+    for (const waiter of this.waiting.get(taskId) ?? []) waiter.reject(new VivaceError('REMOTE_TASK_ERROR', `Leaf ${taskId} ended without output`));
+    this.waiting.delete(taskId);
+  }
+
+  /** The output of a leaf that runs here still, once it ends; rejects when it fails, is dropped or `signal` aborts. */
+  private outputWhenDone(taskId: string, signal: AbortSignal): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => reject(new VivaceError('REMOTE_TASK_ERROR', `Stopped waiting for leaf ${taskId}`));
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      const list = this.waiting.get(taskId) ?? [];
+      list.push({
+        resolve: (file) => { signal.removeEventListener('abort', onAbort); resolve(file); },
+        reject: (err) => { signal.removeEventListener('abort', onAbort); reject(err); },
+      });
+      this.waiting.set(taskId, list);
+    });
   }
 
   /**
@@ -132,8 +158,9 @@ export class StageTasks {
     try {
       return await Promise.all(inputs.map(async (input, i) => {
         const file = this.fileFor(taskId, `in${i}`);
-        // Task ids are unique in the cluster (each attempt has its own), so a finished leaf of this id here is that input.
-        const local = this.outputs.get(input.taskId);
+        // Task ids are unique in the cluster (each attempt has its own), so a finished leaf of this id here is
+        // that input; one still running here (an early root) is waited for.
+        const local = this.outputs.get(input.taskId) ?? (this.leaves.has(input.taskId) ? await this.outputWhenDone(input.taskId, controller.signal) : undefined);
         if (local !== undefined && linked(local, file)) return file;
         const client = this.clientOf(input.uri);
         try {
