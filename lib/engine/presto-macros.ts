@@ -43,16 +43,21 @@ const DIVIDE_ANY = `CREATE OR REPLACE TEMP MACRO vivace_divide_any(a, b) AS ${on
  * '.'. DuckDB's `::VARCHAR` already gives the shortest round-trip digits; only the layout changes.
  */
 const FLOAT_JSON = [
-  // digits: significant digits without leading/trailing zeros; e: decimal exponent of the first digit
-  `CREATE OR REPLACE TEMP MACRO vivace_sci_layout(sign, digits, e) AS
-     sign || digits[1] || '.' || CASE WHEN length(digits) > 1 THEN digits[2:] ELSE '0' END || 'E' || e::VARCHAR`,
-  `CREATE OR REPLACE TEMP MACRO vivace_sci_plain(sign, ip, fp) AS CASE
-     WHEN ip <> '0' THEN vivace_sci_layout(sign, rtrim(ip || fp, '0'), length(ip) - 1)
-     ELSE vivace_sci_layout(sign, rtrim(ltrim(fp, '0'), '0'), -(length(fp) - length(ltrim(fp, '0')) + 1)) END`,
+  // The scientific layout of DuckDB's plain text `s`: its significant digits d (no sign, point or
+  // leading zeros; trailing ones trimmed where used) and the exponent of the first one, from where the
+  // point stands. Each part is computed once, outside one lambda (presto-functions.ts's `once`): the
+  // nested macros this replaces pasted their arguments again and again and took ~3 ms to bind per
+  // double column (now ~1 ms), which a statement over read_parquet pays on every run, since DuckDB
+  // rebinds it each time (a stage's root: Q1's 8 doubles, 30 ms -> 10 ms). Same output.
   `CREATE OR REPLACE TEMP MACRO vivace_sci(s) AS CASE
      WHEN contains(s, 'e') THEN
        system.main.regexp_replace(split_part(s, 'e', 1), '^(-?[0-9]+)$', '\\1.0') || 'E' || split_part(s, 'e', 2)::INTEGER::VARCHAR
-     ELSE vivace_sci_plain(CASE WHEN s[1] = '-' THEN '-' ELSE '' END, split_part(ltrim(s, '-'), '.', 1), split_part(ltrim(s, '-'), '.', 2)) END`,
+     ELSE list_transform([struct_pack(
+       neg := s[1] = '-', point := strpos(ltrim(s, '-') || '.', '.'), n := length(replace(ltrim(s, '-'), '.', '')),
+       d := ltrim(replace(ltrim(s, '-'), '.', ''), '0'))], lambda vivace_sci_v:
+       CASE WHEN struct_extract(vivace_sci_v, 'neg') THEN '-' ELSE '' END || rtrim(struct_extract(vivace_sci_v, 'd'), '0')[1] || '.'
+       || CASE WHEN length(rtrim(struct_extract(vivace_sci_v, 'd'), '0')) > 1 THEN rtrim(struct_extract(vivace_sci_v, 'd'), '0')[2:] ELSE '0' END || 'E'
+       || (struct_extract(vivace_sci_v, 'point') - 2 - (struct_extract(vivace_sci_v, 'n') - length(struct_extract(vivace_sci_v, 'd'))))::VARCHAR)[1] END`,
   `CREATE OR REPLACE TEMP MACRO vivace_float_json(x) AS CASE
      WHEN x IS NULL THEN 'null'
      WHEN isnan(x) THEN '"NaN"'
