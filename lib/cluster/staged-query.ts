@@ -163,10 +163,7 @@ async function finishStages(host: StageHost, request: StagedRequest, files: read
       stats.retries++;
     } finally {
       // The root pulled the outputs while it planned (or failed): the leaves are done with.
-      for (const input of inputs) {
-        const node = host.aliveWorkers().find((w) => w.uri === input.uri);
-        if (node) host.deleteTask(host.clientOf(node), input.taskId);
-      }
+      dropInputs(host, inputs);
     }
   }
 }
@@ -202,18 +199,26 @@ async function earlyRoot(host: StageHost, request: StagedRequest, leaves: LeafRo
     }, taskId, rootAbort);
     // The root read every input, so each leaf has ended: its figures arrive now; then its task goes.
     await leaves.outputs.catch(() => undefined);
-    for (const input of inputs) {
-      const node = host.aliveWorkers().find((w) => w.uri === input.uri);
-      if (node) host.deleteTask(host.clientOf(node), input.taskId);
-    }
+    dropInputs(host, inputs);
     return plan;
   } catch (err) {
-    if (abort.aborted) throw abort.reason;
     host.deleteTask(host.clientOf(last), taskId);
-    if (err instanceof VivaceError && err.errorName !== 'REMOTE_TASK_ERROR' && !rootAbort.aborted) throw err;
+    // Cancelled, or the root's own error: the query ends, and the leaves that ended go with it.
+    const rootsOwn = err instanceof VivaceError && err.errorName !== 'REMOTE_TASK_ERROR' && !rootAbort.aborted;
+    if (abort.aborted || rootsOwn) dropInputs(host, inputs);
+    if (abort.aborted) throw abort.reason;
+    if (rootsOwn) throw err;
     return undefined;
   } finally {
     stopRoot();
+  }
+}
+
+/** Ends the leaf tasks whose outputs a root took (or no longer needs). */
+function dropInputs(host: StageHost, inputs: readonly StageInput[]): void {
+  for (const input of inputs) {
+    const node = host.aliveWorkers().find((w) => w.uri === input.uri);
+    if (node) host.deleteTask(host.clientOf(node), input.taskId);
   }
 }
 

@@ -453,4 +453,22 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     w1.hold = undefined;
     release();
   });
+
+  it('cancelling while the early root waits beside the last leaf ends the root and the leaves on every worker', async () => {
+    let release: () => void = () => {};
+    w1.hold = new Promise<void>((r) => (release = r));
+    try {
+      const before = earlyRoots(w1);
+      const execution = (await engine.plan(TPCH_QUERIES[5]!.sql, tiny, undefined, 'cancelled_early_root')).execute();
+      const page = execution.next(1 << 20);
+      await w1.held;
+      await until(() => hasEarlyRoot(w1, before));
+      execution.cancel();
+      expect((await rejection(page)).errorName).to.equal('USER_CANCELED');
+      await until(() => [w0, w1].every((w) => !w.worker.registry.list().some((t) => t.queryId === 'cancelled_early_root')));
+    } finally {
+      w1.hold = undefined;
+      release();
+    }
+  });
 });
