@@ -1,9 +1,9 @@
 // The coordinator's side of a query in two stages (stage-planner.ts, behind vivace.distributed-tpch):
 // the leaf stage starts with the plan, one task per alive worker with its splits (the table's parts
 // round-robin), and the first leaf's plan gives the statement's columns; a leaf whose worker is lost is
-// run again on another alive worker (its splits are deterministic). Then the root task, on one worker,
-// pulls the leaves' outputs and pages the answer (its first page with its plan), which the coordinator
-// forwards as it forwards any task's pages. Any statement that does not split, or a table whose data is
+// run again on another alive worker (its splits are deterministic). Then the root task, on one worker
+// (beside the last running leaf when it can: stage-early-root.ts), pulls the leaves' outputs and pages
+// the answer (its first page with its plan), which the coordinator forwards as any task's pages. Any statement that does not split, or a table whose data is
 // not generated yet, is left to the single-task path (undefined).
 import { join } from 'node:path';
 import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageProgress } from '../engine/engine.types.js';
@@ -16,6 +16,7 @@ import { cachedStages, type StagePlan } from './stage-planner.js';
 import { splitsOf, type Split } from './stage-sql.js';
 import { TASK_HEADERS, taskPath, taskResultsPath, type StageInput, type TaskPlanRequest } from './task-protocol.js';
 import { WorkerTransportError, type WorkerClient, type WorkerResponse } from './worker-client.js';
+import { dropInputs, earlyRoot } from './stage-early-root.js';
 
 /** What the staged path needs of the remote engine. */
 export interface StageHost {
@@ -90,7 +91,7 @@ function workerTrouble(err: unknown): boolean {
 }
 
 /** The leaf stage of one round: its tasks run from the start; `columns` is the statement's (the first leaf's plan). */
-interface LeafRound {
+export interface LeafRound {
   columns: Promise<OutputColumn[]>;
   outputs: Promise<StageInput[]>;
   /**
@@ -131,7 +132,7 @@ export async function planStaged(
 }
 
 type TaskErrorOf = (response: WorkerResponse, client: WorkerClient, step: string) => VivaceError;
-type StagedRequest = { queryId: string; sql: string; session: Session; targetBytes?: number };
+export type StagedRequest = { queryId: string; sql: string; session: Session; targetBytes?: number };
 
 /** Waits for the leaves, then plans the root over their outputs (its first page comes with its plan). */
 async function finishStages(host: StageHost, request: StagedRequest, files: readonly string[], stats: LeafStageStats, taskError: TaskErrorOf, first: LeafRound, abort: PlanAbort): Promise<Plan> {
@@ -167,63 +168,6 @@ async function finishStages(host: StageHost, request: StagedRequest, files: read
     }
   }
 }
-
-/**
- * The root started when the last leaf still runs, on that leaf's worker: it pulls the ended leaves'
- * outputs and plans while the leaf finishes, then links its output (no round trip to the coordinator
- * and back once the last leaf ends). Undefined when that was not the case or the root failed with
- * the leaves alive (say its worker was lost: that leaf runs again elsewhere), so the usual path goes on.
- */
-async function earlyRoot(host: StageHost, request: StagedRequest, leaves: LeafRound, abort: PlanAbort): Promise<Plan | undefined> {
-  if (!host.planRootOn) return undefined;
-  const stopLeaves = abort.onAbort(() => leaves.abort());
-  let oneLeft: Awaited<LeafRound['oneLeft']>;
-  try {
-    oneLeft = await leaves.oneLeft;
-  } finally {
-    stopLeaves();
-  }
-  if (abort.aborted) throw abort.reason;
-  if (!oneLeft) return undefined;
-  const { inputs, last } = oneLeft;
-  // The root ends with the query, and when a leaf fails (its error is the query's, from `outputs`).
-  const rootAbort = new PlanAbortController();
-  const stopRoot = abort.onAbort(() => rootAbort.abort(abort.reason));
-  leaves.outputs.catch((err: unknown) => rootAbort.abort(err instanceof VivaceError ? err : new VivaceError('REMOTE_TASK_ERROR', 'A leaf failed')));
-  const taskId = `${request.queryId}.0.0.${EARLY_ROOT_ATTEMPT}`;
-  try {
-    const plan = await host.planRootOn(last, {
-      queryId: request.queryId, sql: request.sql, session: request.session, execute: true, inlineFirstPage: true,
-      ...(request.targetBytes === undefined ? {} : { targetBytes: request.targetBytes }),
-      stage: { kind: 'root', inputs },
-    }, taskId, rootAbort);
-    // The root read every input, so each leaf has ended: its figures arrive now; then its task goes.
-    await leaves.outputs.catch(() => undefined);
-    dropInputs(host, inputs);
-    return plan;
-  } catch (err) {
-    host.deleteTask(host.clientOf(last), taskId);
-    // Cancelled, or the root's own error: the query ends, and the leaves that ended go with it.
-    const rootsOwn = err instanceof VivaceError && err.errorName !== 'REMOTE_TASK_ERROR' && !rootAbort.aborted;
-    if (abort.aborted || rootsOwn) dropInputs(host, inputs);
-    if (abort.aborted) throw abort.reason;
-    if (rootsOwn) throw err;
-    return undefined;
-  } finally {
-    stopRoot();
-  }
-}
-
-/** Ends the leaf tasks whose outputs a root took (or no longer needs). */
-function dropInputs(host: StageHost, inputs: readonly StageInput[]): void {
-  for (const input of inputs) {
-    const node = host.aliveWorkers().find((w) => w.uri === input.uri);
-    if (node) host.deleteTask(host.clientOf(node), input.taskId);
-  }
-}
-
-/** The early root's task attempt: above the usual roots' (round * 2 + retry, two rounds). */
-const EARLY_ROOT_ATTEMPT = 4;
 
 /** One leaf per alive worker, started now, each rerun on another alive worker when its worker is lost. */
 function startLeaves(host: StageHost, request: StagedRequest, files: readonly string[], stats: LeafStageStats, taskError: TaskErrorOf, round: number): LeafRound {
