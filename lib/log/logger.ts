@@ -1,6 +1,7 @@
 // The structured JSON logger (pino): one object per line, ISO time, level as its name. Lines go to
 // stderr by default (stdout carries the CLI's own output); specs inject a destination stream instead.
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { BatchedStderr } from './batched-stderr.js';
 import { isoTimeField } from './log-time.js';
 import type { LogLevel } from './log-level.js';
 
@@ -11,7 +12,7 @@ export interface LoggerOptions {
   level?: LogLevel;
   /**
    * Where lines go (default: stderr, written asynchronously in batches: a slow reader of a full pipe must
-   * not hold the event loop; pino flushes what is buffered when the process exits).
+   * not hold the event loop, and a gone one must not hold the exit; batched-stderr.ts).
    */
   destination?: DestinationStream;
 }
@@ -35,24 +36,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   );
 }
 
-/** Lines are written once 4 KB have gathered, or after at most this long. */
-const FLUSH_INTERVAL_MS = 1000;
-
-/**
- * stderr, written in batches: an asynchronous write per line is a libuv thread-pool job per finished
- * query, competing with DuckDB's work on that pool (bench a: about 0.1 ms per SELECT 1). pino flushes
- * what is buffered when the process exits.
- */
+/** stderr in batches (batched-stderr.ts), one destination per process however many loggers write to it. */
+let stderrDestination: BatchedStderr | undefined;
 function bufferedStderr(): DestinationStream {
-  const stream = pino.destination({ dest: 2, sync: false, minLength: 4096 });
-  setInterval(() => {
-    try {
-      stream.flush();
-    } catch {
-      // Not ready yet (the descriptor opens asynchronously) or already ended: the next tick or exit writes.
-    }
-  }, FLUSH_INTERVAL_MS).unref();
-  return stream;
+  return (stderrDestination ??= new BatchedStderr());
 }
 
 let processLogger: Logger | undefined;
