@@ -60,11 +60,12 @@ export class BatchedStderr {
     write(this.fd, text, null, 'utf8', (err, written) => {
       this.writing = false;
       if (err) {
-        if (err.code === 'EAGAIN') this.requeue(text); // a full pipe: again on the next flush
+        // A full pipe: again at the next interval (not at once, which would spin while the reader is slow).
+        if (err.code === 'EAGAIN') this.requeue(text);
         else this.breakDown();
-      } else if (written < Buffer.byteLength(text)) {
-        this.requeue(Buffer.from(text).subarray(written).toString('utf8'));
+        return;
       }
+      if (written < Buffer.byteLength(text)) this.requeue(Buffer.from(text).subarray(written).toString('utf8'));
       if (this.pendingBytes >= this.minBytes) this.flush();
     });
   }
