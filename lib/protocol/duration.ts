@@ -32,11 +32,22 @@ export function formatDuration(millis: number): string {
 
 /** Milliseconds of an airlift Duration string such as "15m" or "1.5h"; units are case-sensitive. */
 export function parseDuration(s: string): number {
+  const parsed = durationParts(s);
+  if (!parsed) throw new VivaceError('INVALID_ARGUMENTS', `Invalid duration: '${s}'`);
+  if (parsed.unitMillis === undefined) throw new VivaceError('INVALID_ARGUMENTS', `Unknown time unit '${parsed.unit}' in duration '${s}'`);
+  return parsed.value * parsed.unitMillis;
+}
+
+/** parseDuration without its errors: undefined for anything but a Duration (the web UI reads the server's). */
+export function durationMillis(s: string): number | undefined {
+  const parsed = durationParts(s);
+  return parsed?.unitMillis === undefined ? undefined : parsed.value * parsed.unitMillis;
+}
+
+function durationParts(s: string): { value: number; unit: string; unitMillis: number | undefined } | undefined {
   const match = PATTERN.exec(s);
-  if (!match) throw new VivaceError('INVALID_ARGUMENTS', `Invalid duration: '${s}'`);
-  const unit = UNITS.find(([name]) => name === match[2]);
-  if (!unit) throw new VivaceError('INVALID_ARGUMENTS', `Unknown time unit '${match[2]}' in duration '${s}'`);
-  return Number(match[1]) * unit[1];
+  if (!match) return undefined;
+  return { value: Number(match[1]), unit: match[2]!, unitMillis: UNITS.find(([name]) => name === match[2])?.[1] };
 }
 
 /**

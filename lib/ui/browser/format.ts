@@ -1,17 +1,11 @@
 // Pure formatting and parsing for the pages (no DOM, so specs test it directly): airlift durations and
 // data sizes as the server sends them, counts and rates, and query text shortened for a list.
-
-const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+import { durationMillis } from '../../protocol/duration.js';
 
 /** Milliseconds of an airlift Duration ("3.60s", "2.00ms", "1.50m"), or undefined for anything else. */
 export function parseDuration(text: string | undefined): number | undefined {
   if (typeof text !== 'string' || text.length === 0 || text.length > 64) return undefined;
-  let i = 0;
-  while (i < text.length && ((text[i]! >= '0' && text[i]! <= '9') || text[i] === '.')) i++;
-  const number = text.slice(0, i);
-  const unit = DURATION_UNITS[text.slice(i).trim()];
-  if (number === '' || unit === undefined || !Number.isFinite(Number(number))) return undefined;
-  return Number(number) * unit;
+  return durationMillis(text); // the server's own parser (config values, session properties)
 }
 
 /** A short duration for a column: 850ms, 12.3s, 4.5m, 2.1h. */
