@@ -51,13 +51,19 @@ export async function startTestWorker(nodeId: string, options: { memory?: boolea
     maxBodyBytes: 4 << 20, maxQueryLength: 1_000_000, gracePeriodMs: 1_000,
     ...(options.sharedSecret === undefined ? {} : { sharedSecret: options.sharedSecret }),
   });
+  return testWorkerOf({ nodeId, memory: options.memory === true, worker, engine, planned, dir });
+}
+
+/** A started worker server as a TestWorker: kill cuts it off, stop also closes its engine and removes `dir`. */
+export function testWorkerOf(parts: { nodeId: string; memory: boolean; worker: RunningWorker; engine: DuckDbEngine; planned: string[]; dir: string }): TestWorker {
+  const { worker, engine, dir } = parts;
   let stopped = false;
   const kill = async () => {
     worker.server.closeAllConnections();
     await worker.close();
   };
   return {
-    nodeId, url: worker.url, memory: options.memory === true, worker, engine, planned, kill,
+    nodeId: parts.nodeId, url: worker.url, memory: parts.memory, worker, engine, planned: parts.planned, kill,
     async stop() {
       if (stopped) return;
       stopped = true;

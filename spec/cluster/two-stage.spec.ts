@@ -16,7 +16,7 @@ import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-server.js';
 import type { StageEngine } from '../../lib/worker/stage-runner.js';
-import { remoteEngine, runOn, session, startTestWorker, WorkerList, type TestWorker } from './cluster-harness.js';
+import { remoteEngine, runOn, session, startTestWorker, testWorkerOf, WorkerList, type TestWorker } from './cluster-harness.js';
 import { call, planTask, results } from '../worker/worker-support.js';
 import { taskOutputPath, taskPath } from '../../lib/cluster/task-protocol.js';
 import { request, runStatement, startTestServer } from '../support/http.js';
@@ -57,23 +57,12 @@ async function startStageWorker(nodeId: string, tpchDirectory = TPCH): Promise<S
     engine, nodeId, environment: 'vivace', host: '127.0.0.1', port: 0, maxBodyBytes: 4 << 20, maxQueryLength: 1_000_000, gracePeriodMs: 1_000,
     stages: { engine: stageEngine, tpchDirectory, directory: join(dir, 'stages') },
   });
-  const kill = async () => {
-    worker.server.closeAllConnections();
-    await worker.close();
-  };
-  let stopped = false;
   return {
-    nodeId, url: worker.url, memory: false, worker, engine, planned: [], kill, copies,
+    ...testWorkerOf({ nodeId, memory: false, worker, engine, planned: [], dir }),
+    copies,
     get hold() { return state.hold; },
     set hold(p) { state.hold = p; state.held = new Promise((r) => (reached = r)); },
     get held() { return state.held; },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await kill();
-      await engine.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
   };
 }
 
