@@ -4,12 +4,13 @@
 // with every worker dead, and takes its workers with it when it is killed itself.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request, runStatement } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
+import { workerPids } from './worker-processes.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const USER = { 'X-Trino-User': 'alice' };
@@ -75,25 +76,6 @@ async function healthy(cluster: Cluster): Promise<boolean> {
   if (urls.length < 2) return false;
   const [all, failed] = await Promise.all([nodes(cluster, '/v1/node'), nodes(cluster, '/v1/node/failed')]);
   return urls.every((u) => all.some((n) => n.uri === u)) && failed.length === 0;
-}
-
-/** Pids of the coordinator's worker processes by node id (Linux: /proc). */
-function workerPids(coordinatorPid: number): Map<string, number> {
-  const pids = new Map<string, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== coordinatorPid) continue;
-      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      const at = args.indexOf('--node-id');
-      if (at >= 0) pids.set(args[at + 1]!, Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return pids;
 }
 
 /** Runs a statement to its end and expects it to have finished (the error shown otherwise). */

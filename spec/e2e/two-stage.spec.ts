@@ -7,7 +7,7 @@
 // generated here; the spec skips what needs sf1 when the cache has none.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { request, runStatement } from '../support/http.js';
 import { runOn, session } from '../cluster/cluster-harness.js';
 import { expectSameRows } from '../cluster/same-rows.js';
+import { workerPids } from './worker-processes.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
@@ -47,21 +48,6 @@ async function until<T>(what: string, timeoutMs: number, probe: () => T | undefi
 async function tasksOf(workerUrl: string): Promise<TaskInfo[]> {
   const res = await request('GET', `${workerUrl}${TASK_PATH}`, { headers: { [INTERNAL_BEARER_HEADER]: await internalBearer(SECRET, 'e2e-spec') } }).catch(() => undefined);
   return res?.status === 200 ? (res.body as TaskInfo[]) : [];
-}
-
-/** The pid of the coordinator's worker child named `nodeId` (Linux /proc). */
-function workerPid(coordinator: number, nodeId: string): number | undefined {
-  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== coordinator) continue;
-      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (args[args.indexOf('--node-id') + 1] === nodeId) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
 }
 
 describe('e2e: two stages across two worker processes (the default, every table size)', function () {
@@ -144,7 +130,7 @@ describe('e2e: two stages across two worker processes (the default, every table 
       }
       return undefined;
     });
-    const pid = workerPid(cluster.child.pid!, victim!);
+    const pid = workerPids(cluster.child.pid!).get(victim!);
     expect(pid, `pid of ${victim}`).to.be.a('number');
     process.kill(pid!, 'SIGKILL');
     const result = await running;
