@@ -15,6 +15,7 @@ import {
   type SystemSnapshot, type TaskPlanRequest, type TaskPlanResponse,
 } from './task-protocol.js';
 import { WorkerClient, WorkerTransportError, type WorkerResponse } from './worker-client.js';
+import { busyWorker, lostWorker } from './worker-trouble.js';
 
 export interface WorkerNode {
   nodeId: string;
@@ -387,7 +388,7 @@ class RemoteExecution implements Execution {
       return this.readPage(response);
     } catch (err) {
       if (this.canceled) throw canceled();
-      const again = this.token === 0 && workerTrouble(err) ? await this.runElsewhere() : false;
+      const again = this.token === 0 && lostWorker(err) ? await this.runElsewhere() : false;
       if (!again) throw remoteError(err, this.client, 'results');
       return this.next(targetBytes);
     }
@@ -524,17 +525,10 @@ function taskError(response: WorkerResponse, client: WorkerClient, step: string)
   return new VivaceError('REMOTE_TASK_ERROR', `Worker ${client.nodeId} (${client.uri}) ${detail} to the ${step} request`);
 }
 
-/** The worker, not the statement, failed a task: it was lost (no answer, reset, refused, failed by the detector) or answered as no statement's error does. */
-function workerTrouble(err: unknown): boolean {
-  if (err instanceof WorkerTransportError) return err.code !== 'AbortError';
-  return err instanceof VivaceError && err.errorName === 'REMOTE_TASK_ERROR';
-}
-
 /** The plan never reached a worker able to take it: safe to send elsewhere. */
 function unreachable(err: unknown): boolean {
   if (err instanceof WorkerTransportError) return err.code === 'ECONNREFUSED' || (err.code === 'ECONNRESET' && err.reusedSocket) || err.code === 'NodeFailed';
-  // A draining worker takes no new task (graceful shutdown), nor one past its task cap.
-  return err instanceof VivaceError && (err.errorName === 'SERVER_SHUTTING_DOWN' || err.errorName === 'GENERIC_INSUFFICIENT_RESOURCES');
+  return busyWorker(err);
 }
 
 /** Any failure of a call as the query's error: transport trouble is REMOTE_TASK_ERROR naming the worker. */

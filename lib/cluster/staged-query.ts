@@ -15,8 +15,9 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { cachedStages, type StagePlan } from './stage-planner.js';
 import { splitsOf, type Split } from './stage-sql.js';
 import { TASK_HEADERS, taskPath, taskResultsPath, type StageInput, type TaskPlanRequest } from './task-protocol.js';
-import { WorkerTransportError, type WorkerClient, type WorkerResponse } from './worker-client.js';
+import type { WorkerClient, WorkerResponse } from './worker-client.js';
 import { dropInputs, earlyRoot } from './stage-early-root.js';
+import { busyWorker, lostWorker } from './worker-trouble.js';
 
 /** What the staged path needs of the remote engine. */
 export interface StageHost {
@@ -85,10 +86,7 @@ export function manifestOf(schemaDirectory: string): TpchManifest | undefined {
 }
 
 /** A failure that another worker may not have: the worker was lost, draining or full. */
-function workerTrouble(err: unknown): boolean {
-  if (err instanceof WorkerTransportError) return err.code !== 'AbortError';
-  return err instanceof VivaceError && (err.errorName === 'REMOTE_TASK_ERROR' || err.errorName === 'SERVER_SHUTTING_DOWN' || err.errorName === 'GENERIC_INSUFFICIENT_RESOURCES');
-}
+const workerTrouble = (err: unknown): boolean => lostWorker(err) || busyWorker(err);
 
 /** The leaf stage of one round: its tasks run from the start; `columns` is the statement's (the first leaf's plan). */
 export interface LeafRound {
