@@ -169,8 +169,7 @@ class Slot {
     forwardLines(child.stderr!, (line) => log(line.startsWith('{') ? line : prefix + line));
     child.stdin!.on('error', () => {}); // the worker went away: nothing to write anyway
     child.on('error', (err) => {
-      if (this.options.log) log(`${prefix}could not start: ${err.message}`);
-      else defaultLogger().error({ component: 'local_workers', event: 'worker_start_failed', nodeId: this.nodeId, message: err.message }, 'a local worker could not start');
+      defaultLogger().error({ component: 'local_workers', event: 'worker_start_failed', nodeId: this.nodeId, message: err.message }, 'a local worker could not start');
     });
     child.on('exit', (code, signal) => {
       if (this.child !== child) return;
@@ -180,8 +179,7 @@ class Slot {
       // A minute of health and the backoff starts over.
       if (Date.now() - this.startedAt >= (this.options.resetBackoffAfterMs ?? BACKOFF.resetAfterMs)) this.attempt = 0;
       const delay = restartDelayMs(this.attempt++, this.options.initialBackoffMs, this.options.maxBackoffMs);
-      if (this.options.log) log(`${prefix}exited (${signal ?? `code ${code}`}); starting it again in ${delay} ms`);
-      else defaultLogger().warn({ component: 'local_workers', event: 'worker_exited', nodeId: this.nodeId, exit: signal ?? `code ${code}`, restartInMs: delay }, 'a local worker exited; it is started again');
+      defaultLogger().warn({ component: 'local_workers', event: 'worker_exited', nodeId: this.nodeId, exit: signal ?? `code ${code}`, restartInMs: delay }, 'a local worker exited; it is started again');
       this.restartTimer = setTimeout(() => {
         this.restartTimer = undefined;
         if (this.stopping()) return;
