@@ -21,7 +21,7 @@ import { runFailureDetectorBench } from './failure-detector.bench.js';
 import { engineLatency, plainGetLatency, sequentialLatency, type LatencyFigures } from './latency.bench.js';
 import { memoryGrowth } from './memory.bench.js';
 import { startVivace } from './server-child.js';
-import { renderInProcess, streamOverHttp, wideResultSql, type StreamFigures } from './stream.bench.js';
+import { LINEITEM_SF1_ROWS, renderInProcess, streamOverHttp, wideResultSql, type StreamFigures } from './stream.bench.js';
 import { plainGetThroughput, queryThroughput } from './throughput.bench.js';
 import { generateTpch, runBenchScript } from './tpch.bench.js';
 import { runTpchClusterBench } from './tpch-cluster.bench.js';
@@ -34,7 +34,7 @@ const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g,h').split(',').ma
 
 const SIZES = QUICK
   ? { warmup: 50, latencyQueries: 300, clients: 16, throughputSeconds: 3, streamRows: 500_000, memoryQueries: 2_000, tpchScales: [0.01] }
-  : { warmup: 200, latencyQueries: 2_000, clients: 16, throughputSeconds: 10, streamRows: 5_000_000, memoryQueries: 10_000, tpchScales: FULL_TPCH ? [1] : [0.01, 0.1] };
+  : { warmup: 200, latencyQueries: 2_000, clients: 16, throughputSeconds: 10, streamRows: LINEITEM_SF1_ROWS, memoryQueries: 10_000, tpchScales: FULL_TPCH ? [1] : [0.01, 0.1] };
 
 interface Row {
   figure: string;

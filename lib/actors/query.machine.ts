@@ -3,6 +3,7 @@
 import { assign, enqueueActions, setup, type ActorRefFrom, type AnyActorRef, type SnapshotFrom } from 'xstate';
 import type { Engine, ExecutionProgress, Plan, RowBatch } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
+import { joinBatches } from '../engine/row-batch.js';
 import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDataSize } from '../protocol/data-size.js';
@@ -155,16 +156,6 @@ function subStageCounters(context: QueryContext, index: number): Partial<StageCo
     nodes: sub.nodes, totalSplits: sub.totalSplits, queuedSplits: sub.queuedSplits, runningSplits: sub.runningSplits, completedSplits: sub.completedSplits,
     processedRows: sub.processedRows, processedBytes: sub.processedBytes, outputRows: sub.outputRows, cpuTimeMillis: Math.round(sub.cpuTimeMillis),
     ...(sub.wallTimeMillis === undefined ? {} : { wallTimeMillis: Math.round(sub.wallTimeMillis) }),
-  };
-}
-
-function joinBatches(batches: RowBatch[]): RowBatch | undefined {
-  if (batches.length === 0) return undefined;
-  if (batches.length === 1) return batches[0];
-  return {
-    json: batches.map((b) => b.json).join(','),
-    rows: batches.reduce((n, b) => n + b.rows, 0),
-    bytes: batches.reduce((n, b) => n + b.bytes, 0) + batches.length - 1,
   };
 }
 

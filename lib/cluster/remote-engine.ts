@@ -14,7 +14,7 @@ import {
   TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath,
   type SystemSnapshot, type TaskPlanRequest, type TaskPlanResponse,
 } from './task-protocol.js';
-import { WorkerClient, WorkerTransportError, type WorkerResponse } from './worker-client.js';
+import { WorkerClient, WorkerResponse, WorkerTransportError } from './worker-client.js';
 import { busyWorker, lostWorker } from './worker-trouble.js';
 
 export interface WorkerNode {
@@ -463,7 +463,9 @@ class RemoteExecution implements Execution {
     if (response.headers[TASK_HEADERS.exhausted] === 'true') this.exhausted = true;
     const updateCount = headerNumber(response, TASK_HEADERS.updateCount);
     if (updateCount !== undefined) this.updateCount = updateCount;
-    return { json: response.body.toString('utf8'), rows, bytes: response.body.length };
+    // Forwarded as the worker's bytes, in the socket's pieces: never joined or decoded here (the client's
+    // response is written from the same pieces).
+    return { json: response.chunks, rows, bytes: response.size };
   }
 }
 
@@ -480,11 +482,9 @@ const canceled = () => new VivaceError('USER_CANCELED', 'Query was canceled');
 function splitPlanResponse(response: WorkerResponse, client: WorkerClient): { planned: TaskPlanResponse; firstPage?: WorkerResponse } {
   if (response.headers[TASK_HEADERS.planBytes] === undefined) return { planned: parsePlanResponse(response.body, client) };
   const planBytes = headerNumber(response, TASK_HEADERS.planBytes);
-  if (planBytes === undefined || planBytes > response.body.length) throw garbage(client, 'plan', `a plan length that does not fit its body`);
-  return {
-    planned: parsePlanResponse(response.body.subarray(0, planBytes), client),
-    firstPage: { status: 200, headers: response.headers, body: response.body.subarray(planBytes) },
-  };
+  if (planBytes === undefined || planBytes > response.size) throw garbage(client, 'plan', `a plan length that does not fit its body`);
+  const { head, rest } = response.split(planBytes);
+  return { planned: parsePlanResponse(head, client), firstPage: new WorkerResponse(200, response.headers, rest) };
 }
 
 function parsePlanResponse(body: Buffer, client: WorkerClient): TaskPlanResponse {

@@ -4,10 +4,43 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
-export interface WorkerResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
+/** A worker's answer, its body as the socket delivered it. */
+export class WorkerResponse {
+  private joined: Buffer | undefined;
+  readonly size: number;
+
+  constructor(
+    readonly status: number,
+    readonly headers: IncomingHttpHeaders,
+    /** The body's pieces in order. A results page is forwarded as them, never joined or decoded. */
+    readonly chunks: readonly Buffer[],
+  ) {
+    let size = 0;
+    for (const chunk of chunks) size += chunk.length;
+    this.size = size;
+  }
+
+  /** The whole body in one buffer (joined on first use). */
+  get body(): Buffer {
+    this.joined ??= this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+    return this.joined;
+  }
+
+  /** The body's first `bytes` bytes in one buffer, and the rest as pieces (no copy of the rest). */
+  split(bytes: number): { head: Buffer; rest: Buffer[] } {
+    const head: Buffer[] = [];
+    const rest: Buffer[] = [];
+    let left = bytes;
+    for (const chunk of this.chunks) {
+      if (left >= chunk.length) head.push(chunk);
+      else if (left > 0) {
+        head.push(chunk.subarray(0, left));
+        rest.push(chunk.subarray(left));
+      } else rest.push(chunk);
+      left = Math.max(0, left - chunk.length);
+    }
+    return { head: head.length === 1 ? head[0]! : Buffer.concat(head), rest };
+  }
 }
 
 /** The request never got an answer: refused, reset, timed out or aborted. */
@@ -91,7 +124,7 @@ export class WorkerClient {
         res.on('error', (err: Error & { code?: string }) => fail(transportError(err.message, err.code ?? err.name)));
         res.on('end', () => {
           if (!res.complete) fail(transportError('the answer was cut off', 'ECONNRESET'));
-          else finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+          else finish(undefined, new WorkerResponse(res.statusCode ?? 0, res.headers, chunks));
         });
       });
       req.end(body);

@@ -8,6 +8,9 @@ import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
 
 const canceled = () => new VivaceError('USER_CANCELED', 'Query was canceled');
 
+/** A page at least this large (and at least half its buffer) is handed over rather than copied. */
+const HAND_OVER_BYTES = 64 * 1024;
+
 /**
  * The raw 16-byte string entries of a BLOB vector (duckdb_string_t: uint32 length, then 12 inline bytes
  * or a 4-byte prefix and a pointer). node-api keeps this view private; the rendered rows are never NULL.
@@ -226,7 +229,14 @@ export class StreamingExecution extends ConnectionExecution {
       if (i < end) break;
     }
     if (rows === 0) return null;
-    const json = page.toString('utf8', 0, used);
+    // The bytes as they are (no UTF-8 decode here and encode again at the socket). A large page is
+    // handed over whole and the next one gets a new buffer; a small one is copied out of it.
+    let bytes: Buffer;
+    if (used >= HAND_OVER_BYTES && used * 2 >= page.length) {
+      bytes = page.subarray(0, used);
+      this.page = Buffer.allocUnsafe(page.length);
+    } else bytes = Buffer.from(page.subarray(0, used));
+    const json = [bytes];
     this.processedRows += rows;
     this.processedBytes += used;
     return { json, rows, bytes: used };

@@ -8,8 +8,13 @@ export type { PlanAbort } from './plan-abort.js';
 
 /** A slice of result rows already rendered as Presto JSON. */
 export interface RowBatch {
-  /** Rows as JSON arrays joined by commas, without the surrounding brackets: `[1,"a"],[2,"b"]`. */
-  json: string;
+  /**
+   * Rows as JSON arrays joined by commas, without the surrounding brackets: `[1,"a"],[2,"b"]`. Either
+   * the text, or its UTF-8 bytes in pieces to be read in order: an engine that renders into bytes
+   * (DuckDB's renderer) or receives them (a worker's page, as the socket delivered it) hands them on as
+   * they are, so a page reaches the client's socket without being decoded, encoded or joined again.
+   */
+  json: string | readonly Buffer[];
   /** Number of rows in `json`. */
   rows: number;
   /** Byte length of `json` in UTF-8 (for paging and stats). */

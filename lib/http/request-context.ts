@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { TLSSocket } from 'node:tls';
 import { detectPrefix, dialectOf } from '../protocol/header-prefix.js';
 import type { HeaderPrefix, ProtocolDialect } from '../protocol/types.js';
+import { sendBytePieces } from './byte-pieces.js';
 
 /**
  * The scheme the client used: the socket's (TLS or not), unless a trusted proxy says otherwise. With
@@ -54,7 +55,11 @@ export function protocolFamily(ctx: Context, fallback?: HeaderPrefix): ProtocolF
 }
 
 /** Write a JSON text body with exactly `application/json` (lento rejects a charset suffix). */
-export function sendJsonText(ctx: Context, status: number, json: string, contentType = 'application/json'): void {
+export function sendJsonText(ctx: Context, status: number, json: string | readonly Buffer[], contentType = 'application/json'): void {
+  if (typeof json !== 'string') {
+    sendBytePieces(ctx, status, contentType, json);
+    return;
+  }
   // The header first: Koa then neither guesses a type from the body nor adds a charset.
   ctx.set('Content-Type', contentType);
   ctx.status = status;

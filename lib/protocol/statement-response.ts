@@ -1,5 +1,6 @@
 // Renders the statement response (QueryResults) as JSON text. Rows arrive pre-rendered from the engine,
-// so they are spliced in as a string rather than parsed and re-serialized.
+// so they are spliced in as they are rather than parsed and re-serialized: as text, or as bytes when the
+// engine handed bytes (the response is then the pieces to write in order, and its rows are never decoded).
 import type { RowBatch } from '../engine/engine.types.js';
 import { outputColumn } from './presto-type.js';
 import type { QueryView } from './query-view.types.js';
@@ -32,22 +33,25 @@ export function isLastResponse(view: QueryView, page: RowBatch | undefined): boo
   return view.state === 'FAILED' || (view.done && (page === undefined || page.rows === 0));
 }
 
-export function renderStatement(view: QueryView, links: StatementLinks, dialect: ProtocolDialect, page?: RowBatch): string {
-  let body = `{"id":${JSON.stringify(view.queryId)},"infoUri":${JSON.stringify(links.infoUri)}`;
-  if (links.partialCancelUri !== undefined) body += `,"partialCancelUri":${JSON.stringify(links.partialCancelUri)}`;
-  if (links.nextUri !== undefined) body += `,"nextUri":${JSON.stringify(links.nextUri)}`;
-  if (view.columns !== undefined) body += `,"columns":${renderColumns(view.columns, dialect)}`;
+export function renderStatement(view: QueryView, links: StatementLinks, dialect: ProtocolDialect, page?: RowBatch): string | readonly Buffer[] {
+  let head = `{"id":${JSON.stringify(view.queryId)},"infoUri":${JSON.stringify(links.infoUri)}`;
+  if (links.partialCancelUri !== undefined) head += `,"partialCancelUri":${JSON.stringify(links.partialCancelUri)}`;
+  if (links.nextUri !== undefined) head += `,"nextUri":${JSON.stringify(links.nextUri)}`;
+  if (view.columns !== undefined) head += `,"columns":${renderColumns(view.columns, dialect)}`;
+  let tail = `,"stats":${JSON.stringify(statementStats(view))}`;
+  if (view.error !== undefined) tail += `,"error":${JSON.stringify(view.error)}`;
+  tail += ',"warnings":[]';
+  if (view.updateType !== undefined) {
+    tail += `,"updateType":${JSON.stringify(view.updateType)}`;
+    if (view.updateCount !== undefined) tail += `,"updateCount":${view.updateCount}`;
+  }
+  tail += '}';
   // `data` is absent, never `[]`, when the page has no rows, the last response included: as Trino
   // (`data` is NON_EMPTY) and prestodb ("client implementations do not properly handle empty list of
   // data"). Of the clients in spec/clients, presto-client calls its data callback once more with `[]`
   // for an empty list; trino-client, lento and presto-js-client read both alike.
-  if (page !== undefined && page.rows > 0) body += `,"data":[${page.json}]`;
-  body += `,"stats":${JSON.stringify(statementStats(view))}`;
-  if (view.error !== undefined) body += `,"error":${JSON.stringify(view.error)}`;
-  body += ',"warnings":[]';
-  if (view.updateType !== undefined) {
-    body += `,"updateType":${JSON.stringify(view.updateType)}`;
-    if (view.updateCount !== undefined) body += `,"updateCount":${view.updateCount}`;
-  }
-  return `${body}}`;
+  const rows = page !== undefined && page.rows > 0 ? page.json : undefined;
+  if (rows === undefined) return head + tail;
+  if (typeof rows === 'string') return `${head},"data":[${rows}]${tail}`;
+  return [Buffer.from(`${head},"data":[`, 'utf8'), ...rows, Buffer.from(`]${tail}`, 'utf8')];
 }

@@ -5,7 +5,7 @@ export type TokenCheck = 'repeat' | 'gone' | 'unknown' | 'next';
 
 /** A statement response as sent: its body and the session-change headers that went with it. */
 export interface SentResponse {
-  body: string;
+  body: string | readonly Buffer[];
   headers: [string, string][];
 }
 

@@ -12,6 +12,7 @@ import { DEFAULT_TARGET_BYTES, type TaskPage, type WorkerTask } from './worker-t
 import { statementError } from './worker-errors.js';
 import type { ServerState as WorkerState } from '../http/info.routes.js';
 import type { SystemSnapshots } from './system-snapshot.js';
+import { sendBytePieces } from '../http/byte-pieces.js';
 
 export interface TaskRouteOptions {
   /** Largest request body (http-server.max-request-size). */
@@ -70,8 +71,12 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
         setPageHeaders(ctx, page);
         ctx.set(TASK_HEADERS.planBytes, String(Buffer.byteLength(plan)));
         ctx.set(TASK_HEADERS.rows, String(page.batch?.rows ?? 0));
-        ctx.type = 'text/plain; charset=utf-8';
-        ctx.body = page.batch ? plan + page.batch.json : plan;
+        const rows = page.batch?.json;
+        if (typeof rows === 'object') sendBytePieces(ctx, 200, PAGE_TYPE, [Buffer.from(plan, 'utf8'), ...rows]);
+        else {
+          ctx.type = PAGE_TYPE;
+          ctx.body = rows === undefined ? plan : plan + rows;
+        }
         return;
       }
     }
@@ -132,6 +137,12 @@ function sendPage(ctx: Context, page: TaskPage): void {
     return;
   }
   ctx.set(TASK_HEADERS.rows, String(page.batch.rows));
-  ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = page.batch.json;
+  const rows = page.batch.json;
+  if (typeof rows === 'string') {
+    ctx.type = PAGE_TYPE;
+    ctx.body = rows;
+  } else sendBytePieces(ctx, 200, PAGE_TYPE, rows);
 }
+
+/** A page's rows (the plan's JSON before them, when it rides along). */
+const PAGE_TYPE = 'text/plain; charset=utf-8';

@@ -2,14 +2,14 @@
 // pulled one token at a time. The last page asked for is kept, so the same token again (a retried GET after
 // a lost answer) gets the same page or the same error; an older token is gone (410). One page more is
 // rendered ahead while the current one travels.
-import type { Engine, Execution, ExecutionProgress, Plan } from '../engine/engine.types.js';
+import type { Engine, Execution, ExecutionProgress, Plan, RowBatch } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { TaskInfo, TaskPlanRequest, TaskPlanResponse } from '../cluster/task-protocol.js';
 
 /** One results page: RowBatch.json as it is, or the end (`batch` null: the GET answers 204). */
 export interface TaskPage {
-  batch: { json: string; rows: number; bytes: number } | null;
+  batch: RowBatch | null;
   /** True on the last page with rows, and on the end. */
   exhausted: boolean;
   updateCount?: number;

@@ -6,6 +6,7 @@ import { hasResultsReady, queryStateOf, toQueryView } from '../../lib/actors/que
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
 import { settle, testSession, TEST_LIMITS } from '../support/actors.js';
+import { batchText } from '../../lib/engine/row-batch.js';
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => [i]);
 
@@ -33,7 +34,7 @@ describe('queryMachine', () => {
       expect(hasResultsReady(query.getSnapshot())).to.equal(true);
       query.send({ type: 'results.take' });
       const page = query.getSnapshot().context.page;
-      if (page) taken.push(...JSON.parse(`[${page.json}]`));
+      if (page) taken.push(...JSON.parse(`[${batchText(page)}]`));
     }
     const final = toQueryView(query.getSnapshot());
     expect(taken).to.deep.equal(rows(300));

@@ -11,6 +11,7 @@ import { RemoteEngine, type RemoteEngineOptions, type WorkerNode } from '../../l
 import type { Session } from '../../lib/protocol/types.js';
 import { SystemSnapshots } from '../../lib/worker/system-snapshot.js';
 import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-server.js';
+import { batchText } from '../../lib/engine/row-batch.js';
 
 export interface TestWorker {
   nodeId: string;
@@ -110,7 +111,7 @@ export async function runOn(engine: Engine, sql: string, s: Session = session(),
   return {
     columns: plan.columns,
     ...(plan.updateType === undefined ? {} : { updateType: plan.updateType }),
-    rows: batches.flatMap((b) => (b.rows === 0 ? [] : (JSON.parse(`[${b.json}]`) as unknown[][]))),
+    rows: batches.flatMap((b) => (b.rows === 0 ? [] : (JSON.parse(`[${batchText(b)}]`) as unknown[][]))),
     batches: batches.length,
     ...(execution.updateCount === undefined ? {} : { updateCount: execution.updateCount }),
   };

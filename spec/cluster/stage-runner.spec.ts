@@ -17,6 +17,7 @@ import { splitsOf } from '../../lib/cluster/stage-sql.js';
 import { planLeaf, planRoot } from '../../lib/worker/stage-runner.js';
 import type { Plan } from '../../lib/engine/engine.types.js';
 import { testSession } from '../engine/engine-helpers.js';
+import { batchText } from '../../lib/engine/row-batch.js';
 
 const session = testSession({ catalog: 'tpch', schema: 'tiny' });
 
@@ -26,7 +27,7 @@ async function drain(plan: Plan): Promise<{ rows: unknown[][]; updateCount?: num
   for (;;) {
     const batch = await execution.next(1 << 20);
     if (!batch) break;
-    parts.push(batch.json);
+    parts.push(batchText(batch));
   }
   return { rows: JSON.parse(`[${parts.join(',')}]`) as unknown[][], ...(execution.updateCount === undefined ? {} : { updateCount: execution.updateCount }) };
 }

@@ -9,6 +9,7 @@ import { createDuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import type { Engine, RowBatch } from '../../lib/engine/engine.types.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { newEngine, runSql, testSession } from './engine-helpers.js';
+import { batchText } from '../../lib/engine/row-batch.js';
 
 // Rows come from Trino's row generators: UNNEST(sequence(a, b)) (at most 10,000 entries, as in Presto) and
 // cross joins of them; long strings from lpad('', n, 'x').
@@ -32,16 +33,33 @@ describe('duckdb engine: execution', () => {
     expect(batches.length).to.be.greaterThan(50);
     for (const b of batches) {
       expect(b.bytes).to.be.at.most(4096);
-      expect(b.bytes).to.equal(Buffer.byteLength(b.json));
-      expect(JSON.parse(`[${b.json}]`)).to.have.length(b.rows);
+      expect(b.bytes).to.equal(Buffer.byteLength(batchText(b)));
+      expect(JSON.parse(`[${batchText(b)}]`)).to.have.length(b.rows);
     }
-    expect(`[${batches.map((b) => b.json).join(',')}]`).to.equal(whole.json);
+    expect(`[${batches.map(batchText).join(',')}]`).to.equal(whole.json);
     expect(batches.reduce((n, b) => n + b.rows, 0)).to.equal(20000);
     const progress = execution.progress();
     expect(progress.processedRows).to.equal(20000);
     expect(progress.processedBytes).to.equal(batches.reduce((n, b) => n + b.bytes, 0));
     expect(progress.cpuTimeMillis).to.be.at.least(0);
     expect(await execution.next(4096)).to.equal(null);
+  });
+
+  it('hands large pages over as bytes that later pages never overwrite', async () => {
+    const sql = "SELECT a * 10000 + b AS i, 'row ' || CAST(b AS varchar) AS s FROM UNNEST(sequence(0, 9)) AS x(a) CROSS JOIN UNNEST(sequence(0, 9999)) AS y(b) ORDER BY i";
+    const whole = await runSql(engine, sql, testSession(), 64 << 20);
+    const execution = (await engine.plan(sql, testSession())).execute();
+    const batches: RowBatch[] = [];
+    const copies: string[] = [];
+    for (let b = await execution.next(200_000); b; b = await execution.next(200_000)) {
+      batches.push(b);
+      copies.push(batchText(b));
+    }
+    expect(batches.length).to.be.greaterThan(5);
+    expect(batches.slice(0, -1).every((b) => typeof b.json === 'object' && b.bytes > 64 * 1024)).to.equal(true);
+    // Read after the whole stream: a page handed over must still hold its own rows.
+    expect(batches.map((b) => batchText(b))).to.deep.equal(copies);
+    expect(`[${copies.join(',')}]`).to.equal(whole.json);
   });
 
   it('sends a row larger than targetBytes alone in its batch', async () => {
@@ -56,7 +74,7 @@ describe('duckdb engine: execution', () => {
   it('counts UTF-8 bytes, not characters', async () => {
     const plan = await engine.plan("SELECT 'é€😀'", testSession());
     const batch = (await plan.execute().next(1 << 20))!;
-    expect(batch.json).to.equal('["é€😀"]');
+    expect(batchText(batch)).to.equal('["é€😀"]');
     expect(batch.bytes).to.equal(Buffer.byteLength('["é€😀"]'));
   });
 
@@ -133,7 +151,7 @@ describe('duckdb engine: streaming memory safety', () => {
         const batch = await execution.next(2000); // many batches per 2048-row chunk
         if (!batch) break;
         if (n % 4 === 0) gc();
-        rows.push(...(JSON.parse(`[${batch.json}]`) as unknown[][]));
+        rows.push(...(JSON.parse(`[${batchText(batch)}]`) as unknown[][]));
       }
       expect(rows).to.have.length(6000);
       rows.forEach((row, i) => expect(row).to.deep.equal([i, String.fromCharCode(65 + (i % 26)).repeat(40)]));
@@ -181,9 +199,9 @@ describe('duckdb engine: copying rendered rows', () => {
         for (;;) {
           const batch = await execution.next(target);
           if (!batch) break;
-          const parsed = JSON.parse(`[${batch.json}]`) as unknown[][];
+          const parsed = JSON.parse(`[${batchText(batch)}]`) as unknown[][];
           expect(parsed).to.have.length(batch.rows);
-          expect(Buffer.byteLength(batch.json)).to.equal(batch.bytes);
+          expect(Buffer.byteLength(batchText(batch))).to.equal(batch.bytes);
           rows.push(...parsed);
         }
         expect(rows).to.deep.equal(expected);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createDuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import type { Engine, Plan } from '../../lib/engine/engine.types.js';
 import type { Session } from '../../lib/protocol/types.js';
+import { batchText } from '../../lib/engine/row-batch.js';
 
 /** A session on memory.default, as most clients set one; a spec of sessions without them overrides both. */
 export function testSession(overrides: Partial<Session> = {}): Session {
@@ -46,7 +47,7 @@ export async function runSql(engine: Engine, sql: string, session = testSession(
   for (;;) {
     const batch = await execution.next(targetBytes);
     if (!batch) break;
-    parts.push(batch.json);
+    parts.push(batchText(batch));
   }
   const json = `[${parts.join(',')}]`;
   return { plan, json, rows: JSON.parse(json) as unknown[][], updateCount: execution.updateCount };

@@ -33,7 +33,7 @@ describe('renderStatement', () => {
   const rows = '["é"],["b"]';
 
   it('splices the pre-rendered rows in as data, with columns, stats and the links', () => {
-    const body = JSON.parse(renderStatement(view(), links, 'presto', { json: rows, rows: 2, bytes: Buffer.byteLength(rows) }));
+    const body = JSON.parse(String(renderStatement(view(), links, 'presto', { json: rows, rows: 2, bytes: Buffer.byteLength(rows) })));
     expect(body).to.deep.include({ id: view().queryId, infoUri: links.infoUri, nextUri: links.nextUri, data: [['é'], ['b']], warnings: [] });
     expect(body.columns[0]).to.include({ name: 'x', type: 'varchar' });
     expect(body.stats).to.include({ state: 'RUNNING', scheduled: true, processedRows: 2, nodes: 1 });
@@ -41,13 +41,21 @@ describe('renderStatement', () => {
   });
 
   it('omits data for a page without rows, and reports an update count when there is one', () => {
-    const body = JSON.parse(renderStatement(view({ updateType: 'INSERT', updateCount: 3 }), links, 'presto', { json: '', rows: 0, bytes: 0 }));
+    const body = JSON.parse(String(renderStatement(view({ updateType: 'INSERT', updateCount: 3 }), links, 'presto', { json: '', rows: 0, bytes: 0 })));
     expect(body).to.not.have.property('data');
     expect(body).to.include({ updateType: 'INSERT', updateCount: 3 });
   });
 
+  it('splices rows given as UTF-8 bytes in as bytes: the same response, never decoded', () => {
+    const text = renderStatement(view({ error: { message: 'ü' } as never }), links, 'trino', { json: rows, rows: 2, bytes: Buffer.byteLength(rows) });
+    const bytes = renderStatement(view({ error: { message: 'ü' } as never }), links, 'trino', { json: [Buffer.from(rows).subarray(0, 2), Buffer.from(rows).subarray(2)], rows: 2, bytes: Buffer.byteLength(rows) });
+    expect(bytes).to.be.an('array');
+    expect(typeof text).to.equal('string');
+    expect(Buffer.concat(bytes as Buffer[]).equals(Buffer.from(text as string, 'utf8'))).to.equal(true);
+  });
+
   it('never renders data as an empty list: a page without rows omits it', () => {
-    const body = JSON.parse(renderStatement(view({ state: 'FINISHED', done: true }), { infoUri: links.infoUri }, 'trino', { json: '', rows: 0, bytes: 0 }));
+    const body = JSON.parse(String(renderStatement(view({ state: 'FINISHED', done: true }), { infoUri: links.infoUri }, 'trino', { json: '', rows: 0, bytes: 0 })));
     expect(body).to.not.have.property('data');
     expect(body).to.not.have.property('nextUri');
   });

@@ -10,13 +10,14 @@ import type { Session } from '../../lib/protocol/types.js';
 import { setDefaultLogger } from '../../lib/log/logger.js';
 import { captureLog } from '../support/log-capture.js';
 import { session } from './worker-support.js';
+import { batchText } from '../../lib/engine/row-batch.js';
 
 async function run(engine: Engine, sql: string, s: Session = session()): Promise<unknown[][]> {
   const plan = await engine.plan(sql, s);
   const execution = plan.execute();
   const rows: unknown[][] = [];
   for (let batch = await execution.next(1 << 20); batch; batch = await execution.next(1 << 20)) {
-    if (batch.json !== '') rows.push(...(JSON.parse(`[${batch.json}]`) as unknown[][]));
+    if (batch.bytes > 0) rows.push(...(JSON.parse(`[${batchText(batch)}]`) as unknown[][]));
     if (execution.exhausted) break;
   }
   return rows;

@@ -1,0 +1,31 @@
+// Helpers over RowBatch (engine.types.ts), whose rows are JSON text or its UTF-8 bytes in pieces.
+import type { RowBatch } from './engine.types.js';
+
+const COMMA = Buffer.from(',');
+
+/** The batch's rows as text (decoded when they are bytes). */
+export function batchText(batch: RowBatch): string {
+  const { json } = batch;
+  if (typeof json === 'string') return json;
+  return json.length === 1 ? json[0]!.toString('utf8') : Buffer.concat(json).toString('utf8');
+}
+
+/** Batches as one, rows in order; bytes stay pieces (a page of forwarded batches is never copied or decoded). */
+export function joinBatches(batches: readonly RowBatch[]): RowBatch | undefined {
+  if (batches.length === 0) return undefined;
+  if (batches.length === 1) return batches[0];
+  let rows = 0;
+  let bytes = batches.length - 1;
+  for (const b of batches) {
+    rows += b.rows;
+    bytes += b.bytes;
+  }
+  if (batches.every((b) => typeof b.json === 'string')) return { json: batches.map((b) => b.json).join(','), rows, bytes };
+  const pieces: Buffer[] = [];
+  for (const [i, b] of batches.entries()) {
+    if (i > 0) pieces.push(COMMA);
+    if (typeof b.json === 'string') pieces.push(Buffer.from(b.json, 'utf8'));
+    else pieces.push(...b.json);
+  }
+  return { json: pieces, rows, bytes };
+}
