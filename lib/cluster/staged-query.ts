@@ -3,18 +3,19 @@
 // round-robin), and the first leaf's plan gives the statement's columns; a leaf whose worker is lost is
 // run again on another alive worker (its splits are deterministic). Then the root task, on one worker
 // (beside the last running leaf when it can: stage-early-root.ts), pulls the leaves' outputs and pages
-// the answer (its first page with its plan), which the coordinator forwards as any task's pages. Any statement that does not split, or a table whose data is
-// not generated yet, is left to the single-task path (undefined).
+// the answer (its first page with its plan), which the coordinator forwards as any task's pages. Any statement that does not split, or a table too small
+// or of too many parts, is left to the single-task path (undefined).
 import { join } from 'node:path';
 import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageProgress } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
 import { readManifest, type TpchManifest } from '../engine/catalogs/tpch-generation.js';
 import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
+import { estimatedRowCount, plannedParts } from '../engine/catalogs/tpch-parts.js';
 import type { OutputColumn, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { cachedStages, type StagePlan } from './stage-planner.js';
 import { splitsOf, type Split } from './stage-sql.js';
-import { TASK_HEADERS, taskPath, taskResultsPath, type StageInput, type TaskPlanRequest } from './task-protocol.js';
+import { MAX_STAGE_ITEMS, TASK_HEADERS, taskPath, taskResultsPath, type StageInput, type TaskPlanRequest } from './task-protocol.js';
 import type { WorkerClient, WorkerResponse } from './worker-client.js';
 import { dropInputs, earlyRoot } from './stage-early-root.js';
 import { busyWorker, lostWorker } from './worker-trouble.js';
@@ -49,16 +50,39 @@ const headerNumber = (response: WorkerResponse, name: string): number => {
 /**
  * The statement's two stages and the table's splits, or undefined for the single-task path. Every
  * statement asks (SELECT 1 too): its stages come from cachedStages, and each manifest is kept once
- * found (one is written once, whole), so a repeated statement costs two map lookups.
+ * found (one is written once, whole), so a repeated statement costs two map lookups. Without a manifest
+ * here the splits are the generator's planned parts (plannedTable).
  */
 export function stagedQuery(sql: string, session: Session, tpchDirectory: string, minRows = STAGED_MIN_ROWS): { stages: StagePlan; files: string[] } | undefined {
   if (session.transactionId !== undefined && session.transactionId !== 'NONE') return undefined;
   const stages = cachedStages(sql, session);
   const schema = stages && tpchSchema(stages.table.schema);
   if (!stages || !schema) return undefined;
-  const table = manifestOf(join(tpchDirectory, schema.directory))?.tables[stages.table.table];
+  const manifest = manifestOf(join(tpchDirectory, schema.directory));
+  const table = manifest ? manifest.tables[stages.table.table] : plannedTable(stages.table.table, schema.scaleFactor);
   if (!table || table.rows < minRows) return undefined;
   return table.files.length > 0 ? { stages, files: table.files } : undefined;
+}
+
+const planned = new Map<string, { rows: number; files: string[] } | undefined>();
+const MAX_PLANNED = 64;
+
+/**
+ * Without the coordinator's own cache of the schema (`--workers 0`, or a fresh coordinator beside workers
+ * that have the data): the parts the generator writes, which are the files in any worker's manifest (a
+ * worker generates the schema when a task needs it), and a row count without generating (lineitem's is
+ * estimated: its exact count is a replay too slow for the request path). A table of more parts than a
+ * stage request may name runs as one task, and no list of its parts is built. Kept per table and scale
+ * factor, bounded as the manifests.
+ */
+function plannedTable(table: string, scaleFactor: number): { rows: number; files: string[] } | undefined {
+  const key = `${table}/${scaleFactor}`;
+  if (planned.has(key)) return planned.get(key);
+  const parts = plannedParts(table, scaleFactor, MAX_STAGE_ITEMS);
+  const found = parts && { rows: estimatedRowCount(table, scaleFactor), files: parts.files };
+  if (planned.size >= MAX_PLANNED) planned.delete(planned.keys().next().value!);
+  planned.set(key, found);
+  return found;
 }
 
 /**

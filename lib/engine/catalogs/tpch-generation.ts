@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { TPCH_TABLES } from '../../tpch/index.js';
 import type { TpchSchema } from './tpch-schemas.js';
+import { CSV_MB_PER_SF, partCountOf, partFile } from './tpch-parts.js';
 
 export interface WorkerTask {
   readonly type: 'task';
@@ -49,12 +50,6 @@ export interface GenerationOptions {
 export const MANIFEST_VERSION = 1;
 export const MANIFEST_FILE = 'manifest.json';
 
-/** CSV megabytes per scale-factor unit (measured at sf1), to size parts and weigh progress. */
-const CSV_MB_PER_SF: Record<string, number> = {
-  lineitem: 754, orders: 170, partsupp: 118, part: 24, customer: 24, supplier: 1.4, nation: 0.01, region: 0.01,
-};
-/** Parts of about this size keep one worker's CSV on disk small and the load balanced. */
-const PART_MB = 128;
 /** CSV of the parts in flight plus Parquet (about 0.33 GB per unit), with a margin: 1.1 GB per unit. */
 export const DISK_BYTES_PER_SF = 1.1e9;
 
@@ -79,10 +74,11 @@ function planTasks(tmp: string, scaleFactor: number): PlannedTask[] {
   const bySize = [...TPCH_TABLES].sort((a, b) => CSV_MB_PER_SF[b.name]! - CSV_MB_PER_SF[a.name]!);
   for (const table of bySize) {
     const megabytes = CSV_MB_PER_SF[table.name]! * scaleFactor;
-    const partCount = Math.max(1, Math.ceil(megabytes / PART_MB));
+    // Cut as tpch-parts.ts says, which a coordinator without a cache reads for the same file names.
+    const partCount = partCountOf(table.name, scaleFactor);
     mkdirSync(join(tmp, table.name));
     for (let part = 1; part <= partCount; part++) {
-      const file = join(table.name, `${table.name}-${String(part).padStart(5, '0')}.parquet`);
+      const file = partFile(table.name, part);
       tasks.push({
         type: 'task', id: tasks.length, table: table.name, scaleFactor, part, partCount, tempDirectory: tmp,
         csvPath: join(tmp, `${table.name}-${part}.csv`), parquetPath: join(tmp, file), file, weight: megabytes / partCount,
