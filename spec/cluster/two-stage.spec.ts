@@ -213,6 +213,20 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     }
   });
 
+  it('a coordinator without a tpch cache of its own (--workers 0) names the planned parts and still runs Q6 in two stages', async () => {
+    const none = mkdtempSync(join(tmpdir(), 'vivace-two-stage-coordinator-'));
+    const bare = remoteEngine(list, { stages: { tpchDirectory: none, minRows: 0 } });
+    try {
+      const result = await runOn(bare, TPCH_QUERIES[5]!.sql, tiny);
+      expectSameRows(result.rows, (await runOn(local as Engine, TPCH_QUERIES[5]!.sql, tiny)).rows, 'Q6 from a coordinator without a cache');
+      expect(w0.copies.length > 0 && w1.copies.length > 0, 'leaves on both workers').to.equal(true);
+      expect(readManifest(join(none, 'tiny')), 'the coordinator generated nothing').to.equal(undefined);
+    } finally {
+      await bare.close();
+      rmSync(none, { recursive: true, force: true });
+    }
+  });
+
   it('starts the root on the last running leaf\'s worker while that leaf runs, and answers right', async () => {
     let release: () => void = () => {};
     w1.hold = new Promise<void>((r) => (release = r));
