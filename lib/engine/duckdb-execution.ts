@@ -5,11 +5,9 @@ import { DuckDBMaterializedResult, type DuckDBBlobVector, type DuckDBConnection,
 import type { Execution, ExecutionProgress, RowBatch } from './engine.types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
+import { TEXT_PAGE_MAX_BYTES } from './row-batch.js';
 
 const canceled = () => new VivaceError('USER_CANCELED', 'Query was canceled');
-
-/** A page at least this large (and at least half its buffer) is handed over rather than copied. */
-const HAND_OVER_BYTES = 64 * 1024;
 
 /**
  * The raw 16-byte string entries of a BLOB vector (duckdb_string_t: uint32 length, then 12 inline bytes
@@ -229,14 +227,14 @@ export class StreamingExecution extends ConnectionExecution {
       if (i < end) break;
     }
     if (rows === 0) return null;
-    // The bytes as they are (no UTF-8 decode here and encode again at the socket). A large page is
-    // handed over whole and the next one gets a new buffer; a small one is copied out of it.
-    let bytes: Buffer;
-    if (used >= HAND_OVER_BYTES && used * 2 >= page.length) {
-      bytes = page.subarray(0, used);
+    // A large page goes as its bytes (no UTF-8 decode here and encode again at the socket): handed over
+    // whole when it fills at least half its buffer (the next page gets a new one), else copied out.
+    let json: RowBatch['json'];
+    if (used <= TEXT_PAGE_MAX_BYTES) json = page.toString('utf8', 0, used);
+    else if (used * 2 >= page.length) {
+      json = [page.subarray(0, used)];
       this.page = Buffer.allocUnsafe(page.length);
-    } else bytes = Buffer.from(page.subarray(0, used));
-    const json = [bytes];
+    } else json = [Buffer.from(page.subarray(0, used))];
     this.processedRows += rows;
     this.processedBytes += used;
     return { json, rows, bytes: used };

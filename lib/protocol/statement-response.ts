@@ -6,6 +6,7 @@ import { outputColumn } from './presto-type.js';
 import type { QueryView } from './query-view.types.js';
 import { statementStats } from './statement-stats.js';
 import type { OutputColumn, ProtocolDialect } from './types.js';
+import { batchText, TEXT_PAGE_MAX_BYTES } from '../engine/row-batch.js';
 
 export interface StatementLinks {
   infoUri: string;
@@ -52,6 +53,7 @@ export function renderStatement(view: QueryView, links: StatementLinks, dialect:
   // for an empty list; trino-client, lento and presto-js-client read both alike.
   const rows = page !== undefined && page.rows > 0 ? page.json : undefined;
   if (rows === undefined) return head + tail;
-  if (typeof rows === 'string') return `${head},"data":[${rows}]${tail}`;
+  // A small page as text (a worker's few rows arrive as bytes): one string body is the cheaper write.
+  if (typeof rows === 'string' || page!.bytes <= TEXT_PAGE_MAX_BYTES) return `${head},"data":[${batchText(page!)}]${tail}`;
   return [Buffer.from(`${head},"data":[`, 'utf8'), ...rows, Buffer.from(`]${tail}`, 'utf8')];
 }

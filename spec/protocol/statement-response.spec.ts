@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { isLastResponse, renderStatement } from '../../lib/protocol/statement-response.js';
 import type { QueryView } from '../../lib/protocol/query-view.types.js';
 import { testSession } from '../support/actors.js';
+import { TEXT_PAGE_MAX_BYTES } from '../../lib/engine/row-batch.js';
 
 function view(overrides: Partial<QueryView> = {}): QueryView {
   return {
@@ -46,12 +47,22 @@ describe('renderStatement', () => {
     expect(body).to.include({ updateType: 'INSERT', updateCount: 3 });
   });
 
-  it('splices rows given as UTF-8 bytes in as bytes: the same response, never decoded', () => {
-    const text = renderStatement(view({ error: { message: 'ü' } as never }), links, 'trino', { json: rows, rows: 2, bytes: Buffer.byteLength(rows) });
-    const bytes = renderStatement(view({ error: { message: 'ü' } as never }), links, 'trino', { json: [Buffer.from(rows).subarray(0, 2), Buffer.from(rows).subarray(2)], rows: 2, bytes: Buffer.byteLength(rows) });
-    expect(bytes).to.be.an('array');
+  it('splices a large page given as UTF-8 pieces in as pieces: the same response, never decoded', () => {
+    const big = Array.from({ length: 8000 }, (_, i) => `["é${i}"]`).join(',');
+    const bytes = Buffer.from(big);
+    expect(bytes.length).to.be.greaterThan(TEXT_PAGE_MAX_BYTES);
+    const errorView = view({ error: { message: 'ü' } as never });
+    const text = renderStatement(errorView, links, 'trino', { json: big, rows: 8000, bytes: bytes.length });
+    // Cut inside a character, as a socket may.
+    const pieces = renderStatement(errorView, links, 'trino', { json: [bytes.subarray(0, 3), bytes.subarray(3)], rows: 8000, bytes: bytes.length });
+    expect(pieces).to.be.an('array');
     expect(typeof text).to.equal('string');
-    expect(Buffer.concat(bytes as Buffer[]).equals(Buffer.from(text as string, 'utf8'))).to.equal(true);
+    expect(Buffer.concat(pieces as Buffer[]).equals(Buffer.from(text as string, 'utf8'))).to.equal(true);
+  });
+
+  it('splices a small page given as pieces in as text (one string body is the cheaper write)', () => {
+    const small = renderStatement(view(), links, 'trino', { json: [Buffer.from(rows).subarray(0, 2), Buffer.from(rows).subarray(2)], rows: 2, bytes: Buffer.byteLength(rows) });
+    expect(small).to.equal(renderStatement(view(), links, 'trino', { json: rows, rows: 2, bytes: Buffer.byteLength(rows) }));
   });
 
   it('never renders data as an empty list: a page without rows omits it', () => {
