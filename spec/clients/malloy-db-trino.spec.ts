@@ -23,6 +23,7 @@ import type { TrinoPrestoConnection } from '@malloydata/db-trino';
 import { SingleConnectionRuntime } from '@malloydata/malloy';
 import { runStatement } from '../support/http.js';
 import { expectTrinoPagingThrough, queryInfo, useClientServer, type ClientOutcome } from './client-server.js';
+import { importMalloyTrino } from '../support/trino-client-loader.js';
 
 /** DESCRIBE tpch.tiny.nation and lineitem as Trino's tpch connector answers them (column, type). */
 const NATION_COLUMNS = [
@@ -97,10 +98,8 @@ describe('@malloydata/db-trino against the coordinator', function () {
   let PrestoConnection: typeof import('@malloydata/db-trino').PrestoConnection;
 
   before(async () => {
-    // @malloydata/db-trino loads trino-client, which reads $USER once, when it is first loaded; loaded here (not
-    // when mocha reads the spec files) with the user the trino-client spec expects, whichever spec runs first.
-    process.env.USER = 'trino-spec-user';
-    ({ TrinoConnection, PrestoConnection } = await import('@malloydata/db-trino'));
+    // Loaded here (not when mocha reads the spec files), with the user every spec expects of trino-client.
+    ({ TrinoConnection, PrestoConnection } = await importMalloyTrino());
   });
 
   const connections: Record<string, () => TrinoPrestoConnection> = {

@@ -16,6 +16,7 @@ import {
   SYNTAX_ERROR_SQL,
   useClientServer,
 } from './client-server.js';
+import { importTrinoClient, TRINO_SPEC_USER } from '../support/trino-client-loader.js';
 
 describe('trino-client against the coordinator', function () {
   this.timeout(10_000);
@@ -23,9 +24,8 @@ describe('trino-client against the coordinator', function () {
   let Trino: typeof import('trino-client').Trino;
 
   before(async () => {
-    // trino-client reads the user from $USER once, when the module loads; without one it sends no X-Trino-User.
-    process.env.USER = 'trino-spec-user';
-    ({ Trino } = await import('trino-client'));
+    // trino-client sends $USER as read when it first loads (trino-client-loader.ts).
+    ({ Trino } = await importTrinoClient());
   });
 
   const client = (): TrinoClient => Trino.create({ server: server().url, catalog: 'memory', schema: 'default', source: 'client-spec' });
@@ -41,7 +41,7 @@ describe('trino-client against the coordinator', function () {
     expect(withData[0].data).to.deep.equal([SIMPLE_ROW]);
     const info = await queryInfo(server().url, withData[0].id);
     expect(info.state).to.equal('FINISHED');
-    expect(info.session.user).to.equal('trino-spec-user');
+    expect(info.session.user).to.equal(TRINO_SPEC_USER);
   });
 
   it(`pages ${MANY_ROWS} rows through the iterator (map/fold, as its README does)`, async () => {

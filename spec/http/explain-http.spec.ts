@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { createTestEngine } from '../support/duckdb.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { PrestoSession, type StatementOutcome } from '../support/presto-session.js';
+import { importMalloyTrino } from '../support/trino-client-loader.js';
 
 const columns = (out: StatementOutcome) => out.columns?.map((c) => [c.name, c.type]);
 const planOf = (out: StatementOutcome) => {
@@ -67,7 +68,7 @@ describe('EXPLAIN over HTTP', function () {
 
   it("Malloy's Presto connection reads a query's schema from EXPLAIN", async function () {
     // The package may not be installed where this spec runs; Malloy is what the check is about.
-    const malloy = await import('@malloydata/db-trino').catch(() => undefined);
+    const malloy = await importMalloyTrino().catch(() => undefined);
     if (!malloy) this.skip();
     const { hostname, port } = new URL(server.url);
     const connection = new malloy.PrestoConnection('presto', undefined, { server: `http://${hostname}`, port: Number(port), catalog: 'tpch', schema: 'tiny', user: 'malloy' });

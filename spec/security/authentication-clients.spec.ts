@@ -7,6 +7,7 @@ import { SignJWT } from 'jose';
 import { Client, type ClientOptions, type ExecuteOptions } from 'presto-client';
 import type { QueryResult } from 'trino-client';
 import { secureFixture, send, startAuthenticatedServer } from './auth-fixtures.js';
+import { importTrinoClient } from '../support/trino-client-loader.js';
 
 const NATIONS_SQL = "SELECT name FROM (VALUES (0, 'ALGERIA'), (1, 'ARGENTINA'), (2, 'BRAZIL')) AS t (key, name) ORDER BY key";
 const NATIONS = [['ALGERIA'], ['ARGENTINA'], ['BRAZIL']];
@@ -25,7 +26,7 @@ describe('security: real clients authenticate over HTTPS', function () {
   const tls = secureFixture((dir, certificate) => startAuthenticatedServer(dir, certificate, signing.publicKey));
 
   before(async () => {
-    ({ Trino, BasicAuth } = await import('trino-client'));
+    ({ Trino, BasicAuth } = await importTrinoClient());
   });
 
   async function queryUser(queryId: string, authorization: string): Promise<string> {
