@@ -62,7 +62,7 @@ export async function runServe(args: string[]): Promise<number> {
     // for them, so `make run` answers its first query instead of NO_NODES_AVAILABLE.
     startupWaitMs: 15_000,
     // Two stages across the workers for queries over one large tpch table (staged-query.ts); on by default.
-    ...(config.distributedTpch === true ? { stages: { tpchDirectory: join(config.dataDirectory, 'tpch'), ...(config.distributedTpchMinRows === undefined ? {} : { minRows: config.distributedTpchMinRows }) } } : {}),
+    ...(config.distributedTpch === true ? { stages: { tpchDirectory: join(config.dataDirectory, 'tpch'), sharedCache: workerCount > 0, ...(config.distributedTpchMinRows === undefined ? {} : { minRows: config.distributedTpchMinRows }) } } : {}),
   });
   const coordinator = createCoordinator({ engine, config });
   // Discovery's workers with the failure detector's verdict.

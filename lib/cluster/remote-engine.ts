@@ -54,8 +54,10 @@ export interface RemoteEngineOptions {
   /**
    * vivace.distributed-tpch: a query over one tpch table runs in two stages across the workers
    * (staged-query.ts), reading the table's parts under this directory (shared by local workers). Absent: off.
+   * `sharedCache`: the directory is the local workers' cache too; a schema not generated yet then runs as
+   * one task, so one worker generates it rather than every leaf's worker into the same directory at once.
    */
-  stages?: { tpchDirectory: string; minRows?: number };
+  stages?: { tpchDirectory: string; minRows?: number; sharedCache?: boolean };
 }
 
 const DEFAULTS = { firstBatchBytes: 1 << 20, workTimeoutMs: 600_000, controlTimeoutMs: 10_000, watchIntervalMs: 1_000 } as const;
@@ -94,7 +96,8 @@ export class RemoteEngine implements Engine {
   }
 
   async plan(sql: string, session: Session, abort?: PlanAbort, queryId?: string): Promise<Plan> {
-    const staged = this.options.stages && stagedQuery(sql, session, this.options.stages.tpchDirectory, this.options.stages.minRows);
+    const { stages } = this.options;
+    const staged = stages && stagedQuery(sql, session, stages.tpchDirectory, stages.minRows, stages.sharedCache !== true);
     if (staged) return this.planTwoStages(sql, session, staged.files, abort, queryId);
     const route = routeOf(sql, session);
     const pinned = this.pinnedWorker(session);

@@ -51,14 +51,15 @@ const headerNumber = (response: WorkerResponse, name: string): number => {
  * The statement's two stages and the table's splits, or undefined for the single-task path. Every
  * statement asks (SELECT 1 too): its stages come from cachedStages, and each manifest is kept once
  * found (one is written once, whole), so a repeated statement costs two map lookups. Without a manifest
- * here the splits are the generator's planned parts (plannedTable).
+ * here the splits are the generator's planned parts (plannedTable), unless `planWithoutManifest` is false.
  */
-export function stagedQuery(sql: string, session: Session, tpchDirectory: string, minRows = STAGED_MIN_ROWS): { stages: StagePlan; files: string[] } | undefined {
+export function stagedQuery(sql: string, session: Session, tpchDirectory: string, minRows = STAGED_MIN_ROWS, planWithoutManifest = true): { stages: StagePlan; files: string[] } | undefined {
   if (session.transactionId !== undefined && session.transactionId !== 'NONE') return undefined;
   const stages = cachedStages(sql, session);
   const schema = stages && tpchSchema(stages.table.schema);
   if (!stages || !schema) return undefined;
   const manifest = manifestOf(join(tpchDirectory, schema.directory));
+  if (!manifest && !planWithoutManifest) return undefined;
   const table = manifest ? manifest.tables[stages.table.table] : plannedTable(stages.table.table, schema.scaleFactor);
   if (!table || table.rows < minRows) return undefined;
   return table.files.length > 0 ? { stages, files: table.files } : undefined;

@@ -39,6 +39,13 @@ describe('stagedQuery without the coordinator\'s own tpch cache', function () {
     }
   });
 
+  it('leaves a schema not generated yet to one task when the directory is the local workers\' shared cache', () => {
+    const q6 = TPCH_QUERIES[5]!.sql;
+    // One worker generates it; two leaves would both generate into the same directory at once.
+    expect(stagedQuery(q6, tiny, empty, 0, false)).to.equal(undefined);
+    expect(stagedQuery(q6, tiny, cached, 0, false)?.files).to.deep.equal(['lineitem/lineitem-00001.parquet']);
+  });
+
   it('decides min rows on lineitem\'s estimate (60,000 at tiny) where the manifest has the exact count (60,175)', () => {
     const q6 = TPCH_QUERIES[5]!.sql;
     expect(stagedQuery(q6, tiny, empty, 60_000)?.files).to.deep.equal(['lineitem/lineitem-00001.parquet']);
