@@ -12,6 +12,7 @@ import { createTestEngine } from '../support/duckdb.js';
 import { request, runStatement, startTestServer, validateStatement } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
 import { remoteEngine, runOn, session, startTestWorker, temporaryDirectory, WorkerList, type TestWorker } from './cluster-harness.js';
+import { TEXT_PAGE_MAX_BYTES } from '../../lib/engine/row-batch.js';
 
 async function rejection(promise: Promise<unknown>): Promise<VivaceError> {
   try {
@@ -433,6 +434,20 @@ describe('RemoteEngine with real workers', function () {
       expect(rows).to.deep.equal([['AFRICA'], ['AMERICA'], ['ASIA'], ['EUROPE'], ['MIDDLE EAST']]);
       const failed = await runStatement(server.url, 'SELECT * FROM tpch.tiny.nope', { 'X-Trino-User': 'alice' });
       expect(failed.final.error.errorName).to.equal('TABLE_NOT_FOUND');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('forwards pages larger than TEXT_PAGE_MAX_BYTES as the worker\'s bytes: the same rows over HTTP, multi-byte text intact', async () => {
+    const server = await startTestServer({ engine: remoteEngine(list) });
+    try {
+      // About 2 MB of rows with 2-, 3- and 4-byte characters, cut by the sockets wherever they fall.
+      const sql = "SELECT orderkey, comment || ' é€😀' AS c FROM tpch.tiny.orders ORDER BY orderkey";
+      const { raw, rows, final } = await runStatement(server.url, sql, { 'X-Trino-User': 'alice' });
+      expect(final.stats.state).to.equal('FINISHED');
+      expect(raw.some((r) => Buffer.byteLength(r.text) > TEXT_PAGE_MAX_BYTES && r.body.data)).to.equal(true);
+      expect(rows).to.deep.equal((await runOn(local, sql)).rows);
     } finally {
       await server.stop();
     }
