@@ -3,6 +3,7 @@
 // refused rather than buffered, so a worker answering garbage cannot exhaust the coordinator.
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 
 /** A worker's answer, its body as the socket delivered it. */
 export class WorkerResponse {
@@ -70,6 +71,8 @@ export class WorkerClient {
   private readonly agent: HttpAgent;
   private readonly secure: boolean;
   private readonly inflight = new Set<(reason: WorkerTransportError) => void>();
+  /** The URI as request options, parsed once (a URL string per request cost ~15 us of parsing); undefined if it does not parse. */
+  private readonly target: ReturnType<typeof urlToHttpOptions> | undefined;
 
   constructor(
     readonly nodeId: string,
@@ -77,6 +80,11 @@ export class WorkerClient {
     readonly uri: string,
   ) {
     this.secure = uri.startsWith('https:');
+    try {
+      this.target = urlToHttpOptions(new URL(uri));
+    } catch {
+      this.target = undefined;
+    }
     const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: 'lifo' as const };
     this.agent = this.secure ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   }
@@ -98,7 +106,10 @@ export class WorkerClient {
       const fail = (err: WorkerTransportError) => finish(err);
       const transportError = (message: string, code: string) => new WorkerTransportError(message, code, req.reusedSocket);
       const send = this.secure ? httpsRequest : httpRequest;
-      const req = send(`${this.uri}${path}`, {
+      if (!this.target) throw new WorkerTransportError(`worker URI ${JSON.stringify(this.uri.slice(0, 200))} does not parse`, 'ERR_INVALID_URL', false);
+      const req = send({
+        ...this.target,
+        path,
         method,
         agent: this.agent,
         headers: {
