@@ -22,6 +22,7 @@ import { engineLatency, plainGetLatency, sequentialLatency, type LatencyFigures 
 import { memoryGrowth } from './memory.bench.js';
 import { startVivace } from './server-child.js';
 import { LINEITEM_SF1_ROWS, renderInProcess, streamOverHttp, wideResultSql, type StreamFigures } from './stream.bench.js';
+import { childPids, watchCpu, type ProcessCpu } from './process-cpu.js';
 import { plainGetThroughput, queryThroughput } from './throughput.bench.js';
 import { generateTpch, runBenchScript } from './tpch.bench.js';
 import { runTpchClusterBench } from './tpch-cluster.bench.js';
@@ -120,8 +121,32 @@ async function figureA(): Promise<void> {
 async function figureB(): Promise<void> {
   const max = 1_000_000;
   log(`b. throughput: ${SIZES.clients} clients for ${SIZES.throughputSeconds} s`);
-  const cluster = await withCluster((c) => queryThroughput(c.url, SIZES.clients, SIZES.throughputSeconds, max));
+  // CPU per query of each process of the cluster and of this process (the load's client), from /proc.
+  let cpu: { processes: ProcessCpu[]; client: number } | undefined;
+  const cluster = await withCluster((c) => {
+    let watch: ReturnType<typeof watchCpu>;
+    let client = process.cpuUsage();
+    return queryThroughput(c.url, SIZES.clients, SIZES.throughputSeconds, max, {
+      started: () => {
+        watch = watchCpu([c.pid, ...childPids(c.pid)]);
+        client = process.cpuUsage();
+      },
+      ended: () => {
+        const used = process.cpuUsage(client);
+        const processes = watch?.stop();
+        if (processes) cpu = { processes, client: used.user + used.system };
+      },
+    });
+  });
   log(`   cluster SELECT 1: ${JSON.stringify(round(cluster))}`);
+  if (cpu) {
+    const per = (micros: number) => `${Math.round(micros / cluster.operations)} us`;
+    const [coordinator, ...workers] = cpu.processes;
+    const total = cpu.processes.reduce((sum, p) => sum + p.total, cpu.client);
+    notes.push(`b. cluster CPU per query (/proc, all threads): coordinator ${per(coordinator!.total)} (main thread ${per(coordinator!.main)}), `
+      + `${workers.length} workers ${per(workers.reduce((sum, w) => sum + w.total, 0))} together, this bench's client ${per(cpu.client)}: `
+      + `${per(total)} in all, so ${cpus().length} cores allow about ${num((cpus().length * 1e6 * cluster.operations) / total)} q/s`);
+  }
   const vivace = await withChild('server-child.ts', (child) => queryThroughput(child.url, SIZES.clients, SIZES.throughputSeconds, max));
   log(`   vivace SELECT 1: ${JSON.stringify(round(vivace))}`);
   const koa = await withChild('koa-child.ts', (child) => plainGetThroughput(child.url, SIZES.clients, SIZES.throughputSeconds, max));

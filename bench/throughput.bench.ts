@@ -27,16 +27,24 @@ function figures(load: LoadResult, requests: number): ThroughputFigures {
   };
 }
 
-export async function queryThroughput(url: string, clients: number, seconds: number, maxQueries: number): Promise<ThroughputFigures> {
+/** Called right before and after the measured load (after the warm-up), to read counters around it. */
+export interface LoadHooks {
+  started?(): void;
+  ended?(): void;
+}
+
+export async function queryThroughput(url: string, clients: number, seconds: number, maxQueries: number, hooks: LoadHooks = {}): Promise<ThroughputFigures> {
   const client = new PrestoHttpClient(url, clients);
   try {
     // Warm-up: open the sockets and JIT both sides.
     await runLoad(clients, 1000, clients * 20, () => client.query('SELECT 1'));
     let requests = 0;
+    hooks.started?.();
     const load = await runLoad(clients, seconds * 1000, maxQueries, async () => {
       const outcome = await client.query('SELECT 1');
       requests += outcome.requests;
     });
+    hooks.ended?.();
     return figures(load, requests);
   } finally {
     client.close();
