@@ -90,3 +90,21 @@ export async function runStatement(
   const rows = responses.flatMap((r) => (r.data ?? []) as unknown[][]);
   return { responses, raw, rows, final: current };
 }
+
+/**
+ * Follows a statement's nextUri from `uri` to its end, GETting every token twice: the second answer must be
+ * byte for byte the first (a retried GET after a lost answer). Returns the first answers, validated.
+ */
+export async function pagesFetchedTwice(uri: string | undefined): Promise<JsonResponse[]> {
+  const pages: JsonResponse[] = [];
+  while (uri) {
+    const a = await request('GET', uri);
+    const b = await request('GET', uri);
+    if (a.status !== 200 || b.status !== 200) throw new Error(`GET ${uri} answered ${a.status} then ${b.status}`);
+    if (b.text !== a.text) throw new Error(`GET ${uri} twice gave two different answers`);
+    validateStatement(a.body, false);
+    pages.push(a);
+    uri = a.body.nextUri;
+  }
+  return pages;
+}
