@@ -1,6 +1,7 @@
-// CPU time of processes from /proc (Linux): a whole process (every thread) and its main thread, and a
-// process's children. Figure b reads them around its measured load to say where each query's CPU goes.
-import { readFileSync } from 'node:fs';
+// Processes of a running Vivace through /proc (Linux): a coordinator's local worker processes, and CPU
+// time of a whole process (every thread) and of its main thread. Figure b reads CPU around its measured
+// load to say where each query's CPU goes; the e2e specs find the worker to kill.
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcessCpu {
   /** user + system microseconds of every thread */
@@ -9,11 +10,15 @@ export interface ProcessCpu {
   main: number;
 }
 
-/** utime + stime of a /proc stat line, in microseconds (clock ticks of 10 ms: USER_HZ is 100 on Linux). */
-function statMicros(path: string): number {
+/** The fields of a /proc stat line after the command name (which may hold spaces and parentheses): state is [0]. */
+function statFields(path: string): string[] {
   const stat = readFileSync(path, 'utf8');
-  // The command name may hold spaces and parentheses: fields count from the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** utime + stime of a /proc stat file, in microseconds (clock ticks of 10 ms: USER_HZ is 100 on Linux). */
+function statMicros(path: string): number {
+  const fields = statFields(path);
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
@@ -21,12 +26,24 @@ export function processCpu(pid: number): ProcessCpu {
   return { total: statMicros(`/proc/${pid}/stat`), main: statMicros(`/proc/${pid}/task/${pid}/stat`) };
 }
 
-/** The direct children of `pid` (a coordinator's local workers). */
-export function childPids(pid: number): number[] {
-  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter((s) => s !== '').map(Number);
+/** Pids of a coordinator's local worker processes by node id (its children started with --node-id). */
+export function workerPids(coordinatorPid: number): Map<string, number> {
+  const pids = new Map<string, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(statFields(`/proc/${entry}/stat`)[1]) !== coordinatorPid) continue;
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      const at = args.indexOf('--node-id');
+      if (at >= 0) pids.set(args[at + 1]!, Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
 }
 
-/** CPU of each process between start() and the returned stop(), or undefined where /proc is not there. */
+/** CPU of each process between the call and the returned stop(), or undefined where /proc is not there. */
 export function watchCpu(pids: readonly number[]): { stop(): ProcessCpu[] } | undefined {
   try {
     const before = pids.map(processCpu);

@@ -22,7 +22,7 @@ import { engineLatency, plainGetLatency, sequentialLatency, type LatencyFigures 
 import { memoryGrowth } from './memory.bench.js';
 import { startVivace } from './server-child.js';
 import { LINEITEM_SF1_ROWS, renderInProcess, streamOverHttp, wideResultSql, type StreamFigures } from './stream.bench.js';
-import { childPids, watchCpu, type ProcessCpu } from './process-cpu.js';
+import { watchCpu, workerPids, type ProcessCpu } from './process-cpu.js';
 import { plainGetThroughput, queryThroughput } from './throughput.bench.js';
 import { generateTpch, runBenchScript } from './tpch.bench.js';
 import { runTpchClusterBench } from './tpch-cluster.bench.js';
@@ -128,7 +128,7 @@ async function figureB(): Promise<void> {
     let client = process.cpuUsage();
     return queryThroughput(c.url, SIZES.clients, SIZES.throughputSeconds, max, {
       started: () => {
-        watch = watchCpu([c.pid, ...childPids(c.pid)]);
+        watch = watchCpu([c.pid, ...workerPids(c.pid).values()]);
         client = process.cpuUsage();
       },
       ended: () => {

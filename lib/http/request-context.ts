@@ -54,7 +54,10 @@ export function protocolFamily(ctx: Context, fallback?: HeaderPrefix): ProtocolF
   return { prefix, dialect: dialectOf(prefix) };
 }
 
-/** Write a JSON text body with exactly `application/json` (lento rejects a charset suffix). */
+/**
+ * Write a body with exactly `contentType` (by default `application/json`: lento rejects a charset suffix),
+ * given as text or as byte pieces (a large result page: written as they are, byte-pieces.ts).
+ */
 export function sendJsonText(ctx: Context, status: number, json: string | readonly Buffer[], contentType = 'application/json'): void {
   if (typeof json !== 'string') {
     sendBytePieces(ctx, status, contentType, json);

@@ -12,7 +12,7 @@ import { DEFAULT_TARGET_BYTES, type TaskPage, type WorkerTask } from './worker-t
 import { statementError } from './worker-errors.js';
 import type { ServerState as WorkerState } from '../http/info.routes.js';
 import type { SystemSnapshots } from './system-snapshot.js';
-import { sendBytePieces } from '../http/byte-pieces.js';
+import { sendJsonText } from '../http/request-context.js';
 
 export interface TaskRouteOptions {
   /** Largest request body (http-server.max-request-size). */
@@ -72,11 +72,7 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
         ctx.set(TASK_HEADERS.planBytes, String(Buffer.byteLength(plan)));
         ctx.set(TASK_HEADERS.rows, String(page.batch?.rows ?? 0));
         const rows = page.batch?.json;
-        if (typeof rows === 'object') sendBytePieces(ctx, 200, PAGE_TYPE, [Buffer.from(plan, 'utf8'), ...rows]);
-        else {
-          ctx.type = PAGE_TYPE;
-          ctx.body = rows === undefined ? plan : plan + rows;
-        }
+        sendJsonText(ctx, 200, rows === undefined ? plan : typeof rows === 'string' ? plan + rows : [Buffer.from(plan, 'utf8'), ...rows], PAGE_TYPE);
         return;
       }
     }
@@ -137,11 +133,7 @@ function sendPage(ctx: Context, page: TaskPage): void {
     return;
   }
   ctx.set(TASK_HEADERS.rows, String(page.batch.rows));
-  const rows = page.batch.json;
-  if (typeof rows === 'string') {
-    ctx.type = PAGE_TYPE;
-    ctx.body = rows;
-  } else sendBytePieces(ctx, 200, PAGE_TYPE, rows);
+  sendJsonText(ctx, 200, page.batch.json, PAGE_TYPE);
 }
 
 /** A page's rows (the plan's JSON before them, when it rides along). */

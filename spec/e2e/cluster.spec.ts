@@ -11,7 +11,7 @@ import { startClusterProcess, until, type ClusterProcess } from '../../bench/clu
 import { request, runStatement } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
 import { healthy, nodes, USER } from './cluster-nodes.js';
-import { workerPids } from './worker-processes.js';
+import { workerPids } from '../../bench/process-cpu.js';
 
 const startCluster = (dataDirectory: string, workers = 2) =>
   startClusterProcess({ workers, dataDirectory, properties: { 'shutdown.grace-period': '1s' }, captureOutput: true });

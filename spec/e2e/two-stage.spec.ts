@@ -19,7 +19,7 @@ import { request, runStatement } from '../support/http.js';
 import { runOn, session } from '../cluster/cluster-harness.js';
 import { expectSameRows } from '../cluster/same-rows.js';
 import { healthy } from './cluster-nodes.js';
-import { workerPids } from './worker-processes.js';
+import { workerPids } from '../../bench/process-cpu.js';
 
 const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
 const SECRET = 'two-stage-e2e-secret';
