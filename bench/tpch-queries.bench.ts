@@ -15,7 +15,7 @@ import { readManifest } from '../lib/engine/catalogs/tpch-generation.js';
 import type { Session } from '../lib/protocol/types.js';
 import { TPCH_QUERIES } from '../lib/tpch/queries/tpch-queries.js';
 import { TPCH_ANSWERS_SF1, type TpchAnswer } from './tpch-answers-sf1.js';
-import { batchText } from '../lib/engine/row-batch.js';
+import { executionRows } from '../lib/engine/row-batch.js';
 
 export interface TpchQueryFigure {
   query: number;
@@ -46,10 +46,7 @@ const session = sessionOn(SCHEMA);
 /** `sql` on the engine with the session on tpch.`schema`, its rows as the protocol's JSON values. */
 export async function runOnEngine(engine: Engine, sql: string, schema = SCHEMA): Promise<unknown[][]> {
   const plan = await engine.plan(sql, schema === SCHEMA ? session : sessionOn(schema));
-  const execution = plan.execute();
-  const parts: string[] = [];
-  for (let batch = await execution.next(1 << 20); batch; batch = await execution.next(1 << 20)) parts.push(batchText(batch));
-  return JSON.parse(`[${parts.join(',')}]`) as unknown[][];
+  return executionRows(plan.execute());
 }
 
 /** Plain DuckDB (THREADS threads) with a view per table of tpch.`schema`'s Parquet parts under `dataDirectory`. */

@@ -1,5 +1,5 @@
 // Helpers over RowBatch (engine.types.ts), whose rows are JSON text or its UTF-8 bytes in pieces.
-import type { RowBatch } from './engine.types.js';
+import type { Execution, RowBatch } from './engine.types.js';
 
 const COMMA = Buffer.from(',');
 
@@ -35,4 +35,11 @@ export function joinBatches(batches: readonly RowBatch[]): RowBatch | undefined 
     else pieces.push(...b.json);
   }
   return { json: pieces, rows, bytes };
+}
+
+/** Every row an execution gives, as the protocol's JSON values (for the project's own small queries and specs). */
+export async function executionRows(execution: Execution, targetBytes = 1 << 20): Promise<unknown[][]> {
+  const parts: string[] = [];
+  for (let batch = await execution.next(targetBytes); batch; batch = await execution.next(targetBytes)) if (batch.rows > 0) parts.push(batchText(batch));
+  return JSON.parse(`[${parts.join(',')}]`) as unknown[][];
 }

@@ -13,7 +13,7 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { cachedStages, type StagePlan } from '../cluster/stage-planner.js';
 import { manifestOf } from '../cluster/staged-query.js';
 import { inputSourceSql, leafDuckDbSql, rootDuckDbSql, splitSourceSql, type Split } from '../cluster/stage-sql.js';
-import { batchText } from '../engine/row-batch.js';
+import { executionRows } from '../engine/row-batch.js';
 
 /** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
 export interface StageEngine extends Engine {
@@ -74,10 +74,7 @@ export async function planLeaf(engine: StageEngine, sql: string, session: Sessio
 
 /** The rows of the project's own small query (counts over Parquet metadata), as JSON values. */
 async function ownRows(engine: StageEngine, sql: string, session: Session): Promise<unknown[][]> {
-  const execution = (await engine.planOwnSql(sql, session)).execute();
-  const parts: string[] = [];
-  for (let batch = await execution.next(1 << 16); batch; batch = await execution.next(1 << 16)) parts.push(batchText(batch));
-  return JSON.parse(`[${parts.join(',')}]`) as unknown[][];
+  return executionRows((await engine.planOwnSql(sql, session)).execute(), 1 << 16);
 }
 
 /** Runs the leaf's COPY to its end, then reads what it wrote and read from the files' metadata. */

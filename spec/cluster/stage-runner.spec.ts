@@ -17,19 +17,14 @@ import { splitsOf } from '../../lib/cluster/stage-sql.js';
 import { planLeaf, planRoot } from '../../lib/worker/stage-runner.js';
 import type { Plan } from '../../lib/engine/engine.types.js';
 import { testSession } from '../engine/engine-helpers.js';
-import { batchText } from '../../lib/engine/row-batch.js';
+import { executionRows } from '../../lib/engine/row-batch.js';
 
 const session = testSession({ catalog: 'tpch', schema: 'tiny' });
 
 async function drain(plan: Plan): Promise<{ rows: unknown[][]; updateCount?: number }> {
   const execution = plan.execute();
-  const parts: string[] = [];
-  for (;;) {
-    const batch = await execution.next(1 << 20);
-    if (!batch) break;
-    parts.push(batchText(batch));
-  }
-  return { rows: JSON.parse(`[${parts.join(',')}]`) as unknown[][], ...(execution.updateCount === undefined ? {} : { updateCount: execution.updateCount }) };
+  const rows = await executionRows(execution);
+  return { rows, ...(execution.updateCount === undefined ? {} : { updateCount: execution.updateCount }) };
 }
 
 describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', function () {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { batchText, joinBatches } from '../../lib/engine/row-batch.js';
+import { batchText, executionRows, joinBatches } from '../../lib/engine/row-batch.js';
 import type { RowBatch } from '../../lib/engine/engine.types.js';
 
 const batchOf = (rows: string[], asBytes: boolean): RowBatch => {
@@ -32,5 +32,11 @@ describe('row batches', () => {
     expect(joinBatches([])).to.equal(undefined);
     const one = batchOf(['[1]'], true);
     expect(joinBatches([one])).to.equal(one);
+  });
+
+  it('reads an execution to its end, text and pieces alike, skipping empty batches', async () => {
+    const batches = [batchOf(['[1,"é"]', '[2,"€"]'], true), { json: '', rows: 0, bytes: 0 }, batchOf(['[3,"😀"]'], false)];
+    const execution = { next: async () => batches.shift() ?? null, cancel: () => {}, progress: () => ({ processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 }) };
+    expect(await executionRows(execution)).to.deep.equal([[1, 'é'], [2, '€'], [3, '😀']]);
   });
 });
