@@ -23,7 +23,7 @@ import { memoryGrowth } from './memory.bench.js';
 import { startVivace } from './server-child.js';
 import { LINEITEM_SF1_ROWS, renderInProcess, streamOverHttp, wideResultSql, type StreamFigures } from './stream.bench.js';
 import { watchCpu, workerPids, type ProcessCpu } from './process-cpu.js';
-import { plainGetThroughput, queryThroughput } from './throughput.bench.js';
+import { plainGetThroughput, queryThroughput, warmUp } from './throughput.bench.js';
 import { generateTpch, runBenchScript } from './tpch.bench.js';
 import { runTpchClusterBench } from './tpch-cluster.bench.js';
 import { runTpchQueriesBench } from './tpch-queries.bench.js';
@@ -34,8 +34,8 @@ const PROFILE_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_P
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g,h').split(',').map((s) => s.trim()));
 
 const SIZES = QUICK
-  ? { warmup: 50, latencyQueries: 300, clients: 16, throughputSeconds: 3, streamRows: 500_000, memoryQueries: 2_000, tpchScales: [0.01] }
-  : { warmup: 200, latencyQueries: 2_000, clients: 16, throughputSeconds: 10, streamRows: LINEITEM_SF1_ROWS, memoryQueries: 10_000, tpchScales: FULL_TPCH ? [1] : [0.01, 0.1] };
+  ? { warmup: 50, jitWarmupSeconds: 1, latencyQueries: 300, clients: 16, throughputSeconds: 3, streamRows: 500_000, memoryQueries: 2_000, tpchScales: [0.01] }
+  : { warmup: 200, jitWarmupSeconds: 15, latencyQueries: 2_000, clients: 16, throughputSeconds: 10, streamRows: LINEITEM_SF1_ROWS, memoryQueries: 10_000, tpchScales: FULL_TPCH ? [1] : [0.01, 0.1] };
 
 interface Row {
   figure: string;
@@ -80,15 +80,20 @@ async function withCluster<T>(body: (cluster: RunningCluster) => Promise<T>): Pr
 }
 
 async function figureA(): Promise<void> {
-  log(`a. SELECT 1 latency: ${SIZES.latencyQueries} sequential queries after ${SIZES.warmup} warm-up`);
-  const cluster = await withCluster((c) => sequentialLatency(c.url, SIZES.warmup, SIZES.latencyQueries, 120));
+  log(`a. SELECT 1 latency: ${SIZES.latencyQueries} sequential queries after ${SIZES.jitWarmupSeconds} s of load (${SIZES.clients} clients) and ${SIZES.warmup} sequential ones`);
+  // Each server is measured in its steady state (warmUp), then warmed sequentially.
+  const steady = async (url: string) => {
+    await warmUp(url, SIZES.clients, SIZES.jitWarmupSeconds);
+    return sequentialLatency(url, SIZES.warmup, SIZES.latencyQueries, 120);
+  };
+  const cluster = await withCluster((c) => steady(c.url));
   log(`   cluster (coordinator + ${CLUSTER_WORKERS} workers): ${JSON.stringify(round(cluster))}`);
-  const separate = await withChild('server-child.ts', (child) => sequentialLatency(child.url, SIZES.warmup, SIZES.latencyQueries, 120));
+  const separate = await withChild('server-child.ts', (child) => steady(child.url));
   log(`   server in a child process: ${JSON.stringify(round(separate))}`);
   const inProcess = await (async (): Promise<LatencyFigures> => {
     const vivace = await startVivace();
     try {
-      return await sequentialLatency(vivace.url, SIZES.warmup, SIZES.latencyQueries, 120);
+      return await steady(vivace.url);
     } finally {
       await vivace.stop();
     }
@@ -120,7 +125,7 @@ async function figureA(): Promise<void> {
 
 async function figureB(): Promise<void> {
   const max = 1_000_000;
-  log(`b. throughput: ${SIZES.clients} clients for ${SIZES.throughputSeconds} s`);
+  log(`b. throughput: ${SIZES.clients} clients for ${SIZES.throughputSeconds} s after ${SIZES.jitWarmupSeconds} s of the same load`);
   // CPU per query of each process of the cluster and of this process (the load's client), from /proc.
   let cpu: { processes: ProcessCpu[]; client: number } | undefined;
   const cluster = await withCluster((c) => {
@@ -136,7 +141,7 @@ async function figureB(): Promise<void> {
         const processes = watch?.stop();
         if (processes) cpu = { processes, client: used.user + used.system };
       },
-    });
+    }, SIZES.jitWarmupSeconds);
   });
   log(`   cluster SELECT 1: ${JSON.stringify(round(cluster))}`);
   if (cpu) {
@@ -147,7 +152,7 @@ async function figureB(): Promise<void> {
       + `${workers.length} workers ${per(workers.reduce((sum, w) => sum + w.total, 0))} together, this bench's client ${per(cpu.client)}: `
       + `${per(total)} in all, so ${cpus().length} cores allow about ${num((cpus().length * 1e6 * cluster.operations) / total)} q/s`);
   }
-  const vivace = await withChild('server-child.ts', (child) => queryThroughput(child.url, SIZES.clients, SIZES.throughputSeconds, max));
+  const vivace = await withChild('server-child.ts', (child) => queryThroughput(child.url, SIZES.clients, SIZES.throughputSeconds, max, {}, SIZES.jitWarmupSeconds));
   log(`   vivace SELECT 1: ${JSON.stringify(round(vivace))}`);
   const koa = await withChild('koa-child.ts', (child) => plainGetThroughput(child.url, SIZES.clients, SIZES.throughputSeconds, max));
   log(`   bare Koa GET /:  ${JSON.stringify(round(koa))}`);
