@@ -8,6 +8,7 @@ import { parseDataSize } from './protocol/data-size.js';
 import { parseDuration } from './protocol/duration.js';
 import { VivaceError } from './protocol/vivace-error.js';
 import { parseLogLevel, type LogLevel } from './log/log-level.js';
+import { DEFAULT_LOCAL_WORKERS_NICE, parseNice } from './cluster/process-priority.js';
 
 export interface CoordinatorConfig {
   host: string;
@@ -94,6 +95,8 @@ export interface CoordinatorConfig {
   distributedTpch?: boolean;
   /** vivace.distributed-tpch-min-rows: a table with fewer rows runs as one task (the leaf stage's fixed cost outweighs a small scan); default in staged-query.ts */
   distributedTpchMinRows?: number;
+  /** vivace.local-workers.nice: the CPU priority (Unix nice, 0 to 19) of the workers `serve` starts, below the coordinator's; 0 keeps theirs (lib/cluster/process-priority.ts) */
+  localWorkersNice: number;
 }
 
 export type AuthenticationType = 'PASSWORD' | 'JWT';
@@ -129,6 +132,7 @@ export function defaultConfig(): CoordinatorConfig {
     engineMemoryLimit: '4GB',
     engineThreads: 2,
     distributedTpch: true,
+    localWorkersNice: DEFAULT_LOCAL_WORKERS_NICE,
     maxOpenTransactionsPerUser: 2,
     transactionIdleTimeoutMs: 5 * 60_000,
     shutdownGracePeriodMs: 2 * 60_000,
@@ -215,6 +219,7 @@ const PROPERTIES: Record<string, Parser> = {
   'security.refresh-period': (v) => ({ securityRefreshPeriodMs: parseDuration(v) }),
   'internal-communication.shared-secret': (v) => ({ internalSharedSecret: v }),
   'vivace.distributed-tpch': (v) => ({ distributedTpch: boolean(v, 'vivace.distributed-tpch') }),
+  'vivace.local-workers.nice': (v) => ({ localWorkersNice: parseNice(v, 'vivace.local-workers.nice') }),
   'vivace.distributed-tpch-min-rows': (v) => ({ distributedTpchMinRows: integer(v, 'vivace.distributed-tpch-min-rows') }),
 };
 

@@ -93,7 +93,7 @@ export async function runServe(args: string[]): Promise<number> {
     const configFile = join(privateDir, 'worker.properties');
     // The user's settings, then what the workers must share with this coordinator (last one wins).
     writeFileSync(configFile, `${configText ?? ''}\nnode.environment=${config.environment}\ninternal-communication.shared-secret=${config.internalSharedSecret}\n`, { mode: 0o600 });
-    localWorkers = new LocalWorkers({ count: workerCount, coordinatorUrl: server.url, dataDirectory: join(config.dataDirectory, 'workers'), configFile });
+    localWorkers = new LocalWorkers({ count: workerCount, coordinatorUrl: server.url, dataDirectory: join(config.dataDirectory, 'workers'), configFile, nice: config.localWorkersNice });
     const workers = localWorkers;
     // Children never outlive the coordinator: on any exit, and (orphan guard) if it is killed.
     process.on('exit', () => workers.killAll());

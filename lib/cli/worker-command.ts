@@ -1,5 +1,5 @@
 // `vivace worker --coordinator URL [--port N] [--host H] [--node-id ID] [--data-dir DIR] [--config FILE]
-// [--memory-catalog]`: a worker process with its own sandboxed DuckDB. It listens (port 0: any free port),
+// [--memory-catalog] [--nice N]`: a worker process with its own sandboxed DuckDB. It listens (port 0: any free port),
 // prints `vivace worker <nodeId> listening on <url>` (the supervisor reads that line), announces itself to
 // the coordinator's discovery, runs the tasks it is sent, and stops gracefully on PUT /v1/info/state.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,8 +17,9 @@ import { SystemSnapshots } from '../worker/system-snapshot.js';
 import { startWorkerServer } from '../worker/worker-server.js';
 import { Announcer } from '../worker/announcer.js';
 import { engineSizingOf } from './engine-options.js';
+import { lowerOwnPriority, parseNice } from '../cluster/process-priority.js';
 
-export const WORKER_USAGE = 'usage: vivace worker --coordinator URL [--port N] [--host HOST] [--node-id ID] [--data-dir DIR] [--config FILE] [--memory-catalog]';
+export const WORKER_USAGE = 'usage: vivace worker --coordinator URL [--port N] [--host HOST] [--node-id ID] [--data-dir DIR] [--config FILE] [--memory-catalog] [--nice N]';
 
 /** The file in the data directory that keeps a worker's node id across restarts. */
 export const NODE_ID_FILE = 'node-id';
@@ -87,6 +88,7 @@ export async function runWorker(argv: string[]): Promise<number> {
       'data-dir': { type: 'string' },
       config: { type: 'string' },
       'memory-catalog': { type: 'boolean' },
+      nice: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -95,6 +97,8 @@ export async function runWorker(argv: string[]): Promise<number> {
     return 0;
   }
   const coordinatorUrl = coordinatorUrlOf(values.coordinator);
+  // First: the threads started from here on (DuckDB's, the libuv pool's) inherit the priority.
+  if (values.nice !== undefined) lowerOwnPriority(parseNice(values.nice, '--nice'));
   const fromFile = values.config ? loadConfigFile(values.config) : {};
   const config: CoordinatorConfig = { ...defaultConfig(), ...fromFile };
   if (values.host !== undefined) config.host = values.host;

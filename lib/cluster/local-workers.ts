@@ -28,6 +28,8 @@ export interface LocalWorkersOptions {
   stopGraceMs?: number;
   /** Extra environment for the workers. */
   env?: NodeJS.ProcessEnv;
+  /** The workers' CPU priority (`vivace worker --nice`); 0 or absent: the coordinator's. */
+  nice?: number;
 }
 
 export interface LocalWorkerState {
@@ -148,6 +150,7 @@ class Slot {
       '--data-dir', join(this.options.dataDirectory, this.nodeId),
       ...(this.options.configFile ? ['--config', this.options.configFile] : []),
       ...(this.index === 0 ? ['--memory-catalog'] : []),
+      ...(this.options.nice ? ['--nice', String(this.options.nice)] : []),
     ];
     this.url = undefined;
     this.startedAt = Date.now();

@@ -4,8 +4,8 @@
 // fails queries cleanly (and stays up) with every worker dead, and takes its workers with it when it is
 // killed itself.
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
 import { request, runStatement } from '../support/http.js';
@@ -51,6 +51,17 @@ describe('e2e: a coordinator with two local workers (real processes)', function 
     const all = await nodes(cluster, '/v1/node');
     expect(all.map((n) => n.uri).sort()).to.deep.equal([...cluster.workerUrls.values()].map((u) => `${u}/v1/status`).sort());
     expect(await nodes(cluster, '/v1/node/failed')).to.deep.equal([]);
+  });
+
+  it('runs its workers below its own CPU priority, every thread (vivace.local-workers.nice, 10 by default)', () => {
+    const own = getPriority(cluster.pid);
+    const pids = [...workerPids(cluster.pid).values()];
+    expect(pids).to.have.length(2);
+    for (const pid of pids) {
+      const threads = readdirSync(`/proc/${pid}/task`).map(Number);
+      expect(threads.length).to.be.greaterThan(4); // V8's, libuv's and DuckDB's threads besides the main one
+      expect(new Set(threads.map((t) => getPriority(t)))).to.deep.equal(new Set([Math.max(own, 10)]));
+    }
   });
 
   it('refuses a stranger\'s announcement: local workers share a secret made for this start', async () => {
