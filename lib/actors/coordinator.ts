@@ -150,7 +150,9 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     const finished = () => {
       liveQueries--;
       finishedQueries++;
-      tracker.send({ type: 'query.finished', queryId });
+      // Once the response that ended the query is written: its final view, the history and their
+      // listeners (query log, metrics) are not on the client's path.
+      setImmediate(() => tracker.send({ type: 'query.finished', queryId }));
     };
     query.subscribe({ complete: finished, error: finished });
     onLateEngineWork(query, (lateMs) => tracker.send({ type: 'query.engineLate', queryId, lateMs }));
