@@ -17,6 +17,9 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** server-child: Vivace in one process; koa-child: a bare Koa app; hop-floor-child: bare HTTP with a worker call's hops (figure b's floor). */
+export type ChildScript = 'server-child.ts' | 'koa-child.ts' | 'hop-floor-child.ts';
+
 export interface ChildOptions {
   /** Write a V8 CPU profile of the child into this directory when it exits. */
   cpuProfDir?: string;
@@ -37,7 +40,7 @@ export function serverNodeFlags(): string[] {
   return line[1]!.trim().split(/\s+/);
 }
 
-export function startChild(script: 'server-child.ts' | 'koa-child.ts', options: ChildOptions = {}): Promise<Child> {
+export function startChild(script: ChildScript, options: ChildOptions = {}): Promise<Child> {
   const path = siblingScript(script);
   const execArgv = [...loaderArgs, ...serverNodeFlags()];
   if (options.cpuProfDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);

@@ -15,7 +15,7 @@
 import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { startChild, type Child } from './children.js';
+import { startChild, type Child, type ChildScript } from './children.js';
 import { startCluster, type RunningCluster } from './cluster-process.js';
 import { runFailureDetectorBench } from './failure-detector.bench.js';
 import { engineLatency, plainGetLatency, sequentialLatency, type LatencyFigures } from './latency.bench.js';
@@ -56,7 +56,7 @@ const num = (n: number) => Math.round(n).toLocaleString('en-US');
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-async function withChild<T>(script: 'server-child.ts' | 'koa-child.ts', body: (child: Child) => Promise<T>): Promise<T> {
+async function withChild<T>(script: ChildScript, body: (child: Child) => Promise<T>): Promise<T> {
   if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
   const child = await startChild(script, script === 'server-child.ts' && PROFILE_DIR ? { cpuProfDir: PROFILE_DIR } : {});
   try {
@@ -156,6 +156,21 @@ async function figureB(): Promise<void> {
   log(`   vivace SELECT 1: ${JSON.stringify(round(vivace))}`);
   const koa = await withChild('koa-child.ts', (child) => plainGetThroughput(child.url, SIZES.clients, SIZES.throughputSeconds, max));
   log(`   bare Koa GET /:  ${JSON.stringify(round(koa))}`);
+  // The same load through bare HTTP with the cluster's hops (bench/hop-floor-child.ts): what is left of the
+  // 2 cores for the coordinator's and the workers' own work.
+  let floorCpu: ProcessCpu | undefined;
+  const floor = await withChild('hop-floor-child.ts', (child) => {
+    let watch: ReturnType<typeof watchCpu>;
+    return queryThroughput(child.url, SIZES.clients, SIZES.throughputSeconds, max, {
+      started: () => {
+        watch = watchCpu([child.pid]);
+      },
+      ended: () => {
+        floorCpu = watch?.stop()[0];
+      },
+    }, SIZES.jitWarmupSeconds);
+  });
+  log(`   bare HTTP, the cluster's hops: ${JSON.stringify(round(floor))}`);
   rows.push(
     {
       figure: `b. SELECT 1 queries/s via workers (${SIZES.clients} clients)`,
@@ -173,6 +188,12 @@ async function figureB(): Promise<void> {
       target: '>= 1,500 q/s',
       verdict: vivace.perSecond >= 1500 && vivace.errors === 0 ? 'ok' : 'MISS',
     },
+    info(
+      'b. floor: bare Node HTTP, same hops and client',
+      `${num(floor.perSecond)} q/s`,
+      floorCpu ? `front process ${Math.round(floorCpu.total / floor.operations)} us per query` : '',
+      `cluster ${(cluster.perSecond / floor.perSecond).toFixed(3)}x`,
+    ),
     info(
       'b. HTTP requests/s during b',
       `${num(vivace.requestsPerSecond)} req/s`,
