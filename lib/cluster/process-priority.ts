@@ -1,7 +1,8 @@
 // A worker's CPU priority (Unix nice). Local workers share the machine with their coordinator, which every
 // client, heartbeat and page goes through: at a lower priority their statements cannot starve it, and
 // the scheduler runs the coordinator as soon as it has work (make bench, b: 16 clients' SELECT 1 through
-// 2 local workers at nice 10 ran 1,142 q/s against 1,026 at nice 0, the lineitem stream took the same time).
+// 2 local workers at nice 10 ran 1,156-1,199 q/s against 1,028-1,043 at nice 0 in alternating runs; the
+// lineitem stream took the same 8.0-8.3 s).
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { VivaceError } from '../protocol/vivace-error.js';
