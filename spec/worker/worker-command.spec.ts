@@ -3,10 +3,10 @@
 // PUT /v1/info/state "SHUTTING_DOWN" after leaving discovery.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expectValid } from '../support/schema-validator.js';
@@ -91,23 +91,29 @@ describe('vivace worker (child process)', function () {
     expect(await w.exited).to.equal(0);
     expect(seen.some((r) => r.method === 'DELETE' && r.url === `/v1/announcement/${w.nodeId}`)).to.equal(true);
 
-    // Restarted on the same data directory, it is the same node.
-    const again = await startWorker(['--coordinator', discoveryUrl, '--data-dir', dataDir, '--config', join(dir, 'config.properties')]);
+    // Restarted on the same data directory, it is the same node; with --nice, every thread of it runs at that priority.
+    const again = await startWorker(['--coordinator', discoveryUrl, '--data-dir', dataDir, '--config', join(dir, 'config.properties'), '--nice', '7']);
     children.push(again.child);
     expect(again.nodeId).to.equal(w.nodeId);
+    const threads = readdirSync(`/proc/${again.child.pid}/task`).map(Number);
+    expect(threads.length).to.be.greaterThan(4);
+    expect(new Set(threads.map((t) => getPriority(t)))).to.deep.equal(new Set([Math.max(7, getPriority())]));
     again.child.kill('SIGTERM');
     expect(await again.exited).to.equal(0);
   });
 
-  it('refuses a missing or odd --coordinator and a bad --node-id with a clear message', async () => {
-    for (const args of [[], ['--coordinator', 'not a url'], ['--coordinator', 'ftp://x'], ['--coordinator', discoveryUrl, '--node-id', 'a b/c']]) {
+  it('refuses a missing or odd --coordinator, a bad --node-id and a bad --nice with a clear message', async () => {
+    const bad = [[], ['--coordinator', 'not a url'], ['--coordinator', 'ftp://x'], ['--coordinator', discoveryUrl, '--node-id', 'a b/c']];
+    // A priority above the coordinator's (negative), out of range, or not a plain decimal.
+    for (const nice of ['--nice=-5', '--nice=20', '--nice=0x5', '--nice=1e1', '--nice=']) bad.push(['--coordinator', discoveryUrl, nice]);
+    for (const args of bad) {
       const child = spawn(BIN, ['worker', '--data-dir', join(dir, 'w2'), ...args], { env: { ...process.env, VIVACE_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
       let err = '';
       child.stderr.on('data', (c: Buffer) => (err += c.toString()));
       const code = await new Promise<number | null>((done) => child.once('exit', done));
       expect(code, args.join(' ')).to.equal(1);
-      expect(err, args.join(' ')).to.match(/^vivace: (--coordinator|--node-id)/);
+      expect(err, args.join(' ')).to.match(/^vivace: (--coordinator|--node-id|--nice)/);
     }
   });
 });
