@@ -5,13 +5,12 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateSchema } from '../../lib/engine/catalogs/tpch-generation.js';
-import { tpchSchema } from '../../lib/engine/catalogs/tpch-schemas.js';
 import { stagedQuery } from '../../lib/cluster/staged-query.js';
 import { cachedStages } from '../../lib/cluster/stage-planner.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { TPCH_TABLES } from '../../lib/tpch/index.js';
 import { session } from './cluster-harness.js';
+import { generatedTiny } from '../support/generated-tiny.js';
 
 const tiny = session({ catalog: 'tpch', schema: 'tiny' });
 
@@ -21,14 +20,10 @@ describe('stagedQuery without the coordinator\'s own tpch cache', function () {
   let empty: string;
 
   before(async () => {
-    cached = mkdtempSync(join(tmpdir(), 'vivace-staged-cached-'));
     empty = mkdtempSync(join(tmpdir(), 'vivace-staged-empty-'));
-    await generateSchema({ directory: cached, schema: tpchSchema('tiny')!, freeDiskBytes: async () => 1e12, log: () => {} });
+    ({ directory: cached } = await generatedTiny());
   });
-  after(() => {
-    rmSync(cached, { recursive: true, force: true });
-    rmSync(empty, { recursive: true, force: true });
-  });
+  after(() => rmSync(empty, { recursive: true, force: true }));
 
   it('plans the same stages and splits from an empty tpch directory as from the generated cache (Q1, Q6, a count of each table)', () => {
     const statements = [TPCH_QUERIES[0]!.sql, TPCH_QUERIES[5]!.sql, ...TPCH_TABLES.map((t) => `SELECT count(*) FROM ${t.name.toUpperCase()}`)];

@@ -4,13 +4,10 @@
 // list; lineitem's row count for the min-rows decision is an estimate close to the exact one.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { generateSchema, type TpchManifest } from '../../../lib/engine/catalogs/tpch-generation.js';
+import type { TpchManifest } from '../../../lib/engine/catalogs/tpch-generation.js';
 import { estimatedRowCount, partCountOf, partFile, plannedParts } from '../../../lib/engine/catalogs/tpch-parts.js';
 import { tpchScaleFactor } from '../../../lib/engine/catalogs/tpch-metadata.js';
-import { tpchSchema } from '../../../lib/engine/catalogs/tpch-schemas.js';
+import { generatedTiny } from '../../support/generated-tiny.js';
 import { MAX_STAGE_ITEMS } from '../../../lib/cluster/task-protocol.js';
 import { rowCount, TPCH_TABLES } from '../../../lib/tpch/index.js';
 
@@ -23,14 +20,11 @@ const acceptedScaleFactor = (min: number, max: number) => fc.double({ min, max, 
 
 describe('tpch parts planned without generating (tpch-parts.ts)', function () {
   this.timeout(60_000);
-  let directory: string;
   let manifest: TpchManifest;
 
   before(async () => {
-    directory = mkdtempSync(join(tmpdir(), 'vivace-tpch-parts-'));
-    manifest = await generateSchema({ directory, schema: tpchSchema('tiny')!, freeDiskBytes: async () => 1e12, log: () => {} });
+    ({ manifest } = await generatedTiny());
   });
-  after(() => rmSync(directory, { recursive: true, force: true }));
 
   it('names at tiny exactly the files of a generated manifest, table by table', () => {
     for (const table of TABLES) {
