@@ -23,7 +23,7 @@ import { memoryGrowth } from './memory.bench.js';
 import { startVivace } from './server-child.js';
 import { LINEITEM_SF1_ROWS, renderInProcess, streamOverHttp, wideResultSql, type StreamFigures } from './stream.bench.js';
 import { watchCpu, workerPids, type ProcessCpu } from './process-cpu.js';
-import { plainGetThroughput, queryThroughput, warmUp } from './throughput.bench.js';
+import { plainGetThroughput, queryThroughput, warmUp, type ThroughputFigures } from './throughput.bench.js';
 import { generateTpch, runBenchScript } from './tpch.bench.js';
 import { runTpchClusterBench } from './tpch-cluster.bench.js';
 import { runTpchQueriesBench } from './tpch-queries.bench.js';
@@ -123,26 +123,33 @@ async function figureA(): Promise<void> {
   notes.push(`a. ${separate.requestsPerQuery.toFixed(1)} HTTP requests per SELECT 1 (POST + GETs); mean ${ms(separate.mean)} (child), ${ms(inProcess.mean)} (in-process)`);
 }
 
+/** Figure b's loads stop by time; this bound only keeps them finite. */
+const MAX_LOAD_OPERATIONS = 1_000_000;
+
+/** Figure b's load on `url` after its warm-up, with the CPU of `pids()` (read as the measured part starts) and of this process (the client) around it. */
+async function throughputWithCpu(url: string, pids: () => number[]): Promise<{ figures: ThroughputFigures; cpu?: { processes: ProcessCpu[]; client: number } }> {
+  let watch: ReturnType<typeof watchCpu>;
+  let client = process.cpuUsage();
+  let cpu: { processes: ProcessCpu[]; client: number } | undefined;
+  const figures = await queryThroughput(url, SIZES.clients, SIZES.throughputSeconds, MAX_LOAD_OPERATIONS, {
+    started: () => {
+      watch = watchCpu(pids());
+      client = process.cpuUsage();
+    },
+    ended: () => {
+      const used = process.cpuUsage(client);
+      const processes = watch?.stop();
+      if (processes) cpu = { processes, client: used.user + used.system };
+    },
+  }, SIZES.jitWarmupSeconds);
+  return cpu ? { figures, cpu } : { figures };
+}
+
 async function figureB(): Promise<void> {
-  const max = 1_000_000;
+  const max = MAX_LOAD_OPERATIONS;
   log(`b. throughput: ${SIZES.clients} clients for ${SIZES.throughputSeconds} s after ${SIZES.jitWarmupSeconds} s of the same load`);
   // CPU per query of each process of the cluster and of this process (the load's client), from /proc.
-  let cpu: { processes: ProcessCpu[]; client: number } | undefined;
-  const cluster = await withCluster((c) => {
-    let watch: ReturnType<typeof watchCpu>;
-    let client = process.cpuUsage();
-    return queryThroughput(c.url, SIZES.clients, SIZES.throughputSeconds, max, {
-      started: () => {
-        watch = watchCpu([c.pid, ...workerPids(c.pid).values()]);
-        client = process.cpuUsage();
-      },
-      ended: () => {
-        const used = process.cpuUsage(client);
-        const processes = watch?.stop();
-        if (processes) cpu = { processes, client: used.user + used.system };
-      },
-    }, SIZES.jitWarmupSeconds);
-  });
+  const { figures: cluster, cpu } = await withCluster((c) => throughputWithCpu(c.url, () => [c.pid, ...workerPids(c.pid).values()]));
   log(`   cluster SELECT 1: ${JSON.stringify(round(cluster))}`);
   if (cpu) {
     const per = (micros: number) => `${Math.round(micros / cluster.operations)} us`;
@@ -158,18 +165,8 @@ async function figureB(): Promise<void> {
   log(`   bare Koa GET /:  ${JSON.stringify(round(koa))}`);
   // The same load through bare HTTP with the cluster's hops (bench/hop-floor-child.ts): what is left of the
   // 2 cores for the coordinator's and the workers' own work.
-  let floorCpu: ProcessCpu | undefined;
-  const floor = await withChild('hop-floor-child.ts', (child) => {
-    let watch: ReturnType<typeof watchCpu>;
-    return queryThroughput(child.url, SIZES.clients, SIZES.throughputSeconds, max, {
-      started: () => {
-        watch = watchCpu([child.pid]);
-      },
-      ended: () => {
-        floorCpu = watch?.stop()[0];
-      },
-    }, SIZES.jitWarmupSeconds);
-  });
+  const { figures: floor, cpu: floorWatch } = await withChild('hop-floor-child.ts', (child) => throughputWithCpu(child.url, () => [child.pid]));
+  const floorCpu = floorWatch?.processes[0];
   log(`   bare HTTP, the cluster's hops: ${JSON.stringify(round(floor))}`);
   rows.push(
     {
