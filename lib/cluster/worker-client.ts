@@ -69,6 +69,8 @@ export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 export class WorkerClient {
   private readonly agent: HttpAgent;
+  /** When the engine last chose this worker for a statement (its own counter; 0: never). */
+  pickedAt = 0;
   private readonly secure: boolean;
   private readonly inflight = new Set<(reason: WorkerTransportError) => void>();
   /** The URI as request options, parsed once (a URL string per request cost ~15 us of parsing); undefined if it does not parse. */
@@ -149,6 +151,11 @@ export class WorkerClient {
 
   get busy(): boolean {
     return this.inflight.size > 0;
+  }
+
+  /** Requests sent and not answered yet: the worker's load as the coordinator sees it. */
+  get callsInFlight(): number {
+    return this.inflight.size;
   }
 
   close(): void {
