@@ -207,13 +207,32 @@ async function figureC(): Promise<void> {
   log(`c. stream ${num(SIZES.streamRows)} rows x 16 columns of tpch.sf1.lineitem`);
   // Generated once into the user's cache (about 12 s), before anything is timed.
   await renderInProcess('SELECT count(*) FROM tpch.sf1.region');
+  const engineStart = process.cpuUsage();
   const engine = await renderInProcess(sql);
+  const engineUsage = process.cpuUsage(engineStart);
   log(`   engine in process: ${JSON.stringify(round(engine))}`);
+  // The CPU of every process of the stream (the cluster's from /proc, the client's this process's own).
+  let streamCpu: { processes: ProcessCpu[]; client: number } | undefined;
   const viaWorker = await withCluster(async (c) => {
+    const watch = watchCpu([c.pid, ...workerPids(c.pid).values()]);
+    const client = process.cpuUsage();
     const r = await streamOverHttp(c.url, sql, 'raw');
+    const used = process.cpuUsage(client);
+    const processes = watch?.stop();
+    if (processes) streamCpu = { processes, client: used.user + used.system };
     log(`   cluster, no parse:         ${JSON.stringify(round(r))}`);
     return r;
   });
+  if (streamCpu) {
+    // What the cores allow at best: all the stream's CPU spread evenly over them, nothing waiting.
+    const seconds = (micros: number) => `${(micros / 1e6).toFixed(2)} s`;
+    const [coordinator, ...workers] = streamCpu.processes;
+    const total = streamCpu.processes.reduce((sum, p) => sum + p.total, streamCpu.client);
+    const floor = total / 1e6 / cpus().length;
+    notes.push(`c. CPU of the stream through the cluster (/proc, all threads): coordinator ${seconds(coordinator!.total)}, ${workers.length} workers ${seconds(workers.reduce((sum, w) => sum + w.total, 0))}, `
+      + `this bench's client ${seconds(streamCpu.client)}: ${seconds(total)} in all, so ${cpus().length} cores need at least ${floor.toFixed(2)} s, `
+      + `${(floor / engine.seconds).toFixed(2)}x the engine alone (which used ${seconds(engineUsage.user + engineUsage.system)} of CPU in ${engine.seconds.toFixed(2)} s)`);
+  }
   // The no-parse client counts no rows; the bytes (beside the single process's) show the stream was whole.
   const [parsed, raw] = await withChild('server-child.ts', async (child) => {
     const p = await streamOverHttp(child.url, sql, 'parse');
