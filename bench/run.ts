@@ -103,6 +103,10 @@ async function figureA(): Promise<void> {
   log(`   engine alone (in process, no HTTP): ${JSON.stringify(round(engine))}`);
   const koa = await withChild('koa-child.ts', (child) => plainGetLatency(child.url, SIZES.warmup, SIZES.latencyQueries));
   log(`   bare Koa GET / (child process):     ${JSON.stringify(round(koa))}`);
+  // Bare HTTP with the cluster's hops (bench/hop-floor-child.ts), measured the same way: the processes'
+  // wake-ups and loopback round trips alone, without Koa, actors, SQL or DuckDB.
+  const floor = await withChild('hop-floor-child.ts', (child) => steady(child.url));
+  log(`   bare HTTP, the cluster's hops:      ${JSON.stringify(round(floor))}`);
   rows.push(
     {
       figure: `a. SELECT 1 p50 via a worker (cluster of ${CLUSTER_WORKERS})`,
@@ -113,6 +117,7 @@ async function figureA(): Promise<void> {
       verdict: cluster.p50 <= 2 ? 'ok' : 'MISS',
     },
     info('a. SELECT 1 p99 via a worker', ms(cluster.p99), `single process ${ms(separate.p99)}`),
+    info('a. floor: bare Node HTTP, same hops and client, p50', ms(floor.p50), `POST ${ms(floor.stepP50[0] ?? 0)}`, `cluster ${(cluster.p50 / floor.p50).toFixed(2)}x`),
     { figure: 'a. SELECT 1 p50 (server child)', measured: ms(separate.p50), baseline: `engine ${ms(engine.p50)}, Koa GET ${ms(koa.p50)}`, ratio: `${(separate.p50 / engine.p50).toFixed(1)}x engine`, target: '<= 2 ms', verdict: separate.p50 <= 2 ? 'ok' : 'MISS' },
     info('a. SELECT 1 p99 (server child)', ms(separate.p99), `engine ${ms(engine.p99)}, Koa GET ${ms(koa.p99)}`),
     { figure: 'a. SELECT 1 p50 (in-process)', measured: ms(inProcess.p50), baseline: `engine ${ms(engine.p50)}`, ratio: `${(inProcess.p50 / engine.p50).toFixed(1)}x engine`, target: '<= 2 ms', verdict: inProcess.p50 <= 2 ? 'ok' : 'MISS' },
