@@ -196,6 +196,7 @@ describe('RemoteEngine with real workers', function () {
         for (let i = 0; i < 3; i++) await runOn(engine, `SELECT ${i} FROM tpch.tiny.nation LIMIT 1`);
         execution.cancel();
         expect(await pending).to.be.instanceOf(VivaceError);
+        await eventually(() => busy.worker.registry.list().every((t) => t.state !== 'RUNNING' && t.state !== 'PLANNED'));
         expect(idle.planned).to.have.length(3);
         expect(busy.planned).to.deep.equal([LONG_QUERY]);
       }
