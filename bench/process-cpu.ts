@@ -57,3 +57,22 @@ export function watchCpu(pids: readonly number[]): { stop(): ProcessCpu[] } | un
     return undefined;
   }
 }
+
+/** The CPU of a load's server processes (/proc) and of this process, the load's client (microseconds). */
+export interface LoadCpu {
+  processes: ProcessCpu[];
+  client: number;
+}
+
+/** CPU of `pids` and of this process between the call and the returned stop(); undefined where /proc is not there. */
+export function watchLoadCpu(pids: readonly number[]): { stop(): LoadCpu | undefined } {
+  const watch = watchCpu(pids);
+  const client = process.cpuUsage();
+  return {
+    stop: () => {
+      const used = process.cpuUsage(client);
+      const processes = watch?.stop();
+      return processes ? { processes, client: used.user + used.system } : undefined;
+    },
+  };
+}

@@ -22,7 +22,7 @@ import { engineLatency, plainGetLatency, sequentialLatency, type LatencyFigures 
 import { memoryGrowth } from './memory.bench.js';
 import { startVivace } from './server-child.js';
 import { LINEITEM_SF1_ROWS, renderInProcess, streamOverHttp, wideResultSql, type StreamFigures } from './stream.bench.js';
-import { watchCpu, workerPids, type ProcessCpu } from './process-cpu.js';
+import { watchLoadCpu, workerPids, type LoadCpu } from './process-cpu.js';
 import { plainGetThroughput, queryThroughput, warmUp, type ThroughputFigures } from './throughput.bench.js';
 import { generateTpch, runBenchScript } from './tpch.bench.js';
 import { runTpchClusterBench } from './tpch-cluster.bench.js';
@@ -132,19 +132,15 @@ async function figureA(): Promise<void> {
 const MAX_LOAD_OPERATIONS = 1_000_000;
 
 /** Figure b's load on `url` after its warm-up, with the CPU of `pids()` (read as the measured part starts) and of this process (the client) around it. */
-async function throughputWithCpu(url: string, pids: () => number[]): Promise<{ figures: ThroughputFigures; cpu?: { processes: ProcessCpu[]; client: number } }> {
-  let watch: ReturnType<typeof watchCpu>;
-  let client = process.cpuUsage();
-  let cpu: { processes: ProcessCpu[]; client: number } | undefined;
+async function throughputWithCpu(url: string, pids: () => number[]): Promise<{ figures: ThroughputFigures; cpu?: LoadCpu }> {
+  let watch: ReturnType<typeof watchLoadCpu> | undefined;
+  let cpu: LoadCpu | undefined;
   const figures = await queryThroughput(url, SIZES.clients, SIZES.throughputSeconds, MAX_LOAD_OPERATIONS, {
     started: () => {
-      watch = watchCpu(pids());
-      client = process.cpuUsage();
+      watch = watchLoadCpu(pids());
     },
     ended: () => {
-      const used = process.cpuUsage(client);
-      const processes = watch?.stop();
-      if (processes) cpu = { processes, client: used.user + used.system };
+      cpu = watch?.stop();
     },
   }, SIZES.jitWarmupSeconds);
   return cpu ? { figures, cpu } : { figures };
@@ -217,14 +213,11 @@ async function figureC(): Promise<void> {
   const engineUsage = process.cpuUsage(engineStart);
   log(`   engine in process: ${JSON.stringify(round(engine))}`);
   // The CPU of every process of the stream (the cluster's from /proc, the client's this process's own).
-  let streamCpu: { processes: ProcessCpu[]; client: number } | undefined;
+  let streamCpu: LoadCpu | undefined;
   const viaWorker = await withCluster(async (c) => {
-    const watch = watchCpu([c.pid, ...workerPids(c.pid).values()]);
-    const client = process.cpuUsage();
+    const watch = watchLoadCpu([c.pid, ...workerPids(c.pid).values()]);
     const r = await streamOverHttp(c.url, sql, 'raw');
-    const used = process.cpuUsage(client);
-    const processes = watch?.stop();
-    if (processes) streamCpu = { processes, client: used.user + used.system };
+    streamCpu = watch.stop();
     log(`   cluster, no parse:         ${JSON.stringify(round(r))}`);
     return r;
   });
