@@ -205,7 +205,8 @@ export abstract class QueryParser extends PrimaryParser {
     if (this.acceptKw('DISTINCT')) return true;
     // SELECT ALL * FROM t, but SELECT all * 2 multiplies a column named all.
     const star = this.isSym('*', this.peek()) && !this.canStartExpression(this.peek(2));
-    if (this.atKw('ALL') && (star || this.quantifierAllAhead())) this.advance();
+    // GROUP BY all LIMIT 10 groups by a column named all: a clause after the word leaves it no element to quantify.
+    if (this.atKw('ALL') && !this.clauseAhead(1) && (star || this.quantifierAllAhead())) this.advance();
     return false;
   }
 
@@ -228,10 +229,14 @@ export abstract class QueryParser extends PrimaryParser {
     return this.isIdentifierToken() && !this.clauseAhead() ? this.identifier() : undefined;
   }
 
-  /** Is the current non-reserved word the start of a clause (LIMIT 10, OFFSET 5, FETCH FIRST, WINDOW w AS, TABLESAMPLE SYSTEM)? */
-  protected clauseAhead(): boolean {
-    const next = this.peek();
-    switch (this.tok.keyword) {
+  /**
+   * Is the non-reserved word `offset` tokens ahead (0: the current one) the start of a clause (LIMIT 10,
+   * OFFSET 5, FETCH FIRST, WINDOW w AS, TABLESAMPLE SYSTEM)?
+   */
+  protected clauseAhead(offset = 0): boolean {
+    const word = offset === 0 ? this.tok : this.peek(offset);
+    const next = this.peek(offset + 1);
+    switch (word.keyword) {
       case 'LIMIT':
         return next.kind === 'integer' || this.isSym('?', next) || next.keyword === 'ALL';
       case 'OFFSET':
@@ -239,7 +244,7 @@ export abstract class QueryParser extends PrimaryParser {
       case 'FETCH':
         return next.keyword === 'FIRST' || next.keyword === 'NEXT';
       case 'WINDOW':
-        return this.isIdentifierToken(next) && this.isKw('AS', this.peek(2));
+        return this.isIdentifierToken(next) && this.isKw('AS', this.peek(offset + 2));
       case 'TABLESAMPLE':
         return next.keyword === 'BERNOULLI' || next.keyword === 'SYSTEM';
       default:

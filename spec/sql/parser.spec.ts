@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import type { Expression, FunctionCall, Node, Query, QuerySpecification, Statement } from '../../lib/sql/ast.js';
 import { parseDataType, parseExpression, parseStatement } from '../../lib/sql/parser.js';
+import { formatSql } from '../../lib/sql/sql-formatter.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { QUERY_CORPUS, STATEMENT_CORPUS } from './sql-corpus.js';
 import { bare } from './tree-helpers.js';
@@ -151,6 +152,24 @@ describe('parser', () => {
       expect(firstItem('SELECT all FROM t')).to.include({ type: 'Identifier', value: 'all' });
       expect(firstItem('SELECT ALL a FROM t')).to.include({ type: 'Identifier', value: 'a' });
       expect(firstItem('SELECT x at')).to.include({ type: 'Identifier', value: 'x' });
+    });
+
+    it('reads ALL before a clause as a column named all, as Trino (GROUP BY all LIMIT 10), and as the quantifier otherwise', () => {
+      // Found by the translation property (seed -1918321112): 'SELECT t.* GROUP BY all LIMIT 10' failed to parse.
+      for (const [sql, printed] of [
+        ['SELECT t.* GROUP BY all LIMIT 10', 'SELECT t.* GROUP BY (all) LIMIT 10'],
+        ['SELECT a FROM t GROUP BY ALL OFFSET 5', 'SELECT a FROM t GROUP BY (ALL) OFFSET 5 ROWS'],
+        ['SELECT a FROM t GROUP BY All FETCH FIRST 1 ROWS ONLY', 'SELECT a FROM t GROUP BY (All) FETCH FIRST 1 ROWS ONLY'],
+        ['SELECT a FROM t GROUP BY all WINDOW w AS ()', 'SELECT a FROM t GROUP BY (all) WINDOW w AS ()'],
+        ['SELECT all LIMIT 10', 'SELECT (all) LIMIT 10'],
+        ['SELECT x FROM t GROUP BY ALL x LIMIT 10', 'SELECT x FROM t GROUP BY x LIMIT 10'],
+        ['SELECT a FROM t GROUP BY ALL limit', 'SELECT a FROM t GROUP BY limit'],
+        ['SELECT a FROM t GROUP BY ALL offset', 'SELECT a FROM t GROUP BY offset'],
+      ] as const) {
+        expect(formatSql(parseStatement(sql)), sql).to.equal(printed);
+      }
+      expect(query('SELECT a FROM t GROUP BY all LIMIT 10').limit).to.include({ type: 'Limit' });
+      expect(spec('SELECT a FROM t GROUP BY all LIMIT 10').groupBy?.groupingElements).to.have.length(1);
     });
   });
 
