@@ -170,7 +170,8 @@ export class InstantGrouping {
       const inner = this.node(e);
       return callNode('vivace_group_value', [callNode(instantKey(inner), [inner], e), inner], e);
     }
-    if (isAggregateCall(e) || NESTED_QUERIES.has(e.type) || e.type === 'LambdaExpression') return this.node(e);
+    // A typed literal holds no expression: its type name (DATE '2020-01-01') is no column, whatever a group is named.
+    if (isAggregateCall(e) || NESTED_QUERIES.has(e.type) || e.type === 'LambdaExpression' || e.type === 'GenericLiteral') return this.node(e);
     if (e.type === 'DereferenceExpression') return { ...e, base: this.grouped(e.base, groups) };
     return this.groupedChildren(e, groups);
   }

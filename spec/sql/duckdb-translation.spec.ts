@@ -185,6 +185,16 @@ describe('DuckDB translation', () => {
     });
   });
 
+  describe('zoned grouping', () => {
+    it('leaves a typed literal whole where a group key shares its type name (GROUP BY date ... DATE \'2020-01-01\')', () => {
+      // Found by the generated-statements property: the DATE keyword of the literal was read as the group column date.
+      const sql = "SELECT a GROUP BY date HAVING a BETWEEN a AND DATE '2020-01-01' UNION SELECT a ORDER BY transform(a AT TIME ZONE 'UTC', x -> a) NULLS LAST";
+      const text = duckdb(sql);
+      expect(text).to.contain("vivace_instant_key(DATE '2020-01-01')");
+      expect(text).to.contain('GROUP BY vivace_typed_vivace_instant_key("date")');
+    });
+  });
+
   describe('error locations', () => {
     it('leads an offset in the translation back to the node as written, operators to their operator', () => {
       const sql = 'SELECT\n  id   +   ARRAY[1] FROM things';
