@@ -184,7 +184,9 @@ export class InstantGrouping {
       // expression (`GROUP BY (SELECT 1) ... HAVING x = ANY (SELECT 1)`).
       if (c.type === 'SubqueryExpression' && SUBQUERY_SLOTS.has(n.type)) return this.node(c);
       if (c.type === 'WindowSpecification') {
-        return this.groupedChildren({ ...c, partitionBy: c.partitionBy.map((p) => (this.varies(p) ? callNode(instantKey(p), [p], p) : p)) }, groups);
+        const partitionBy = c.partitionBy.map((p) => (this.varies(p) ? callNode(instantKey(p), [p], p) : p));
+        // OVER (w ...) names a window, not a column, whatever a group is named.
+        return { ...this.groupedChildren({ ...c, partitionBy }, groups), existingWindowName: c.existingWindowName };
       }
       return EXPRESSION_PARTS.has(c.type) ? this.groupedChildren(c, groups) : this.grouped(c as Expression, groups);
     });

@@ -193,6 +193,13 @@ describe('DuckDB translation', () => {
       expect(text).to.contain("vivace_instant_key(DATE '2020-01-01')");
       expect(text).to.contain('GROUP BY vivace_typed_vivace_instant_key("date")');
     });
+
+    it('leaves a window name whole where a group key shares it (GROUP BY date, w ... OVER (w))', () => {
+      const sql = "SELECT date, count(*) OVER (w) FROM t GROUP BY date, w HAVING date = DATE '2020-01-01' WINDOW w AS (PARTITION BY date) ORDER BY date AT TIME ZONE 'UTC'";
+      const text = duckdb(sql);
+      expect(text).to.contain('OVER ("w")');
+      expect(text).to.contain('WINDOW "w" AS');
+    });
   });
 
   describe('error locations', () => {
