@@ -95,6 +95,10 @@ export interface CoordinatorConfig {
   distributedTpch?: boolean;
   /** vivace.distributed-tpch-min-rows: a table with fewer rows runs as one task (the leaf stage's fixed cost outweighs a small scan); default in staged-query.ts */
   distributedTpchMinRows?: number;
+  /** how long a web UI login lasts (web-ui.session-timeout, Trino's default 1d) */
+  webUiSessionTimeoutMs: number;
+  /** signs the web UI's session cookies (web-ui.shared-secret); none: a random key per process */
+  webUiSharedSecret?: string;
   /** vivace.local-workers.nice: the CPU priority (Unix nice, 0 to 19) of the workers `serve` starts, below the coordinator's; 0 keeps theirs (lib/cluster/process-priority.ts) */
   localWorkersNice: number;
 }
@@ -142,6 +146,7 @@ export function defaultConfig(): CoordinatorConfig {
     passwordFileRefreshPeriodMs: 5000,
     passwordCacheMaxSize: 1000,
     jwtPrincipalField: 'sub',
+    webUiSessionTimeoutMs: 24 * 60 * 60_000,
     httpsEnabled: false,
     httpsPort: 8443,
   };
@@ -218,6 +223,8 @@ const PROPERTIES: Record<string, Parser> = {
   'security.config-file': (v) => ({ securityConfigFile: v }),
   'security.refresh-period': (v) => ({ securityRefreshPeriodMs: parseDuration(v) }),
   'internal-communication.shared-secret': (v) => ({ internalSharedSecret: v }),
+  'web-ui.session-timeout': (v) => ({ webUiSessionTimeoutMs: parseDuration(v) }),
+  'web-ui.shared-secret': (v) => ({ webUiSharedSecret: v }),
   'vivace.distributed-tpch': (v) => ({ distributedTpch: boolean(v, 'vivace.distributed-tpch') }),
   'vivace.local-workers.nice': (v) => ({ localWorkersNice: parseNice(v, 'vivace.local-workers.nice') }),
   'vivace.distributed-tpch-min-rows': (v) => ({ distributedTpchMinRows: integer(v, 'vivace.distributed-tpch-min-rows') }),

@@ -21,6 +21,11 @@ import { requestTarget } from './request-target.js';
 import { stageRoutes } from './stage.routes.js';
 import { statementRoutes } from './statement.routes.js';
 import { uiRoutes } from './ui.routes.js';
+import { uiLoginRoutes } from './ui-login.routes.js';
+import { uiQueryRoutes } from './ui-query.routes.js';
+import { uiSession } from './ui-session.js';
+import { UiFormAuthenticator } from '../security/ui-form-authenticator.js';
+import { UiSessionTokens } from '../security/ui-session-token.js';
 
 export interface AppOptions {
   nodeId: string;
@@ -44,6 +49,10 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   const serverState = options.serverState ?? new ServerState();
   const router = new Router();
   const access = options.accessControl ?? new DefaultAccessControl();
+  const config = coordinator.config;
+  const authenticator = options.authenticator ?? createAuthenticator(config, { now: () => coordinator.now(), ...(options.logger ? { logger: options.logger } : {}) });
+  // The web UI's sessions (Trino-UI-Token): its login form checks passwords with the same chain.
+  const uiTokens = new UiSessionTokens({ sessionTimeoutMs: config.webUiSessionTimeoutMs, now: () => coordinator.now(), ...(config.webUiSharedSecret === undefined ? {} : { sharedSecret: config.webUiSharedSecret }) });
   statementRoutes(router, coordinator, access);
   queryRoutes(router, coordinator, access);
   stageRoutes(router, coordinator);
@@ -51,6 +60,9 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   infoRoutes(router, coordinator, serverState, options.nodeId, access, options.eventLoop);
   clusterRoutes(router, coordinator, serverState);
   announcementRoutes(router, coordinator, options.nodeId);
+  // Before uiRoutes: its /ui/:file would answer /ui/logout as a missing page.
+  uiLoginRoutes(router, new UiFormAuthenticator(config, authenticator), uiTokens, config.processForwarded);
+  uiQueryRoutes(router, coordinator, access);
   uiRoutes(router, coordinator);
   const metrics = options.metrics ?? createCoordinatorMetrics(coordinator);
   metricsRoutes(router, metrics, access);
@@ -61,7 +73,7 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   app.use(httpMetrics(metrics.registry, router));
   app.use(errorMiddleware);
   app.use(requestTarget(implementedMethods(router)));
-  const authenticator = options.authenticator ?? createAuthenticator(coordinator.config, { now: () => coordinator.now(), ...(options.logger ? { logger: options.logger } : {}) });
+  app.use(uiSession(uiTokens));
   if (authenticator) app.use(authentication(authenticator, { processForwarded: coordinator.config.processForwarded, internalBearerChecked: coordinator.config.internalSharedSecret !== undefined }));
   // Plain functions returning next(): no extra async frame per request.
   app.use((ctx, next) => {

@@ -41,6 +41,8 @@ export function authentication(authenticator: Authenticator, options: { processF
   return async (ctx: Context, next: Next) => {
     if (isPublicRequest(ctx.method, ctx.path)) return next();
     if (options.internalBearerChecked && ctx.path.startsWith('/v1/announcement/')) return next();
+    // The web UI's login resources and assets, or a UI request its session cookie authenticated (ui-session.ts).
+    if (ctx.state.uiOpen === true || principalOf(ctx) !== undefined) return next();
     const authorization = ctx.get('authorization');
     const userHeader = namedUser(ctx);
     const outcome = await authenticator.authenticate({

@@ -27,6 +27,9 @@ const PAGES: Record<string, Page> = {
   'index.html': { title: 'Cluster overview', main: 'overview', script: 'overview-page' },
   'query.html': { title: 'Query', main: 'query', script: 'query-page' },
   'nodes.html': { title: 'Nodes', main: 'nodes', script: 'nodes-page' },
+  // The web UI's login form (ui-login.routes.ts) and Trino's page for a login refused over plain HTTP.
+  'login.html': { title: 'Log in', main: 'login', script: 'login-page' },
+  'disabled.html': { title: 'Login disabled', main: 'disabled', script: 'login-page' },
 };
 
 /** `{{name}}` markers replaced by their values; values are our own file names and fixed text. */
@@ -69,7 +72,8 @@ async function bundleScripts(directory: string): Promise<Map<string, Buffer>> {
   } catch (err) {
     throw new Error('esbuild is not installed: the web UI cannot build its scripts', { cause: err });
   }
-  const entryPoints = Object.values(PAGES).map(({ script }) => ({ in: join(directory, 'browser', `${script}.ts`), out: script }));
+  // Each script once, though pages may share one.
+  const entryPoints = [...new Set(Object.values(PAGES).map(({ script }) => script))].map((script) => ({ in: join(directory, 'browser', `${script}.ts`), out: script }));
   const result = await esbuild.build({
     entryPoints,
     bundle: true,
