@@ -60,8 +60,9 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   infoRoutes(router, coordinator, serverState, options.nodeId, access, options.eventLoop);
   clusterRoutes(router, coordinator, serverState);
   announcementRoutes(router, coordinator, options.nodeId);
+  const uiForm = new UiFormAuthenticator(config, authenticator);
   // Before uiRoutes: its /ui/:file would answer /ui/logout as a missing page.
-  uiLoginRoutes(router, new UiFormAuthenticator(config, authenticator), uiTokens, config.processForwarded);
+  uiLoginRoutes(router, uiForm, uiTokens, config.processForwarded);
   uiQueryRoutes(router, coordinator, access);
   uiRoutes(router, coordinator);
   const metrics = options.metrics ?? createCoordinatorMetrics(coordinator);
@@ -73,7 +74,7 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   app.use(httpMetrics(metrics.registry, router));
   app.use(errorMiddleware);
   app.use(requestTarget(implementedMethods(router)));
-  app.use(uiSession(uiTokens));
+  app.use(uiSession(uiTokens, uiForm, config.processForwarded));
   if (authenticator) app.use(authentication(authenticator, { processForwarded: coordinator.config.processForwarded, internalBearerChecked: coordinator.config.internalSharedSecret !== undefined }));
   // Plain functions returning next(): no extra async frame per request.
   app.use((ctx, next) => {

@@ -1,9 +1,14 @@
 // Koa middleware for the web UI's requests (/ui and below), before the protocol's authentication: a valid
 // Trino-UI-Token cookie names the principal, as Trino's FormWebUiAuthenticationFilter decides it; the login
-// form, its page and the static assets need no credential. Everything else under /ui still accepts the
-// protocol's credentials (Basic, Bearer), so clients and the pages that sign in with Basic keep working.
+// form, its page and the static assets need no credential. With authentication on, a request with neither
+// is sent to the login form (a page: 303) or refused with Trino's `Trino-Form-Login` challenge (the API:
+// 401, no Basic challenge, so a browser shows no password dialog). A request with an Authorization
+// header is left to the protocol's authentication, so clients with Basic or Bearer keep working.
 import type { Context, Middleware, Next } from 'koa';
+import type { UiFormAuthenticator } from '../security/ui-form-authenticator.js';
 import type { UiSessionTokens } from '../security/ui-session-token.js';
+import { isSecureRequest } from './authentication.js';
+import { errorBody } from './error-middleware.js';
 import { cookieValues, UI_COOKIE } from './ui-cookie.js';
 
 /** Trino's login and logout resources, the login and disabled pages: open to anyone, exact paths. */
@@ -39,17 +44,39 @@ export function uiSessionUser(ctx: Context, tokens: UiSessionTokens): string | u
   return undefined;
 }
 
+/** Trino's challenge for the UI's API without a session: the page goes to its login form. */
+export const FORM_LOGIN_CHALLENGE = 'Trino-Form-Login';
+
+/** Where a page without a session goes: the login form, given the page to come back to (as Trino's buildLoginFormURI). */
+function loginFormLocation(ctx: Context): string {
+  return ctx.path === '/ui' || ctx.path === '/ui/' ? '/ui/login.html' : `/ui/login.html?${ctx.url}`;
+}
+
 /**
  * Marks what the protocol's authentication (authentication.ts) must let through: `ctx.state.uiOpen` for
  * the open requests, `ctx.state.principal` from a valid cookie. A forged, tampered or expired cookie
- * counts as none: the request then needs a credential like any other (with authentication on).
+ * counts as none. Authentication off: a request without a session goes on as before (the user its
+ * headers name, as /v1/query takes it).
  */
-export function uiSession(tokens: UiSessionTokens): Middleware {
+export function uiSession(tokens: UiSessionTokens, form: UiFormAuthenticator, processForwarded: boolean): Middleware {
   return (ctx: Context, next: Next) => {
     if (!isUiPath(ctx.path)) return next();
-    if (isOpenUiRequest(ctx.path)) ctx.state.uiOpen = true;
     const user = uiSessionUser(ctx, tokens);
     if (user !== undefined) ctx.state.principal = user;
-    return next();
+    if (isOpenUiRequest(ctx.path)) {
+      ctx.state.uiOpen = true;
+      return next();
+    }
+    if (user !== undefined || !form.authenticationOn || ctx.get('authorization') !== '') return next();
+    if (!ctx.path.startsWith('/ui/api/') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      ctx.status = 303;
+      ctx.set('Location', form.isLoginEnabled(isSecureRequest(ctx, processForwarded)) ? loginFormLocation(ctx) : '/ui/disabled.html');
+      ctx.body = '';
+      return;
+    }
+    ctx.status = 401;
+    ctx.set('WWW-Authenticate', FORM_LOGIN_CHALLENGE);
+    ctx.set('Content-Type', 'application/json');
+    ctx.body = errorBody(401, 'PERMISSION_DENIED', 'Unauthorized');
   };
 }

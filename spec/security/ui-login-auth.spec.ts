@@ -98,6 +98,43 @@ describe('ui login with password authentication', function () {
     expect((await https('GET', `/ui/api/query/${mine}`, { headers: { Authorization: basic('alice', 'alice-secret') } })).status).to.equal(200);
   });
 
+  it("lets the cookie's user cancel and kill their own running query, not another user's (403); nodes need system_information", async () => {
+    const start = async (user: string, password: string) => {
+      // Read no page: the query stays RUNNING (its buffer full) until it is ended.
+      const res = await https('POST', '/v1/statement', { body: 'SELECT a.x FROM UNNEST(sequence(1, 3000)) AS a(x) CROSS JOIN UNNEST(sequence(1, 100)) AS b(y)', headers: { Authorization: basic(user, password) } });
+      expect(res.status, res.text).to.equal(200);
+      return res.body.id as string;
+    };
+    const alice = cookieOf(await loginJson({ username: 'alice', password: 'alice-secret' }));
+    const hers = await start('alice', 'alice-secret');
+    const his = await start('bob', 'bob-secret');
+    for (const [method, path] of [['DELETE', `/ui/api/query/${his}`], ['PUT', `/ui/api/query/${his}/killed`]] as const) {
+      const res = await https(method, path, { headers: { Cookie: alice }, ...(method === 'PUT' ? { body: 'no' } : {}) });
+      expect(res.status, `${method} ${path}`).to.equal(403);
+      validateResponse('error', res.body);
+    }
+    expect((await https('DELETE', `/ui/api/query/${hers}`, { headers: { Cookie: alice } })).status).to.equal(204);
+    const mine = await start('alice', 'alice-secret');
+    expect((await https('PUT', `/ui/api/query/${mine}/killed`, { headers: { Cookie: alice }, body: 'from the UI' })).status).to.equal(202);
+    const ended = async (id: string) => {
+      for (let i = 0; i < 100; i++) {
+        const info = await https('GET', `/ui/api/query/${id}`, { headers: { Cookie: alice } });
+        if (info.body.state === 'FAILED') return info.body.errorCode.name as string;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return 'still running';
+    };
+    expect(await ended(hers)).to.equal('USER_CANCELED');
+    expect(await ended(mine)).to.equal('ADMINISTRATIVELY_KILLED');
+    expect((await https('PUT', `/ui/api/query/${mine}/killed`, { headers: { Cookie: alice } })).status, 'already done').to.equal(409);
+    expect((await https('DELETE', '/ui/api/query/20200101_000000_00000_nopes', { headers: { Cookie: alice } })).status).to.equal(410);
+    // bob's query still runs: end it as bob.
+    expect((await https('DELETE', `/v1/query/${his}`, { headers: { Authorization: basic('bob', 'bob-secret') } })).status).to.equal(204);
+    const nodes = await https('GET', '/ui/api/node', { headers: { Cookie: alice } });
+    expect(nodes.status).to.equal(403);
+    expect(nodes.body.message).to.include('Cannot read system information');
+  });
+
   it('answers /ui/api without a valid cookie 401 (JSON): none, forged, re-signed, expired, alg none, misnamed', async () => {
     const mine = await run('SELECT 3', 'alice', 'alice-secret');
     const alice = cookieOf(await loginJson({ username: 'alice', password: 'alice-secret' }));
@@ -150,6 +187,8 @@ describe('ui login with password authentication', function () {
     const info = await send('GET', `${url}/ui/auth/info`);
     expect(info.body).to.deep.equal({ authType: 'form', passwordAllowed: false, authenticated: false });
     expect((await send('GET', `${url}/ui/disabled.html`)).status).to.equal(200);
-    expect((await send('GET', `${url}/ui/api/query`)).status).to.equal(403);
+    // No session over HTTP either: the API's 401, a page sent to the disabled page.
+    expect((await send('GET', `${url}/ui/api/query`)).status).to.equal(401);
+    expect((await send('GET', `${url}/ui/nodes.html`)).headers.get('location')).to.deep.equal(['/ui/disabled.html']);
   });
 });

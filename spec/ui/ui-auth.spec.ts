@@ -1,6 +1,6 @@
-// The web UI with authentication on (HTTPS, password file, file-based rules): pages, assets and the chart's
-// data need credentials like /v1/query, answered with a Basic challenge the browser can meet; signed in,
-// a user's pages show only what the rules let that user see.
+// The web UI with authentication on (HTTPS, password file, file-based rules): a page without a session goes
+// to the login form, the UI's API answers 401 (Trino-Form-Login) and still takes the protocol's
+// credentials; logged in through the form, a user's pages show only what the rules let that user see.
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { basic, bcryptLine, secureFixture, send, startSecureServer } from '../security/auth-fixtures.js';
@@ -17,7 +17,7 @@ describe('ui with authentication', function () {
   const fixture = secureFixture((dir, certificate) =>
     startSecureServer({
       authenticationTypes: ['PASSWORD'],
-      passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n${bcryptLine('bob', 'bob-secret')}\n`),
+      passwordFile: dir.file('password.db', `${bcryptLine('alice', 'alice-secret')}\n${bcryptLine('bob', 'bob-secret')}\n${bcryptLine('admin', 'admin-secret')}\n`),
       httpsEnabled: true,
       httpsKeystorePath: dir.file('keystore.pem', `${certificate.key}${certificate.cert}`),
       securityConfigFile: dir.file('rules.json', JSON.stringify(RULES)),
@@ -34,20 +34,33 @@ describe('ui with authentication', function () {
     return res.body;
   }
 
-  it('answers pages and /ui/api/history without credentials with a Basic challenge (401, JSON error); assets are open, as in Trino', async () => {
+  it('sends a page without a session to the login form (303) and answers the API 401 with Trino-Form-Login, no Basic dialog', async () => {
     const page = await send('GET', `${fixture.server.httpsUrl}/ui/`, { headers: alice, ca: fixture.certificate.cert });
     expect(page.status).to.equal(200);
     const script = page.text.slice(page.text.indexOf('src="assets/') + 5, page.text.indexOf('.js"') + 3);
     // Code and style, no data (WebUiStaticResource's assets are @ResourceSecurity(PUBLIC)): the login page needs them.
     expect((await send('GET', `${fixture.server.httpsUrl}/ui/${script}`, { ca: fixture.certificate.cert })).status).to.equal(200);
-    for (const path of ['/ui/', '/ui/query.html', '/ui/nodes.html', '/ui/api/history']) {
+    for (const [path, location] of [
+      ['/ui/', '/ui/login.html'],
+      ['/ui/query.html?20261128_000000_00000_abcde', '/ui/login.html?/ui/query.html?20261128_000000_00000_abcde'],
+      ['/ui/nodes.html', '/ui/login.html?/ui/nodes.html'],
+    ] as const) {
       const res = await send('GET', `${fixture.server.httpsUrl}${path}`, { ca: fixture.certificate.cert });
-      expect(res.status, path).to.equal(401);
-      expect(res.headers.get('www-authenticate')?.some((c) => c.startsWith('Basic'))).to.equal(true);
-      validateResponse('error', res.body);
+      expect(res.status, path).to.equal(303);
+      expect(res.headers.get('location'), path).to.deep.equal([location]);
+    }
+    for (const path of ['/ui/', '/ui/query.html', '/ui/nodes.html', '/ui/api/history', '/ui/api/query', '/ui/api/node']) {
+      if (path.startsWith('/ui/api/')) {
+        const res = await send('GET', `${fixture.server.httpsUrl}${path}`, { ca: fixture.certificate.cert });
+        expect(res.status, path).to.equal(401);
+        expect(res.headers.get('www-authenticate'), path).to.deep.equal(['Trino-Form-Login']);
+        validateResponse('error', res.body);
+      }
+      // The protocol's credentials still count (clients, and browsers that have them).
       const wrong = await send('GET', `${fixture.server.httpsUrl}${path}`, { headers: { Authorization: basic('alice', 'nope') }, ca: fixture.certificate.cert });
       expect(wrong.status, path).to.equal(401);
-      const ok = await send('GET', `${fixture.server.httpsUrl}${path}`, { headers: alice, ca: fixture.certificate.cert });
+      validateResponse('error', wrong.body);
+      const ok = await send('GET', `${fixture.server.httpsUrl}${path}`, { headers: path === '/ui/api/node' ? { Authorization: basic('admin', 'admin-secret') } : alice, ca: fixture.certificate.cert });
       expect(ok.status, path).to.equal(200);
     }
     const history = await send('GET', `${fixture.server.httpsUrl}/ui/api/history`, { headers: bob, ca: fixture.certificate.cert });
@@ -62,11 +75,24 @@ describe('ui with authentication', function () {
     });
     after(() => browser?.close());
 
-    it('signed in as alice: her queries only, bob\'s query page denied, the nodes page refused', async () => {
+    it('logs in through the form as alice: her queries only, bob\'s query page denied, the nodes page refused, then out', async () => {
       const mine = await run('SELECT 1 AS mine', alice);
       const theirs = await run('SELECT 2 AS theirs', bob);
-      const context = await browser.newContext({ httpCredentials: { username: 'alice', password: 'alice-secret' }, ignoreHTTPSErrors: true });
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
       const page = await context.newPage();
+      // A page without a session goes to the form and, logged in, comes back to it.
+      await page.goto(`${fixture.server.httpsUrl}/ui/query.html?${mine.id}`);
+      expect(new URL(page.url()).pathname).to.equal('/ui/login.html');
+      await page.locator('#username').fill('alice');
+      await page.locator('#password').fill('wrong');
+      await page.locator('button[type=submit]').click();
+      await page.waitForURL((url) => url.pathname === '/ui/login.html' && url.search === '');
+      await page.goto(`${fixture.server.httpsUrl}/ui/login.html?/ui/query.html?${mine.id}`);
+      await page.locator('#username').fill('alice');
+      await page.locator('#password').fill('alice-secret');
+      await page.locator('button[type=submit]').click();
+      await page.waitForURL((url) => url.pathname === '/ui/query.html');
+      expect(new URL(page.url()).search).to.equal(`?${mine.id}`);
       await page.goto(`${fixture.server.httpsUrl}/ui/`);
       await page.locator(`tr[data-query-id="${mine.id}"]`).waitFor();
       expect(await page.locator(`tr[data-query-id="${theirs.id}"]`).count()).to.equal(0);
@@ -81,6 +107,12 @@ describe('ui with authentication', function () {
       await page.goto(`${fixture.server.httpsUrl}/ui/nodes.html`);
       await page.locator('#error-banner:not([hidden])').waitFor();
       expect(await page.locator('#error-banner').textContent()).to.include('Cannot read system information');
+      // Logged out, the cookie is gone: the next page is the form again.
+      await page.locator('a[href="logout"]').click();
+      await page.waitForURL((url) => url.pathname === '/ui/login.html');
+      expect(await context.cookies()).to.deep.equal([]);
+      await page.goto(`${fixture.server.httpsUrl}/ui/`);
+      expect(new URL(page.url()).pathname).to.equal('/ui/login.html');
       await context.close();
     });
   });

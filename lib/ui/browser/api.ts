@@ -1,5 +1,6 @@
-// Requests to the coordinator from the pages: same origin, the browser's credentials (a Basic login it
-// was challenged for), and JSON errors turned into one readable message.
+// Requests to the coordinator from the pages: same origin, /ui/api only (the session cookie is sent
+// under /ui), and JSON errors turned into one readable message. A session that has ended (401 with
+// Trino's Trino-Form-Login challenge) sends the browser to the login form, which brings it back here.
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -20,16 +21,28 @@ async function failure(response: Response): Promise<ApiError> {
   return new ApiError(response.status, message);
 }
 
+function toLoginWhenSignedOut(response: Response): void {
+  if (response.status === 401 && response.headers.get('WWW-Authenticate') === 'Trino-Form-Login') {
+    window.location.assign(`/ui/login.html?${window.location.pathname}${window.location.search}`);
+  }
+}
+
 export async function getJson<T>(path: string): Promise<T> {
   const response = await fetch(path, { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } });
-  if (!response.ok) throw await failure(response);
+  if (!response.ok) {
+    toLoginWhenSignedOut(response);
+    throw await failure(response);
+  }
   return (await response.json()) as T;
 }
 
-/** Cancels a query as its owner would (DELETE /v1/query/{id}, 204). */
+/** Cancels a query as its owner would (DELETE /ui/api/query/{id}, 204: DELETE /v1/query/{id} for the session's user). */
 export async function cancelQuery(queryId: string): Promise<void> {
-  const response = await fetch(`/v1/query/${encodeURIComponent(queryId)}`, { method: 'DELETE', credentials: 'same-origin' });
-  if (!response.ok) throw await failure(response);
+  const response = await fetch(`/ui/api/query/${encodeURIComponent(queryId)}`, { method: 'DELETE', credentials: 'same-origin' });
+  if (!response.ok) {
+    toLoginWhenSignedOut(response);
+    throw await failure(response);
+  }
 }
 
 /** Calls `tick` now and then every `intervalMs` after each call ends (never two at once); returns the stop. */

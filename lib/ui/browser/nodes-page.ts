@@ -1,4 +1,4 @@
-// /ui/nodes.html: every worker node from /v1/node with its decaying counters, failure ratio, age and last
+// /ui/nodes.html: every worker node from /v1/node (read as /ui/api/node) with its decaying counters, failure ratio, age and last
 // failure; the nodes /v1/node/failed names are marked failed and listed first.
 import { ApiError, every, getJson } from './api.js';
 import { byId, el, setText } from './dom.js';
@@ -59,7 +59,7 @@ function patch(existing: HTMLTableRowElement, fresh: HTMLTableRowElement): void 
 async function refresh(): Promise<void> {
   const banner = byId('error-banner');
   try {
-    const [nodes, failed] = await Promise.all([getJson<NodeStats[]>('/v1/node'), getJson<NodeStats[]>('/v1/node/failed')]);
+    const [nodes, failed] = await Promise.all([getJson<NodeStats[]>('/ui/api/node'), getJson<NodeStats[]>('/ui/api/node/failed')]);
     const failedUris = new Set(failed.map((n) => n.uri));
     const ordered = [...nodes].sort((a, b) => Number(failedUris.has(b.uri)) - Number(failedUris.has(a.uri)) || (a.uri < b.uri ? -1 : 1));
     const existing = new Map(Array.from(body.rows, (tr) => [tr.dataset.uri ?? '', tr]));

@@ -82,11 +82,11 @@ function showError(message: string): void {
 
 async function refresh(): Promise<void> {
   const [list, stats, history, nodes, failed] = await Promise.allSettled([
-    getJson<BasicQueryInfo[]>('/v1/query'),
+    getJson<BasicQueryInfo[]>('/ui/api/query'),
     getJson<ClusterStats>('/ui/api/stats'),
     getJson<History>('/ui/api/history'),
-    getJson<NodeStats[]>('/v1/node'),
-    getJson<NodeStats[]>('/v1/node/failed'),
+    getJson<NodeStats[]>('/ui/api/node'),
+    getJson<NodeStats[]>('/ui/api/node/failed'),
   ]);
   if (list.status === 'fulfilled' && Array.isArray(list.value)) {
     queries = list.value;

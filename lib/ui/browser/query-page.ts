@@ -1,5 +1,5 @@
 // /ui/query.html?{queryId} (a statement's infoUri): one query's session, timings, data sizes, stage tree,
-// error marked in its SQL, a cancel button and the raw JSON of /v1/query/{id}; refreshed until it ends.
+// error marked in its SQL, a cancel button and the raw JSON of /v1/query/{id} (read as /ui/api/query/{id}); refreshed until it ends.
 import { ApiError, cancelQuery, every, getJson } from './api.js';
 import { byId, definitionRows, el, replaceChildren, setText, stateBadge } from './dom.js';
 import { formatCount, formatPercent, progressOf, queryIdFrom } from './format.js';
@@ -125,7 +125,7 @@ function render(info: QueryInfo): void {
 async function load(): Promise<boolean> {
   if (queryId === undefined) return false;
   try {
-    const info = await getJson<QueryInfo>(`/v1/query/${encodeURIComponent(queryId)}`);
+    const info = await getJson<QueryInfo>(`/ui/api/query/${encodeURIComponent(queryId)}`);
     render(info);
     showMessage('');
     return info.state !== 'FINISHED' && info.state !== 'FAILED';
