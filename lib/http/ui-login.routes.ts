@@ -1,5 +1,5 @@
 // The web UI's login, as Trino's: POST /ui/auth/login with JSON (today's UI: 204 and the cookie, 403
-// refused) and the older form POST /ui/login (303 to redirectPath, back to /ui/login.html when refused,
+// refused) and the older form POST /ui/login (303 to redirectPath, back to /ui/login.html?<redirectPath> when refused,
 // to /ui/disabled.html when login is off); either path takes either body. GET /ui/auth/info says how to
 // log in and who is; /ui/logout and /ui/auth/logout delete the cookie. Credentials: ui-form-authenticator.ts.
 import type Router from '@koa/router';
@@ -11,7 +11,7 @@ import { isSecureRequest, principalOf } from './authentication.js';
 import { readTextBody } from './raw-body.js';
 import { sendJsonText } from './request-context.js';
 import { deleteUiCookie, setUiCookie } from './ui-cookie.js';
-import { loginRedirect } from './ui-redirect.js';
+import { loginRedirect, UI_HOME } from './ui-redirect.js';
 
 const LOGIN_FORM = '/ui/login.html';
 const DISABLED_PAGE = '/ui/disabled.html';
@@ -73,7 +73,10 @@ export function uiLoginRoutes(router: Router, form: UiFormAuthenticator, tokens:
     ctx.set('Cache-Control', 'no-store');
     const { fields, json } = await loginFields(ctx);
     const denied = () => {
-      if (!json) return seeOther(ctx, form.isLoginEnabled(secure(ctx)) ? LOGIN_FORM : DISABLED_PAGE);
+      // Back to the form, which keeps the page to come back to (checked like the redirect itself) and,
+      // told by the fragment (never sent to a server), says the login failed.
+      const back = loginRedirect(fields.redirectPath);
+      if (!json) return seeOther(ctx, form.isLoginEnabled(secure(ctx)) ? `${back === UI_HOME ? LOGIN_FORM : `${LOGIN_FORM}?${back}`}#failed` : DISABLED_PAGE);
       throw new VivaceError('PERMISSION_DENIED', 'Access Denied: Invalid credentials', { httpStatus: 403 });
     };
     if (!form.isLoginEnabled(secure(ctx))) return denied();

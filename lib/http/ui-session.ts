@@ -10,6 +10,7 @@ import type { UiSessionTokens } from '../security/ui-session-token.js';
 import { isSecureRequest } from './authentication.js';
 import { errorBody } from './error-middleware.js';
 import { cookieValues, UI_COOKIE } from './ui-cookie.js';
+import { loginRedirect } from './ui-redirect.js';
 
 /** Trino's login and logout resources, the login and disabled pages: open to anyone, exact paths. */
 const OPEN_PATHS: ReadonlySet<string> = new Set([
@@ -64,13 +65,21 @@ export function uiSession(tokens: UiSessionTokens, form: UiFormAuthenticator, pr
     const user = uiSessionUser(ctx, tokens);
     if (user !== undefined) ctx.state.principal = user;
     if (isOpenUiRequest(ctx.path)) {
+      // Already logged in: the login page sends the user on to the page it names, as Trino's filter does.
+      if (user !== undefined && ctx.path === '/ui/login.html' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+        ctx.status = 303;
+        ctx.set('Location', loginRedirect(ctx.querystring));
+        ctx.body = '';
+        return;
+      }
       ctx.state.uiOpen = true;
       return next();
     }
-    if (user !== undefined || !form.authenticationOn || ctx.get('authorization') !== '') return next();
+    const secure = isSecureRequest(ctx, processForwarded);
+    if (user !== undefined || !form.usesLoginForm(secure) || ctx.get('authorization') !== '') return next();
     if (!ctx.path.startsWith('/ui/api/') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
       ctx.status = 303;
-      ctx.set('Location', form.isLoginEnabled(isSecureRequest(ctx, processForwarded)) ? loginFormLocation(ctx) : '/ui/disabled.html');
+      ctx.set('Location', form.isLoginEnabled(secure) ? loginFormLocation(ctx) : '/ui/disabled.html');
       ctx.body = '';
       return;
     }

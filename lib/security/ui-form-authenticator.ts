@@ -24,6 +24,15 @@ export class UiFormAuthenticator {
     return this.authenticator !== undefined;
   }
 
+  /**
+   * Whether, with authentication on, the UI sends a request without a session to its login form: with a
+   * password method, or over plain HTTP (the insecure form, or Trino's disabled page). JWT alone over
+   * HTTPS is Trino's `jwt` web UI: the token in the Authorization header, the chain's Bearer challenge.
+   */
+  usesLoginForm(secure: boolean): boolean {
+    return this.authenticationOn && (!secure || this.config.authenticationTypes.includes('PASSWORD'));
+  }
+
   /** Whether the form may log anyone in on this connection (else Trino's disabled page). */
   isLoginEnabled(secure: boolean): boolean {
     return !this.authenticationOn || secure || this.config.allowInsecureOverHttp;

@@ -168,11 +168,22 @@ describe('ui login (authentication off)', function () {
     }
     const refused = await form({ username: 'alice', password: 'secret', redirectPath: '/ui/nodes.html' });
     expect(refused.status).to.equal(303);
-    expect(refused.headers.get('location')).to.equal('/ui/login.html');
+    expect(refused.headers.get('location'), 'back to the form, which keeps the page').to.equal('/ui/login.html?/ui/nodes.html#failed');
+    const attack = await form({ username: 'alice', password: 'secret', redirectPath: '//evil.example/' });
+    expect(attack.headers.get('location')).to.equal('/ui/login.html#failed');
     expect(refused.headers.getSetCookie()).to.deep.equal([]);
     // The JSON path takes a form too, as a browser's form can only send one.
     const both = await fetch(`${server.url}/ui/auth/login`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ username: 'alice' }) });
     expect(both.status).to.equal(303);
+  });
+
+  it('sends a logged-in user from the login page on to the page it names, never off this server', async () => {
+    const cookie = await login('alice');
+    for (const [query, location] of [['/ui/nodes.html', '/ui/nodes.html'], ['', '/ui/'], ['//evil.example/ui/', '/ui/'], ['/ui/login.html', '/ui/']]) {
+      const res = await fetch(`${server.url}/ui/login.html${query ? `?${query}` : ''}`, { redirect: 'manual', headers: { Cookie: cookie } });
+      expect(res.status, query).to.equal(303);
+      expect(res.headers.get('location'), query).to.equal(location);
+    }
   });
 
   it('serves the login page without a session', async () => {

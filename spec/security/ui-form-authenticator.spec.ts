@@ -64,6 +64,16 @@ describe('ui form authenticator', () => {
     expect(form.isPasswordAllowed(true)).to.equal(false);
     expect(await form.check('alice', undefined, true)).to.deep.equal({ refused: true });
     expect(await form.check('alice', 'alice-secret', true)).to.deep.equal({ refused: true });
+    // So a page without a session gets the chain's Bearer challenge over HTTPS, not a form that cannot log in.
+    expect(form.usesLoginForm(true)).to.equal(false);
+    expect(form.usesLoginForm(false)).to.equal(true);
+  });
+
+  it('sends requests without a session to the form only when authentication is on', () => {
+    expect(new UiFormAuthenticator({ authenticationTypes: [], allowInsecureOverHttp: false }, undefined).usesLoginForm(true)).to.equal(false);
+    const password = new UiFormAuthenticator({ authenticationTypes: ['PASSWORD', 'JWT'], allowInsecureOverHttp: false }, chain());
+    expect(password.usesLoginForm(true)).to.equal(true);
+    expect(password.usesLoginForm(false)).to.equal(true);
   });
 
   it('passes the chain being overloaded on as such (a 503 the browser may retry)', async () => {

@@ -71,7 +71,7 @@ describe('ui login with password authentication', function () {
     }
     const form = await https('POST', '/ui/login', { body: 'username=alice&password=nope&redirectPath=/ui/nodes.html', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect(form.status).to.equal(303);
-    expect(form.headers.get('location')).to.deep.equal(['/ui/login.html']);
+    expect(form.headers.get('location')).to.deep.equal(['/ui/login.html?/ui/nodes.html#failed']);
     expect(form.headers.get('set-cookie')).to.equal(undefined);
   });
 

@@ -86,8 +86,11 @@ describe('ui with authentication', function () {
       await page.locator('#username').fill('alice');
       await page.locator('#password').fill('wrong');
       await page.locator('button[type=submit]').click();
-      await page.waitForURL((url) => url.pathname === '/ui/login.html' && url.search === '');
-      await page.goto(`${fixture.server.httpsUrl}/ui/login.html?/ui/query.html?${mine.id}`);
+      // Refused: the form again, still knowing the page to go back to, and saying the login failed.
+      await page.locator('#error-banner:not([hidden])').waitFor();
+      expect(await page.locator('#error-banner').textContent()).to.include('Login failed');
+      expect(new URL(page.url()).search).to.equal(`?/ui/query.html?${mine.id}`);
+      expect(await context.cookies()).to.deep.equal([]);
       await page.locator('#username').fill('alice');
       await page.locator('#password').fill('alice-secret');
       await page.locator('button[type=submit]').click();
@@ -108,9 +111,13 @@ describe('ui with authentication', function () {
       await page.locator('#error-banner:not([hidden])').waitFor();
       expect(await page.locator('#error-banner').textContent()).to.include('Cannot read system information');
       // Logged out, the cookie is gone: the next page is the form again.
+      // Logged in, the login page sends the user on.
+      await page.goto(`${fixture.server.httpsUrl}/ui/login.html?/ui/nodes.html`);
+      expect(new URL(page.url()).pathname).to.equal('/ui/nodes.html');
       await page.locator('a[href="logout"]').click();
       await page.waitForURL((url) => url.pathname === '/ui/login.html');
       expect(await context.cookies()).to.deep.equal([]);
+      expect(await page.locator('#error-banner').isHidden(), 'no failure after a logout').to.equal(true);
       await page.goto(`${fixture.server.httpsUrl}/ui/`);
       expect(new URL(page.url()).pathname).to.equal('/ui/login.html');
       await context.close();
