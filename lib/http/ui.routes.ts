@@ -1,6 +1,7 @@
 // The web UI: its pages and assets (lib/ui) from an in-memory map of exact paths, and GET /ui/api/history,
-// the chart's per-second activity. Pages read /v1/query and /v1/node as the signed-in user, so the
-// visibility rules of those routes hold for what a page shows.
+// the chart's per-second activity. Pages read /ui/api/query and /ui/api/node (ui-query.routes.ts,
+// node.routes.ts) as the logged-in user (ui-session.ts), so the visibility rules of /v1/query and
+// /v1/node hold for what a page shows.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Coordinator } from '../actors/coordinator.js';
