@@ -99,6 +99,16 @@ export interface CoordinatorConfig {
   webUiSessionTimeoutMs: number;
   /** signs the web UI's session cookies (web-ui.shared-secret); none: a random key per process */
   webUiSharedSecret?: string;
+  /** query-manager.required-workers: active workers a statement waits for before it runs (Trino's default 1) */
+  requiredWorkers: number;
+  /** query-manager.required-workers-max-wait: past this a waiting statement fails with GENERIC_INSUFFICIENT_RESOURCES (5m) */
+  requiredWorkersMaxWaitMs: number;
+  /**
+   * vivace.startup-statement-wait: how long a POST /v1/statement sent while the coordinator starts waits for
+   * its required workers before it answers (20s: under the clients' request timeouts, trino-python-client's
+   * 30 s); the statement itself keeps waiting up to required-workers-max-wait.
+   */
+  startupStatementWaitMs: number;
   /** vivace.local-workers.nice: the CPU priority (Unix nice, 0 to 19) of the workers `serve` starts, below the coordinator's; 0 keeps theirs (lib/cluster/process-priority.ts) */
   localWorkersNice: number;
 }
@@ -137,6 +147,9 @@ export function defaultConfig(): CoordinatorConfig {
     engineThreads: 2,
     distributedTpch: true,
     localWorkersNice: DEFAULT_LOCAL_WORKERS_NICE,
+    requiredWorkers: 1,
+    requiredWorkersMaxWaitMs: 5 * 60_000,
+    startupStatementWaitMs: 20_000,
     maxOpenTransactionsPerUser: 2,
     transactionIdleTimeoutMs: 5 * 60_000,
     shutdownGracePeriodMs: 2 * 60_000,
@@ -162,6 +175,27 @@ const boolean = (value: string, key: string): boolean => {
   const v = value.toLowerCase();
   if (v === 'true' || v === 'false') return v === 'true';
   throw new VivaceError('INVALID_ARGUMENTS', `${key} must be true or false: ${value}`);
+};
+/** Longest wait a timer can hold (about 24.8 days): a longer configured wait would fire at once. */
+const MAX_WAIT_MS = 2 ** 31 - 1;
+const wait = (value: string, key: string): number => {
+  let ms: number;
+  try {
+    ms = parseDuration(value);
+  } catch (err) {
+    throw new VivaceError('INVALID_ARGUMENTS', `${key}: ${(err as Error).message} (a duration such as 30s or 5m)`);
+  }
+  if (!(ms <= MAX_WAIT_MS)) throw new VivaceError('INVALID_ARGUMENTS', `${key} must be a duration from 0s to 24d: ${value}`);
+  return Math.round(ms);
+};
+/** Workers a statement may wait for; more than any cluster this coordinator can track is a typo. */
+export const MAX_REQUIRED_WORKERS = 10_000;
+const requiredWorkers = (value: string, key: string): number => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_REQUIRED_WORKERS) {
+    throw new VivaceError('INVALID_ARGUMENTS', `${key} must be an integer from 1 to ${MAX_REQUIRED_WORKERS}: ${value}`);
+  }
+  return n;
 };
 const AUTHENTICATION_TYPES: readonly AuthenticationType[] = ['PASSWORD', 'JWT'];
 /** `PASSWORD,JWT`: each known, none twice (Trino also has CERTIFICATE, OAUTH2, KERBEROS, HEADER). */
@@ -225,6 +259,9 @@ const PROPERTIES: Record<string, Parser> = {
   'internal-communication.shared-secret': (v) => ({ internalSharedSecret: v }),
   'web-ui.session-timeout': (v) => ({ webUiSessionTimeoutMs: parseDuration(v) }),
   'web-ui.shared-secret': (v) => ({ webUiSharedSecret: v }),
+  'query-manager.required-workers': (v) => ({ requiredWorkers: requiredWorkers(v, 'query-manager.required-workers') }),
+  'query-manager.required-workers-max-wait': (v) => ({ requiredWorkersMaxWaitMs: wait(v, 'query-manager.required-workers-max-wait') }),
+  'vivace.startup-statement-wait': (v) => ({ startupStatementWaitMs: wait(v, 'vivace.startup-statement-wait') }),
   'vivace.distributed-tpch': (v) => ({ distributedTpch: boolean(v, 'vivace.distributed-tpch') }),
   'vivace.local-workers.nice': (v) => ({ localWorkersNice: parseNice(v, 'vivace.local-workers.nice') }),
   'vivace.distributed-tpch-min-rows': (v) => ({ distributedTpchMinRows: integer(v, 'vivace.distributed-tpch-min-rows') }),

@@ -30,6 +30,16 @@ export interface CoordinatorOptions {
   readRss?: () => number;
   /** How the failure detector pings worker nodes (default: HEAD {node}/v1/status over HTTP). */
   pingTransport?: PingTransport;
+  /** Whether the cluster can take statements yet (serve's ClusterSizeMonitor); absent: it always can. */
+  cluster?: ClusterStartup;
+}
+
+/** The start of a cluster: over once its required workers were active (query-manager.required-workers). */
+export interface ClusterStartup {
+  /** True until then: /v1/info's `starting`. */
+  readonly starting: boolean;
+  /** Resolves true once the start is over, false if `timeoutMs` passes first. */
+  whenStarted(timeoutMs: number): Promise<boolean>;
 }
 
 export interface Coordinator {
@@ -37,6 +47,8 @@ export interface Coordinator {
   readonly engine: Engine;
   readonly tracker: TrackerActorRef;
   readonly startTime: number;
+  /** The cluster's start, when the coordinator has one to wait for (its workers). */
+  readonly cluster?: ClusterStartup;
   now(): number;
   /** Create a query; it queues for admission at once. Returns its id. */
   submit(sql: string, session: Session): string;
@@ -167,6 +179,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     engine: options.engine,
     tracker,
     startTime,
+    ...(options.cluster ? { cluster: options.cluster } : {}),
     now,
     submit: (sql, session) => start(sql, session).tracked.queryId,
     start,

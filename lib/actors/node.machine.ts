@@ -31,7 +31,7 @@ export interface NodeInput {
   heartbeatIntervalMs?: number;
   /** The node is failed while recentFailureRatio exceeds this. */
   failureThreshold?: number;
-  /** Time a node stays FAILED after its ratio falls back under the threshold (and after its first ping). */
+  /** Time a node stays FAILED after its ratio falls back under the threshold (not after its first success). */
   warmupMs?: number;
   /** How long a node gone from discovery is remembered before the actor ends. */
   expirationGraceMs?: number;
@@ -159,7 +159,11 @@ export const nodeMachine = setup({
   states: {
     // Pinged every heartbeat interval. Upstream updateState/isFailed after each ping: over the threshold -> no
     // success transition; under it -> a success transition, but the node stays failed for the warm-up.
-    // Never succeeded = FAILED.
+    // Never succeeded = FAILED. A new node's first success makes it ALIVE at once (STARTING): Trino's
+    // default node inventory (discovery.type=announce) counts a node active as soon as it announced and
+    // answers, and the airlift detector only monitors a node from its next 5 s refresh; the warm-up damps
+    // a node that comes back from a failure, not one that just started (it kept `make run` from taking
+    // statements for its first 5 to 8 s).
     monitoring: {
       entry: 'watch',
       exit: 'unwatch',
@@ -167,8 +171,9 @@ export const nodeMachine = setup({
       initial: 'FAILED',
       states: {
         FAILED: {
-          initial: 'UNHEALTHY',
+          initial: 'STARTING',
           states: {
+            STARTING: { on: { 'node.pinged': onPing(false, '#node.monitoring.ALIVE') } },
             UNHEALTHY: { on: { 'node.pinged': onPing(false, 'WARMING_UP') } },
             WARMING_UP: {
               after: { warmup: '#node.monitoring.ALIVE' },
@@ -176,7 +181,7 @@ export const nodeMachine = setup({
             },
           },
         },
-        ALIVE: { on: { 'node.pinged': onPing(true, 'FAILED') } },
+        ALIVE: { on: { 'node.pinged': onPing(true, 'FAILED.UNHEALTHY') } },
         // Where a node that comes back from GONE resumes (a WARMING_UP node restarts its warm-up).
         previous: { type: 'history', history: 'deep', target: 'FAILED' },
       },

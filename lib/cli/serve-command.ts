@@ -1,6 +1,7 @@
-// `vivace serve [--port 8080] [--host 127.0.0.1] [--config FILE] [--workers N]`: the coordinator. It runs
-// no user SQL: every statement goes to a worker (RemoteEngine), workers it starts itself (N local worker
-// processes, 2 by default) and any that join with `vivace worker --coordinator URL`.
+// `vivace serve [--port 8080] [--host 127.0.0.1] [--config FILE] [--workers N] [--data-dir DIR]`: the
+// coordinator. It runs no user SQL: every statement goes to a worker (RemoteEngine), workers it starts itself
+// (N local worker processes, 2 by default) and any that join with `vivace worker --coordinator URL`. It prints
+// a line when it listens and another when it can take statements (its required workers are active).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCoordinator } from '../actors/coordinator.js';
 import { createSystemTablesSource } from '../actors/system-tables.source.js';
+import { ClusterSizeMonitor } from '../cluster/cluster-size-monitor.js';
 import { LocalWorkers } from '../cluster/local-workers.js';
 import { clusterWorkers, RemoteEngine, type WorkerNode } from '../cluster/remote-engine.js';
 import type { SystemTablesSource } from '../engine/catalogs/system-tables.js';
@@ -18,7 +20,7 @@ import { createAccessControl } from '../security/access-control.js';
 import { createLogger, setDefaultLogger } from '../log/logger.js';
 import { canSeeQuery } from '../security/query-visibility.js';
 
-export const SERVE_USAGE = 'usage: vivace serve [--port PORT] [--host HOST] [--config FILE] [--workers N]';
+export const SERVE_USAGE = 'usage: vivace serve [--port PORT] [--host HOST] [--config FILE] [--workers N] [--data-dir DIR]';
 
 const DEFAULT_LOCAL_WORKERS = 2;
 const MAX_LOCAL_WORKERS = 64;
@@ -26,12 +28,19 @@ const MAX_LOCAL_WORKERS = 64;
 export async function runServe(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, host: { type: 'string' }, config: { type: 'string' }, workers: { type: 'string' } },
+    options: { port: { type: 'string' }, host: { type: 'string' }, config: { type: 'string' }, workers: { type: 'string' }, 'data-dir': { type: 'string' } },
   });
   const configText = values.config === undefined ? undefined : readFileSync(values.config, 'utf8');
   const config: CoordinatorConfig = { ...defaultConfig(), ...(values.config ? loadConfigFile(values.config) : {}) };
   if (values.port !== undefined) config.port = Number(values.port);
   if (values.host !== undefined) config.host = values.host;
+  if (values['data-dir'] !== undefined) {
+    if (values['data-dir'].trim() === '') {
+      process.stderr.write('vivace: --data-dir takes a directory\n');
+      return 2;
+    }
+    config.dataDirectory = values['data-dir'];
+  }
   const workerCount = values.workers === undefined ? DEFAULT_LOCAL_WORKERS : Number(values.workers);
   if (!Number.isSafeInteger(workerCount) || workerCount < 0 || workerCount > MAX_LOCAL_WORKERS) {
     process.stderr.write(`vivace: --workers takes a number from 0 to ${MAX_LOCAL_WORKERS}\n`);
@@ -49,6 +58,13 @@ export async function runServe(args: string[]): Promise<number> {
   // Bound once the coordinator and its server exist: the engine is created before them.
   const late: { workers?: () => WorkerNode[]; server?: RunningServer; system?: SystemTablesSource } = {};
   const nodeId = () => late.server?.nodeId ?? 'coordinator';
+  // Statements wait for the required workers (query-manager.required-workers), and the start is over once
+  // they are active (/v1/info `starting`, the ready line below).
+  const clusterSize = new ClusterSizeMonitor({
+    activeWorkers: () => (late.workers?.() ?? []).filter((w) => w.alive).length,
+    requiredWorkers: config.requiredWorkers,
+    maxWaitMs: config.requiredWorkersMaxWaitMs,
+  });
   const engine = new RemoteEngine({
     workers: () => late.workers?.() ?? [],
     nodeId,
@@ -58,13 +74,13 @@ export async function runServe(args: string[]): Promise<number> {
       return system ? { nodes: system.nodes(), queries: system.queries(viewer), tasks: system.tasks() } : {};
     },
     firstBatchBytes: config.targetResultBytes,
-    // Statements sent while the local workers start (announce, then the detector's 5 s warm-up) wait
-    // for them, so `make run` answers its first query instead of NO_NODES_AVAILABLE.
-    startupWaitMs: 15_000,
+    // Statements sent while the local workers start wait for them, so `make run` answers its first query
+    // instead of NO_NODES_AVAILABLE.
+    waitForWorkers: (abort) => clusterSize.waitForMinimumWorkers(abort),
     // Two stages across the workers for queries over one large tpch table (staged-query.ts); on by default.
     ...(config.distributedTpch === true ? { stages: { tpchDirectory: join(config.dataDirectory, 'tpch'), sharedCache: workerCount > 0, ...(config.distributedTpchMinRows === undefined ? {} : { minRows: config.distributedTpchMinRows }) } } : {}),
   });
-  const coordinator = createCoordinator({ engine, config });
+  const coordinator = createCoordinator({ engine, config, cluster: clusterSize });
   // Discovery's workers with the failure detector's verdict.
   late.workers = clusterWorkers(() => coordinatorDiscovery(coordinator, nodeId()).list(), () => coordinator.nodes());
 
@@ -74,6 +90,7 @@ export async function runServe(args: string[]): Promise<number> {
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    clusterSize.stop();
     await localWorkers?.stop();
     await server.close();
     await coordinator.stop();
@@ -88,6 +105,12 @@ export async function runServe(args: string[]): Promise<number> {
   process.stdout.write(`vivace coordinator listening on ${server.url}${server.httpsUrl ? ` and ${server.httpsUrl}` : ''} (environment ${config.environment})\n`);
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
+
+  const listening = Date.now();
+  clusterSize.start(() => {
+    const active = (late.workers?.() ?? []).filter((w) => w.alive).length;
+    process.stdout.write(`vivace coordinator ready for statements: ${active} active worker${active === 1 ? '' : 's'} (query-manager.required-workers=${config.requiredWorkers}), ${Date.now() - listening} ms after listening\n`);
+  });
 
   if (workerCount > 0) {
     const configFile = join(privateDir, 'worker.properties');

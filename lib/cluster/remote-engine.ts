@@ -2,7 +2,6 @@
 // task on one worker (lib/cluster/task-protocol.ts). The coordinator picks the worker from the statement's
 // tree (statement-route.ts), forwards the worker's rendered pages unparsed, and turns every way a worker
 // can fail (refused, reset, silent, garbage, failed by the detector) into a clear query error.
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
 import { ERROR_CODES, type ErrorName } from '../protocol/error-codes.js';
 import type { Session } from '../protocol/types.js';
@@ -44,13 +43,12 @@ export interface RemoteEngineOptions {
   /** How often in-flight work is checked against the failure detector. */
   watchIntervalMs?: number;
   /**
-   * For this long after the engine starts, a statement that finds no alive worker waits for one (local
-   * workers announce themselves and pass the detector's 5 s warm-up first) instead of failing with
-   * NO_NODES_AVAILABLE, as Trino's coordinator waits for its required workers. Default 0: never waits.
+   * Waits until the cluster has its required workers (ClusterSizeMonitor.waitForMinimumWorkers: Trino's
+   * query-manager.required-workers), rejecting with GENERIC_INSUFFICIENT_RESOURCES past its max wait. Every
+   * statement that needs a worker goes through it first, so one sent while the local workers start waits
+   * for them instead of failing with NO_NODES_AVAILABLE. Absent: never waits.
    */
-  startupWaitMs?: number;
-  /** The clock the startup wait reads (default Date.now). */
-  now?: () => number;
+  waitForWorkers?(abort?: PlanAbort): Promise<void>;
   /**
    * vivace.distributed-tpch: a query over one tpch table runs in two stages across the workers
    * (staged-query.ts), reading the table's parts under this directory (shared by local workers). Absent: off.
@@ -69,9 +67,6 @@ const sizesPages = (session: Session) => Object.hasOwn(session.properties, 'targ
 
 const noNodes = (message: string) => new VivaceError('NO_NODES_AVAILABLE', message);
 
-/** How often a statement waiting for the first worker looks again (the worker list is cached 100 ms). */
-const STARTUP_POLL_MS = 100;
-
 export class RemoteEngine implements Engine {
   private readonly clients = new Map<string, WorkerClient>();
   private readonly transactions = new Map<string, string>();
@@ -80,11 +75,9 @@ export class RemoteEngine implements Engine {
   private picks = 0;
   private taskSeq = 0;
   private readonly taskPrefix = `r${Date.now().toString(36)}`;
-  private readonly startedAt: number;
   readonly settings: Required<Pick<RemoteEngineOptions, 'firstBatchBytes' | 'workTimeoutMs' | 'controlTimeoutMs'>>;
 
   constructor(private readonly options: RemoteEngineOptions) {
-    this.startedAt = (options.now ?? Date.now)();
     this.settings = {
       firstBatchBytes: options.firstBatchBytes ?? DEFAULTS.firstBatchBytes,
       workTimeoutMs: options.workTimeoutMs ?? DEFAULTS.workTimeoutMs,
@@ -187,18 +180,10 @@ export class RemoteEngine implements Engine {
     return this.clientFor(node);
   }
 
-  /** pick(), waiting for a worker while the engine is within its startup wait (polled, abortable). */
+  /** pick(), once the cluster has its required workers (a statement sent while they start waits for them). */
   private async pickOnceReady(target: 'any' | 'memory', abort?: PlanAbort): Promise<WorkerClient> {
-    const now = this.options.now ?? Date.now;
-    for (;;) {
-      try {
-        return this.pick(target);
-      } catch (err) {
-        const starting = now() - this.startedAt < (this.options.startupWaitMs ?? 0);
-        if (!starting || abort?.aborted || !(err instanceof VivaceError) || err.errorName !== 'NO_NODES_AVAILABLE') throw err;
-      }
-      await delay(STARTUP_POLL_MS);
-    }
+    await this.options.waitForWorkers?.(abort);
+    return this.pick(target);
   }
 
   /**

@@ -50,7 +50,8 @@ export function infoRoutes(router: Router, coordinator: Coordinator, server: Ser
         nodeVersion,
         environment: config.environment,
         coordinator: true,
-        starting: false,
+        // Trino's `starting`: true until the coordinator can take statements (its required workers active).
+        starting: coordinator.cluster?.starting ?? false,
         uptime: uptime(),
         nodeId,
         state: server.state,

@@ -88,6 +88,11 @@ export function statementRoutes(router: Router, coordinator: Coordinator, access
     refuseNulCharacters(sql, session);
     const { tracked, asSubmitted } = coordinator.start(sql, session);
     logInternalFailure(tracked, loggerOf(ctx));
+    // Sent while the cluster starts: the query waits for its required workers (ClusterSizeMonitor), and the
+    // POST with it for a bounded while, so that the first statement after `make run` answers RUNNING with
+    // its columns like any other rather than an unplanned snapshot.
+    const cluster = coordinator.cluster;
+    if (cluster?.starting) await cluster.whenStarted(Math.min(config.startupStatementWaitMs, config.requiredWorkersMaxWaitMs));
     // The POST answers the planned query as it stood when planning ended (RUNNING, stages SCHEDULED).
     const planned = await coordinator.waitFor(tracked, isPastPlanning, config.longPollMs);
     // A query that failed before it was planned answers as submitted, with a nextUri: clients only

@@ -77,20 +77,32 @@ describe('nodeMachine', () => {
     node.stop();
   });
 
-  it('pings HEAD {uri}/v1/status every 500 ms and becomes ALIVE after the 5 s warm-up', async () => {
+  it('pings HEAD {uri}/v1/status every 500 ms and a new node is ALIVE at its first answer (no warm-up: it just started)', async () => {
     const { node, fake, transitions, run } = harness();
-    await run(500);
-    expect(fake.pings).to.deep.equal([{ uri: 'http://127.0.0.1:8081/v1/status', at: 500 }]);
-    expect(node.getSnapshot().value).to.deep.equal({ monitoring: { FAILED: 'WARMING_UP' } });
-    await run(4_900);
-    expect(isNodeFailed(node.getSnapshot())).to.equal(true); // 5.4 s: 4.9 s after the success transition
+    await run(400);
+    expect(isNodeFailed(node.getSnapshot())).to.equal(true); // not pinged yet
     await run(100);
+    expect(fake.pings).to.deep.equal([{ uri: 'http://127.0.0.1:8081/v1/status', at: 500 }]);
     expect(isNodeFailed(node.getSnapshot())).to.equal(false);
+    await run(5_000);
     expect(transitions).to.deep.equal([
       { at: 0, state: 'FAILED' },
-      { at: 5_500, state: 'ALIVE' },
+      { at: 500, state: 'ALIVE' },
     ]);
     expect(fake.pings.map((p) => p.at)).to.deep.equal([500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000, 5500]);
+    node.stop();
+  });
+
+  it('a new node that fails its first pings is ALIVE once its ratio falls under the threshold, still without warm-up', async () => {
+    const { node, fake, clock, transitions, run } = harness();
+    fake.up = false;
+    await run(1_000, 500);
+    expect(node.getSnapshot().matches({ monitoring: { FAILED: 'STARTING' } })).to.equal(true);
+    fake.up = true;
+    await run(60_000, 500, () => !isNodeFailed(node.getSnapshot()));
+    // 2 failures then successes: the (decayed) ratio is at 0.1 by the 19th request (9.5 s), ALIVE at that ping.
+    expect(clock.now()).to.equal(9_500);
+    expect(transitions.map((t) => t.state)).to.deep.equal(['FAILED', 'ALIVE']);
     node.stop();
   });
 
@@ -218,12 +230,17 @@ describe('nodeMachine', () => {
   });
 
   it('a node announced again while warming up restarts its warm-up', async () => {
-    const { node, clock, run } = harness();
-    await run(2_000, 500); // first success at 0.5 s: warming up
+    const { node, fake, clock, run } = harness();
+    await run(60_000, 500);
+    fake.up = false;
+    await run(20_000, 500);
+    fake.up = true;
+    await run(180_000, 100, () => node.getSnapshot().matches({ monitoring: { FAILED: 'WARMING_UP' } }));
+    expect(node.getSnapshot().value).to.deep.equal({ monitoring: { FAILED: 'WARMING_UP' } });
     node.send({ type: 'node.gone' });
     await run(10_000, 500);
     node.send({ type: 'node.announced' });
-    expect(node.getSnapshot().matches({ monitoring: { FAILED: 'WARMING_UP' } })).to.equal(true);
+    expect(node.getSnapshot().value).to.deep.equal({ monitoring: { FAILED: 'WARMING_UP' } });
     const back = clock.now();
     await run(10_000, 100, () => !isNodeFailed(node.getSnapshot()));
     expect(clock.now() - back).to.equal(5_000);

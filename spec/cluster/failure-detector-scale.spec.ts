@@ -114,15 +114,14 @@ describe('failure detector with 1,000 simulated nodes', function () {
     expect(failedIds().size).to.equal(100);
   });
 
-  it('a node announced on a new address is pinged there only, afresh (never succeeded: failed)', async () => {
+  it('a node announced on a new address is pinged there only, afresh (failed until it answers there, alive at once then)', async () => {
     const old = `${uriOf(500)}/v1/status`;
     coordinator.announceNode('node-500', 'http://10.9.9.9:8080');
     const before = pinged.get(old);
+    expect(coordinator.nodes().find((n) => n.nodeId === 'node-500')).to.include({ failed: true });
     await run(1_000);
     expect(pinged.get(old)).to.equal(before);
     expect(pinged.get('http://10.9.9.9:8080/v1/status')).to.equal(2);
-    expect(coordinator.nodes().find((n) => n.nodeId === 'node-500')).to.include({ failed: true });
-    await run(5_000);
     expect(coordinator.nodes().find((n) => n.nodeId === 'node-500')).to.include({ failed: false });
   });
 });

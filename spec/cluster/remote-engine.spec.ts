@@ -4,6 +4,8 @@
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SimulatedClock } from 'xstate';
+import { ClusterSizeMonitor } from '../../lib/cluster/cluster-size-monitor.js';
 import { clusterWorkers, type RemoteEngineOptions } from '../../lib/cluster/remote-engine.js';
 import { PlanAbortController } from '../../lib/engine/plan-abort.js';
 import type { Engine } from '../../lib/engine/engine.types.js';
@@ -296,19 +298,30 @@ describe('RemoteEngine with real workers', function () {
       expect((await runOn(engine, 'SELECT count(*) FROM tpch.tiny.region')).rows).to.deep.equal([[5]]);
     });
 
-    it('within its startup wait, a statement waits for a worker to come alive; after it, fails at once', async () => {
-      let clock = 1_000_000;
-      const starting = remoteEngine(list, { startupWaitMs: 15_000, now: () => clock });
+    it('waits for its required workers (query-manager.required-workers), and past the max wait fails with Trino\'s GENERIC_INSUFFICIENT_RESOURCES', async () => {
+      const clock = new SimulatedClock();
+      const monitor = new ClusterSizeMonitor({ activeWorkers: () => list.list().filter((w) => w.alive).length, requiredWorkers: 1, maxWaitMs: 300_000, clock });
+      const starting = remoteEngine(list, { waitForWorkers: (abort) => monitor.waitForMinimumWorkers(abort) });
       try {
         list.dead.add('w0').add('w1');
         const answer = runOn(starting, 'SELECT 1');
-        // The workers pass their warm-up while the statement waits.
-        setImmediate(() => list.dead.clear());
+        clock.increment(1_000);
+        list.dead.clear(); // a worker comes alive while the statement waits
+        clock.increment(100);
         expect((await answer).rows).to.deep.equal([[1]]);
         list.dead.add('w0').add('w1');
-        clock += 15_000;
-        expect((await rejection(starting.plan('SELECT 1', session()))).errorName).to.equal('NO_NODES_AVAILABLE');
+        const failed = rejection(starting.plan('SELECT 1', session()));
+        clock.increment(300_000);
+        const err = await failed;
+        expect(err.errorName).to.equal('GENERIC_INSUFFICIENT_RESOURCES');
+        expect(err.message).to.equal('Insufficient active worker nodes. Waited 5.00m for at least 1 workers, but only 0 workers are active');
+        // A statement cancelled while it waits ends with its own reason, not the wait's.
+        const abort = new PlanAbortController();
+        const cancelled = rejection(starting.plan('SELECT 1', session(), abort));
+        abort.abort(new VivaceError('USER_CANCELED', 'Query was canceled'));
+        expect((await cancelled).errorName).to.equal('USER_CANCELED');
       } finally {
+        monitor.stop();
         await starting.close();
       }
     });
