@@ -10,8 +10,9 @@ import { parseArgs } from 'node:util';
 import { createCoordinator } from '../actors/coordinator.js';
 import { createSystemTablesSource } from '../actors/system-tables.source.js';
 import { ClusterSizeMonitor } from '../cluster/cluster-size-monitor.js';
-import { LocalWorkers } from '../cluster/local-workers.js';
+import { LocalWorkers, localWorkersDirectory } from '../cluster/local-workers.js';
 import { clusterWorkers, RemoteEngine, type WorkerNode } from '../cluster/remote-engine.js';
+import { claimWorkersDirectory, type WorkersDirectoryClaim } from '../cluster/workers-directory-claim.js';
 import type { SystemTablesSource } from '../engine/catalogs/system-tables.js';
 import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
 import { coordinatorDiscovery } from '../http/announcement.routes.js';
@@ -86,12 +87,14 @@ export async function runServe(args: string[]): Promise<number> {
 
   const privateDir = mkdtempSync(join(tmpdir(), 'vivace-coordinator-')); // 0700: the workers' config with the secret
   let localWorkers: LocalWorkers | undefined;
+  let claim: WorkersDirectoryClaim | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     clusterSize.stop();
     await localWorkers?.stop();
+    claim?.release();
     await server.close();
     await coordinator.stop();
     accessControl.close();
@@ -116,7 +119,17 @@ export async function runServe(args: string[]): Promise<number> {
     const configFile = join(privateDir, 'worker.properties');
     // The user's settings, then what the workers must share with this coordinator (last one wins).
     writeFileSync(configFile, `${configText ?? ''}\nnode.environment=${config.environment}\ninternal-communication.shared-secret=${config.internalSharedSecret}\n`, { mode: 0o600 });
-    localWorkers = new LocalWorkers({ count: workerCount, coordinatorUrl: server.url, dataDirectory: join(config.dataDirectory, 'workers'), configFile, nice: config.localWorkersNice });
+    // Each coordinator's workers keep their data (the memory catalog's file) under a directory of its own
+    // port, so two on one machine (a test run beside `make run`) share the tpch cache but not a DuckDB file.
+    const dataDirectory = localWorkersDirectory(config.dataDirectory, new URL(server.url).port || config.port);
+    try {
+      claim = claimWorkersDirectory(dataDirectory);
+    } catch (err) {
+      process.stderr.write(`vivace: ${(err as Error).message}\n`);
+      void stop(1);
+      return new Promise<number>(() => {});
+    }
+    localWorkers = new LocalWorkers({ count: workerCount, coordinatorUrl: server.url, dataDirectory, configFile, nice: config.localWorkersNice });
     const workers = localWorkers;
     // Children never outlive the coordinator: on any exit, and (orphan guard) if it is killed.
     process.on('exit', () => workers.killAll());

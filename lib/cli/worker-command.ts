@@ -77,6 +77,20 @@ export function announcementLog(logger: Logger, coordinatorUrl: string): (ok: bo
   };
 }
 
+/**
+ * DuckDB's lock error on the memory catalog's file (another process opened it) as a message that says what
+ * to do; undefined for any other error.
+ */
+export function memoryFileInUse(err: unknown, dataDir: string): VivaceError | undefined {
+  const message = err instanceof Error ? err.message : String(err);
+  if (!message.includes('Could not set lock on file')) return undefined;
+  return new VivaceError(
+    'INVALID_ARGUMENTS',
+    `The memory catalog's database in ${dataDir} is in use by another process (${message.trim()}); ` +
+      'give each worker with --memory-catalog its own --data-dir (a coordinator keeps its local workers\' under data.directory/workers/<port>)',
+  );
+}
+
 export async function runWorker(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -125,7 +139,7 @@ export async function runWorker(argv: string[]): Promise<number> {
     system,
     ...(memoryCatalog ? { memoryDirectory: dataDir } : {}),
     ...(accessControl.kind === 'file' ? { catalogAccess: (user: string, catalog: string) => accessControl.catalogAccess(user, catalog) } : {}),
-  });
+  }).catch((err: unknown) => Promise.reject(memoryFileInUse(err, dataDir) ?? err));
 
   // Set once the worker listens (its address is in the announcement).
   const discovery: { announcer?: Announcer } = {};

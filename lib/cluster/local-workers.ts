@@ -55,6 +55,16 @@ export function listeningUrl(line: string, nodeId: string): string | undefined {
   return url.startsWith('http://') || url.startsWith('https://') ? url : undefined;
 }
 
+/**
+ * `{dataDirectory}/workers/{port}`: where the local workers of the coordinator listening on `port` keep
+ * their data (each in `worker-{i}`). Keyed by the port because two coordinators on one machine never share
+ * one, and one restarted on its port finds its memory tables again (Trino keeps a node's data under its own
+ * node.data-dir).
+ */
+export function localWorkersDirectory(dataDirectory: string, port: string | number): string {
+  return join(dataDirectory, 'workers', String(port));
+}
+
 /** Delay before restart `attempt` (0-based): initial, doubled each time, capped. */
 export function restartDelayMs(attempt: number, initialMs: number = BACKOFF.initialMs, maxMs: number = BACKOFF.maxMs): number {
   return Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));

@@ -116,6 +116,23 @@ describe('vivace worker (child process)', function () {
       expect(err, args.join(' ')).to.match(/^vivace: (--coordinator|--node-id|--nice)/);
     }
   });
+
+  it('a second worker on the same memory catalog file says which directory is in use and what to do, and exits', async () => {
+    const memoryDir = join(dir, 'memory-worker');
+    const first = await startWorker(['--coordinator', discoveryUrl, '--config', join(dir, 'config.properties'), '--data-dir', memoryDir, '--memory-catalog', '--node-id', 'memory-a']);
+    children.push(first.child);
+    const second = spawn(BIN, ['worker', '--coordinator', discoveryUrl, '--config', join(dir, 'config.properties'), '--data-dir', memoryDir, '--memory-catalog', '--node-id', 'memory-b'], { env: { ...process.env, VIVACE_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(second);
+    let err = '';
+    second.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((done) => second.once('exit', done));
+    expect(code).to.equal(1);
+    expect(err).to.include(`vivace: The memory catalog's database in ${memoryDir} is in use by another process (`);
+    expect(err).to.include(`(PID ${first.child.pid})`);
+    expect(err).to.include('give each worker with --memory-catalog its own --data-dir');
+    first.child.kill('SIGTERM');
+    await first.exited;
+  });
 });
 
 describe('worker node ids', () => {
