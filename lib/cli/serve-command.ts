@@ -61,10 +61,15 @@ export async function runServe(args: string[]): Promise<number> {
   const nodeId = () => late.server?.nodeId ?? 'coordinator';
   // Statements wait for the required workers (query-manager.required-workers), and the start is over once
   // they are active (/v1/info `starting`, the ready line below).
+  // With local workers, worker-0 holds the memory catalog: the start also waits for it, and so does a
+  // statement for that catalog until it was first alive (later, a dead memory worker fails it at once).
+  let memoryWorkerSeen = workerCount === 0;
+  const memoryWorkerSeenAlive = () => (memoryWorkerSeen ||= (late.workers?.() ?? []).some((w) => w.memory && w.alive));
   const clusterSize = new ClusterSizeMonitor({
     activeWorkers: () => (late.workers?.() ?? []).filter((w) => w.alive).length,
     requiredWorkers: config.requiredWorkers,
     maxWaitMs: config.requiredWorkersMaxWaitMs,
+    startedWhen: memoryWorkerSeenAlive,
   });
   const engine = new RemoteEngine({
     workers: () => late.workers?.() ?? [],
@@ -78,6 +83,7 @@ export async function runServe(args: string[]): Promise<number> {
     // Statements sent while the local workers start wait for them, so `make run` answers its first query
     // instead of NO_NODES_AVAILABLE.
     waitForWorkers: (abort) => clusterSize.waitForMinimumWorkers(abort),
+    waitForMemoryWorker: (abort) => clusterSize.waitUntil(memoryWorkerSeenAlive, abort),
     // Two stages across the workers for queries over one large tpch table (staged-query.ts); on by default.
     ...(config.distributedTpch === true ? { stages: { tpchDirectory: join(config.dataDirectory, 'tpch'), sharedCache: workerCount > 0, ...(config.distributedTpchMinRows === undefined ? {} : { minRows: config.distributedTpchMinRows }) } } : {}),
   });

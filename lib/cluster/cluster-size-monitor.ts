@@ -20,12 +20,19 @@ export interface ClusterSizeMonitorOptions {
   clock?: SchedulerClock;
   /** How often the count is read while someone waits (default 100 ms). */
   pollMs?: number;
+  /** What else the start waits for (serve: its local memory worker active), besides the required workers. */
+  startedWhen?(): boolean;
 }
 
 interface Waiter {
-  /** Called with true once enough workers are active, false when its own timer or abort ends it. */
-  settle(enough: boolean): void;
+  /** Whether what it waits for holds now (read at every poll). */
+  ready(): boolean;
+  /** Called once when it does. */
+  settle(): void;
 }
+
+/** Longest delay a timer can hold. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const REAL_CLOCK: SchedulerClock = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (id) => clearTimeout(id as NodeJS.Timeout) };
 
@@ -48,41 +55,47 @@ export class ClusterSizeMonitor {
 
   /** True until the required workers were active once (one-way, as Trino's `starting`). */
   get starting(): boolean {
-    if (!this.startedFlag && this.enough()) this.startedFlag = true;
-    return !this.startedFlag;
+    return !this.started();
   }
 
   /** Begins watching the count, so that the start ends (and `onStarted` runs) with no statement waiting. */
   start(onStarted?: () => void): void {
-    if (!this.starting) {
+    if (this.started()) {
       onStarted?.();
       return;
     }
-    this.waiters.add({ settle: () => onStarted?.() });
-    this.schedulePoll();
+    this.add({ ready: () => this.started(), settle: () => onStarted?.() });
   }
 
   /**
    * Resolves once the required workers are active (at once when they are); rejects with Trino's
    * GENERIC_INSUFFICIENT_RESOURCES after the max wait, or with the abort's reason when the query ends first.
    */
-  waitForMinimumWorkers(abort?: PlanAbort): Promise<void> {
-    if (this.enough()) return Promise.resolve();
+  async waitForMinimumWorkers(abort?: PlanAbort): Promise<void> {
+    if (!(await this.waitUntil(() => this.enough(), abort))) throw this.insufficient();
+  }
+
+  /**
+   * Resolves true once `condition` holds (polled), false after the max wait; rejects with the abort's reason
+   * when the query ends first. For what a statement needs besides the count (the memory catalog's worker).
+   */
+  waitUntil(condition: () => boolean, abort?: PlanAbort): Promise<boolean> {
+    if (condition()) return Promise.resolve(true);
     if (abort?.aborted) return Promise.reject(abort.reason);
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<boolean>((resolve, reject) => {
       const timer = this.clock.setTimeout(() => {
         finish();
-        reject(this.insufficient());
-      }, Math.min(this.options.maxWaitMs, 2 ** 31 - 1));
+        resolve(false);
+      }, Math.min(this.options.maxWaitMs, MAX_TIMER_MS));
       const removeAbort = abort?.onAbort(() => {
         finish();
         reject(abort.reason);
       });
       const waiter: Waiter = {
-        settle: (enough) => {
-          if (!enough) return;
+        ready: condition,
+        settle: () => {
           finish();
-          resolve();
+          resolve(true);
         },
       };
       const finish = () => {
@@ -90,25 +103,26 @@ export class ClusterSizeMonitor {
         removeAbort?.();
         this.waiters.delete(waiter);
       };
-      this.waiters.add(waiter);
-      this.schedulePoll();
+      this.add(waiter);
     });
   }
 
   /** Resolves true once the start is over, false if `timeoutMs` passes first. */
   whenStarted(timeoutMs: number): Promise<boolean> {
-    if (!this.starting) return Promise.resolve(true);
+    if (this.started()) return Promise.resolve(true);
     return new Promise<boolean>((resolve) => {
+      const timer = this.clock.setTimeout(() => {
+        this.waiters.delete(waiter);
+        resolve(false);
+      }, Math.min(timeoutMs, MAX_TIMER_MS));
       const waiter: Waiter = {
-        settle: (enough) => {
+        ready: () => this.started(),
+        settle: () => {
           this.clock.clearTimeout(timer);
-          this.waiters.delete(waiter);
-          resolve(enough);
+          resolve(true);
         },
       };
-      const timer = this.clock.setTimeout(() => waiter.settle(false), Math.min(timeoutMs, 2 ** 31 - 1));
-      this.waiters.add(waiter);
-      this.schedulePoll();
+      this.add(waiter);
     });
   }
 
@@ -122,6 +136,12 @@ export class ClusterSizeMonitor {
     return this.options.activeWorkers() >= this.options.requiredWorkers;
   }
 
+  /** The start is over once the required workers (and whatever `startedWhen` adds) were there, for good. */
+  private started(): boolean {
+    if (!this.startedFlag && this.enough() && (this.options.startedWhen?.() ?? true)) this.startedFlag = true;
+    return this.startedFlag;
+  }
+
   private insufficient(): VivaceError {
     const { requiredWorkers, maxWaitMs } = this.options;
     return new VivaceError(
@@ -130,14 +150,19 @@ export class ClusterSizeMonitor {
     );
   }
 
+  private add(waiter: Waiter): void {
+    this.waiters.add(waiter);
+    this.schedulePoll();
+  }
+
   private schedulePoll(): void {
     if (this.poll !== undefined || this.stopped) return;
     this.poll = this.clock.setTimeout(() => {
       this.poll = undefined;
-      if (this.enough()) {
-        this.startedFlag = true;
-        for (const waiter of [...this.waiters]) waiter.settle(true);
-        this.waiters.clear();
+      for (const waiter of [...this.waiters]) {
+        if (!waiter.ready()) continue;
+        this.waiters.delete(waiter);
+        waiter.settle();
       }
       if (this.waiters.size > 0) this.schedulePoll();
     }, this.pollMs);

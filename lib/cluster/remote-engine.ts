@@ -50,6 +50,11 @@ export interface RemoteEngineOptions {
    */
   waitForWorkers?(abort?: PlanAbort): Promise<void>;
   /**
+   * Waits (bounded) for the memory catalog's worker before a statement that needs it: serve's local worker-0
+   * may announce itself after another worker already made the required count. Absent: never waits.
+   */
+  waitForMemoryWorker?(abort?: PlanAbort): Promise<unknown>;
+  /**
    * vivace.distributed-tpch: a query over one tpch table runs in two stages across the workers
    * (staged-query.ts), reading the table's parts under this directory (shared by local workers). Absent: off.
    * `sharedCache`: the directory is the local workers' cache too; a schema not generated yet then runs as
@@ -183,6 +188,7 @@ export class RemoteEngine implements Engine {
   /** pick(), once the cluster has its required workers (a statement sent while they start waits for them). */
   private async pickOnceReady(target: 'any' | 'memory', abort?: PlanAbort): Promise<WorkerClient> {
     await this.options.waitForWorkers?.(abort);
+    if (target === 'memory') await this.options.waitForMemoryWorker?.(abort);
     return this.pick(target);
   }
 

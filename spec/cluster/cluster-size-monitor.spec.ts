@@ -95,6 +95,29 @@ describe('cluster: ClusterSizeMonitor (query-manager.required-workers)', () => {
     monitor.stop();
   });
 
+  it('the start can wait for more than the count (serve: its memory worker), and a statement for a condition (waitUntil)', async () => {
+    const clock = new SimulatedClock();
+    const cluster = { active: 0, memory: false };
+    const monitor = new ClusterSizeMonitor({ activeWorkers: () => cluster.active, requiredWorkers: 1, maxWaitMs: 60_000, clock, startedWhen: () => cluster.memory });
+    const memory = watch(monitor.waitUntil(() => cluster.memory));
+    cluster.active = 1;
+    clock.increment(100);
+    await flush();
+    expect(monitor.starting).to.equal(true); // one worker, but not the memory one yet
+    expect(memory.state).to.equal('pending');
+    cluster.memory = true;
+    clock.increment(100);
+    await flush();
+    expect(monitor.starting).to.equal(false);
+    expect(memory).to.deep.equal({ state: 'resolved', value: true });
+    // Never holding: false after the max wait, and the caller decides what that means.
+    const never = watch(monitor.waitUntil(() => false));
+    clock.increment(60_000);
+    await flush();
+    expect(never).to.deep.equal({ state: 'resolved', value: false });
+    monitor.stop();
+  });
+
   it('whenStarted gives up after its timeout (the POST\'s bounded wait)', async () => {
     const { clock, monitor } = harness();
     const started = watch(monitor.whenStarted(20_000));

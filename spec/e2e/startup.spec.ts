@@ -33,6 +33,8 @@ describe('e2e: the cluster\'s first seconds', function () {
   it('a statement posted as the coordinator prints its line answers the seed\'s shape: RUNNING, scheduled false, columns, partialCancelUri', async () => {
     cluster = await startClusterProcess({ workers: 2, dataDirectory, captureOutput: true });
     const listened = Date.now();
+    // With it, a statement for the memory worker (worker-0), which may announce itself after worker-1.
+    const catalogs = runStatement(cluster.url, 'SHOW CATALOGS', USER);
     const posted = await request('POST', `${cluster.url}/v1/statement`, { body: 'SELECT 1 AS one', headers: USER });
     const answeredAfterMs = Date.now() - listened;
     expect(posted.status).to.equal(200);
@@ -54,6 +56,9 @@ describe('e2e: the cluster\'s first seconds', function () {
     validateResponse('statement-final', current);
     expect(current.stats.state).to.equal('FINISHED');
     expect(rows).to.deep.equal([[1]]);
+    const shown = await catalogs;
+    expect(shown.responses[0].stats.state).to.equal('RUNNING');
+    expect(shown.rows).to.deep.equal([['memory'], ['system'], ['tpch']]);
 
     // Started: /v1/info says so, and the coordinator printed when.
     const info = await request('GET', `${cluster.url}/v1/info`);
