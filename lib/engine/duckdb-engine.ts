@@ -21,7 +21,7 @@ import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
 import type { Statement } from '../sql/ast.js';
-import { planDialectStatement } from './dialect/dialect-planner.js';
+import { planDialectStatement, type BoundStatement } from './dialect/dialect-planner.js';
 import { dialectStatementOf } from '../sql/dialect-statement.js';
 import { defaultTransactionLimits, transactionsOf, type TransactionLimits } from './dialect/transaction-registry.js';
 import { attachTpchCatalog, type TpchCatalog, type TpchCatalogOptions } from './catalogs/tpch-catalog.js';
@@ -36,6 +36,7 @@ import { translateStatement, type TableReference, type Translation, type Transla
 import { informationSchemaSql } from './dialect/information-schema.js';
 import { parseStatement } from '../sql/parser.js';
 import { admitStatement } from '../sql/statement-gate.js';
+import { checkParameterCount } from '../sql/parameter-binding.js';
 import { catalogOpen, checkCatalogAccess, type CatalogAccessLevel } from '../sql/catalog-access.js';
 import { AdmittedQueries } from './admitted-queries.js';
 import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
@@ -156,22 +157,35 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     if (!statement) {
       try {
         statement = parseStatement(sql);
+        // A marker outside EXECUTE has no value (Trino's QueryPreparer, before any analysis: none were supplied).
+        checkParameterCount(statement, sql, 0);
         gate(statement, sql, session);
       } catch (err) {
         return Promise.reject(err);
       }
       admitted.remember(key, statement);
     }
-    // Per user, so outside the admitted cache; EXECUTE's statement comes back through here too.
-    const { catalogAccess } = options;
-    if (catalogAccess) {
-      try {
-        checkCatalogAccess(statement, { catalog: session.catalog, schema: session.schema, accessOf: (catalog) => catalogAccess(session.user, catalog) });
-      } catch (err) {
-        return Promise.reject(err);
-      }
+    try {
+      checkAccess(statement, session);
+    } catch (err) {
+      return Promise.reject(err);
     }
     return planParsed(sql, session, signal, statement);
+  };
+  // Per user, so outside the admitted cache.
+  const checkAccess = (statement: Statement, session: Session) => {
+    const { catalogAccess } = options;
+    if (catalogAccess) checkCatalogAccess(statement, { catalog: session.catalog, schema: session.schema, accessOf: (catalog) => catalogAccess(session.user, catalog) });
+  };
+  /** A prepared statement's tree with its parameters bound (EXECUTE), held to the gate as any user's statement. */
+  const planBound = (bound: BoundStatement, session: Session, signal?: PlanAbort): Promise<Plan> => {
+    try {
+      gate(bound.tree, bound.sql, session);
+      checkAccess(bound.tree, session);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return planParsed(bound.sql, session, signal, bound.tree, bound.key);
   };
   const planTrusted: Engine['plan'] = (sql, session, signal) => planParsed(sql, session, signal);
   // A user's statement reaches DuckDB only as its tree's translation (lib/sql/duckdb-translation.ts).
@@ -195,10 +209,11 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     return catalogAccess ? { catalogVisible: (catalog: string) => catalogOpen(catalogAccess(session.user, catalog)) } : {};
   };
   /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
-  const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement): Promise<Plan> => {
+  const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement, key?: string): Promise<Plan> => {
     const replans: Replans = {
       user: (s2, session2) => plan(s2, session2, signal),
       own: (s2, session2) => planTrusted(s2, session2, signal),
+      bound: (b, session2) => planBound(b, session2, signal),
     };
     // One translation per tree and plan: tpch's beforePlan and the planning itself share it.
     const translations = new Map<Statement, Translation>();
@@ -213,7 +228,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
     // meanwhile stops waiting for it (the generation goes on for the next query).
     const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
-    const planned = () => planStatement(pool, cache, sql, session, replans, signal, statement && { tree: statement, translate, declared, ...catalogVisibility(session) });
+    const planned = () => planStatement(pool, cache, sql, session, replans, signal, statement && { tree: statement, translate, declared, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
     return generating ? untilAborted(generating, signal).then(planned) : planned();
   };
   return {
@@ -253,6 +268,7 @@ function streamingExecution(connection: DuckDBConnection, cache: PlanCache, plan
 interface Replans {
   user: Engine['plan'];
   own: Engine['plan'];
+  bound: (bound: BoundStatement, session: Session) => Promise<Plan>;
 }
 
 /** A user's statement: its tree, its translation to DuckDB SQL, and the engine's declared column types. */
@@ -262,6 +278,8 @@ interface UserStatement {
   declared: DeclaredColumns;
   /** Whether the statement's user may see a catalog (the catalogs rule); absent: every catalog. */
   catalogVisible?: (catalog: string) => boolean;
+  /** What the plan cache knows the tree by, when its text alone does not tell it (a prepared statement's bound values). */
+  key?: string;
 }
 
 /** The tables a statement (or what EXPLAIN explains, or SHOW STATS reads) reads or writes; none for other dialect statements. */
@@ -309,7 +327,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     if (!user) await useSchema(connection, cache.schemaOf, 'memory', 'default');
     // Presto-only statements (SHOW, USE, SET SESSION, PREPARE, EXECUTE, transactions, ...): never cached.
     const dialectPlan = await planDialectStatement({
-      sql, tree: statement, session, connection, release: giveBack, plan: replans.user, planOwn: replans.own, transactions, clearPlanCache: () => cache.clear(),
+      sql, tree: statement, session, connection, release: giveBack, plan: replans.user, planOwn: replans.own, planBound: replans.bound, transactions, clearPlanCache: () => cache.clear(),
       onTransactionEnd: user && ((id, commit) => user.declared.endTransaction(id, commit)),
       viewSql: user && ((view) => user.declared.viewSql(view)),
       translate: user && ((tree) => user.translate(tree).sql),
@@ -317,7 +335,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     });
     if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };
-    const cacheKey = PlanCache.key(sql, session);
+    const cacheKey = PlanCache.key(user?.key === undefined ? sql : `${sql}\u0000${user.key}`, session);
     const cached = cache.get(cacheKey);
     if (cached) {
       return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime), giveBack, () => held);

@@ -2,7 +2,6 @@
 // EXECUTE, DEALLOCATE, EXPLAIN, transactions), read off the parse tree into the dialect layer's terms.
 import type { Expression, Identifier, QualifiedName, Query, Statement } from './ast.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { expression as formatExpression } from './sql-formatter.js';
 
 export interface LikeFilter {
   pattern: string;
@@ -31,8 +30,8 @@ export type DialectStatement =
   | { kind: 'setSession'; name: string; value: Expression }
   | { kind: 'resetSession'; name: string }
   | { kind: 'prepare'; name: string; statement: string }
-  | { kind: 'execute'; name: string; parameters: string[] }
-  | { kind: 'executeImmediate'; statement: string; parameters: string[] }
+  | { kind: 'execute'; name: string; parameters: readonly Expression[] }
+  | { kind: 'executeImmediate'; statement: string; parameters: readonly Expression[] }
   | { kind: 'deallocate'; name: string }
   | { kind: 'startTransaction' }
   | { kind: 'commit' }
@@ -74,13 +73,6 @@ export function sessionValue(value: Expression): string {
   }
   throw new VivaceError('NOT_SUPPORTED', 'SET SESSION value must be a literal, or literals joined by ||');
 }
-
-/**
- * A USING parameter as the canonical text of its parsed tree (`formatExpression`), never as the user
- * wrote it: what is spliced into the prepared statement is what the parser understood, and the result
- * is parsed and gated again.
- */
-const parameterText = (e: Expression) => formatExpression(e);
 
 /** The dialect statement `statement` is, or undefined when the engine plans it (queries, DML, DDL). */
 export function dialectStatementOf(statement: Statement, sql: string): DialectStatement | undefined {
@@ -141,9 +133,9 @@ export function dialectStatementOf(statement: Statement, sql: string): DialectSt
     case 'Prepare':
       return { kind: 'prepare', name: name(statement.name), statement: text(statement.statement) };
     case 'Execute':
-      return { kind: 'execute', name: name(statement.name), parameters: statement.parameters.map(parameterText) };
+      return { kind: 'execute', name: name(statement.name), parameters: statement.parameters };
     case 'ExecuteImmediate':
-      return { kind: 'executeImmediate', statement: statement.statement.value, parameters: statement.parameters.map(parameterText) };
+      return { kind: 'executeImmediate', statement: statement.statement.value, parameters: statement.parameters };
     case 'Deallocate':
       return { kind: 'deallocate', name: name(statement.name) };
     case 'StartTransaction':

@@ -21,11 +21,20 @@ import {
   describeOutputRows,
   preparedStatement,
   prepareStatement,
-  parameterCount,
-  substituteParameters,
+  describedStatement,
+  executePrepared,
 } from './prepared-statements.js';
 import type { TransactionRegistry } from './transaction-registry.js';
 import { planExplain } from './explain-statement.js';
+
+/** A prepared statement's tree with its markers bound to values. */
+export interface BoundStatement {
+  tree: Statement;
+  /** The prepared statement's text (the tree's locations, and the USING values', point into it). */
+  sql: string;
+  /** What the bound values add to `sql` for caches keyed by text (parameter-binding.ts bindingKey). */
+  key: string;
+}
 
 export interface DialectContext {
   sql: string;
@@ -41,6 +50,8 @@ export interface DialectContext {
    * and its gate (used after `release`, so a pool of one works).
    */
   plan: (sql: string, session: Session) => Promise<Plan>;
+  /** Plans a prepared statement's tree with its parameters bound (EXECUTE), through the gate. */
+  planBound: (bound: BoundStatement, session: Session) => Promise<Plan>;
   /** Plans SQL the project wrote itself (information_schema rewrites, DuckDB syntax) without the gate. */
   planOwn: (sql: string, session: Session) => Promise<Plan>;
   transactions: TransactionRegistry;
@@ -120,15 +131,11 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
       return sessionPlan(ctx, 'PREPARE', prepareStatement(s.name, s.statement));
     case 'deallocate':
       return sessionPlan(ctx, 'DEALLOCATE', deallocateStatement(session, s.name));
-    case 'execute': {
-      const sql = substituteParameters(preparedStatement(session, s.name), s.parameters);
-      ctx.release();
-      return ctx.plan(sql, session);
-    }
+    case 'execute':
     case 'executeImmediate': {
-      const sql = substituteParameters(s.statement, s.parameters);
+      const sql = s.kind === 'execute' ? preparedStatement(session, s.name) : s.statement;
       ctx.release();
-      return ctx.plan(sql, session);
+      return executePrepared(ctx, sql, s.parameters);
     }
     case 'startTransaction':
       return startTransaction(ctx);
@@ -142,7 +149,7 @@ async function describeOutput(ctx: DialectContext, sql: string): Promise<Plan> {
   const aliased = aliasedColumns(sql);
   ctx.release();
   // Parameters are not known yet: plan with NULLs in their place (DuckDB cannot render an unbound `?`).
-  const planned = await ctx.plan(substituteParameters(sql, Array.from({ length: parameterCount(sql) }, () => 'NULL')), ctx.session);
+  const planned = await ctx.planBound(describedStatement(sql), ctx.session);
   planned.release();
   return valuesPlan({ columns: DESCRIBE_OUTPUT_COLUMNS, rows: async () => describeOutputRows(ctx.session, planned.columns, aliased), release: () => undefined });
 }

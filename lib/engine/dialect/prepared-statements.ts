@@ -9,8 +9,14 @@ import { dialectOf } from '../../protocol/header-prefix.js';
 import { prestoTypeOf } from '../duckdb-types.js';
 import { parseStatement } from '../../sql/parser.js';
 import { findAll, walk } from '../../sql/tree-walk.js';
-import type { Statement } from '../../sql/ast.js';
+import type { Expression, Query, Statement } from '../../sql/ast.js';
 import { parameterTypesFromLiterals } from '../../sql/parameter-types.js';
+import { bindingKey, bindParameters, checkParameterCount, checkRowCount, parametersOf, relocate, rowCountParameters } from '../../sql/parameter-binding.js';
+import { expression as formatExpression } from '../../sql/sql-formatter.js';
+import { positionAt } from '../../sql/syntax-error.js';
+import { batchText } from '../row-batch.js';
+import type { Plan } from '../engine.types.js';
+import type { BoundStatement, DialectContext } from './dialect-planner.js';
 import type { Cell } from './values-plan.js';
 import type { ShowResult } from './show-metadata.js';
 
@@ -92,29 +98,85 @@ export function deallocateStatement(session: Session, name: string): SessionUpda
   return { deallocatedPreparedStatements: [name] };
 }
 
-/** The `?` markers of `sql` in text order, from its Trino tree. */
-function parameterMarkers(sql: string): { start: number; end: number }[] {
-  return findAll(treeOf(sql), 'Parameter').map((p) => p.location).sort((a, b) => a.start - b.start);
+/** What may stand for a row count: what Trino's TypeCoercion coerces to bigint (unknown is a NULL). */
+const ROW_COUNT_TYPES: ReadonlySet<string> = new Set(['tinyint', 'smallint', 'integer', 'bigint', 'unknown']);
+const MAX_BIGINT = 2n ** 63n - 1n;
+
+/** Trino's expression printing in its messages: `null` in lower case. */
+const printed = (e: Expression) => (e.type === 'NullLiteral' ? 'null' : formatExpression(e));
+
+/** The rows of a planned statement, drained. */
+async function rowsOf(plan: Plan): Promise<unknown[][]> {
+  const execution = plan.execute();
+  const parts: string[] = [];
+  for (let batch = await execution.next(1 << 16); batch; batch = await execution.next(1 << 16)) if (batch.rows > 0) parts.push(batchText(batch));
+  return JSON.parse(`[${parts.join(',')}]`) as unknown[][];
 }
 
-/** How many `?` markers a statement has. */
-export function parameterCount(sql: string): number {
-  return parameterMarkers(sql).length;
-}
-
-/** `sql` with its `?` markers replaced, in order, by the parenthesized USING expressions. */
-export function substituteParameters(sql: string, parameters: string[]): string {
-  const markers = parameterMarkers(sql);
-  if (markers.length !== parameters.length) {
-    throw new VivaceError('SYNTAX_ERROR', `Incorrect number of parameters: expected ${markers.length} but found ${parameters.length}`);
+/**
+ * The values of the markers that stand for a row count (LIMIT ?, OFFSET ?, FETCH FIRST ? ROWS), by
+ * position, as Trino's analyzeParameterAsRowCount evaluates them: the USING expression, planned through
+ * the gate as `SELECT e1, e2`, must be of a type that coerces to bigint (TYPE_MISMATCH) and not NULL
+ * (INVALID_ARGUMENTS); its value is then held to the clause's bound.
+ */
+async function rowCountValues(ctx: DialectContext, sql: string, tree: Statement, values: readonly Expression[]): Promise<Map<number, bigint>> {
+  const counts = new Map<number, bigint>();
+  const markers = rowCountParameters(tree);
+  if (markers.length === 0) return counts;
+  const expressions = markers.map((m) => relocate(values[m.position]!, m.parameter.location));
+  const location = tree.location;
+  const query: Query = {
+    type: 'Query', with: undefined, orderBy: undefined, offset: undefined, limit: undefined, location,
+    body: {
+      type: 'QuerySpecification', location, from: undefined, where: undefined, groupBy: undefined, having: undefined, windows: [],
+      select: { type: 'Select', distinct: false, location, selectItems: expressions.map((e) => ({ type: 'SingleColumn', expression: e, alias: undefined, location: e.location })) },
+    },
+  };
+  const plan = await ctx.planBound({ tree: query, sql, key: `row counts\u0000${bindingKey(expressions)}` }, ctx.session);
+  const wrongType = plan.columns.findIndex((c) => !ROW_COUNT_TYPES.has(c.type.base));
+  if (wrongType >= 0) {
+    plan.release();
+    const position = positionAt(sql, markers[wrongType]!.parameter.location.start);
+    throw new VivaceError('TYPE_MISMATCH', `line ${position.lineNumber}:${position.columnNumber}: Cannot cast type ${formatType(plan.columns[wrongType]!.type)} to bigint`, { location: position });
   }
-  let out = '';
-  let copied = 0;
+  const row = (await rowsOf(plan))[0] ?? [];
   markers.forEach((m, i) => {
-    out += `${sql.slice(copied, m.start)}(${parameters[i]})`;
-    copied = m.end;
+    const value = row[i];
+    if (typeof value !== 'number') {
+      const position = positionAt(sql, m.parameter.location.start);
+      throw new VivaceError('INVALID_ARGUMENTS', `line ${position.lineNumber}:${position.columnNumber}: Parameter value provided for ${m.clause} is NULL: ${printed(values[m.position]!)}`, { location: position });
+    }
+    // Past 2^53 a JSON number is not exact, but any such count means every row.
+    const count = Number.isSafeInteger(value) ? BigInt(value) : value > 0 ? MAX_BIGINT : BigInt(Math.trunc(value));
+    checkRowCount(sql, m.parameter, m.clause, count);
+    counts.set(m.position, count);
   });
-  return out + sql.slice(copied);
+  return counts;
+}
+
+/**
+ * EXECUTE and EXECUTE IMMEDIATE: the prepared statement's tree with its markers bound to the USING
+ * expressions (parameter-binding.ts), planned through the gate as a statement of its own. Call after
+ * the connection went back (`ctx.release`).
+ */
+export async function executePrepared(ctx: DialectContext, sql: string, values: readonly Expression[]): Promise<Plan> {
+  const tree = treeOf(sql);
+  checkParameterCount(tree, sql, values.length);
+  const counts = await rowCountValues(ctx, sql, tree, values);
+  return ctx.planBound({ tree: bindParameters(tree, values, counts), sql, key: bindingKey(values) }, ctx.session);
+}
+
+/**
+ * A prepared statement bound for DESCRIBE OUTPUT, whose parameters are not known yet: NULL for each
+ * value, and row counts that keep the output as it is (as Trino's analyzer leaves a described row count
+ * unevaluated).
+ */
+export function describedStatement(sql: string): BoundStatement {
+  const tree = treeOf(sql);
+  const markers = parametersOf(tree);
+  const values: Expression[] = markers.map((p) => ({ type: 'NullLiteral', location: p.location }));
+  const counts = new Map(rowCountParameters(tree).map((m) => [m.position, m.clause === 'FETCH FIRST' ? 1n : 0n]));
+  return { tree: bindParameters(tree, values, counts), sql, key: 'describe' };
 }
 
 /**

@@ -1,7 +1,6 @@
 // PREPARE / EXECUTE [USING] / EXECUTE IMMEDIATE / DEALLOCATE PREPARE / DESCRIBE INPUT and OUTPUT.
 import { expect } from 'chai';
 import type { Engine } from '../../../lib/engine/engine.types.js';
-import { substituteParameters } from '../../../lib/engine/dialect/prepared-statements.js';
 import { newEngine, runSql, testSession } from '../engine-helpers.js';
 
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
@@ -42,7 +41,42 @@ describe('dialect: prepared statements', () => {
     const missing = await failure(engine.plan('EXECUTE nope', testSession()));
     expect(missing).to.include({ errorName: 'NOT_FOUND', message: 'Prepared statement not found: nope' });
     const session = testSession({ preparedStatements: { q: 'SELECT ?' } });
-    expect(await failure(engine.plan('EXECUTE q', session))).to.include({ message: 'Incorrect number of parameters: expected 1 but found 0' });
+    // Trino's QueryPreparer: INVALID_PARAMETER_USAGE at the statement, for EXECUTE and for markers without EXECUTE alike.
+    expect(await failure(engine.plan('EXECUTE q', session))).to.include({ errorName: 'INVALID_PARAMETER_USAGE', message: 'line 1:1: Incorrect number of parameters: expected 1 but found 0' });
+    expect(await failure(engine.plan('EXECUTE q USING 1, 2', session))).to.include({ errorName: 'INVALID_PARAMETER_USAGE', message: 'line 1:1: Incorrect number of parameters: expected 1 but found 2' });
+    expect(await failure(engine.plan('INSERT INTO people VALUES (?, ?)', testSession()))).to.include({
+      errorName: 'INVALID_PARAMETER_USAGE', message: 'line 1:1: Incorrect number of parameters: expected 2 but found 0',
+    });
+  });
+
+  describe('a row count taken from a parameter (LIMIT ?, OFFSET ?, FETCH FIRST ? ROWS), bound on the tree', () => {
+    const names = async (sql: string, using: string) => (await runSql(engine, `EXECUTE IMMEDIATE '${sql}' USING ${using}`)).rows.map((r) => r[0]);
+
+    it('limits, skips and fetches by the value, whatever expression gives it', async () => {
+      expect(await names('SELECT name FROM people ORDER BY id OFFSET ? LIMIT ?', '1, 1')).to.deep.equal(['bob']);
+      expect(await names('SELECT name FROM people ORDER BY id OFFSET ? ROWS FETCH FIRST ? ROWS ONLY', '2, 1 + 0')).to.deep.equal(['cy']);
+      expect(await names('SELECT name FROM people WHERE id > ? ORDER BY id LIMIT ?', "0, CAST('2' AS bigint)")).to.deep.equal(['ann', 'bob']);
+      expect(await names('SELECT name FROM people ORDER BY id LIMIT ?', '0')).to.deep.equal([]);
+      const session = testSession({ preparedStatements: { q: 'SELECT name FROM (SELECT * FROM people ORDER BY id LIMIT ?) ORDER BY id DESC LIMIT ?' } });
+      expect((await runSql(engine, 'EXECUTE q USING 2, 1', session)).rows).to.deep.equal([['bob']]);
+      expect((await runSql(engine, 'EXECUTE q USING 3, 1', session)).rows).to.deep.equal([['cy']]);
+    });
+
+    it('fails as Trino fails for a negative, NULL or non-integer value', async () => {
+      const fails = (sql: string, using: string) => failure(engine.plan(`EXECUTE IMMEDIATE '${sql}' USING ${using}`, testSession()));
+      expect(await fails('SELECT 1 LIMIT ?', '-1')).to.include({ errorName: 'NUMERIC_VALUE_OUT_OF_RANGE', message: 'line 1:16: LIMIT row count must be greater or equal to 0 (actual value: -1)' });
+      expect(await fails('SELECT 1 OFFSET ?', '-2')).to.include({ errorName: 'NUMERIC_VALUE_OUT_OF_RANGE', message: 'line 1:17: OFFSET row count must be greater or equal to 0 (actual value: -2)' });
+      expect(await fails('SELECT 1 FETCH FIRST ? ROWS ONLY', '0')).to.include({ errorName: 'NUMERIC_VALUE_OUT_OF_RANGE', message: 'line 1:22: FETCH FIRST row count must be positive (actual value: 0)' });
+      expect(await fails('SELECT 1 LIMIT ?', 'NULL')).to.include({ errorName: 'INVALID_ARGUMENTS', message: 'line 1:16: Parameter value provided for LIMIT is NULL: null' });
+      expect(await fails('SELECT 1 LIMIT ?', '1.5')).to.include({ errorName: 'TYPE_MISMATCH', message: 'line 1:16: Cannot cast type decimal(2,1) to bigint' });
+      expect(await fails('SELECT 1 LIMIT ?', 'DOUBLE \'2\'')).to.include({ errorName: 'TYPE_MISMATCH', message: 'line 1:16: Cannot cast type double to bigint' });
+    });
+
+    it('DESCRIBE OUTPUT and DESCRIBE INPUT take a statement with such markers', async () => {
+      const session = testSession({ preparedStatements: { q: 'SELECT name FROM people WHERE id > ? ORDER BY id OFFSET ? LIMIT ?' } });
+      expect((await runSql(engine, 'DESCRIBE OUTPUT q', session)).rows.map((r) => r[0])).to.deep.equal(['name']);
+      expect((await runSql(engine, 'DESCRIBE INPUT q', session)).rows).to.deep.equal([[0, 'integer'], [1, 'bigint'], [2, 'bigint']]);
+    });
   });
 
   it('EXECUTE IMMEDIATE runs a statement given as a string', async () => {
@@ -139,9 +173,5 @@ describe('dialect: prepared statements', () => {
       expect(performance.now() - start).to.be.below(5000);
       expect(process.memoryUsage.rss() - rss).to.be.below(64 * 1024 * 1024);
     });
-  });
-
-  it('substituteParameters leaves markers in strings, quoted names and comments alone', () => {
-    expect(substituteParameters(`SELECT '?', "?", ? /* ? */ -- ?\n, ?`, ['1', 'x'])).to.equal(`SELECT '?', "?", (1) /* ? */ -- ?\n, (x)`);
   });
 });
