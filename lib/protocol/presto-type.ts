@@ -22,11 +22,11 @@ interface TypeFields {
 }
 
 /**
- * The `type` string of a column. Numeric parameters are always joined with "," (TypeSignature.toString);
- * nested types with ", " in Trino (display names) and "," in prestodb. prestodb's datetime types carry no
- * precision, so the presto dialect prints them bare.
+ * A type's display name (TypeSignature.toString: typeof, DESCRIBE, SHOW COLUMNS). Numeric parameters
+ * are joined with ","; nested types with ", " in Trino and "," in prestodb. prestodb's datetime types
+ * carry no precision, so the presto dialect prints them bare. A result column's `type` is columnTypeName.
  */
-export function formatType(t: PrestoType, dialect: ProtocolDialect = 'trino'): string {
+export function formatType(t: PrestoType, dialect: ProtocolDialect = 'trino', column = false): string {
   const f = t as TypeFields;
   const sep = dialect === 'trino' ? ', ' : ',';
   switch (t.base) {
@@ -37,7 +37,7 @@ export function formatType(t: PrestoType, dialect: ProtocolDialect = 'trino'): s
       return length === undefined || length === UNBOUNDED_VARCHAR_LENGTH ? t.base : `${t.base}(${length})`;
     }
     case 'decimal':
-      return `decimal(${f.precision},${f.scale})`;
+      return column && dialect === 'trino' ? `decimal(${f.precision}, ${f.scale})` : `decimal(${f.precision},${f.scale})`;
     case 'timestamp':
     case 'time':
       return dialect === 'presto' ? t.base : `${t.base}(${f.precision})`;
@@ -46,10 +46,10 @@ export function formatType(t: PrestoType, dialect: ProtocolDialect = 'trino'): s
       return dialect === 'presto' ? t.base : `${t.base.split(' ')[0]}(${f.precision}) with time zone`;
     case 'array':
     case 'map':
-      return `${t.base}(${(f.params ?? []).map((p) => formatType(p, dialect)).join(sep)})`;
+      return `${t.base}(${(f.params ?? []).map((p) => formatType(p, dialect, column)).join(sep)})`;
     case 'row': {
       const fields = rowFields(t).map(
-        ([name, type]) => (name === undefined ? '' : `${name} `) + formatType(type, dialect),
+        ([name, type]) => (name === undefined ? '' : `${name} `) + formatType(type, dialect, column),
       );
       return `row(${fields.join(sep)})`;
     }
@@ -96,8 +96,17 @@ export function typeSignature(t: PrestoType, dialect: ProtocolDialect, nested = 
   return { rawType: t.base, typeArguments, literalArguments: [], arguments: args };
 }
 
+/**
+ * The `type` string of a result column. Trino prints it with its SQL formatter (ProtocolUtil.formatType:
+ * every argument joined with ", ", so `decimal(10, 6)`), where its display name has `decimal(10,6)`;
+ * prestodb sends the display name.
+ */
+export function columnTypeName(t: PrestoType, dialect: ProtocolDialect): string {
+  return formatType(t, dialect, true);
+}
+
 export function outputColumn(c: OutputColumn, dialect: ProtocolDialect): Column {
-  return { name: c.name, type: formatType(c.type, dialect), typeSignature: typeSignature(c.type, dialect) };
+  return { name: c.name, type: columnTypeName(c.type, dialect), typeSignature: typeSignature(c.type, dialect) };
 }
 
 /**

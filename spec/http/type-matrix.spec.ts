@@ -31,8 +31,9 @@ const CASES: TypeCase[] = [
   { type: 'bigint', signature: plain('bigint'), literal: '10000000000', cast: "CAST('10000000000' AS bigint)", json: '10000000000' },
   { type: 'real', signature: plain('real'), literal: "REAL '1.5'", cast: "CAST('1.5' AS real)", json: '1.5' },
   { type: 'double', signature: plain('double'), literal: '1.5E0', cast: "CAST('1.5' AS double)", json: '1.5' },
-  { type: 'decimal(5,2)', signature: { rawType: 'decimal', arguments: [long(5), long(2)] }, literal: "DECIMAL '123.45'", cast: "CAST('123.45' AS decimal(5,2))", json: '"123.45"' },
-  { type: 'decimal(38,0)', signature: { rawType: 'decimal', arguments: [long(38), long(0)] }, cast: "CAST('12345678901234567890123456789012345678' AS decimal)", json: '"12345678901234567890123456789012345678"' },
+  // Trino's column `type` joins every argument with ", " (ProtocolUtil.formatType); typeof and DESCRIBE say decimal(5,2).
+  { type: 'decimal(5, 2)', signature: { rawType: 'decimal', arguments: [long(5), long(2)] }, literal: "DECIMAL '123.45'", cast: "CAST('123.45' AS decimal(5,2))", json: '"123.45"' },
+  { type: 'decimal(38, 0)', signature: { rawType: 'decimal', arguments: [long(38), long(0)] }, cast: "CAST('12345678901234567890123456789012345678' AS decimal)", json: '"12345678901234567890123456789012345678"' },
   { type: 'varchar', signature: VARCHAR, cast: "CAST('abc' AS varchar)", json: '"abc"' },
   { type: 'varchar(3)', signature: { rawType: 'varchar', arguments: [long(3)] }, literal: "'abc'", cast: "CAST('abc' AS varchar(3))", json: '"abc"' },
   { type: 'char(3)', signature: { rawType: 'char', arguments: [long(3)] }, literal: "CHAR 'a  '", cast: "CAST('a' AS char(3))", json: '"a  "' },
@@ -176,10 +177,17 @@ describe('type matrix over HTTP', function () {
       fc.asyncProperty(decimalText, async ({ precision, scale, text }) => {
         const literal = await single(`SELECT CAST(DECIMAL '${text}' AS decimal(${precision}, ${scale}))`);
         expect(literal.json, text).to.equal(`"${rendered(text, scale)}"`);
-        expect(literal.type).to.equal(`decimal(${precision},${scale})`);
+        expect(literal.type).to.equal(`decimal(${precision}, ${scale})`);
         trino.preparedStatements.set('d', `SELECT CAST(? AS decimal(${precision}, ${scale}))`);
         const parameter = await single(`EXECUTE d USING DECIMAL '${text}'`);
         expect(parameter.json, `parameter ${text}`).to.equal(`"${rendered(text, scale)}"`);
+        // As the Trino Python client sends a Decimal: the parameter's own type, argument for argument.
+        trino.preparedStatements.set('p', 'SELECT ?');
+        const bare = await single(`EXECUTE p USING DECIMAL '${text}'`);
+        // Trino's Decimals.parse: leading zeros of the integral part count for nothing.
+        const [integral = '', fraction = ''] = text.replace('-', '').split('.');
+        const digits = Math.max(1, integral.replace(/^0+/, '').length + fraction.length);
+        expect([bare.type, bare.signature], `bare parameter ${text}`).to.deep.equal([`decimal(${digits}, ${scale})`, { rawType: 'decimal', arguments: [long(digits), long(scale)] }]);
       }),
       { numRuns: 60 },
     );

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   UNBOUNDED_VARCHAR_LENGTH,
+  columnTypeName,
   formatType,
   outputColumn,
   typeSignature,
@@ -36,6 +37,15 @@ describe('presto-type', () => {
       expect(formatType(rowType, 'trino')).to.equal('row(a bigint, b varchar)');
       expect(formatType(rowType, 'presto')).to.equal('row(a bigint,b varchar)');
       expect(formatType({ base: 'decimal', precision: 38, scale: 0 }, 'presto')).to.equal('decimal(38,0)');
+    });
+
+    it("prints a result column's decimal as Trino's ProtocolUtil does, its display name as TypeSignature does", () => {
+      const decimal: PrestoType = { base: 'decimal', precision: 10, scale: 6 };
+      expect(columnTypeName(decimal, 'trino')).to.equal('decimal(10, 6)');
+      expect(columnTypeName({ base: 'array', params: [{ base: 'row', params: [decimal], fieldNames: ['d'] }] }, 'trino')).to.equal('array(row(d decimal(10, 6)))');
+      expect(columnTypeName(decimal, 'presto')).to.equal('decimal(10,6)');
+      expect(formatType(decimal, 'trino')).to.equal('decimal(10,6)');
+      expect(outputColumn({ name: 'd', type: decimal }, 'trino').type).to.equal('decimal(10, 6)');
     });
 
     it('prints unnamed row fields as bare types', () => {
