@@ -369,9 +369,12 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     cache.clear();
     const columns = kind.kind === 'count' ? ROWS_COLUMN : [];
     // What the statement declares about memory tables' columns counts once it has run (or at its COMMIT).
-    const changes = statement && !(await isNoOp(connection, statement, translation)) ? columnChanges(statement, session, 'memory') : [];
+    const noOp = statement !== undefined && (await isNoOp(connection, statement, translation));
+    const changes = statement && !noOp ? columnChanges(statement, session, 'memory') : [];
     const recordChanges = () => user?.declared.record(changes, session.transactionId);
-    return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, text, kind.kind === 'count', giveBack, runtime, recordChanges).start(), giveBack, () => held);
+    // A CREATE TABLE IF NOT EXISTS that does nothing must not comment the table already there.
+    const run = [text, ...(noOp ? [] : translation?.followUps ?? [])].join('; ');
+    return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, run, kind.kind === 'count', giveBack, runtime, recordChanges).start(), giveBack, () => held);
   } catch (err) {
     giveBack();
     throw signal?.aborted ? abortReason(signal) : toVivaceError(err, context);

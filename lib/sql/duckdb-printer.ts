@@ -88,6 +88,8 @@ export function decimalLiteralType(text: string): { precision: number; scale: nu
  */
 export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   readonly tables: TableReference[] = [];
+  /** DuckDB statements to run after the statement, on its connection: what DuckDB cannot say in it (column comments in CREATE TABLE). */
+  readonly followUps: string[] = [];
   /** Where in the source the traced nodes lie, by mark index. */
   readonly marks: { start: number; end: number }[] = [];
   private readonly cteNames = new Set<string>();
@@ -583,9 +585,11 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         if (s.comment !== undefined) throw this.fail(s, 'NOT_SUPPORTED', 'Table comments in CREATE TABLE are not supported: use COMMENT ON TABLE');
         const elements = s.elements.map((e) => {
           if (e.type === 'LikeClause') throw this.fail(e, 'NOT_SUPPORTED', 'CREATE TABLE ... LIKE is not supported');
-          if (e.comment !== undefined) throw this.fail(e, 'NOT_SUPPORTED', 'Column comments in CREATE TABLE are not supported: use COMMENT ON COLUMN');
           if (e.properties.length > 0) throw this.fail(e.properties[0]!, 'INVALID_COLUMN_PROPERTY', `Catalog 'memory' column property '${e.properties[0]!.name.value}' does not exist`);
-          return `${this.identifier(e.name.parts[e.name.parts.length - 1]!)} ${this.dataType(e.columnType)}${e.nullable ? '' : ' NOT NULL'}`;
+          const column = this.identifier(e.name.parts[e.name.parts.length - 1]!);
+          // DuckDB has no inline column comment: COMMENT ON COLUMN follows, as Trino's memory connector keeps one.
+          if (e.comment !== undefined) this.followUps.push(`COMMENT ON COLUMN ${this.tableName(s.name)}.${column} IS ${quoteString(e.comment)}`);
+          return `${column} ${this.dataType(e.columnType)}${e.nullable ? '' : ' NOT NULL'}`;
         });
         return `CREATE ${s.replace ? 'OR REPLACE ' : ''}TABLE ${s.notExists ? 'IF NOT EXISTS ' : ''}${this.tableName(s.name)} (${elements.join(', ')})`;
       }

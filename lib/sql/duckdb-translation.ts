@@ -11,6 +11,8 @@ export interface Translation {
   sql: string;
   /** Tables the statement names (not CTEs), resolved against the session. */
   tables: TableReference[];
+  /** DuckDB statements to run after `sql` on its connection, once it succeeded (column comments of CREATE TABLE). */
+  followUps: readonly string[];
   /** The offset in the statement as written of the node whose DuckDB text holds `offset` (error locations). */
   toOriginal(offset: number): number;
 }
@@ -23,6 +25,7 @@ export function translateStatement(statement: Statement, sql: string, context: T
   return {
     sql: text,
     tables: printer.tables,
+    followUps: printer.followUps,
     toOriginal(offset: number): number {
       // Errors are rare: the traced print runs only when one needs placing.
       spans ??= tracedSpans(statement, sql, context);

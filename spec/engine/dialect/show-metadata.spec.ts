@@ -49,6 +49,18 @@ describe('dialect: SHOW and DESCRIBE', () => {
     expect(await failure(engine.plan('SHOW TABLES FROM memory.nope', testSession()))).to.include({ errorName: 'SCHEMA_NOT_FOUND' });
   });
 
+  it('CREATE TABLE takes column comments inline, as Trino: SHOW COLUMNS and information_schema show them', async () => {
+    await runSql(engine, "CREATE TABLE memory.shop.commented (id INTEGER COMMENT 'this is the id column', \"Odd\" VARCHAR COMMENT 'it''s', name VARCHAR)");
+    expect((await runSql(engine, 'SHOW COLUMNS FROM memory.shop.commented')).rows).to.deep.equal([
+      ['id', 'integer', '', 'this is the id column'], ['Odd', 'varchar', '', "it's"], ['name', 'varchar', '', ''],
+    ]);
+    const listed = await runSql(engine, "SELECT column_name, comment FROM memory.information_schema.columns WHERE table_schema = 'shop' AND table_name = 'commented' ORDER BY ordinal_position");
+    expect(listed.rows).to.deep.equal([['id', 'this is the id column'], ['Odd', "it's"], ['name', null]]);
+    // IF NOT EXISTS over the table already there changes none of its comments.
+    await runSql(engine, "CREATE TABLE IF NOT EXISTS memory.shop.commented (id INTEGER COMMENT 'other')");
+    expect((await runSql(engine, 'SHOW COLUMNS FROM memory.shop.commented')).rows[0]).to.deep.equal(['id', 'integer', '', 'this is the id column']);
+  });
+
   it('SHOW COLUMNS and DESCRIBE give Column, Type, Extra, Comment with Presto type names', async () => {
     const expected = [
       ['id', 'bigint', '', ''],
