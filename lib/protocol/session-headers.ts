@@ -61,6 +61,7 @@ export function sessionResponseHeaders(prefix: HeaderPrefix, updates: SessionUpd
     out.push([prefix + 'Started-Transaction-Id', updates.startedTransactionId]);
   }
   if (updates.clearTransactionId) out.push([prefix + 'Clear-Transaction-Id', 'true']);
+  for (const [catalog, role] of Object.entries(updates.setRoles ?? {})) out.push([prefix + 'Set-Role', `${catalog}=${javaUrlEncode(role)}`]);
   return out;
 }
 

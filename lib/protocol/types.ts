@@ -104,4 +104,6 @@ export interface SessionUpdates {
   deallocatedPreparedStatements?: string[];
   startedTransactionId?: string;
   clearTransactionId?: boolean;
+  /** SET ROLE: catalog (`system` for the system role) -> the role as Trino's SelectedRole prints it (ALL, NONE, ROLE{r}). */
+  setRoles?: Record<string, string>;
 }

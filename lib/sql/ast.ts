@@ -757,6 +757,12 @@ export interface SetTimeZone extends NodeBase {
   readonly type: 'SetTimeZone';
   readonly timeZone: Expression | undefined;
 }
+/** SET ROLE (ALL | NONE | role) [IN catalog] */
+export interface SetRole extends NodeBase {
+  readonly type: 'SetRole';
+  readonly role: 'ALL' | 'NONE' | Identifier;
+  readonly catalog: Identifier | undefined;
+}
 /** SET PATH a, b.c */
 export interface SetPath extends NodeBase {
   readonly type: 'SetPath';
@@ -1010,7 +1016,6 @@ export type OtherStatementKind =
   | 'RevokeRoles'
   | 'CreateRole'
   | 'DropRole'
-  | 'SetRole'
   | 'ShowGrants'
   | 'ShowRoles'
   | 'ShowRoleGrants'
@@ -1052,6 +1057,7 @@ export type Statement =
   | ResetSession
   | SetTimeZone
   | SetPath
+  | SetRole
   | Prepare
   | Execute
   | ExecuteImmediate

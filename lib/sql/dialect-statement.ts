@@ -29,6 +29,8 @@ export type DialectStatement =
   | { kind: 'use'; catalog?: string; schema: string }
   | { kind: 'setSession'; name: string; value: Expression }
   | { kind: 'resetSession'; name: string }
+  /** A named role in lower case, as Trino's SetRoleTask folds it; a catalog as Presto folds names. */
+  | { kind: 'setRole'; role: 'ALL' | 'NONE' | { name: string }; catalog?: string }
   | { kind: 'prepare'; name: string; statement: string }
   | { kind: 'execute'; name: string; parameters: readonly Expression[] }
   | { kind: 'executeImmediate'; statement: string; parameters: readonly Expression[] }
@@ -130,6 +132,10 @@ export function dialectStatementOf(statement: Statement, sql: string): DialectSt
       return { kind: 'setSession', name: names(statement.name).join('.'), value: statement.value };
     case 'ResetSession':
       return { kind: 'resetSession', name: names(statement.name).join('.') };
+    case 'SetRole': {
+      const role = typeof statement.role === 'string' ? statement.role : { name: statement.role.value.toLowerCase() };
+      return statement.catalog ? { kind: 'setRole', role, catalog: name(statement.catalog) } : { kind: 'setRole', role };
+    }
     case 'Prepare':
       return { kind: 'prepare', name: name(statement.name), statement: text(statement.statement) };
     case 'Execute':

@@ -310,9 +310,9 @@ export abstract class StatementParser extends DmlParser {
       } while (this.acceptSym(','));
       return { type: 'SetPath', path, location: this.loc(start) };
     }
-    if (!this.acceptKw('ALL') && !this.acceptKw('NONE')) this.identifier();
-    if (this.acceptKw('IN')) this.identifier();
-    return this.other('SetRole', start);
+    const role = this.acceptKw('ALL') ? 'ALL' : this.acceptKw('NONE') ? 'NONE' : this.identifier();
+    const catalog = this.acceptKw('IN') ? this.identifier() : undefined;
+    return { type: 'SetRole', role, catalog, location: this.loc(start) };
   }
 
   /** START TRANSACTION [mode (',' mode)*] */

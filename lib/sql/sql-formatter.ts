@@ -613,6 +613,8 @@ export class SqlPrinter {
         return `SET TIME ZONE ${s.timeZone ? guardLeadingWord(this.expression(s.timeZone), ['LOCAL']) : 'LOCAL'}`;
       case 'SetPath':
         return `SET PATH ${this.list(s.path, this.qualifiedName)}`;
+      case 'SetRole':
+        return `SET ROLE ${typeof s.role === 'string' ? s.role : this.identifier(s.role)}${s.catalog ? ` IN ${this.identifier(s.catalog)}` : ''}`;
       case 'Prepare':
         return `PREPARE ${this.identifier(s.name)} FROM ${this.statement(s.statement)}`;
       case 'Execute':

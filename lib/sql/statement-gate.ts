@@ -27,7 +27,7 @@ export interface GateContext {
 /** Statements that run in the project (anything else Trino parses is NOT_SUPPORTED). */
 const SERVED = new Set<Statement['type']>([
   'Query', 'Explain', 'ShowCatalogs', 'ShowSchemas', 'ShowTables', 'ShowColumns', 'ShowFunctions', 'ShowSession', 'ShowStats',
-  'ShowCreate', 'DescribeInput', 'DescribeOutput', 'Use', 'SetSession', 'ResetSession', 'Prepare', 'Execute',
+  'ShowCreate', 'DescribeInput', 'DescribeOutput', 'Use', 'SetSession', 'ResetSession', 'SetRole', 'Prepare', 'Execute',
   'ExecuteImmediate', 'Deallocate', 'StartTransaction', 'Commit', 'Rollback', 'CreateTable', 'CreateTableAsSelect',
   'Insert', 'Delete', 'Update', 'TruncateTable', 'DropTable', 'CreateSchema', 'DropSchema', 'RenameTable',
   'AddColumn', 'DropColumn', 'RenameColumn', 'CreateView', 'DropView', 'Comment',

@@ -130,6 +130,23 @@ describe('Presto dialect over HTTP: session', function () {
     });
   });
 
+  describe('SET ROLE', () => {
+    it('SET ROLE ALL / NONE answers Set-Role for the system role, as Trino without roles of its own', async () => {
+      const trino = new PrestoSession(server.url, { prefix: 'X-Trino-' });
+      const all = await trino.ok('SET ROLE ALL');
+      expect([all.final.updateType, all.headers[all.headers.length - 1]!.get('X-Trino-Set-Role')]).to.deep.equal(['SET ROLE', 'system=ALL']);
+      const none = await trino.ok('set role none');
+      expect(none.headers[none.headers.length - 1]!.get('X-Trino-Set-Role')).to.equal('system=NONE');
+    });
+
+    it('a named role does not exist, and no catalog manages roles', async () => {
+      const trino = new PrestoSession(server.url, { prefix: 'X-Trino-' });
+      expect((await trino.execute('SET ROLE admin')).error).to.include({ errorName: 'ROLE_NOT_FOUND', message: "line 1:1: Role 'admin' does not exist" });
+      expect((await trino.execute('SET ROLE ALL IN memory')).error).to.include({ errorName: 'NOT_SUPPORTED', message: "line 1:1: Catalog 'memory' does not support role management" });
+      expect((await trino.execute('SET ROLE ALL IN nope')).error).to.include({ errorName: 'CATALOG_NOT_FOUND', message: "line 1:1: Catalog 'nope' not found" });
+    });
+  });
+
   describe('PREPARE / EXECUTE / DEALLOCATE', () => {
     it('PREPARE answers Added-Prepare; EXECUTE ... USING resolves it from the Prepared-Statement header', async () => {
       const presto = new PrestoSession(server.url);

@@ -12,7 +12,8 @@ import { valuesPlan } from './values-plan.js';
 import { showCatalogs, showColumns, showCreateTable, showCreateView, showSchemas, showTables, type ShowResult } from './show-metadata.js';
 import { showFunctions } from './show-functions.js';
 import { showStats } from './show-stats.js';
-import { resetSessionStatement, setSessionStatement, showSession, useStatement } from './session-statements.js';
+import { resetSessionStatement, setRoleStatement, setSessionStatement, showSession, useStatement } from './session-statements.js';
+import { positionAt } from '../../sql/syntax-error.js';
 import {
   aliasedColumns,
   deallocateStatement,
@@ -81,6 +82,12 @@ export async function planDialectStatement(ctx: DialectContext): Promise<Plan | 
   return statement ? planStatement(ctx, statement) : undefined;
 }
 
+/** `line L:C: ` of the statement itself, where Trino places an error about the whole statement. */
+function statementAt(ctx: DialectContext): string {
+  const position = positionAt(ctx.sql, ctx.tree?.location.start ?? 0);
+  return `line ${position.lineNumber}:${position.columnNumber}: `;
+}
+
 /** A plan over rows computed now; the connection goes back at once. */
 function rowsNow(ctx: DialectContext, result: ShowResult): Plan {
   ctx.release();
@@ -127,6 +134,8 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
       return sessionPlan(ctx, 'SET SESSION', setSessionStatement(s.name, s.value));
     case 'resetSession':
       return sessionPlan(ctx, 'RESET SESSION', resetSessionStatement(s.name));
+    case 'setRole':
+      return sessionPlan(ctx, 'SET ROLE', await setRoleStatement(connection, s.role, s.catalog, statementAt(ctx)));
     case 'prepare':
       return sessionPlan(ctx, 'PREPARE', prepareStatement(s.name, s.statement));
     case 'deallocate':

@@ -1,5 +1,5 @@
-// USE, SET SESSION, RESET SESSION and SHOW SESSION: nothing changes on the server, the client is told
-// (Set-Catalog, Set-Schema, Set-Session, Clear-Session) and sends the session back on later requests.
+// USE, SET SESSION, RESET SESSION, SET ROLE and SHOW SESSION: nothing changes on the server, the client is
+// told (Set-Catalog, Set-Schema, Set-Session, Clear-Session, Set-Role) and sends the session back on later requests.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Session, SessionUpdates } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
@@ -28,6 +28,23 @@ export function setSessionStatement(name: string, value: Expression): SessionUpd
   // Computed from the tree, never pasted into SQL (pasting it into SELECT CAST((...) AS VARCHAR) ran smuggled statements).
   const text = sessionValue(value);
   return { setSessionProperties: { [name]: validateSessionProperty(name, text) } };
+}
+
+/**
+ * SET ROLE, as Trino's SetRoleTask with its default system access control, which has no roles: ALL or NONE
+ * of the system role (`system=ALL`, no catalog named), a named role ROLE_NOT_FOUND. None of the catalogs
+ * manages roles (Trino's processRoleCommandCatalog: NOT_SUPPORTED, after CATALOG_NOT_FOUND). `at`: the
+ * statement's `line L:C: ` for these messages.
+ */
+export async function setRoleStatement(connection: DuckDBConnection, role: 'ALL' | 'NONE' | { name: string }, catalog: string | undefined, at: string): Promise<SessionUpdates> {
+  if (catalog !== undefined) {
+    await resolveCatalog(connection, catalog).catch((err: unknown) => {
+      throw err instanceof VivaceError && err.errorName === 'CATALOG_NOT_FOUND' ? new VivaceError('CATALOG_NOT_FOUND', `${at}Catalog '${catalog}' not found`) : err;
+    });
+    throw new VivaceError('NOT_SUPPORTED', `${at}Catalog '${catalog}' does not support role management`);
+  }
+  if (typeof role !== 'string') throw new VivaceError('ROLE_NOT_FOUND', `${at}Role '${role.name}' does not exist`);
+  return { setRoles: { system: role } };
 }
 
 export function resetSessionStatement(name: string): SessionUpdates {
