@@ -15,7 +15,6 @@ import { showStats } from './show-stats.js';
 import { resetSessionStatement, setRoleStatement, setSessionStatement, showSession, useStatement } from './session-statements.js';
 import { positionAt } from '../../sql/syntax-error.js';
 import {
-  aliasedColumns,
   deallocateStatement,
   DESCRIBE_OUTPUT_COLUMNS,
   describeInput,
@@ -155,12 +154,11 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
 }
 
 async function describeOutput(ctx: DialectContext, sql: string): Promise<Plan> {
-  const aliased = aliasedColumns(sql);
   ctx.release();
   // Parameters are not known yet: plan with NULLs in their place (DuckDB cannot render an unbound `?`).
   const planned = await ctx.planBound(describedStatement(sql), ctx.session);
   planned.release();
-  return valuesPlan({ columns: DESCRIBE_OUTPUT_COLUMNS, rows: async () => describeOutputRows(ctx.session, planned.columns, aliased), release: () => undefined });
+  return valuesPlan({ columns: DESCRIBE_OUTPUT_COLUMNS, rows: async () => describeOutputRows(ctx.session, sql, planned.columns), release: () => undefined });
 }
 
 function startTransaction(ctx: DialectContext): Plan {

@@ -11,6 +11,7 @@ import { parseStatement } from '../../sql/parser.js';
 import { findAll, walk } from '../../sql/tree-walk.js';
 import type { Expression, Query, Statement } from '../../sql/ast.js';
 import { parameterTypesFromLiterals } from '../../sql/parameter-types.js';
+import { outputOrigins } from '../../sql/output-origins.js';
 import { bindingKey, bindParameters, checkParameterCount, checkRowCount, parametersOf, relocate, rowCountParameters } from '../../sql/parameter-binding.js';
 import { expression as formatExpression } from '../../sql/sql-formatter.js';
 import { positionAt } from '../../sql/syntax-error.js';
@@ -234,19 +235,17 @@ export const DESCRIBE_OUTPUT_COLUMNS: OutputColumn[] = [
   { name: 'Aliased', type: { base: 'boolean' } },
 ];
 
-/** Which select-list entries carry an alias (a SELECT without `*`; none otherwise). */
-export function aliasedColumns(sql: string): boolean[] {
-  const tree = treeOf(sql);
-  if (tree.type !== 'Query' || tree.body.type !== 'QuerySpecification') return [];
-  const items = tree.body.select.selectItems;
-  if (items.some((item) => item.type !== 'SingleColumn')) return [];
-  return items.map((item) => item.type === 'SingleColumn' && item.alias !== undefined);
-}
-
-/** DESCRIBE OUTPUT rows for a planned statement's columns. Source table lineage is not tracked (null). */
-export function describeOutputRows(session: Session, columns: OutputColumn[], aliased: boolean[]): Cell[][] {
+/**
+ * DESCRIBE OUTPUT rows for a planned statement's columns, as Trino's DescribeOutputRewrite: the origin
+ * table's catalog, schema and name where the tree tells it (output-origins.ts), else empty strings.
+ */
+export function describeOutputRows(session: Session, sql: string, columns: OutputColumn[]): Cell[][] {
   const dialect = dialectOf(session.prefix);
-  return columns.map((c, i) => [c.name, null, null, null, formatType(c.type, dialect), typeSize(c.type), aliased[i] ?? false]);
+  const origins = outputOrigins(treeOf(sql), columns.length, session);
+  return columns.map((c, i) => {
+    const { table, aliased } = origins[i] ?? { aliased: false };
+    return [c.name, table?.catalog ?? '', table?.schema ?? '', table?.table ?? '', formatType(c.type, dialect), typeSize(c.type), aliased];
+  });
 }
 
 /** Fixed width in bytes (Presto's Type.getFixedSize), 0 for variable-width types. */
@@ -263,15 +262,21 @@ function typeSize(t: PrestoType): number {
       return 4;
     case 'bigint':
     case 'double':
-    case 'timestamp':
     case 'time':
     case 'interval day to second':
     case 'interval year to month':
       return 8;
     case 'decimal':
       return (t as { precision: number }).precision <= 18 ? 8 : 16;
+    // Trino's short forms are one long; the long ones add an int (picoseconds, or the zone's key).
+    case 'timestamp':
+      return (t as { precision?: number }).precision! > 6 ? 12 : 8;
     case 'timestamp with time zone':
+      return (t as { precision?: number }).precision! > 3 ? 12 : 8;
+    case 'time with time zone':
+      return (t as { precision?: number }).precision! > 9 ? 12 : 8;
     case 'uuid':
+    case 'ipaddress':
       return 16;
     default:
       return 0;

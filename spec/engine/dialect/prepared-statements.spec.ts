@@ -109,15 +109,27 @@ describe('dialect: prepared statements', () => {
     const session = testSession({ preparedStatements: { q: 'SELECT count(*) AS n, 1 + 2, name FROM people GROUP BY name', d: 'INSERT INTO people VALUES (9, ?)' } });
     const out = await runSql(engine, 'DESCRIBE OUTPUT q', session);
     expect(out.plan.columns.map((c) => c.name)).to.deep.equal(['Column Name', 'Catalog', 'Schema', 'Table', 'Type', 'Type Size', 'Aliased']);
+    // As Trino's DescribeOutputRewrite: a column read as it is names its table; anything else has ''.
     expect(out.rows).to.deep.equal([
-      ['n', null, null, null, 'bigint', 8, true],
-      ['_col1', null, null, null, 'integer', 4, false],
-      ['name', null, null, null, 'varchar', 0, false],
+      ['n', '', '', '', 'bigint', 8, true],
+      ['_col1', '', '', '', 'integer', 4, false],
+      ['name', 'memory', 'default', 'people', 'varchar', 0, false],
     ]);
     const withParameter = testSession({ preparedStatements: { p: 'SELECT ? + 1 AS x' } });
-    expect((await runSql(engine, 'DESCRIBE OUTPUT p', withParameter)).rows).to.deep.equal([['x', null, null, null, 'integer', 4, true]]);
+    expect((await runSql(engine, 'DESCRIBE OUTPUT p', withParameter)).rows).to.deep.equal([['x', '', '', '', 'integer', 4, true]]);
     const dml = await runSql(engine, 'DESCRIBE OUTPUT d', session);
-    expect(dml.rows).to.deep.equal([['rows', null, null, null, 'bigint', 8, false]]);
+    expect(dml.rows).to.deep.equal([['rows', '', '', '', 'bigint', 8, false]]);
+  });
+
+  it('DESCRIBE OUTPUT names the table of each column read as it is: through *, an alias, a qualifier', async () => {
+    const describe = async (sql: string) => (await runSql(engine, 'DESCRIBE OUTPUT q', testSession({ preparedStatements: { q: sql } }))).rows.map((r) => [r[0], r[3], r[6]]);
+    expect(await describe('SELECT * FROM people')).to.deep.equal([['id', 'people', false], ['name', 'people', false]]);
+    expect(await describe("SELECT p.name AS who, DECIMAL '1.0' AS a, p.* FROM memory.default.people p")).to.deep.equal([
+      ['who', 'people', true], ['a', '', true], ['id', 'people', false], ['name', 'people', false],
+    ]);
+    // Named without its relation in a join, a column's table is not known here.
+    expect(await describe('SELECT a.id, name FROM people a JOIN (VALUES 1) v (k) ON a.id = v.k')).to.deep.equal([['id', 'people', false], ['name', '', false]]);
+    expect(await describe('WITH w AS (SELECT * FROM people) SELECT id FROM w')).to.deep.equal([['id', '', false]]);
   });
 
   describe('a prepared statement never runs itself (Trino: NOT_SUPPORTED)', () => {
