@@ -19,7 +19,7 @@ export interface StatementRoute {
 
 const ANYWHERE: StatementRoute = { target: 'any', readsSystemRuntime: false, tableFree: false };
 
-export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'>): StatementRoute {
+export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'> & Partial<Pick<Session, 'preparedStatements'>>): StatementRoute {
   let statement: Statement;
   try {
     statement = parseStatement(sql);
@@ -30,11 +30,31 @@ export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'
   const subject = statement.type === 'Explain' ? statement.statement : statement;
   const read = tablesRead(subject, session);
   const anywhere = subject.type === 'Query' && !read.tableFunction && read.tables.every((t) => t.catalog === 'tpch' || isRuntime(t));
+  // EXECUTE runs where it is sent, but what it runs may read system.runtime (the snapshot must go with it).
+  const executed = executedStatement(subject, session);
+  const executedReads = executed ? tablesRead(executed, session).tables : [];
   return {
     target: anywhere ? 'any' : 'memory',
-    readsSystemRuntime: read.tables.some(isRuntime),
+    readsSystemRuntime: read.tables.some(isRuntime) || executedReads.some(isRuntime),
     tableFree: statement.type === 'Query' && read.tables.length === 0 && !read.tableFunction,
   };
+}
+
+/** The statement EXECUTE (from the session's prepared statements) or EXECUTE IMMEDIATE runs, when it parses. */
+function executedStatement(statement: Statement, session: Partial<Pick<Session, 'preparedStatements'>>): Statement | undefined {
+  let text: string | undefined;
+  if (statement.type === 'ExecuteImmediate') text = statement.statement.value;
+  else if (statement.type === 'Execute') {
+    const prepared = session.preparedStatements ?? {};
+    const key = Object.keys(prepared).find((name) => name === statement.name.value || name.toLowerCase() === fold(statement.name.value));
+    text = key === undefined ? undefined : prepared[key];
+  }
+  if (text === undefined) return undefined;
+  try {
+    return parseStatement(text);
+  } catch {
+    return undefined;
+  }
 }
 
 interface ResolvedTable {
