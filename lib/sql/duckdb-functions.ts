@@ -6,6 +6,8 @@ import type { Expression, LambdaExpression } from './ast.js';
 import { mysqlToStrftime } from './mysql-date-format.js';
 import { quoteString } from './sql-formatter.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { formatType } from '../protocol/presto-type.js';
+import { constructedType } from './declared-types.js';
 
 /** What a translation needs from the printer. */
 export interface CallPrinter {
@@ -100,6 +102,11 @@ const CALLS: Readonly<Record<string, CallTranslation>> = {
   version: (args, p) => (args.length === 0 ? quoteString(p.version ?? '') : undefined),
   // DuckDB's parser wants IF's third argument.
   if: (args, p) => (args.length === 2 ? `if(${p.expression(args[0]!)}, ${p.expression(args[1]!)}, NULL)` : undefined),
+  // DuckDB's VARCHAR has no length: a value built of string literals is typed from the tree (else the macro).
+  typeof: (args) => {
+    const type = args.length === 1 ? constructedType(args[0]!) : undefined;
+    return type && quoteString(formatType(type));
+  },
 };
 
 /** The DuckDB text of a call to Trino function `name` (lower case), or undefined to print it as written. */

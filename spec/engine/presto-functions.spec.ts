@@ -197,7 +197,10 @@ describe('duckdb engine: Presto functions and literals', () => {
       // Presto's two-argument if is NULL when false; commas inside nested calls and strings don't count.
       expect(await json("SELECT if(1 > 2, 'a'), if(1 < 2, concat('x', ','), NULL), IF (true, if(false, 1)), 'if(a, b)'")).to.equal('null,"x,",null,"if(a, b)"');
       expect(await json("SELECT typeof(1), typeof(1.5), typeof('a'), typeof(ARRAY[1]), typeof(1e0), typeof(CAST(1 AS real)), typeof(X'00'), typeof(DATE '2020-01-01')"))
-        .to.equal('"integer","decimal(2,1)","varchar","array(integer)","double","real","varbinary","date"');
+        .to.equal('"integer","decimal(2,1)","varchar(1)","array(integer)","double","real","varbinary","date"');
+      // Trino types string literals varchar(n), and what is built of them (the Trino Python client's dict parameter).
+      expect(await json("SELECT typeof(MAP(ARRAY['foo'], ARRAY['bar'])), typeof(ARRAY['a', 'bcd', '']), typeof(ARRAY[ARRAY['ab']]), typeof(ARRAY['a', NULL])"))
+        .to.equal('"map(varchar(3), varchar(3))","array(varchar(3))","array(array(varchar(2)))","array(varchar)"');
       expect(await json("SELECT typeof(TIMESTAMP '2020-01-01 00:00:00'), typeof(from_unixtime(0)), typeof(MAP(ARRAY['a'], ARRAY[1])), typeof(ARRAY[ARRAY[1]]), typeof(CAST(1 AS bigint)), typeof(INTERVAL '1' DAY)"))
         .to.equal('"timestamp(0)","timestamp(3) with time zone","map(varchar, integer)","array(array(integer))","bigint","interval day to second"');
     });

@@ -183,7 +183,7 @@ describe('Presto dialect over HTTP: functions and literals', function () {
     check('try returns NULL for a division by zero and a bad cast', [{ sql: "SELECT try(1 / 0), try(CAST('x' AS integer))", row: 'null,null' }]);
 
     check('typeof names Presto types', [
-      { sql: "SELECT typeof(1), typeof(1.5), typeof('a'), typeof(ARRAY[1]), typeof(1e0), typeof(X'00'), typeof(DATE '2020-01-01')", row: '"integer","decimal(2,1)","varchar","array(integer)","double","varbinary","date"' },
+      { sql: "SELECT typeof(1), typeof(1.5), typeof('a'), typeof(ARRAY[1]), typeof(1e0), typeof(X'00'), typeof(DATE '2020-01-01')", row: '"integer","decimal(2,1)","varchar(1)","array(integer)","double","varbinary","date"' },
     ]);
 
     check('is_nan, is_finite, is_infinite, infinity(), nan(), e(), truncate, bitwise_*', [
