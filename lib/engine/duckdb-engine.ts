@@ -146,6 +146,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     admitStatement(statement, sql, {
       catalog: session.catalog, schema: session.schema, catalogs, writableCatalogs: WRITABLE_CATALOGS,
       protectedSchemas: PROTECTED_SCHEMAS, preparedStatements: session.preparedStatements,
+      inTransaction: session.transactionId !== undefined && session.transactionId !== 'NONE',
     });
   // Only Presto's language reaches DuckDB: a user's statement is parsed as Trino SQL and held to the
   // allow-list first (lib/sql/statement-gate.ts), and so is SQL a statement leads to (EXECUTE's

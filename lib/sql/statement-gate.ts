@@ -22,6 +22,8 @@ export interface GateContext {
   protectedSchemas: ReadonlySet<string>;
   /** The session's prepared statements (Prepared-Statement headers), by name: EXECUTE checks what it runs. */
   preparedStatements?: Readonly<Record<string, string>>;
+  /** The statement runs in an explicit transaction (START TRANSACTION), where no catalog takes writes. */
+  inTransaction?: boolean;
 }
 
 /** Statements that run in the project (anything else Trino parses is NOT_SUPPORTED). */
@@ -232,6 +234,8 @@ function checkWriteTarget(statement: Statement, sql: string, context: GateContex
   if (!context.writableCatalogs.has(catalog)) {
     throw failAt(sql, target.name, 'NOT_SUPPORTED', `Catalog '${catalog}' is read-only: this connector does not support writes`);
   }
+  // Trino's memory connector writes only in autocommit (the transaction manager's checkConnectorWrite).
+  if (context.inTransaction) throw new VivaceError('AUTOCOMMIT_WRITE_CONFLICT', `Catalog only supports writes using autocommit: ${catalog}`);
   if (statement.type === 'RenameTable') {
     const to = partsOf(statement.target);
     const toCatalog = to.length === 3 ? to[0]! : catalog;

@@ -123,11 +123,11 @@ describe('vivace query (batch)', function () {
 
     it('a transaction spans statements (Started- and Clear-Transaction-Id)', async () => {
       const r = await run('--execute',
-        'CREATE TABLE memory.default.cli_tx (v integer); START TRANSACTION; INSERT INTO memory.default.cli_tx VALUES 7; COMMIT; ' +
-          'SELECT v FROM memory.default.cli_tx; DROP TABLE memory.default.cli_tx');
+        'CREATE TABLE memory.default.cli_tx (v integer); INSERT INTO memory.default.cli_tx VALUES 7; START TRANSACTION; SELECT v FROM memory.default.cli_tx; COMMIT; ' +
+          'DROP TABLE memory.default.cli_tx');
       expect(r.code).to.equal(0, r.stderr);
       expect(r.stdout).to.equal('"7"\n');
-      expect(r.stderr).to.equal('CREATE TABLE\nSTART TRANSACTION\nINSERT: 1 row\nCOMMIT\nDROP TABLE\n');
+      expect(r.stderr).to.equal('CREATE TABLE\nINSERT: 1 row\nSTART TRANSACTION\nCOMMIT\nDROP TABLE\n');
     });
 
     it('statements piped on stdin run as a batch', async () => {

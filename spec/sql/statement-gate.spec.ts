@@ -130,6 +130,16 @@ describe('admitStatement', () => {
     expect(refusal("COMMENT ON COLUMN tpch.tiny.nation.n_name IS 'x'")).to.include({ errorName: 'NOT_SUPPORTED' });
   });
 
+  it('refuses every write in an explicit transaction, as Trino\'s memory connector (writes only in autocommit)', () => {
+    const inTransaction = { ...CONTEXT, inTransaction: true };
+    for (const sql of ['INSERT INTO t VALUES (1)', 'CREATE TABLE memory.default.n AS SELECT 1 AS a', 'DROP TABLE t', 'CREATE SCHEMA memory.s', "COMMENT ON TABLE t IS 'x'", 'ALTER TABLE t ADD COLUMN c int']) {
+      expect(refusal(sql, inTransaction), sql).to.include({ errorName: 'AUTOCOMMIT_WRITE_CONFLICT', message: 'Catalog only supports writes using autocommit: memory' });
+    }
+    expect(refusal('SELECT * FROM t', inTransaction)).to.equal(undefined);
+    // A write to a read-only catalog is refused for that first.
+    expect(refusal('INSERT INTO tpch.tiny.nation VALUES (1)', inTransaction)).to.include({ errorName: 'NOT_SUPPORTED' });
+  });
+
   it('admits the session functions: the translation answers them with the session\'s values, never DuckDB\'s', () => {
     for (const sql of ['SELECT current_user', 'SELECT current_catalog', 'SELECT current_schema', 'SELECT current_path', 'SELECT 1 WHERE current_user = \'x\'']) {
       expect(refusal(sql), sql).to.equal(undefined);
