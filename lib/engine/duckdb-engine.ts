@@ -332,6 +332,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
       onTransactionEnd: user && ((id, commit) => user.declared.endTransaction(id, commit)),
       viewSql: user && ((view) => user.declared.viewSql(view)),
       translate: user && ((tree) => user.translate(tree).sql),
+      ...(user?.key === undefined ? {} : { boundKey: user.key }),
       ...(user?.catalogVisible ? { catalogVisible: user.catalogVisible } : {}),
     });
     if (dialectPlan) return dialectPlan;

@@ -52,6 +52,8 @@ export interface DialectContext {
   plan: (sql: string, session: Session) => Promise<Plan>;
   /** Plans a prepared statement's tree with its parameters bound (EXECUTE), through the gate. */
   planBound: (bound: BoundStatement, session: Session) => Promise<Plan>;
+  /** Set when `tree` is a prepared statement's with its parameters bound: their key (BoundStatement.key). */
+  boundKey?: string;
   /** Plans SQL the project wrote itself (information_schema rewrites, DuckDB syntax) without the gate. */
   planOwn: (sql: string, session: Session) => Promise<Plan>;
   transactions: TransactionRegistry;

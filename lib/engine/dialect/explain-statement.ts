@@ -23,7 +23,7 @@ import { parseDuckDbPlan, renderExplainText, renderIoPlan, rootEstimate, scanned
 type ExplainStatement = Extract<DialectStatement, { kind: 'explain' }>;
 
 /** What EXPLAIN needs of the dialect layer's context. */
-export type ExplainContext = Pick<DialectContext, 'sql' | 'tree' | 'session' | 'connection' | 'release' | 'plan' | 'translate'>;
+export type ExplainContext = Pick<DialectContext, 'sql' | 'tree' | 'session' | 'connection' | 'release' | 'plan' | 'planBound' | 'boundKey' | 'translate'>;
 
 const VALID_COLUMNS: OutputColumn[] = [{ name: 'Valid', type: { base: 'boolean' } }];
 /** The output of DML and CREATE TABLE AS: Trino's single `rows` column. */
@@ -138,9 +138,18 @@ function inPlace(sql: string, inner: Statement, text: string): string {
  * The statement's output columns, planned by the engine as a statement of its own (after the connection
  * went back, so a pool of one works); DML and CREATE TABLE AS answer Trino's `rows` without planning again.
  */
+/**
+ * The explained statement planned as a statement of its own: its text, or, in a prepared statement
+ * whose parameters are bound (EXECUTE of `EXPLAIN ... ?`), its bound tree, which no text holds.
+ */
+function planInner(ctx: ExplainContext, s: ExplainStatement, inner: Statement): Promise<Plan> {
+  if (ctx.boundKey === undefined) return ctx.plan(inPlace(ctx.sql, inner, s.statement), ctx.session);
+  return ctx.planBound({ tree: inner, sql: ctx.sql, key: `explained\u0000${ctx.boundKey}` }, ctx.session);
+}
+
 async function outputColumns(ctx: ExplainContext, s: ExplainStatement, inner: Statement): Promise<OutputColumn[]> {
   if (statementOutput(inner).kind === 'count') return ROWS_COLUMNS;
-  const planned = await ctx.plan(inPlace(ctx.sql, inner, s.statement), ctx.session);
+  const planned = await planInner(ctx, s, inner);
   planned.release();
   return planned.columns;
 }
@@ -183,7 +192,7 @@ export async function planExplain(ctx: ExplainContext, s: ExplainStatement): Pro
   if (dialectStatementOf(inner, ctx.sql) !== undefined || statementOutput(inner).kind === 'ddl') {
     ctx.release();
     if (s.analyze) throw new VivaceError('NOT_SUPPORTED', `EXPLAIN ANALYZE doesn't support statement type: ${inner.type}`);
-    const planned = await ctx.plan(inPlace(ctx.sql, inner, s.statement), ctx.session);
+    const planned = await planInner(ctx, s, inner);
     planned.release();
     if (s.type === 'VALIDATE') return answered(VALID_COLUMNS, [[true]]);
     return answered(varcharColumns('Query Plan'), [[formatSql(inner)]]);

@@ -72,6 +72,14 @@ describe('dialect: prepared statements', () => {
       expect(await fails('SELECT 1 LIMIT ?', 'DOUBLE \'2\'')).to.include({ errorName: 'TYPE_MISMATCH', message: 'line 1:16: Cannot cast type double to bigint' });
     });
 
+    it('EXPLAIN in a prepared statement explains the statement with its values bound', async () => {
+      const session = testSession({ preparedStatements: { e: 'EXPLAIN SELECT name FROM people WHERE id = ? LIMIT ?', v: 'EXPLAIN (TYPE VALIDATE) SELECT ? + 1' } });
+      const plan = (await runSql(engine, 'EXECUTE e USING 2, 1', session)).rows[0]![0] as string;
+      expect(plan).to.be.a('string').and.include('name');
+      expect((await runSql(engine, 'EXECUTE v USING 41', session)).rows).to.deep.equal([[true]]);
+      expect(await failure(engine.plan('EXECUTE v USING ARRAY[1]', session))).to.include({ errorName: 'TYPE_MISMATCH' });
+    });
+
     it('DESCRIBE OUTPUT and DESCRIBE INPUT take a statement with such markers', async () => {
       const session = testSession({ preparedStatements: { q: 'SELECT name FROM people WHERE id > ? ORDER BY id OFFSET ? LIMIT ?' } });
       expect((await runSql(engine, 'DESCRIBE OUTPUT q', session)).rows.map((r) => r[0])).to.deep.equal(['name']);
