@@ -506,5 +506,6 @@ function inMilliseconds<C extends OutputColumn & { duckdb: DuckDBColumnType; dec
   if (base !== 'timestamp' && base !== 'time' && base !== 'timestamp with time zone') return column;
   const type = { ...column.type, precision: 3 } as PrestoType;
   if (!acceptsDeclared(type, column.duckdb)) return column;
-  return { ...column, type, declared: { ...column.declared, type } };
+  // Not a literal's exact text either: its digits are Trino's precision.
+  return { ...column, type, declared: { type } };
 }

@@ -57,11 +57,34 @@ export function safeZone(zone: string | undefined): string {
  */
 function zonedJson(expr: string, fieldPrecision: number, digits: number): string {
   const nanos = fieldPrecision === 9;
-  const text = `strftime(${localOf(expr, fieldPrecision)}, '%Y-%m-%d %H:%M:%S.${nanos ? '%n' : '%f'}')`;
+  const text = timestampText(localOf(expr, fieldPrecision), `-%m-%d %H:%M:%S.${nanos ? '%n' : '%f'}`);
   const full = nanos ? 9 : 6;
   const p = Math.min(digits, full);
+  // Digits past nanoseconds are zeros (timestamp(12) values DuckDB holds to the nanosecond).
+  const shown = `${dropLast(text, p === 0 ? full + 1 : full - p)}${digits > full ? ` || '${'0'.repeat(digits - full)}'` : ''}`;
   // to_json quotes the zone's text whatever it holds (a stored row could hold any).
-  return `CASE WHEN ${expr} IS NULL THEN NULL ELSE to_json(${dropLast(text, p === 0 ? full + 1 : full - p)} || ' ' || ${zoneOf(expr)})::VARCHAR END`;
+  return `CASE WHEN ${expr} IS NULL THEN NULL ELSE to_json(${shown} || ' ' || ${zoneOf(expr)})::VARCHAR END`;
+}
+
+/** SQL: the sign and 4+ digits of ISO year `y` as Trino writes it (`-0001`, `0000`, `+10000`). */
+const isoYear = (y: string) => `(CASE WHEN ${y} < 0 THEN '-' WHEN ${y} > 9999 THEN '+' ELSE '' END) || printf('%04d', abs(${y}))`;
+
+/** SQL: Trino's text of DATE `d`: DuckDB's own in years 1 to 9999, ISO years beyond (DuckDB writes `2002-08-22 (BC)`); infinity as DuckDB writes it. */
+const dateText = (d: string) =>
+  `CASE WHEN ${d} BETWEEN DATE '0001-01-01' AND DATE '9999-12-31' THEN ${d}::VARCHAR ELSE coalesce(${isoYear(`year(${d})`)} || strftime(${d}, '-%m-%d'), ${d}::VARCHAR) END`;
+
+/** SQL: strftime of timestamp `t` with `format` after the year: `%Y` in years 1 to 9999, ISO years beyond (strftime writes `-9`). */
+const timestampText = (t: string, format: string) =>
+  `CASE WHEN ${t} >= TIMESTAMP '0001-01-01' AND ${t} < TIMESTAMP '10000-01-01' THEN strftime(${t}, '%Y${format}') ELSE coalesce(${isoYear(`year(${t})`)} || strftime(${t}, '${format}'), ${t}::VARCHAR) END`;
+
+/**
+ * SQL: time text `t` (`HH:MM:SS[.f...]`, DuckDB's VARCHAR of a TIME_NS or TIMETZ: at most `held` fraction
+ * digits, trailing zeros dropped) with exactly `p` digits, zeros past what DuckDB holds.
+ */
+function exactFraction(t: string, held: number, p: number): string {
+  if (p === 0) return `system.main.left(${t}, 8)`;
+  const full = `system.main.rpad(CASE WHEN length(${t}) = 8 THEN ${t} || '.' ELSE ${t} END, ${9 + held}, '0')`;
+  return p <= held ? `system.main.left(${full}, ${9 + p})` : `${full} || '${'0'.repeat(p - held)}'`;
 }
 
 /** The local time in the session's zone (a region or an offset) of DuckDB TIMESTAMPTZ `expr`. */
@@ -253,10 +276,11 @@ function jsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
       if (width === scale) return quote(`system.main.regexp_replace(${expr}::VARCHAR, '^(-?)[.]', '\\1' || '0.')`);
       return quote(`${expr}::VARCHAR`);
     }
+    case DuckDBTypeId.DATE:
+      return quote(dateText(expr));
     case DuckDBTypeId.UBIGINT:
     case DuckDBTypeId.UHUGEINT:
     case DuckDBTypeId.BIGNUM:
-    case DuckDBTypeId.DATE:
     case DuckDBTypeId.UUID:
       // Presto decimals are strings in plain notation; DuckDB's text form is exactly that.
       return quote(`${expr}::VARCHAR`);
@@ -268,11 +292,11 @@ function jsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
     case DuckDBTypeId.TIME:
       return quote(`strftime(DATE '1970-01-01' + ${expr}, '%H:%M:%S.%f')`);
     case DuckDBTypeId.TIMESTAMP:
-      return quote(`strftime(${expr}, '%Y-%m-%d %H:%M:%S.%f')`);
+      return quote(timestampText(expr, '-%m-%d %H:%M:%S.%f'));
     case DuckDBTypeId.TIMESTAMP_MS:
-      return quote(`strftime(${expr}, '%Y-%m-%d %H:%M:%S.%g')`);
+      return quote(timestampText(expr, '-%m-%d %H:%M:%S.%g'));
     case DuckDBTypeId.TIMESTAMP_S:
-      return quote(`strftime(${expr}, '%Y-%m-%d %H:%M:%S')`);
+      return quote(timestampText(expr, '-%m-%d %H:%M:%S'));
     case DuckDBTypeId.TIMESTAMP_NS:
       return quote(`strftime(${expr}, '%Y-%m-%d %H:%M:%S.%n')`);
     case DuckDBTypeId.TIMESTAMP_TZ:
@@ -376,7 +400,9 @@ export function acceptsDeclared(declared: PrestoType, type: DuckDBType): boolean
     case 'timestamp':
       return TIMESTAMPS.has(type.typeId);
     case 'time':
-      return type.typeId === DuckDBTypeId.TIME;
+      return type.typeId === DuckDBTypeId.TIME || type.typeId === DuckDBTypeId.TIME_NS;
+    case 'date':
+      return type.typeId === DuckDBTypeId.DATE;
     case 'interval year to month':
     case 'interval day to second':
       return type.typeId === DuckDBTypeId.INTERVAL;
@@ -416,15 +442,23 @@ function declaredJson(said: DeclaredOutput, type: DuckDBType, expr: string, sess
     case 'timestamp': {
       const nanos = type.typeId === DuckDBTypeId.TIMESTAMP_NS;
       const digits = nanos ? 9 : 6;
-      const p = Math.min(f.precision ?? 3, digits);
-      const text = nanos ? `strftime(${expr}, '%Y-%m-%d %H:%M:%S.%n')` : `strftime(${expr}::TIMESTAMP, '%Y-%m-%d %H:%M:%S.%f')`;
-      return `COALESCE(${quote(dropLast(text, p === 0 ? digits + 1 : digits - p))}, 'null')`;
+      const precision = f.precision ?? 3;
+      const p = Math.min(precision, digits);
+      const text = nanos ? `strftime(${expr}, '%Y-%m-%d %H:%M:%S.%n')` : timestampText(`${expr}::TIMESTAMP`, '-%m-%d %H:%M:%S.%f');
+      // Digits past what DuckDB holds are zeros (a timestamp(12) column holds nanoseconds).
+      const zeros = precision > digits ? ` || '${'0'.repeat(precision - digits)}'` : '';
+      return `COALESCE(${quote(dropLast(text, p === 0 ? digits + 1 : digits - p) + zeros)}, 'null')`;
     }
     case 'time': {
-      const p = Math.min(f.precision ?? 3, 6);
+      if (type.typeId === DuckDBTypeId.TIME_NS) return `COALESCE(${quote(exactFraction(`(${expr}::VARCHAR)`, 9, f.precision ?? 3))}, 'null')`;
+      const precision = f.precision ?? 3;
+      const p = Math.min(precision, 6);
       const text = `strftime(DATE '1970-01-01' + ${expr}, '%H:%M:%S.%f')`;
-      return `COALESCE(${quote(dropLast(text, p === 0 ? 7 : 6 - p))}, 'null')`;
+      const zeros = precision > 6 ? ` || '${'0'.repeat(precision - 6)}'` : '';
+      return `COALESCE(${quote(dropLast(text, p === 0 ? 7 : 6 - p) + zeros)}, 'null')`;
     }
+    case 'date':
+      return `COALESCE(${quote(dateText(expr))}, 'null')`;
     case 'char':
       // Trino pads char(n) values with spaces to n; DuckDB keeps the text as cast. n is at most 65,536.
       return `COALESCE(to_json(system.main.rpad(${expr}, ${Math.min(f.length ?? 1, 65_536)}, ' '))::VARCHAR, 'null')`;
@@ -432,13 +466,21 @@ function declaredJson(said: DeclaredOutput, type: DuckDBType, expr: string, sess
       return `COALESCE(vivace_year_month_json(${expr}), 'null')`;
     case 'unknown':
       return `'null'`;
-    case 'time with time zone':
-      // DuckDB writes the offset as +HH when it has no minutes; Trino always as +HH:MM.
-      return `COALESCE(${quote(`system.main.regexp_replace(${expr}::VARCHAR, '([+-][0-9][0-9])$', '\\1:00')`)}, 'null')`;
+    case 'time with time zone': {
+      // DuckDB writes `HH:MM:SS[.ffffff]+HH[:MM]`, fraction zeros dropped; Trino p digits and +HH:MM.
+      const text = `(${expr}::VARCHAR)`;
+      const sign = `greatest(strpos(${text}, '+'), strpos(${text}, '-'))`;
+      const offset = `${text}[${sign}:]`;
+      const time = exactFraction(`${text}[:${sign} - 1]`, 6, f.precision ?? 3);
+      return `COALESCE(${quote(`${time} || ${offset} || CASE WHEN length(${offset}) = 3 THEN ':00' ELSE '' END`)}, 'null')`;
+    }
     default:
       return undefined;
   }
 }
+
+/** A literal's value as the statement declares Trino renders it (exact beyond DuckDB's digits and years), as a constant. */
+const exactJson = (said: DeclaredOutput | undefined) => (said?.text === undefined ? undefined : sqlString(JSON.stringify(said.text)));
 
 /**
  * SQL yielding one VARCHAR column: each row of `innerSql` as a Presto JSON array. Throws NOT_SUPPORTED
@@ -455,7 +497,7 @@ export function renderRowsSql(innerSql: string, types: readonly DuckDBType[], ti
       throw new VivaceError('NOT_SUPPORTED', `Result column ${i + 1} nests arrays, maps or rows ${depth} levels deep: at most ${MAX_TYPE_DEPTH} are supported`);
     }
   });
-  const values = types.map((t, i) => declaredJson(declared[i] ?? {}, t, names[i]!, zone) ?? jsonOf(t, names[i]!, { zone, column: i + 1, lambdas: 0, nesting: 0, layers, layer: 0 }));
+  const values = types.map((t, i) => exactJson(declared[i]) ?? declaredJson(declared[i] ?? {}, t, names[i]!, zone) ?? jsonOf(t, names[i]!, { zone, column: i + 1, lambdas: 0, nesting: 0, layers, layer: 0 }));
   // One concat() over all parts: a chain of || builds an intermediate string per column (measured 1.5x slower).
   const row = values.length === 0 ? `'[]'` : `concat('[', ${values.join(`, ',', `)}, ']')`;
   // Positional renaming: result columns may have duplicate or awkward names.

@@ -29,7 +29,7 @@ export function lossyColumnType(t: DataType): PrestoType | undefined {
     }
     case 'DateTimeDataType': {
       const precision = numeric(t.precision) ?? 3;
-      if (t.kind === 'TIME') return t.withTimeZone ? undefined : { base: 'time', precision };
+      if (t.kind === 'TIME') return { base: t.withTimeZone ? 'time with time zone' : 'time', precision };
       return { base: t.withTimeZone ? 'timestamp with time zone' : 'timestamp', precision };
     }
     case 'IntervalDataType':

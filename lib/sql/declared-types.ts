@@ -8,6 +8,7 @@ import type { PrestoType } from '../protocol/types.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
 import { lossyColumnType } from './column-declarations.js';
 import { fractionDigits, hasTimeZone, hasZone } from './temporal-literals.js';
+import { dateLiteral, timeLiteral, timestampLiteral } from './temporal-literal-values.js';
 
 /** The lower-case name a call names (its last part). */
 const callName = (e: Extract<Expression, { type: 'FunctionCall' }>) => fold(e.name.parts[e.name.parts.length - 1]!.value);
@@ -64,6 +65,7 @@ export function declaredType(e: Expression): PrestoType | undefined {
     case 'GenericLiteral': {
       const type = fold(e.typeName.value);
       if (type === 'char') return { base: 'char', length: Math.max(1, [...e.value].length) };
+      if (type === 'date') return { base: 'date' };
       if (type === 'timestamp') return { base: hasZone(e.value) ? 'timestamp with time zone' : 'timestamp', precision: fractionDigits(e.value) };
       if (type === 'time') return { base: hasTimeZone(e.value) ? 'time with time zone' : 'time', precision: fractionDigits(e.value) };
       return undefined;
@@ -251,6 +253,19 @@ function queryColumns(query: Query, outer: Resolver): Columns | undefined {
 /** What a select item declares: its Trino type. (A timestamp with time zone carries its zone in each value.) */
 export interface DeclaredOutput {
   type?: PrestoType;
+  /**
+   * A date, time or timestamp literal's value as Trino renders it: every fraction digit up to 12 (DuckDB
+   * holds 9, 6 with a time zone offset) and ISO years (`-2001-08-22`, `+10000-01-01`).
+   */
+  text?: string;
+}
+
+/** The text Trino renders a temporal literal's value as, or undefined for another expression. */
+function literalText(e: Expression): string | undefined {
+  if (e.type !== 'GenericLiteral') return undefined;
+  const type = fold(e.typeName.value);
+  const literal = type === 'date' ? dateLiteral(e.value) : type === 'time' ? timeLiteral(e.value) : type === 'timestamp' ? timestampLiteral(e.value) : undefined;
+  return literal && 'text' in literal ? literal.text : undefined;
 }
 
 /** How declared outputs are read: the session's names, and the declared columns of tables. */
@@ -278,5 +293,9 @@ export function declaredOutputs(statement: Statement, context: DeclaredContext, 
     return outputNames.map((name) => ({ type: from[0]!.columns.get(fold(name)) }));
   }
   if (items.some((item) => item.type !== 'SingleColumn')) return undefined;
-  return items.map((item) => ({ type: item.type === 'SingleColumn' ? itemType(item.expression, from) : undefined }));
+  return items.map((item) => {
+    if (item.type !== 'SingleColumn') return {};
+    const text = literalText(item.expression);
+    return { type: itemType(item.expression, from), ...(text !== undefined && { text }) };
+  });
 }

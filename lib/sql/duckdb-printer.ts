@@ -20,7 +20,7 @@ import type {
 } from './ast.js';
 import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
 import { duckdbType, hasRepeatedFieldNames, withoutRepeatMarks } from './duckdb-type-names.js';
-import { duckdbTimestamp, fractionDigits, hasTimeZone, hasZone, isValidDate, isValidTimestamp } from './temporal-literals.js';
+import { dateLiteral, timeLiteral, timestampLiteral } from './temporal-literal-values.js';
 import { parseZone } from './time-zones.js';
 import { mayMeetZones } from './zoned-timestamps.js';
 import { ZonedTranslation } from './zoned-translation.js';
@@ -344,19 +344,12 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
 
   private genericLiteral(e: Extract<Expression, { type: 'GenericLiteral' }>): string {
     const type = fold(e.typeName.value);
-    if (type === 'date') {
-      if (!isValidDate(e.value)) throw this.fail(e, 'INVALID_LITERAL', `'${e.value}' is not a valid DATE literal`);
-      return `DATE ${quoteString(e.value)}`;
-    }
-    if (type === 'time') {
-      const target = hasTimeZone(e.value) ? 'TIMETZ' : fractionDigits(e.value) > 6 ? 'TIME_NS' : 'TIME';
-      return `CAST(${quoteString(e.value)} AS ${target})`;
-    }
-    if (type === 'timestamp') {
-      if (!isValidTimestamp(e.value)) throw this.fail(e, 'INVALID_LITERAL', `'${e.value}' is not a valid TIMESTAMP literal`);
-      // The precision is the literal's digits; a zone makes it timestamp with time zone (a zoned value).
-      if (hasZone(e.value)) return this.zones.literal(e.value, e);
-      return `CAST(${quoteString(e.value)} AS ${duckdbTimestamp(fractionDigits(e.value))})`;
+    if (type === 'date' || type === 'time' || type === 'timestamp') {
+      // The precision is the literal's digits; a zone makes a timestamp `with time zone` (a zoned value).
+      const literal = type === 'date' ? dateLiteral(e.value) : type === 'time' ? timeLiteral(e.value) : timestampLiteral(e.value);
+      if ('sql' in literal) return literal.sql;
+      // Trino: DateTimes' `Invalid TIMESTAMP due to daylight savings transition`, reported as any literal it cannot read.
+      throw this.fail(e, 'INVALID_LITERAL', `'${e.value}' is not a valid ${type.toUpperCase()} literal`);
     }
     if (type === 'decimal') {
       const text = e.value.trim();

@@ -5,26 +5,15 @@
 // once), and zoned-grouping.ts groups such values as they are. Zone names are Trino's (its zone keys).
 import type { Expression, Node } from './ast.js';
 import { fold } from './names.js';
-import { literalParts, offsetZone, parseZone, type Zone } from './time-zones.js';
+import { knownZone, literalParts, offsetZone, type Zone } from './time-zones.js';
+
+export { knownZone };
 import { declaredType } from './declared-types.js';
 import type { ErrorName } from '../protocol/error-codes.js';
-import { canonicalRegion, timeZoneKey } from '../protocol/time-zone-keys.js';
 import type { VivaceError } from '../protocol/vivace-error.js';
 
 /** Raises a translation error at a node. */
 export type Fail = (node: Node, name: ErrorName, message: string) => VivaceError;
-
-/**
- * A constant zone Trino knows (its zone keys), named as Trino renders it: UTC for its aliases (`GMT`,
- * `Etc/UTC`), a region in its canonical case; undefined for any other text.
- */
-export function knownZone(text: string): Zone | undefined {
-  const zone = parseZone(text);
-  const key = zone && timeZoneKey(zone.name);
-  if (!zone || key === undefined) return undefined;
-  if (key === 0) return { name: 'UTC' };
-  return zone.offsetMinutes === undefined ? { name: canonicalRegion(zone.name) ?? zone.name } : zone;
-}
 
 /**
  * A zone argument written as a constant (a string, an HOUR/MINUTE interval literal) as Trino names it,

@@ -8,9 +8,8 @@
 import type { DataType, Expression, FunctionCall, Node } from './ast.js';
 import { fold } from './names.js';
 import { quoteString } from './sql-formatter.js';
-import { literalParts, parseZone, type Zone } from './time-zones.js';
+import { parseZone, type Zone } from './time-zones.js';
 import { constantZone, knownZone, naive, staticZone } from './static-zones.js';
-import { duckdbTimestamp, fractionDigits } from './temporal-literals.js';
 import { instantKey, isColumn, surelyUnzoned, ZONED_UTC, zonedMacro, zonedType, zonedValue } from './zoned-timestamps.js';
 import { declaredType } from './declared-types.js';
 import type { ErrorName } from '../protocol/error-codes.js';
@@ -137,16 +136,6 @@ export class ZonedTranslation {
     else if (declaredType(value)?.base === 'timestamp with time zone') utc = (v) => `struct_extract(${v}, '${ZONED_UTC}')`;
     if (!utc) return undefined;
     return nullSafe(value, this.p.expression(value), (v) => zonedValue(utc!(v), quoteString(zone.name), precision));
-  }
-
-  /** DuckDB SQL of a TIMESTAMP literal with a zone: the instant of its local time in that zone, and the zone. */
-  literal(value: string, at: Node): string {
-    const parts = literalParts(value);
-    const zone = parts && knownZone(parts.zone.name);
-    if (!parts || !zone) throw this.p.fail(at, 'INVALID_LITERAL', `'${value}' is not a valid TIMESTAMP literal`);
-    const precision = fractionDigits(value);
-    const local = `CAST(${quoteString(parts.local)} AS ${duckdbTimestamp(precision)})`;
-    return zonedValue(`vivace_utc_of(${local}, ${quoteString(zone.name)})`, quoteString(zone.name), precision);
   }
 
   /** DuckDB SQL of an expression that makes or reads zoned values, or undefined to print it as usual. */

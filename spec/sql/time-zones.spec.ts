@@ -16,6 +16,16 @@ describe('time zones', () => {
     for (const bad of ['', '+15:00', '+14:30', '+02:60', "x'; DROP", 'a b', '+1:2:3', 'Europe/Paris\u0000']) expect(parseZone(bad), bad).to.equal(undefined);
   });
 
+  it('reads offsets after UTC, GMT, UT and Etc/GMT as Trino\'s TimeZoneKey does (Etc/GMT+5 is west)', () => {
+    expect(parseZone('UTC-05:30')).to.deep.equal({ name: '-05:30', offsetMinutes: -330 });
+    expect(parseZone('UTC+5')).to.deep.equal({ name: '+05:00', offsetMinutes: 300 });
+    expect(parseZone('GMT+01:00')).to.deep.equal({ name: '+01:00', offsetMinutes: 60 });
+    expect(parseZone('UT-3')).to.deep.equal({ name: '-03:00', offsetMinutes: -180 });
+    expect(parseZone('Etc/GMT+5')).to.deep.equal({ name: '-05:00', offsetMinutes: -300 });
+    expect(parseZone('UTC+00:00')).to.deep.equal({ name: 'UTC' });
+    for (const bad of ['UTC+05:30:10', 'UTC+0530', 'UTC+15', 'GMT+01:60', 'UTC+', 'UTC5']) expect(parseZone(bad)?.offsetMinutes, bad).to.equal(undefined);
+  });
+
   it('splits a TIMESTAMP literal at the zone after its time of day', () => {
     expect(literalParts('2020-01-02 03:04:05 America/New_York')).to.deep.equal({ local: '2020-01-02 03:04:05', zone: { name: 'America/New_York' } });
     expect(literalParts(' 2020-01-02 03:04:05.123+02:00')).to.deep.equal({ local: '2020-01-02 03:04:05.123', zone: { name: '+02:00', offsetMinutes: 120 } });
