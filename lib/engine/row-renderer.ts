@@ -57,7 +57,8 @@ export function safeZone(zone: string | undefined): string {
  */
 function zonedJson(expr: string, fieldPrecision: number, digits: number): string {
   const nanos = fieldPrecision === 9;
-  const text = timestampText(localOf(expr, fieldPrecision), `-%m-%d %H:%M:%S.${nanos ? '%n' : '%f'}`);
+  // A TIMESTAMP_NS is within 1677-2262 (and compares with year 10000 only by failing).
+  const text = nanos ? `strftime(${localOf(expr, fieldPrecision)}, '%Y-%m-%d %H:%M:%S.%n')` : timestampText(localOf(expr, fieldPrecision), '-%m-%d %H:%M:%S.%f');
   const full = nanos ? 9 : 6;
   const p = Math.min(digits, full);
   // Digits past nanoseconds are zeros (timestamp(12) values DuckDB holds to the nanosecond).

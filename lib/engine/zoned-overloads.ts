@@ -10,7 +10,10 @@ export const zoneOf = (x: string): string => `struct_extract(${x}, '${ZONED_ZONE
 
 /** The local time (µs) of zoned `x` in its zone; of precision 9, with its nanoseconds. */
 export const localOf = (x: string, p: number): string =>
-  p === 9 ? `(${utcOf(x)} + (vivace_local_us(${utcOf(x)}, ${zoneOf(x)}) - ${utcOf(x)}::TIMESTAMP))` : `vivace_local_us(${utcOf(x)}, ${zoneOf(x)})`;
+  p === 9
+    // In nanoseconds: DuckDB's TIMESTAMP_NS + INTERVAL is a TIMESTAMP, which dropped the last 3 digits.
+    ? `make_timestamp_ns(epoch_ns(${utcOf(x)}) + 1000 * (epoch_us(vivace_local_us(${utcOf(x)}, ${zoneOf(x)})) - epoch_us(${utcOf(x)}::TIMESTAMP)))`
+    : `vivace_local_us(${utcOf(x)}, ${zoneOf(x)})`;
 
 /** The fraction of strftime formats for p digits (0, 3, 6, 9). */
 export const FRACTION: Readonly<Record<number, string>> = { 0: '', 3: '.%g', 6: '.%f', 9: '.%n' };

@@ -60,6 +60,11 @@ describe('temporal values over HTTP', function () {
     ]);
   });
 
+  it('keeps the nanoseconds of a zoned value read per row, in its own zone', async () => {
+    const got = await one("SELECT x, to_iso8601(x) FROM (VALUES TIMESTAMP '2022-10-30 02:59:59.999999999 Europe/Brussels') t(x)");
+    expect(got.map((c) => c.value)).to.deep.equal(['2022-10-30 02:59:59.999999999 Europe/Brussels', '2022-10-30T02:59:59.999999999+02:00']);
+  });
+
   it('refuses a local time in a daylight saving gap, as Trino does', async () => {
     const failed = await trino.execute("SELECT TIMESTAMP '2022-03-27 02:30:00 Europe/Brussels'");
     expect(failed.error).to.include({ errorName: 'INVALID_LITERAL', message: "line 1:8: '2022-03-27 02:30:00 Europe/Brussels' is not a valid TIMESTAMP literal" });
