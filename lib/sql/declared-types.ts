@@ -8,7 +8,7 @@ import type { PrestoType } from '../protocol/types.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
 import { lossyColumnType } from './column-declarations.js';
 import { fractionDigits, hasTimeZone, hasZone } from './temporal-literals.js';
-import { dateLiteral, timeLiteral, timestampLiteral } from './temporal-literal-values.js';
+import { dateLiteral, temporalLiteralCast, timeLiteral, timestampLiteral } from './temporal-literal-values.js';
 
 /** The lower-case name a call names (its last part). */
 const callName = (e: Extract<Expression, { type: 'FunctionCall' }>) => fold(e.name.parts[e.name.parts.length - 1]!.value);
@@ -260,8 +260,12 @@ export interface DeclaredOutput {
   text?: string;
 }
 
-/** The text Trino renders a temporal literal's value as, or undefined for another expression. */
+/** The text Trino renders a temporal literal's value as (or a cast of one to its kind), or undefined for another expression. */
 function literalText(e: Expression): string | undefined {
+  if (e.type === 'Cast') {
+    const cast = temporalLiteralCast(e);
+    return cast && 'text' in cast ? cast.text : undefined;
+  }
   if (e.type !== 'GenericLiteral') return undefined;
   const type = fold(e.typeName.value);
   const literal = type === 'date' ? dateLiteral(e.value) : type === 'time' ? timeLiteral(e.value) : type === 'timestamp' ? timestampLiteral(e.value) : undefined;

@@ -20,7 +20,7 @@ import type {
 } from './ast.js';
 import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
 import { duckdbType, hasRepeatedFieldNames, withoutRepeatMarks } from './duckdb-type-names.js';
-import { dateLiteral, timeLiteral, timestampLiteral } from './temporal-literal-values.js';
+import { dateLiteral, temporalLiteralCast, timeLiteral, timestampLiteral } from './temporal-literal-values.js';
 import { parseZone } from './time-zones.js';
 import { mayMeetZones } from './zoned-timestamps.js';
 import { ZonedTranslation } from './zoned-translation.js';
@@ -273,6 +273,9 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   }
 
   private expressionText(e: Expression): string {
+    // A literal cast to a lower precision of its kind: its value rounded half up, as Trino rounds (DuckDB truncates, or refuses TIMESTAMP_MS to _S).
+    const literalCast = e.type === 'Cast' ? temporalLiteralCast(e) : undefined;
+    if (literalCast && 'sql' in literalCast) return literalCast.sql;
     const zoned = this.zones.expression(e);
     if (zoned !== undefined) return zoned;
     switch (e.type) {

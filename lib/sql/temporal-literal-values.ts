@@ -4,6 +4,9 @@
 // rounded half up to what DuckDB holds (as Trino rounds a cast to a lower precision), and its exact
 // text, every digit up to 12, goes beside it (declared-types.ts: a select item that is a literal renders
 // as that text). Pure: the text is parsed field by field (temporal-text.ts), never pasted into SQL.
+import type { Expression } from './ast.js';
+import { fold } from './names.js';
+import { numeric } from './duckdb-type-names.js';
 import { quoteString } from './sql-formatter.js';
 import {
   civilDate, dateTimeOf, epochDay, epochSecond, formatDate, formatOffset, formatTime, formatTimestamp, parseDateText, parseTimeText, parseTimestampText,
@@ -108,3 +111,36 @@ export function timestampLiteral(value: string): LiteralValue {
 
 /** The first day DuckDB's DATE holds, for specs. */
 export const DUCKDB_DATE_RANGE = { min: civilDate(MIN_DAY), max: civilDate(MAX_DAY) } as const;
+
+/**
+ * CAST(literal AS time(p) / timestamp(p) [with time zone]) where the literal is of that kind: the literal's
+ * value rounded half up to p digits (Trino rounds so when it lowers a precision; a time wraps at
+ * midnight), as a literal of precision p. Undefined for another cast (another kind, a zone added or
+ * dropped, a precision past 12) or a literal Trino refuses: the cast is then DuckDB's.
+ */
+export function castLiteral(type: 'time' | 'timestamp', value: string, withTimeZone: boolean, p: number): LiteralValue | undefined {
+  if (!Number.isInteger(p) || p < 0 || p > 12) return undefined;
+  if (type === 'time') {
+    const t = parseTimeText(value);
+    if (!t || (t.offsetMinutes !== undefined) !== withTimeZone) return undefined;
+    const r = roundPicos(t.hour * 3600 + t.minute * 60 + t.second, t.picos, p);
+    const offset = t.offsetMinutes === undefined ? '' : ` ${formatOffset(t.offsetMinutes)}`;
+    return timeLiteral(formatTime(dateTimeOf(r.seconds % 86_400, r.picos), p) + offset);
+  }
+  const t = parseTimestampText(value);
+  if (!t || (t.zone !== undefined) !== withTimeZone) return undefined;
+  const r = roundPicos(epochSecond(t), t.picos, p);
+  const rounded = timestampLiteral(formatTimestamp(dateTimeOf(r.seconds, r.picos), p) + (t.zone === undefined ? '' : ` ${t.zone}`));
+  // Rounded into a DST gap (Trino rounds the instant): left to DuckDB.
+  return 'sql' in rounded ? rounded : undefined;
+}
+
+/** A cast (not TRY_CAST) of a TIME or TIMESTAMP literal to its own kind (castLiteral), or undefined. */
+export function temporalLiteralCast(e: Extract<Expression, { type: 'Cast' }>): LiteralValue | undefined {
+  const literal = e.expression;
+  const target = e.targetType;
+  if (e.safe || literal.type !== 'GenericLiteral' || target.type !== 'DateTimeDataType') return undefined;
+  const type = fold(literal.typeName.value);
+  if (type !== target.kind.toLowerCase()) return undefined;
+  return castLiteral(type as 'time' | 'timestamp', literal.value, target.withTimeZone, numeric(target.precision) ?? 3);
+}

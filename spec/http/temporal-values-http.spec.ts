@@ -60,6 +60,19 @@ describe('temporal values over HTTP', function () {
     ]);
   });
 
+  it('rounds a literal cast to a lower precision half up, as Trino does', async () => {
+    const got = await one(
+      "SELECT CAST(TIMESTAMP '2001-08-22 00:00:00.123456789' AS TIMESTAMP(7)), CAST(TIMESTAMP '2001-08-22 23:59:59.9999995' AS TIMESTAMP(6)), " +
+        "CAST(TIME '23:59:59.9999995' AS TIME(6)), CAST(TIMESTAMP '2001-08-22 12:34:56.999' AS TIMESTAMP(0)), CAST(TIMESTAMP '2001-08-22 12:34:56.5 America/New_York' AS TIMESTAMP(0) WITH TIME ZONE)",
+    );
+    expect(got.map((c) => [c.type, c.value])).to.deep.equal([
+      ['timestamp(7)', '2001-08-22 00:00:00.1234568'], ['timestamp(6)', '2001-08-23 00:00:00.000000'], ['time(6)', '00:00:00.000000'],
+      ['timestamp(0)', '2001-08-22 12:34:57'], ['timestamp(0) with time zone', '2001-08-22 12:34:57 America/New_York'],
+    ]);
+    // Inside VALUES (no text beside it), DuckDB's value itself is rounded.
+    expect((await one("SELECT x FROM (VALUES CAST(TIMESTAMP '2001-08-22 12:34:56.999' AS TIMESTAMP(0))) t(x)"))[0]!.value).to.equal('2001-08-22 12:34:57');
+  });
+
   it('keeps the nanoseconds of a zoned value read per row, in its own zone', async () => {
     const got = await one("SELECT x, to_iso8601(x) FROM (VALUES TIMESTAMP '2022-10-30 02:59:59.999999999 Europe/Brussels') t(x)");
     expect(got.map((c) => c.value)).to.deep.equal(['2022-10-30 02:59:59.999999999 Europe/Brussels', '2022-10-30T02:59:59.999999999+02:00']);

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import {
   civilDate, dateTimeOf, epochDay, epochSecond, formatDate, formatTimestamp, formatYear, parseDateText, parseTimeText, parseTimestampText, roundPicos,
 } from '../../lib/sql/temporal-text.js';
-import { dateLiteral, timeLiteral, timestampLiteral } from '../../lib/sql/temporal-literal-values.js';
+import { castLiteral, dateLiteral, timeLiteral, timestampLiteral } from '../../lib/sql/temporal-literal-values.js';
 import { instantOf } from '../../lib/sql/zone-rules.js';
 import { expectLinear, hostileText } from '../support/linear-time.js';
 
@@ -84,6 +84,24 @@ describe('temporal literal values', () => {
     expect(dateLiteral('-2001-08-22')).to.deep.equal({ sql: "DATE '2002-08-22 (BC)'", text: '-2001-08-22' });
     // A nanosecond timestamp before 1677 is held in microseconds.
     expect(timestampLiteral('1500-01-01 00:00:00.1234567')).to.deep.equal({ sql: "CAST('1500-01-01 00:00:00.123457' AS TIMESTAMP)", text: '1500-01-01 00:00:00.1234567' });
+  });
+
+  it('casts a literal to a lower precision of its kind rounding half up, a time wrapping at midnight', () => {
+    const cast = (...args: Parameters<typeof castLiteral>) => {
+      const v = castLiteral(...args);
+      return v && text(v);
+    };
+    expect(cast('timestamp', '2001-08-22 00:00:00.123456789', false, 7)).to.equal('2001-08-22 00:00:00.1234568');
+    expect(cast('timestamp', '2001-08-22 23:59:59.9999995', false, 6)).to.equal('2001-08-23 00:00:00.000000');
+    expect(cast('timestamp', '2001-08-22 00:00:00.000000500001', false, 12)).to.equal('2001-08-22 00:00:00.000000500001');
+    expect(cast('timestamp', '-0001-12-31 23:59:59.5 UTC-05:30', true, 0)).to.equal('0000-01-01 00:00:00 -05:30');
+    expect(cast('time', '23:59:59.9999995', false, 6)).to.equal('00:00:00.000000');
+    expect(cast('time', '12:34:56.123456789 +08:00', true, 3)).to.equal('12:34:56.123+08:00');
+    // Rounded into a gap, a zone added or dropped, a precision past 12: not this cast's.
+    expect(cast('timestamp', '2022-03-27 01:59:59.9 Europe/Brussels', true, 0)).to.equal(undefined);
+    expect(cast('timestamp', '2001-08-22 00:00:00.5', true, 0)).to.equal(undefined);
+    expect(cast('time', '01:02:03 +08:00', false, 0)).to.equal(undefined);
+    expect(cast('timestamp', '2001-08-22 00:00:00.5', false, 13)).to.equal(undefined);
   });
 
   it('refuses dates DuckDB cannot hold, within a day or two of Trino\'s ends', () => {
