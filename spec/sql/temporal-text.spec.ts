@@ -3,6 +3,7 @@
 // earlier instant). Properties: what is written reads back the same; hostile text reads in linear time.
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { DateTime } from 'luxon';
 import {
   civilDate, dateTimeOf, epochDay, epochSecond, formatDate, formatTimestamp, formatYear, parseDateText, parseTimeText, parseTimestampText, roundPicos,
 } from '../../lib/sql/temporal-text.js';
@@ -130,5 +131,18 @@ describe('temporal literal values', () => {
     // Local mean time before standard time (+00:17:30), as java.time reads it.
     expect(at('1800-01-01 00:00:00')).to.equal(Date.UTC(1799, 11, 31, 23, 42, 30) / 1000);
     expect(instantOf(0, { name: '-05:30', offsetMinutes: -330 })).to.equal(19_800);
+  });
+
+  it('finds the earliest instant showing a local time, through its cache of offsets by day (luxon as the oracle)', () => {
+    const ZONES = ['Europe/Brussels', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'America/Sao_Paulo', 'Pacific/Apia'];
+    // Instants around 1900-2100, many on the same days (the cache's case), and their local times.
+    const instant = fc.oneof(fc.integer({ min: -2_208_988_800, max: 4_102_444_800 }), fc.integer({ min: 0, max: 400 }).map((d) => 1_640_995_200 + d * 86_400 + 3_600));
+    fc.assert(fc.property(instant, fc.constantFrom(...ZONES), (i, zone) => {
+      const local = i + DateTime.fromSeconds(i, { zone }).offset * 60;
+      const found = instantOf(local, { name: zone });
+      expect(typeof found).to.equal('number');
+      expect(found as number).to.be.at.most(i);
+      expect((found as number) + DateTime.fromSeconds(found as number, { zone }).offset * 60).to.equal(local);
+    }), { numRuns: 3000 });
   });
 });
