@@ -4,6 +4,7 @@
 // Presto functions (presto-functions.ts) may shadow DuckDB builtins: internal macros call those as system.main.<name>.
 import { once, PRESTO_FUNCTIONS_SQL, typed } from './presto-functions.js';
 import { ZONED_HELPERS_SQL, ZONED_MACROS_SQL } from './zoned-macros.js';
+import { TEMPORAL_MACROS_SQL } from './temporal-macros.js';
 
 const DIVISION_BY_ZERO = `error('Division by zero')`;
 const intDivide = `CASE WHEN b = 0 THEN ${DIVISION_BY_ZERO} ELSE a // b END`;
@@ -113,4 +114,5 @@ export const CONNECTION_SETUP_SQL: readonly string[] = [
   ...ZONED_HELPERS_SQL,
   ...PRESTO_FUNCTIONS_SQL,
   ...ZONED_MACROS_SQL,
+  ...TEMPORAL_MACROS_SQL,
 ];

@@ -19,10 +19,10 @@ import type {
   Table,
 } from './ast.js';
 import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
-import { duckdbType, hasRepeatedFieldNames, withoutRepeatMarks } from './duckdb-type-names.js';
+import { duckdbType, hasRepeatedFieldNames, numeric, withoutRepeatMarks } from './duckdb-type-names.js';
 import { dateLiteral, temporalLiteralCast, timeLiteral, timestampLiteral } from './temporal-literal-values.js';
 import { parseZone } from './time-zones.js';
-import { mayMeetZones } from './zoned-timestamps.js';
+import { isColumn, mayMeetZones, zonedMacro } from './zoned-timestamps.js';
 import { ZonedTranslation } from './zoned-translation.js';
 import { knownZone } from './static-zones.js';
 import { InstantGrouping } from './zoned-grouping.js';
@@ -330,7 +330,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         if (e.expression.type === 'Row' && e.targetType.type === 'GenericDataType' && fold(e.targetType.name.value) === 'json') {
           return `json_array(${this.list(e.expression.items, this.expression)})`;
         }
-        return this.ipAddressCast(e) ?? super.expression(e);
+        return this.ipAddressCast(e) ?? this.roundingCast(e) ?? super.expression(e);
       }
       case 'ArithmeticBinaryExpression':
         if (e.operator === '/') return this.division(e.left, e.right);
@@ -343,6 +343,19 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       default:
         return super.expression(e);
     }
+  }
+
+  /**
+   * CAST(column AS timestamp(p)), p below 9: through vivace_round_us or _ns (lib/engine/temporal-macros.ts),
+   * rounding half up as Trino does (DuckDB truncates nanoseconds, and has no TIMESTAMP_MS to _S cast).
+   * Columns only: their typed macro binds once, where any other argument would be bound again per level.
+   */
+  private roundingCast(e: Extract<Expression, { type: 'Cast' }>): string | undefined {
+    const target = e.targetType;
+    if (target.type !== 'DateTimeDataType' || target.kind !== 'TIMESTAMP' || target.withTimeZone || !isColumn(e.expression)) return undefined;
+    const p = numeric(target.precision) ?? 3;
+    if (p >= 9) return undefined;
+    return `${e.safe ? 'TRY_CAST' : 'CAST'}(${zonedMacro(p <= 6 ? 'vivace_round_us' : 'vivace_round_ns', e.expression)}(${this.expression(e.expression)}, ${p}) AS ${this.dataType(target)})`;
   }
 
   private genericLiteral(e: Extract<Expression, { type: 'GenericLiteral' }>): string {

@@ -7,6 +7,7 @@
 // duckdb-printer.ts calls in here; rewritten calls are new call nodes the printer prints as usual.
 import type { DataType, Expression, FunctionCall, Node } from './ast.js';
 import { fold } from './names.js';
+import { numeric } from './duckdb-type-names.js';
 import { quoteString } from './sql-formatter.js';
 import { parseZone, type Zone } from './time-zones.js';
 import { constantZone, knownZone, naive, staticZone } from './static-zones.js';
@@ -221,7 +222,13 @@ export class ZonedTranslation {
     }
     const name = target.type === 'GenericDataType' ? fold(target.name.value) : undefined;
     const local = (target.type === 'DateTimeDataType' && !target.withTimeZone) || name === 'date';
-    if (local) return `${cast}(${p.expression(this.local(e.expression))} AS ${p.dataType(target)})`;
+    if (local) {
+      const value = p.expression(this.local(e.expression));
+      // To timestamp(p): rounded half up, as Trino (lib/engine/temporal-macros.ts; DuckDB truncates, or has no cast from nanoseconds to _S).
+      const precision = target.type === 'DateTimeDataType' && target.kind === 'TIMESTAMP' ? (numeric(target.precision) ?? 3) : 9;
+      const rounded = precision < 9 ? `${precision <= 6 ? 'vivace_round_us' : 'vivace_round_ns'}(${value}, ${precision})` : value;
+      return `${cast}(${rounded} AS ${p.dataType(target)})`;
+    }
     if (name === 'varchar' || name === 'char') return `${cast}(${p.expression(callNode(zonedMacro('vivace_zoned_text', e.expression), [e.expression], e))} AS ${p.dataType(target)})`;
     return undefined;
   }

@@ -73,6 +73,16 @@ describe('temporal values over HTTP', function () {
     expect((await one("SELECT x FROM (VALUES CAST(TIMESTAMP '2001-08-22 12:34:56.999' AS TIMESTAMP(0))) t(x)"))[0]!.value).to.equal('2001-08-22 12:34:57');
   });
 
+  it('rounds a column cast to a lower precision half up, as Trino does, in a memory table too', async () => {
+    await trino.ok('CREATE TABLE rounding (x TIMESTAMP(9), y TIMESTAMP(3))');
+    await trino.ok("INSERT INTO rounding VALUES (TIMESTAMP '2001-08-22 23:59:59.9999995', TIMESTAMP '1969-12-31 23:59:59.995')");
+    const got = await one('SELECT CAST(x AS TIMESTAMP(6)), CAST(x AS TIMESTAMP(8)), CAST(x AS TIMESTAMP(0)), CAST(y AS TIMESTAMP(2)), CAST(y AS TIMESTAMP(0)), x FROM rounding');
+    expect(got.map((c) => [c.type, c.value])).to.deep.equal([
+      ['timestamp(6)', '2001-08-23 00:00:00.000000'], ['timestamp(8)', '2001-08-22 23:59:59.99999950'], ['timestamp(0)', '2001-08-23 00:00:00'],
+      ['timestamp(2)', '1970-01-01 00:00:00.00'], ['timestamp(0)', '1970-01-01 00:00:00'], ['timestamp(9)', '2001-08-22 23:59:59.999999500'],
+    ]);
+  });
+
   it('keeps the nanoseconds of a zoned value read per row, in its own zone', async () => {
     const got = await one("SELECT x, to_iso8601(x) FROM (VALUES TIMESTAMP '2022-10-30 02:59:59.999999999 Europe/Brussels') t(x)");
     expect(got.map((c) => c.value)).to.deep.equal(['2022-10-30 02:59:59.999999999 Europe/Brussels', '2022-10-30T02:59:59.999999999+02:00']);
