@@ -8,7 +8,7 @@ import type { OutputColumn, PrestoType, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { ConnectionPool } from './connection-pool.js';
 import { CONNECTION_SETUP_SQL } from './presto-macros.js';
-import { prestoTypeOf } from './duckdb-types.js';
+import { filledType, prestoTypeOf } from './duckdb-types.js';
 import { ipAddressFunctions } from './ip-address-functions.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
 import { declaredOutputs, type DeclaredOutput } from '../sql/declared-types.js';
@@ -491,7 +491,7 @@ function outputColumns(prepared: DuckDBPreparedStatement, statement: Statement |
     const duckdb = prepared.columnType(i);
     const said = declared?.[i];
     const column = said?.type && acceptsDeclared(said.type, duckdb)
-      ? { name, type: said.type, duckdb, declared: said }
+      ? { name, type: filledType(said.type, duckdb), duckdb, declared: said }
       : { name, type: prestoTypeOf(duckdb), duckdb };
     return session.prefix === 'X-Presto-' ? inMilliseconds(column) : column;
   });

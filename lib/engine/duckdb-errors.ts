@@ -287,6 +287,12 @@ const RULES: Rule[] = [
   { pattern: /^Conversion Error/, name: 'INVALID_CAST_ARGUMENT' },
   { pattern: /^Out of Range Error: Overflow in (addition|subtraction|multiplication) of ([A-Z0-9]+) \((.*)\)$/, name: 'NUMERIC_VALUE_OUT_OF_RANGE', message: (m) => `${trinoTypeName(m[2]!)} ${m[1]} overflow: ${m[3]}` },
   { pattern: /^Out of Range Error/, name: 'NUMERIC_VALUE_OUT_OF_RANGE' },
+  // A varchar(n) or char(n) column's CHECK (duckdb-printer.ts boundedColumnCheck): Trino's fail() of its INSERT.
+  {
+    pattern: /^Constraint Error: CHECK constraint failed.*\(Error: (Cannot truncate non-space characters when casting from varchar\(\d+\) to \w+\(\d+\) on INSERT)\)$/s,
+    name: 'GENERIC_USER_ERROR',
+    message: (m) => m[1]!,
+  },
   { pattern: /^Constraint Error/, name: 'CONSTRAINT_VIOLATION' },
   { pattern: /^Permission Error/, name: 'PERMISSION_DENIED', message: (m) => `Access Denied: ${withoutCategory(m.input)}` },
   { pattern: /^TransactionContext Error: Current transaction is aborted/, name: 'TRANSACTION_ALREADY_ABORTED' },

@@ -5,6 +5,7 @@ import type { PrestoType } from '../protocol/types.js';
 import { zonedPrecision } from './zoned-type.js';
 import { isIpAddressType } from './ip-address-functions.js';
 import { declaredFieldName } from '../sql/duckdb-type-names.js';
+import { UNDECLARED } from '../sql/declared-types.js';
 
 const simple = (base: string): PrestoType => ({ base });
 const decimal = (precision: number, scale: number): PrestoType => ({ base: 'decimal', precision, scale });
@@ -89,5 +90,29 @@ export function prestoTypeOf(type: DuckDBType): PrestoType {
     case DuckDBTypeId.BIT:
     default:
       return { base: 'varchar' };
+  }
+}
+
+/**
+ * The type reported for a column whose statement declares `declared` (lib/sql/declared-types.ts) and whose
+ * DuckDB type is `type` (row-renderer.ts acceptsDeclared said they agree): the declared type with its
+ * UNDECLARED parts, and a row's field names, as DuckDB's type tells them.
+ */
+export function filledType(declared: PrestoType, type: DuckDBType): PrestoType {
+  if (declared === UNDECLARED) return prestoTypeOf(type);
+  const params = (declared as { params?: PrestoType[] }).params;
+  switch (type.typeId) {
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY:
+      return params ? { base: 'array', params: [filledType(params[0]!, type.valueType)] } : declared;
+    case DuckDBTypeId.MAP:
+      return params ? { base: 'map', params: [filledType(params[0]!, type.keyType), filledType(params[1]!, type.valueType)] } : declared;
+    case DuckDBTypeId.STRUCT: {
+      const own = prestoTypeOf(type) as { fieldNames?: (string | undefined)[] };
+      if (!params || !own.fieldNames) return declared;
+      return { base: 'row', fieldNames: own.fieldNames, params: type.entryTypes.map((t, i) => filledType(params[i]!, t)) };
+    }
+    default:
+      return declared;
   }
 }

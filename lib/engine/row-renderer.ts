@@ -22,7 +22,7 @@
 import { DuckDBTypeId, type DuckDBDecimalType, type DuckDBType } from '@duckdb/node-api';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { PrestoType } from '../protocol/types.js';
-import type { DeclaredOutput } from '../sql/declared-types.js';
+import { UNDECLARED, type DeclaredOutput } from '../sql/declared-types.js';
 import { zonedPrecision } from './zoned-type.js';
 import { localOf, zoneOf } from './zoned-overloads.js';
 import { IP_ADDRESS_FUNCTIONS } from '../sql/ip-address.js';
@@ -413,8 +413,52 @@ export function acceptsDeclared(declared: PrestoType, type: DuckDBType): boolean
       return type.typeId === DuckDBTypeId.INTEGER || type.typeId === DuckDBTypeId.SQLNULL;
     case 'time with time zone':
       return type.typeId === DuckDBTypeId.TIME_TZ;
+    case 'array':
+    case 'map':
+    case 'row':
+      return acceptsConstructed(declared, type);
+    case UNDECLARED.base:
+      return true;
     default:
       return false;
+  }
+}
+
+/** Whether an array, map or row the statement declares (lib/sql/declared-types.ts) has DuckDB type `type`'s shape. */
+function acceptsConstructed(declared: PrestoType, type: DuckDBType): boolean {
+  const params = (declared as { params: PrestoType[] }).params;
+  switch (type.typeId) {
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY:
+      return declared.base === 'array' && acceptsDeclared(params[0]!, type.valueType);
+    case DuckDBTypeId.MAP:
+      return declared.base === 'map' && acceptsDeclared(params[0]!, type.keyType) && acceptsDeclared(params[1]!, type.valueType);
+    case DuckDBTypeId.STRUCT:
+      if (declared.base !== 'row' || isIpAddressType(type) || zonedPrecision(type) !== undefined || type.entryTypes.length !== params.length) return false;
+      return type.entryTypes.every((t, i) => acceptsDeclared(params[i]!, t));
+    default:
+      return false;
+  }
+}
+
+/** Whether a declared type holds char(n) inside an array or map: its values are padded before rendering. */
+const holdsChar = (t: PrestoType): boolean => t.base === 'char' || ((t.base === 'array' || t.base === 'map') && (t as { params: PrestoType[] }).params.some(holdsChar));
+
+/**
+ * `expr` with the char(n) values inside its arrays and maps padded with spaces to n, as Trino renders them
+ * (a char value is kept without its trailing spaces: duckdb-printer.ts). Rows are left as they are.
+ */
+function paddedChars(declared: PrestoType, expr: string, depth = 0): string {
+  if (!holdsChar(declared)) return expr;
+  const [key, value] = (declared as { params?: PrestoType[] }).params ?? [];
+  const v = `vivace_pad${depth}`;
+  switch (declared.base) {
+    case 'char':
+      return `system.main.rpad(${expr}, ${Math.min((declared as { length?: number }).length ?? 1, 65_536)}, ' ')`;
+    case 'array':
+      return `list_transform(${expr}, lambda ${v}: ${paddedChars(key!, v, depth + 1)})`;
+    default:
+      return `map_from_entries(list_transform(map_entries(${expr}), lambda ${v}: struct_pack(key := ${paddedChars(key!, `${v}.key`, depth + 1)}, value := ${paddedChars(value!, `${v}.value`, depth + 1)})))`;
   }
 }
 
@@ -498,7 +542,11 @@ export function renderRowsSql(innerSql: string, types: readonly DuckDBType[], ti
       throw new VivaceError('NOT_SUPPORTED', `Result column ${i + 1} nests arrays, maps or rows ${depth} levels deep: at most ${MAX_TYPE_DEPTH} are supported`);
     }
   });
-  const values = types.map((t, i) => exactJson(declared[i]) ?? declaredJson(declared[i] ?? {}, t, names[i]!, zone) ?? jsonOf(t, names[i]!, { zone, column: i + 1, lambdas: 0, nesting: 0, layers, layer: 0 }));
+  const values = types.map((t, i) => {
+    const said = declared[i] ?? {};
+    const value = said.type && (said.type.base === 'array' || said.type.base === 'map') && acceptsDeclared(said.type, t) ? paddedChars(said.type, names[i]!) : names[i]!;
+    return exactJson(said) ?? declaredJson(said, t, names[i]!, zone) ?? jsonOf(t, value, { zone, column: i + 1, lambdas: 0, nesting: 0, layers, layer: 0 });
+  });
   // One concat() over all parts: a chain of || builds an intermediate string per column (measured 1.5x slower).
   const row = values.length === 0 ? `'[]'` : `concat('[', ${values.join(`, ',', `)}, ']')`;
   // Positional renaming: result columns may have duplicate or awkward names.

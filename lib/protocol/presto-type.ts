@@ -134,7 +134,8 @@ function rowSignature(t: PrestoType, dialect: ProtocolDialect, nested: boolean):
 
 function rowFields(t: PrestoType): [string | undefined, PrestoType][] {
   const f = t as TypeFields;
-  return (f.params ?? []).map((type, i) => [f.fieldNames?.[i], type]);
+  // A type that came from a worker as JSON carries null for an anonymous field (JSON has no undefined).
+  return (f.params ?? []).map((type, i) => [f.fieldNames?.[i] ?? undefined, type]);
 }
 
 /** varchar: undefined when unbounded. CHAR without a length is CHAR(1) in SQL. varbinary has no length. */

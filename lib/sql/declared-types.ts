@@ -53,9 +53,61 @@ export function constructedType(e: Expression): PrestoType | undefined {
   }
 }
 
+/**
+ * A part of a declared type that the engine's type tells: an element or field the tree does not type, in a
+ * constructor whose other parts it does (MAP(ARRAY['a'], ARRAY[1]) is map(varchar(1), integer)).
+ */
+export const UNDECLARED: PrestoType = Object.freeze({ base: 'undeclared' });
+
+/** What a constructor's element declares: varchar(n), char(n), unknown and constructors of them; else UNDECLARED. */
+function elementType(e: Expression, column: ColumnType | undefined): PrestoType {
+  const t = declaredType(e, column) ?? column?.(e);
+  // Temporal types inside constructors are left to the engine's type (it renders their digits).
+  return t && NESTED_BASES.has(t.base) ? t : UNDECLARED;
+}
+
+const NESTED_BASES: ReadonlySet<string> = new Set(['varchar', 'char', 'unknown', 'array', 'map', 'row']);
+
+/** Trino's common super type of two elements' declared types (varchar(2) and varchar(5): varchar(5)), or UNDECLARED. */
+function commonType(a: PrestoType, b: PrestoType): PrestoType {
+  if (a.base === 'unknown') return b;
+  if (b.base === 'unknown') return a;
+  if (a === UNDECLARED || b === UNDECLARED || a.base !== b.base) return UNDECLARED;
+  const [x, y] = [a as { length?: number; params?: PrestoType[] }, b as { length?: number; params?: PrestoType[] }];
+  if (a.base === 'varchar') return x.length === undefined || y.length === undefined ? { base: 'varchar' } : { base: 'varchar', length: Math.max(x.length, y.length) };
+  if (a.base === 'char') return { base: 'char', length: Math.max(x.length ?? 1, y.length ?? 1) };
+  if (x.params?.length !== y.params?.length) return UNDECLARED;
+  const params = x.params!.map((p, i) => commonType(p, y.params![i]!));
+  return a.base === 'row' ? { base: 'row', params, fieldNames: params.map(() => undefined) } : ({ base: a.base, params } as PrestoType);
+}
+
+/** The type of ARRAY[...]'s elements: their common type (array(unknown) when empty or all NULL). */
+function arrayElement(values: readonly Expression[], column: ColumnType | undefined): PrestoType {
+  return values.reduce<PrestoType>((t, v) => commonType(t, elementType(v, column)), { base: 'unknown' });
+}
+
+/** A constructor's type, or undefined when the engine's type tells all of it. */
+const constructed = (t: PrestoType): PrestoType | undefined => (isUndeclared(t) ? undefined : t);
+
+/** Whether nothing in `t` is declared beyond the engine's type. */
+function isUndeclared(t: PrestoType): boolean {
+  if (t === UNDECLARED) return true;
+  const params = (t as { params?: PrestoType[] }).params;
+  return params !== undefined && params.length > 0 && params.every(isUndeclared);
+}
+
+/** The declared type of a column reference, from the FROM clause around it. */
+type ColumnType = (e: Expression) => PrestoType | undefined;
+
 /** The Trino type of an expression, when the tree alone tells it and DuckDB's would say less. */
-export function declaredType(e: Expression): PrestoType | undefined {
+export function declaredType(e: Expression, column?: ColumnType): PrestoType | undefined {
   switch (e.type) {
+    case 'ArrayConstructor':
+      return constructed({ base: 'array', params: [arrayElement(e.values, column)] });
+    case 'Row': {
+      const params = e.items.map((item) => elementType(item, column));
+      return constructed({ base: 'row', params, fieldNames: params.map(() => undefined) });
+    }
     case 'NullLiteral':
       // Trino types a bare NULL `unknown` (DuckDB: INTEGER).
       return { base: 'unknown' };
@@ -84,6 +136,11 @@ export function declaredType(e: Expression): PrestoType | undefined {
       return e.function === 'CURRENT_TIMESTAMP' ? { base: 'timestamp with time zone', precision: e.precision ?? 3 } : undefined;
     case 'FunctionCall': {
       const name = callName(e);
+      // MAP(ARRAY[keys], ARRAY[values]): map(key type, value type).
+      if (name === 'map' && e.arguments.length === 2 && e.arguments.every((a) => a.type === 'ArrayConstructor')) {
+        const [keys, values] = e.arguments as Extract<Expression, { type: 'ArrayConstructor' }>[];
+        return constructed({ base: 'map', params: [arrayElement(keys!.values, column), arrayElement(values!.values, column)] });
+      }
       if (name === 'with_timezone' || name === 'at_timezone') return { base: 'timestamp with time zone', precision: timestampPrecision(e.arguments[0]) };
       // Truncating or shifting a timestamp keeps its type (Trino: date_trunc('month', timestamp(3)) is timestamp(3)).
       const shifted = name === 'date_trunc' ? e.arguments[1] : name === 'date_add' ? e.arguments[2] : undefined;
@@ -210,8 +267,10 @@ function columnReference(e: Expression, from: readonly FromRelation[]): PrestoTy
 }
 
 /** What a select item's expression declares: its own type (a literal, a cast), else the column it names. */
-const itemType = (e: Expression, from: readonly FromRelation[] | undefined): PrestoType | undefined =>
-  declaredType(e) ?? (from ? columnReference(e, from) : undefined);
+function itemType(e: Expression, from: readonly FromRelation[] | undefined): PrestoType | undefined {
+  const column = from ? (c: Expression) => columnReference(c, from) : undefined;
+  return declaredType(e, column) ?? column?.(e);
+}
 
 /** The name Trino gives a select item's column, when it can be referenced: its alias, or the column it names. */
 function itemName(item: SingleColumn): string | undefined {

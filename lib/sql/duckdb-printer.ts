@@ -21,6 +21,7 @@ import type {
 import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
 import { duckdbType, hasRepeatedFieldNames, numeric, withoutRepeatMarks } from './duckdb-type-names.js';
 import { dateLiteral, temporalLiteralCast, timeLiteral, timestampLiteral } from './temporal-literal-values.js';
+import { duckdbTimestamp, fractionDigits, hasTimeZone, hasZone, isValidDate, isValidTimestamp } from './temporal-literals.js';
 import { parseZone } from './time-zones.js';
 import { isColumn, mayMeetZones, zonedMacro } from './zoned-timestamps.js';
 import { ZonedTranslation } from './zoned-translation.js';
@@ -61,6 +62,34 @@ export type TableReference = QualifiedTable;
 
 /** Marks around a traced node's text (private-use characters): start, index/text separator, end. */
 export const TRACE = { open: '\uE000', separator: '\uE001', close: '\uE002' } as const;
+
+/**
+ * A cast to varchar(n) or char(n) printed as DuckDB's cast to VARCHAR (`text`), cut to n code points as
+ * Trino cuts it (CAST('bbb' AS varchar(1)) is 'b'); char(n) drops its trailing spaces as Trino keeps a
+ * char value, and the renderer pads it back to n (row-renderer.ts). Other targets: `text` as it is.
+ */
+function boundedText(target: DataType, text: string): string {
+  if (target.type !== 'GenericDataType') return text;
+  const name = fold(target.name.value);
+  const length = numeric(target.arguments[0]);
+  if (name === 'varchar' && length !== undefined) return `system.main.left(${text}, ${length})`;
+  if (name === 'char') return `system.main.rtrim(system.main.left(${text}, ${length ?? 1}), ' ')`;
+  return text;
+}
+
+/**
+ * The CHECK constraint of a varchar(n) or char(n) column, which refuses a value longer than n but for
+ * trailing spaces as Trino's INSERT does (GENERIC_USER_ERROR, duckdb-errors.ts). Trino names the value's
+ * type in its message; the length of the value stands for it here (exact for a literal).
+ */
+function boundedColumnCheck(column: string, type: DataType): string {
+  if (type.type !== 'GenericDataType') return '';
+  const name = fold(type.name.value);
+  const length = name === 'char' ? (numeric(type.arguments[0]) ?? 1) : name === 'varchar' ? numeric(type.arguments[0]) : undefined;
+  if (length === undefined) return '';
+  const message = `'Cannot truncate non-space characters when casting from varchar(' || system.main.length(${column}) || ') to ${name}(${length}) on INSERT'`;
+  return ` CHECK (CASE WHEN system.main.length(system.main.rtrim(${column}, ' ')) > ${length} THEN system.main.error(${message}) ELSE true END)`;
+}
 
 /** Trino's decimal literal type: leading zeros do not count, and precision is at least 1. */
 export function decimalLiteralType(text: string): { precision: number; scale: number } | undefined {
@@ -330,7 +359,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         if (e.expression.type === 'Row' && e.targetType.type === 'GenericDataType' && fold(e.targetType.name.value) === 'json') {
           return `json_array(${this.list(e.expression.items, this.expression)})`;
         }
-        return this.ipAddressCast(e) ?? this.roundingCast(e) ?? super.expression(e);
+        return boundedText(e.targetType, this.ipAddressCast(e) ?? this.roundingCast(e) ?? super.expression(e));
       }
       case 'ArithmeticBinaryExpression':
         if (e.operator === '/') return this.division(e.left, e.right);
@@ -598,7 +627,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
           const column = this.identifier(e.name.parts[e.name.parts.length - 1]!);
           // DuckDB has no inline column comment: COMMENT ON COLUMN follows, as Trino's memory connector keeps one.
           if (e.comment !== undefined) this.followUps.push(`COMMENT ON COLUMN ${this.tableName(s.name)}.${column} IS ${quoteString(e.comment)}`);
-          return `${column} ${this.dataType(e.columnType)}${e.nullable ? '' : ' NOT NULL'}`;
+          return `${column} ${this.dataType(e.columnType)}${e.nullable ? '' : ' NOT NULL'}${boundedColumnCheck(column, e.columnType)}`;
         });
         return `CREATE ${s.replace ? 'OR REPLACE ' : ''}TABLE ${s.notExists ? 'IF NOT EXISTS ' : ''}${this.tableName(s.name)} (${elements.join(', ')})`;
       }

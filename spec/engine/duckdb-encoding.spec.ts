@@ -67,13 +67,13 @@ describe('duckdb engine: types and encodings', () => {
     ["CAST('8c3c6a2e-6f0b-4a8e-9b8f-2c3b8e8f9a10' AS uuid)", { base: 'uuid' }, '"8c3c6a2e-6f0b-4a8e-9b8f-2c3b8e8f9a10"'],
     ['ARRAY[1, NULL, 3]', { base: 'array', params: [{ base: 'integer' }] }, '[1,null,3]'],
     ['ARRAY[ARRAY[1], ARRAY[2, 3], ARRAY[]]', { base: 'array', params: [{ base: 'array', params: [{ base: 'integer' }] }] }, '[[1],[2,3],[]]'],
-    ["MAP(ARRAY[1, 2], ARRAY['a', NULL])", { base: 'map', params: [{ base: 'integer' }, { base: 'varchar' }] }, '{"1":"a","2":null}'],
+    ["MAP(ARRAY[1, 2], ARRAY['a', NULL])", { base: 'map', params: [{ base: 'integer' }, { base: 'varchar', length: 1 }] }, '{"1":"a","2":null}'],
     [
       "CAST(ROW(1, ARRAY[DATE '2001-08-22']) AS ROW(a integer, b date ARRAY))",
       { base: 'row', params: [{ base: 'integer' }, { base: 'array', params: [{ base: 'date' }] }], fieldNames: ['a', 'b'] },
       '[1,["2001-08-22"]]',
     ],
-    ["ROW(1, 'x')", { base: 'row', params: [{ base: 'integer' }, { base: 'varchar' }], fieldNames: [undefined, undefined] }, '[1,"x"]'],
+    ["ROW(1, 'x')", { base: 'row', params: [{ base: 'integer' }, { base: 'varchar', length: 1 }], fieldNames: [undefined, undefined] }, '[1,"x"]'],
     ['CAST(NULL AS integer ARRAY)', { base: 'array', params: [{ base: 'integer' }] }, 'null'],
     ['CAST(NULL AS ROW(a integer))', { base: 'row', params: [{ base: 'integer' }], fieldNames: ['a'] }, 'null'],
     // DuckDB types a bare NULL as INTEGER (Presto says unknown); the value is what matters.

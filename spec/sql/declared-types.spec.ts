@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { parseStatement } from '../../lib/sql/parser.js';
-import { declaredOutputs, type DeclaredContext } from '../../lib/sql/declared-types.js';
+import { declaredOutputs, UNDECLARED, type DeclaredContext } from '../../lib/sql/declared-types.js';
 import type { PrestoType } from '../../lib/protocol/types.js';
 
 const NATION = new Map<string, PrestoType>([
@@ -91,5 +91,20 @@ describe('declared output types', () => {
 
   it('prefers what a literal or cast declares', () => {
     expect(types("SELECT CAST(name AS varchar(3)), 'ab', NULL FROM nation")).to.deep.equal([{ base: 'varchar', length: 3 }, { base: 'varchar', length: 2 }, { base: 'unknown' }]);
+  });
+
+  it('types constructors by their elements, leaving to the engine what the tree does not type', () => {
+    const v = (length: number) => ({ base: 'varchar', length });
+    expect(types("SELECT ARRAY['a', NULL, 'abc'], ARRAY[name, 'a'], ARRAY[1], ARRAY[] FROM nation")).to.deep.equal([
+      { base: 'array', params: [v(3)] }, { base: 'array', params: [v(25)] }, undefined, { base: 'array', params: [{ base: 'unknown' }] },
+    ]);
+    expect(types("SELECT MAP(ARRAY['a'], ARRAY[1]), ROW(1, CAST('x' AS char(2))), ARRAY[nationkey, NULL], ARRAY[comment, CAST(NULL AS varchar)] FROM nation")).to.deep.equal([
+      { base: 'map', params: [v(1), UNDECLARED] },
+      { base: 'row', params: [UNDECLARED, { base: 'char', length: 2 }], fieldNames: [undefined, undefined] },
+      undefined,
+      undefined,
+    ]);
+    // Temporal elements are the engine's to type (it renders their digits).
+    expect(types("SELECT ARRAY[TIMESTAMP '2020-01-01 00:00:00']")).to.deep.equal([undefined]);
   });
 });
