@@ -5,6 +5,7 @@
 import { once, PRESTO_FUNCTIONS_SQL, typed } from './presto-functions.js';
 import { ZONED_HELPERS_SQL, ZONED_MACROS_SQL } from './zoned-macros.js';
 import { TEMPORAL_MACROS_SQL } from './temporal-macros.js';
+import { twoDigitExceptions } from '../protocol/java-float-text.js';
 
 const DIVISION_BY_ZERO = `error('Division by zero')`;
 const intDivide = `CASE WHEN b = 0 THEN ${DIVISION_BY_ZERO} ELSE a // b END`;
@@ -65,6 +66,18 @@ const FLOAT_JSON = [
      WHEN isinf(x) THEN CASE WHEN x > 0 THEN '"Infinity"' ELSE '"-Infinity"' END
      WHEN abs(x) >= 1e7 OR (abs(x) < 1e-3 AND x <> 0) THEN vivace_sci(x::VARCHAR)
      ELSE x::VARCHAR END`,
+  ...[true, false].map((real) => {
+    // Java writes the few tiny subnormals where one digit would do with the closest two (Float.MIN_VALUE
+    // is 1.4E-45, DuckDB's shortest text 1e-45): those by value, the rest as above.
+    const type = real ? 'FLOAT' : 'DOUBLE';
+    const exceptions = twoDigitExceptions(real);
+    const limit = Math.max(...exceptions.map((e) => e.value));
+    const cases = exceptions.map((e) => `WHEN CAST(${e.value} AS ${type}) THEN '${e.text}'`).join(' ');
+    // vivace_float_json once: each copy of it costs ~1 ms to bind per column.
+    return `CREATE OR REPLACE TEMP MACRO vivace_${real ? 'real' : 'double'}_json(x) AS coalesce(
+     CASE WHEN abs(x) <= CAST(${limit} AS ${type}) THEN CASE WHEN x < 0 THEN '-' ELSE '' END || CASE abs(x) ${cases} END END,
+     vivace_float_json(x))`;
+  }),
 ];
 
 /** Presto's interval day to second text: `[-]D HH:MM:SS.mmm` (IntervalDayTime.formatMillis); a month counts 30 days. */

@@ -128,7 +128,9 @@ function jsonCast(type: DuckDBType, rows: boolean): JsonCast | undefined {
       return item && { sql: `${item.sql}[]`, cast: item.cast };
     }
     case DuckDBTypeId.MAP: {
-      // to_json writes a key as its VARCHAR cast, which is Presto's key text (jsonOrNull's MAP case).
+      // to_json writes a key as its VARCHAR cast, which is Presto's key text (jsonOrNull's MAP case)
+      // but for reals, doubles and varbinary (keyJson).
+      if (TEXT_KEYS_DIFFER.has(type.keyType.typeId)) return undefined;
       const value = rows ? undefined : jsonCast(type.valueType, rows);
       return value && { sql: `MAP(VARCHAR, ${value.sql})`, cast: value.cast };
     }
@@ -286,8 +288,9 @@ function jsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
       // Presto decimals are strings in plain notation; DuckDB's text form is exactly that.
       return quote(`${expr}::VARCHAR`);
     case DuckDBTypeId.FLOAT:
+      return `vivace_real_json(${expr})`;
     case DuckDBTypeId.DOUBLE:
-      return `vivace_float_json(${expr})`;
+      return `vivace_double_json(${expr})`;
     case DuckDBTypeId.BLOB:
       return quote(`base64(${expr})`);
     case DuckDBTypeId.TIME:
@@ -319,6 +322,25 @@ function jsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
     default:
       // json values are sent as a string holding the JSON text, so they are quoted like varchar.
       return `to_json(${expr}::VARCHAR)::VARCHAR`;
+  }
+}
+
+/** Key types whose VARCHAR cast is not Trino's key text. */
+const TEXT_KEYS_DIFFER: ReadonlySet<DuckDBTypeId> = new Set([DuckDBTypeId.FLOAT, DuckDBTypeId.DOUBLE, DuckDBTypeId.BLOB]);
+
+/**
+ * The JSON string of a map key: Trino writes the text of the key's Java value (JsonEncodingUtils.MapEncoder),
+ * which is Float.toString or Double.toString for reals and doubles (NaN as "NaN") and base64 for varbinary.
+ */
+function keyJson(type: DuckDBType, key: string): string {
+  switch (type.typeId) {
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
+      return quote(`replace(${type.typeId === DuckDBTypeId.FLOAT ? 'vivace_real_json' : 'vivace_double_json'}(${key}), '"', '')`);
+    case DuckDBTypeId.BLOB:
+      return quote(`base64(${key})`);
+    default:
+      return `to_json(${key}::VARCHAR)::VARCHAR`;
   }
 }
 
@@ -358,7 +380,7 @@ function nestedJsonOrNull(type: DuckDBType, expr: string, scope: Scope): string 
     }
     case DuckDBTypeId.MAP: {
       // Presto map keys are always strings: the key's text form.
-      const entry = (e: string, inner: Scope) => `to_json(${e}.key::VARCHAR)::VARCHAR || ':' || ${jsonOf(type.valueType, `${e}.value`, inner)}`;
+      const entry = (e: string, inner: Scope) => `${keyJson(type.keyType, `${e}.key`)} || ':' || ${jsonOf(type.valueType, `${e}.value`, inner)}`;
       return `CASE WHEN ${expr} IS NULL THEN NULL ELSE ${joined(`map_entries(${expr})`, entry, scope, '{', '}')} END`;
     }
     case DuckDBTypeId.STRUCT: {

@@ -1,7 +1,9 @@
 // Values and their types as Trino sends them, through HTTP (X-Trino- headers): the JSON text of each value,
 // the `type` string and the `typeSignature` (issue 20): bounded strings cut and padded, constructors typed
-// with their elements' declared types, anonymous row fields.
+// with their elements' declared types, anonymous row fields, reals and doubles as Java writes them.
 import { expect } from 'chai';
+import fc from 'fast-check';
+import { javaDoubleText, javaFloatText } from '../../lib/protocol/java-float-text.js';
 import { createTestEngine } from '../support/duckdb.js';
 import { startTestServer, type TestServer } from '../support/http.js';
 import { PrestoSession } from '../support/presto-session.js';
@@ -78,6 +80,16 @@ describe('value types over HTTP', function () {
     });
   });
 
+  it('writes map keys as Trino: the text of the key\'s Java value, varbinary in base64, reals and doubles as Java writes them', async () => {
+    const varbinary = plain('varbinary');
+    expect(await single("SELECT MAP(ARRAY[X'', X'65683F', X'00'], ARRAY[X'', X'65683F', null])")).to.deep.equal({
+      json: '{"":"","ZWg/":"ZWg/","AA==":null}', type: 'map(varbinary, varbinary)', signature: { rawType: 'map', arguments: [of(varbinary), of(varbinary)] },
+    });
+    const out = await trino.ok("SELECT MAP(ARRAY[CAST('NaN' AS REAL), CAST(1.4E-45 AS REAL), CAST(1 AS REAL)], ARRAY[1, 2, 3]), MAP(ARRAY[4.9E-324, -infinity()], ARRAY['a', 'b'])");
+    expect(out.dataText).to.equal('[[{"NaN":1,"1.4E-45":2,"1.0":3},{"4.9E-324":"a","-Infinity":"b"}]]');
+    expect(out.columns!.map((c) => c.type)).to.deep.equal(['map(real, integer)', 'map(double, varchar(1))']);
+  });
+
   it('types ROW(...) with anonymous fields as Trino: no field name in the type or its signature', async () => {
     const field = (typeSignature: unknown) => ({ kind: 'NAMED_TYPE', value: { typeSignature } });
     expect(await single('SELECT ROW(1, 1.5)')).to.deep.equal({
@@ -86,5 +98,31 @@ describe('value types over HTTP', function () {
       signature: { rawType: 'row', arguments: [field(plain('integer')), field({ rawType: 'decimal', arguments: [long(2), long(1)] })] },
     });
     expect(await single("SELECT ROW(1, 'ab')")).to.deep.include({ type: 'row(integer, varchar(2))' });
+  });
+
+  it('writes reals and doubles as Java does, the tiny subnormals with two digits, non-finite ones as strings in arrays and maps', async () => {
+    const real = { type: 'real', signature: plain('real') };
+    const double = { type: 'double', signature: plain('double') };
+    expect(await columns('SELECT CAST(1.4E-45 AS REAL), -CAST(1.4E-45 AS REAL), CAST(4.9E-324 AS DOUBLE), CAST(3.4028235E38 AS REAL), 1e7')).to.deep.equal([
+      { json: '1.4e-45', ...real }, { json: '-1.4e-45', ...real }, { json: '5e-324', ...double }, { json: '3.4028235e+38', ...real }, { json: '10000000', ...double },
+    ]);
+    const out = await trino.ok("SELECT CAST(1.4E-45 AS REAL), CAST(4.9E-324 AS DOUBLE), ARRAY[CAST('NaN' AS REAL), CAST('-Infinity' AS REAL), CAST(1.4E-45 AS REAL), null], MAP(ARRAY[CAST(1.4E-45 AS REAL)], ARRAY[infinity()])");
+    expect(out.dataText).to.equal('[[1.4E-45,4.9E-324,["NaN","-Infinity",1.4E-45,null],{"1.4E-45":"Infinity"}]]');
+    expect(out.columns!.map((c) => c.type)).to.deep.equal(['real', 'double', 'array(real)', 'map(real, double)']);
+    // As Trino: nan() and infinity() are doubles, so an array of them and a real is array(double).
+    expect(await single('SELECT ARRAY[nan(), infinity(), -infinity(), CAST(1.4E-45 AS REAL)]')).to.deep.include({ type: 'array(double)' });
+  });
+
+  it('writes any real and double as Java\'s Float.toString and Double.toString', async () => {
+    const literal = (x: number) => (Object.is(x, -0) ? '-0e0' : x.toExponential());
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.float({ noNaN: true, noDefaultInfinity: true }), { minLength: 15, maxLength: 15 }), fc.array(fc.double({ noNaN: true, noDefaultInfinity: true }), { minLength: 15, maxLength: 15 }), async (reals, doubles) => {
+          const items = [...reals.map((f) => `CAST(${literal(f)} AS REAL)`), ...doubles.map((d) => literal(d))];
+          const out = await trino.ok(`SELECT ${items.join(', ')}`);
+          expect(out.dataText).to.equal(`[[${[...reals.map(javaFloatText), ...doubles.map(javaDoubleText)].join(',')}]]`);
+        },
+      ),
+      { numRuns: 8 },
+    );
   });
 });
