@@ -5,6 +5,7 @@
 import type { Expression, LambdaExpression } from './ast.js';
 import { mysqlToStrftime } from './mysql-date-format.js';
 import { quoteString } from './sql-formatter.js';
+import { duckdbJsonPath } from './json-path.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { formatType } from '../protocol/presto-type.js';
 import { constructedType } from './declared-types.js';
@@ -107,7 +108,19 @@ const CALLS: Readonly<Record<string, CallTranslation>> = {
     const type = args.length === 1 ? constructedType(args[0]!) : undefined;
     return type && quoteString(formatType(type));
   },
+  json_extract: jsonPathCall('json_extract'),
+  json_extract_scalar: jsonPathCall('json_extract_scalar'),
+  json_size: jsonPathCall('json_size'),
 };
+
+/** A call taking Trino's JSON path as a literal, the path as DuckDB reads it (json-path.ts); others as written. */
+function jsonPathCall(name: string): CallTranslation {
+  return (args, p) => {
+    const [json, path] = args;
+    if (args.length !== 2 || path?.type !== 'StringLiteral') return undefined;
+    return `${name}(${p.expression(json!)}, ${quoteString(duckdbJsonPath(path.value))})`;
+  };
+}
 
 /** The DuckDB text of a call to Trino function `name` (lower case), or undefined to print it as written. */
 export function translateCall(name: string, args: readonly Expression[], p: CallPrinter): string | undefined {

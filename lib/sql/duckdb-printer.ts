@@ -359,6 +359,9 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         if (e.expression.type === 'Row' && e.targetType.type === 'GenericDataType' && fold(e.targetType.name.value) === 'json') {
           return `json_array(${this.list(e.expression.items, this.expression)})`;
         }
+        // Trino casts a value to the JSON that stands for it: a varchar becomes a JSON string (DuckDB's
+        // cast would parse the text), numbers, arrays, maps and rows their JSON.
+        if (e.targetType.type === 'GenericDataType' && fold(e.targetType.name.value) === 'json' && !this.repeatsFieldNames) return `to_json(${this.expression(e.expression)})`;
         return boundedText(e.targetType, this.ipAddressCast(e) ?? this.roundingCast(e) ?? super.expression(e));
       }
       case 'ArithmeticBinaryExpression':

@@ -38,7 +38,7 @@ const CASES: TypeCase[] = [
   { type: 'varchar(3)', signature: { rawType: 'varchar', arguments: [long(3)] }, literal: "'abc'", cast: "CAST('abc' AS varchar(3))", json: '"abc"' },
   { type: 'char(3)', signature: { rawType: 'char', arguments: [long(3)] }, literal: "CHAR 'a  '", cast: "CAST('a' AS char(3))", json: '"a  "' },
   { type: 'varbinary', signature: plain('varbinary'), literal: "X'0102'", cast: "CAST(X'0102' AS varbinary)", json: '"AQI="' },
-  { type: 'json', signature: plain('json'), literal: `JSON '{"a":1}'`, cast: `CAST('{"a":1}' AS json)`, json: '"{\\"a\\":1}"' },
+  { type: 'json', signature: plain('json'), literal: `JSON '{"a":1}'`, cast: "CAST(MAP(ARRAY['a'], ARRAY[1]) AS json)", json: '"{\\"a\\":1}"' },
   { type: 'date', signature: plain('date'), literal: "DATE '2020-01-02'", cast: "CAST('2020-01-02' AS date)", json: '"2020-01-02"' },
   { type: 'time(3)', signature: { rawType: 'time', arguments: [long(3)] }, literal: "TIME '01:02:03.456'", cast: "CAST('01:02:03.456' AS time)", json: '"01:02:03.456"' },
   { type: 'timestamp(3)', signature: { rawType: 'timestamp', arguments: [long(3)] }, literal: "TIMESTAMP '2020-01-02 03:04:05.123'", cast: "CAST('2020-01-02 03:04:05.123' AS timestamp)", json: '"2020-01-02 03:04:05.123"' },

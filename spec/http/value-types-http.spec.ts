@@ -90,6 +90,23 @@ describe('value types over HTTP', function () {
     expect(out.columns!.map((c) => c.type)).to.deep.equal(['map(real, integer)', 'map(double, varchar(1))']);
   });
 
+  it('casts a varchar to a JSON string and other values to their JSON, as Trino; JSON literals are parsed', async () => {
+    const json = { type: 'json', signature: plain('json') };
+    const cells = await columns("SELECT CAST('a string' AS JSON), CAST('{}' AS JSON), CAST('a \" complex '' string :' AS JSON), CAST(NULL AS JSON), JSON '3.14', JSON '\"s\"', CAST(ARRAY[1, 2] AS JSON), CAST(MAP(ARRAY['a'], ARRAY[1.5e0]) AS JSON)");
+    expect(cells).to.deep.equal(['"a string"', '"{}"', '"a \\" complex \' string :"', null, '3.14', '"s"', '[1,2]', '{"a":1.5}'].map((text) => ({ json: JSON.stringify(text), ...json })));
+  });
+
+  it("reads Trino's JSON paths in json_extract, json_extract_scalar and json_size, and refuses what Trino refuses", async () => {
+    const doc = `json_parse('{"a":{"c":1},"100":{"z":200},"foo-bar":[5,6],"x/y":"s"}')`;
+    const cells = await columns(`SELECT json_extract(${doc}, '$["a"]["c"]'), json_extract(${doc}, '$[100].z'), json_extract(${doc}, '$["foo-bar"][1]'), json_extract_scalar(${doc}, '$["x/y"]'), json_size(${doc}, '$.a'), json_extract(${doc}, '$.nope')`);
+    expect(cells.map((c) => [c.json, c.type])).to.deep.equal([['"1"', 'json'], ['"200"', 'json'], ['"6"', 'json'], ['"s"', 'varchar'], ['1', 'bigint'], ['null', 'json']]);
+    const refused = await trino.execute("SELECT json_extract('{}', '$.')");
+    expect(refused.error).to.include({ errorName: 'INVALID_FUNCTION_ARGUMENT', message: "Invalid JSON path: '$.'" });
+    // A path given as an EXECUTE parameter, as the SQLAlchemy dialect sends one.
+    trino.preparedStatements.set('path', `SELECT json_extract(${doc}, ?)`);
+    expect((await single(`EXECUTE path USING '$["foo-bar"][0]'`)).json).to.equal('"5"');
+  });
+
   it('types ROW(...) with anonymous fields as Trino: no field name in the type or its signature', async () => {
     const field = (typeSignature: unknown) => ({ kind: 'NAMED_TYPE', value: { typeSignature } });
     expect(await single('SELECT ROW(1, 1.5)')).to.deep.equal({
