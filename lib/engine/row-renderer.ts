@@ -27,6 +27,7 @@ import { zonedPrecision } from './zoned-type.js';
 import { localOf, zoneOf } from './zoned-overloads.js';
 import { IP_ADDRESS_FUNCTIONS } from '../sql/ip-address.js';
 import { isIpAddressType } from './ip-address-functions.js';
+import { isSketchType } from '../sql/sketch-types.js';
 
 /**
  * Deepest result type rendered: levels of arrays, maps and rows. Trino has no such limit; DuckDB's own
@@ -442,7 +443,8 @@ export function acceptsDeclared(declared: PrestoType, type: DuckDBType): boolean
     case UNDECLARED.base:
       return true;
     default:
-      return false;
+      // Sketches are their serialized bytes, sent in base64 as varbinary is.
+      return isSketchType(declared) && type.typeId === DuckDBTypeId.BLOB;
   }
 }
 

@@ -46,6 +46,7 @@ export function formatType(t: PrestoType, dialect: ProtocolDialect = 'trino', co
       return dialect === 'presto' ? t.base : `${t.base.split(' ')[0]}(${f.precision}) with time zone`;
     case 'array':
     case 'map':
+    case 'qdigest':
       return `${t.base}(${(f.params ?? []).map((p) => formatType(p, dialect, column)).join(sep)})`;
     case 'row': {
       const fields = rowFields(t).map(
@@ -83,6 +84,7 @@ export function typeSignature(t: PrestoType, dialect: ProtocolDialect, nested = 
       break;
     case 'array':
     case 'map':
+    case 'qdigest':
       args = (f.params ?? []).map((p) => ({ kind: 'TYPE', value: typeSignature(p, dialect, true) }));
       break;
     case 'row':

@@ -6,6 +6,7 @@ import { numeric } from './duckdb-type-names.js';
 import type { PrestoType } from '../protocol/types.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
 import { formatSql } from './sql-formatter.js';
+import { sketchType } from './sketch-types.js';
 
 export type ColumnChange =
   /** The table now has exactly these declared columns (CREATE TABLE; none for CREATE TABLE AS, views); a view its Trino query. */
@@ -25,7 +26,8 @@ export function lossyColumnType(t: DataType): PrestoType | undefined {
       const length = numeric(t.arguments[0]);
       if (name === 'varchar' && length !== undefined) return { base: 'varchar', length };
       if (name === 'char') return { base: 'char', length: length ?? 1 };
-      return undefined;
+      // A sketch is a BLOB to DuckDB.
+      return sketchType(t);
     }
     case 'DateTimeDataType': {
       const precision = numeric(t.precision) ?? 3;

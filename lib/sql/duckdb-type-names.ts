@@ -7,6 +7,7 @@ import { duckdbTimestamp } from './temporal-literals.js';
 import { zonedType } from './zoned-timestamps.js';
 import { IPADDRESS_DUCKDB_TYPE } from './ip-address.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { isSketchName, sketchType } from './sketch-types.js';
 
 const SIMPLE: Readonly<Record<string, string>> = {
   boolean: 'BOOLEAN',
@@ -75,6 +76,11 @@ export function duckdbType(t: DataType): string {
         const precision = numeric(args[0]) ?? 38;
         const scale = numeric(args[1]) ?? 0;
         return `DECIMAL(${precision}, ${scale})`;
+      }
+      // A sketch is its serialized bytes (sketch-types.ts).
+      if (isSketchName(name)) {
+        if (!sketchType(t)) throw new VivaceError('TYPE_NOT_FOUND', `Unknown type: ${name}`);
+        return 'BLOB';
       }
       const simple = Object.hasOwn(SIMPLE, name) ? SIMPLE[name] : undefined;
       if (simple === undefined) throw new VivaceError('TYPE_NOT_FOUND', `Unknown type: ${name}`);

@@ -9,6 +9,7 @@ import { fold, partsOf } from './names.js';
 import { parseStatement } from './parser.js';
 import type { ErrorName } from '../protocol/error-codes.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { isSketchName, sketchFunctionTypes } from './sketch-types.js';
 
 export interface GateContext {
   /** The session's catalog and schema, if any. */
@@ -67,6 +68,8 @@ const DUCKDB_VIEWS = new Set([
 const TYPE_NAMES = new Set([
   'boolean', 'tinyint', 'smallint', 'integer', 'int', 'bigint', 'real', 'double', 'decimal', 'varchar', 'char',
   'varbinary', 'json', 'date', 'uuid', 'array', 'map', 'timestamp', 'time', 'ipaddress',
+  // Sketches (sketch-types.ts): columns and casts, no literals.
+  'hyperloglog', 'p4hyperloglog', 'setdigest', 'qdigest', 'tdigest',
 ]);
 const CONTAINER_TYPES = new Set(['array', 'map']);
 
@@ -144,6 +147,8 @@ function checkFunction(call: FunctionCall, sql: string, context: GateContext): v
   const name = resolveFunctionName(parts, context.catalog);
   const kind = call.window ? 'window' : undefined;
   if (name === undefined || !isAllowedFunction(name, kind)) {
+    const sketches = name === undefined ? undefined : sketchFunctionTypes(name);
+    if (sketches) throw failAt(sql, call, 'NOT_SUPPORTED', `Function '${parts.join('.')}' is not supported: ${sketches} values are not computed here`);
     throw failAt(sql, call, 'FUNCTION_NOT_FOUND', `Function '${parts.join('.')}' not registered`);
   }
 }
@@ -162,7 +167,7 @@ function checkTableFunction(call: TableFunctionInvocation, sql: string): void {
  */
 function checkTypeName(name: string, node: Node, sql: string, literal = false): void {
   const folded = fold(name);
-  if (TYPE_NAMES.has(folded) && !(literal && CONTAINER_TYPES.has(folded))) return;
+  if (TYPE_NAMES.has(folded) && !(literal && (CONTAINER_TYPES.has(folded) || isSketchName(folded)))) return;
   throw failAt(sql, node, 'TYPE_NOT_FOUND', `Unknown type: ${folded}`);
 }
 

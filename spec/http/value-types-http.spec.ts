@@ -107,6 +107,26 @@ describe('value types over HTTP', function () {
     expect((await single(`EXECUTE path USING '$["foo-bar"][0]'`)).json).to.equal('"5"');
   });
 
+  it("types Trino's sketches as Trino spells them, held as their bytes and sent in base64; the functions computing them are not supported", async () => {
+    const cells = await columns("SELECT CAST(null AS HyperLogLog), CAST(null AS P4HyperLogLog), CAST(null AS SetDigest), CAST(null AS QDigest(BIGINT)), CAST(null AS TDigest), CAST(X'020C0100800344' AS HyperLogLog)");
+    expect(cells).to.deep.equal([
+      { json: 'null', type: 'HyperLogLog', signature: plain('HyperLogLog') },
+      { json: 'null', type: 'P4HyperLogLog', signature: plain('P4HyperLogLog') },
+      { json: 'null', type: 'SetDigest', signature: plain('SetDigest') },
+      { json: 'null', type: 'qdigest(bigint)', signature: { rawType: 'qdigest', arguments: [of(plain('bigint'))] } },
+      { json: 'null', type: 'tdigest', signature: plain('tdigest') },
+      { json: '"AgwBAIADRA=="', type: 'HyperLogLog', signature: plain('HyperLogLog') },
+    ]);
+    await trino.ok('CREATE TABLE sketches (h HyperLogLog, q qdigest(double))');
+    await trino.ok("INSERT INTO sketches VALUES (CAST(X'01' AS HyperLogLog), NULL)");
+    expect((await columns('SELECT h, q FROM sketches')).map((c) => [c.json, c.type])).to.deep.equal([['"AQ=="', 'HyperLogLog'], ['null', 'qdigest(double)']]);
+    for (const call of ['approx_set(1)', 'make_set_digest(1)', 'tdigest_agg(1)']) {
+      const refused = await trino.execute(`SELECT ${call}`);
+      expect(refused.error, call).to.include({ errorName: 'NOT_SUPPORTED' });
+    }
+    expect((await trino.execute("SELECT HyperLogLog 'x'")).error).to.include({ errorName: 'TYPE_NOT_FOUND', message: 'line 1:8: Unknown type: hyperloglog' });
+  });
+
   it('types ROW(...) with anonymous fields as Trino: no field name in the type or its signature', async () => {
     const field = (typeSignature: unknown) => ({ kind: 'NAMED_TYPE', value: { typeSignature } });
     expect(await single('SELECT ROW(1, 1.5)')).to.deep.equal({
