@@ -71,7 +71,15 @@ function roundingInterval(x: number, format: BinaryFormat): { low: Rational; hig
 }
 
 /** The digits and exponent Java chooses for positive finite `x` of `format`: x ≈ digits × 10^scale. */
-function javaDecimal(x: number, format: BinaryFormat, shortestOnly = false): { digits: bigint; scale: number } {
+/**
+ * How a decimal is chosen: Java's rule; the shortest without the two-digit rule (what DuckDB's text of a
+ * double gives); or Java's rule over only the closest decimal of each length (what printf's correctly
+ * rounded digits give: they differ only where the rounding interval is lopsided, at a power of two).
+ */
+type Choice = 'java' | 'shortest' | 'closest';
+
+function javaDecimal(x: number, format: BinaryFormat, choice: Choice = 'java'): { digits: bigint; scale: number } {
+  const shortestOnly = choice === 'shortest';
   const { significand, exponent } = decompose(x, format);
   const exact = times({ num: significand, den: 1n }, power2(exponent));
   const { low, high, closed } = roundingInterval(x, format);
@@ -84,11 +92,12 @@ function javaDecimal(x: number, format: BinaryFormat, shortestOnly = false): { d
   let k = Math.floor(Math.log10(x));
   while (compare(decimal(1n, k), exact) > 0) k--;
   while (compare(decimal(1n, k + 1), exact) <= 0) k++;
+  const pick = choice === 'closest' ? (scale: number) => closestIfInside(exact, scale, inside) : (scale: number) => closestInside(exact, scale, inside);
   for (let n = 1; n <= 17; n++) {
-    const chosen = closestInside(exact, k - n + 1, inside);
+    const chosen = pick(k - n + 1);
     // One digit would do: Java allows two, and the closest of those wins (shortestOnly leaves the rule out).
     // One inside means one of the two-digit decimals around x is too (it lies between x and that one).
-    if (chosen && n === 1 && !shortestOnly) return closestInside(exact, k - 1, inside)!;
+    if (chosen && n === 1 && !shortestOnly) return pick(k - 1)!;
     if (chosen) return chosen;
   }
   throw new Error(`no decimal rounds to ${x}`);
@@ -104,6 +113,15 @@ function closestInside(exact: Rational, scale: number, inside: (d: Rational) => 
   if (b === undefined) return { digits: a, scale };
   const order = compare(distance(decimal(a, scale), exact), distance(decimal(b, scale), exact));
   return { digits: order < 0 || (order === 0 && a % 2n === 0n) ? a : b, scale };
+}
+
+/** The decimal at `scale` closest to `exact` (ties: the even one), when it is inside the interval. */
+function closestIfInside(exact: Rational, scale: number, inside: (d: Rational) => boolean): { digits: bigint; scale: number } | undefined {
+  const unit = decimal(1n, scale);
+  const below = (exact.num * unit.den) / (exact.den * unit.num);
+  const order = compare(distance(decimal(below, scale), exact), distance(decimal(below + 1n, scale), exact));
+  const digits = order < 0 || (order === 0 && below % 2n === 0n) ? below : below + 1n;
+  return inside(decimal(digits, scale)) ? { digits, scale } : undefined;
 }
 
 /** Java's layout of digits × 10^scale for a value `x`: plain in [1.0E-3, 1.0E7), else d.dddE±n. */
@@ -125,38 +143,41 @@ function javaLayout(negative: boolean, digits: bigint, scale: number, x: number)
   return `${sign}${text[0]}.${text.length > 1 ? text.slice(1) : '0'}E${leading}`;
 }
 
-function javaText(x: number, format: BinaryFormat, shortestOnly: boolean): string {
+function javaText(x: number, format: BinaryFormat, choice: Choice): string {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
-  const { digits, scale } = javaDecimal(Math.abs(x), format, shortestOnly);
+  const { digits, scale } = javaDecimal(Math.abs(x), format, choice);
   return javaLayout(x < 0, digits, scale, Math.abs(x));
 }
 
 /** Java's Float.toString of `x` (a float: Math.fround(x) === x). */
-export const javaFloatText = (x: number): string => javaText(Math.fround(x), FLOAT, false);
+export const javaFloatText = (x: number): string => javaText(Math.fround(x), FLOAT, 'java');
 
 /** Java's Double.toString of `x`. */
-export const javaDoubleText = (x: number): string => javaText(x, DOUBLE, false);
+export const javaDoubleText = (x: number): string => javaText(x, DOUBLE, 'java');
 
 /** The shortest round-trip decimal of a float or double in Java's layout, without Java's two-digit rule (what DuckDB's text gives). */
-export const shortestText = (x: number, real: boolean): string => javaText(real ? Math.fround(x) : x, real ? FLOAT : DOUBLE, true);
+export const shortestText = (x: number, real: boolean): string => javaText(real ? Math.fround(x) : x, real ? FLOAT : DOUBLE, 'shortest');
+
+/** Java's rule over the correctly rounded decimal of each length only (printf's digits), in Java's layout: a float's text as the renderer builds it. */
+export const closestFirstText = (x: number): string => javaText(Math.fround(x), FLOAT, 'closest');
 
 /**
- * The values whose Java text is not their shortest decimal (the two-digit rule), positive ones, with that
- * text. Only subnormals k × 2^-149 (float) or k × 2^-1074 (double) with k < 100 can be such: a one-digit
- * decimal d in the rounding interval is off by at most half a unit in the last place, and a closer
- * two-digit one (d is one as well) needs that half unit to reach half a step of the two-digit grid, so
- * the value's significand k = x / ulp is below 100. (spec/protocol/java-float-text.spec.ts searches further.)
+ * The positive values the renderer writes by value, with their Java text: where the way it builds the
+ * text otherwise would differ. A double's text is DuckDB's shortest digits, which differ from Java's only
+ * by the two-digit rule, and only for subnormals k × 2^-1074 with k < 100: a one-digit decimal d inside
+ * the rounding interval is at most half a unit in the last place off, and a closer two-digit one (d is one
+ * as well) needs that half unit to reach half a step of the two-digit grid, so k = x / ulp is below 100.
+ * A real's text is the correctly rounded decimal of the fewest digits that reads back (closestFirstText),
+ * which differs from Java's only at a power of two, where the interval is lopsided and Java may take the
+ * other decimal of that length. (spec/protocol/java-float-text.spec.ts searches further.)
  */
-export function twoDigitExceptions(real: boolean): { value: number; text: string }[] {
-  const unit = 2 ** (real ? FLOAT.minExponent : DOUBLE.minExponent);
-  const found: { value: number; text: string }[] = [];
-  for (let k = 1; k < 100; k++) {
-    const value = k * unit;
-    const text = real ? javaFloatText(value) : javaDoubleText(value);
-    if (text !== shortestText(value, real)) found.push({ value, text });
-  }
-  return found;
+export function textExceptions(real: boolean): { value: number; text: string }[] {
+  const candidates = real
+    ? Array.from({ length: 127 + 149 + 1 }, (_, i) => 2 ** (i - 149))
+    : Array.from({ length: 99 }, (_, i) => (i + 1) * 2 ** DOUBLE.minExponent);
+  const differs = (x: number) => (real ? javaFloatText(x) !== closestFirstText(x) : javaDoubleText(x) !== shortestText(x, false));
+  return candidates.filter(differs).map((value) => ({ value, text: real ? javaFloatText(value) : javaDoubleText(value) }));
 }

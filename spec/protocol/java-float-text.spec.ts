@@ -1,8 +1,8 @@
 // Java's Float.toString and Double.toString (JDK 19+): known values, round trips, agreement with V8's shortest
-// digits for doubles, and the completeness of the two-digit exceptions the renderer writes by value.
+// digits for doubles, the way the renderer builds a real's text, and the completeness of the exceptions it writes by value.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { javaDoubleText, javaFloatText, shortestText, twoDigitExceptions } from '../../lib/protocol/java-float-text.js';
+import { closestFirstText, javaDoubleText, javaFloatText, shortestText, textExceptions } from '../../lib/protocol/java-float-text.js';
 
 /** Java's layout of V8's shortest digits of `x` (Number.prototype.toExponential without digits: as many as needed). */
 function v8InJavaLayout(x: number): string {
@@ -44,24 +44,31 @@ describe('Java float and double text', () => {
   });
 
   it('writes a double as V8 does (the shortest digits, the closest of them) but for the two-digit exceptions', () => {
-    const exceptions = new Set(twoDigitExceptions(false).flatMap((e) => [e.value, -e.value]));
+    const exceptions = new Set(textExceptions(false).flatMap((e) => [e.value, -e.value]));
     fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (d) => {
       if (!exceptions.has(d)) expect(javaDoubleText(d)).to.equal(v8InJavaLayout(d));
     }), { numRuns: 5000 });
     expect(shortestText(5e-324, false)).to.equal(v8InJavaLayout(5e-324));
   });
 
-  it('finds every value whose Java text is not its shortest among the subnormals below 100 units', () => {
-    for (const real of [true, false]) {
-      const unit = real ? 2 ** -149 : 2 ** -1074;
-      const listed = new Set(twoDigitExceptions(real).map((e) => e.value));
-      expect(listed.size).to.be.greaterThan(0);
-      for (let k = 1; k < 4096; k++) {
-        const value = k * unit;
-        const differs = (real ? javaFloatText(value) : javaDoubleText(value)) !== shortestText(value, real);
-        expect(differs, `${real ? 'float' : 'double'} ${k} units`).to.equal(listed.has(value));
-      }
+  it("writes a real as Java does when it takes the fewest correctly rounded digits that read back, but for the exceptions", () => {
+    const exceptions = new Set(textExceptions(true).flatMap((e) => [e.value, -e.value]));
+    fc.assert(fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (f) => {
+      if (!exceptions.has(f)) expect(closestFirstText(f)).to.equal(javaFloatText(f));
+    }), { numRuns: 5000 });
+  });
+
+  it('lists every exception among the subnormals below 4096 units and the powers of two', () => {
+    const doubles = new Set(textExceptions(false).map((e) => e.value));
+    const reals = new Set(textExceptions(true).map((e) => e.value));
+    for (let k = 1; k < 4096; k++) {
+      const double = k * 2 ** -1074;
+      expect(javaDoubleText(double) !== shortestText(double, false), `double ${k} units`).to.equal(doubles.has(double));
+      const real = k * 2 ** -149;
+      expect(javaFloatText(real) !== closestFirstText(real), `real ${k} units`).to.equal(reals.has(real));
     }
-    expect(twoDigitExceptions(true)[0]).to.deep.equal({ value: 2 ** -149, text: '1.4E-45' });
+    for (let e = -149; e <= 127; e++) expect(javaFloatText(2 ** e) !== closestFirstText(2 ** e), `2^${e}`).to.equal(reals.has(2 ** e));
+    expect(textExceptions(false)[0]).to.deep.equal({ value: 2 ** -1074, text: '4.9E-324' });
+    expect([...reals].map((x) => javaFloatText(x))).to.deep.equal(['1.2621775E-29', '1.5474251E26', '1.2379401E27']);
   });
 });

@@ -327,7 +327,7 @@ const ATTACKER_FUNCTIONS = [
   'struct_extract', 'struct_extract_at', 'to_json', 'json_type', 'string_split', 'string_agg', 'group_concat', 'hash', 'md5_number',
   'system', 'main', 'position', 'extract', 'cast', 'try_cast', 'current_user', 'user', 'session_user',
   'vivace_divide', 'vivace_divide_any', 'vivace_try_divide', 'vivace_plus_interval', 'vivace_minus_interval', 'vivace_unit_interval',
-  'vivace_mysql_format', 'vivace_presto_type_name', 'vivace_float_json', 'vivace_real_json', 'vivace_double_json', 'vivace_interval_json', 'vivace_interval_ms_text',
+  'vivace_mysql_format', 'vivace_presto_type_name', 'vivace_float_json', 'vivace_float_text_json', 'vivace_real_json', 'vivace_real_text', 'vivace_real_search', 'vivace_significant_digits', 'vivace_double_json', 'vivace_interval_json', 'vivace_interval_ms_text',
   'vivace_sci', 'vivace_sci_layout', 'vivace_sci_plain', 'vivace_e',
 ];
 
