@@ -12,7 +12,7 @@ export interface MemoryWatch {
   readRss: () => number;
 }
 
-/** Bytes a query holds, as far as the coordinator can tell: rows it read and rows it buffers for its client. */
+/** Bytes a query holds, as far as the coordinator can tell: what its scans read (engine/scan-profile.ts) and rows it buffers for its client. */
 export function heldBytes(query: Pick<QueryContext, 'results'>): number {
   let buffered = 0;
   for (const batch of query.results.buffer) buffered += batch.bytes;

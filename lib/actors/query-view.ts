@@ -35,6 +35,8 @@ function stageView(snapshot: StageSnapshot, all: StageSnapshot[]): StageView {
     wallTimeMillis: c.wallTimeMillis,
     processedRows: c.processedRows,
     processedBytes: c.processedBytes,
+    physicalInputRows: c.physicalInputRows,
+    physicalInputBytes: c.physicalInputBytes,
     outputRows: c.outputRows,
     subStages,
   };

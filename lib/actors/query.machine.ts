@@ -136,13 +136,19 @@ export function pageBatchCount(buffer: readonly RowBatch[], targetBytes: number)
   return count;
 }
 
-/** What the root stage has done, from the execution's progress. */
+/**
+ * What the root stage has done, from the execution's progress. A root over sub-stages reads their output
+ * (the rows exchanged), never a table; a root alone (one task) is the stage whose scans read the tables.
+ */
 function rootStageCounters(context: QueryContext): Partial<StageCounters> {
   const { progress } = context.results;
   const { executionStartTime } = context.times;
+  const readsTables = progress.subStages === undefined;
   return {
     processedRows: progress.processedRows,
     processedBytes: progress.processedBytes,
+    physicalInputRows: readsTables ? progress.processedRows : 0,
+    physicalInputBytes: readsTables ? progress.processedBytes : 0,
     cpuTimeMillis: Math.round(progress.cpuTimeMillis),
     wallTimeMillis: executionStartTime === undefined ? 0 : context.now() - executionStartTime,
   };
@@ -155,6 +161,8 @@ function subStageCounters(context: QueryContext, index: number): Partial<StageCo
   return {
     nodes: sub.nodes, totalSplits: sub.totalSplits, queuedSplits: sub.queuedSplits, runningSplits: sub.runningSplits, completedSplits: sub.completedSplits,
     processedRows: sub.processedRows, processedBytes: sub.processedBytes, outputRows: sub.outputRows, cpuTimeMillis: Math.round(sub.cpuTimeMillis),
+    // A sub-stage is a leaf: what it took in, its scans read of the tables.
+    physicalInputRows: sub.processedRows, physicalInputBytes: sub.processedBytes,
     ...(sub.wallTimeMillis === undefined ? {} : { wallTimeMillis: Math.round(sub.wallTimeMillis) }),
   };
 }

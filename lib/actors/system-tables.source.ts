@@ -69,7 +69,7 @@ export function taskRows(view: QueryView, nodeId: string): SystemTaskRow[] {
       // Only the root stage's output (what the client received) is counted.
       outputBytes: root ? view.outputBytes : null,
       outputRows: root ? view.outputRows : null,
-      physicalInputBytes: null,
+      physicalInputBytes: stage.physicalInputBytes,
       physicalWrittenBytes: null,
       created: view.createTime,
       start: view.executionStartTime ?? null,

@@ -116,8 +116,12 @@ export interface TaskInfo {
   taskId: string;
   queryId: string;
   state: 'PLANNED' | 'RUNNING' | 'FINISHED' | 'CANCELED' | 'FAILED';
+  /** Rows and bytes the task's table scans read (known once its statement has run). */
   processedRows: number;
   processedBytes: number;
+  /** Rows and bytes it rendered so far. */
+  outputRows?: number;
+  outputBytes?: number;
   cpuTimeMillis: number;
 }
 

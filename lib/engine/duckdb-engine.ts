@@ -18,6 +18,7 @@ import type { QualifiedTable } from '../sql/names.js';
 import { tpchHiddenColumns, tpchScaleFactor, tpchTableColumns } from './catalogs/tpch-metadata.js';
 import { vivaceVersion } from '../protocol/vivace-version.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
+import { profileDirectory, ScanProfiles } from './scan-profile.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
 import type { Statement } from '../sql/ast.js';
@@ -112,8 +113,11 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   if (options.memoryDirectory !== undefined) mkdirSync(options.memoryDirectory, { recursive: true });
   const instance = await DuckDBInstance.create(memoryFile ?? ':memory:', config);
   const bufferSize = options.streamingBufferSize ?? '4MB';
+  // Every connection profiles what its statements' table scans read (the rows and bytes processed).
+  const scans = new ScanProfiles(profileDirectory(options.tempDirectory));
   const setup = async (c: DuckDBConnection) => {
     for (const sql of CONNECTION_SETUP_SQL) await c.run(sql);
+    await scans.setUp(c);
     if (/^\d+(?:\.\d+)?\s*[KMG]?i?B$/i.test(bufferSize)) await c.run(`SET streaming_buffer_size = '${bufferSize}'`);
   };
   const pool = new ConnectionPool(instance, options.maxConnections ?? 8, setup);
@@ -133,7 +137,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     await pool.fill();
     // Only the generated tpch data and the spill directory (which holds the system catalog's file) stay
     // reachable; the memory catalog's file was opened before the lock and needs no directory of its own.
-    await lockDownEngine(first, tpchDirectory === undefined ? [options.tempDirectory] : [tpchDirectory, options.tempDirectory]);
+    // The profiles' directory stays writable: DuckDB writes a statement's profile there as it ends.
+    await lockDownEngine(first, [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, scans.directory]);
   } finally {
     pool.release(first);
   }
@@ -229,7 +234,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
     // meanwhile stops waiting for it (the generation goes on for the next query).
     const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
-    const planned = () => planStatement(pool, cache, sql, session, replans, signal, statement && { tree: statement, translate, declared, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
+    const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
     return generating ? untilAborted(generating, signal).then(planned) : planned();
   };
   return {
@@ -242,11 +247,12 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       await pool.close(() => cache.destroyPrepared());
       system?.close();
       instance.closeSync();
+      scans.close();
     },
   };
 }
 
-function streamingExecution(connection: DuckDBConnection, cache: PlanCache, plan: CachedQueryPlan, release: () => void, runtime: ErrorContext): StreamingExecution {
+function streamingExecution(connection: DuckDBConnection, cache: PlanCache, plan: CachedQueryPlan, release: () => void, runtime: ErrorContext, scans: ScanProfiles): StreamingExecution {
   const materialize = plan.small === true;
   const execution: StreamingExecution = new StreamingExecution(
     connection,
@@ -255,12 +261,13 @@ function streamingExecution(connection: DuckDBConnection, cache: PlanCache, plan
       return materialize ? prepared.run() : prepared.stream();
     },
     () => {
-      const { processedRows, processedBytes } = execution.progress();
+      const { outputRows = 0, outputBytes = 0 } = execution.progress();
       // Only a run that reached its end tells the size; a cancelled one says nothing.
-      if (execution.exhausted) plan.small = processedRows <= SMALL_RESULT.rows && processedBytes <= SMALL_RESULT.bytes;
+      if (execution.exhausted) plan.small = outputRows <= SMALL_RESULT.rows && outputBytes <= SMALL_RESULT.bytes;
       release();
     },
     runtime,
+    { profiles: scans, readsTables: plan.readsTables },
   );
   return execution.start();
 }
@@ -303,7 +310,7 @@ function tablesOf(statement: Statement, sql: string, translate: (tree: Statement
 
 const TABLES_OF = new WeakMap<Statement, readonly TableReference[]>();
 
-async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string, session: Session, replans: Replans, signal?: PlanAbort, user?: UserStatement): Promise<Plan> {
+async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: ScanProfiles, sql: string, session: Session, replans: Replans, signal?: PlanAbort, user?: UserStatement): Promise<Plan> {
   const statement = user?.tree;
   // A statement of an open transaction runs on the connection the transaction pinned (dialect/transaction-registry.ts).
   const transactions = transactionsOf(pool);
@@ -340,7 +347,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     const cacheKey = PlanCache.key(user?.key === undefined ? sql : `${sql}\u0000${user.key}`, session);
     const cached = cache.get(cacheKey);
     if (cached) {
-      return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime), giveBack, () => held);
+      return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime, scans), giveBack, () => held);
     }
     // The project's own COPY ... TO (a stage's Parquet output, lib/worker/stage-runner.ts) is not prepared:
     // DuckDB binds a statement over read_parquet again on every run (multi-file scans opt out of its
@@ -348,7 +355,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     // only writes a file, so every cached plan still holds (the cache is kept), and it answers DuckDB's
     // count of the rows it wrote.
     if (!user && sql.startsWith('COPY ')) {
-      return makePlan(ROWS_COLUMN, 'COPY', () => new UpdateExecution(connection, sql, true, giveBack, runtime).start(), giveBack, () => held);
+      return makePlan(ROWS_COLUMN, 'COPY', () => new UpdateExecution(connection, sql, true, giveBack, runtime, undefined, { profiles: scans, readsTables: true }).start(), giveBack, () => held);
     }
     // A user's statement runs as its translation; errors in it point back at the statement as written.
     const translation = user?.translate(user.tree);
@@ -363,9 +370,10 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
       prepared.destroySync();
       const renderSql = renderRowsSql(text, columns.map((c) => c.duckdb), session.timeZone, columns.map((c) => c.declared ?? {}));
       const output = columns.map(({ name, type }) => ({ name, type }));
-      const planned: CachedQueryPlan = { columns: output, renderSql };
+      // The project's own SQL (a stage's) reads Parquet files it names itself: always profiled.
+      const planned: CachedQueryPlan = { columns: output, renderSql, readsTables: translation ? translation.tables.length > 0 : true };
       cache.set(cacheKey, planned);
-      return makePlan(output, undefined, () => streamingExecution(connection, cache, planned, giveBack, runtime), giveBack, () => held);
+      return makePlan(output, undefined, () => streamingExecution(connection, cache, planned, giveBack, runtime, scans), giveBack, () => held);
     }
     prepared.destroySync();
     cache.clear();
@@ -376,7 +384,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, sql: string
     const recordChanges = () => user?.declared.record(changes, session.transactionId);
     // A CREATE TABLE IF NOT EXISTS that does nothing must not comment the table already there.
     const run = [text, ...(noOp ? [] : translation?.followUps ?? [])].join('; ');
-    return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, run, kind.kind === 'count', giveBack, runtime, recordChanges).start(), giveBack, () => held);
+    return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, run, kind.kind === 'count', giveBack, runtime, recordChanges, { profiles: scans, readsTables: translation ? translation.tables.length > 0 : true }).start(), giveBack, () => held);
   } catch (err) {
     giveBack();
     throw signal?.aborted ? abortReason(signal) : toVivaceError(err, context);

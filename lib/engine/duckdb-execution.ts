@@ -6,6 +6,7 @@ import type { Execution, ExecutionProgress, RowBatch } from './engine.types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
 import { TEXT_PAGE_MAX_BYTES } from './row-batch.js';
+import { NO_SCANS, type ScanCounts, type ScanProfiles } from './scan-profile.js';
 
 const canceled = () => new VivaceError('USER_CANCELED', 'Query was canceled');
 
@@ -31,8 +32,11 @@ function stringAt(entries: DataView, i: number): { length: number; inline?: Uint
 abstract class ConnectionExecution implements Execution {
   protected isCanceled = false;
   protected failure?: VivaceError;
-  protected processedRows = 0;
-  protected processedBytes = 0;
+  /** Rows and bytes handed out (rendered rows, or DML's count row). */
+  protected outputRows = 0;
+  protected outputBytes = 0;
+  /** What the statement's table scans read: known once it has run (DuckDB writes its profile at the end). */
+  protected scanned: ScanCounts = NO_SCANS;
   protected busyMillis = 0;
   /** A DuckDB call in flight: the connection must not go back to the pool before it settles. */
   private inFlight = 0;
@@ -42,7 +46,19 @@ abstract class ConnectionExecution implements Execution {
     protected readonly connection: DuckDBConnection,
     private readonly onRelease: () => void,
     protected readonly errorContext: ErrorContext,
+    /** The connection's profiles, and whether the statement reads tables; absent: nothing is counted as read. */
+    protected readonly scans?: { profiles: ScanProfiles; readsTables: boolean },
   ) {}
+
+  /** Right before the statement starts, inside its call(): the profiler on or off for it. */
+  protected async beginScans(): Promise<void> {
+    await this.scans?.profiles.begin(this.connection, this.scans.readsTables);
+  }
+
+  /** Once the statement has run, while the connection is still this execution's. */
+  protected readScans(): void {
+    if (this.scans) this.scanned = this.scans.profiles.read(this.connection);
+  }
 
   abstract next(targetBytes: number): Promise<RowBatch | null>;
 
@@ -85,7 +101,13 @@ abstract class ConnectionExecution implements Execution {
   }
 
   progress(): ExecutionProgress {
-    return { processedRows: this.processedRows, processedBytes: this.processedBytes, cpuTimeMillis: Math.round(this.busyMillis) };
+    return {
+      processedRows: this.scanned.rows,
+      processedBytes: this.scanned.bytes,
+      outputRows: this.outputRows,
+      outputBytes: this.outputBytes,
+      cpuTimeMillis: Math.round(this.busyMillis),
+    };
   }
 }
 
@@ -140,13 +162,16 @@ export class StreamingExecution extends ConnectionExecution {
    * `open` starts the result: a prepared statement's `stream()`, or its `run()` for a result known to be
    * small (materialized, so its chunks are read without further thread-pool round trips).
    */
-  constructor(connection: DuckDBConnection, private readonly open: () => Promise<DuckDBResult>, onRelease: () => void, errorContext: ErrorContext) {
-    super(connection, onRelease, errorContext);
+  constructor(connection: DuckDBConnection, private readonly open: () => Promise<DuckDBResult>, onRelease: () => void, errorContext: ErrorContext, scans?: ConnectionExecution['scans']) {
+    super(connection, onRelease, errorContext, scans);
   }
 
   /** Starts the query now so DuckDB works while the first response goes out. */
   start(): this {
-    this.result = this.call(this.open);
+    this.result = this.call(async () => {
+      await this.beginScans();
+      return this.open();
+    });
     this.result.catch(() => undefined);
     return this;
   }
@@ -172,6 +197,7 @@ export class StreamingExecution extends ConnectionExecution {
         if (!chunk || chunk.rowCount === 0) {
           this.finished = true;
           this.chunk = this.vector = undefined;
+          this.readScans();
           this.release();
           break;
         }
@@ -235,8 +261,8 @@ export class StreamingExecution extends ConnectionExecution {
       json = [page.subarray(0, used)];
       this.page = Buffer.allocUnsafe(page.length);
     } else json = [Buffer.from(page.subarray(0, used))];
-    this.processedRows += rows;
-    this.processedBytes += used;
+    this.outputRows += rows;
+    this.outputBytes += used;
     return { json, rows, bytes: used };
   }
 }
@@ -259,13 +285,16 @@ export class UpdateExecution extends ConnectionExecution {
     errorContext: ErrorContext,
     /** Called once the statement has run (DDL's declared column types count from then). */
     private readonly onSuccess?: () => void,
+    scans?: ConnectionExecution['scans'],
   ) {
-    super(connection, onRelease, errorContext);
+    super(connection, onRelease, errorContext, scans);
   }
 
   start(): this {
     this.outcome = this.call(async () => {
+      await this.beginScans();
       const reader = await this.connection.runAndReadAll(this.sql);
+      this.readScans();
       this.onSuccess?.();
       const rows = reader.getRows();
       const first = rows[0]?.[0];
@@ -287,8 +316,9 @@ export class UpdateExecution extends ConnectionExecution {
     }
     this.delivered = true;
     this.updateCount = count ?? 0;
-    this.processedRows = this.updateCount;
     const json = `[${this.updateCount}]`;
+    this.outputRows = 1;
+    this.outputBytes = json.length;
     return { json, rows: 1, bytes: json.length };
   }
 }

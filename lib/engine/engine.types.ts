@@ -35,10 +35,18 @@ export interface Plan {
 }
 
 export interface ExecutionProgress {
-  /** rows read from sources so far */
+  /**
+   * Rows the statement's table scans read (Trino's processed input positions): DuckDB's TABLE_SCAN
+   * operators' output, so rows a filter pushed into a scan drops are not counted, and known once the
+   * statement has run (engine/scan-profile.ts). A statement that reads no table (SELECT 1) reads 0.
+   */
   processedRows: number;
-  /** bytes read from sources so far (estimate) */
+  /** Bytes of those rows: DuckDB's in-memory size of the columns the scans read. */
   processedBytes: number;
+  /** Rows produced so far (rendered for the client, or DML's count row); absent: not counted. */
+  outputRows?: number;
+  /** Bytes of those rows (rendered JSON). */
+  outputBytes?: number;
   /** milliseconds of engine CPU time so far (estimate) */
   cpuTimeMillis: number;
   /** The sub-stages' own figures (a query in two stages: its leaf stage), when the engine runs any. */
@@ -46,7 +54,7 @@ export interface ExecutionProgress {
 }
 
 /** What a sub-stage has done so far (issue 10 §3's stage stats); outputRows: rows it handed to its parent; wallTimeMillis: since its first task started, absent until then. */
-export type SubStageProgress = Omit<StageCounters, 'wallTimeMillis'> & { outputRows: number; wallTimeMillis?: number };
+export type SubStageProgress = Omit<StageCounters, 'wallTimeMillis' | 'physicalInputRows' | 'physicalInputBytes'> & { outputRows: number; wallTimeMillis?: number };
 
 /** A running statement: pull batches until `null`. */
 export interface Execution {

@@ -12,6 +12,8 @@ export interface CachedQueryPlan {
    * stream + two fetches). Learned per plan; DDL and DML empty the cache, so data growth relearns it.
    */
   small?: boolean;
+  /** The statement names a table: its scans are profiled (engine/scan-profile.ts). */
+  readsTables: boolean;
 }
 
 /** At most one DuckDB chunk of rendered rows: small enough to materialize. */

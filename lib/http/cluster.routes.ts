@@ -56,8 +56,8 @@ class FinishedQueryTotals {
       const final = queries.get(history[i])?.final;
       if (!final) continue;
       const total = totalCounters(final);
-      this.inputRows += total.processedRows;
-      this.inputBytes += total.processedBytes;
+      this.inputRows += total.physicalInputRows;
+      this.inputBytes += total.physicalInputBytes;
       this.cpuTimeMillis += total.cpuTimeMillis;
     }
     this.lastCounted = history[newest];
@@ -86,8 +86,8 @@ function clusterStats(coordinator: Coordinator, server: ServerState, finished: F
       else runningQueries++;
     }
     const total = totalCounters(coordinator.view(tracked));
-    inputRows += total.processedRows;
-    inputBytes += total.processedBytes;
+    inputRows += total.physicalInputRows;
+    inputBytes += total.physicalInputBytes;
     cpuTimeMillis += total.cpuTimeMillis;
     // As /v1/query renders them: a split of the root stage is the query's driver and its task.
     runningDrivers += total.runningSplits;

@@ -35,7 +35,7 @@ export class ClusterHistory implements QueryEventListener {
   ended(view: QueryView): void {
     const slot = this.slot();
     this.counts[view.state === 'FAILED' ? 2 : 1]![slot]++;
-    this.counts[3]![slot] += totalCounters(view).processedRows;
+    this.counts[3]![slot] += totalCounters(view).physicalInputRows;
     this.counts[4]![slot] += view.outputRows;
   }
 

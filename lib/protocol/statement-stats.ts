@@ -23,13 +23,15 @@ function addCounters(total: StageCounters, stage: StageView): void {
   total.wallTimeMillis += stage.wallTimeMillis;
   total.processedRows += stage.processedRows;
   total.processedBytes += stage.processedBytes;
+  total.physicalInputRows += stage.physicalInputRows;
+  total.physicalInputBytes += stage.physicalInputBytes;
   // A node running several stages of the query counts once; the coordinator always takes part.
   total.nodes = Math.max(total.nodes, stage.nodes);
   for (const sub of stage.subStages) addCounters(total, sub);
 }
 
 /** A statement response's StageStats (Trino's client protocol has no output figures per stage). */
-export interface StageStatsJson extends Omit<StageCounters, 'outputRows'> {
+export interface StageStatsJson extends Omit<StageCounters, 'outputRows' | 'physicalInputRows'> {
   stageId: string;
   state: string;
   done: boolean;
@@ -48,8 +50,10 @@ export function stageStats(stage: StageView): StageStatsJson {
     completedSplits: stage.completedSplits,
     cpuTimeMillis: stage.cpuTimeMillis,
     wallTimeMillis: stage.wallTimeMillis,
+    // Trino's: the stage's processed input rows; its bytes the physical and exchanged input's.
     processedRows: stage.processedRows,
     processedBytes: stage.processedBytes,
+    physicalInputBytes: stage.physicalInputBytes,
     subStages: stage.subStages.map(stageStats),
   };
 }
@@ -88,9 +92,12 @@ export function statementStats(view: QueryView): Record<string, unknown> {
     planningTimeMillis: planningMillis(view),
     analysisTimeMillis: planningMillis(view),
     finishingTimeMillis: 0,
-    processedRows: total.processedRows,
+    // Trino's: the rows the table scans read (processedInputPositions of the stages that scan tables),
+    // and the bytes read from tables and exchanged between stages.
+    processedRows: total.physicalInputRows,
     processedBytes: total.processedBytes,
-    physicalInputBytes: total.processedBytes,
+    physicalInputBytes: total.physicalInputBytes,
+    internalNetworkInputBytes: total.processedBytes - total.physicalInputBytes,
     peakMemoryBytes: 0,
     spilledBytes: 0,
     rootStage: stageStats(view.rootStage),

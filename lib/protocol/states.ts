@@ -29,8 +29,15 @@ export interface StageCounters {
   completedSplits: number;
   cpuTimeMillis: number;
   wallTimeMillis: number;
+  /**
+   * Rows and bytes the stage took in (Trino's stage processed input): what its table scans read, or for
+   * a stage over other stages' output (the root of a query in two stages) the rows exchanged to it.
+   */
   processedRows: number;
   processedBytes: number;
+  /** Of those, what table scans read (Trino's physical input): the rows and bytes a query reads from its tables. */
+  physicalInputRows: number;
+  physicalInputBytes: number;
   /** Rows the stage handed on: to its parent stage (the rows exchanged), or the root's to the client. */
   outputRows: number;
 }
@@ -45,5 +52,7 @@ export const ZERO_COUNTERS: Readonly<StageCounters> = Object.freeze({
   wallTimeMillis: 0,
   processedRows: 0,
   processedBytes: 0,
+  physicalInputRows: 0,
+  physicalInputBytes: 0,
   outputRows: 0,
 });

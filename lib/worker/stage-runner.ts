@@ -3,7 +3,6 @@
 // reads the leaves' files and finishes the query, its pages rendered as any query's. Both derive their
 // SQL from the user's statement here, after planning that statement as a user's (the SQL gate, catalog
 // access and the statement's own errors hold as for any task); the coordinator only names splits.
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
 import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
@@ -13,7 +12,6 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { cachedStages, type StagePlan } from '../cluster/stage-planner.js';
 import { manifestOf } from '../cluster/staged-query.js';
 import { inputSourceSql, leafDuckDbSql, rootDuckDbSql, splitSourceSql, type Split } from '../cluster/stage-sql.js';
-import { executionRows } from '../engine/row-batch.js';
 
 /** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
 export interface StageEngine extends Engine {
@@ -58,7 +56,8 @@ function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: 
 /**
  * The leaf's plan: executing it writes the partial rows of `splits` to `outputFile` (Parquet) and ends
  * without rows; its update count is the number of partial rows written (the rows the exchange carries),
- * its progress the rows and bytes of its splits.
+ * its progress the rows and bytes its COPY's scans read of its splits (the engine's profile, as for any
+ * statement: a slice's rows only, and without the rows a filter pushed into the scan dropped).
  */
 export async function planLeaf(engine: StageEngine, sql: string, session: Session, splits: readonly Split[], tpchDirectory: string, outputFile: string, abort?: PlanAbort): Promise<Plan> {
   const { stages, user } = await stagesOf(engine, sql, session, abort);
@@ -69,60 +68,25 @@ export async function planLeaf(engine: StageEngine, sql: string, session: Sessio
   const source = splitSourceSql(splits, pathOf);
   const copy = `COPY (${leafDuckDbSql(stages, session, source)}) TO ${quoteString(outputFile)} (FORMAT parquet)`;
   const own = await engine.planOwnSql(copy, session, abort);
-  return { columns, execute: () => new LeafExecution(engine, own, session, splits.map((s) => ({ ...s, path: pathOf(s.file) }))), release: () => own.release() };
+  return { columns, execute: () => new LeafExecution(own), release: () => own.release() };
 }
 
-/** The rows of the project's own small query (counts over Parquet metadata), as JSON values. */
-async function ownRows(engine: StageEngine, sql: string, session: Session): Promise<unknown[][]> {
-  return executionRows((await engine.planOwnSql(sql, session)).execute(), 1 << 16);
-}
-
-/** Runs the leaf's COPY to its end, then reads what it wrote and read from the files' metadata. */
+/** Runs the leaf's COPY to its end: no rows, its update count the rows written. */
 class LeafExecution implements Execution {
-  updateCount?: number;
   exhausted?: boolean;
-  private stats: ExecutionProgress = { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
-  private readonly started = Date.now();
   private readonly running: Execution;
 
-  constructor(
-    private readonly engine: StageEngine,
-    copy: Plan,
-    private readonly session: Session,
-    private readonly splits: readonly (Split & { path: string })[],
-  ) {
+  constructor(copy: Plan) {
     this.running = copy.execute();
+  }
+
+  get updateCount(): number | undefined {
+    return this.exhausted ? Number(this.running.updateCount ?? 0) : undefined;
   }
 
   async next(targetBytes: number): Promise<RowBatch | null> {
     if (this.exhausted) return null;
     while (await this.running.next(targetBytes)) { /* COPY's one row: the rows written (its updateCount) */ }
-    // What was written: DuckDB's COPY answers its count of rows (the engine's count row, read above).
-    const written = this.running.updateCount;
-    // What was read: each split file's rows, from the footers of parts not known already (a part is
-    // written once; its rows are kept by path, size and time).
-    const paths = [...new Set(this.splits.map((s) => s.path))];
-    const known = new Map(paths.map((path) => [path, partRows.get(path)] as const));
-    const unknown = paths.filter((path) => known.get(path) === undefined);
-    const rowsOf = new Map<string, number>();
-    if (unknown.length > 0) {
-      // A plan of parquet_file_metadata run a second time fails inside DuckDB 1.5 ("dereference
-      // unique_ptr that is NULL", then the database is invalidated): each such query's text is new.
-      const counts = await ownRows(this.engine, `SELECT file_name, num_rows, ${metadataQueries++} FROM parquet_file_metadata([${unknown.map(quoteString).join(', ')}])`, this.session);
-      for (const [file, n] of counts) rowsOf.set(String(file), (rowsOf.get(String(file)) ?? 0) + Number(n));
-      for (const path of unknown) partRows.remember(path, rowsOf.get(path) ?? 0);
-    }
-    this.updateCount = Number(written ?? 0);
-    let rows = 0;
-    let bytes = 0;
-    for (const split of this.splits) {
-      const part = known.get(split.path) ?? partRows.get(split.path) ?? { rows: rowsOf.get(split.path) ?? 0, bytes: 0 };
-      // file_row_number % slices = slice holds every slices-th row from row `slice` on.
-      const mine = Math.max(0, Math.floor((part.rows - split.slice + split.slices - 1) / split.slices));
-      rows += mine;
-      bytes += part.rows === 0 ? 0 : Math.round((part.bytes * mine) / part.rows);
-    }
-    this.stats = { processedRows: rows, processedBytes: bytes, cpuTimeMillis: Date.now() - this.started };
     this.exhausted = true;
     return null;
   }
@@ -132,39 +96,9 @@ class LeafExecution implements Execution {
   }
 
   progress(): ExecutionProgress {
-    return this.stats;
-  }
-}
-
-/** Rows and bytes of the tpch parts leaves read, by path; an entry holds while the file's size and time do. */
-class PartRows {
-  private readonly entries = new Map<string, { rows: number; bytes: number; mtimeMs: number }>();
-
-  get(path: string): { rows: number; bytes: number } | undefined {
-    const entry = this.entries.get(path);
-    if (!entry) return undefined;
-    const now = statOf(path);
-    return now && now.size === entry.bytes && now.mtimeMs === entry.mtimeMs ? entry : undefined;
-  }
-
-  remember(path: string, rows: number): void {
-    const now = statOf(path);
-    if (!now) return;
-    // Bounded: the parts of a few scale factors' tables, never every file ever named.
-    if (this.entries.size >= MAX_KNOWN_PARTS) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(path, { rows, bytes: now.size, mtimeMs: now.mtimeMs });
-  }
-}
-
-const MAX_KNOWN_PARTS = 4096;
-let metadataQueries = 0;
-const partRows = new PartRows();
-
-function statOf(path: string): { size: number; mtimeMs: number } | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
+    // What the COPY read, once it has run; no output rows (the partial rows go to the file).
+    const { processedRows, processedBytes, cpuTimeMillis } = this.running.progress();
+    return { processedRows, processedBytes, outputRows: 0, outputBytes: 0, cpuTimeMillis };
   }
 }
 

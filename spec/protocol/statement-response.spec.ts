@@ -23,7 +23,7 @@ function view(overrides: Partial<QueryView> = {}): QueryView {
     outputBytes: 13,
     rootStage: {
       stageId: '0', state: 'RUNNING', done: false, nodes: 1, totalSplits: 1, queuedSplits: 0, runningSplits: 1, completedSplits: 0,
-      cpuTimeMillis: 0, wallTimeMillis: 8, processedRows: 2, processedBytes: 13, outputRows: 2, subStages: [],
+      cpuTimeMillis: 0, wallTimeMillis: 8, processedRows: 2, processedBytes: 13, physicalInputRows: 2, physicalInputBytes: 13, outputRows: 2, subStages: [],
     },
     ...overrides,
   };

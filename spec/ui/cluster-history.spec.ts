@@ -7,7 +7,7 @@ import type { QueryView } from '../../lib/actors/query-view.js';
 
 /** The parts of a final view the ring reads. */
 function ended(state: 'FINISHED' | 'FAILED', processedRows: number, outputRows: number): QueryView {
-  const stage = { processedRows, processedBytes: 0, totalSplits: 1, queuedSplits: 0, runningSplits: 0, completedSplits: 1, cpuTimeMillis: 0, wallTimeMillis: 0, nodes: 1, subStages: [] };
+  const stage = { processedRows, processedBytes: 0, physicalInputRows: processedRows, physicalInputBytes: 0, totalSplits: 1, queuedSplits: 0, runningSplits: 0, completedSplits: 1, cpuTimeMillis: 0, wallTimeMillis: 0, nodes: 1, subStages: [] };
   return { state, outputRows, rootStage: stage } as unknown as QueryView;
 }
 

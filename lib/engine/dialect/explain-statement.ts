@@ -18,7 +18,7 @@ import { findAll } from '../../sql/tree-walk.js';
 import { valuesPlan, type Cell } from './values-plan.js';
 import { varcharColumns } from './show-metadata.js';
 import { CatalogNames } from './catalog-names.js';
-import { parseDuckDbPlan, renderExplainText, renderIoPlan, rootEstimate, scannedTables, type DuckPlan, type TableRef } from './explain-format.js';
+import { parseDuckDbPlan, renderExplainText, renderIoPlan, rootEstimate, scannedTables, type DuckPlan, type DuckPlanNode, type TableRef } from './explain-format.js';
 
 type ExplainStatement = Extract<DialectStatement, { kind: 'explain' }>;
 
@@ -113,6 +113,21 @@ function outputTableOf(statement: Statement, session: Session): TableRef | undef
 }
 
 /** DuckDB's JSON plan of a translation (`explain_value` of its one row). */
+/**
+ * The analyzed tree with each node's details (keys, filters, estimates) from the plain plan: the engine's
+ * profiler leaves EXTRA_INFO out (it cost every profiled statement ~15%, engine/scan-profile.ts), and the
+ * plan is the same tree.
+ */
+function withDetails(analyzed: DuckPlanNode, shape: DuckPlanNode | undefined): DuckPlanNode {
+  // Same tree, node for node (a scan's name differs: READ_PARQUET in one, TABLE_SCAN in the other).
+  if (!shape || shape.children.length !== analyzed.children.length) return analyzed;
+  return {
+    ...analyzed,
+    extra: Object.keys(analyzed.extra).length > 0 ? analyzed.extra : shape.extra,
+    children: analyzed.children.map((child, i) => withDetails(child, shape.children[i])),
+  };
+}
+
 async function duckPlan(connection: DuckDBConnection, translation: string, analyze: boolean): Promise<DuckPlan> {
   const reader = await connection.runAndReadAll(`EXPLAIN (${analyze ? 'ANALYZE, ' : ''}FORMAT JSON) ${translation}`);
   const rows = reader.getRows() as unknown[][];
@@ -205,7 +220,7 @@ export async function planExplain(ctx: ExplainContext, s: ExplainStatement): Pro
       // DuckDB profiles some statements (INSERT) without their tree: the tree then comes from plain EXPLAIN, run first.
       const shape = await duckPlan(connection, translation, false);
       const analyzed = await duckPlan(connection, translation, true);
-      const plan = analyzed.root.operator === 'UNKNOWN' ? { ...analyzed, root: shape.root } : analyzed;
+      const plan = analyzed.root.operator === 'UNKNOWN' ? { ...analyzed, root: shape.root } : { ...analyzed, root: withDetails(analyzed.root, shape.root) };
       ctx.release();
       const started = Date.now();
       const columns = await outputColumns(ctx, s, inner);

@@ -119,7 +119,10 @@ class ValuesExecution implements Execution {
   }
 
   progress(): ExecutionProgress {
-    return { processedRows: this.processedRows, processedBytes: this.processedBytes, cpuTimeMillis: Math.round(this.millis) };
+    // The rows come from the catalogs' metadata (SHOW ..., DESCRIBE): what is read of it is what is shown.
+    const rows = this.processedRows;
+    const bytes = this.processedBytes;
+    return { processedRows: rows, processedBytes: bytes, outputRows: rows, outputBytes: bytes, cpuTimeMillis: Math.round(this.millis) };
   }
 }
 
