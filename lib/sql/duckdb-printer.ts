@@ -21,7 +21,6 @@ import type {
 import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
 import { duckdbType, hasRepeatedFieldNames, numeric, withoutRepeatMarks } from './duckdb-type-names.js';
 import { dateLiteral, temporalLiteralCast, timeLiteral, timestampLiteral } from './temporal-literal-values.js';
-import { duckdbTimestamp, fractionDigits, hasTimeZone, hasZone, isValidDate, isValidTimestamp } from './temporal-literals.js';
 import { parseZone } from './time-zones.js';
 import { isColumn, mayMeetZones, zonedMacro } from './zoned-timestamps.js';
 import { ZonedTranslation } from './zoned-translation.js';
