@@ -388,6 +388,8 @@ class RemoteExecution implements Execution {
       const response = await this.fetchPage(targetBytes);
       if (this.canceled) throw canceled();
       if (response.status === 204) {
+        // The end carries the task's final figures: a streamed statement's scans are known only then.
+        this.recordProgress(response);
         this.exhausted = true;
         return null;
       }
@@ -458,15 +460,19 @@ class RemoteExecution implements Execution {
     }
   }
 
-  private readPage(response: WorkerResponse): RowBatch {
-    const rows = headerNumber(response, TASK_HEADERS.rows);
-    if (rows === undefined) throw garbage(this.client, 'results', `a page without ${TASK_HEADERS.rows}`);
-    this.token++;
+  private recordProgress(response: WorkerResponse): void {
     this.stats = {
       processedRows: headerNumber(response, TASK_HEADERS.processedRows) ?? this.stats.processedRows,
       processedBytes: headerNumber(response, TASK_HEADERS.processedBytes) ?? this.stats.processedBytes,
       cpuTimeMillis: headerNumber(response, TASK_HEADERS.cpuTimeMillis) ?? this.stats.cpuTimeMillis,
     };
+  }
+
+  private readPage(response: WorkerResponse): RowBatch {
+    const rows = headerNumber(response, TASK_HEADERS.rows);
+    if (rows === undefined) throw garbage(this.client, 'results', `a page without ${TASK_HEADERS.rows}`);
+    this.token++;
+    this.recordProgress(response);
     if (response.headers[TASK_HEADERS.exhausted] === 'true') this.exhausted = true;
     const updateCount = headerNumber(response, TASK_HEADERS.updateCount);
     if (updateCount !== undefined) this.updateCount = updateCount;

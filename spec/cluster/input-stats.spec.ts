@@ -90,6 +90,13 @@ describe('rows and bytes processed: what the table scans read (one task and two 
     expect(info.outputStage).to.include({ processedRows: LINEITEM_ROWS, outputPositions: 3 });
   });
 
+  it('one task streamed over many pages: the scans are counted at the end, which the last GET brings', async () => {
+    const { stats, info, rows } = await run(servers[0]!, 'SELECT orderkey, comment FROM tpch.tiny.lineitem');
+    expect(rows).to.have.length(LINEITEM_ROWS);
+    expect(stats).to.include({ processedRows: LINEITEM_ROWS });
+    expect(info.queryStats).to.include({ processedInputPositions: LINEITEM_ROWS, outputPositions: LINEITEM_ROWS });
+  });
+
   it('two stages: the leaves count the rows they read, the root the rows exchanged, the query the rows read once', async () => {
     const { stats, info, rows } = await run(servers[1]!, BY_FLAG);
     expect(rows).to.have.length(3);

@@ -15,6 +15,7 @@ import { request, runStatement, startTestServer, validateStatement } from '../su
 import { validateResponse } from '../support/schema-validator.js';
 import { remoteEngine, runOn, session, startTestWorker, temporaryDirectory, WorkerList, type TestWorker } from './cluster-harness.js';
 import { TEXT_PAGE_MAX_BYTES } from '../../lib/engine/row-batch.js';
+import { TASK_HEADERS } from '../../lib/cluster/task-protocol.js';
 
 async function rejection(promise: Promise<unknown>): Promise<VivaceError> {
   try {
@@ -422,6 +423,20 @@ describe('RemoteEngine with real workers', function () {
         const err = await rejection(runOn(stubbed, 'SELECT 1'));
         expect(err.errorName).to.equal('REMOTE_TASK_ERROR');
         expect(err.message).to.match(/answered HTTP 404: Unknown task x to the results request$/);
+      });
+    });
+
+    it('takes the task\'s final figures from the end (204) too: a streamed statement\'s scans are known only then', async () => {
+      const plan = JSON.stringify({ columns: [{ name: '_col0', type: 'integer', typeSignature: { rawType: 'integer', arguments: [] } }], executing: true });
+      await withStubWorker((res, req) => {
+        if (req.method === 'POST') res.writeHead(200, { 'Content-Type': 'application/json' }).end(plan);
+        else if (req.url?.includes('/results/0')) res.writeHead(200, { [TASK_HEADERS.rows]: '1', [TASK_HEADERS.processedRows]: '0', [TASK_HEADERS.processedBytes]: '0' }).end('[1]');
+        else if (req.url?.includes('/results/1')) res.writeHead(204, { [TASK_HEADERS.processedRows]: '60175', [TASK_HEADERS.processedBytes]: '1444200', [TASK_HEADERS.cpuTimeMillis]: '7' }).end();
+        else res.writeHead(204).end();
+      }, () => true, {}, async (stubbed) => {
+        const execution = (await stubbed.plan('SELECT 1', session())).execute();
+        while (await execution.next(1 << 20)) { /* drain */ }
+        expect(execution.progress()).to.include({ processedRows: 60_175, processedBytes: 1_444_200, cpuTimeMillis: 7 });
       });
     });
 
