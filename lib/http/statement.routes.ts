@@ -91,10 +91,11 @@ export function statementRoutes(router: Router, coordinator: Coordinator, access
     // Sent while the cluster starts: the query waits for its required workers (ClusterSizeMonitor), and the
     // POST with it for a bounded while, so that the first statement after `make run` answers RUNNING with
     // its columns like any other rather than an unplanned snapshot.
-    const cluster = coordinator.cluster;
-    if (cluster?.starting) await cluster.whenStarted(Math.min(config.startupStatementWaitMs, config.requiredWorkersMaxWaitMs));
+    // One wait, subscribed at once: a separate wait for the workers first let the query plan and run on
+    // while this handler slept, and the POST then answered FINISHING (seen under load).
+    const startupWaitMs = coordinator.cluster?.starting ? Math.min(config.startupStatementWaitMs, config.requiredWorkersMaxWaitMs) : 0;
     // The POST answers the planned query as it stood when planning ended (RUNNING, stages SCHEDULED).
-    const planned = await coordinator.waitFor(tracked, isPastPlanning, config.longPollMs);
+    const planned = await coordinator.waitFor(tracked, isPastPlanning, startupWaitMs + config.longPollMs);
     // A query that failed before it was planned answers as submitted, with a nextUri: clients only
     // look for errors on the pages they poll (presto-js-client, trino-client), as with upstream's
     // always-QUEUED POST. The first GET carries the failure.
