@@ -9,6 +9,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { isProcessAlive } from './process-alive.js';
 
 /** Rows and bytes (DuckDB's in-memory size of the columns read) the table scans of one statement produced. */
 export interface ScanCounts {
@@ -42,16 +43,7 @@ function removeAbandoned(parent: string): void {
   for (const name of readdirSync(parent)) {
     if (!name.startsWith(PREFIX)) continue;
     const pid = Number(name.slice(PREFIX.length).split('-')[0]);
-    if (Number.isSafeInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if (Number.isSafeInteger(pid) && pid > 0 && !isProcessAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
   }
 }
 

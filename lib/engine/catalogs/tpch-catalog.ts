@@ -15,6 +15,7 @@ import { generateSchema, readManifest, type TpchManifest } from './tpch-generati
 import type { TpchSchema } from './tpch-schemas.js';
 import { TPCH_CATALOG, TPCH_SCHEMAS, createSchemaSql, parquetViewSql, placeholderViewSql, schemasOfTables, tpchSchema } from './tpch-schemas.js';
 import type { TableReference } from '../../sql/duckdb-translation.js';
+import { isProcessAlive } from '../process-alive.js';
 
 export interface TpchCatalogOptions {
   /** Where generated schemas live (default: <dataDirectory>/tpch). */
@@ -53,17 +54,8 @@ function removeAbandonedTemporaries(directory: string): void {
   }
   for (const name of names) {
     const pid = /^\.tmp-[^-]+-(\d+)-/.exec(name)?.[1];
-    if (pid === undefined || isAlive(Number(pid))) continue;
+    if (pid === undefined || isProcessAlive(Number(pid))) continue;
     rmSync(join(directory, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
