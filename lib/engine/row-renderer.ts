@@ -89,6 +89,14 @@ function exactFraction(t: string, held: number, p: number): string {
   return p <= held ? `system.main.left(${full}, ${9 + p})` : `${full} || '${'0'.repeat(p - held)}'`;
 }
 
+/** SQL: Trino's text of DuckDB TIMETZ `expr` with `p` digits: DuckDB writes `HH:MM:SS[.ffffff]+HH[:MM]`, fraction zeros dropped; Trino `+HH:MM`. */
+function timeWithZoneText(expr: string, p: number): string {
+  const text = `(${expr}::VARCHAR)`;
+  const sign = `greatest(strpos(${text}, '+'), strpos(${text}, '-'))`;
+  const offset = `${text}[${sign}:]`;
+  return `${exactFraction(`${text}[:${sign} - 1]`, 6, p)} || ${offset} || CASE WHEN length(${offset}) = 3 THEN ':00' ELSE '' END`;
+}
+
 /** The local time in the session's zone (a region or an offset) of DuckDB TIMESTAMPTZ `expr`. */
 const sessionLocal = (expr: string, zone: string) => `vivace_local_us(timezone('UTC', ${expr}), ${sqlString(zone)})`;
 
@@ -103,7 +111,7 @@ const PLAIN_LEAVES: ReadonlyMap<DuckDBTypeId, string> = new Map([
 const TEXT_ROUND_TRIP: ReadonlyMap<DuckDBTypeId, string> = new Map([
   [DuckDBTypeId.FLOAT, 'REAL'], [DuckDBTypeId.DOUBLE, 'DOUBLE'], [DuckDBTypeId.TIME, 'TIME'], [DuckDBTypeId.TIMESTAMP, 'TIMESTAMP'],
   [DuckDBTypeId.TIMESTAMP_MS, 'TIMESTAMP_MS'], [DuckDBTypeId.TIMESTAMP_S, 'TIMESTAMP_S'], [DuckDBTypeId.TIMESTAMP_NS, 'TIMESTAMP_NS'],
-  [DuckDBTypeId.TIMESTAMP_TZ, 'TIMESTAMPTZ'], [DuckDBTypeId.INTERVAL, 'INTERVAL'],
+  [DuckDBTypeId.TIMESTAMP_TZ, 'TIMESTAMPTZ'], [DuckDBTypeId.INTERVAL, 'INTERVAL'], [DuckDBTypeId.TIME_TZ, 'TIMETZ'],
 ]);
 
 /** Leaves formatted one by one in SQL (jsonOrNull): DuckDB's to_json differs from Presto's JSON. */
@@ -131,7 +139,7 @@ function jsonCast(type: DuckDBType, rows: boolean): JsonCast | undefined {
     case DuckDBTypeId.MAP: {
       // to_json writes a key as its VARCHAR cast, which is Presto's key text (jsonOrNull's MAP case)
       // but for reals, doubles and varbinary (keyJson).
-      if (TEXT_KEYS_DIFFER.has(type.keyType.typeId)) return undefined;
+      if (TEXT_KEYS_DIFFER.has(type.keyType.typeId) || type.keyType.typeId === DuckDBTypeId.TIME_TZ || zonedPrecision(type.keyType) !== undefined) return undefined;
       const value = rows ? undefined : jsonCast(type.valueType, rows);
       return value && { sql: `MAP(VARCHAR, ${value.sql})`, cast: value.cast };
     }
@@ -308,6 +316,9 @@ function jsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
       return `'"' || strftime(${sessionLocal(expr, scope.zone)}, '%Y-%m-%d %H:%M:%S.%f') || ${sqlString(` ${scope.zone}"`)}`;
     case DuckDBTypeId.INTERVAL:
       return `vivace_interval_json(${expr})`;
+    case DuckDBTypeId.TIME_TZ:
+      // Inside arrays, maps and rows the type is the engine's, time(6) with time zone.
+      return quote(timeWithZoneText(expr, 6));
     case DuckDBTypeId.SQLNULL:
       return `NULL::VARCHAR`;
     case DuckDBTypeId.LIST:
@@ -326,6 +337,12 @@ function jsonOrNull(type: DuckDBType, expr: string, scope: Scope): string {
   }
 }
 
+/** Key types written as their value's JSON string. */
+const TEMPORAL_KEYS: ReadonlySet<DuckDBTypeId> = new Set([
+  DuckDBTypeId.DATE, DuckDBTypeId.TIME, DuckDBTypeId.TIME_NS, DuckDBTypeId.TIME_TZ, DuckDBTypeId.TIMESTAMP, DuckDBTypeId.TIMESTAMP_MS,
+  DuckDBTypeId.TIMESTAMP_S, DuckDBTypeId.TIMESTAMP_NS, DuckDBTypeId.TIMESTAMP_TZ,
+]);
+
 /** Key types whose VARCHAR cast is not Trino's key text. */
 const TEXT_KEYS_DIFFER: ReadonlySet<DuckDBTypeId> = new Set([DuckDBTypeId.FLOAT, DuckDBTypeId.DOUBLE, DuckDBTypeId.BLOB]);
 
@@ -333,7 +350,9 @@ const TEXT_KEYS_DIFFER: ReadonlySet<DuckDBTypeId> = new Set([DuckDBTypeId.FLOAT,
  * The JSON string of a map key: Trino writes the text of the key's Java value (JsonEncodingUtils.MapEncoder),
  * which is Float.toString or Double.toString for reals and doubles (NaN as "NaN") and base64 for varbinary.
  */
-function keyJson(type: DuckDBType, key: string): string {
+function keyJson(type: DuckDBType, key: string, scope: Scope): string {
+  // Temporal keys are JSON strings already; their text is the key's (a zoned timestamp's too, not its STRUCT).
+  if (TEMPORAL_KEYS.has(type.typeId) || zonedPrecision(type) !== undefined) return jsonOrNull(type, key, scope);
   switch (type.typeId) {
     case DuckDBTypeId.FLOAT:
     case DuckDBTypeId.DOUBLE:
@@ -381,7 +400,7 @@ function nestedJsonOrNull(type: DuckDBType, expr: string, scope: Scope): string 
     }
     case DuckDBTypeId.MAP: {
       // Presto map keys are always strings: the key's text form.
-      const entry = (e: string, inner: Scope) => `${keyJson(type.keyType, `${e}.key`)} || ':' || ${jsonOf(type.valueType, `${e}.value`, inner)}`;
+      const entry = (e: string, inner: Scope) => `${keyJson(type.keyType, `${e}.key`, inner)} || ':' || ${jsonOf(type.valueType, `${e}.value`, inner)}`;
       return `CASE WHEN ${expr} IS NULL THEN NULL ELSE ${joined(`map_entries(${expr})`, entry, scope, '{', '}')} END`;
     }
     case DuckDBTypeId.STRUCT: {
@@ -535,14 +554,8 @@ function declaredJson(said: DeclaredOutput, type: DuckDBType, expr: string, sess
       return `COALESCE(vivace_year_month_json(${expr}), 'null')`;
     case 'unknown':
       return `'null'`;
-    case 'time with time zone': {
-      // DuckDB writes `HH:MM:SS[.ffffff]+HH[:MM]`, fraction zeros dropped; Trino p digits and +HH:MM.
-      const text = `(${expr}::VARCHAR)`;
-      const sign = `greatest(strpos(${text}, '+'), strpos(${text}, '-'))`;
-      const offset = `${text}[${sign}:]`;
-      const time = exactFraction(`${text}[:${sign} - 1]`, 6, f.precision ?? 3);
-      return `COALESCE(${quote(`${time} || ${offset} || CASE WHEN length(${offset}) = 3 THEN ':00' ELSE '' END`)}, 'null')`;
-    }
+    case 'time with time zone':
+      return `COALESCE(${quote(timeWithZoneText(expr, f.precision ?? 3))}, 'null')`;
     default:
       return undefined;
   }

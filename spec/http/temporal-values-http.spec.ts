@@ -26,6 +26,15 @@ describe('temporal values over HTTP', function () {
     return out.columns!.map((c, i) => ({ type: c.type, arguments: (c.typeSignature as { arguments: unknown[] }).arguments, value: out.rows[0]![i] }));
   }
 
+  it('writes time with time zone inside maps and arrays as Trino (+HH:MM), and zoned timestamp keys as their text', async () => {
+    const out = await trino.ok("SELECT MAP(ARRAY[TIME '23:59:59 -05:00'], ARRAY[TIME '01:01:01.5 +05:30']), ARRAY[ARRAY[TIME '01:02:03 +01:00']], "
+      + "MAP(ARRAY[TIMESTAMP '2001-01-01 01:02:03 -05:00', TIMESTAMP '2023-01-01 23:59:59 America/Los_Angeles'], ARRAY[1, 2])");
+    // The nested type is the engine's, time(6) with time zone: six digits. The keys were DuckDB's TIMETZ
+    // text ("23:59:59-05") and the zoned timestamps' STRUCT text, which the Trino Python client cannot read.
+    expect(out.dataText).to.equal('[[{"23:59:59.000000-05:00":"01:01:01.500000+05:30"},[["01:02:03.000000+01:00"]],'
+      + '{"2001-01-01 01:02:03 -05:00":1,"2023-01-01 23:59:59 America/Los_Angeles":2}]]');
+  });
+
   it('sends every fraction digit of a literal, up to 12, at its precision', async () => {
     const got = await one(
       "SELECT TIME '00:00:00.000000500001', TIME '12:34:56.123456789 +08:00', TIMESTAMP '2001-08-22 00:00:00.000000500001', " +
