@@ -143,8 +143,6 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     pool.release(first);
   }
   const transactions = transactionsOf(pool, { ...defaultTransactionLimits(pool.capacity), ...options.transactions });
-  // A transaction the idle timeout rolls back drops what its DDL declared, as a ROLLBACK does.
-  transactions.onExpire((id) => declared.endTransaction(id, false));
   const cache = new PlanCache();
   const catalogs = new Set(['memory', ...(tpch ? [TPCH_CATALOG] : []), ...(system ? [SYSTEM_CATALOG] : [])]);
   const gate = (statement: Statement, sql: string, session: Session) =>
@@ -336,7 +334,6 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     // Presto-only statements (SHOW, USE, SET SESSION, PREPARE, EXECUTE, transactions, ...): never cached.
     const dialectPlan = await planDialectStatement({
       sql, tree: statement, session, connection, release: giveBack, plan: replans.user, planOwn: replans.own, planBound: replans.bound, transactions, clearPlanCache: () => cache.clear(),
-      onTransactionEnd: user && ((id, commit) => user.declared.endTransaction(id, commit)),
       viewSql: user && ((view) => user.declared.viewSql(view)),
       translate: user && ((tree) => user.translate(tree).sql),
       ...(user?.key === undefined ? {} : { boundKey: user.key }),
@@ -381,7 +378,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     // What the statement declares about memory tables' columns counts once it has run (or at its COMMIT).
     const noOp = statement !== undefined && (await isNoOp(connection, statement, translation));
     const changes = statement && !noOp ? columnChanges(statement, session, 'memory') : [];
-    const recordChanges = () => user?.declared.record(changes, session.transactionId);
+    const recordChanges = () => user?.declared.record(changes);
     // A CREATE TABLE IF NOT EXISTS that does nothing must not comment the table already there.
     const run = [text, ...(noOp ? [] : translation?.followUps ?? [])].join('; ');
     return makePlan(columns, kind.updateType, () => new UpdateExecution(connection, run, kind.kind === 'count', giveBack, runtime, recordChanges, { profiles: scans, readsTables: translation ? translation.tables.length > 0 : true }).start(), giveBack, () => held);

@@ -27,7 +27,6 @@ export class DeclaredColumns {
   private readonly tables = new Map<string, Map<string, PrestoType>>();
   /** Views' queries as written in Trino SQL, by table key. */
   private readonly views = new Map<string, string>();
-  private readonly pending = new Map<string, ColumnChange[]>();
   private readonly file: string | undefined;
 
   /** `logger`: where an unreadable file is reported (default: the process's logger). */
@@ -52,23 +51,12 @@ export class DeclaredColumns {
     return this.tables.get(keyOf({ catalog: catalog.toLowerCase(), schema: schema.toLowerCase(), table: table.toLowerCase() }))?.get(column.toLowerCase());
   }
 
-  /** Changes of a statement that ran: now, or at the COMMIT of `transactionId`. */
-  record(changes: readonly ColumnChange[], transactionId: string | undefined): void {
+  /**
+   * Changes of a statement that ran. Writes inside a transaction are refused (statement-gate.ts,
+   * AUTOCOMMIT_WRITE_CONFLICT, as Trino's memory connector), so every change counts at once.
+   */
+  record(changes: readonly ColumnChange[]): void {
     if (changes.length === 0) return;
-    if (transactionId === undefined || transactionId === 'NONE') {
-      for (const change of changes) this.apply(change);
-      this.save();
-      return;
-    }
-    const list = this.pending.get(transactionId) ?? [];
-    list.push(...changes);
-    this.pending.set(transactionId, list);
-  }
-
-  endTransaction(transactionId: string, commit: boolean): void {
-    const changes = this.pending.get(transactionId) ?? [];
-    this.pending.delete(transactionId);
-    if (!commit || changes.length === 0) return;
     for (const change of changes) this.apply(change);
     this.save();
   }

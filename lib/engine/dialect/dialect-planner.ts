@@ -59,8 +59,6 @@ export interface DialectContext {
   transactions: TransactionRegistry;
   /** Results of statements planned earlier may no longer hold (ROLLBACK of DDL). */
   clearPlanCache: () => void;
-  /** A transaction ended: what its DDL declared counts from its COMMIT, and a ROLLBACK drops it. */
-  onTransactionEnd?: (transactionId: string, commit: boolean) => void;
   /** A view's query as CREATE VIEW gave it, in Trino SQL (SHOW CREATE VIEW). */
   viewSql?: (view: { catalog: string; schema: string; table: string }) => string | undefined;
   /** Whether the user may see a catalog (SHOW CATALOGS lists only those, as Trino's filterCatalogs). */
@@ -188,12 +186,9 @@ function endTransaction(ctx: DialectContext, commit: boolean): Plan {
     updateType: commit ? 'COMMIT' : 'ROLLBACK',
     sessionUpdates: { clearTransactionId: true },
     rows: async () => {
-      let committed = false;
       try {
         await ctx.transactions.finish(id, commit);
-        committed = commit;
       } finally {
-        ctx.onTransactionEnd?.(id, committed);
         // DDL rolled back (or committed by another connection's view) changes what cached plans mean.
         ctx.clearPlanCache();
       }
