@@ -23,34 +23,18 @@ function timestampPrecision(e: Expression | undefined): number {
 const YEAR_MONTH: ReadonlySet<string> = new Set(['YEAR', 'MONTH']);
 
 /**
- * The Trino type of a value built of string literals, to its last parameter: `ARRAY['a', 'bc']` is
- * array(varchar(2)) and `MAP(ARRAY['foo'], ARRAY['bar'])` map(varchar(3), varchar(3)) in Trino (what the
- * Trino Python client sends for a list or dict parameter), where DuckDB has one VARCHAR. Undefined where
- * any part is not such a literal (DuckDB's type then says as much as Trino's).
+ * The Trino type of a value the tree types whole (a string literal, and arrays, maps and rows built of
+ * them, NULL taking the others' type), for typeof; undefined where any part is the engine's to tell.
  */
-export function constructedType(e: Expression): PrestoType | undefined {
-  switch (e.type) {
-    case 'StringLiteral':
-      return declaredType(e);
-    case 'ArrayConstructor': {
-      const elements = e.values.map(constructedType);
-      if (elements.length === 0 || elements.some((t) => t === undefined)) return undefined;
-      const types = elements as PrestoType[];
-      // Trino's common super type of varchar(n)s is the longest.
-      if (types.every((t) => t.base === 'varchar')) return { base: 'array', params: [{ base: 'varchar', length: Math.max(...types.map((t) => (t as { length: number }).length)) }] };
-      const first = JSON.stringify(types[0]);
-      return types.every((t) => JSON.stringify(t) === first) ? { base: 'array', params: [types[0]!] } : undefined;
-    }
-    case 'FunctionCall': {
-      const [keys, values] = e.arguments;
-      if (callName(e) !== 'map' || e.arguments.length !== 2 || keys!.type !== 'ArrayConstructor' || values!.type !== 'ArrayConstructor') return undefined;
-      const k = constructedType(keys!);
-      const v = constructedType(values!);
-      return k && v ? { base: 'map', params: [(k as { params: PrestoType[] }).params[0]!, (v as { params: PrestoType[] }).params[0]!] } : undefined;
-    }
-    default:
-      return undefined;
-  }
+export function fullyDeclaredType(e: Expression): PrestoType | undefined {
+  if (e.type !== 'StringLiteral' && e.type !== 'ArrayConstructor' && e.type !== 'Row' && e.type !== 'FunctionCall') return undefined;
+  const t = declaredType(e);
+  return t && !hasUndeclared(t) ? t : undefined;
+}
+
+function hasUndeclared(t: PrestoType): boolean {
+  if (t === UNDECLARED || t.base === 'unknown') return true;
+  return ((t as { params?: PrestoType[] }).params ?? []).some(hasUndeclared);
 }
 
 /**

@@ -8,7 +8,7 @@ import { quoteString } from './sql-formatter.js';
 import { duckdbJsonPath } from './json-path.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { formatType } from '../protocol/presto-type.js';
-import { constructedType } from './declared-types.js';
+import { fullyDeclaredType } from './declared-types.js';
 
 /** What a translation needs from the printer. */
 export interface CallPrinter {
@@ -105,7 +105,7 @@ const CALLS: Readonly<Record<string, CallTranslation>> = {
   if: (args, p) => (args.length === 2 ? `if(${p.expression(args[0]!)}, ${p.expression(args[1]!)}, NULL)` : undefined),
   // DuckDB's VARCHAR has no length: a value built of string literals is typed from the tree (else the macro).
   typeof: (args) => {
-    const type = args.length === 1 ? constructedType(args[0]!) : undefined;
+    const type = args.length === 1 ? fullyDeclaredType(args[0]!) : undefined;
     return type && quoteString(formatType(type));
   },
   json_extract: jsonPathCall('json_extract'),

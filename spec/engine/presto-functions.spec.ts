@@ -200,7 +200,7 @@ describe('duckdb engine: Presto functions and literals', () => {
         .to.equal('"integer","decimal(2,1)","varchar(1)","array(integer)","double","real","varbinary","date"');
       // Trino types string literals varchar(n), and what is built of them (the Trino Python client's dict parameter).
       expect(await json("SELECT typeof(MAP(ARRAY['foo'], ARRAY['bar'])), typeof(ARRAY['a', 'bcd', '']), typeof(ARRAY[ARRAY['ab']]), typeof(ARRAY['a', NULL])"))
-        .to.equal('"map(varchar(3), varchar(3))","array(varchar(3))","array(array(varchar(2)))","array(varchar)"');
+        .to.equal('"map(varchar(3), varchar(3))","array(varchar(3))","array(array(varchar(2)))","array(varchar(1))"');
       expect(await json("SELECT typeof(TIMESTAMP '2020-01-01 00:00:00'), typeof(from_unixtime(0)), typeof(MAP(ARRAY['a'], ARRAY[1])), typeof(ARRAY[ARRAY[1]]), typeof(CAST(1 AS bigint)), typeof(INTERVAL '1' DAY)"))
         .to.equal('"timestamp(0)","timestamp(3) with time zone","map(varchar, integer)","array(array(integer))","bigint","interval day to second"');
     });
