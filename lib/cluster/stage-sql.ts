@@ -25,15 +25,29 @@ export function splitsOf(files: readonly string[], workers: number): Split[] {
   return files.flatMap((file) => Array.from({ length: slices }, (_, slice) => ({ file, slice, slices })));
 }
 
-/** SQL reading the rows of `splits` (absolute paths by `pathOf`), with the table's columns as its Parquet has them. */
-export function splitSourceSql(splits: readonly Split[], pathOf: (file: string) => string): string {
+/**
+ * SQL reading the rows of `splits` (absolute paths by `pathOf`), with the table's columns as its Parquet
+ * has them. A slice of a file whose row count `rowsOf` knows is a contiguous run of its rows: DuckDB skips
+ * the row groups outside the run, so the slices of a file share its decoding (only a row group on a
+ * boundary is read twice) where `file_row_number % slices` made every slice decode the whole file.
+ */
+export function splitSourceSql(splits: readonly Split[], pathOf: (file: string) => string, rowsOf: (file: string) => number | undefined = () => undefined): string {
   const whole = splits.filter((s) => s.slices === 1).map((s) => quoteString(pathOf(s.file)));
   const parts = whole.length > 0 ? [`SELECT * FROM read_parquet([${whole.join(', ')}])`] : [];
   for (const s of splits.filter((x) => x.slices > 1)) {
-    parts.push(`SELECT * EXCLUDE (file_row_number) FROM read_parquet(${quoteString(pathOf(s.file))}, file_row_number = true) WHERE file_row_number % ${s.slices} = ${s.slice}`);
+    const rows = rowsOf(s.file);
+    const predicate = rows === undefined
+      ? `file_row_number % ${s.slices} = ${s.slice}`
+      : `file_row_number >= ${sliceStart(rows, s.slice, s.slices)} AND file_row_number < ${sliceStart(rows, s.slice + 1, s.slices)}`;
+    parts.push(`SELECT * EXCLUDE (file_row_number) FROM read_parquet(${quoteString(pathOf(s.file))}, file_row_number = true) WHERE ${predicate}`);
   }
   if (parts.length === 0) throw new Error('A leaf task needs at least one split');
   return parts.join(' UNION ALL ');
+}
+
+/** The first row of slice `slice` of `slices` of a file of `rows` rows (slice `slices`: the end). */
+export function sliceStart(rows: number, slice: number, slices: number): number {
+  return Math.floor((rows * slice) / slices);
 }
 
 /** SQL reading the leaves' partial rows from local Parquet files. */

@@ -38,19 +38,21 @@ async function stagesOf(engine: Engine, sql: string, session: Session, abort?: P
   return { stages, user };
 }
 
-/** Absolute paths of `splits` of the stage's table, each checked against the table's manifest. */
-function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: string): (file: string) => string {
+/** Absolute paths of `splits` of the stage's table, each checked against the table's manifest, and each file's rows when the manifest tells them. */
+function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: string): { pathOf: (file: string) => string; rowsOf: (file: string) => number | undefined } {
   const schema = tpchSchema(stages.table.schema);
   const schemaDirectory = schema && join(tpchDirectory, schema.directory);
   const manifest = schemaDirectory === undefined ? undefined : manifestOf(schemaDirectory);
-  const files = new Set(manifest?.tables[stages.table.table]?.files ?? []);
+  const table = manifest?.tables[stages.table.table];
+  const files = new Set(table?.files ?? []);
   if (splits.length === 0) throw bad('A leaf task needs at least one split');
   for (const split of splits) {
     if (!files.has(split.file)) throw bad(`Split ${JSON.stringify(split.file.slice(0, 200))} is no part of tpch.${stages.table.schema}.${stages.table.table} here`);
     if (!Number.isSafeInteger(split.slices) || split.slices < 1 || split.slices > MAX_SLICES) throw bad(`A split's slices must be 1 to ${MAX_SLICES}`);
     if (!Number.isSafeInteger(split.slice) || split.slice < 0 || split.slice >= split.slices) throw bad('A split\'s slice must be 0 to slices - 1');
   }
-  return (file) => join(schemaDirectory!, file);
+  const rows = new Map(table?.fileRows?.length === table?.files.length ? table!.files.map((f, i) => [f, table!.fileRows![i]!] as const) : []);
+  return { pathOf: (file) => join(schemaDirectory!, file), rowsOf: (file) => rows.get(file) };
 }
 
 /**
@@ -64,8 +66,8 @@ export async function planLeaf(engine: StageEngine, sql: string, session: Sessio
   // The statement's columns travel with the leaf's plan: the coordinator needs no other plan for them.
   const columns = user.columns;
   user.release();
-  const pathOf = splitPaths(stages, splits, tpchDirectory);
-  const source = splitSourceSql(splits, pathOf);
+  const { pathOf, rowsOf } = splitPaths(stages, splits, tpchDirectory);
+  const source = splitSourceSql(splits, pathOf, rowsOf);
   const copy = `COPY (${leafDuckDbSql(stages, session, source)}) TO ${quoteString(outputFile)} (FORMAT parquet)`;
   const own = await engine.planOwnSql(copy, session, abort);
   return { columns, execute: () => new LeafExecution(own), release: () => own.release() };

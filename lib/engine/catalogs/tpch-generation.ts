@@ -32,8 +32,12 @@ export interface TpchManifest {
   readonly schema: string;
   readonly scaleFactor: number;
   readonly seconds: number;
-  /** Parquet files relative to the schema directory, in part order; parts without rows have none. */
-  readonly tables: Record<string, { rows: number; files: string[] }>;
+  /**
+   * Parquet files relative to the schema directory, in part order; parts without rows have none.
+   * `fileRows`, each file's rows (absent in manifests written before it), lets a split read a contiguous
+   * run of a file's rows.
+   */
+  readonly tables: Record<string, { rows: number; files: string[]; fileRows?: number[] }>;
 }
 
 export interface GenerationOptions {
@@ -180,11 +184,15 @@ export async function generateSchema(options: GenerationOptions): Promise<TpchMa
         log(`tpch: tpch.${schema.name} ${Math.floor((100 * doneWeight) / totalWeight)}% (${task.table} part ${task.part}/${task.partCount}) after ${((now - start) / 1000).toFixed(0)} s`);
       }
     }, options.signal);
-    const tables: Record<string, { rows: number; files: string[] }> = {};
-    for (const table of TPCH_TABLES) tables[table.name] = { rows: 0, files: [] };
+    const tables: Record<string, { rows: number; files: string[]; fileRows: number[] }> = {};
+    for (const table of TPCH_TABLES) tables[table.name] = { rows: 0, files: [], fileRows: [] };
     for (const task of tasks) {
-      tables[task.table]!.rows += rows[task.id]!;
-      if (rows[task.id]! > 0) tables[task.table]!.files.push(task.file);
+      const entry = tables[task.table]!;
+      entry.rows += rows[task.id]!;
+      if (rows[task.id]! > 0) {
+        entry.files.push(task.file);
+        entry.fileRows.push(rows[task.id]!);
+      }
     }
     const seconds = (performance.now() - start) / 1000;
     const manifest: TpchManifest = { version: MANIFEST_VERSION, schema: schema.directory, scaleFactor: schema.scaleFactor, seconds, tables };
