@@ -18,6 +18,7 @@ import { startWorkerServer } from '../worker/worker-server.js';
 import { Announcer } from '../worker/announcer.js';
 import { engineSizingOf } from './engine-options.js';
 import { lowerOwnPriority, parseNice } from '../cluster/process-priority.js';
+import { defaultLakeCatalog } from '../connectors/hive/default-lake.js';
 
 export const WORKER_USAGE = 'usage: vivace worker --coordinator URL [--port N] [--host HOST] [--node-id ID] [--data-dir DIR] [--config FILE] [--memory-catalog] [--nice N]';
 
@@ -137,6 +138,8 @@ export async function runWorker(argv: string[]): Promise<number> {
     ...engineSizingOf(config),
     tpch: { directory: join(config.dataDirectory, 'tpch') },
     system,
+    // Temporary until the catalog files feed the set: the built-in `lake` over <data.directory>/lake, shared by every worker.
+    hive: [defaultLakeCatalog(config.dataDirectory)],
     ...(memoryCatalog ? { memoryDirectory: dataDir } : {}),
     ...(accessControl.kind === 'file' ? { catalogAccess: (user: string, catalog: string) => accessControl.catalogAccess(user, catalog) } : {}),
   }).catch((err: unknown) => Promise.reject(memoryFileInUse(err, dataDir) ?? err));

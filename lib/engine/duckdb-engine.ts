@@ -43,6 +43,8 @@ import { AdmittedQueries } from './admitted-queries.js';
 import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
 import { SYSTEM_CATALOG, SYSTEM_QUERIES_FUNCTION } from './catalogs/system-catalog.js';
 import { quoteString } from '../sql/sql-formatter.js';
+import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
+import { HiveCatalogs } from './catalogs/hive-catalogs.js';
 
 export interface DuckDbEngineOptions {
   /** Parent of the tpch directory by default. Defaults to tempDirectory. */
@@ -73,6 +75,11 @@ export interface DuckDbEngineOptions {
    * their declared column types beside it, so both survive a restart. Absent: in memory, gone at close.
    */
   memoryDirectory?: string;
+  /**
+   * Hive catalogs over directory trees (lib/connectors/hive): each root is allowed in the sandbox, its
+   * metastore mirrored as a DuckDB database named after the catalog, its DDL and writes the connector's.
+   */
+  hive?: readonly HiveCatalogConfig[];
 }
 
 /** The memory catalog's database file in `memoryDirectory`: its stem is the catalog's name. */
@@ -130,24 +137,31 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   const tpchDirectory = options.tpch === false ? undefined : options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch');
   let tpch: TpchCatalog | undefined;
   let system: Awaited<ReturnType<typeof attachSystemCatalog>> | undefined;
+  let hive: HiveCatalogs | undefined;
   try {
     await first.run(`CREATE SCHEMA IF NOT EXISTS memory."default"`);
     tpch = tpchDirectory === undefined ? undefined : await attachTpchCatalog(instance, { ...(options.tpch || {}), directory: tpchDirectory });
     system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory) : undefined;
+    // Before the lock: a catalog's mirror is ATTACHed, and nothing may reach another catalog's directory.
+    if (options.hive && options.hive.length > 0) {
+      hive = await HiveCatalogs.open(instance, options.hive, [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, ...(options.memoryDirectory === undefined ? [] : [options.memoryDirectory])]);
+      declared.addSource((table) => hive?.declared(table));
+    }
     await pool.fill();
     // Only the generated tpch data and the spill directory (which holds the system catalog's file) stay
     // reachable; the memory catalog's file was opened before the lock and needs no directory of its own.
     // The profiles' directory stays writable: DuckDB writes a statement's profile there as it ends.
-    await lockDownEngine(first, [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, scans.directory]);
+    await lockDownEngine(first, [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, scans.directory, ...(hive?.roots ?? [])]);
   } finally {
     pool.release(first);
   }
   const transactions = transactionsOf(pool, { ...defaultTransactionLimits(pool.capacity), ...options.transactions });
   const cache = new PlanCache();
-  const catalogs = new Set(['memory', ...(tpch ? [TPCH_CATALOG] : []), ...(system ? [SYSTEM_CATALOG] : [])]);
+  const catalogs = new Set(['memory', ...(tpch ? [TPCH_CATALOG] : []), ...(system ? [SYSTEM_CATALOG] : []), ...(hive?.names ?? [])]);
+  const writableCatalogs = new Set([...WRITABLE_CATALOGS, ...(hive?.names ?? [])]);
   const gate = (statement: Statement, sql: string, session: Session) =>
     admitStatement(statement, sql, {
-      catalog: session.catalog, schema: session.schema, catalogs, writableCatalogs: WRITABLE_CATALOGS,
+      catalog: session.catalog, schema: session.schema, catalogs, writableCatalogs,
       protectedSchemas: PROTECTED_SCHEMAS, preparedStatements: session.preparedStatements,
       inTransaction: session.transactionId !== undefined && session.transactionId !== 'NONE',
     });
@@ -233,6 +247,24 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     // meanwhile stops waiting for it (the generation goes on for the next query).
     const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
     const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
+    if (statement && hive) {
+      // A hive catalog's own statements (DDL, writes, SHOW CREATE TABLE); other statements read its mirror, brought up to date first.
+      try {
+        const own = hive.plan(statement, { sql, session, translate, acquire: async () => {
+          const connection = await pool.acquire();
+          return { connection, release: () => pool.release(connection) };
+        } });
+        if (own) return Promise.resolve(own);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      const hiveCatalogs = hive;
+      const syncing = hiveCatalogs.beforePlan(statement, session, () => tablesOf(statement, sql, translate)).then((changed) => {
+        if (changed) cache.clear();
+      });
+      const after: Promise<unknown> = generating ? Promise.all([generating, syncing]) : syncing;
+      return untilAborted(after, signal).then(planned);
+    }
     return generating ? untilAborted(generating, signal).then(planned) : planned();
   };
   return {
@@ -244,6 +276,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       // Prepared statements go before their connections, so none outlives its client context.
       await pool.close(() => cache.destroyPrepared());
       system?.close();
+      hive?.close();
       instance.closeSync();
       scans.close();
     },

@@ -137,6 +137,14 @@ export const ERROR_CODES = {
   EXCEEDED_LOCAL_MEMORY_LIMIT: { code: 131079, type: 'INSUFFICIENT_RESOURCES' },
   ADMINISTRATIVELY_PREEMPTED: { code: 131080, type: 'INSUFFICIENT_RESOURCES' },
   EXCEEDED_SCAN_LIMIT: { code: 131081, type: 'INSUFFICIENT_RESOURCES' },
+  // The Hive connector's own (HiveErrorCode: 0x0100_0000 + n), for the lake catalogs.
+  HIVE_METASTORE_ERROR: { code: 16777216, type: 'EXTERNAL' },
+  HIVE_INVALID_METADATA: { code: 16777228, type: 'EXTERNAL' },
+  HIVE_PATH_ALREADY_EXISTS: { code: 16777231, type: 'EXTERNAL' },
+  HIVE_FILESYSTEM_ERROR: { code: 16777232, type: 'EXTERNAL' },
+  HIVE_UNSUPPORTED_FORMAT: { code: 16777235, type: 'EXTERNAL' },
+  HIVE_PARTITION_READ_ONLY: { code: 16777236, type: 'USER_ERROR' },
+  HIVE_COLUMN_ORDER_MISMATCH: { code: 16777239, type: 'USER_ERROR' },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorName = keyof typeof ERROR_CODES;

@@ -28,6 +28,8 @@ export class DeclaredColumns {
   /** Views' queries as written in Trino SQL, by table key. */
   private readonly views = new Map<string, string>();
   private readonly file: string | undefined;
+  /** Connectors that declare their own tables' types (a hive catalog's metastore), asked first. */
+  private readonly sources: ((table: QualifiedTable) => ReadonlyMap<string, PrestoType> | undefined)[] = [];
 
   /** `logger`: where an unreadable file is reported (default: the process's logger). */
   constructor(options: { file?: string; logger?: Logger } = {}) {
@@ -35,8 +37,17 @@ export class DeclaredColumns {
     if (this.file !== undefined) this.load(this.file, options.logger ?? defaultLogger());
   }
 
+  /** Adds a connector's declarations (they are its metastore's, never recorded or saved here). */
+  addSource(source: (table: QualifiedTable) => ReadonlyMap<string, PrestoType> | undefined): void {
+    this.sources.push(source);
+  }
+
   /** The declared types of a table's columns by lower-case name, or undefined when it declares none. */
   get(table: QualifiedTable): ReadonlyMap<string, PrestoType> | undefined {
+    for (const source of this.sources) {
+      const found = source(table);
+      if (found) return found;
+    }
     const columns = this.tables.get(keyOf(table));
     return columns && columns.size > 0 ? columns : undefined;
   }
@@ -48,6 +59,11 @@ export class DeclaredColumns {
 
   /** The declared type of one column (names compared in lower case). */
   typeOf(catalog: string, schema: string, table: string, column: string): PrestoType | undefined {
+    const name = { catalog: catalog.toLowerCase(), schema: schema.toLowerCase(), table: table.toLowerCase() };
+    for (const source of this.sources) {
+      const found = source(name)?.get(column.toLowerCase());
+      if (found) return found;
+    }
     return this.tables.get(keyOf({ catalog: catalog.toLowerCase(), schema: schema.toLowerCase(), table: table.toLowerCase() }))?.get(column.toLowerCase());
   }
 

@@ -127,7 +127,15 @@ function tpchTable(catalog: string, schema: string, table: string, duckdbSchema:
  * or live snapshots; to Presto users they are tables, as in Presto's tpch and system connectors.
  */
 export function isConnectorCatalog(duckdbDatabase: string): boolean {
-  return duckdbDatabase === TPCH_CATALOG || duckdbDatabase === CatalogNames.duckdbName('system');
+  return duckdbDatabase === TPCH_CATALOG || duckdbDatabase === CatalogNames.duckdbName('system') || VIEW_CATALOGS.has(duckdbDatabase);
+}
+
+/** Other catalogs whose tables are views over files (the hive catalogs' mirrors). */
+const VIEW_CATALOGS = new Set<string>();
+
+/** Marks a DuckDB database as a connector's (its views are tables to users): a hive catalog's mirror. */
+export function registerConnectorCatalog(duckdbDatabase: string): void {
+  VIEW_CATALOGS.add(duckdbDatabase);
 }
 
 export const quoteIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;

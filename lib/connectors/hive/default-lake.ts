@@ -1,0 +1,24 @@
+// The built-in `lake` catalog a node serves until catalog files configure the set (issue 21): a hive
+// catalog over `<data.directory>/lake`, with Trino's Hive defaults but PARQUET (ORC has no reader here)
+// and hive.auto-discover on. The catalog-file loader builds the same shape from `lake.properties`.
+import { mkdirSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { HiveCatalogConfig } from '../catalog.types.js';
+
+const MB = 1024 * 1024;
+
+/** A hive catalog named `name` over `root` (created when missing), with Trino's defaults. */
+export function defaultHiveCatalog(root: string, name = 'lake'): HiveCatalogConfig {
+  mkdirSync(root, { recursive: true });
+  const real = realpathSync(resolve(root));
+  return {
+    name, connector: 'hive', root: real, metastoreDirectory: real, storageFormat: 'PARQUET', compressionCodec: 'GZIP',
+    insertExistingPartitionsBehavior: 'APPEND', nonManagedTableWritesEnabled: false, nonManagedTableCreatesEnabled: true,
+    recursiveDirectories: false, maxSplitSizeBytes: 64 * MB, maxInitialSplitSizeBytes: 32 * MB, maxInitialSplits: 200, autoDiscover: false,
+  };
+}
+
+/** The built-in `lake` catalog of a node whose data directory is `dataDirectory`. */
+export function defaultLakeCatalog(dataDirectory: string): HiveCatalogConfig {
+  return defaultHiveCatalog(join(dataDirectory, 'lake'));
+}

@@ -1,0 +1,239 @@
+// One hive catalog on a node: its file metastore, its location rules, and the DuckDB database (attached in
+// memory, named after the catalog) that mirrors the metastore as schemas and views over each table's files,
+// so SELECT, DESCRIBE, SHOW and information_schema go through the engine's usual path. All state is on
+// disk: the mirror is brought up to date before every statement that names the catalog.
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { HiveCatalogConfig } from '../catalog.types.js';
+import type { PrestoType } from '../../protocol/types.js';
+import { VivaceError } from '../../protocol/vivace-error.js';
+import { quoteIdentifier, quoteString } from '../../sql/sql-formatter.js';
+import { FileMetastore, type TableMetadata } from './hive-metastore.js';
+import { checkUnderRoot, resolveLocation, type LocationRules } from './hive-locations.js';
+import { filesSignature, listDataFiles } from './hive-files.js';
+import { hasMarker, recover } from './hive-commit.js';
+import { isLossy, parseHiveType, prestoTypeOfHive, type HiveType } from './hive-types.js';
+import { parsePartitionName } from './partition-names.js';
+import { propertiesOf, READABLE_FORMATS } from './hive-table-properties.js';
+import { tableReadSql, type ReadableTable } from './hive-read-sql.js';
+import type { HiveStorageFormat } from '../catalog.types.js';
+
+/** What the metastore's `writerVersion` says for files written here. */
+const WRITER_VERSION = 'vivace';
+
+interface MirroredTable {
+  signature: string;
+  declared?: ReadonlyMap<string, PrestoType>;
+}
+
+export interface ResolvedHiveTable {
+  schema: string;
+  table: string;
+  metadata: TableMetadata;
+  /** The absolute directory holding the data (managed: the metastore's table directory). */
+  location: string;
+  dataColumns: { name: string; hive: HiveType }[];
+  partitionColumns: { name: string; hive: HiveType }[];
+}
+
+export class HiveCatalog {
+  readonly metastore: FileMetastore;
+  readonly rules: LocationRules;
+  private readonly mirrored = new Map<string, MirroredTable>();
+  private readonly schemas = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly config: HiveCatalogConfig, otherRoots: readonly string[]) {
+    this.rules = { root: config.root, otherRoots };
+    if (config.metastoreDirectory !== config.root) checkUnderRoot(config.metastoreDirectory, this.rules);
+    this.metastore = new FileMetastore(config.metastoreDirectory, WRITER_VERSION);
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** The DuckDB database mirroring the catalog: ATTACH, before the engine locks its configuration. */
+  async attach(connection: DuckDBConnection): Promise<void> {
+    await connection.run(`ATTACH ':memory:' AS ${quoteIdentifier(this.name)}`);
+  }
+
+  /** Runs `work` after every earlier mirror change of this catalog (one at a time per node). */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A stored location (`local:///x`, or an absolute path) as a checked absolute directory. */
+  location(text: string): string {
+    return resolveLocation(text, this.rules, 'HIVE_INVALID_METADATA');
+  }
+
+  /** How a location is stored: `local:///` plus its path under the root, as Trino's local file system names it. */
+  storedLocation(path: string): string {
+    return `local:///${relative(this.config.root, path).split('\\').join('/')}`;
+  }
+
+  /** The table's metadata and data directory, or undefined when there is no such table. */
+  resolve(schema: string, table: string): ResolvedHiveTable | undefined {
+    const metadata = this.metastore.table(schema, table);
+    if (!metadata) return undefined;
+    const stored = metadata.externalLocation ?? metadata.parameters?.location;
+    const location = stored === undefined ? this.metastore.tableDirectory(schema, table) : this.location(stored);
+    checkUnderRoot(location, this.rules);
+    const columns = (list: TableMetadata['dataColumns']) => list.map((c) => ({ name: c.name, hive: parseHiveType(c.type) }));
+    return { schema, table, metadata, location, dataColumns: columns(metadata.dataColumns), partitionColumns: columns(metadata.partitionColumns ?? []) };
+  }
+
+  /** The declared Trino types DuckDB's loses (varchar(n), char(n), timestamp(3)) of a mirrored table's columns. */
+  declaredColumns(schema: string, table: string): ReadonlyMap<string, PrestoType> | undefined {
+    return this.mirrored.get(key(schema, table))?.declared;
+  }
+
+  /** Rolls forward every commit left by a crash and removes dead staging, over the whole catalog (at start). */
+  recoverAll(): void {
+    for (const schema of this.metastore.schemaNames()) {
+      const directory = this.metastore.schemaDirectory(schema);
+      for (const table of this.metastore.tableNames(schema)) {
+        const resolved = this.resolveQuietly(schema, table);
+        if (resolved) recover(resolved.location, this.metastore);
+      }
+      this.recoverUnregistered(directory, true);
+    }
+  }
+
+  /** Directories of a schema that no table describes yet may hold a CTAS's commit marker. */
+  private recoverUnregistered(schemaDirectory: string, always = false): boolean {
+    let changed = false;
+    for (const entry of listDirectories(schemaDirectory)) {
+      const path = join(schemaDirectory, entry);
+      if (always || hasMarker(path)) changed = recover(path, this.metastore) || changed;
+    }
+    return changed;
+  }
+
+  private resolveQuietly(schema: string, table: string): ResolvedHiveTable | undefined {
+    try {
+      return this.resolve(schema, table);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Brings the mirror up to date: schemas and tables as the metastore has them, and the file lists of
+   * `tables` (those the statement reads). Returns whether any view changed (cached plans are stale then).
+   */
+  sync(connection: DuckDBConnection, tables: readonly { schema: string; table: string }[]): Promise<boolean> {
+    return this.exclusive(async () => {
+      let changed = false;
+      const db = quoteIdentifier(this.name);
+      const schemas = new Set(this.metastore.schemaNames());
+      for (const schema of this.schemas) {
+        if (schemas.has(schema)) continue;
+        await connection.run(`DROP SCHEMA IF EXISTS ${db}.${quoteIdentifier(schema)} CASCADE`);
+        this.schemas.delete(schema);
+        for (const k of [...this.mirrored.keys()]) if (k.startsWith(`${schema}\u0000`)) this.mirrored.delete(k);
+        changed = true;
+      }
+      const wanted = new Set(tables.map((t) => key(t.schema, t.table)));
+      for (const schema of schemas) {
+        if (!this.schemas.has(schema)) {
+          await connection.run(`CREATE SCHEMA IF NOT EXISTS ${db}.${quoteIdentifier(schema)}`);
+          this.schemas.add(schema);
+          changed = true;
+        }
+        if (wanted.size > 0 && this.recoverUnregistered(this.metastore.schemaDirectory(schema))) changed = true;
+        const names = new Set(this.metastore.tableNames(schema));
+        for (const k of [...this.mirrored.keys()]) {
+          const [s, t] = k.split('\u0000') as [string, string];
+          if (s !== schema || names.has(t)) continue;
+          await connection.run(`DROP VIEW IF EXISTS ${db}.${quoteIdentifier(s)}.${quoteIdentifier(t)}`);
+          this.mirrored.delete(k);
+          changed = true;
+        }
+        for (const table of names) {
+          const k = key(schema, table);
+          const stamp = String(this.metastore.tableStamp(schema, table));
+          const mirrored = this.mirrored.get(k);
+          // A table the statement reads gets its files listed; others only follow their metadata.
+          if (mirrored && !wanted.has(k) && mirrored.signature.startsWith(`${stamp}\u0002`)) continue;
+          if (await this.mirrorTable(connection, schema, table, stamp, mirrored?.signature)) changed = true;
+        }
+      }
+      return changed;
+    });
+  }
+
+  /** (Re)creates a table's view when its metadata or files changed; a table whose metadata is unusable reads as an error. */
+  private async mirrorTable(connection: DuckDBConnection, schema: string, table: string, stamp: string, previous: string | undefined): Promise<boolean> {
+    const name = `${quoteIdentifier(this.name)}.${quoteIdentifier(schema)}.${quoteIdentifier(table)}`;
+    let sql: string;
+    let signature: string;
+    let declared: Map<string, PrestoType> | undefined;
+    try {
+      const resolved = this.resolve(schema, table);
+      if (!resolved) return false;
+      if (hasMarker(resolved.location)) recover(resolved.location, this.metastore);
+      const readable = this.readable(resolved);
+      signature = `${stamp}\u0002${filesSignature(readable.files)}`;
+      if (signature === previous) return false;
+      const present = resolved.metadata.storageFormat === 'PARQUET' && readable.files.length > 0 ? await parquetColumns(connection, readable.files.map((f) => f.path)) : undefined;
+      sql = tableReadSql({ ...readable.table, ...(present ? { presentColumns: present } : {}) });
+      declared = new Map();
+      for (const c of [...resolved.dataColumns, ...resolved.partitionColumns]) if (isLossy(c.hive)) declared.set(c.name, prestoTypeOfHive(c.hive));
+    } catch (err) {
+      // Reading it fails with the reason; listing it still works.
+      const message = err instanceof Error ? err.message : String(err);
+      sql = `SELECT error(${quoteString(`Table '${this.name}.${schema}.${table}' cannot be read: ${message}`)}) AS "error"`;
+      signature = `${stamp}\u0002error`;
+    }
+    await connection.run(`CREATE OR REPLACE VIEW ${name} AS ${sql}`);
+    this.mirrored.set(key(schema, table), { signature, ...(declared && declared.size > 0 ? { declared } : {}) });
+    return true;
+  }
+
+  /** The table's partitions and files, as its view reads them. */
+  readable(resolved: ResolvedHiveTable): { table: ReadableTable; files: { path: string; size: number; mtimeMs: number }[] } {
+    const properties = propertiesOf(resolved.metadata);
+    if (!READABLE_FORMATS.has(properties.format as HiveStorageFormat)) throw new VivaceError('NOT_SUPPORTED', `Storage format ${properties.format} is not supported by this catalog (no reader here)`);
+    const recursive = this.config.recursiveDirectories;
+    const keys = resolved.partitionColumns.map((c) => c.name);
+    const files: { path: string; size: number; mtimeMs: number }[] = [];
+    const partitions: ReadableTable['partitions'][number][] = [];
+    if (keys.length === 0) {
+      const listed = listDataFiles(resolved.location, recursive);
+      files.push(...listed);
+      partitions.push({ values: [], files: listed.map((f) => f.path) });
+    } else {
+      for (const partition of this.metastore.partitionNames(resolved.schema, resolved.table, keys.length)) {
+        const values = parsePartitionName(partition, keys);
+        if (!values) continue;
+        const directory = join(resolved.location, partition);
+        checkUnderRoot(directory, this.rules);
+        const listed = listDataFiles(directory, recursive);
+        files.push(...listed);
+        partitions.push({ values, files: listed.map((f) => f.path) });
+      }
+    }
+    return { table: { properties, dataColumns: resolved.dataColumns, partitionColumns: resolved.partitionColumns, partitions }, files };
+  }
+}
+
+const key = (schema: string, table: string) => `${schema}\u0000${table}`;
+
+function listDirectories(directory: string): string[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+/** The lower-case column names the Parquet files' footers have (union over the files). */
+async function parquetColumns(connection: DuckDBConnection, files: readonly string[]): Promise<Set<string>> {
+  const reader = await connection.runAndReadAll(`SELECT DISTINCT lower(name) FROM parquet_schema([${files.map(quoteString).join(', ')}])`);
+  return new Set(reader.getRows().map((r) => String(r[0])));
+}

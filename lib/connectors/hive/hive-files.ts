@@ -1,0 +1,48 @@
+// The data files of a table or partition directory, as Trino's HiveFileIterator lists them: names starting
+// with `_` or `.` are skipped (metadata, staging, commit markers), subdirectories only with
+// hive.recursive-directories. Listed at every statement that reads the table: other nodes and tools write the tree too.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface DataFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+const hidden = (name: string) => name.startsWith('_') || name.startsWith('.');
+
+/** Files in `directory` (none when it does not exist), sorted by path. */
+export function listDataFiles(directory: string, recursive: boolean): DataFile[] {
+  const out: DataFile[] = [];
+  const walk = (dir: string) => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (hidden(entry.name)) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (recursive) walk(path);
+        continue;
+      }
+      if (!entry.isFile()) continue; // a symlink is never followed out of the tree
+      try {
+        const stat = statSync(path);
+        out.push({ path, size: stat.size, mtimeMs: stat.mtimeMs });
+      } catch {
+        // removed meanwhile
+      }
+    }
+  };
+  walk(directory);
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A listing's identity: changes when a file comes, goes or is rewritten. */
+export function filesSignature(files: readonly DataFile[]): string {
+  return files.map((f) => `${f.path}\u0000${f.size}\u0000${f.mtimeMs}`).join('\u0001');
+}

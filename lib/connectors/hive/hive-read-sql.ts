@@ -1,0 +1,80 @@
+// The DuckDB SQL a hive table is read through: its explicit file lists per partition in the table's format
+// (never chosen by suffix), data columns by name (a column no file has reads NULL), cast to the declared
+// types, partition columns as constants from the directory names. An empty table is a typed empty relation.
+import { quoteIdentifier, quoteString } from '../../sql/sql-formatter.js';
+import type { HiveTableProperties } from './hive-table-properties.js';
+import type { HiveType } from './hive-types.js';
+import { duckdbTypeOfHive } from './hive-types.js';
+
+export interface ReadColumn {
+  name: string;
+  hive: HiveType;
+}
+
+export interface ReadPartition {
+  /** The partition columns' values (none for an unpartitioned table). */
+  values: readonly (string | null)[];
+  files: readonly string[];
+}
+
+export interface ReadableTable {
+  properties: HiveTableProperties;
+  dataColumns: readonly ReadColumn[];
+  partitionColumns: readonly ReadColumn[];
+  partitions: readonly ReadPartition[];
+  /** Parquet: the lower-case names the files' footers have (a column none has reads NULL). */
+  presentColumns?: ReadonlySet<string>;
+}
+
+const list = (files: readonly string[]) => `[${files.map(quoteString).join(', ')}]`;
+
+/** Hive's text defaults: fields split by \u0001, NULL written \N (LazySimpleSerDe). */
+const TEXTFILE_SEPARATOR = '\u0001';
+const TEXTFILE_NULL = '\\N';
+
+/** The table function reading `files` in the table's format, with the data columns as the files hold them. */
+export function readerSql(table: ReadableTable, files: readonly string[]): string {
+  const p = table.properties;
+  const skip = p.skipHeaderLineCount ?? 0;
+  switch (p.format) {
+    case 'PARQUET':
+      return `read_parquet(${list(files)}, union_by_name = true)`;
+    case 'JSON': {
+      const columns = table.dataColumns.map((c) => `${quoteString(c.name)}: ${quoteString(duckdbTypeOfHive(c.hive))}`).join(', ');
+      return `read_json(${list(files)}, format = 'newline_delimited', columns = {${columns}})`;
+    }
+    case 'CSV': {
+      // OpenCSVSerde: every column a string, an empty field '' (never NULL).
+      const columns = table.dataColumns.map((c) => `${quoteString(c.name)}: 'VARCHAR'`).join(', ');
+      const notNull = table.dataColumns.map((c) => quoteString(c.name)).join(', ');
+      return `read_csv(${list(files)}, columns = {${columns}}, header = false, auto_detect = false, skip = ${skip}, delim = ${quoteString(p.csvSeparator ?? ',')}, quote = ${quoteString(p.csvQuote ?? '"')}, escape = ${quoteString(p.csvEscape ?? '\\')}, force_not_null = [${notNull}], null_padding = true, strict_mode = false)`;
+    }
+    default: {
+      // TEXTFILE: no quoting, \N for NULL, fields parsed as their types afterwards (TRY_CAST: Hive reads a bad value as NULL).
+      const columns = table.dataColumns.map((c) => `${quoteString(c.name)}: 'VARCHAR'`).join(', ');
+      return `read_csv(${list(files)}, columns = {${columns}}, header = false, auto_detect = false, skip = ${skip}, delim = ${quoteString(p.textfileFieldSeparator ?? TEXTFILE_SEPARATOR)}, quote = '', escape = ${quoteString(p.textfileFieldSeparatorEscape ?? '')}, nullstr = ${quoteString(p.nullFormat ?? TEXTFILE_NULL)}, null_padding = true, strict_mode = false)`;
+    }
+  }
+}
+
+function dataColumnSql(table: ReadableTable, c: ReadColumn): string {
+  const type = duckdbTypeOfHive(c.hive);
+  const name = quoteIdentifier(c.name);
+  if (table.properties.format === 'PARQUET' && table.presentColumns && !table.presentColumns.has(c.name.toLowerCase())) return `CAST(NULL AS ${type}) AS ${name}`;
+  const cast = table.properties.format === 'TEXTFILE' ? 'TRY_CAST' : 'CAST';
+  return `${cast}(${name} AS ${type}) AS ${name}`;
+}
+
+const constant = (value: string | null, type: string) => `CAST(${value === null ? 'NULL' : quoteString(value)} AS ${type})`;
+
+/** The SELECT standing for the whole table. */
+export function tableReadSql(table: ReadableTable): string {
+  const branches = table.partitions.filter((p) => p.files.length > 0).map((partition) => {
+    const data = table.dataColumns.map((c) => dataColumnSql(table, c));
+    const keys = table.partitionColumns.map((c, i) => `${constant(partition.values[i] ?? null, duckdbTypeOfHive(c.hive))} AS ${quoteIdentifier(c.name)}`);
+    return `SELECT ${[...data, ...keys].join(', ')} FROM ${readerSql(table, partition.files)}`;
+  });
+  if (branches.length > 0) return branches.join(' UNION ALL ');
+  const typed = [...table.dataColumns, ...table.partitionColumns].map((c) => `${constant(null, duckdbTypeOfHive(c.hive))} AS ${quoteIdentifier(c.name)}`);
+  return `SELECT ${typed.join(', ')} WHERE false`;
+}

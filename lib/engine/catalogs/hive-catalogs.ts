@@ -1,0 +1,259 @@
+// The engine's side of the hive catalogs (lib/connectors/hive): each attached as a DuckDB database that
+// mirrors its metastore, brought up to date before every statement that names it; its DDL, INSERT, CTAS
+// and SHOW CREATE TABLE planned here as plans whose execution does the connector's work.
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { HiveCatalogConfig } from '../../connectors/catalog.types.js';
+import { HiveCatalog } from '../../connectors/hive/hive-catalog.js';
+import { createSchema, createTable, dropSchema, dropTable, showCreateTable } from '../../connectors/hive/hive-ddl.js';
+import { createTableAs, insertInto } from '../../connectors/hive/hive-writes.js';
+import type { Query, Statement } from '../../sql/ast.js';
+import { fold, partsOf, qualifyTable, type QualifiedTable } from '../../sql/names.js';
+import { walk } from '../../sql/tree-walk.js';
+import { writeTarget } from '../../sql/statement-gate.js';
+import { outputNames } from '../../sql/output-names.js';
+import { statementOutput } from '../../sql/statement-output.js';
+import type { Translation } from '../../sql/duckdb-translation.js';
+import type { Execution, ExecutionProgress, Plan, RowBatch } from '../engine.types.js';
+import type { OutputColumn, PrestoType, Session } from '../../protocol/types.js';
+import { VivaceError } from '../../protocol/vivace-error.js';
+import { prestoTypeOf } from '../duckdb-types.js';
+import { toVivaceError } from '../duckdb-errors.js';
+import { registerConnectorCatalog } from '../dialect/catalog-metadata.js';
+import { staticRowsPlan } from '../dialect/values-plan.js';
+import { SYSTEM_CATALOG } from './system-catalog.js';
+
+const ROWS_COLUMN: OutputColumn[] = [{ name: 'rows', type: { base: 'bigint' } }];
+
+/** What planning a hive statement needs of the engine. */
+export interface HivePlanning {
+  sql: string;
+  session: Session;
+  translate: (tree: Statement) => Translation;
+  /** A pooled connection (set up as every user statement's), and how to give it back. */
+  acquire: () => Promise<{ connection: DuckDBConnection; release: () => void }>;
+}
+
+export class HiveCatalogs {
+  private constructor(private readonly catalogs: ReadonlyMap<string, HiveCatalog>, private readonly mirror: DuckDBConnection) {}
+
+  /**
+   * Opens the catalogs on `instance` before the engine locks it: each mirror attached, commits a crash left
+   * rolled forward, dead staging removed, the metastore mirrored. `otherRoots`: the node's other directories
+   * (tpch's, the spill directory), which no hive location may reach.
+   */
+  static async open(instance: DuckDBInstance, configs: readonly HiveCatalogConfig[], otherRoots: readonly string[]): Promise<HiveCatalogs> {
+    const mirror = await instance.connect();
+    const catalogs = new Map<string, HiveCatalog>();
+    for (const config of configs) {
+      const others = [...otherRoots, ...configs.filter((c) => c !== config).map((c) => c.root)];
+      const catalog = new HiveCatalog(config, others);
+      await catalog.attach(mirror);
+      registerConnectorCatalog(config.name);
+      catalog.recoverAll();
+      await catalog.sync(mirror, []);
+      catalogs.set(config.name, catalog);
+    }
+    return new HiveCatalogs(catalogs, mirror);
+  }
+
+  get names(): string[] {
+    return [...this.catalogs.keys()];
+  }
+
+  get roots(): string[] {
+    return [...this.catalogs.values()].map((c) => c.config.root);
+  }
+
+  /** The declared types of a hive table's columns DuckDB's types lose. */
+  declared(table: QualifiedTable): ReadonlyMap<string, PrestoType> | undefined {
+    return this.catalogs.get(table.catalog)?.declaredColumns(table.schema, table.table);
+  }
+
+  /**
+   * Brings the mirror of every catalog the statement names (or the session is in) up to date, with the
+   * files of the tables it reads. Resolves whether a view changed (the plan cache is stale then).
+   */
+  async beforePlan(statement: Statement, session: Session, tables: () => readonly QualifiedTable[]): Promise<boolean> {
+    const named = new Set<string>();
+    if (session.catalog !== undefined && this.catalogs.has(fold(session.catalog))) named.add(fold(session.catalog));
+    walk(statement, (node) => {
+      if (node.type !== 'QualifiedName') return;
+      const first = fold(node.parts[0]?.value ?? '');
+      if (this.catalogs.has(first)) named.add(first);
+      // system.jdbc and system.metadata list every catalog's tables.
+      if (first === SYSTEM_CATALOG) for (const name of this.catalogs.keys()) named.add(name);
+    });
+    const read = tables();
+    for (const t of read) if (this.catalogs.has(t.catalog)) named.add(t.catalog);
+    let changed = false;
+    for (const name of named) {
+      const catalog = this.catalogs.get(name)!;
+      if (await catalog.sync(this.mirror, read.filter((t) => t.catalog === name))) changed = true;
+    }
+    return changed;
+  }
+
+  /** A plan for a statement a hive catalog runs itself (its DDL and writes, SHOW CREATE TABLE); undefined for the rest. */
+  plan(statement: Statement, planning: HivePlanning): Plan | undefined {
+    const { session } = planning;
+    if (statement.type === 'ShowCreate' && statement.objectType === 'TABLE') {
+      const table = qualifyTable(partsOf(statement.name), session.catalog, session.schema);
+      const catalog = table && this.catalogs.get(table.catalog);
+      if (!table || !catalog) return undefined;
+      const text = showCreateTable(table.schema, table.table, catalog);
+      return staticRowsPlan([{ name: 'Create Table', type: { base: 'varchar' } }], [[text]]);
+    }
+    const target = writeTarget(statement);
+    if (!target) return undefined;
+    const parts = partsOf(target.name);
+    const catalogName = target.schemaLevel ? (parts.length === 2 ? parts[0] : session.catalog && fold(session.catalog)) : qualifyTable(parts, session.catalog, session.schema)?.catalog;
+    const catalog = catalogName === undefined ? undefined : this.catalogs.get(catalogName);
+    if (!catalog) return undefined;
+    const queryId = newQueryId();
+    const ddl = { catalog, user: session.user, queryId };
+    const output = statementOutput(statement);
+    const updateType = output.kind === 'rows' ? undefined : output.updateType;
+    const table = () => {
+      const t = qualifyTable(parts, session.catalog, session.schema);
+      if (!t) throw new VivaceError('MISSING_SCHEMA_NAME', 'Schema must be specified when session schema is not set');
+      return t;
+    };
+    const sync = async () => {
+      await catalog.sync(this.mirror, []);
+    };
+    switch (statement.type) {
+      case 'CreateSchema':
+        return workPlan([], updateType, async () => {
+          createSchema(statement, parts[parts.length - 1]!, ddl);
+          await sync();
+        });
+      case 'DropSchema':
+        return workPlan([], updateType, async () => {
+          if (statement.cascade) throw new VivaceError('NOT_SUPPORTED', 'This connector does not support dropping schemas with CASCADE option');
+          dropSchema(statement, parts[parts.length - 1]!, ddl);
+          await sync();
+        });
+      case 'CreateTable':
+        return workPlan([], updateType, async () => {
+          const t = table();
+          createTable(statement, t.schema, t.table, ddl);
+          await sync();
+        });
+      case 'DropTable':
+        return workPlan([], updateType, async () => {
+          const t = table();
+          dropTable(statement, t.schema, t.table, ddl);
+          await sync();
+        });
+      case 'Insert':
+      case 'CreateTableAsSelect':
+        return workPlan(ROWS_COLUMN, updateType, () => this.write(statement, table(), catalog, planning, queryId));
+      default:
+        throw new VivaceError('NOT_SUPPORTED', `${updateType ?? statement.type} is not supported by catalog '${catalog.name}'`);
+    }
+  }
+
+  private async write(statement: Extract<Statement, { type: 'Insert' | 'CreateTableAsSelect' }>, t: QualifiedTable, catalog: HiveCatalog, planning: HivePlanning, queryId: string): Promise<number> {
+    const query: Query = statement.query;
+    // The tables the query reads are mirrored with their current files first.
+    const translation = planning.translate(query);
+    for (const name of new Set(translation.tables.map((r) => r.catalog))) {
+      const other = this.catalogs.get(name);
+      if (other) await other.sync(this.mirror, translation.tables.filter((r) => r.catalog === name));
+    }
+    const { connection, release } = await planning.acquire();
+    try {
+      const prepared = await connection.prepare(translation.sql);
+      const duckdbNames: string[] = [];
+      const types: PrestoType[] = [];
+      for (let i = 0; i < prepared.columnCount; i++) {
+        duckdbNames.push(prepared.columnName(i));
+        types.push(prestoTypeOf(prepared.columnType(i)));
+      }
+      prepared.destroySync();
+      const ctx = {
+        catalog, user: planning.session.user, queryId, connection, properties: planning.session.properties,
+        querySql: translation.sql, queryColumns: { names: outputNames(query, duckdbNames), types },
+      };
+      const rows = statement.type === 'Insert' ? await insertInto(statement, t.schema, t.table, ctx) : await createTableAs(statement, t.schema, t.table, ctx);
+      await catalog.sync(this.mirror, [t]);
+      return rows ?? 0;
+    } finally {
+      release();
+    }
+  }
+
+  close(): void {
+    this.mirror.closeSync();
+  }
+}
+
+/** A query id in Trino's form for file names (the coordinator's id is not known to the engine here). */
+function newQueryId(): string {
+  const now = new Date();
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const stamp = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}_${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += letters[Math.floor(Math.random() * letters.length)];
+  return `${stamp}_${pad(Math.floor(Math.random() * 100000), 5)}_${suffix}`;
+}
+
+/** A plan whose execution runs `work` once: DDL (no rows) or a write (its count as the one row and the update count). */
+function workPlan(columns: OutputColumn[], updateType: string | undefined, work: () => Promise<number | void>): Plan {
+  let pending: typeof work | undefined = work;
+  const execute = (): Execution => {
+    const once = pending;
+    pending = undefined;
+    if (!once) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'Plan already executed');
+    return new WorkExecution(once, columns.length > 0);
+  };
+  // Nothing is held before execution: the connection of a write is taken when it runs.
+  return { columns, ...(updateType ? { updateType } : {}), execute, release: () => undefined };
+}
+
+class WorkExecution implements Execution {
+  private done = false;
+  private delivered = false;
+  private canceled = false;
+  private count?: number;
+  private millis = 0;
+
+  constructor(private readonly work: () => Promise<number | void>, private readonly counts: boolean) {}
+
+  get updateCount(): number | undefined {
+    return this.count;
+  }
+
+  get exhausted(): boolean {
+    return this.done && (this.delivered || !this.counts);
+  }
+
+  async next(): Promise<RowBatch | null> {
+    if (this.canceled) throw new VivaceError('USER_CANCELED', 'Query was canceled');
+    if (!this.done) {
+      const started = performance.now();
+      try {
+        const n = await this.work();
+        this.count = this.counts ? n ?? 0 : undefined;
+      } catch (err) {
+        throw err instanceof VivaceError ? err : toVivaceError(err);
+      } finally {
+        this.millis += performance.now() - started;
+        this.done = true;
+      }
+    }
+    if (!this.counts || this.delivered) return null;
+    this.delivered = true;
+    const json = `[${this.count ?? 0}]`;
+    return { json, rows: 1, bytes: json.length };
+  }
+
+  cancel(): void {
+    this.canceled = true;
+  }
+
+  progress(): ExecutionProgress {
+    return { processedRows: 0, processedBytes: 0, outputRows: this.delivered ? 1 : 0, cpuTimeMillis: Math.round(this.millis) };
+  }
+}
