@@ -173,6 +173,7 @@ export class HiveCatalog {
     let sql: string;
     let signature: string;
     let declared: Map<string, PrestoType> | undefined;
+    const comments: string[] = [];
     try {
       const resolved = this.resolve(schema, table);
       if (!resolved) return false;
@@ -184,6 +185,12 @@ export class HiveCatalog {
       sql = tableReadSql({ ...readable.table, ...(present ? { presentColumns: present } : {}) });
       declared = new Map();
       for (const c of [...resolved.dataColumns, ...resolved.partitionColumns]) if (isLossy(c.hive)) declared.set(c.name, prestoTypeOfHive(c.hive));
+      // Comments as the metastore keeps them, for DESCRIBE and information_schema.
+      for (const c of [...resolved.metadata.dataColumns, ...(resolved.metadata.partitionColumns ?? [])]) {
+        if (typeof c.comment === 'string') comments.push(`COMMENT ON COLUMN ${name}.${quoteIdentifier(c.name)} IS ${quoteString(c.comment)}`);
+      }
+      const tableComment = resolved.metadata.parameters?.comment;
+      if (typeof tableComment === 'string') comments.push(`COMMENT ON VIEW ${name} IS ${quoteString(tableComment)}`);
     } catch (err) {
       // Reading it fails with the reason; listing it still works.
       const message = err instanceof Error ? err.message : String(err);
@@ -191,6 +198,7 @@ export class HiveCatalog {
       signature = `${stamp}\u0002error`;
     }
     await connection.run(`CREATE OR REPLACE VIEW ${name} AS ${sql}`);
+    for (const comment of comments) await connection.run(comment);
     this.mirrored.set(key(schema, table), { signature, ...(declared && declared.size > 0 ? { declared } : {}) });
     return true;
   }

@@ -33,26 +33,27 @@ const TEXTFILE_SEPARATOR = '\u0001';
 const TEXTFILE_NULL = '\\N';
 
 /** The table function reading `files` in the table's format, with the data columns as the files hold them. */
+/** `hive_partitioning = false` everywhere: the directories' `k=v` are the metastore's to read, never DuckDB's guess. */
 export function readerSql(table: ReadableTable, files: readonly string[]): string {
   const p = table.properties;
   const skip = p.skipHeaderLineCount ?? 0;
   switch (p.format) {
     case 'PARQUET':
-      return `read_parquet(${list(files)}, union_by_name = true)`;
+      return `read_parquet(${list(files)}, union_by_name = true, hive_partitioning = false)`;
     case 'JSON': {
       const columns = table.dataColumns.map((c) => `${quoteString(c.name)}: ${quoteString(duckdbTypeOfHive(c.hive))}`).join(', ');
-      return `read_json(${list(files)}, format = 'newline_delimited', columns = {${columns}})`;
+      return `read_json(${list(files)}, format = 'newline_delimited', columns = {${columns}}, hive_partitioning = false)`;
     }
     case 'CSV': {
       // OpenCSVSerde: every column a string, an empty field '' (never NULL).
       const columns = table.dataColumns.map((c) => `${quoteString(c.name)}: 'VARCHAR'`).join(', ');
       const notNull = table.dataColumns.map((c) => quoteString(c.name)).join(', ');
-      return `read_csv(${list(files)}, columns = {${columns}}, header = false, auto_detect = false, skip = ${skip}, delim = ${quoteString(p.csvSeparator ?? ',')}, quote = ${quoteString(p.csvQuote ?? '"')}, escape = ${quoteString(p.csvEscape ?? '\\')}, force_not_null = [${notNull}], null_padding = true, strict_mode = false)`;
+      return `read_csv(${list(files)}, columns = {${columns}}, header = false, auto_detect = false, skip = ${skip}, delim = ${quoteString(p.csvSeparator ?? ',')}, quote = ${quoteString(p.csvQuote ?? '"')}, escape = ${quoteString(p.csvEscape ?? '\\')}, force_not_null = [${notNull}], null_padding = true, strict_mode = false, hive_partitioning = false)`;
     }
     default: {
       // TEXTFILE: no quoting, \N for NULL, fields parsed as their types afterwards (TRY_CAST: Hive reads a bad value as NULL).
       const columns = table.dataColumns.map((c) => `${quoteString(c.name)}: 'VARCHAR'`).join(', ');
-      return `read_csv(${list(files)}, columns = {${columns}}, header = false, auto_detect = false, skip = ${skip}, delim = ${quoteString(p.textfileFieldSeparator ?? TEXTFILE_SEPARATOR)}, quote = '', escape = ${quoteString(p.textfileFieldSeparatorEscape ?? '')}, nullstr = ${quoteString(p.nullFormat ?? TEXTFILE_NULL)}, null_padding = true, strict_mode = false)`;
+      return `read_csv(${list(files)}, columns = {${columns}}, header = false, auto_detect = false, skip = ${skip}, delim = ${quoteString(p.textfileFieldSeparator ?? TEXTFILE_SEPARATOR)}, quote = '', escape = ${quoteString(p.textfileFieldSeparatorEscape ?? '')}, nullstr = ${quoteString(p.nullFormat ?? TEXTFILE_NULL)}, null_padding = true, strict_mode = false, hive_partitioning = false)`;
     }
   }
 }
