@@ -58,7 +58,7 @@ describe('e2e: the cluster\'s first seconds', function () {
     expect(rows).to.deep.equal([[1]]);
     const shown = await catalogs;
     expect(shown.responses[0].stats.state).to.equal('RUNNING');
-    expect(shown.rows).to.deep.equal([['memory'], ['system'], ['tpch']]);
+    expect(shown.rows).to.deep.equal([['lake'], ['memory'], ['system'], ['tpch']]);
 
     // Started: /v1/info says so, and the coordinator printed when.
     const info = await request('GET', `${cluster.url}/v1/info`);
