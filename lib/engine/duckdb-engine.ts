@@ -248,22 +248,19 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
     const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
     if (statement && hive) {
-      // A hive catalog's own statements (DDL, writes, SHOW CREATE TABLE); other statements read its mirror, brought up to date first.
-      try {
-        const own = hive.plan(statement, { sql, session, translate, acquire: async () => {
+      const hiveCatalogs = hive;
+      // A hive catalog's own statements (DDL, writes, SHOW CREATE TABLE); other statements read its mirror,
+      // brought up to date first. Either waits for the tpch data it reads (a CTAS from tpch).
+      const hivePlanned = async (): Promise<Plan> => {
+        const own = hiveCatalogs.plan(statement, { sql, session, translate, acquire: async () => {
           const connection = await pool.acquire();
           return { connection, release: () => pool.release(connection) };
         } });
-        if (own) return Promise.resolve(own);
-      } catch (err) {
-        return Promise.reject(err);
-      }
-      const hiveCatalogs = hive;
-      const syncing = hiveCatalogs.beforePlan(statement, session, () => tablesOf(statement, sql, translate)).then((changed) => {
-        if (changed) cache.clear();
-      });
-      const after: Promise<unknown> = generating ? Promise.all([generating, syncing]) : syncing;
-      return untilAborted(after, signal).then(planned);
+        if (own) return own;
+        if (await untilAborted(hiveCatalogs.beforePlan(statement, session, () => tablesOf(statement, sql, translate)), signal)) cache.clear();
+        return planned();
+      };
+      return generating ? untilAborted(generating, signal).then(hivePlanned) : hivePlanned();
     }
     return generating ? untilAborted(generating, signal).then(planned) : planned();
   };
@@ -332,6 +329,14 @@ function tablesOf(statement: Statement, sql: string, translate: (tree: Statement
   try {
     tables = translate(inner).tables;
   } catch {
+    // A CTAS another connector writes (a hive table's properties are no memory table's): what its query reads.
+    if (inner.type === 'CreateTableAsSelect') {
+      try {
+        tables = translate(inner.query).tables;
+        TABLES_OF.set(statement, tables);
+        return tables;
+      } catch { /* as below */ }
+    }
     // Not a statement DuckDB runs (SHOW, USE, ...), or one its planning refuses anyway.
     tables = [];
   }
