@@ -10,6 +10,7 @@ import { ConnectionPool } from './connection-pool.js';
 import { CONNECTION_SETUP_SQL } from './presto-macros.js';
 import { filledType, prestoTypeOf } from './duckdb-types.js';
 import { ipAddressFunctions } from './ip-address-functions.js';
+import { sketchFunctions } from './sketch-functions.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
 import { declaredOutputs, type DeclaredOutput } from '../sql/declared-types.js';
 import { columnChanges } from '../sql/column-declarations.js';
@@ -127,6 +128,10 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     await scans.setUp(c);
     if (/^\d+(?:\.\d+)?\s*[KMG]?i?B$/i.test(bufferSize)) await c.run(`SET streaming_buffer_size = '${bufferSize}'`);
   };
+  // The sketch functions come first: the connections' macros name them (cardinality of a sketch).
+  const registrar = await instance.connect();
+  for (const fn of sketchFunctions()) registrar.registerScalarFunction(fn);
+  registrar.closeSync();
   const pool = new ConnectionPool(instance, options.maxConnections ?? 8, setup);
   const first = await pool.acquire();
   // Declared column types DuckDB loses (varchar(n), ...), read by listings through SQL functions on this

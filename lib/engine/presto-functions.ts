@@ -8,6 +8,7 @@
 
 import { MYSQL_TO_STRFTIME } from '../sql/mysql-date-format.js';
 import { IPADDRESS_DUCKDB_TYPE } from '../sql/ip-address.js';
+import { SKETCH_FUNCTION_NAMES } from '../sql/sketch-calls.js';
 import { ZONED_DATE_ADD, ZONED_ISO8601, ZONED_TRUNC, zonedInterval } from './zoned-overloads.js';
 import { ZONED_PRECISIONS, zonedType } from '../sql/zoned-timestamps.js';
 
@@ -182,8 +183,10 @@ export const PRESTO_FUNCTIONS_SQL: readonly string[] = [
     );
   }).flat(),
   // Arrays and maps
-  // cardinality: one macro for arrays and maps (macros cannot overload on generic types); via JSON.
-  macro('cardinality', `(x) AS ${once('cardinality', ['x'], ({ x }) => `(CASE json_type(to_json(${x})) WHEN 'OBJECT' THEN len(json_keys(to_json(${x}))) ELSE system.main.json_array_length(to_json(${x})) END)::BIGINT`)}`),
+  // cardinality: one macro for arrays and maps (macros cannot overload on generic types); via JSON. A BLOB
+  // is a sketch (HyperLogLog, SetDigest): the engine's function (sketch-functions.ts, registered before
+  // the macros). DuckDB's typeof() (the macro typeof is Trino's) is a constant: DuckDB keeps one branch.
+  macro('cardinality', `(x) AS ${once('cardinality', ['x'], ({ x }) => `(CASE WHEN system.main.typeof(${x}) = 'BLOB' THEN ${SKETCH_FUNCTION_NAMES.cardinality}(${x}::BLOB) WHEN json_type(to_json(${x})) = 'OBJECT' THEN len(json_keys(to_json(${x}))) ELSE system.main.json_array_length(to_json(${x})) END)::BIGINT`)}`),
   // x[i]: 1-based, negative from the end, NULL out of range; a map's missing key is NULL.
   macro('element_at', `(c, k) AS c[k]`),
   // array_to_string is a DuckDB macro using its list twice: its body, with the list bound once. The

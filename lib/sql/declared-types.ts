@@ -9,6 +9,7 @@ import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
 import { lossyColumnType } from './column-declarations.js';
 import { fractionDigits, hasTimeZone, hasZone } from './temporal-literals.js';
 import { dateLiteral, temporalLiteralCast, timeLiteral, timestampLiteral } from './temporal-literal-values.js';
+import { sketchCallType } from './sketch-calls.js';
 
 /** The lower-case name a call names (its last part). */
 const callName = (e: Extract<Expression, { type: 'FunctionCall' }>) => fold(e.name.parts[e.name.parts.length - 1]!.value);
@@ -125,6 +126,8 @@ export function declaredType(e: Expression, column?: ColumnType): PrestoType | u
         const [keys, values] = e.arguments as Extract<Expression, { type: 'ArrayConstructor' }>[];
         return constructed({ base: 'map', params: [arrayElement(keys!.values, column), arrayElement(values!.values, column)] });
       }
+      const sketch = sketchCallType(e, (a) => declaredType(a, column) ?? column?.(a));
+      if (sketch) return sketch;
       if (name === 'with_timezone' || name === 'at_timezone') return { base: 'timestamp with time zone', precision: timestampPrecision(e.arguments[0]) };
       // Truncating or shifting a timestamp keeps its type (Trino: date_trunc('month', timestamp(3)) is timestamp(3)).
       const shifted = name === 'date_trunc' ? e.arguments[1] : name === 'date_add' ? e.arguments[2] : undefined;

@@ -27,7 +27,9 @@ import { ZonedTranslation } from './zoned-translation.js';
 import { knownZone } from './static-zones.js';
 import { InstantGrouping } from './zoned-grouping.js';
 import { translateCall, type CallPrinter } from './duckdb-functions.js';
+import { isSketchAggregate, sketchAggregate, sketchScalar, SKETCH_FUNCTION_NAMES } from './sketch-calls.js';
 import { lookupFunction, resolveFunctionName } from './function-catalog.js';
+import { declaredType } from './declared-types.js';
 import { childrenOf, walk } from './tree-walk.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
 import { positionAt } from './syntax-error.js';
@@ -361,7 +363,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         // Trino casts a value to the JSON that stands for it: a varchar becomes a JSON string (DuckDB's
         // cast would parse the text), numbers, arrays, maps and rows their JSON.
         if (e.targetType.type === 'GenericDataType' && fold(e.targetType.name.value) === 'json' && !this.repeatsFieldNames) return `to_json(${this.expression(e.expression)})`;
-        return boundedText(e.targetType, this.ipAddressCast(e) ?? this.roundingCast(e) ?? super.expression(e));
+        return boundedText(e.targetType, this.ipAddressCast(e) ?? this.roundingCast(e) ?? this.sketchCast(e) ?? super.expression(e));
       }
       case 'ArithmeticBinaryExpression':
         if (e.operator === '/') return this.division(e.left, e.right);
@@ -443,6 +445,17 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     return `(${sign}CAST(${quoteString(units)} AS INTERVAL))`;
   }
 
+  /**
+   * A cast to P4HyperLogLog makes a HyperLogLog dense (Trino's castToP4Hll); bytes the tree shows to be a
+   * varbinary or already a P4HyperLogLog keep their form.
+   */
+  private sketchCast(e: Extract<Expression, { type: 'Cast' }>): string | undefined {
+    if (e.targetType.type !== 'GenericDataType' || fold(e.targetType.name.value) !== 'p4hyperloglog') return undefined;
+    const from = e.expression.type === 'BinaryLiteral' ? { base: 'varbinary' } : declaredType(e.expression);
+    if (from?.base === 'varbinary' || from?.base === 'P4HyperLogLog') return undefined;
+    return `${SKETCH_FUNCTION_NAMES.toP4}(${super.expression(e)})`;
+  }
+
   private lambda(e: LambdaExpression): string {
     const params = e.arguments.map((a) => quoteIdentifier(a.value)).join(', ');
     // Parameters shadow any binding of an enclosing rewritten lambda.
@@ -481,8 +494,15 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   private printCall(name: string, call: FunctionCall): string {
     const plain = !call.distinct && !call.orderBy && !call.filter && !call.window && !call.nullTreatment;
     if (plain) {
-      const translated = translateCall(name, call.arguments, this);
+      const translated = translateCall(name, call.arguments, this) ?? sketchScalar(name, call.arguments, (a) => this.expression(a));
       if (translated !== undefined) return translated;
+    }
+    // A sketch aggregate is the engine's function over list(x) of the group (sketch-calls.ts).
+    if (isSketchAggregate(name) && !call.nullTreatment) {
+      // A bare NULL is typed (DuckDB's list of NULL has no element type to read); Trino's unknown adds nothing.
+      const args = call.arguments.map((a) => (a.type === 'NullLiteral' ? 'CAST(NULL AS BIGINT)' : this.expression(a)));
+      const sketch = sketchAggregate(name, args, (argument) => this.callText('list', argument, call));
+      if (sketch !== undefined) return sketch;
     }
     const inTry = name === 'try';
     if (inTry) this.tryDepth++;
@@ -492,6 +512,12 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     } finally {
       if (inTry) this.tryDepth--;
     }
+    return this.callText(name, args, call);
+  }
+
+  /** `name(args)` with the call's DISTINCT, ORDER BY, null treatment, FILTER and OVER. */
+  private callText(name: string, printedArgs: string, call: FunctionCall): string {
+    let args = printedArgs;
     if (call.distinct) args = `DISTINCT ${args}`;
     if (call.orderBy) args += ` ${this.orderBy(call.orderBy)}`;
     // DuckDB reads IGNORE NULLS inside the parentheses.

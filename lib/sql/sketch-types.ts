@@ -1,7 +1,7 @@
 // Trino's sketch types (HyperLogLog, P4HyperLogLog, SetDigest, qdigest(T), tdigest): their values are
 // serialized sketches, held here as DuckDB BLOBs and sent in base64 as Trino sends them. A column of one,
-// a cast of NULL or of a varbinary to one, and the value read back work; the functions that build or read
-// sketches are not supported (their bytes would have to match Trino's to be of use to anyone).
+// a cast of NULL or of a varbinary to one, and the value read back work; the functions computing them are
+// sketch-calls.ts and engine/sketch-functions.ts (qdigest's are not supported).
 import type { DataType } from './ast.js';
 import type { PrestoType } from '../protocol/types.js';
 import { fold } from './names.js';
@@ -36,20 +36,9 @@ export function sketchType(t: DataType): PrestoType | undefined {
   return QDIGEST_VALUES.has(folded) ? ({ base: 'qdigest', params: [{ base: folded }] } as unknown as PrestoType) : undefined;
 }
 
-/** Trino's functions that build or read sketches, by the sketch type they need. */
+/** Trino's sketch functions not computed here (sketch-calls.ts has those that are), by the sketch type they need. */
 const SKETCH_FUNCTIONS: Readonly<Record<string, string>> = {
-  approx_set: 'HyperLogLog',
-  empty_approx_set: 'HyperLogLog',
-  merge: 'HyperLogLog, qdigest and tdigest',
-  make_set_digest: 'SetDigest',
-  merge_set_digest: 'SetDigest',
-  hash_counts: 'SetDigest',
-  intersection_cardinality: 'SetDigest',
-  jaccard_index: 'SetDigest',
   qdigest_agg: 'qdigest',
-  tdigest_agg: 'tdigest',
-  value_at_quantile: 'qdigest and tdigest',
-  values_at_quantiles: 'qdigest and tdigest',
   quantile_at_value: 'qdigest',
   scale_qdigest: 'qdigest',
   scale_tdigest: 'tdigest',

@@ -107,7 +107,7 @@ describe('value types over HTTP', function () {
     expect((await single(`EXECUTE path USING '$["foo-bar"][0]'`)).json).to.equal('"5"');
   });
 
-  it("types Trino's sketches as Trino spells them, held as their bytes and sent in base64; the functions computing them are not supported", async () => {
+  it("types Trino's sketches as Trino spells them, held as their bytes and sent in base64; qdigest's functions are not supported", async () => {
     const cells = await columns("SELECT CAST(null AS HyperLogLog), CAST(null AS P4HyperLogLog), CAST(null AS SetDigest), CAST(null AS QDigest(BIGINT)), CAST(null AS TDigest), CAST(X'020C0100800344' AS HyperLogLog)");
     expect(cells).to.deep.equal([
       { json: 'null', type: 'HyperLogLog', signature: plain('HyperLogLog') },
@@ -120,7 +120,8 @@ describe('value types over HTTP', function () {
     await trino.ok('CREATE TABLE sketches (h HyperLogLog, q qdigest(double))');
     await trino.ok("INSERT INTO sketches VALUES (CAST(X'01' AS HyperLogLog), NULL)");
     expect((await columns('SELECT h, q FROM sketches')).map((c) => [c.json, c.type])).to.deep.equal([['"AQ=="', 'HyperLogLog'], ['null', 'qdigest(double)']]);
-    for (const call of ['approx_set(1)', 'make_set_digest(1)', 'tdigest_agg(1)']) {
+    // The functions computing sketches: spec/http/sketch-functions-http.spec.ts; qdigest's are not computed.
+    for (const call of ['qdigest_agg(1)', 'scale_tdigest(tdigest_agg(1), 2)']) {
       const refused = await trino.execute(`SELECT ${call}`);
       expect(refused.error, call).to.include({ errorName: 'NOT_SUPPORTED' });
     }

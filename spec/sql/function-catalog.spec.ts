@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { CONNECTION_SETUP_SQL } from '../../lib/engine/presto-macros.js';
+import { sketchFunctions } from '../../lib/engine/sketch-functions.js';
 import type { Engine } from '../../lib/engine/engine.types.js';
 import {
   SYNTAX_FUNCTIONS,
@@ -26,6 +27,8 @@ const KINDS: readonly (FunctionKind | undefined)[] = [undefined, 'scalar', 'aggr
 async function setupConnection(): Promise<{ connection: DuckDBConnection; close(): void }> {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
+  // As the engine does: the sketch functions first, the macros name them.
+  for (const fn of sketchFunctions()) connection.registerScalarFunction(fn);
   for (const sql of CONNECTION_SETUP_SQL) await connection.run(sql);
   return {
     connection,
@@ -60,6 +63,11 @@ const EXAMPLES: Record<string, string> = {
   any_value: `SELECT any_value(x) = 2 FROM ${T('(NULL), (2)')}`,
   approx_distinct: `SELECT approx_distinct(x) = 2 FROM ${T('(1), (2), (2)')}`,
   approx_percentile: `SELECT approx_percentile(x, 0.5) = 2 FROM ${T('(1), (2), (3)')}`,
+  approx_set: `SELECT cardinality(approx_set(x)) = 2, CAST(approx_set(x) AS varbinary) = X'020C020080034400802008DE' FROM ${T('(1), (2), (2)')}`,
+  make_set_digest: `SELECT cardinality(make_set_digest(x)) = 2 FROM ${T('(1), (2), (2)')}`,
+  merge: `SELECT cardinality(merge(h)) = 3 FROM (SELECT approx_set(x) AS h FROM (VALUES (1, 1), (2, 1), (3, 2)) t(x, g) GROUP BY g)`,
+  merge_set_digest: `SELECT cardinality(merge_set_digest(d)) = 3 FROM (SELECT make_set_digest(x) AS d FROM (VALUES (1, 1), (2, 1), (3, 2)) t(x, g) GROUP BY g)`,
+  tdigest_agg: `SELECT value_at_quantile(tdigest_agg(x), 0.5) = 2, value_at_quantile(tdigest_agg(x, 2), 0) = 1 FROM ${T('(1), (2), (3)')}`,
   arbitrary: `SELECT arbitrary(x) = 1 FROM ${T('(1)')}`,
   array_agg: `SELECT array_agg(x ORDER BY x) = ARRAY[1, 2] FROM ${T('(2), (1)')}`,
   avg: `SELECT avg(x) = 1.5 FROM ${T('(1), (2)')}`,
@@ -241,7 +249,14 @@ const EXAMPLES: Record<string, string> = {
   array_sort: `SELECT array_sort(ARRAY[3, 1, 2]) = ARRAY[1, 2, 3]`,
   array_union: `SELECT array_union(ARRAY[1, 2], ARRAY[2, 3]) = ARRAY[1, 2, 3]`,
   arrays_overlap: `SELECT arrays_overlap(ARRAY[1, 2], ARRAY[2, 3])`,
-  cardinality: `SELECT cardinality(ARRAY[1, 2]) = 2, cardinality(map(ARRAY['a'], ARRAY[1])) = 1`,
+  cardinality: `SELECT cardinality(ARRAY[1, 2]) = 2, cardinality(map(ARRAY['a'], ARRAY[1])) = 1, cardinality(approx_set(1)) = 1`,
+  // setdigest.md, tdigest.md
+  empty_approx_set: 'SELECT cardinality(empty_approx_set()) = 0',
+  hash_counts: `SELECT hash_counts(make_set_digest(x))[19144387141682250] = 3 FROM ${T('(1), (1), (1), (2), (2)')}`,
+  intersection_cardinality: 'SELECT intersection_cardinality(make_set_digest(v1), make_set_digest(v2)) = 3 FROM (VALUES (1, 1), (NULL, 2), (2, 3), (3, 4)) T(v1, v2)',
+  jaccard_index: 'SELECT jaccard_index(make_set_digest(v1), make_set_digest(v2)) = 0.5 FROM (VALUES (1, 1), (NULL, 2), (2, 3), (NULL, 4)) T(v1, v2)',
+  value_at_quantile: `SELECT value_at_quantile(tdigest_agg(x), 1) = 3 FROM ${T('(1), (2), (3)')}`,
+  values_at_quantiles: `SELECT values_at_quantiles(tdigest_agg(x), ARRAY[0, 1]) = ARRAY[1e0, 3e0] FROM ${T('(1), (2), (3)')}`,
   contains: `SELECT contains(ARRAY[1, 2], 2), NOT contains(ARRAY[1, 2], 3)`,
   element_at: `SELECT element_at(ARRAY[1, 2], -1) = 2, element_at(ARRAY[1, 2], 3) IS NULL`,
   filter: `SELECT filter(ARRAY[5, -6, 7], x -> x > 0) = ARRAY[5, 7]`,
