@@ -94,7 +94,7 @@ const AGGREGATE: readonly Row[] = [
   ['stddev_pop', 'duckdb'],
   ['stddev_samp', 'duckdb'],
   ['sum', 'duckdb', 'sum of integers is typed decimal(38,0) (Trino: bigint)'],
-  ['tdigest_agg', 'rewrite', "airlift's TDigest over list(x) in row order, serialized once (Trino may merge partial digests first)"],
+  ['tdigest_agg', 'rewrite', "airlift's TDigest over list(x) in row order (Trino merges its drivers' partial digests)"],
   ['theta_sketch_union', false, 'datasketches'],
   ['var_pop', 'duckdb'],
   ['var_samp', 'duckdb'],
