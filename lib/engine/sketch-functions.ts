@@ -1,6 +1,7 @@
 // Trino's sketch functions in DuckDB, as JavaScript scalar functions over the sketches of ./sketches. An
 // aggregate (approx_set, make_set_digest, tdigest_agg, merge, merge_set_digest) reaches here as a scalar over
-// DuckDB's list(x) of its group (the translation's doing, sketch-calls.ts), so the sketch sees every value.
+// DuckDB's list(x) of its group (the translation's doing, sketch-calls.ts), so the sketch sees every value;
+// approx_set and make_set_digest see their values' hashes, computed row by row beforehand.
 // Errors carry the Trino error name as a prefix (duckdb-errors.ts maps it); values are never pasted into SQL.
 import {
   ANY, BIGINT, BLOB, DOUBLE, DuckDBBlobValue, DuckDBDateValue, DuckDBDecimalValue, DuckDBListValue, DuckDBScalarFunction, DuckDBStructValue,
@@ -11,8 +12,8 @@ import { prestoTypeOf } from './duckdb-types.js';
 import { rowScalarFunction } from './catalogs/text-scalar-function.js';
 import { formatType } from '../protocol/presto-type.js';
 import { javaDoubleText } from '../protocol/java-float-text.js';
-import { doubleToLongBits, murmur3Hash64, murmur3Hash64OfLong } from './sketches/murmur3-hash.js';
-import { HyperLogLog, SketchFormatError, splitHash } from './sketches/hyper-log-log.js';
+import { doubleToLongBits, murmur3Hash64, murmur3Hash64OfLongHalves } from './sketches/murmur3-hash.js';
+import { HyperLogLog, SketchFormatError, type Hash } from './sketches/hyper-log-log.js';
 import { SetDigest } from './sketches/set-digest.js';
 import { TDigest } from './sketches/t-digest.js';
 
@@ -50,10 +51,25 @@ const DOUBLE_TYPES: ReadonlySet<DuckDBTypeId> = new Set([DuckDBTypeId.FLOAT, Duc
 /** A decimal as Trino casts one to double (the unscaled value over the power of ten). */
 const decimalDouble = (d: DuckDBDecimalValue): number => Number(d.value) / 10 ** d.scale;
 
+const HALVES = new DataView(new ArrayBuffer(8));
+
+/** A hash's halves as the signed BIGINT DuckDB holds it. */
+function signedHash({ hi, lo }: Hash): bigint {
+  HALVES.setUint32(0, hi);
+  HALVES.setUint32(4, lo);
+  return HALVES.getBigInt64(0);
+}
+
+/** A signed BIGINT hash as its halves. */
+function hashHalves(hash: bigint): Hash {
+  HALVES.setBigInt64(0, hash);
+  return { hi: HALVES.getUint32(0), lo: HALVES.getUint32(4) };
+}
+
 /** The 64-bit hash of one value as Trino's approx_set hashes it: bigint as a long, double by its bits, varchar's UTF-8. */
 function approxSetHash(type: DuckDBType): (value: DuckDBValue) => bigint {
-  if (LONG_TYPES.has(type.typeId)) return (v) => murmur3Hash64OfLong(BigInt(v as number | bigint));
-  if (DOUBLE_TYPES.has(type.typeId)) return (v) => murmur3Hash64OfLong(doubleToLongBits(v instanceof DuckDBDecimalValue ? decimalDouble(v) : (v as number)));
+  if (LONG_TYPES.has(type.typeId)) return (v) => signedHash(murmur3Hash64OfLongHalves(v as number | bigint));
+  if (DOUBLE_TYPES.has(type.typeId)) return (v) => signedHash(murmur3Hash64OfLongHalves(doubleToLongBits(v instanceof DuckDBDecimalValue ? decimalDouble(v) : (v as number))));
   if (type.typeId === DuckDBTypeId.VARCHAR) return (v) => murmur3Hash64(UTF8.encode(v as string));
   throw unexpected('approx_set', type, 'approx_set(bigint), approx_set(double), approx_set(varchar(x))');
 }
@@ -63,13 +79,35 @@ function approxSetHash(type: DuckDBType): (value: DuckDBValue) => bigint {
  * value) hashed as one, a value held as bytes (varchar, varbinary) by its bytes.
  */
 function setDigestHash(type: DuckDBType): (value: DuckDBValue) => bigint {
-  if (LONG_TYPES.has(type.typeId)) return (v) => murmur3Hash64OfLong(BigInt(v as number | bigint));
-  if (type.typeId === DuckDBTypeId.DATE) return (v) => murmur3Hash64OfLong(BigInt((v as DuckDBDateValue).days));
-  if (type.typeId === DuckDBTypeId.DECIMAL && type.width <= 18) return (v) => murmur3Hash64OfLong((v as DuckDBDecimalValue).value);
+  if (LONG_TYPES.has(type.typeId)) return (v) => signedHash(murmur3Hash64OfLongHalves(v as number | bigint));
+  if (type.typeId === DuckDBTypeId.DATE) return (v) => signedHash(murmur3Hash64OfLongHalves((v as DuckDBDateValue).days));
+  if (type.typeId === DuckDBTypeId.DECIMAL && type.width <= 18) return (v) => signedHash(murmur3Hash64OfLongHalves((v as DuckDBDecimalValue).value));
   if (type.typeId === DuckDBTypeId.VARCHAR) return (v) => murmur3Hash64(UTF8.encode(v as string));
   if (type.typeId === DuckDBTypeId.BLOB) return (v) => murmur3Hash64((v as DuckDBBlobValue).bytes);
   throw unexpected('make_set_digest', type, 'make_set_digest(T)');
 }
+
+/** Each row's hash, in DuckDB's chunks (short calls into JavaScript); NULL stays NULL. */
+function hashFunction(name: string, hashOf: (type: DuckDBType) => (value: DuckDBValue) => bigint): DuckDBScalarFunction {
+  return DuckDBScalarFunction.create({
+    name,
+    returnType: BIGINT,
+    parameterTypes: [ANY],
+    specialHandling: true,
+    mainFunction: (_info, input, output) => {
+      const hash = hashOf(input.getColumnVector(0).type);
+      const values = input.getColumnValues(0);
+      for (let row = 0; row < input.rowCount; row++) {
+        const value = values[row];
+        output.setItem(row, value === null || value === undefined ? null : BigInt.asIntN(64, hash(value)));
+      }
+      output.flush();
+    },
+  });
+}
+
+const approxSetHashes = (): DuckDBScalarFunction => hashFunction(SKETCH_FUNCTION_NAMES.approxSetHash, approxSetHash);
+const setDigestHashes = (): DuckDBScalarFunction => hashFunction(SKETCH_FUNCTION_NAMES.setDigestHash, setDigestHash);
 
 /** The element type of a LIST column (the translation passes list(x)). */
 function elementType(type: DuckDBType): DuckDBType {
@@ -97,24 +135,20 @@ function listFunction(name: string, build: (type: DuckDBType) => (items: readonl
   });
 }
 
-const approxSet = (): DuckDBScalarFunction => listFunction(SKETCH_FUNCTION_NAMES.approxSet, (type) => {
-  const hash = approxSetHash(type);
-  return (items) => {
-    if (items.length === 0) return undefined;
-    const hll = HyperLogLog.create(APPROX_SET_BUCKETS);
-    for (const item of items) hll.addHash(splitHash(hash(item)));
-    return hll.serialize();
-  };
+/** approx_set over the hashes of its group (vivace_approx_set_hash), each once. */
+const approxSet = (): DuckDBScalarFunction => listFunction(SKETCH_FUNCTION_NAMES.approxSet, () => (items) => {
+  if (items.length === 0) return undefined;
+  const hll = HyperLogLog.create(APPROX_SET_BUCKETS);
+  for (const item of items) hll.addHash(hashHalves(item as bigint));
+  return hll.serialize();
 });
 
-const makeSetDigest = (): DuckDBScalarFunction => listFunction(SKETCH_FUNCTION_NAMES.makeSetDigest, (type) => {
-  const hash = setDigestHash(type);
-  return (items) => {
-    if (items.length === 0) return undefined;
-    const digest = SetDigest.create();
-    for (const item of items) digest.addHash(hash(item));
-    return digest.serialize();
-  };
+/** make_set_digest over the hashes of its group (vivace_set_digest_hash), each as often as its value. */
+const makeSetDigest = (): DuckDBScalarFunction => listFunction(SKETCH_FUNCTION_NAMES.makeSetDigest, () => (items) => {
+  if (items.length === 0) return undefined;
+  const digest = SetDigest.create();
+  for (const item of items) digest.addHash(item as bigint);
+  return digest.serialize();
 });
 
 /** A value tdigest_agg takes: any number, as Trino coerces it to double. */
@@ -223,7 +257,7 @@ const valuesAtQuantiles = (): DuckDBScalarFunction => scalar(SKETCH_FUNCTION_NAM
 /** The functions to register once on the engine's instance, before any connection's macros name them. */
 export function sketchFunctions(): DuckDBScalarFunction[] {
   return [
-    approxSet, makeSetDigest, tdigestAgg, merge, mergeSetDigest, toP4, cardinality, emptyApproxSet,
+    approxSetHashes, setDigestHashes, approxSet, makeSetDigest, tdigestAgg, merge, mergeSetDigest, toP4, cardinality, emptyApproxSet,
     intersectionCardinality, jaccardIndex, hashCounts, valueAtQuantile, valuesAtQuantiles,
   ].map((create) => create());
 }

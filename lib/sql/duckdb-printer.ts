@@ -501,7 +501,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     if (isSketchAggregate(name) && !call.nullTreatment) {
       // A bare NULL is typed (DuckDB's list of NULL has no element type to read); Trino's unknown adds nothing.
       const args = call.arguments.map((a) => (a.type === 'NullLiteral' ? 'CAST(NULL AS BIGINT)' : this.expression(a)));
-      const sketch = sketchAggregate(name, args, (argument) => this.callText('list', argument, call));
+      // A list that may hold each value once says DISTINCT (not over a window, where DuckDB has none).
+      const sketch = sketchAggregate(name, args, (argument, distinct) => this.callText('list', distinct && !call.distinct && !call.window ? `DISTINCT ${argument}` : argument, call));
       if (sketch !== undefined) return sketch;
     }
     const inTry = name === 'try';

@@ -6,6 +6,8 @@ import { fold } from './names.js';
 
 /** The engine's functions (registered under these names, named only by the translation). */
 export const SKETCH_FUNCTION_NAMES = {
+  approxSetHash: 'vivace_approx_set_hash',
+  setDigestHash: 'vivace_set_digest_hash',
   approxSet: 'vivace_approx_set',
   makeSetDigest: 'vivace_make_set_digest',
   tdigestAgg: 'vivace_tdigest_agg',
@@ -21,10 +23,15 @@ export const SKETCH_FUNCTION_NAMES = {
   valuesAtQuantiles: 'vivace_values_at_quantiles',
 } as const;
 
-/** Trino's sketch aggregates, by name: the engine function over list(x), and how many arguments each takes. */
-const AGGREGATES: Readonly<Record<string, { fn: string; arities: readonly number[] }>> = {
-  approx_set: { fn: SKETCH_FUNCTION_NAMES.approxSet, arities: [1] },
-  make_set_digest: { fn: SKETCH_FUNCTION_NAMES.makeSetDigest, arities: [1] },
+/**
+ * Trino's sketch aggregates, by name: the engine function over list(x), how many arguments each takes, and
+ * the engine function hashing each value first, row by row (a HyperLogLog depends on the set of hashes only,
+ * so its list holds each hash once). Hashing in DuckDB's chunks keeps each call into JavaScript short: one
+ * call over a whole group's values would hold the worker's event loop (and its heartbeats) for seconds.
+ */
+const AGGREGATES: Readonly<Record<string, { fn: string; arities: readonly number[]; hash?: string; distinct?: boolean }>> = {
+  approx_set: { fn: SKETCH_FUNCTION_NAMES.approxSet, arities: [1], hash: SKETCH_FUNCTION_NAMES.approxSetHash, distinct: true },
+  make_set_digest: { fn: SKETCH_FUNCTION_NAMES.makeSetDigest, arities: [1], hash: SKETCH_FUNCTION_NAMES.setDigestHash },
   tdigest_agg: { fn: SKETCH_FUNCTION_NAMES.tdigestAgg, arities: [1, 2] },
   merge: { fn: SKETCH_FUNCTION_NAMES.merge, arities: [1] },
   merge_set_digest: { fn: SKETCH_FUNCTION_NAMES.mergeSetDigest, arities: [1] },
@@ -42,14 +49,15 @@ const SCALARS: Readonly<Record<string, string>> = {
 
 /**
  * A sketch aggregate call as DuckDB runs it: the engine function over `list(...)`, the list taking the
- * call's DISTINCT, FILTER and OVER (printed by `list`, given the list's one argument). tdigest_agg(x, w)
- * lists {v: x, w: w} pairs. Undefined for another call or arity (printed as written, DuckDB then refuses it).
+ * call's DISTINCT, FILTER and OVER (printed by `list`, given the list's one argument and whether the list
+ * may hold each value once). tdigest_agg(x, w) lists {v: x, w: w} pairs. Undefined for another call or
+ * arity (printed as written, DuckDB then refuses it).
  */
-export function sketchAggregate(name: string, args: readonly string[], list: (argument: string) => string): string | undefined {
+export function sketchAggregate(name: string, args: readonly string[], list: (argument: string, distinct: boolean) => string): string | undefined {
   const aggregate = Object.hasOwn(AGGREGATES, name) ? AGGREGATES[name] : undefined;
   if (!aggregate || !aggregate.arities.includes(args.length)) return undefined;
-  const argument = args.length === 2 ? `struct_pack("v" := ${args[0]}, "w" := ${args[1]})` : args[0]!;
-  return `${aggregate.fn}(${list(argument)})`;
+  const value = args.length === 2 ? `struct_pack("v" := ${args[0]}, "w" := ${args[1]})` : args[0]!;
+  return `${aggregate.fn}(${list(aggregate.hash ? `${aggregate.hash}(${value})` : value, aggregate.distinct === true)})`;
 }
 
 /** Whether a name is one of the sketch aggregates (the printer prints their arguments itself). */

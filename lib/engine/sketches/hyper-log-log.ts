@@ -29,7 +29,13 @@ export interface Hash {
   lo: number;
 }
 
-export const splitHash = (hash: bigint): Hash => ({ hi: Number((hash >> 32n) & 0xffffffffn), lo: Number(hash & 0xffffffffn) });
+const HALVES = new DataView(new ArrayBuffer(8));
+
+/** A hash (its low 64 bits, signed or not) as its halves. */
+export function splitHash(hash: bigint): Hash {
+  HALVES.setBigUint64(0, BigInt.asUintN(64, hash));
+  return { hi: HALVES.getUint32(0), lo: HALVES.getUint32(4) };
+}
 
 /** Utils.numberOfLeadingZeros: the zeros after the first `bits` bits of the hash (a 1 stands past its end). */
 function zerosAfter(hash: Hash, bits: number): number {

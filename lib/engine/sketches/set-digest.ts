@@ -13,6 +13,8 @@ const signed = (hash: bigint): bigint => BigInt.asIntN(64, hash);
 export class SetDigest {
   /** MinHash counts by signed hash; trimmed to the smallest maxHashes keys on demand (see trim). */
   private readonly minhash = new Map<bigint, number>();
+  /** Once maxHashes keys are kept, the largest of them: a greater key can never be kept, nor need counting. */
+  private limit: bigint | undefined;
 
   private constructor(readonly maxHashes: number, private readonly hll: HyperLogLog) {}
 
@@ -26,9 +28,10 @@ export class SetDigest {
    * largest keys off at the end (trim) gives the same digest in any order of adding.
    */
   addHash(hash: bigint): void {
-    const key = signed(hash);
-    this.minhash.set(key, Math.min((this.minhash.get(key) ?? 0) + 1, SHORT_MAX));
     this.hll.addHash(splitHash(hash));
+    const key = signed(hash);
+    if (this.limit !== undefined && key > this.limit) return;
+    this.minhash.set(key, Math.min((this.minhash.get(key) ?? 0) + 1, SHORT_MAX));
     if (this.minhash.size > 4 * this.maxHashes) this.trim();
   }
 
@@ -42,7 +45,9 @@ export class SetDigest {
   private trim(): bigint[] {
     const keys = [...this.minhash.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     for (const key of keys.slice(this.maxHashes)) this.minhash.delete(key);
-    return keys.slice(0, this.maxHashes);
+    const kept = keys.slice(0, this.maxHashes);
+    if (kept.length === this.maxHashes && this.maxHashes > 0) this.limit = kept[kept.length - 1];
+    return kept;
   }
 
   /** Exact when fewer hashes than maxHashes were kept (equal is ambiguous, so approximate). */

@@ -30,9 +30,12 @@ describe('TDigest', () => {
       expect(digest.valueAt(0)).to.equal(sorted[0]);
       expect(digest.valueAt(1)).to.equal(sorted[sorted.length - 1]);
       const median = digest.valueAt(0.5);
-      // Rank error of a t-digest of compression 100 stays well under 5% at the median.
-      const rank = sorted.filter((v) => v <= median).length / sorted.length;
-      expect(Math.abs(rank - 0.5)).to.be.below(0.05 + 1 / sorted.length);
+      // Rank error of a t-digest of compression 100 stays well under 5% at the median (ties: any rank they span).
+      const below = sorted.filter((v) => v < median).length / sorted.length;
+      const upTo = sorted.filter((v) => v <= median).length / sorted.length;
+      const tolerance = 0.05 + 1 / sorted.length;
+      expect(below - tolerance).to.be.at.most(0.5);
+      expect(upTo + tolerance).to.be.at.least(0.5);
     }), { numRuns: 40 });
   });
 
