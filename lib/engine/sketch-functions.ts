@@ -87,22 +87,30 @@ function setDigestHash(type: DuckDBType): (value: DuckDBValue) => bigint {
   throw unexpected('make_set_digest', type, 'make_set_digest(T)');
 }
 
-/** Each row's hash, in DuckDB's chunks (short calls into JavaScript); NULL stays NULL. */
-function hashFunction(name: string, hashOf: (type: DuckDBType) => (value: DuckDBValue) => bigint): DuckDBScalarFunction {
+/** A function of one argument of any type, computed per row by what `compute` makes of the type; NULL stays NULL. */
+function typedFunction(name: string, returnType: DuckDBType, compute: (type: DuckDBType) => (value: DuckDBValue) => DuckDBValue): DuckDBScalarFunction {
   return DuckDBScalarFunction.create({
     name,
-    returnType: BIGINT,
+    returnType,
     parameterTypes: [ANY],
     specialHandling: true,
     mainFunction: (_info, input, output) => {
-      const hash = hashOf(input.getColumnVector(0).type);
+      const apply = compute(input.getColumnVector(0).type);
       const values = input.getColumnValues(0);
       for (let row = 0; row < input.rowCount; row++) {
         const value = values[row];
-        output.setItem(row, value === null || value === undefined ? null : BigInt.asIntN(64, hash(value)));
+        output.setItem(row, value === null || value === undefined ? null : apply(value));
       }
       output.flush();
     },
+  });
+}
+
+/** Each row's hash, in DuckDB's chunks (short calls into JavaScript). */
+function hashFunction(name: string, hashOf: (type: DuckDBType) => (value: DuckDBValue) => bigint): DuckDBScalarFunction {
+  return typedFunction(name, BIGINT, (type) => {
+    const hash = hashOf(type);
+    return (value) => BigInt.asIntN(64, hash(value));
   });
 }
 
@@ -117,21 +125,12 @@ function elementType(type: DuckDBType): DuckDBType {
 
 /** A scalar over list(x) per group: NULL for a group with no values (no rows, or NULLs only), as Trino's aggregates. */
 function listFunction(name: string, build: (type: DuckDBType) => (items: readonly DuckDBValue[]) => Uint8Array | undefined): DuckDBScalarFunction {
-  return DuckDBScalarFunction.create({
-    name,
-    returnType: BLOB,
-    parameterTypes: [ANY],
-    specialHandling: true,
-    mainFunction: (_info, input, output) => {
-      const sketch = build(elementType(input.getColumnVector(0).type));
-      const lists = input.getColumnValues(0);
-      for (let row = 0; row < input.rowCount; row++) {
-        const list = lists[row];
-        const bytes = list instanceof DuckDBListValue ? guarded(() => sketch(list.items.filter((v) => v !== null && v !== undefined))) : undefined;
-        output.setItem(row, bytes === undefined ? null : blobValue(bytes));
-      }
-      output.flush();
-    },
+  return typedFunction(name, BLOB, (type) => {
+    const sketch = build(elementType(type));
+    return (list) => {
+      const bytes = guarded(() => sketch((list as DuckDBListValue).items.filter((v) => v !== null && v !== undefined)));
+      return bytes === undefined ? null : blobValue(bytes);
+    };
   });
 }
 
