@@ -188,25 +188,36 @@ const tdigestAgg = (): DuckDBScalarFunction => listFunction(SKETCH_FUNCTION_NAME
 
 const bytesOf = (v: DuckDBValue): Uint8Array => (v as DuckDBBlobValue).bytes;
 
+/** A merge takes sketches (BLOBs to DuckDB); anything else is Trino's FUNCTION_NOT_FOUND. */
+function sketchesOnly(fn: string, expected: string, type: DuckDBType): void {
+  if (type.typeId !== DuckDBTypeId.BLOB) throw unexpected(fn, type, expected);
+}
+
 /** merge(x) of HyperLogLogs (their format tags 1 to 3) or tdigests (tag 0), as Trino's merge aggregations. */
-const merge = (): DuckDBScalarFunction => listFunction(SKETCH_FUNCTION_NAMES.merge, () => (items) => {
-  if (items.length === 0) return undefined;
-  const sketches = items.map(bytesOf);
-  if (sketches.every((s) => s[0] === 0)) {
-    const [first, ...rest] = sketches.map((s) => TDigest.deserialize(s));
-    for (const t of rest) first!.mergeWith(t);
+const merge = (): DuckDBScalarFunction => listFunction(SKETCH_FUNCTION_NAMES.merge, (type) => {
+  sketchesOnly('merge', 'merge(HyperLogLog), merge(qdigest(T)), merge(tdigest)', type);
+  return (items) => {
+    if (items.length === 0) return undefined;
+    const sketches = items.map(bytesOf);
+    if (sketches.every((s) => s[0] === 0)) {
+      const [first, ...rest] = sketches.map((s) => TDigest.deserialize(s));
+      for (const t of rest) first!.mergeWith(t);
+      return first!.serialize();
+    }
+    const [first, ...rest] = sketches.map((s) => HyperLogLog.deserialize(s));
+    for (const h of rest) first!.mergeWith(h);
     return first!.serialize();
-  }
-  const [first, ...rest] = sketches.map((s) => HyperLogLog.deserialize(s));
-  for (const h of rest) first!.mergeWith(h);
-  return first!.serialize();
+  };
 });
 
-const mergeSetDigest = (): DuckDBScalarFunction => listFunction(SKETCH_FUNCTION_NAMES.mergeSetDigest, () => (items) => {
-  if (items.length === 0) return undefined;
-  const [first, ...rest] = items.map((v) => SetDigest.deserialize(bytesOf(v)));
-  for (const d of rest) first!.mergeWith(d);
-  return first!.serialize();
+const mergeSetDigest = (): DuckDBScalarFunction => listFunction(SKETCH_FUNCTION_NAMES.mergeSetDigest, (type) => {
+  sketchesOnly('merge_set_digest', 'merge_set_digest(SetDigest)', type);
+  return (items) => {
+    if (items.length === 0) return undefined;
+    const [first, ...rest] = items.map((v) => SetDigest.deserialize(bytesOf(v)));
+    for (const d of rest) first!.mergeWith(d);
+    return first!.serialize();
+  };
 });
 
 /** A scalar over sketches (and other arguments): NULL when any argument is NULL. */

@@ -76,6 +76,16 @@ describe('sketch functions over HTTP', function () {
     }
   });
 
+  it('takes DISTINCT, FILTER and OVER as any aggregate does', async () => {
+    expect(await rows(
+      "SELECT cardinality(approx_set(DISTINCT custkey)), cardinality(approx_set(custkey) FILTER (WHERE orderstatus = 'P')), " +
+        "hash_counts(make_set_digest(DISTINCT x))[19144387141682250] FROM orders CROSS JOIN (VALUES 1, 1) t(x)",
+    )).to.deep.equal([[1002, 304, 1]]);
+    // Over a window each row builds its frame's sketch (DuckDB's list per row): a small input.
+    expect(await rows('SELECT g, x, cardinality(approx_set(x) OVER (PARTITION BY g ORDER BY x)) FROM (VALUES (1, 5), (1, 6), (1, 6), (2, 7)) t(g, x) ORDER BY 1, 2'))
+      .to.deep.equal([[1, 5, 1], [1, 6, 2], [1, 6, 2], [2, 7, 1]]);
+  });
+
   it('merges sketches kept in a table, typed by the column', async () => {
     const out = await trino.ok('SELECT orderstatus, merge(h) AS m, cardinality(merge(h)) AS n FROM (SELECT orderstatus, orderpriority, approx_set(custkey) AS h FROM orders GROUP BY 1, 2) GROUP BY 1 ORDER BY 1');
     expect((JSON.parse(out.dataText) as unknown[][]).map((r) => r[2])).to.deep.equal([998, 1001, 304]);
@@ -110,6 +120,7 @@ describe('sketch functions over HTTP', function () {
       ["SELECT approx_set(DATE '2020-01-01')", 'FUNCTION_NOT_FOUND', 'Unexpected parameters (date) for function approx_set. Expected: approx_set(bigint), approx_set(double), approx_set(varchar(x))'],
       ["SELECT cardinality(CAST(X'01' AS HyperLogLog))", 'INVALID_FUNCTION_ARGUMENT', 'Cannot deserialize HyperLogLog'],
       ['SELECT values_at_quantiles(tdigest_agg(1), ARRAY[0.5, 0.1])', 'INVALID_FUNCTION_ARGUMENT', 'percentiles must be sorted in increasing order'],
+      ['SELECT merge(1)', 'FUNCTION_NOT_FOUND', 'Unexpected parameters (integer) for function merge. Expected: merge(HyperLogLog), merge(qdigest(T)), merge(tdigest)'],
     ];
     for (const [sql, errorName, message] of refusals) expect((await trino.execute(sql)).error, sql).to.include({ errorName, message });
     expect((await trino.execute('SELECT qdigest_agg(1)')).error).to.include({ errorName: 'NOT_SUPPORTED' });
