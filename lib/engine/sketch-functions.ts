@@ -9,7 +9,7 @@ import {
 } from '@duckdb/node-api';
 import { SKETCH_FUNCTION_NAMES } from '../sql/sketch-calls.js';
 import { prestoTypeOf } from './duckdb-types.js';
-import { rowScalarFunction } from './catalogs/text-scalar-function.js';
+import { rowScalarFunction } from './row-scalar-function.js';
 import { formatType } from '../protocol/presto-type.js';
 import { javaDoubleText } from '../protocol/java-float-text.js';
 import { doubleToLongBits, murmur3Hash64, murmur3Hash64OfLongHalves } from './sketches/murmur3-hash.js';

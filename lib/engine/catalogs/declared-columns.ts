@@ -6,7 +6,7 @@
 // it at start and written back, whole and atomically, after every change that counts.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { VARCHAR, type DuckDBScalarFunction } from '@duckdb/node-api';
-import { textScalarFunction } from './text-scalar-function.js';
+import { textScalarFunction } from '../row-scalar-function.js';
 import { jsonSyntaxProblem } from '../../log/json-syntax.js';
 import { defaultLogger, type Logger } from '../../log/logger.js';
 import type { PrestoType } from '../../protocol/types.js';

@@ -6,7 +6,7 @@
 // (JS), with the mapping the engine uses for a query's columns (prestoTypeOf).
 import { DECLARED_TYPE_FUNCTION, declaredTypeOfText } from './declared-columns.js';
 import { BIGINT, VARCHAR, type DuckDBScalarFunction, type DuckDBType } from '@duckdb/node-api';
-import { textScalarFunction } from './text-scalar-function.js';
+import { textScalarFunction } from '../row-scalar-function.js';
 import type { PrestoType } from '../../protocol/types.js';
 import { formatType, UNBOUNDED_VARCHAR_LENGTH } from '../../protocol/presto-type.js';
 import { prestoTypeOf } from '../duckdb-types.js';
