@@ -46,6 +46,8 @@ export interface CoordinatorConfig {
   maxBodyBytes: number;
   /** where generated data (tpch) lives */
   dataDirectory: string;
+  /** Trino's `catalog.config-dir`: the catalog files (default: etc/catalog beside the config file; none: the built-in set) */
+  catalogConfigDirectory?: string;
   /** DuckDB spill directory */
   tempDirectory: string;
   engineMemoryLimit: string;
@@ -231,6 +233,7 @@ const PROPERTIES: Record<string, Parser> = {
   'protocol.v1.target-result-size': (v) => ({ targetResultBytes: parseDataSize(v) }),
   'protocol.v1.max-wait': (v) => ({ longPollMs: parseDuration(v) }),
   'data.directory': (v) => ({ dataDirectory: v }),
+  'catalog.config-dir': (v) => ({ catalogConfigDirectory: v }),
   'engine.temp-directory': (v) => ({ tempDirectory: v }),
   'engine.memory-limit': (v) => ({ engineMemoryLimit: v }),
   'engine.threads': (v) => ({ engineThreads: integer(v, 'engine.threads') }),

@@ -14,6 +14,7 @@ import { LocalWorkers, localWorkersDirectory } from '../cluster/local-workers.js
 import { clusterWorkers, RemoteEngine, type WorkerNode } from '../cluster/remote-engine.js';
 import { claimWorkersDirectory, type WorkersDirectoryClaim } from '../cluster/workers-directory-claim.js';
 import type { SystemTablesSource } from '../engine/catalogs/system-tables.js';
+import { catalogDirectory, loadCatalogs } from '../connectors/catalog-files.js';
 import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
 import { coordinatorDiscovery } from '../http/announcement.routes.js';
 import { startServer, type RunningServer } from '../http/server.js';
@@ -54,8 +55,10 @@ export async function runServe(args: string[]): Promise<number> {
   // The process's one logger at log.level: the server's lines and those of code without a server at hand.
   const logger = createLogger({ level: config.logLevel });
   setDefaultLogger(logger);
-  // Rules first (an invalid rules file stops the start).
+  // Rules first (an invalid rules file stops the start), and the catalog files (so does a bad one).
   const accessControl = createAccessControl(config);
+  const catalogDir = catalogDirectory({ configDirectory: config.catalogConfigDirectory, configFile: values.config, dataDirectory: config.dataDirectory });
+  loadCatalogs({ configDirectory: catalogDir, dataDirectory: config.dataDirectory });
   // Bound once the coordinator and its server exist: the engine is created before them.
   const late: { workers?: () => WorkerNode[]; server?: RunningServer; system?: SystemTablesSource } = {};
   const nodeId = () => late.server?.nodeId ?? 'coordinator';
@@ -124,7 +127,15 @@ export async function runServe(args: string[]): Promise<number> {
   if (workerCount > 0) {
     const configFile = join(privateDir, 'worker.properties');
     // The user's settings, then what the workers must share with this coordinator (last one wins).
-    writeFileSync(configFile, `${configText ?? ''}\nnode.environment=${config.environment}\ninternal-communication.shared-secret=${config.internalSharedSecret}\n`, { mode: 0o600 });
+    // The catalog directory and data directory as this coordinator resolved them (--data-dir included),
+    // so every local worker serves the same catalogs over the same paths.
+    const shared = [
+      `node.environment=${config.environment}`,
+      `internal-communication.shared-secret=${config.internalSharedSecret}`,
+      `data.directory=${propertyValue(config.dataDirectory)}`,
+      ...(catalogDir === undefined ? [] : [`catalog.config-dir=${propertyValue(catalogDir)}`]),
+    ];
+    writeFileSync(configFile, `${configText ?? ''}\n${shared.join('\n')}\n`, { mode: 0o600 });
     // Each coordinator's workers keep their data (the memory catalog's file) under a directory of its own
     // port, so two on one machine (a test run beside `make run`) share the tpch cache but not a DuckDB file.
     const dataDirectory = localWorkersDirectory(config.dataDirectory, new URL(server.url).port || config.port);
@@ -142,4 +153,10 @@ export async function runServe(args: string[]): Promise<number> {
     workers.start();
   }
   return new Promise<number>(() => {});
+}
+
+/** A value as one properties line keeps it (the workers' file is read back by the same parser). */
+function propertyValue(value: string): string {
+  if (value.includes('\n') || value.includes('\r')) throw new Error(`A directory name with a line break cannot be passed to the workers: ${JSON.stringify(value)}`);
+  return value;
 }

@@ -18,7 +18,8 @@ import { startWorkerServer } from '../worker/worker-server.js';
 import { Announcer } from '../worker/announcer.js';
 import { engineSizingOf } from './engine-options.js';
 import { lowerOwnPriority, parseNice } from '../cluster/process-priority.js';
-import { defaultLakeCatalog } from '../connectors/hive/default-lake.js';
+import { loadCatalogs } from '../connectors/catalog-files.js';
+import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
 
 export const WORKER_USAGE = 'usage: vivace worker --coordinator URL [--port N] [--host HOST] [--node-id ID] [--data-dir DIR] [--config FILE] [--memory-catalog] [--nice N]';
 
@@ -134,14 +135,17 @@ export async function runWorker(argv: string[]): Promise<number> {
   const snapshots = new SystemSnapshots();
   const system = new SystemTablesBinding();
   system.bind(snapshots);
+  // The same catalog files as the coordinator's (its local workers are told the directory it resolved).
+  const catalogs = loadCatalogs({ configDirectory: config.catalogConfigDirectory, configFile: values.config, dataDirectory: config.dataDirectory });
+  const tpchCatalog = catalogs.find((c) => c.connector === 'tpch');
   const engine = await createDuckDbEngine({
     ...engineSizingOf(config),
-    tpch: { directory: join(config.dataDirectory, 'tpch') },
+    tpch: tpchCatalog ? { directory: join(config.dataDirectory, 'tpch') } : false,
     system,
-    // Temporary until the catalog files feed the set: the built-in `lake` over <data.directory>/lake, shared by every worker.
-    hive: [defaultLakeCatalog(config.dataDirectory)],
     ...(memoryCatalog ? { memoryDirectory: dataDir } : {}),
+    ...(catalogs.some((c) => c.connector === 'memory') ? {} : { memory: false }),
     ...(accessControl.kind === 'file' ? { catalogAccess: (user: string, catalog: string) => accessControl.catalogAccess(user, catalog) } : {}),
+    hive: catalogs.filter((c): c is HiveCatalogConfig => c.connector === 'hive'),
   }).catch((err: unknown) => Promise.reject(memoryFileInUse(err, dataDir) ?? err));
 
   // Set once the worker listens (its address is in the announcement).

@@ -81,6 +81,8 @@ export interface DuckDbEngineOptions {
    * metastore mirrored as a DuckDB database named after the catalog, its DDL and writes the connector's.
    */
   hive?: readonly HiveCatalogConfig[];
+  /** false: no `memory` catalog is served (no catalog file names one); DuckDB's main database stays, unseen. */
+  memory?: false;
 }
 
 /** The memory catalog's database file in `memoryDirectory`: its stem is the catalog's name. */
@@ -89,8 +91,6 @@ export const MEMORY_DATABASE_FILE = 'memory.duckdb';
 export const DECLARED_COLUMNS_FILE = 'memory-declared-columns.json';
 
 const BIGINT: PrestoType = { base: 'bigint' };
-/** Only the memory catalog takes writes (tpch and system are read-only connectors, as in Presto). */
-const WRITABLE_CATALOGS: ReadonlySet<string> = new Set(['memory']);
 /** The memory catalog's default schema is every session's default: nobody may drop it. */
 const PROTECTED_SCHEMAS: ReadonlySet<string> = new Set(['memory.default']);
 const ROWS_COLUMN: OutputColumn[] = [{ name: 'rows', type: BIGINT }];
@@ -162,8 +162,10 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   }
   const transactions = transactionsOf(pool, { ...defaultTransactionLimits(pool.capacity), ...options.transactions });
   const cache = new PlanCache();
-  const catalogs = new Set(['memory', ...(tpch ? [TPCH_CATALOG] : []), ...(system ? [SYSTEM_CATALOG] : []), ...(hive?.names ?? [])]);
-  const writableCatalogs = new Set([...WRITABLE_CATALOGS, ...(hive?.names ?? [])]);
+  // Memory and hive catalogs take writes (tpch and system are read-only connectors, as in Presto).
+  const memory = options.memory === false ? [] : ['memory'];
+  const catalogs = new Set([...memory, ...(tpch ? [TPCH_CATALOG] : []), ...(system ? [SYSTEM_CATALOG] : []), ...(hive?.names ?? [])]);
+  const writableCatalogs = new Set([...memory, ...(hive?.names ?? [])]);
   const gate = (statement: Statement, sql: string, session: Session) =>
     admitStatement(statement, sql, {
       catalog: session.catalog, schema: session.schema, catalogs, writableCatalogs,
@@ -229,7 +231,9 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   });
   const catalogVisibility = (session: Session) => {
     const { catalogAccess } = options;
-    return catalogAccess ? { catalogVisible: (catalog: string) => catalogOpen(catalogAccess(session.user, catalog)) } : {};
+    // Listings show the catalogs served (DuckDB's main database is the memory catalog's, served or not) the user may see.
+    if (catalogAccess) return { catalogVisible: (catalog: string) => catalogs.has(catalog) && catalogOpen(catalogAccess(session.user, catalog)) };
+    return options.memory === false ? { catalogVisible: (catalog: string) => catalogs.has(catalog) } : {};
   };
   /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
   const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement, key?: string): Promise<Plan> => {

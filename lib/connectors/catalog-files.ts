@@ -1,0 +1,119 @@
+// The catalogs a node serves: Trino's catalog directory (`catalog.config-dir`, by default `etc/catalog`
+// beside the config file), one `NAME.properties` per catalog, or the built-in set when there is none.
+// Any problem stops the start with one message naming the file, the line and the property: nothing
+// half-configured is served. `system` is always there (built in, as in Trino).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { VivaceError } from '../protocol/vivace-error.js';
+import type { CatalogConfig } from './catalog.types.js';
+import { CatalogProperties, PropertyProblem } from './catalog-properties.js';
+import { parsePropertiesText, PropertiesSyntaxError } from './properties-text.js';
+import { hiveCatalogConfig } from './hive/hive-catalog-properties.js';
+import { defaultLakeCatalog } from './hive/default-lake.js';
+
+export interface CatalogDirectoryOptions {
+  /** `catalog.config-dir` when the config file sets it (then it must exist). */
+  configDirectory?: string;
+  /** The file given with --config: the default directory is `etc/catalog` beside it. */
+  configFile?: string;
+  /** data.directory: tpch's cache and the built-in lake live under it. */
+  dataDirectory: string;
+}
+
+const SYSTEM = 'system';
+/** Names DuckDB keeps for itself, and the prefix of the project's own databases. */
+const RESERVED = new Set(['temp', 'main', 'information_schema', 'pg_catalog']);
+/** Connectors that serve one catalog of a fixed name here (their DuckDB database is theirs alone). */
+const FIXED_NAMES: Record<string, string> = { tpch: 'tpch', memory: 'memory' };
+/** Tpch connector properties Trino users set that change nothing about the data (TpchConfig). */
+const TPCH_HARMLESS_INTEGERS = ['tpch.splits-per-node', 'tpch.max-rows-per-page'];
+
+/** The catalog directory in use, or undefined for the built-in set. */
+export function catalogDirectory(options: CatalogDirectoryOptions): string | undefined {
+  if (options.configDirectory !== undefined) {
+    const dir = resolve(options.configFile === undefined ? '.' : dirname(options.configFile), options.configDirectory);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new VivaceError('CONFIGURATION_INVALID', `catalog.config-dir: not a directory: ${dir}`);
+    return dir;
+  }
+  if (options.configFile === undefined) return undefined;
+  const dir = join(dirname(resolve(options.configFile)), 'etc', 'catalog');
+  return existsSync(dir) && statSync(dir).isDirectory() ? dir : undefined;
+}
+
+/** The built-in set: tpch, memory, system, and the `lake` over <data.directory>/lake (created when missing). */
+export function builtInCatalogs(dataDirectory: string): CatalogConfig[] {
+  return [
+    { name: 'tpch', connector: 'tpch', directory: join(dataDirectory, 'tpch') },
+    { name: 'memory', connector: 'memory' },
+    { name: SYSTEM, connector: 'system' },
+    defaultLakeCatalog(dataDirectory),
+  ];
+}
+
+/** The catalogs of `options` (the directory's files, else the built-in set), sorted by name. */
+export function loadCatalogs(options: CatalogDirectoryOptions): CatalogConfig[] {
+  const directory = catalogDirectory(options);
+  if (directory === undefined) return builtInCatalogs(options.dataDirectory);
+  const files = readdirSync(directory).filter((n) => n.endsWith('.properties') && statSync(join(directory, n)).isFile()).sort();
+  const catalogs: CatalogConfig[] = files.map((n) => catalogOfFile(join(directory, n), options.dataDirectory));
+  catalogs.push({ name: SYSTEM, connector: 'system' });
+  return catalogs.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** One catalog file checked, or a CONFIGURATION_INVALID error naming the file, line and property. */
+export function catalogOfFile(file: string, dataDirectory: string): CatalogConfig {
+  const name = file.slice(file.lastIndexOf('/') + 1, -'.properties'.length);
+  const at = (line: number | undefined) => (line === undefined ? file : `${file}:${line}`);
+  const problem = (line: number | undefined, message: string) => new VivaceError('CONFIGURATION_INVALID', `${at(line)}: ${message}`);
+  if (name === SYSTEM) throw problem(undefined, 'Catalog name SYSTEM is reserved for internal usage');
+  if (!isCatalogName(name) || RESERVED.has(name) || name.startsWith('vivace_')) {
+    throw problem(undefined, `'${name}' cannot name a catalog here: use lower-case letters, digits and _ (SQL folds names to lower case), not a name DuckDB or Vivace keeps`);
+  }
+  let properties: CatalogProperties;
+  try {
+    properties = new CatalogProperties(parsePropertiesText(readFileSync(file, 'utf8')), file);
+  } catch (err) {
+    if (err instanceof PropertiesSyntaxError) throw problem(err.line, err.message);
+    throw problem(undefined, `cannot be read: ${(err as Error).message}`);
+  }
+  try {
+    const catalog = connectorCatalog(name, properties, dataDirectory);
+    properties.checkAllUsed(catalog.connector);
+    return catalog;
+  } catch (err) {
+    if (err instanceof PropertyProblem) throw problem(err.line, `${err.property}: ${err.message}`);
+    if (err instanceof VivaceError) throw problem(undefined, err.message);
+    throw err;
+  }
+}
+
+function connectorCatalog(name: string, p: CatalogProperties, dataDirectory: string): CatalogConfig {
+  const connector = p.optional('connector.name');
+  if (connector === undefined || connector === '') p.fail('connector.name', `Catalog configuration ${p.file} does not contain 'connector.name'`);
+  // Trino takes the old dashed names (hive-hadoop2) with a warning, as underscores.
+  const normalized = connector.split('-').join('_').toLowerCase();
+  const fixed = FIXED_NAMES[normalized];
+  if (fixed !== undefined && name !== fixed) p.fail('connector.name', `a ${normalized} catalog must be named ${fixed} here (${fixed}.properties): one ${normalized} catalog per cluster`);
+  switch (normalized) {
+    case 'tpch': {
+      for (const property of TPCH_HARMLESS_INTEGERS) p.integer(property, 1);
+      p.boolean('tpch.partitioning-enabled', true);
+      if (p.take('tpch.column-naming', 'SIMPLE').toUpperCase() !== 'SIMPLE') p.fail('tpch.column-naming', 'only SIMPLE is supported here');
+      return { name, file: p.file!, connector: 'tpch', directory: join(dataDirectory, 'tpch') };
+    }
+    case 'memory':
+      return { name, file: p.file!, connector: 'memory' };
+    case 'hive':
+      return hiveCatalogConfig(name, p);
+    case 'system':
+      return p.fail('connector.name', 'the system connector is built in: it serves the catalog system, which no file configures');
+    default:
+      return p.fail('connector.name', `unknown connector '${connector}' (here: tpch, memory, hive)`);
+  }
+}
+
+function isCatalogName(name: string): boolean {
+  if (name === '' || name.length > 128 || !(name[0]! >= 'a' && name[0]! <= 'z')) return false;
+  for (const c of name) if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c === '_')) return false;
+  return true;
+}

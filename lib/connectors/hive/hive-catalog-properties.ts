@@ -1,0 +1,90 @@
+// A hive catalog file's properties (Trino's names: HiveConfig, MetastoreTypeConfig, FileHiveMetastoreConfig,
+// FileSystemConfig, LocalFileSystemConfig) checked into a HiveCatalogConfig. Only what this node can honour is
+// taken: the file metastore on a local (or shared, mounted) root; anything else is refused by name.
+import { accessSync, constants, existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { HiveCatalogConfig, HiveCompressionCodec, HiveStorageFormat, InsertExistingPartitionsBehavior } from '../catalog.types.js';
+import { defaultHiveCatalog } from './default-lake.js';
+import { resolveLocation } from './hive-locations.js';
+import { CatalogProperties, type PropertyProblem } from '../catalog-properties.js';
+
+const STORAGE_FORMATS: readonly HiveStorageFormat[] = ['ORC', 'PARQUET', 'AVRO', 'RCBINARY', 'RCTEXT', 'SEQUENCEFILE', 'JSON', 'OPENX_JSON', 'TEXTFILE', 'CSV', 'REGEX'];
+const READABLE_FORMATS: ReadonlySet<HiveStorageFormat> = new Set(['PARQUET', 'JSON', 'TEXTFILE', 'CSV']);
+const CODECS: readonly HiveCompressionCodec[] = ['NONE', 'SNAPPY', 'LZ4', 'ZSTD', 'GZIP'];
+const BEHAVIORS: readonly InsertExistingPartitionsBehavior[] = ['APPEND', 'OVERWRITE', 'ERROR'];
+
+/** Trino properties a user copies from a Trino catalog that change nothing here; taken and checked for their kind. */
+const HARMLESS_BOOLEANS = ['hive.metastore.disable-location-checks', 'hive.parquet.use-column-names', 'hive.collect-column-statistics-on-write'];
+
+/** The hive catalog `name` of a file's properties; a problem throws PropertyProblem naming the property. */
+export function hiveCatalogConfig(name: string, p: CatalogProperties): HiveCatalogConfig {
+  const metastore = p.take('hive.metastore', 'thrift').toLowerCase();
+  if (metastore !== 'file') p.fail('hive.metastore', `only 'file' is supported here (${metastore} needs a metastore service this node cannot reach)`);
+  const localEnabled = p.boolean('fs.local.enabled', false);
+  const legacyEnabled = p.boolean('fs.native-local.enabled', false);
+  if (!localEnabled && !legacyEnabled) p.fail('fs.local.enabled', 'must be true: the local file system is the only one here (S3, GCS, Azure and HDFS have no reader)');
+  for (const other of ['fs.native-s3.enabled', 'fs.native-gcs.enabled', 'fs.native-azure.enabled', 'fs.hadoop.enabled']) {
+    if (p.boolean(other, false)) p.fail(other, 'is not supported here: only the local file system is');
+  }
+  const root = localRoot(p);
+  const base = defaultHiveCatalog(root, name);
+  const catalogDir = p.required('hive.metastore.catalog.dir');
+  let metastoreDirectory: string;
+  try {
+    metastoreDirectory = resolveCatalogDir(catalogDir, root);
+  } catch (err) {
+    p.fail('hive.metastore.catalog.dir', (err as Error).message);
+  }
+  const storageFormat = p.choice('hive.storage-format', STORAGE_FORMATS, 'PARQUET');
+  if (!READABLE_FORMATS.has(storageFormat)) p.fail('hive.storage-format', `${storageFormat} has no reader here (PARQUET, JSON, TEXTFILE and CSV do)`);
+  const security = p.take('hive.security', 'allow-all').toLowerCase();
+  if (security !== 'allow-all' && security !== 'file') p.fail('hive.security', `'${security}' is not supported here (allow-all or file)`);
+  const configFile = p.optional('security.config-file');
+  if (security === 'file' && configFile === undefined) p.fail('security.config-file', 'is required with hive.security=file');
+  const refreshPeriodMs = p.duration('security.refresh-period');
+  for (const harmless of HARMLESS_BOOLEANS) p.boolean(harmless, true);
+  if (!p.boolean('hive.parquet.use-column-names', true)) p.fail('hive.parquet.use-column-names', 'only true is supported here: Parquet columns are matched by name');
+  const maxSplitSizeBytes = p.dataSize('hive.max-split-size', base.maxSplitSizeBytes);
+  return {
+    ...base,
+    ...(p.file === undefined ? {} : { file: p.file }),
+    metastoreDirectory,
+    storageFormat,
+    compressionCodec: p.choice('hive.compression-codec', CODECS, 'GZIP'),
+    insertExistingPartitionsBehavior: p.choice('hive.insert-existing-partitions-behavior', BEHAVIORS, 'APPEND'),
+    nonManagedTableWritesEnabled: p.boolean('hive.non-managed-table-writes-enabled', false),
+    nonManagedTableCreatesEnabled: p.boolean('hive.non-managed-table-creates-enabled', true),
+    recursiveDirectories: p.boolean('hive.recursive-directories', false),
+    maxSplitSizeBytes,
+    maxInitialSplitSizeBytes: p.dataSize('hive.max-initial-split-size', Math.floor(maxSplitSizeBytes / 2)),
+    maxInitialSplits: p.integer('hive.max-initial-splits', base.maxInitialSplits),
+    autoDiscover: p.boolean('hive.auto-discover', false),
+    ...(security === 'file' ? { security: { kind: 'file', configFile: configFile!, ...(refreshPeriodMs === undefined ? {} : { refreshPeriodMs }) } } : { security: { kind: 'allow-all' } }),
+  };
+}
+
+/** `local.location`: an absolute, existing, writable directory, by its real path (symlinks resolved once, here). */
+function localRoot(p: CatalogProperties): string {
+  const text = p.required('local.location');
+  // Trino's docs write it as a URI (local:///srv/lake), its code takes a plain path: both name /srv/lake.
+  const path = text.startsWith('local://') || text.startsWith('file://') ? text.slice(text.indexOf('://') + 3) : text;
+  if (!isAbsolute(path)) p.fail('local.location', `must be an absolute path: ${text}`);
+  if (!existsSync(path)) p.fail('local.location', `directory does not exist: ${path}`);
+  if (!statSync(path).isDirectory()) p.fail('local.location', `is not a directory: ${path}`);
+  try {
+    accessSync(path, constants.R_OK | constants.W_OK | constants.X_OK);
+  } catch {
+    p.fail('local.location', `directory cannot be written by this process: ${path}`);
+  }
+  return realpathSync(resolve(path));
+}
+
+/** `hive.metastore.catalog.dir` under the root: `local:///x` or `file:///x` is `<root>/x`, a plain path must lie under it. */
+function resolveCatalogDir(text: string, root: string): string {
+  if (text === 'local:///' || text === 'file:///' || resolve(text) === root) return root;
+  const directory = resolveLocation(text, { root, otherRoots: [] }, 'CONFIGURATION_INVALID');
+  mkdirSync(directory, { recursive: true });
+  return realpathSync(directory);
+}
+
+export type { PropertyProblem };

@@ -1,0 +1,62 @@
+// A cluster started with a catalog directory (catalog.config-dir), real processes: it serves exactly the
+// files' catalogs on every worker (tpch, a hive catalog over a root of its own, no memory), and a bad file
+// stops `vivace serve` before it listens, with a message naming the file, the line and the property.
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
+import { runStatement } from '../support/http.js';
+import { healthy, USER } from './cluster-nodes.js';
+
+describe('e2e: catalogs from files', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let cluster: ClusterProcess | undefined;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'vivace-e2e-catalogs-'));
+    mkdirSync(join(dir, 'catalog'));
+    mkdirSync(join(dir, 'warehouse'));
+    writeFileSync(join(dir, 'catalog', 'tpch.properties'), 'connector.name=tpch\n');
+    writeFileSync(join(dir, 'catalog', 'warehouse.properties'),
+      `connector.name=hive\nhive.metastore=file\nhive.metastore.catalog.dir=local:///metastore\nfs.native-local.enabled=true\nlocal.location=${join(dir, 'warehouse')}\n`);
+  });
+  after(async () => {
+    await cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function query(sql: string) {
+    const result = await runStatement(cluster!.url, sql, USER);
+    expect(result.final.stats.state, `${sql}: ${JSON.stringify(result.final.error)}`).to.equal('FINISHED');
+    return result.rows;
+  }
+
+  it('serves the files\' catalogs on both workers, the hive one writing under its own root', async () => {
+    cluster = await startClusterProcess({ workers: 2, dataDirectory: join(dir, 'data'), properties: { 'catalog.config-dir': join(dir, 'catalog') }, captureOutput: true });
+    await until('both workers healthy', 60_000, () => healthy(cluster!, 2));
+    expect(await query('SHOW CATALOGS')).to.deep.equal([['system'], ['tpch'], ['warehouse']]);
+    await query('CREATE SCHEMA warehouse.s');
+    expect(await query('CREATE TABLE warehouse.s.nation AS SELECT nationkey, name FROM tpch.tiny.nation')).to.deep.equal([[25]]);
+    // Read on whichever worker runs it: the same files on both.
+    for (let i = 0; i < 4; i++) expect(await query('SELECT count(*) FROM warehouse.s.nation')).to.deep.equal([[25]]);
+    expect(existsSync(join(dir, 'warehouse', 'metastore', 's', 'nation', '.trinoSchema'))).to.equal(true);
+    expect(existsSync(join(dir, 'data', 'lake'))).to.equal(false);
+    const memory = await runStatement(cluster.url, 'CREATE TABLE memory.default.t (x integer)', USER);
+    expect(memory.final.error.errorName).to.equal('CATALOG_NOT_FOUND');
+  });
+
+  it('a bad catalog file stops the start: non-zero exit, the file, line and property named', () => {
+    const bad = join(dir, 'bad');
+    mkdirSync(join(bad, 'etc', 'catalog'), { recursive: true });
+    writeFileSync(join(bad, 'config.properties'), `data.directory=${join(dir, 'data')}\n`);
+    writeFileSync(join(bad, 'etc', 'catalog', 'lake.properties'), '# a lake\nconnector.name=hive\nhive.metastore=glue\n');
+    const run = spawnSync(resolve('bin/vivace'), ['serve', '--port', '0', '--workers', '0', '--config', join(bad, 'config.properties')], {
+      encoding: 'utf8', timeout: 60_000, env: { ...process.env, VIVACE_FROM_SOURCE: '1' },
+    });
+    expect(run.status).to.equal(1);
+    expect(run.stderr).to.include(`${join(bad, 'etc', 'catalog', 'lake.properties')}:3: hive.metastore: only 'file' is supported here`);
+    expect(run.stdout).to.not.include('listening');
+  });
+});
