@@ -97,6 +97,8 @@ export interface CoordinatorConfig {
   distributedTpch?: boolean;
   /** vivace.distributed-tpch-min-rows: a table with fewer rows runs as one task (the leaf stage's fixed cost outweighs a small scan); default in staged-query.ts */
   distributedTpchMinRows?: number;
+  /** a lake table with fewer bytes of data files runs as one task (vivace.distributed-lake-min-bytes, 64MB) */
+  distributedLakeMinBytes?: number;
   /** how long a web UI login lasts (web-ui.session-timeout, Trino's default 1d) */
   webUiSessionTimeoutMs: number;
   /** signs the web UI's session cookies (web-ui.shared-secret); none: a random key per process */
@@ -268,6 +270,7 @@ const PROPERTIES: Record<string, Parser> = {
   'vivace.distributed-tpch': (v) => ({ distributedTpch: boolean(v, 'vivace.distributed-tpch') }),
   'vivace.local-workers.nice': (v) => ({ localWorkersNice: parseNice(v, 'vivace.local-workers.nice') }),
   'vivace.distributed-tpch-min-rows': (v) => ({ distributedTpchMinRows: integer(v, 'vivace.distributed-tpch-min-rows') }),
+  'vivace.distributed-lake-min-bytes': (v) => ({ distributedLakeMinBytes: parseDataSize(v) }),
 };
 
 export const CONFIG_PROPERTY_NAMES = Object.keys(PROPERTIES);

@@ -20,6 +20,7 @@ import { engineSizingOf } from './engine-options.js';
 import { lowerOwnPriority, parseNice } from '../cluster/process-priority.js';
 import { loadCatalogs } from '../connectors/catalog-files.js';
 import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
+import { HiveCatalog } from '../connectors/hive/hive-catalog.js';
 
 export const WORKER_USAGE = 'usage: vivace worker --coordinator URL [--port N] [--host HOST] [--node-id ID] [--data-dir DIR] [--config FILE] [--memory-catalog] [--nice N]';
 
@@ -138,6 +139,7 @@ export async function runWorker(argv: string[]): Promise<number> {
   // The same catalog files as the coordinator's (its local workers are told the directory it resolved).
   const catalogs = loadCatalogs({ configDirectory: config.catalogConfigDirectory, configFile: values.config, dataDirectory: config.dataDirectory });
   const tpchCatalog = catalogs.find((c) => c.connector === 'tpch');
+  const hiveCatalogs = catalogs.filter((c): c is HiveCatalogConfig => c.connector === 'hive');
   const engine = await createDuckDbEngine({
     ...engineSizingOf(config),
     tpch: tpchCatalog ? { directory: join(config.dataDirectory, 'tpch') } : false,
@@ -145,7 +147,7 @@ export async function runWorker(argv: string[]): Promise<number> {
     ...(memoryCatalog ? { memoryDirectory: dataDir } : {}),
     ...(catalogs.some((c) => c.connector === 'memory') ? {} : { memory: false }),
     ...(accessControl.kind === 'file' ? { catalogAccess: (user: string, catalog: string) => accessControl.catalogAccess(user, catalog) } : {}),
-    hive: catalogs.filter((c): c is HiveCatalogConfig => c.connector === 'hive'),
+    hive: hiveCatalogs,
   }).catch((err: unknown) => Promise.reject(memoryFileInUse(err, dataDir) ?? err));
 
   // Set once the worker listens (its address is in the announcement).
@@ -174,7 +176,8 @@ export async function runWorker(argv: string[]): Promise<number> {
     gracePeriodMs: config.shutdownGracePeriodMs,
     system: snapshots,
     // Stage tasks (a query in two stages, vivace.distributed-tpch on the coordinator): files in the sandbox's temp directory.
-    stages: { engine, tpchDirectory: join(config.dataDirectory, 'tpch'), directory: join(config.tempDirectory, 'stages') },
+    // Lake scans' leaves read a hive catalog's files: its metadata read here, its files through the engine (whose sandbox allows the roots).
+    stages: { engine, tpchDirectory: join(config.dataDirectory, 'tpch'), directory: join(config.tempDirectory, 'stages'), hive: new Map(hiveCatalogs.map((c) => [c.name, new HiveCatalog(c, [])])) },
     leaveDiscovery: async () => discovery.announcer?.stop(),
     onStopped: () => void stop(0),
   });

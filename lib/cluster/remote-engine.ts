@@ -8,6 +8,7 @@ import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from './cluster-auth.js';
 import { routeOf } from './statement-route.js';
+import type { StagedLake, StageFiles } from './staged-query.js';
 import { planStaged, stagedQuery, type StageHost } from './staged-query.js';
 import {
   TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath,
@@ -60,7 +61,9 @@ export interface RemoteEngineOptions {
    * `sharedCache`: the directory is the local workers' cache too; a schema not generated yet then runs as
    * one task, so one worker generates it rather than every leaf's worker into the same directory at once.
    */
-  stages?: { tpchDirectory: string; minRows?: number; sharedCache?: boolean };
+  stages?: { tpchDirectory: string; minRows?: number; sharedCache?: boolean; lake?: StagedLake };
+  /** Catalogs whose data every worker reads from shared files (the hive ones): their read-only queries run anywhere. */
+  sharedCatalogs?: ReadonlySet<string>;
 }
 
 const DEFAULTS = { firstBatchBytes: 1 << 20, workTimeoutMs: 600_000, controlTimeoutMs: 10_000, watchIntervalMs: 1_000 } as const;
@@ -96,9 +99,9 @@ export class RemoteEngine implements Engine {
 
   async plan(sql: string, session: Session, abort?: PlanAbort, queryId?: string): Promise<Plan> {
     const { stages } = this.options;
-    const staged = stages && stagedQuery(sql, session, stages.tpchDirectory, stages.minRows, stages.sharedCache !== true);
+    const staged = stages && stagedQuery(sql, session, stages.tpchDirectory, stages.minRows, stages.sharedCache !== true, stages.lake);
     if (staged) return this.planTwoStages(sql, session, staged.files, abort, queryId);
-    const route = routeOf(sql, session);
+    const route = routeOf(sql, session, this.options.sharedCatalogs);
     const pinned = this.pinnedWorker(session);
     const worker = pinned ?? (await this.pickOnceReady(route.target, abort));
     const request: TaskPlanRequest = {
@@ -135,7 +138,7 @@ export class RemoteEngine implements Engine {
   }
 
   /** The leaf stage, then the root task (staged-query.ts); its pages are forwarded as any task's. */
-  private async planTwoStages(sql: string, session: Session, files: string[], abort: PlanAbort | undefined, queryId: string | undefined): Promise<Plan> {
+  private async planTwoStages(sql: string, session: Session, files: StageFiles, abort: PlanAbort | undefined, queryId: string | undefined): Promise<Plan> {
     const host: StageHost = {
       aliveWorkers: () => this.options.workers().filter((w) => w.alive),
       clientOf: (node) => this.clientFor({ ...node, memory: false, alive: true }),

@@ -18,9 +18,13 @@ import type { Session } from '../protocol/types.js';
 /** The table the root reads the leaves' partial rows from (its rows are supplied by the root task). */
 export const PARTIALS_TABLE = { catalog: 'vivace_stage', schema: 'exchange', table: 'partials' } as const;
 
+/** The catalogs whose tables the leaves scan on shared files: tpch always, and the hive catalogs a node names. */
+export type StageCatalogs = ReadonlySet<string>;
+const TPCH_ONLY: StageCatalogs = new Set(['tpch']);
+
 export interface StagePlan {
-  /** The tpch table the leaf scans (lower case). */
-  table: { catalog: 'tpch'; schema: string; table: string };
+  /** The table the leaf scans (lower case): tpch's, or a hive catalog's. */
+  table: { catalog: string; schema: string; table: string };
   /** Trino SQL of the leaf: the table's rows filtered, grouped by the keys, partial aggregates. */
   leafSql: string;
   /** Trino SQL of the root over PARTIALS_TABLE. */
@@ -88,8 +92,8 @@ function plainAggregate(call: FunctionCall, name: string): boolean {
   return true;
 }
 
-/** The one tpch table a FROM names (maybe aliased), resolved in the session. */
-function tpchTable(from: Relation | undefined, session: Pick<Session, 'catalog' | 'schema'>): StagePlan['table'] | undefined {
+/** The one table of a stageable catalog a FROM names (maybe aliased), resolved in the session. */
+function scannedTable(from: Relation | undefined, session: Pick<Session, 'catalog' | 'schema'>, catalogs: StageCatalogs): StagePlan['table'] | undefined {
   let relation = from;
   if (relation?.type === 'AliasedRelation') {
     if (relation.columnNames) return undefined;
@@ -97,8 +101,10 @@ function tpchTable(from: Relation | undefined, session: Pick<Session, 'catalog' 
   }
   if (relation?.type !== 'Table' || relation.queryPeriod) return undefined;
   const resolved = resolveTable(partsOf(relation.name), { catalog: session.catalog, schema: session.schema });
-  if (resolved.catalog !== 'tpch' || resolved.schema === undefined) return undefined;
-  return { catalog: 'tpch', schema: resolved.schema, table: resolved.table };
+  if (resolved.catalog === undefined || !catalogs.has(resolved.catalog) || resolved.schema === undefined) return undefined;
+  // A hidden column ($path) or a metadata table (t$partitions) is the connector's single-task business.
+  if (resolved.table.includes('$')) return undefined;
+  return { catalog: resolved.catalog, schema: resolved.schema, table: resolved.table };
 }
 
 /** A copy of `node` with every sub-tree `replace` answers for swapped (the tree is immutable). */
@@ -143,18 +149,20 @@ function readsTable(expression: Expression): boolean {
 }
 
 /** The two stages of a statement, or undefined when it does not split this way. */
-export function planStages(statement: Statement, session: Pick<Session, 'catalog' | 'schema'>): StagePlan | undefined {
+export function planStages(statement: Statement, session: Pick<Session, 'catalog' | 'schema'>, catalogs: StageCatalogs = TPCH_ONLY): StagePlan | undefined {
   if (statement.type !== 'Query' || statement.with) return undefined;
   let refused = false;
   walk(statement, (n) => {
     if (REFUSED.has(n.type) || (n.type === 'FunctionCall' && n.window) || (n.type === 'Identifier' && fold(n.value) === 'row_number')) refused = true;
+    // A hidden column ($path, $partition) is no column of the rows a leaf's splits give.
+    if (n.type === 'Identifier' && n.value.startsWith('$')) refused = true;
   });
   if (refused) return undefined;
   const query: Query = statement;
   if (query.body.type !== 'QuerySpecification' || (query.limit && query.limit.type !== 'Limit')) return undefined;
   const spec: QuerySpecification = query.body;
   if (spec.select.distinct || spec.windows.length > 0) return undefined;
-  const table = tpchTable(spec.from, session);
+  const table = scannedTable(spec.from, session, catalogs);
   if (!table) return undefined;
   const items = spec.select.selectItems.map((item) => (item.type === 'SingleColumn' ? item : undefined));
   if (items.some((i) => i === undefined)) return undefined;
@@ -287,8 +295,8 @@ const MAX_KEPT_TEXT = 8192;
  * planStages of a text in a catalog and schema, kept: every statement asks the coordinator (SELECT 1
  * too) and each stage task asks its worker, and planning parses three times and prints twice (60-700 us).
  */
-export function cachedStages(sql: string, session: Pick<Session, 'catalog' | 'schema'>): StagePlan | undefined {
-  const key = sql.length <= MAX_KEPT_TEXT ? `${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${sql}` : undefined;
+export function cachedStages(sql: string, session: Pick<Session, 'catalog' | 'schema'>, catalogs: StageCatalogs = TPCH_ONLY): StagePlan | undefined {
+  const key = sql.length <= MAX_KEPT_TEXT ? `${[...catalogs].join(',')}\u0000${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${sql}` : undefined;
   const kept = key === undefined ? undefined : stagePlans.get(key);
   if (kept !== undefined) {
     stagePlans.delete(key!);
@@ -297,7 +305,7 @@ export function cachedStages(sql: string, session: Pick<Session, 'catalog' | 'sc
   }
   let stages: StagePlan | undefined;
   try {
-    stages = planStages(parseStatement(sql), session);
+    stages = planStages(parseStatement(sql), session, catalogs);
   } catch {
     stages = undefined;
   }

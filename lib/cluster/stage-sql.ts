@@ -14,28 +14,31 @@ export interface Split {
   file: string;
   slice: number;
   slices: number;
+  /** The file's rows, when the coordinator's manifest tells them: a slice is then a contiguous run of them. */
+  rows?: number;
 }
 
 /**
  * The splits of a table's parts for `workers` workers: one per part, and a part cut into row slices when
  * there are fewer parts than workers (tiny's tables are one part each), so every worker gets work.
  */
-export function splitsOf(files: readonly string[], workers: number): Split[] {
+export function splitsOf(files: readonly string[], workers: number, rows?: readonly number[]): Split[] {
   const slices = files.length === 0 ? 1 : Math.max(1, Math.ceil(Math.max(1, workers) / files.length));
-  return files.flatMap((file) => Array.from({ length: slices }, (_, slice) => ({ file, slice, slices })));
+  return files.flatMap((file, i) => Array.from({ length: slices }, (_, slice) => ({ file, slice, slices, ...(slices > 1 && rows?.[i] !== undefined ? { rows: rows[i] } : {}) })));
 }
 
 /**
  * SQL reading the rows of `splits` (absolute paths by `pathOf`), with the table's columns as its Parquet
- * has them. A slice of a file whose row count `rowsOf` knows is a contiguous run of its rows: DuckDB skips
+ * has them. A slice of a file whose rows the split carries (the coordinator's manifest, so every leaf cuts
+ * alike whatever its own cache's manifest says) is a contiguous run of them: DuckDB skips
  * the row groups outside the run, so the slices of a file share its decoding (only a row group on a
  * boundary is read twice) where `file_row_number % slices` made every slice decode the whole file.
  */
-export function splitSourceSql(splits: readonly Split[], pathOf: (file: string) => string, rowsOf: (file: string) => number | undefined = () => undefined): string {
+export function splitSourceSql(splits: readonly Split[], pathOf: (file: string) => string): string {
   const whole = splits.filter((s) => s.slices === 1).map((s) => quoteString(pathOf(s.file)));
   const parts = whole.length > 0 ? [`SELECT * FROM read_parquet([${whole.join(', ')}])`] : [];
   for (const s of splits.filter((x) => x.slices > 1)) {
-    const rows = rowsOf(s.file);
+    const rows = s.rows;
     const predicate = rows === undefined
       ? `file_row_number % ${s.slices} = ${s.slice}`
       : `file_row_number >= ${sliceStart(rows, s.slice, s.slices)} AND file_row_number < ${sliceStart(rows, s.slice + 1, s.slices)}`;

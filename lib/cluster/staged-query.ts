@@ -13,7 +13,9 @@ import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
 import { estimatedRowCount, plannedParts } from '../engine/catalogs/tpch-parts.js';
 import type { OutputColumn, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { cachedStages, type StagePlan } from './stage-planner.js';
+import { cachedStages, type StageCatalogs, type StagePlan } from './stage-planner.js';
+import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
+import { hiveTableFiles } from '../connectors/hive/hive-splits.js';
 import { splitsOf, type Split } from './stage-sql.js';
 import { MAX_STAGE_ITEMS, TASK_HEADERS, taskPath, taskResultsPath, type StageInput, type TaskPlanRequest } from './task-protocol.js';
 import type { WorkerClient, WorkerResponse } from './worker-client.js';
@@ -53,16 +55,52 @@ const headerNumber = (response: WorkerResponse, name: string): number => {
  * found (one is written once, whole), so a repeated statement costs two map lookups. Without a manifest
  * here the splits are the generator's planned parts (plannedTable), unless `planWithoutManifest` is false.
  */
-export function stagedQuery(sql: string, session: Session, tpchDirectory: string, minRows = STAGED_MIN_ROWS, planWithoutManifest = true): { stages: StagePlan; files: string[] } | undefined {
+export function stagedQuery(sql: string, session: Session, tpchDirectory: string, minRows = STAGED_MIN_ROWS, planWithoutManifest = true, lake: StagedLake = NO_LAKE): { stages: StagePlan; files: StageFiles } | undefined {
   if (session.transactionId !== undefined && session.transactionId !== 'NONE') return undefined;
-  const stages = cachedStages(sql, session);
-  const schema = stages && tpchSchema(stages.table.schema);
+  const stages = cachedStages(sql, session, lake.catalogs);
+  const hive = stages && lake.configs.get(stages.table.catalog);
+  if (stages && hive) {
+    // A hive table's data files, listed now (other nodes and tools write the tree): large enough, they split.
+    const listed = hiveTableFiles(hive, stages.table.schema, stages.table.table);
+    return listed && listed.files.length > 0 && listed.files.length <= MAX_STAGE_ITEMS && listed.bytes >= lake.minBytes ? { stages, files: { names: listed.files } } : undefined;
+  }
+  const schema = stages && stages.table.catalog === 'tpch' ? tpchSchema(stages.table.schema) : undefined;
   if (!stages || !schema) return undefined;
   const manifest = manifestOf(join(tpchDirectory, schema.directory));
   if (!manifest && !planWithoutManifest) return undefined;
   const table = manifest ? manifest.tables[stages.table.table] : plannedTable(stages.table.table, schema.scaleFactor);
   if (!table || table.rows < minRows) return undefined;
-  return table.files.length > 0 ? { stages, files: table.files } : undefined;
+  // Each file's rows, when this manifest tells them: the splits then carry them, and every leaf's worker cuts
+  // a slice as the same contiguous run whatever its own cache's manifest says.
+  const rows = manifest?.tables[stages.table.table]?.fileRows;
+  return table.files.length > 0 ? { stages, files: { names: table.files, ...(rows?.length === table.files.length ? { rows } : {}) } } : undefined;
+}
+
+/** A staged table's files (relative names) and, when known, each one's rows. */
+export interface StageFiles {
+  names: readonly string[];
+  rows?: readonly number[];
+}
+
+/** The hive catalogs whose tables split (their names, with tpch, are the stageable catalogs), and the least data that does. */
+export interface StagedLake {
+  catalogs: StageCatalogs;
+  configs: ReadonlyMap<string, HiveCatalogConfig>;
+  /** Tables with fewer bytes of data files run as one task (vivace.distributed-lake-min-bytes). */
+  minBytes: number;
+}
+
+/**
+ * A lake table of less data runs as one task: as for tpch (STAGED_MIN_ROWS), a leaf stage pays for a scan
+ * that takes a multiple of its ~30 ms; 64 MB of Parquet is about lineitem at sf1 compressed by half.
+ */
+export const STAGED_MIN_BYTES = 64 * 1024 * 1024;
+
+const NO_LAKE: StagedLake = { catalogs: new Set(['tpch']), configs: new Map(), minBytes: STAGED_MIN_BYTES };
+
+/** The stageable catalogs and configs of a node's hive catalogs. */
+export function stagedLake(hive: readonly HiveCatalogConfig[], minBytes = STAGED_MIN_BYTES): StagedLake {
+  return { catalogs: new Set(['tpch', ...hive.map((c) => c.name)]), configs: new Map(hive.map((c) => [c.name, c])), minBytes };
 }
 
 const planned = new Map<string, { rows: number; files: string[] } | undefined>();
@@ -134,7 +172,7 @@ export interface LeafRound {
 export async function planStaged(
   host: StageHost,
   request: StagedRequest,
-  files: readonly string[],
+  files: StageFiles,
   taskError: TaskErrorOf,
   abort?: PlanAbort,
 ): Promise<Plan> {
@@ -158,7 +196,7 @@ type TaskErrorOf = (response: WorkerResponse, client: WorkerClient, step: string
 export type StagedRequest = { queryId: string; sql: string; session: Session; targetBytes?: number };
 
 /** Waits for the leaves, then plans the root over their outputs (its first page comes with its plan). */
-async function finishStages(host: StageHost, request: StagedRequest, files: readonly string[], stats: LeafStageStats, taskError: TaskErrorOf, first: LeafRound, abort: PlanAbort): Promise<Plan> {
+async function finishStages(host: StageHost, request: StagedRequest, files: StageFiles, stats: LeafStageStats, taskError: TaskErrorOf, first: LeafRound, abort: PlanAbort): Promise<Plan> {
   // A root that could not pull an output (its leaf's worker died after the leaf ended) or was lost
   // itself: the whole query once more, on the workers alive then, under new task ids.
   let leaves = first;
@@ -193,7 +231,7 @@ async function finishStages(host: StageHost, request: StagedRequest, files: read
 }
 
 /** One leaf per alive worker, started now, each rerun on another alive worker when its worker is lost. */
-function startLeaves(host: StageHost, request: StagedRequest, files: readonly string[], stats: LeafStageStats, taskError: TaskErrorOf, round: number): LeafRound {
+function startLeaves(host: StageHost, request: StagedRequest, files: StageFiles, stats: LeafStageStats, taskError: TaskErrorOf, round: number): LeafRound {
   const controller = new AbortController();
   let answerColumns: ((columns: OutputColumn[]) => void) | undefined;
   const columns = new Promise<OutputColumn[]>((resolve) => (answerColumns = resolve));
@@ -203,7 +241,7 @@ function startLeaves(host: StageHost, request: StagedRequest, files: readonly st
     none.catch(() => {});
     return { columns: none as Promise<never>, outputs: none as Promise<never>, oneLeft: Promise.resolve(undefined), abort: () => {} };
   }
-  const splits = splitsOf(files, alive.length);
+  const splits = splitsOf(files.names, alive.length, files.rows);
   const partitions = alive.map((_, p) => splits.filter((__, i) => i % alive.length === p)).filter((s) => s.length > 0);
   Object.assign(stats, { ...emptyLeafStats(), retries: stats.retries, startedAt: stats.startedAt ?? Date.now(), endedAt: undefined, nodes: partitions.length, totalSplits: splits.length, runningSplits: splits.length });
   /** Attempts of a round: its task ids never meet another round's. */

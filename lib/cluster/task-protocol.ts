@@ -75,6 +75,8 @@ export interface TaskSplit {
   file: string;
   slice: number;
   slices: number;
+  /** The file's rows (the coordinator's manifest): the slice is a contiguous run of them; absent: every n-th row. */
+  rows?: number;
 }
 
 /** A leaf's output the root reads: the worker holding it and the leaf's task id. */

@@ -104,6 +104,12 @@ export interface DuckDbEngine extends Engine {
    * it for DuckDB types Presto SQL cannot spell.
    */
   planOwnSql: Engine['plan'];
+  /**
+   * A Parquet file's row groups (their rows, in order) and lower-case column names, from its footer: a lake
+   * split's row groups (lib/connectors/hive/hive-splits.ts). Run unprepared: DuckDB 1.5.6 fails with an
+   * internal error, invalidating the database, when a prepared parquet_metadata statement runs a second time.
+   */
+  parquetFooter(path: string): Promise<{ rowGroupRows: number[]; columns: Set<string> }>;
 }
 
 export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<DuckDbEngine> {
@@ -273,9 +279,22 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     }
     return generating ? untilAborted(generating, signal).then(planned) : planned();
   };
+  const parquetFooter: DuckDbEngine['parquetFooter'] = async (path) => {
+    const connection = await pool.acquire();
+    try {
+      const groups = await connection.runAndReadAll(`SELECT row_group_id, max(row_group_num_rows) FROM parquet_metadata(${quoteString(path)}) GROUP BY 1 ORDER BY 1`);
+      const columns = await connection.runAndReadAll(`SELECT DISTINCT lower(name) FROM parquet_schema(${quoteString(path)})`);
+      return { rowGroupRows: groups.getRows().map((r) => Number(r[1])), columns: new Set(columns.getRows().map((r) => String(r[0]))) };
+    } catch (err) {
+      throw toVivaceError(err, { sql: '', catalog: undefined, schema: undefined });
+    } finally {
+      pool.release(connection);
+    }
+  };
   return {
     plan,
     planOwnSql: planTrusted,
+    parquetFooter,
     close: async () => {
       tpch?.close();
       await transactions.rollbackIdle();

@@ -12,10 +12,14 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { cachedStages, type StagePlan } from '../cluster/stage-planner.js';
 import { manifestOf } from '../cluster/staged-query.js';
 import { inputSourceSql, leafDuckDbSql, rootDuckDbSql, splitSourceSql, type Split } from '../cluster/stage-sql.js';
+import type { HiveCatalog } from '../connectors/hive/hive-catalog.js';
+import { hiveSplitSourceSql, type ParquetFooter } from '../connectors/hive/hive-splits.js';
 
 /** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
 export interface StageEngine extends Engine {
   planOwnSql: Engine['plan'];
+  /** A Parquet file's row groups and columns (DuckDbEngine.parquetFooter): lake splits need it. */
+  parquetFooter?(path: string): Promise<ParquetFooter>;
 }
 
 /** Most slices a part may be cut into (a request naming more is refused). */
@@ -28,9 +32,9 @@ const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, {
  * also generates the tpch schema into this worker's own cache when the cache lacks it (a worker on another
  * machine): the generator's parts are the same files everywhere, so the splits the coordinator named exist.
  */
-async function stagesOf(engine: Engine, sql: string, session: Session, abort?: PlanAbort): Promise<{ stages: StagePlan; user: Plan }> {
+async function stagesOf(engine: Engine, sql: string, session: Session, abort: PlanAbort | undefined, sources: StageSources): Promise<{ stages: StagePlan; user: Plan }> {
   const user = await engine.plan(sql, session, abort);
-  const stages = cachedStages(sql, session);
+  const stages = cachedStages(sql, session, new Set(['tpch', ...sources.hive.keys()]));
   if (!stages) {
     user.release();
     throw bad('The statement does not split into a leaf and a root stage');
@@ -38,21 +42,33 @@ async function stagesOf(engine: Engine, sql: string, session: Session, abort?: P
   return { stages, user };
 }
 
-/** Absolute paths of `splits` of the stage's table, each checked against the table's manifest, and each file's rows when the manifest tells them. */
-function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: string): { pathOf: (file: string) => string; rowsOf: (file: string) => number | undefined } {
+/** DuckDB's type of each Presto integer type. */
+const INTEGRAL: Record<string, string> = { bigint: 'BIGINT', integer: 'INTEGER', smallint: 'SMALLINT', tinyint: 'TINYINT' };
+
+/** Where a leaf's splits come from: tpch's generated parts, or a hive catalog's files. */
+export interface StageSources {
+  tpchDirectory: string;
+  hive: ReadonlyMap<string, HiveCatalog>;
+}
+
+const NO_SOURCES: StageSources = { tpchDirectory: '', hive: new Map() };
+
+function checkSlice(split: Split): void {
+  if (!Number.isSafeInteger(split.slices) || split.slices < 1 || split.slices > MAX_SLICES) throw bad(`A split's slices must be 1 to ${MAX_SLICES}`);
+  if (!Number.isSafeInteger(split.slice) || split.slice < 0 || split.slice >= split.slices) throw bad('A split\'s slice must be 0 to slices - 1');
+}
+
+/** Absolute paths of `splits` of the stage's table, each checked against the table's manifest. */
+function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: string): (file: string) => string {
   const schema = tpchSchema(stages.table.schema);
   const schemaDirectory = schema && join(tpchDirectory, schema.directory);
   const manifest = schemaDirectory === undefined ? undefined : manifestOf(schemaDirectory);
   const table = manifest?.tables[stages.table.table];
   const files = new Set(table?.files ?? []);
-  if (splits.length === 0) throw bad('A leaf task needs at least one split');
   for (const split of splits) {
     if (!files.has(split.file)) throw bad(`Split ${JSON.stringify(split.file.slice(0, 200))} is no part of tpch.${stages.table.schema}.${stages.table.table} here`);
-    if (!Number.isSafeInteger(split.slices) || split.slices < 1 || split.slices > MAX_SLICES) throw bad(`A split's slices must be 1 to ${MAX_SLICES}`);
-    if (!Number.isSafeInteger(split.slice) || split.slice < 0 || split.slice >= split.slices) throw bad('A split\'s slice must be 0 to slices - 1');
   }
-  const rows = new Map(table?.fileRows?.length === table?.files.length ? table!.files.map((f, i) => [f, table!.fileRows![i]!] as const) : []);
-  return { pathOf: (file) => join(schemaDirectory!, file), rowsOf: (file) => rows.get(file) };
+  return (file) => join(schemaDirectory!, file);
 }
 
 /**
@@ -61,13 +77,23 @@ function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: 
  * its progress the rows and bytes its COPY's scans read of its splits (the engine's profile, as for any
  * statement: a slice's rows only, and without the rows a filter pushed into the scan dropped).
  */
-export async function planLeaf(engine: StageEngine, sql: string, session: Session, splits: readonly Split[], tpchDirectory: string, outputFile: string, abort?: PlanAbort): Promise<Plan> {
-  const { stages, user } = await stagesOf(engine, sql, session, abort);
+export async function planLeaf(engine: StageEngine, sql: string, session: Session, splits: readonly Split[], sources: StageSources | string, outputFile: string, abort?: PlanAbort): Promise<Plan> {
+  const from = typeof sources === 'string' ? { tpchDirectory: sources, hive: new Map<string, HiveCatalog>() } : sources;
+  const { stages, user } = await stagesOf(engine, sql, session, abort, from);
   // The statement's columns travel with the leaf's plan: the coordinator needs no other plan for them.
   const columns = user.columns;
   user.release();
-  const { pathOf, rowsOf } = splitPaths(stages, splits, tpchDirectory);
-  const source = splitSourceSql(splits, pathOf, rowsOf);
+  if (splits.length === 0) throw bad('A leaf task needs at least one split');
+  for (const split of splits) checkSlice(split);
+  const hive = from.hive.get(stages.table.catalog);
+  let source: string;
+  if (hive) {
+    if (!engine.parquetFooter) throw new VivaceError('NOT_SUPPORTED', 'This engine cannot read a lake table\'s splits');
+    const footerOf = engine.parquetFooter;
+    source = await hiveSplitSourceSql(hive, stages.table.schema, stages.table.table, splits, (path) => footerOf(path));
+  } else {
+    source = splitSourceSql(splits, splitPaths(stages, splits, from.tpchDirectory));
+  }
   const copy = `COPY (${leafDuckDbSql(stages, session, source)}) TO ${quoteString(outputFile)} (FORMAT parquet)`;
   const own = await engine.planOwnSql(copy, session, abort);
   return { columns, execute: () => new LeafExecution(own), release: () => own.release() };
@@ -105,15 +131,25 @@ class LeafExecution implements Execution {
 }
 
 /** The root's plan over the leaves' Parquet files: the user's statement's columns, the combined rows. */
-export async function planRoot(engine: StageEngine, sql: string, session: Session, inputFiles: readonly string[], abort?: PlanAbort): Promise<Plan> {
-  const { stages, user } = await stagesOf(engine, sql, session, abort);
+export async function planRoot(engine: StageEngine, sql: string, session: Session, inputFiles: readonly string[], abort?: PlanAbort, sources: StageSources = NO_SOURCES): Promise<Plan> {
+  const { stages, user } = await stagesOf(engine, sql, session, abort, sources);
   const columns = user.columns;
   user.release();
   if (inputFiles.length === 0) throw bad('A root task needs at least one input');
-  const own = await engine.planOwnSql(rootDuckDbSql(stages, session, inputSourceSql(inputFiles)), session, abort);
+  const rootSql = rootDuckDbSql(stages, session, inputSourceSql(inputFiles));
+  let own = await engine.planOwnSql(rootSql, session, abort);
   if (own.columns.length !== columns.length) {
     own.release();
     throw new VivaceError('GENERIC_INTERNAL_ERROR', `The root stage has ${own.columns.length} columns, the statement ${columns.length}`);
   }
-  return { columns, execute: () => own.execute(), release: () => own.release() };
+  // A sum of integers is DuckDB's HUGEINT, which Parquet holds as DOUBLE on the way from leaf to root: the
+  // root's sum is then a double where the statement's is bigint (rendered 904052224.0). Back to the type.
+  const integral = columns.map((c, i) => INTEGRAL[c.type.base] !== undefined && own.columns[i]!.type.base !== c.type.base);
+  if (integral.some(Boolean)) {
+    own.release();
+    const items = columns.map((c, i) => (integral[i] ? `CAST(round(#${i + 1}) AS ${INTEGRAL[c.type.base]})` : `#${i + 1}`));
+    own = await engine.planOwnSql(`SELECT ${items.join(', ')} FROM (${rootSql})`, session, abort);
+  }
+  const root = own;
+  return { columns, execute: () => root.execute(), release: () => root.release() };
 }

@@ -10,11 +10,14 @@ import { internalHeaders } from '../cluster/cluster-auth.js';
 import { taskOutputPath, type StageInput, type TaskPlanRequest } from '../cluster/task-protocol.js';
 import { WorkerClient, WorkerTransportError } from '../cluster/worker-client.js';
 import { planLeaf, planRoot, type StageEngine } from './stage-runner.js';
+import type { HiveCatalog } from '../connectors/hive/hive-catalog.js';
 
 export interface StageTaskOptions {
   engine: StageEngine;
   /** The tpch catalog's directory (its manifests name the splits). */
   tpchDirectory: string;
+  /** The node's hive catalogs (their tables' files are the splits of a lake scan), by name. */
+  hive?: ReadonlyMap<string, HiveCatalog>;
   /** Where stage files go: inside the engine's sandbox (its temp directory). */
   directory: string;
   nodeId: string;
@@ -139,12 +142,13 @@ export class StageTasks {
   private async plan(taskId: string, request: TaskPlanRequest, sql: string, session: Session, abort?: PlanAbort): Promise<Plan> {
     const stage = request.stage!;
     const { engine, tpchDirectory } = this.options;
+    const sources = { tpchDirectory, hive: this.options.hive ?? new Map<string, HiveCatalog>() };
     if (stage.kind === 'leaf') {
       this.leaves.add(taskId);
-      return planLeaf(engine, sql, session, stage.splits, tpchDirectory, this.fileFor(taskId, 'out'), abort);
+      return planLeaf(engine, sql, session, stage.splits, sources, this.fileFor(taskId, 'out'), abort);
     }
     const files = await this.pull(taskId, stage.inputs, abort);
-    return planRoot(engine, sql, session, files, abort);
+    return planRoot(engine, sql, session, files, abort, sources);
   }
 
   /**

@@ -102,7 +102,9 @@ function stageOf(raw: unknown): TaskStage {
       const slice = s.slice;
       const slices = s.slices;
       if (!Number.isSafeInteger(slice) || !Number.isSafeInteger(slices)) throw bad('stage.splits[].slice and slices must be integers');
-      return { file: text(s, 'file', 'stage.splits[].', 1024), slice: slice as number, slices: slices as number };
+      const rows = s.rows;
+      if (rows !== undefined && (!Number.isSafeInteger(rows) || (rows as number) < 0)) throw bad('stage.splits[].rows must be a non-negative integer');
+      return { file: text(s, 'file', 'stage.splits[].', 1024), slice: slice as number, slices: slices as number, ...(rows === undefined ? {} : { rows: rows as number }) };
     });
     return { kind: 'leaf', splits };
   }

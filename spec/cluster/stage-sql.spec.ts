@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { sliceStart, splitSourceSql, type Split } from '../../lib/cluster/stage-sql.js';
+import { sliceStart, splitSourceSql, splitsOf, type Split } from '../../lib/cluster/stage-sql.js';
 
 describe('stage SQL: the splits of a Parquet file', function () {
   this.timeout(30_000);
@@ -30,14 +30,14 @@ describe('stage SQL: the splits of a Parquet file', function () {
   });
 
   const sliceKeys = async (slice: number, slices: number, rows: number | undefined) => {
-    const split: Split = { file: 'part.parquet', slice, slices };
-    const sql = splitSourceSql([split], (f) => join(directory, f), () => rows);
+    const split: Split = { file: 'part.parquet', slice, slices, ...(rows === undefined ? {} : { rows }) };
+    const sql = splitSourceSql([split], (f) => join(directory, f));
     const reader = await connection.runAndReadAll(`SELECT min(k), max(k), count(*), sum(k) FROM (${sql})`);
     const [min, max, count, sum] = reader.getRows()[0]!;
     return { min: Number(min), max: Number(max), count: Number(count), sum: Number(sum), sql };
   };
 
-  it('cuts a file with known rows into contiguous runs that cover every row once', async () => {
+  it('cuts a file whose rows the split carries into contiguous runs that cover every row once', async () => {
     for (const slices of [2, 3, 7]) {
       let next = 0;
       let total = 0;
@@ -54,7 +54,7 @@ describe('stage SQL: the splits of a Parquet file', function () {
     }
   });
 
-  it('falls back to every n-th row when the row count is unknown (a manifest written before fileRows)', async () => {
+  it('falls back to every n-th row when the split carries no row count (a manifest written before fileRows)', async () => {
     let total = 0;
     for (let slice = 0; slice < 3; slice++) {
       const got = await sliceKeys(slice, 3, undefined);
@@ -63,6 +63,15 @@ describe('stage SQL: the splits of a Parquet file', function () {
       total += got.count;
     }
     expect(total).to.equal(ROWS);
+  });
+
+  it('carries each file\'s rows in its slices, and none for a file read whole or of unknown rows', () => {
+    expect(splitsOf(['a', 'b'], 4, [10, 20])).to.deep.equal([
+      { file: 'a', slice: 0, slices: 2, rows: 10 }, { file: 'a', slice: 1, slices: 2, rows: 10 },
+      { file: 'b', slice: 0, slices: 2, rows: 20 }, { file: 'b', slice: 1, slices: 2, rows: 20 },
+    ]);
+    expect(splitsOf(['a', 'b'], 2, [10, 20])).to.deep.equal([{ file: 'a', slice: 0, slices: 1 }, { file: 'b', slice: 0, slices: 1 }]);
+    expect(splitsOf(['a'], 2)).to.deep.equal([{ file: 'a', slice: 0, slices: 2 }, { file: 'a', slice: 1, slices: 2 }]);
   });
 
   it('slice starts partition [0, rows) for any row count and slice count', () => {

@@ -15,6 +15,8 @@ export interface ReadPartition {
   /** The partition columns' values (none for an unpartitioned table). */
   values: readonly (string | null)[];
   files: readonly string[];
+  /** A Parquet split's rows: [start, end) of file_row_number (its row groups), of its one file. */
+  rows?: { start: number; end: number };
 }
 
 export interface ReadableTable {
@@ -73,6 +75,11 @@ export function tableReadSql(table: ReadableTable): string {
   const branches = table.partitions.filter((p) => p.files.length > 0).map((partition) => {
     const data = table.dataColumns.map((c) => dataColumnSql(table, c));
     const keys = table.partitionColumns.map((c, i) => `${constant(partition.values[i] ?? null, duckdbTypeOfHive(c.hive))} AS ${quoteIdentifier(c.name)}`);
+    if (partition.rows && table.properties.format === 'PARQUET' && partition.files.length === 1) {
+      // Bounds at row-group starts: DuckDB decodes only the row groups inside them.
+      const reader = `read_parquet(${list(partition.files)}, union_by_name = true, hive_partitioning = false, file_row_number = true)`;
+      return `SELECT ${[...data, ...keys].join(', ')} FROM ${reader} WHERE file_row_number >= ${partition.rows.start} AND file_row_number < ${partition.rows.end}`;
+    }
     return `SELECT ${[...data, ...keys].join(', ')} FROM ${readerSql(table, partition.files)}`;
   });
   if (branches.length > 0) return branches.join(' UNION ALL ');
