@@ -9,7 +9,9 @@
 //   BENCH_RENDER=1     also run bench/engine-render.bench.ts (DuckDB rendering variants) at the figure c size
 //   BENCH_ONLY=a,b,... run only these figures (f: the 22 TPC-H queries at sf1, g: the failure detector
 //                      watching 1,000 simulated nodes, bench/failure-detector.bench.ts, h: TPC-H at sf1
-//                      through a cluster of 2 workers, bench/tpch-cluster.bench.ts; `tiny` under BENCH_QUICK)
+//                      through a cluster of 2 workers, bench/tpch-cluster.bench.ts; `tiny` under BENCH_QUICK;
+//                      l: the lake, tpch lineitem copied in by CTAS, Q1 over it, one month of a partitioned
+//                      copy: bench/lake.bench.ts at sf1, `tiny` under BENCH_QUICK)
 //
 // Load loops are bounded by count and by time; children are stopped by message, else killed by pid.
 import { mkdirSync } from 'node:fs';
@@ -27,11 +29,12 @@ import { plainGetThroughput, queryThroughput, warmUp, type ThroughputFigures } f
 import { generateTpch, runBenchScript } from './tpch.bench.js';
 import { runTpchClusterBench } from './tpch-cluster.bench.js';
 import { runTpchQueriesBench } from './tpch-queries.bench.js';
+import { runLakeBench } from './lake.bench.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const FULL_TPCH = process.env.BENCH_TPCH === '1';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g,h').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g,h,l').split(',').map((s) => s.trim()));
 
 const SIZES = QUICK
   ? { warmup: 50, jitWarmupSeconds: 1, latencyQueries: 300, clients: 16, throughputSeconds: 3, streamRows: 500_000, memoryQueries: 2_000, tpchScales: [0.01] }
@@ -456,12 +459,32 @@ function printTable(): void {
   for (const n of notes) log(n);
 }
 
+/** l. The lake: CTAS of lineitem (l3), Q1 over it (l1), one month of a copy partitioned by ship month (l2), beside DuckDB in process. */
+async function figureL(): Promise<void> {
+  const scale = QUICK ? 'tiny' : 'sf1';
+  log(`l. the lake at ${scale} through a cluster of 2 workers (bench/lake.bench.ts)`);
+  const l = await runLakeBench(scale, (line) => log(`   ${line}`));
+  const judged = scale === 'sf1';
+  const verdict = (ok: boolean): Row['verdict'] => (!judged ? '-' : ok ? 'ok' : 'MISS');
+  const q1 = l.q1Ms / l.q1DuckdbMs;
+  const ctas = l.ctasMs / l.copyMs;
+  const byteShare = l.monthBytes / l.fullBytes;
+  const timeShare = l.monthMs / l.fullMs;
+  const byteTarget = (l.fullBytes / 60 + l.footerBytes) / l.fullBytes;
+  rows.push(
+    { figure: `l1. Q1 over lake ${scale} lineitem (Parquet), ${l.q1Splits} splits on ${l.q1Nodes} workers`, measured: ms(l.q1Ms), baseline: `DuckDB read_parquet ${ms(l.q1DuckdbMs)}`, ratio: `${q1.toFixed(2)}x DuckDB`, target: judged ? '<= 1.3x' : '', verdict: verdict(q1 <= 1.3) },
+    { figure: `l2. one ship month of ${l.partitions} partitions: bytes read`, measured: mb(l.monthBytes), baseline: `all months ${mb(l.fullBytes)}`, ratio: `${(byteShare * 100).toFixed(2)}%`, target: judged ? `<= 1/60 + footers (${(byteTarget * 100).toFixed(2)}%)` : '', verdict: verdict(byteShare <= byteTarget) },
+    { figure: `l2. one ship month of ${l.partitions} partitions: time`, measured: ms(l.monthMs), baseline: `all months ${ms(l.fullMs)}`, ratio: `${(timeShare * 100).toFixed(1)}%`, target: judged ? '<= 1/20 (5%)' : '', verdict: verdict(timeShare <= 0.05) },
+    { figure: `l3. CTAS of ${scale} lineitem into the lake`, measured: ms(l.ctasMs), baseline: `DuckDB COPY TO ${ms(l.copyMs)}`, ratio: `${ctas.toFixed(2)}x DuckDB`, target: judged ? '<= 1.3x' : '', verdict: verdict(ctas <= 1.3) },
+  );
+}
+
 async function main(): Promise<void> {
   const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
   notes.push(`load average at start: ${load()} (${cpus().length} CPUs): other processes on the machine distort every figure`);
   log(`vivace bench${QUICK ? ' (BENCH_QUICK)' : ''}: node ${process.version}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '(unset)'}`
     + `${PROFILE_DIR ? `, CPU profiles in ${PROFILE_DIR}` : ''}`);
-  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE], ['f', figureF], ['g', figureG], ['h', figureH]];
+  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE], ['f', figureF], ['g', figureG], ['h', figureH], ['l', figureL]];
   let failed = false;
   for (const [name, run] of figures) {
     if (!ONLY.has(name)) continue;

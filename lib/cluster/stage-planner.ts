@@ -31,6 +31,8 @@ export interface StagePlan {
   rootSql: string;
   /** Columns of the partial rows, in order: the keys g0..., the distinct aggregates' argument d0 if any, then the partial aggregates a0... */
   partialColumns: string[];
+  /** The query's WHERE on the scanned table (a connector prunes its splits by it). */
+  where?: Expression;
 }
 
 const AGGREGATES: ReadonlySet<string> = new Set(['count', 'sum', 'min', 'max', 'avg', 'approx_distinct']);
@@ -282,6 +284,7 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
     leafSql,
     rootSql,
     partialColumns: [...uniqueKeys.map((_, i) => keyName(i)), ...(distinct === undefined ? [] : [DISTINCT_NAME]), ...partials.map((_, i) => partialName(i))],
+    ...(spec.where ? { where: spec.where } : {}),
   };
 }
 

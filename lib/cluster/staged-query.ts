@@ -61,7 +61,7 @@ export function stagedQuery(sql: string, session: Session, tpchDirectory: string
   const hive = stages && lake.configs.get(stages.table.catalog);
   if (stages && hive) {
     // A hive table's data files, listed now (other nodes and tools write the tree): large enough, they split.
-    const listed = hiveTableFiles(hive, stages.table.schema, stages.table.table);
+    const listed = hiveTableFiles(hive, stages.table.schema, stages.table.table, stages.where);
     return listed && listed.files.length > 0 && listed.files.length <= MAX_STAGE_ITEMS && listed.bytes >= lake.minBytes ? { stages, files: { names: listed.files } } : undefined;
   }
   const schema = stages && stages.table.catalog === 'tpch' ? tpchSchema(stages.table.schema) : undefined;

@@ -49,8 +49,17 @@ describe('e2e: a lake scan in two stages on two workers', function () {
     expect(JSON.stringify(lake.raw.map((r) => r.body).filter((b) => b.data))).to.not.match(/\d\.0[,\]]/);
   });
 
-  it('a filtered count over the lake answers as tpch does', async () => {
-    const one = await query('SELECT count(*) FROM lake.s.items WHERE month = 3');
-    expect(one.rows).to.deep.equal((await query('SELECT count(*) FROM tpch.tiny.lineitem WHERE month(shipdate) = 3')).rows);
+  it('prunes partitions on the WHERE clause before splitting: one month\'s file is cut in two slices, two months are two files', async () => {
+    const one = await query('SELECT count(*), sum(quantity) FROM lake.s.items WHERE month = 3');
+    // One file left for two workers: two slices of its row groups (tiny's one row group: one of them reads nothing).
+    expect(one.final.stats.rootStage.subStages[0]).to.include({ totalSplits: 2, completedSplits: 2 });
+    expectSameRows(one.rows, (await query('SELECT count(*), sum(quantity) FROM tpch.tiny.lineitem WHERE month(shipdate) = 3')).rows, 'one month');
+    const two = await query('SELECT count(*) FROM lake.s.items WHERE "MONTH" IN (3, 4) AND quantity > 10');
+    expect(two.final.stats.rootStage.subStages[0]).to.include({ totalSplits: 2 });
+    expect(two.rows).to.deep.equal((await query('SELECT count(*) FROM tpch.tiny.lineitem WHERE month(shipdate) IN (3, 4) AND quantity > 10')).rows);
+    // An OR prunes nothing: every partition is split, and the answer is the same.
+    const either = await query('SELECT count(*) FROM lake.s.items WHERE month = 3 OR quantity > 49');
+    expect(either.final.stats.rootStage.subStages[0]).to.include({ totalSplits: 12 });
+    expect(either.rows).to.deep.equal((await query('SELECT count(*) FROM tpch.tiny.lineitem WHERE month(shipdate) = 3 OR quantity > 49')).rows);
   });
 });

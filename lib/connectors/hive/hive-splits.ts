@@ -8,6 +8,8 @@ import type { HiveCatalogConfig } from '../catalog.types.js';
 import { HiveCatalog } from './hive-catalog.js';
 import { tableReadSql, type ReadableTable } from './hive-read-sql.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
+import type { Expression } from '../../sql/ast.js';
+import { partitionFilter } from './partition-pruning.js';
 
 /** One split as the task protocol names it: a file relative to the table's location, and its slice. */
 export interface HiveSplit {
@@ -25,15 +27,20 @@ export interface ParquetFooter {
 }
 
 /** The table's data files relative to its location, and their bytes; undefined for a table that is not there or not readable. */
-export function hiveTableFiles(config: HiveCatalogConfig, schema: string, table: string): { files: string[]; bytes: number } | undefined {
+export function hiveTableFiles(config: HiveCatalogConfig, schema: string, table: string, where?: Expression): { files: string[]; bytes: number; partitions: number } | undefined {
   const catalog = new HiveCatalog(config, []);
   try {
     const resolved = catalog.resolve(schema, table);
     if (!resolved) return undefined;
-    const { files } = catalog.readable(resolved);
+    const { table: readable, files } = catalog.readable(resolved);
+    // Partitions the WHERE clause rules out are not split at all (their files are never named to a worker).
+    const keep = partitionFilter(where, resolved.partitionColumns);
+    const kept = new Set(readable.partitions.filter((p) => keep(p.values)).flatMap((p) => p.files));
+    const named = files.filter((f) => kept.has(f.path));
     return {
-      files: files.map((f) => relative(resolved.location, f.path)),
-      bytes: files.reduce((sum, f) => sum + f.size, 0),
+      files: named.map((f) => relative(resolved.location, f.path)),
+      bytes: named.reduce((sum, f) => sum + f.size, 0),
+      partitions: readable.partitions.filter((p) => keep(p.values)).length,
     };
   } catch {
     return undefined;
