@@ -15,6 +15,7 @@ import { TPCH_QUERIES } from '../lib/tpch/queries/tpch-queries.js';
 import { startCluster } from './cluster-process.js';
 import { PrestoHttpClient } from './http-client.js';
 import { timed } from './tpch-queries.bench.js';
+import { runOnCluster, type ClusterAnswer } from './tpch-cluster.bench.js';
 
 export interface LakeFigures {
   scale: string;
@@ -34,31 +35,12 @@ export interface LakeFigures {
 }
 
 const RUNS = 3;
-const QUERY_TIMEOUT_MS = 10 * 60_000;
 const THREADS = 2;
 
-interface Answer {
-  queryId: string;
-  rows: unknown[][];
-}
+type Answer = ClusterAnswer;
 
-async function run(client: PrestoHttpClient, sql: string): Promise<Answer> {
-  const deadline = performance.now() + QUERY_TIMEOUT_MS;
-  const headers = { 'X-Trino-User': 'bench', 'X-Trino-Catalog': 'lake', 'X-Trino-Schema': 'b', 'Content-Type': 'text/plain' };
-  let reply = await client.request('POST', '/v1/statement', sql, { ...headers, 'Content-Length': Buffer.byteLength(sql) });
-  const rows: unknown[][] = [];
-  let queryId = '';
-  for (;;) {
-    if (reply.status !== 200) throw new Error(`HTTP ${reply.status}: ${reply.body.toString('utf8', 0, 300)}`);
-    const page = JSON.parse(reply.body.toString('utf8')) as { id?: string; nextUri?: string; data?: unknown[][]; error?: { errorName?: string; message?: string } };
-    queryId = page.id ?? queryId;
-    if (page.error) throw new Error(`${page.error.errorName ?? 'query failed'}: ${page.error.message ?? ''} (${sql.slice(0, 80)})`);
-    if (page.data) rows.push(...page.data);
-    if (page.nextUri === undefined) return { queryId, rows };
-    if (performance.now() > deadline) throw new Error(`query ${queryId} still running after ${QUERY_TIMEOUT_MS / 1000} s`);
-    reply = await client.request('GET', new URL(page.nextUri).pathname, undefined, { 'X-Trino-User': 'bench' });
-  }
-}
+/** A statement on the lake's bench schema, as a client runs it. */
+const run = (client: PrestoHttpClient, sql: string): Promise<Answer> => runOnCluster(client, sql, 'b', 'lake');
 
 /** The leaf stage's figures of a finished query (GET /v1/query/{id}). */
 async function leafOf(client: PrestoHttpClient, queryId: string): Promise<{ nodes: number; splits: number; bytes: number }> {

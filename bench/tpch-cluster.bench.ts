@@ -65,17 +65,17 @@ const RUNS = 3;
 /** A query that has not ended by then is a failure, not a hung bench. */
 const QUERY_TIMEOUT_MS = 10 * 60_000;
 
-interface ClusterAnswer {
+export interface ClusterAnswer {
   queryId: string;
   rows: unknown[][];
 }
 
 /** One statement through the protocol as a client runs it: POST, then GET nextUri until none, every page parsed. */
-async function runOnCluster(client: PrestoHttpClient, sql: string, schema: TpchClusterScale): Promise<ClusterAnswer> {
+export async function runOnCluster(client: PrestoHttpClient, sql: string, schema: string, catalog = 'tpch'): Promise<ClusterAnswer> {
   const deadline = performance.now() + QUERY_TIMEOUT_MS;
   let reply = await client.request('POST', '/v1/statement', sql, {
     'X-Trino-User': 'bench',
-    'X-Trino-Catalog': 'tpch',
+    'X-Trino-Catalog': catalog,
     'X-Trino-Schema': schema,
     'Content-Type': 'text/plain',
     'Content-Length': Buffer.byteLength(sql),
