@@ -70,8 +70,26 @@ function dataColumnSql(table: ReadableTable, c: ReadColumn): string {
 
 const constant = (value: string | null, type: string) => `CAST(${value === null ? 'NULL' : quoteString(value)} AS ${type})`;
 
+/**
+ * A partitioned Parquet table as one scan: DuckDB reads each file's partition values from its `k=v`
+ * directories (hive_types: as declared; Trino's escapes and __HIVE_DEFAULT_PARTITION__ read back as it
+ * writes them) and prunes files by a filter on them before opening any, where a branch per partition made
+ * every statement bind one reader per partition (~50 ms for 84 months, whatever the WHERE).
+ */
+function partitionedParquetSql(table: ReadableTable): string | undefined {
+  const withFiles = table.partitions.filter((p) => p.files.length > 0);
+  if (table.properties.format !== 'PARQUET' || table.partitionColumns.length === 0 || withFiles.length < 2 || withFiles.some((p) => p.rows)) return undefined;
+  const files = withFiles.flatMap((p) => p.files);
+  const types = table.partitionColumns.map((c) => `${quoteString(c.name)}: ${quoteString(duckdbTypeOfHive(c.hive))}`).join(', ');
+  const data = table.dataColumns.map((c) => dataColumnSql(table, c));
+  const keys = table.partitionColumns.map((c) => quoteIdentifier(c.name));
+  return `SELECT ${[...data, ...keys].join(', ')} FROM read_parquet(${list(files)}, union_by_name = true, hive_partitioning = true, hive_types = {${types}}, hive_types_autocast = false)`;
+}
+
 /** The SELECT standing for the whole table. */
 export function tableReadSql(table: ReadableTable): string {
+  const single = partitionedParquetSql(table);
+  if (single !== undefined) return single;
   const branches = table.partitions.filter((p) => p.files.length > 0).map((partition) => {
     const data = table.dataColumns.map((c) => dataColumnSql(table, c));
     const keys = table.partitionColumns.map((c, i) => `${constant(partition.values[i] ?? null, duckdbTypeOfHive(c.hive))} AS ${quoteIdentifier(c.name)}`);
