@@ -290,7 +290,8 @@ export class SqlPrinter {
       case 'ArithmeticUnaryExpression': {
         // A sign right before a number would make a negative literal, and '-' before '-' a comment.
         const value = this.operand(e.value, 8);
-        const wrap = isNumber(e.value) || value.startsWith('-') || value.startsWith('+');
+        // AT TIME ZONE after a sign applies to the signed value (-x AT TIME ZONE z is (-x) AT TIME ZONE z).
+        const wrap = isNumber(e.value) || value.startsWith('-') || value.startsWith('+') || e.value.type === 'AtTimeZone';
         return `${e.sign}${wrap && precedence(e.value) >= 8 ? `(${value})` : value}`;
       }
       case 'ConcatExpression':

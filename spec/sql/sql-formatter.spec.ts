@@ -55,6 +55,8 @@ describe('formatSql', () => {
     expect(formatExpression('1 - -1')).to.equal('1 - -1');
     expect(formatExpression('(1).a')).to.equal('(1).a');
     expect(formatExpression('(array)[1]')).to.equal('(array)[1]');
+    // -0 AT TIME ZONE z would sign the literal and zone the signed value (found by the parser's property).
+    expect(formatExpression("- (0 AT TIME ZONE 'UTC')")).to.equal("-(0 AT TIME ZONE 'UTC')");
   });
 
   it('quotes identifiers that were quoted or must be, and re-escapes strings', () => {
