@@ -152,7 +152,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   try {
     await first.run(`CREATE SCHEMA IF NOT EXISTS memory."default"`);
     tpch = tpchDirectory === undefined ? undefined : await attachTpchCatalog(instance, { ...(options.tpch || {}), directory: tpchDirectory });
-    system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory) : undefined;
+    system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory, new Map((options.hive ?? []).map((c) => [c.name, 'hive'])), options.memory === false ? ['memory'] : []) : undefined;
     // Before the lock: a catalog's mirror is ATTACHed, and nothing may reach another catalog's directory.
     if (options.hive && options.hive.length > 0) {
       hive = await HiveCatalogs.open(instance, options.hive, [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, ...(options.memoryDirectory === undefined ? [] : [options.memoryDirectory])]);

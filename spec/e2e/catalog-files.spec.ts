@@ -37,6 +37,8 @@ describe('e2e: catalogs from files', function () {
     cluster = await startClusterProcess({ workers: 2, dataDirectory: join(dir, 'data'), properties: { 'catalog.config-dir': join(dir, 'catalog') }, captureOutput: true });
     await until('both workers healthy', 60_000, () => healthy(cluster!, 2));
     expect(await query('SHOW CATALOGS')).to.deep.equal([['system'], ['tpch'], ['warehouse']]);
+    // Trino's connector_name: the connector's name, not the catalog's.
+    expect(await query('SELECT catalog_name, connector_name FROM system.metadata.catalogs ORDER BY 1')).to.deep.equal([['system', 'system'], ['tpch', 'tpch'], ['warehouse', 'hive']]);
     await query('CREATE SCHEMA warehouse.s');
     expect(await query('CREATE TABLE warehouse.s.nation AS SELECT nationkey, name FROM tpch.tiny.nation')).to.deep.equal([[25]]);
     // Read on whichever worker runs it: the same files on both.

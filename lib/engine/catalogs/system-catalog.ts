@@ -4,6 +4,7 @@
 // (`system` is reserved in DuckDB; CatalogNames maps the Presto name, catalog-rewrite.ts the statements).
 // Read-only, so CREATE TABLE system.runtime.x fails instead of adding a table to the catalog. The jdbc
 // schema and the metadata tables JDBC and SQLAlchemy read are views over DuckDB's catalog (system-jdbc.ts).
+import { quoteString } from '../../sql/sql-formatter.js';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -154,19 +155,22 @@ function tableFunction<R>(name: string, table: string, columns: Column<R>[], rea
 
 const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
-/** Every DuckDB database that is a catalog (database_name), with its Presto name (catalog). */
-const CATALOGS = `(SELECT database_name, CASE database_name WHEN '${SYSTEM_DATABASE}' THEN '${SYSTEM_CATALOG}' ELSE database_name END AS catalog
-  FROM duckdb_databases() WHERE NOT internal)`;
+/** Every DuckDB database that is a served catalog (database_name), with its Presto name (catalog); `hidden`: databases that serve none. */
+const catalogsSql = (hidden: readonly string[]) => `(SELECT database_name, CASE database_name WHEN '${SYSTEM_DATABASE}' THEN '${SYSTEM_CATALOG}' ELSE database_name END AS catalog
+  FROM duckdb_databases() WHERE NOT internal${hidden.map((h) => ` AND database_name <> ${quoteString(h)}`).join('')})`;
 
 /** The catalog's DDL, run once on a scratch database that is then attached read-only. */
-function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 'tasks', string>): string[] {
+function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 'tasks', string>, connectors: ReadonlyMap<string, string>, hidden: readonly string[]): string[] {
+  const CATALOGS = catalogsSql(hidden);
+  const connectorName = connectors.size === 0 ? 'catalog'
+    : `CASE catalog ${[...connectors].map(([catalog, connector]) => `WHEN ${quoteString(catalog)} THEN ${quoteString(connector)}`).join(' ')} ELSE catalog END`;
   return [
     `CREATE SCHEMA ${q(database)}.runtime`,
     `CREATE SCHEMA ${q(database)}.metadata`,
     ...Object.entries(functions).map(([table, fn]) => `CREATE VIEW ${q(database)}.runtime.${table} AS SELECT * FROM ${fn}(${table === 'queries' ? 'NULL' : ''})`),
-    // Every catalog is its own connector here: memory, tpch, system.
+    // memory, tpch and system are their connectors' names; a hive catalog says hive, as Trino's connector_name.
     `CREATE VIEW ${q(database)}.metadata.catalogs AS
-       SELECT catalog AS catalog_name, catalog AS connector_id, catalog AS connector_name FROM ${CATALOGS}`,
+       SELECT catalog AS catalog_name, catalog AS connector_id, ${connectorName} AS connector_name FROM ${CATALOGS}`,
     ...systemJdbcSql(database, CATALOGS, ['tpch', SYSTEM_DATABASE]),
   ];
 }
@@ -182,7 +186,8 @@ export interface SystemCatalog {
  * Registers the table functions on the instance and attaches the `system` catalog. `directory` holds
  * the catalog's small database file (views only) until close.
  */
-export async function attachSystemCatalog(instance: DuckDBInstance, source: SystemTablesSource, directory: string): Promise<SystemCatalog> {
+/** `connectors`: the connector of each catalog served under another name than its connector's (a hive catalog `lake`); `hidden`: databases no catalog is (memory's, when no file names it). */
+export async function attachSystemCatalog(instance: DuckDBInstance, source: SystemTablesSource, directory: string, connectors: ReadonlyMap<string, string> = new Map(), hidden: readonly string[] = []): Promise<SystemCatalog> {
   // Table functions live on the instance, but stay valid only while the registering connection is open.
   const connection: DuckDBConnection = await instance.connect();
   const functions = { nodes: 'vivace_system_nodes', queries: SYSTEM_QUERIES_FUNCTION, tasks: 'vivace_system_tasks' };
@@ -197,7 +202,7 @@ export async function attachSystemCatalog(instance: DuckDBInstance, source: Syst
   const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const build = 'vivace_system_build';
   await connection.run(
-    [`ATTACH ${sqlString(file)} AS ${build}`, ...catalogSql(build, functions), `DETACH ${build}`, `ATTACH ${sqlString(file)} AS ${SYSTEM_DATABASE} (READ_ONLY)`].join(';\n'),
+    [`ATTACH ${sqlString(file)} AS ${build}`, ...catalogSql(build, functions, connectors, hidden), `DETACH ${build}`, `ATTACH ${sqlString(file)} AS ${SYSTEM_DATABASE} (READ_ONLY)`].join(';\n'),
   );
   CatalogNames.map(SYSTEM_CATALOG, SYSTEM_DATABASE);
   return {
