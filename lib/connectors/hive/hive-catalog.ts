@@ -182,7 +182,7 @@ export class HiveCatalog {
       signature = `${stamp}\u0002${filesSignature(readable.files)}`;
       if (signature === previous) return false;
       const present = resolved.metadata.storageFormat === 'PARQUET' && readable.files.length > 0 ? await parquetColumns(connection, readable.files.map((f) => f.path)) : undefined;
-      sql = tableReadSql({ ...readable.table, ...(present ? { presentColumns: present } : {}) });
+      sql = tableReadSql({ ...readable.table, ...(present ? { presentColumns: present.names, sameColumns: present.same } : {}) });
       declared = new Map();
       for (const c of [...resolved.dataColumns, ...resolved.partitionColumns]) if (isLossy(c.hive)) declared.set(c.name, prestoTypeOfHive(c.hive));
       // Comments as the metastore keeps them, for DESCRIBE and information_schema.
@@ -240,8 +240,21 @@ function listDirectories(directory: string): string[] {
   }
 }
 
-/** The lower-case column names the Parquet files' footers have (union over the files). */
-async function parquetColumns(connection: DuckDBConnection, files: readonly string[]): Promise<Set<string>> {
-  const reader = await connection.runAndReadAll(`SELECT DISTINCT lower(name) FROM parquet_schema([${files.map(quoteString).join(', ')}])`);
-  return new Set(reader.getRows().map((r) => String(r[0])));
+/**
+ * The lower-case column names the Parquet files' footers have (union over the files), and whether every
+ * file has the same columns of the same types (then a reader needs no union by name, which reads every
+ * file's footer at each bind: ~20 ms a statement for 84 files).
+ */
+async function parquetColumns(connection: DuckDBConnection, files: readonly string[]): Promise<{ names: Set<string>; same: boolean }> {
+  const reader = await connection.runAndReadAll(`SELECT file_name, lower(name), coalesce(type, ''), coalesce(logical_type::VARCHAR, '') FROM parquet_schema([${files.map(quoteString).join(', ')}])`);
+  const names = new Set<string>();
+  const byFile = new Map<string, string[]>();
+  for (const [file, name, type, logical] of reader.getRows()) {
+    names.add(String(name));
+    const list = byFile.get(String(file)) ?? [];
+    list.push(`${String(name)}:${String(type)}:${String(logical)}`);
+    byFile.set(String(file), list);
+  }
+  const shapes = new Set([...byFile.values()].map((l) => l.sort().join(',')));
+  return { names, same: shapes.size <= 1 && byFile.size === files.length };
 }

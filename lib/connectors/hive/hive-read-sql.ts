@@ -26,6 +26,8 @@ export interface ReadableTable {
   partitions: readonly ReadPartition[];
   /** Parquet: the lower-case names the files' footers have (a column none has reads NULL). */
   presentColumns?: ReadonlySet<string>;
+  /** Parquet: every file has the same columns and types (a reader then matches names without reading every footer). */
+  sameColumns?: boolean;
 }
 
 const list = (files: readonly string[]) => `[${files.map(quoteString).join(', ')}]`;
@@ -41,7 +43,7 @@ export function readerSql(table: ReadableTable, files: readonly string[]): strin
   const skip = p.skipHeaderLineCount ?? 0;
   switch (p.format) {
     case 'PARQUET':
-      return `read_parquet(${list(files)}, union_by_name = true, hive_partitioning = false)`;
+      return `read_parquet(${list(files)}, union_by_name = ${unionByName(table, files)}, hive_partitioning = false)`;
     case 'JSON': {
       const columns = table.dataColumns.map((c) => `${quoteString(c.name)}: ${quoteString(duckdbTypeOfHive(c.hive))}`).join(', ');
       return `read_json(${list(files)}, format = 'newline_delimited', columns = {${columns}}, hive_partitioning = false)`;
@@ -83,8 +85,11 @@ function partitionedParquetSql(table: ReadableTable): string | undefined {
   const types = table.partitionColumns.map((c) => `${quoteString(c.name)}: ${quoteString(duckdbTypeOfHive(c.hive))}`).join(', ');
   const data = table.dataColumns.map((c) => dataColumnSql(table, c));
   const keys = table.partitionColumns.map((c) => quoteIdentifier(c.name));
-  return `SELECT ${[...data, ...keys].join(', ')} FROM read_parquet(${list(files)}, union_by_name = true, hive_partitioning = true, hive_types = {${types}}, hive_types_autocast = false)`;
+  return `SELECT ${[...data, ...keys].join(', ')} FROM read_parquet(${list(files)}, union_by_name = ${unionByName(table, files)}, hive_partitioning = true, hive_types = {${types}}, hive_types_autocast = false)`;
 }
+
+/** Columns matched by name across files, reading every footer at bind, unless all files are known alike (DuckDB then maps by name from the first). */
+const unionByName = (table: ReadableTable, files: readonly string[]) => String(files.length > 1 && table.sameColumns !== true);
 
 /** The SELECT standing for the whole table. */
 export function tableReadSql(table: ReadableTable): string {
