@@ -16,6 +16,9 @@ export interface Split {
   slices: number;
   /** The file's rows, when the coordinator's manifest tells them: a slice is then a contiguous run of them. */
   rows?: number;
+  /** A lake split's bytes [start, start + length) of its file (hive-splits.ts cutSplits), with slice 0 of 1. */
+  start?: number;
+  length?: number;
 }
 
 /**

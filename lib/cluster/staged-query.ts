@@ -15,7 +15,7 @@ import type { OutputColumn, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { cachedStages, type StageCatalogs, type StagePlan } from './stage-planner.js';
 import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
-import { hiveTableFiles } from '../connectors/hive/hive-splits.js';
+import { hiveTableSplits } from '../connectors/hive/hive-splits.js';
 import { splitsOf, type Split } from './stage-sql.js';
 import { MAX_STAGE_ITEMS, TASK_HEADERS, taskPath, taskResultsPath, type StageInput, type TaskPlanRequest } from './task-protocol.js';
 import type { WorkerClient, WorkerResponse } from './worker-client.js';
@@ -60,9 +60,12 @@ export function stagedQuery(sql: string, session: Session, tpchDirectory: string
   const stages = cachedStages(sql, session, lake.catalogs);
   const hive = stages && lake.configs.get(stages.table.catalog);
   if (stages && hive) {
-    // A hive table's data files, listed now (other nodes and tools write the tree): large enough, they split.
-    const listed = hiveTableFiles(hive, stages.table.schema, stages.table.table, stages.where);
-    return listed && listed.files.length > 0 && listed.files.length <= MAX_STAGE_ITEMS && listed.bytes >= lake.minBytes ? { stages, files: { names: listed.files } } : undefined;
+    // A hive table's data files, listed now (other nodes and tools write the tree) and cut into byte ranges
+    // as Trino's HiveSplitSource: large enough, they are the leaves' splits.
+    const listed = hiveTableSplits(hive, stages.table.schema, stages.table.table, stages.where);
+    if (!listed || listed.splits.length === 0 || listed.splits.length > MAX_STAGE_ITEMS || listed.bytes < lake.minBytes) return undefined;
+    const splits = listed.splits.map((s) => ({ file: s.file, slice: 0, slices: 1, start: s.start, length: s.length }));
+    return { stages, files: { names: [...new Set(splits.map((s) => s.file))], splits } };
   }
   const schema = stages && stages.table.catalog === 'tpch' ? tpchSchema(stages.table.schema) : undefined;
   if (!stages || !schema) return undefined;
@@ -80,6 +83,8 @@ export function stagedQuery(sql: string, session: Session, tpchDirectory: string
 export interface StageFiles {
   names: readonly string[];
   rows?: readonly number[];
+  /** The splits themselves when the connector cut them (a lake table's byte ranges); absent: splitsOf the names. */
+  splits?: readonly Split[];
 }
 
 /** The hive catalogs whose tables split (their names, with tpch, are the stageable catalogs), and the least data that does. */
@@ -241,7 +246,7 @@ function startLeaves(host: StageHost, request: StagedRequest, files: StageFiles,
     none.catch(() => {});
     return { columns: none as Promise<never>, outputs: none as Promise<never>, oneLeft: Promise.resolve(undefined), abort: () => {} };
   }
-  const splits = splitsOf(files.names, alive.length, files.rows);
+  const splits = files.splits ? [...files.splits] : splitsOf(files.names, alive.length, files.rows);
   const partitions = alive.map((_, p) => splits.filter((__, i) => i % alive.length === p)).filter((s) => s.length > 0);
   Object.assign(stats, { ...emptyLeafStats(), retries: stats.retries, startedAt: stats.startedAt ?? Date.now(), endedAt: undefined, nodes: partitions.length, totalSplits: splits.length, runningSplits: splits.length });
   /** Attempts of a round: its task ids never meet another round's. */

@@ -77,6 +77,9 @@ export interface TaskSplit {
   slices: number;
   /** The file's rows (the coordinator's manifest): the slice is a contiguous run of them; absent: every n-th row. */
   rows?: number;
+  /** A lake split's byte range [start, start + length) of its file: the row groups whose first data page lies in it. */
+  start?: number;
+  length?: number;
 }
 
 /** A leaf's output the root reads: the worker holding it and the leaf's task id. */

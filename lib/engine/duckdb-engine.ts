@@ -105,11 +105,11 @@ export interface DuckDbEngine extends Engine {
    */
   planOwnSql: Engine['plan'];
   /**
-   * A Parquet file's row groups (their rows, in order) and lower-case column names, from its footer: a lake
+   * A Parquet file's row groups (their rows and first column chunk's data_page_offset, in order) and lower-case column names, from its footer: a lake
    * split's row groups (lib/connectors/hive/hive-splits.ts). Run unprepared: DuckDB 1.5.6 fails with an
    * internal error, invalidating the database, when a prepared parquet_metadata statement runs a second time.
    */
-  parquetFooter(path: string): Promise<{ rowGroupRows: number[]; columns: Set<string> }>;
+  parquetFooter(path: string): Promise<{ rowGroupRows: number[]; rowGroupStarts: number[]; columns: Set<string> }>;
 }
 
 export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<DuckDbEngine> {
@@ -282,9 +282,9 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   const parquetFooter: DuckDbEngine['parquetFooter'] = async (path) => {
     const connection = await pool.acquire();
     try {
-      const groups = await connection.runAndReadAll(`SELECT row_group_id, max(row_group_num_rows) FROM parquet_metadata(${quoteString(path)}) GROUP BY 1 ORDER BY 1`);
+      const groups = await connection.runAndReadAll(`SELECT row_group_id, max(row_group_num_rows), min(data_page_offset) FILTER (WHERE column_id = 0) FROM parquet_metadata(${quoteString(path)}) GROUP BY 1 ORDER BY 1`);
       const columns = await connection.runAndReadAll(`SELECT DISTINCT lower(name) FROM parquet_schema(${quoteString(path)})`);
-      return { rowGroupRows: groups.getRows().map((r) => Number(r[1])), columns: new Set(columns.getRows().map((r) => String(r[0]))) };
+      return { rowGroupRows: groups.getRows().map((r) => Number(r[1])), rowGroupStarts: groups.getRows().map((r) => Number(r[2])), columns: new Set(columns.getRows().map((r) => String(r[0]))) };
     } catch (err) {
       throw toVivaceError(err, { sql: '', catalog: undefined, schema: undefined });
     } finally {

@@ -104,7 +104,14 @@ function stageOf(raw: unknown): TaskStage {
       if (!Number.isSafeInteger(slice) || !Number.isSafeInteger(slices)) throw bad('stage.splits[].slice and slices must be integers');
       const rows = s.rows;
       if (rows !== undefined && (!Number.isSafeInteger(rows) || (rows as number) < 0)) throw bad('stage.splits[].rows must be a non-negative integer');
-      return { file: text(s, 'file', 'stage.splits[].', 1024), slice: slice as number, slices: slices as number, ...(rows === undefined ? {} : { rows: rows as number }) };
+      const { start, length } = s;
+      if ((start === undefined) !== (length === undefined)) throw bad('stage.splits[].start and length go together');
+      if (start !== undefined && (!Number.isSafeInteger(start) || (start as number) < 0 || !Number.isSafeInteger(length) || (length as number) < 1 || !Number.isSafeInteger((start as number) + (length as number)))) throw bad('stage.splits[].start must be a non-negative integer and length a positive one');
+      return {
+        file: text(s, 'file', 'stage.splits[].', 1024), slice: slice as number, slices: slices as number,
+        ...(rows === undefined ? {} : { rows: rows as number }),
+        ...(start === undefined ? {} : { start: start as number, length: length as number }),
+      };
     });
     return { kind: 'leaf', splits };
   }

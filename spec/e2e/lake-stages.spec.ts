@@ -1,12 +1,15 @@
 // A lake scan in two stages across two worker processes (vivace.distributed-lake-min-bytes=1B so a small
-// table splits): the leaf stage runs on both workers over the table's files, its splits in the query's
-// stats, and the answer is the one the same data gives from tpch as one task.
+// table splits; catalogs from files: tpch, `lake` at Trino's split sizes, `small` at tiny ones): the leaf
+// stage runs on both workers over the table's byte-range splits, its splits and bytes in the query's stats,
+// and the answer is the one the same data gives from tpch as one task.
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
 import { defaultConfig } from '../../lib/config.js';
+import { cutSplits } from '../../lib/connectors/hive/hive-splits.js';
 import { runStatement } from '../support/http.js';
 import { expectSameRows } from '../cluster/same-rows.js';
 import { healthy, USER } from './cluster-nodes.js';
@@ -28,7 +31,14 @@ describe('e2e: a lake scan in two stages on two workers', function () {
     if (!existsSync(join(SHARED_TPCH, 'tiny', 'manifest.json'))) this.skip();
     dir = mkdtempSync(join(tmpdir(), 'vivace-e2e-lake-stages-'));
     symlinkSync(SHARED_TPCH, join(dir, 'tpch'));
-    cluster = await startClusterProcess({ workers: 2, dataDirectory: dir, properties: { 'vivace.distributed-lake-min-bytes': '1B' }, captureOutput: true });
+    const catalogs = join(dir, 'catalog');
+    mkdirSync(catalogs);
+    writeFileSync(join(catalogs, 'tpch.properties'), 'connector.name=tpch\n');
+    for (const [name, sizes] of [['lake', ''], ['small', 'hive.max-split-size=64kB\nhive.max-initial-split-size=16kB\nhive.max-initial-splits=10\n']]) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(catalogs, `${name}.properties`), `connector.name=hive\nhive.metastore=file\nhive.metastore.catalog.dir=local:///\nfs.native-local.enabled=true\nlocal.location=${join(dir, name)}\n${sizes}`);
+    }
+    cluster = await startClusterProcess({ workers: 2, dataDirectory: dir, properties: { 'vivace.distributed-lake-min-bytes': '1B', 'catalog.config-dir': catalogs }, captureOutput: true });
     await until('two workers healthy', 60_000, () => healthy(cluster, 2));
     await query('CREATE SCHEMA lake.s');
     await query("CREATE TABLE lake.s.items WITH (partitioned_by = ARRAY['month']) AS SELECT orderkey, quantity, extendedprice, returnflag, linestatus, month(shipdate) AS month FROM tpch.tiny.lineitem");
@@ -49,10 +59,14 @@ describe('e2e: a lake scan in two stages on two workers', function () {
     expect(JSON.stringify(lake.raw.map((r) => r.body).filter((b) => b.data))).to.not.match(/\d\.0[,\]]/);
   });
 
-  it('prunes partitions on the WHERE clause before splitting: one month\'s file is cut in two slices, two months are two files', async () => {
+  it('prunes partitions on the WHERE clause before splitting: one month is one split and fewer bytes, two months two', async () => {
+    const whole = await query('SELECT count(*), sum(quantity) FROM lake.s.items');
     const one = await query('SELECT count(*), sum(quantity) FROM lake.s.items WHERE month = 3');
-    // One file left for two workers: two slices of its row groups (tiny's one row group: one of them reads nothing).
-    expect(one.final.stats.rootStage.subStages[0]).to.include({ totalSplits: 2, completedSplits: 2 });
+    // One file under hive.max-initial-split-size: one split, on one worker (as Trino would).
+    const [oneLeaf, wholeLeaf] = [one, whole].map((r) => r.final.stats.rootStage.subStages[0] as { totalSplits: number; processedBytes: number });
+    expect(oneLeaf).to.include({ totalSplits: 1, completedSplits: 1, nodes: 1 });
+    expect(wholeLeaf).to.include({ totalSplits: 12 });
+    expect(oneLeaf.processedBytes, 'one month\'s bytes').to.be.above(0).and.below(wholeLeaf.processedBytes / 4);
     expectSameRows(one.rows, (await query('SELECT count(*), sum(quantity) FROM tpch.tiny.lineitem WHERE month(shipdate) = 3')).rows, 'one month');
     const two = await query('SELECT count(*) FROM lake.s.items WHERE "MONTH" IN (3, 4) AND quantity > 10');
     expect(two.final.stats.rootStage.subStages[0]).to.include({ totalSplits: 2 });
@@ -61,5 +75,25 @@ describe('e2e: a lake scan in two stages on two workers', function () {
     const either = await query('SELECT count(*) FROM lake.s.items WHERE month = 3 OR quantity > 49');
     expect(either.final.stats.rootStage.subStages[0]).to.include({ totalSplits: 12 });
     expect(either.rows).to.deep.equal((await query('SELECT count(*) FROM tpch.tiny.lineitem WHERE month(shipdate) = 3 OR quantity > 49')).rows);
+  });
+
+  it('cuts a file of many row groups into Trino\'s byte ranges, read on both workers, each row group once', async () => {
+    await query('CREATE SCHEMA small.s');
+    await query('CREATE TABLE small.s.flat (orderkey bigint, quantity double, extendedprice double, returnflag varchar, linestatus varchar)');
+    const location = join(dir, 'small', 's', 'flat');
+    expect(existsSync(join(location, '.trinoSchema')), 'the table\'s directory').to.equal(true);
+    // Written by another tool: 30 row groups of 2048 rows.
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const file = join(location, 'by-hand.parquet');
+    await connection.run(`COPY (SELECT orderkey, quantity, extendedprice, returnflag, linestatus FROM read_parquet('${join(SHARED_TPCH, 'tiny', 'lineitem', 'lineitem-00001.parquet')}')) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
+    connection.closeSync();
+    instance.closeSync();
+    const expected = cutSplits([{ file: 'by-hand.parquet', size: statSync(file).size }], true, { maxSplitSizeBytes: 64 * 1024, maxInitialSplitSizeBytes: 16 * 1024, maxInitialSplits: 10 });
+    expect(expected.length, 'many splits').to.be.above(4);
+    const sql = (table: string) => `SELECT returnflag, linestatus, count(*), count(DISTINCT orderkey), sum(quantity), avg(extendedprice) FROM ${table} GROUP BY 1, 2 ORDER BY 1, 2`;
+    const lake = await query(sql('small.s.flat'));
+    expect(lake.final.stats.rootStage.subStages[0]).to.include({ nodes: 2, totalSplits: expected.length, completedSplits: expected.length });
+    expectSameRows(lake.rows, (await query(sql('tpch.tiny.lineitem'))).rows, 'byte-range splits vs tpch');
   });
 });

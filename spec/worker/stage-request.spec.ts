@@ -26,6 +26,9 @@ describe('task request: stage', () => {
     expect(read({ kind: 'root', inputs: [{ uri: 'http://127.0.0.1:8081', taskId: 'q.1.0.0' }] }).stage)
       .to.deep.equal({ kind: 'root', inputs: [{ uri: 'http://127.0.0.1:8081', taskId: 'q.1.0.0' }] });
     expect(read(undefined).stage).to.equal(undefined);
+    // A lake split's byte range.
+    expect(read({ kind: 'leaf', splits: [{ file: 'k=1/f', slice: 0, slices: 1, start: 0, length: 33_554_432 }] }).stage)
+      .to.deep.equal({ kind: 'leaf', splits: [{ file: 'k=1/f', slice: 0, slices: 1, start: 0, length: 33_554_432 }] });
   });
 
   it('refuses odd ones with a 400 and a message', () => {
@@ -35,6 +38,8 @@ describe('task request: stage', () => {
       { kind: 'root', inputs: [{ uri: 'file:///etc/passwd', taskId: 'q.1.0.0' }] }, { kind: 'root', inputs: [{ uri: 'not a url', taskId: 'q' }] },
       { kind: 'root', inputs: [{ uri: 'http://h:1', taskId: 'a b' }] }, { kind: 'root', inputs: [{ uri: `http://h:1/${'x'.repeat(2000)}`, taskId: 'q' }] },
       { kind: 'leaf', splits: [{ file: 'x'.repeat(2000), slice: 0, slices: 1 }] },
+      ...[{ start: 0 }, { length: 5 }, { start: -1, length: 5 }, { start: 0, length: 0 }, { start: 0.5, length: 5 }, { start: '0', length: 5 }, { start: 0, length: 2 ** 60 }, { start: 2 ** 52, length: 2 ** 52 }]
+        .map((range) => ({ kind: 'leaf', splits: [{ file: 'a', slice: 0, slices: 1, ...range }] })),
     ]) {
       const err = refusal(stage);
       expect(err.httpStatus, JSON.stringify(stage).slice(0, 100)).to.equal(400);
@@ -45,7 +50,7 @@ describe('task request: stage', () => {
   it('reads any JSON value as a stage, or refuses it with a 400', () => {
     const anyStage = fc.oneof(
       fc.jsonValue(),
-      fc.record({ kind: fc.constantFrom('leaf', 'root'), splits: fc.array(fc.record({ file: fc.jsonValue(), slice: fc.jsonValue(), slices: fc.jsonValue() }, { requiredKeys: [] })), inputs: fc.array(fc.record({ uri: fc.oneof(fc.webUrl(), fc.string()), taskId: fc.string() })) }, { requiredKeys: ['kind'] }),
+      fc.record({ kind: fc.constantFrom('leaf', 'root'), splits: fc.array(fc.record({ file: fc.jsonValue(), slice: fc.jsonValue(), slices: fc.jsonValue(), start: fc.oneof(fc.integer(), fc.jsonValue()), length: fc.oneof(fc.integer(), fc.jsonValue()) }, { requiredKeys: [] })), inputs: fc.array(fc.record({ uri: fc.oneof(fc.webUrl(), fc.string()), taskId: fc.string() })) }, { requiredKeys: ['kind'] }),
     );
     fc.assert(fc.property(anyStage, (stage) => {
       let request: ReturnType<typeof read> | undefined;
@@ -57,7 +62,12 @@ describe('task request: stage', () => {
         return;
       }
       const s = request.stage;
-      if (s?.kind === 'leaf') for (const split of s.splits) expect([typeof split.file, Number.isSafeInteger(split.slice), Number.isSafeInteger(split.slices)]).to.deep.equal(['string', true, true]);
+      if (s?.kind === 'leaf') {
+        for (const split of s.splits) {
+          expect([typeof split.file, Number.isSafeInteger(split.slice), Number.isSafeInteger(split.slices)]).to.deep.equal(['string', true, true]);
+          if (split.start !== undefined || split.length !== undefined) expect([split.start! >= 0, split.length! >= 1, Number.isSafeInteger(split.start! + split.length!)]).to.deep.equal([true, true, true]);
+        }
+      }
       if (s?.kind === 'root') for (const input of s.inputs) expect(new URL(input.uri).protocol).to.match(/^https?:$/);
     }), { numRuns: 1000 });
   });

@@ -1,8 +1,8 @@
 // A hive table's scan cut into splits for leaf tasks on every worker: the coordinator lists the table's
-// data files (metadata and directory listings only, no footer read) and names them; a worker checks that
-// each split's file belongs to the table, reads a Parquet split's row groups (slice i of n of a file owns
-// whole row groups, each exactly once) and the file's own columns from its footer, and reads them through
-// the same SQL as the table's view, so a split's rows are the table's rows.
+// data files (metadata and directory listings only, no footer read) and cuts them into byte ranges as
+// Trino's HiveSplitSource; a worker checks that each split's file belongs to the table, reads the row
+// groups whose first data page lies in its range (each row group in exactly one split, as Trino's
+// ParquetMetadata) and the file's own columns from its footer, through the same SQL as the table's view.
 import { relative, join } from 'node:path';
 import type { HiveCatalogConfig } from '../catalog.types.js';
 import { HiveCatalog } from './hive-catalog.js';
@@ -11,23 +11,81 @@ import { VivaceError } from '../../protocol/vivace-error.js';
 import type { Expression } from '../../sql/ast.js';
 import { partitionFilter } from './partition-pruning.js';
 
-/** One split as the task protocol names it: a file relative to the table's location, and its slice. */
+/** One split as the task protocol names it: a file relative to the table's location, and its slice or its byte range. */
 export interface HiveSplit {
   file: string;
   slice: number;
   slices: number;
+  /** The split's bytes [start, start + length) of the file (the coordinator's cut); absent: slice of slices. */
+  start?: number;
+  length?: number;
+}
+
+/** A file's byte range, as the coordinator cuts it. */
+export interface ByteSplit {
+  file: string;
+  start: number;
+  length: number;
 }
 
 /** What a worker reads of a Parquet file's footer (DuckDB's parquet_metadata and parquet_schema). */
 export interface ParquetFooter {
   /** Rows of each row group, in file order. */
   rowGroupRows: readonly number[];
+  /** Each row group's first column chunk's data_page_offset, the byte Trino places a row group by. */
+  rowGroupStarts?: readonly number[];
   /** Lower-case column names. */
   columns: ReadonlySet<string>;
 }
 
+/** The sizes HiveSplitSource cuts by (HiveCatalogConfig's hive.max-split-size, hive.max-initial-split-size, hive.max-initial-splits). */
+export type SplitSizes = Pick<HiveCatalogConfig, 'maxSplitSizeBytes' | 'maxInitialSplitSizeBytes' | 'maxInitialSplits'>;
+
+/**
+ * Files cut into byte-range splits as Trino's HiveSplitSource.getNextBatch: the first maxInitialSplits
+ * splits (over all files, in order) at most maxInitialSplitSize bytes, then maxSplitSize; a remainder of at
+ * most twice the limit becomes two halves, so no split is a sliver. An empty file is no split (Trino's
+ * InternalHiveSplitFactory, HIVE-13040). An unsplittable file is one split (Trino cuts uncompressed text by
+ * bytes too; DuckDB reads a text file only whole). A local file is one block, so blocks do not cut it.
+ */
+export function cutSplits(files: readonly { file: string; size: number }[], splittable: boolean, sizes: SplitSizes): ByteSplit[] {
+  const out: ByteSplit[] = [];
+  let initialLeft = Math.max(0, sizes.maxInitialSplits);
+  const nextMax = () => (initialLeft-- > 0 ? sizes.maxInitialSplitSizeBytes : sizes.maxSplitSizeBytes);
+  for (const { file, size } of files) {
+    if (size <= 0) continue;
+    if (!splittable) {
+      nextMax();
+      out.push({ file, start: 0, length: size });
+      continue;
+    }
+    for (let start = 0; start < size;) {
+      const max = Math.max(1, nextMax());
+      const remaining = size - start;
+      const length = remaining <= max ? remaining : max * 2 >= remaining ? Math.floor(remaining / 2) : max;
+      out.push({ file, start, length });
+      start += length;
+    }
+  }
+  return out;
+}
+
+/** Formats a worker reads by byte range (row groups); the others are read whole. */
+const SPLITTABLE = new Set(['PARQUET']);
+
+/**
+ * The table's splits for the leaf stage: its files pruned by the WHERE clause, cut by the catalog's split
+ * sizes, with their bytes and partitions; undefined for a table that is not there or not readable.
+ */
+export function hiveTableSplits(config: HiveCatalogConfig, schema: string, table: string, where?: Expression): { splits: ByteSplit[]; bytes: number; partitions: number } | undefined {
+  const listed = hiveTableFiles(config, schema, table, where);
+  if (!listed) return undefined;
+  const files = listed.files.map((file, i) => ({ file, size: listed.sizes[i]! }));
+  return { splits: cutSplits(files, SPLITTABLE.has(listed.format), config), bytes: listed.bytes, partitions: listed.partitions };
+}
+
 /** The table's data files relative to its location, and their bytes; undefined for a table that is not there or not readable. */
-export function hiveTableFiles(config: HiveCatalogConfig, schema: string, table: string, where?: Expression): { files: string[]; bytes: number; partitions: number } | undefined {
+export function hiveTableFiles(config: HiveCatalogConfig, schema: string, table: string, where?: Expression): { files: string[]; sizes: number[]; bytes: number; partitions: number; format: string } | undefined {
   const catalog = new HiveCatalog(config, []);
   try {
     const resolved = catalog.resolve(schema, table);
@@ -39,6 +97,8 @@ export function hiveTableFiles(config: HiveCatalogConfig, schema: string, table:
     const named = files.filter((f) => kept.has(f.path));
     return {
       files: named.map((f) => relative(resolved.location, f.path)),
+      sizes: named.map((f) => f.size),
+      format: readable.properties.format,
       bytes: named.reduce((sum, f) => sum + f.size, 0),
       partitions: readable.partitions.filter((p) => keep(p.values)).length,
     };
@@ -60,6 +120,26 @@ export function rowGroupRange(rowGroupRows: readonly number[], slice: number, sl
 }
 
 /**
+ * The rows [start, end) of the row groups whose first data page lies in the byte range [from, from + length):
+ * Trino's rule (ParquetMetadata: a split holds the row groups whose start it covers), so any cut of a file
+ * into ranges reads each row group once. Row groups lie in file order, so those of a range are contiguous.
+ */
+export function rowGroupsInRange(rowGroupRows: readonly number[], rowGroupStarts: readonly number[], from: number, length: number): { start: number; end: number } {
+  let row = 0;
+  let start = -1;
+  let end = -1;
+  for (let g = 0; g < rowGroupRows.length; g++) {
+    const at = rowGroupStarts[g]!;
+    if (at >= from && at < from + length) {
+      if (start < 0) start = row;
+      end = row + rowGroupRows[g]!;
+    }
+    row += rowGroupRows[g]!;
+  }
+  return start < 0 ? { start: 0, end: 0 } : { start, end };
+}
+
+/**
  * The SQL reading `splits` of `schema.table` with the table's columns (data columns cast to their declared
  * types, partition columns from the file's partition). A split naming a file that is not one of the
  * table's data files now is refused: the coordinator lists, the worker checks.
@@ -78,10 +158,19 @@ export async function hiveSplitSourceSql(
     const path = join(resolved.location, split.file);
     const values = partitionOf.get(path);
     if (values === undefined || split.file.startsWith('..')) throw new VivaceError('INVALID_ARGUMENTS', `Split ${JSON.stringify(split.file.slice(0, 200))} is no data file of ${catalog.name}.${schema}.${table} here`);
-    // A text file is read whole (Trino splits only uncompressed text by bytes; DuckDB reads a CSV whole): by its first slice.
-    if (!parquet && split.slice > 0) continue;
+    const ranged = split.start !== undefined && split.length !== undefined;
+    // A text file is read whole (DuckDB reads a CSV only whole): by its first slice, or the split from byte 0.
+    if (!parquet && (split.slice > 0 || (ranged && split.start! > 0))) continue;
     const footer = parquet ? await footerOf(path) : undefined;
-    const rows = footer && split.slices > 1 ? rowGroupRange(footer.rowGroupRows, split.slice, split.slices) : undefined;
+    let rows: { start: number; end: number } | undefined;
+    if (footer && ranged) {
+      if (!footer.rowGroupStarts) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'The Parquet footer lacks the row groups\' offsets');
+      rows = rowGroupsInRange(footer.rowGroupRows, footer.rowGroupStarts, split.start!, split.length!);
+      // The whole file: no bound, DuckDB reads it as the table's view does.
+      if (rows.start === 0 && rows.end === footer.rowGroupRows.reduce((a, b) => a + b, 0) && rows.end > 0) rows = undefined;
+    } else if (footer && split.slices > 1) {
+      rows = rowGroupRange(footer.rowGroupRows, split.slice, split.slices);
+    }
     if (rows && rows.end === rows.start) continue;
     const one: ReadableTable = { ...readable, partitions: [{ values, files: [path], ...(rows ? { rows } : {}) }], ...(footer ? { presentColumns: footer.columns } : {}) };
     branches.push(tableReadSql(one));

@@ -1,11 +1,13 @@
-// A lake table's splits (hive-splits.ts) against real files and a real engine: slices of a Parquet file own
-// whole row groups and cover every row once, partition values come with each file, a text file is read by
-// its first slice only, and a split naming anything but one of the table's data files is refused.
+// A lake table's splits (hive-splits.ts) against real files and a real engine: files cut into byte ranges as
+// Trino's HiveSplitSource, any cut of a Parquet file reading each row group once (by its first data page),
+// slices of whole row groups, partition values with each file, a text file read whole by one split, and a
+// split naming anything but one of the table's data files refused.
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HiveCatalog } from '../../../lib/connectors/hive/hive-catalog.js';
-import { hiveSplitSourceSql, hiveTableFiles, rowGroupRange } from '../../../lib/connectors/hive/hive-splits.js';
+import { cutSplits, hiveSplitSourceSql, hiveTableFiles, hiveTableSplits, rowGroupRange, rowGroupsInRange, type HiveSplit } from '../../../lib/connectors/hive/hive-splits.js';
 import type { DuckDbEngine } from '../../../lib/engine/duckdb-engine.js';
 import { hiveFixture, type HiveFixture } from './hive-helpers.js';
 
@@ -27,7 +29,7 @@ describe('hive connector: splits', function () {
   after(() => f.close());
 
   const footer = (path: string) => (f.engine as DuckDbEngine).parquetFooter(path);
-  const read = async (table: string, splits: { file: string; slice: number; slices: number }[], select = 'count(*), min(x), max(x)') => {
+  const read = async (table: string, splits: HiveSplit[], select = 'count(*), min(x), max(x)') => {
     const sql = await hiveSplitSourceSql(catalog, 's', table, splits, footer);
     return f.direct(`SELECT ${select} FROM (${sql})`);
   };
@@ -57,6 +59,85 @@ describe('hive connector: splits', function () {
     }
   });
 
+  const MB = 1024 * 1024;
+  const sizes = { maxSplitSizeBytes: 64 * MB, maxInitialSplitSizeBytes: 32 * MB, maxInitialSplits: 200 };
+  const lengths = (splits: { length: number }[]) => splits.map((s) => s.length / MB);
+
+  it('cuts files into byte ranges as Trino\'s HiveSplitSource: initial splits, then the full size, a remainder in halves', () => {
+    // 100MB: 32 + 32 initial, then the 36 left (at most twice 32) in two halves.
+    expect(lengths(cutSplits([{ file: 'a', size: 100 * MB }], true, sizes))).to.deep.equal([32, 32, 18, 18]);
+    // Past the initial splits, 64MB splits; 150MB left after them: 64, then 86 (at most 128) in halves.
+    const late = cutSplits([{ file: 'a', size: 64 * MB }, { file: 'b', size: 214 * MB }], true, { ...sizes, maxInitialSplits: 2 });
+    expect(late.map((s) => [s.file, s.start / MB, s.length / MB])).to.deep.equal([['a', 0, 32], ['a', 32, 32], ['b', 0, 64], ['b', 64, 64], ['b', 128, 43], ['b', 171, 43]]);
+    // A file no larger than the limit is one split; an empty file none (HIVE-13040).
+    expect(cutSplits([{ file: 'a', size: 32 * MB }, { file: 'e', size: 0 }, { file: 'b', size: 1 }], true, sizes)).to.deep.equal([{ file: 'a', start: 0, length: 32 * MB }, { file: 'b', start: 0, length: 1 }]);
+    // Unsplittable (text here): one split each whatever its size; it counts as an initial split all the same.
+    expect(cutSplits([{ file: 't', size: 500 * MB }, { file: 'u', size: 3 }], false, sizes)).to.deep.equal([{ file: 't', start: 0, length: 500 * MB }, { file: 'u', start: 0, length: 3 }]);
+  });
+
+  it('cuts any files into ranges that tile each file, each at most the limit of its turn (property)', () => {
+    fc.assert(fc.property(
+      fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 12 }), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 0, max: 8 }),
+      (files, max, initial, initialSplits) => {
+        const cut = cutSplits(files.map((size, i) => ({ file: String(i), size })), true, { maxSplitSizeBytes: max, maxInitialSplitSizeBytes: initial, maxInitialSplits: initialSplits });
+        files.forEach((size, i) => {
+          const mine = cut.filter((s) => s.file === String(i));
+          let next = 0;
+          for (const s of mine) {
+            expect(s.start).to.equal(next);
+            expect(s.length).to.be.within(1, Math.max(max, initial));
+            next += s.length;
+          }
+          expect(next).to.equal(size);
+        });
+        cut.forEach((s, n) => expect(s.length, `split ${n}`).to.be.at.most(n < initialSplits ? initial : max));
+      },
+    ));
+  });
+
+  it('reads each row group once for any cut of a Parquet file into byte ranges, by its first data page (property, real file)', async () => {
+    const path = join(f.root, 's', 'r', 'by-hand');
+    const size = statSync(path).size;
+    const { rowGroupStarts } = await footer(path);
+    expect(rowGroupStarts).to.have.length(13);
+    // Ranges that start or end exactly at a row group's first data page, and anywhere else.
+    const points = fc.oneof(fc.integer({ min: 1, max: size - 1 }), fc.constantFrom(...rowGroupStarts!.filter((p) => p > 0)), fc.constantFrom(...rowGroupStarts!.filter((p) => p > 0).map((p) => p + 1)));
+    await fc.assert(fc.asyncProperty(fc.uniqueArray(points, { maxLength: 8 }), async (cuts) => {
+      const bounds = [0, ...cuts.sort((a, b) => a - b), size];
+      const splits = bounds.slice(1).map((end, i) => ({ file: 'by-hand', slice: 0, slices: 1, start: bounds[i]!, length: end - bounds[i]! }));
+      const [[count, distinct, min, max]] = (await read('r', splits, 'count(*), count(DISTINCT x), min(x), max(x)')) as [[bigint, bigint, bigint, bigint]];
+      expect([count, distinct, min, max].map(Number)).to.deep.equal([50_000, 50_000, 0, 49_999]);
+    }), { numRuns: 25 });
+  });
+
+  it('maps a byte range to the contiguous rows of the row groups starting in it (property)', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 1000 })), { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 40_000 }), { maxLength: 10 }), (groups, cuts) => {
+      const rows = groups.map(([r]) => r);
+      let at = 4;
+      const starts = groups.map(([, bytes]) => (at += bytes) - bytes);
+      const bounds = [0, ...[...new Set(cuts)].sort((a, b) => a - b), at + 1];
+      let next = 0;
+      for (let i = 1; i < bounds.length; i++) {
+        const range = rowGroupsInRange(rows, starts, bounds[i - 1]!, bounds[i]! - bounds[i - 1]!);
+        if (range.end === range.start) continue;
+        expect(range.start).to.equal(next);
+        next = range.end;
+      }
+      expect(next).to.equal(rows.reduce((a, b) => a + b, 0));
+    }));
+  });
+
+  it('splits a table by its pruned partitions\' files, text whole', () => {
+    const whole = hiveTableSplits(f.config, 's', 'p')!;
+    expect([whole.splits.length, whole.partitions]).to.deep.equal([3, 3]);
+    expect(whole.splits.every((s) => s.start === 0)).to.equal(true);
+    expect(whole.bytes).to.equal(whole.splits.reduce((a, s) => a + s.length, 0));
+    const where = { type: 'ComparisonExpression', operator: '=', left: { type: 'Identifier', value: 'k' }, right: { type: 'StringLiteral', value: 'b' } };
+    const one = hiveTableSplits(f.config, 's', 'p', where as never)!;
+    expect([one.splits.length, one.partitions, one.splits[0]!.file.split('/')[0]]).to.deep.equal([1, 1, 'k=b']);
+    expect(hiveTableSplits({ ...f.config, maxInitialSplitSizeBytes: 10, maxSplitSizeBytes: 10 }, 's', 'c')!.splits).to.have.length(1);
+  });
+
   it('row-group ranges partition the rows for any row groups and slice counts (property)', () => {
     fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 10_000 }), { maxLength: 40 }), fc.integer({ min: 1, max: 64 }), (groups, slices) => {
       const total = groups.reduce((a, b) => a + b, 0);
@@ -75,10 +156,12 @@ describe('hive connector: splits', function () {
     expect(await read('p', splits, "string_agg(x || ':' || coalesce(k, 'null'), ',' ORDER BY x)")).to.deep.equal([['1:a,2:a,3:b,4:null']]);
   });
 
-  it('reads a text file whole, by its first slice', async () => {
+  it('reads a text file whole, by its first slice or the range from its byte 0', async () => {
     const [file] = hiveTableFiles(f.config, 's', 'c')!.files;
     expect(await read('c', [{ file: file!, slice: 0, slices: 2 }], 'count(*)')).to.deep.equal([[2n]]);
     expect(await read('c', [{ file: file!, slice: 1, slices: 2 }], 'count(*)')).to.deep.equal([[0n]]);
+    expect(await read('c', [{ file: file!, slice: 0, slices: 1, start: 0, length: 2 }], 'count(*)')).to.deep.equal([[2n]]);
+    expect(await read('c', [{ file: file!, slice: 0, slices: 1, start: 2, length: 100 }], 'count(*)')).to.deep.equal([[0n]]);
   });
 
   it('refuses a split that is no data file of the table: other tables, metadata, staging, climbing out', async () => {
