@@ -71,7 +71,10 @@ describe('e2e: a lake scan in two stages on two workers', function () {
     const two = await query('SELECT count(*) FROM lake.s.items WHERE "MONTH" IN (3, 4) AND quantity > 10');
     expect(two.final.stats.rootStage.subStages[0]).to.include({ totalSplits: 2 });
     expect(two.rows).to.deep.equal((await query('SELECT count(*) FROM tpch.tiny.lineitem WHERE month(shipdate) IN (3, 4) AND quantity > 10')).rows);
-    // An OR prunes nothing: every partition is split, and the answer is the same.
+    const range = await query('SELECT count(*) FROM lake.s.items WHERE month BETWEEN 3 AND 5 OR month > 11');
+    expect(range.final.stats.rootStage.subStages[0]).to.include({ totalSplits: 4 });
+    expect(range.rows).to.deep.equal((await query('SELECT count(*) FROM tpch.tiny.lineitem WHERE month(shipdate) BETWEEN 3 AND 5 OR month(shipdate) > 11')).rows);
+    // An OR with a term on a data column prunes nothing: every partition is split, and the answer is the same.
     const either = await query('SELECT count(*) FROM lake.s.items WHERE month = 3 OR quantity > 49');
     expect(either.final.stats.rootStage.subStages[0]).to.include({ totalSplits: 12 });
     expect(either.rows).to.deep.equal((await query('SELECT count(*) FROM tpch.tiny.lineitem WHERE month(shipdate) = 3 OR quantity > 49')).rows);

@@ -2,23 +2,14 @@
 // exactly one statement (one statement per request, whatever the text smuggles).
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { parseStatement } from '../../lib/sql/parser.js';
 import { translateStatement } from '../../lib/sql/duckdb-translation.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { statement } from '../sql/sql-generators.js';
+import { memoryDuckDb } from '../support/memory-duckdb.js';
 
 describe('DuckDB translation on DuckDB', () => {
-  let instance: DuckDBInstance;
-  let connection: DuckDBConnection;
-  before(async () => {
-    instance = await DuckDBInstance.create(':memory:');
-    connection = await instance.connect();
-  });
-  after(() => {
-    connection.closeSync();
-    instance.closeSync();
-  });
+  const duckdb = memoryDuckDb();
 
   it('reads every translated statement as one statement', async () => {
     const context = { catalog: 'memory', schema: 'default', databaseOf: (c: string) => c };
@@ -33,7 +24,7 @@ describe('DuckDB translation on DuckDB', () => {
         expect(err).to.be.instanceOf(VivaceError);
         continue;
       }
-      const extracted = await connection.extractStatements(text).catch(() => undefined);
+      const extracted = await duckdb.connection.extractStatements(text).catch(() => undefined);
       if (extracted === undefined) continue;
       expect(extracted.count, text).to.equal(1);
       counted++;

@@ -1,7 +1,8 @@
 // Which partitions a scan's WHERE clause can skip, decided on the tree before any file is listed, as
 // Trino's HivePartitionManager does with the predicate's domain on partition columns. Only what is sure is
-// used: a conjunct `key = literal`, `key IN (literals)` or `key IS NULL` on a partition column of an integer
-// or string type, with a literal of that kind; anything else keeps every partition (the filter still runs).
+// used: comparisons (=, <>, <, <=, >, >=), BETWEEN, IN (literals), IS [NOT] NULL of a partition column of an
+// integer or string type against literals of that kind, and AND / OR of them; anything else (NOT, casts,
+// dates, expressions) keeps every partition, and the filter still runs on the rows kept.
 import type { Expression } from '../../sql/ast.js';
 import { fold } from '../../sql/names.js';
 import type { HiveType } from './hive-types.js';
@@ -16,18 +17,26 @@ const STRINGS = new Set(['string', 'varchar']);
 type ValueTest = (value: string | null) => boolean;
 
 export function partitionFilter(where: Expression | undefined, columns: readonly { name: string; hive: HiveType }[]): PartitionFilter {
-  const tests: { index: number; test: ValueTest }[] = [];
-  for (const conjunct of conjuncts(where)) {
-    const found = conjunctTest(conjunct, columns);
-    if (found) tests.push(found);
-  }
-  return (values) => tests.every(({ index, test }) => test(values[index] ?? null));
+  return (where && expressionFilter(where, columns)) ?? (() => true);
 }
 
-function conjuncts(e: Expression | undefined): Expression[] {
-  if (!e) return [];
-  if (e.type === 'LogicalExpression' && e.operator === 'AND') return e.terms.flatMap(conjuncts);
-  return [e];
+/**
+ * A filter no partition holding a row the expression keeps fails, or undefined when unsure. AND keeps the
+ * sure terms (the others only restrict further); OR needs every term sure. A NULL partition value makes
+ * a comparison NULL, so its partition goes.
+ */
+function expressionFilter(e: Expression, columns: readonly { name: string; hive: HiveType }[]): PartitionFilter | undefined {
+  if (e.type === 'LogicalExpression') {
+    const terms = e.terms.map((t) => expressionFilter(t, columns));
+    if (e.operator === 'AND') {
+      const sure = terms.filter((t): t is PartitionFilter => t !== undefined);
+      return sure.length === 0 ? undefined : (values) => sure.every((t) => t(values));
+    }
+    if (terms.some((t) => t === undefined)) return undefined;
+    return (values) => terms.some((t) => t!(values));
+  }
+  const found = valueTest(e, columns);
+  return found && ((values) => found.test(values[found.index] ?? null));
 }
 
 /** The partition column a reference names (`k`, or `t.k` in a one-table scan), by index. */
@@ -44,27 +53,56 @@ function literalText(e: Expression, type: HiveType): string | undefined {
   return undefined;
 }
 
-/** Whether a partition value of `type` equals the literal's text (integers compared as numbers). */
-function equals(value: string | null, text: string, type: HiveType): boolean {
-  if (value === null) return false;
-  if (!INTEGRAL.has(type.name)) return value === text;
-  try {
-    return BigInt(value) === BigInt(text);
-  } catch {
-    return true; // not a number on disk: keep it, the filter decides
-  }
+/**
+ * A partition value against a literal's text as their type orders them (integers as numbers, strings by
+ * their UTF-8 bytes as Trino's and DuckDB's varchar); undefined when the value on disk is no such value.
+ */
+function compare(value: string, text: string, type: HiveType): number | undefined {
+  if (!INTEGRAL.has(type.name)) return Buffer.compare(Buffer.from(value, 'utf8'), Buffer.from(text, 'utf8'));
+  // Plain decimal digits only: BigInt also reads '' as 0 and '0x10' as 16, which a cast may not.
+  if (!DECIMAL.test(value)) return undefined;
+  const a = BigInt(value);
+  const b = BigInt(text);
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function conjunctTest(e: Expression, columns: readonly { name: string; hive: HiveType }[]): { index: number; test: ValueTest } | undefined {
-  if (e.type === 'ComparisonExpression' && e.operator === '=') {
-    for (const [ref, lit] of [[e.left, e.right], [e.right, e.left]] as const) {
+const DECIMAL = /^[+-]?\d{1,40}$/;
+
+const HOLDS: Record<string, (c: number) => boolean> = {
+  '=': (c) => c === 0, '<>': (c) => c !== 0, '<': (c) => c < 0, '<=': (c) => c <= 0, '>': (c) => c > 0, '>=': (c) => c >= 0,
+};
+/** The operator with its sides swapped (`3 < k` is `k > 3`). */
+const FLIPPED: Record<string, string> = { '=': '=', '<>': '<>', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+/** Whether `value <operator> text` may hold: a NULL value never does, a value that is no such value may. */
+function comparisonTest(operator: string, text: string, type: HiveType): ValueTest {
+  const holds = HOLDS[operator]!;
+  return (value) => {
+    if (value === null) return false;
+    const c = compare(value, text, type);
+    return c === undefined || holds(c);
+  };
+}
+
+function valueTest(e: Expression, columns: readonly { name: string; hive: HiveType }[]): { index: number; test: ValueTest } | undefined {
+  if (e.type === 'ComparisonExpression' && HOLDS[e.operator]) {
+    for (const [ref, lit, operator] of [[e.left, e.right, e.operator], [e.right, e.left, FLIPPED[e.operator]!]] as const) {
       const index = columnIndex(ref, columns);
       if (index < 0) continue;
       const type = columns[index]!.hive;
       const text = literalText(lit, type);
-      if (text !== undefined) return { index, test: (v) => equals(v, text, type) };
+      if (text !== undefined) return { index, test: comparisonTest(operator, text, type) };
     }
     return undefined;
+  }
+  if (e.type === 'BetweenPredicate' && !e.negated) {
+    const index = columnIndex(e.value, columns);
+    if (index < 0) return undefined;
+    const type = columns[index]!.hive;
+    const [min, max] = [literalText(e.min, type), literalText(e.max, type)];
+    if (min === undefined || max === undefined) return undefined;
+    const [atLeast, atMost] = [comparisonTest('>=', min, type), comparisonTest('<=', max, type)];
+    return { index, test: (v) => atLeast(v) && atMost(v) };
   }
   if (e.type === 'InPredicate' && !e.negated && e.valueList.type === 'InListExpression') {
     const index = columnIndex(e.value, columns);
@@ -72,11 +110,12 @@ function conjunctTest(e: Expression, columns: readonly { name: string; hive: Hiv
     const type = columns[index]!.hive;
     const texts = e.valueList.values.map((v) => literalText(v, type));
     if (texts.some((t) => t === undefined)) return undefined;
-    return { index, test: (v) => texts.some((t) => equals(v, t!, type)) };
+    const tests = texts.map((t) => comparisonTest('=', t!, type));
+    return { index, test: (v) => tests.some((t) => t(v)) };
   }
-  if (e.type === 'IsNullPredicate' && !e.negated) {
+  if (e.type === 'IsNullPredicate') {
     const index = columnIndex(e.value, columns);
-    return index < 0 ? undefined : { index, test: (v) => v === null };
+    return index < 0 ? undefined : { index, test: (v) => (v === null) !== e.negated };
   }
   return undefined;
 }

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { parseExpression } from '../../../lib/sql/index.js';
 import { partitionFilter } from '../../../lib/connectors/hive/partition-pruning.js';
 import { parseHiveType } from '../../../lib/connectors/hive/hive-types.js';
+import { memoryDuckDb } from '../../support/memory-duckdb.js';
 
 const columns = [{ name: 'Month', hive: parseHiveType('bigint') }, { name: 'region', hive: parseHiveType('varchar(10)') }, { name: 'day', hive: parseHiveType('date') }];
 const partitions: (string | null)[][] = [['199501', 'eu', '1995-01-01'], ['199502', 'us', '1995-02-01'], ['199503', null, '1995-03-01'], [null, 'eu', null]];
@@ -20,12 +21,23 @@ describe('hive connector: partition pruning', () => {
     expect(kept('month = 0199503')).to.deep.equal(['199503||1995-03-01']);
   });
 
+  it('prunes on ranges, BETWEEN, <>, IS NOT NULL and OR of sure terms; a NULL partition fails every comparison', () => {
+    expect(kept('month > 199501')).to.deep.equal(['199502|us|1995-02-01', '199503||1995-03-01']);
+    expect(kept('199502 >= "Month"')).to.deep.equal(['199501|eu|1995-01-01', '199502|us|1995-02-01']);
+    expect(kept('month BETWEEN 199502 AND 199503 AND region < \'v\'')).to.deep.equal(['199502|us|1995-02-01']);
+    expect(kept('month <> 199501')).to.deep.equal(['199502|us|1995-02-01', '199503||1995-03-01']);
+    expect(kept('region IS NOT NULL AND month IS NOT NULL')).to.deep.equal(['199501|eu|1995-01-01', '199502|us|1995-02-01']);
+    expect(kept("month = 199501 OR region = 'us'")).to.deep.equal(['199501|eu|1995-01-01', '199502|us|1995-02-01']);
+    expect(kept("(month = 199503 OR month IS NULL) AND (region = 'eu' OR t.region IS NULL)")).to.deep.equal(['199503||1995-03-01', '|eu|']);
+  });
+
   it('keeps every partition for what it cannot be sure of', () => {
     const all = partitions.map((p) => p.join('|'));
     for (const where of [
-      'month = 199501 OR region = \'us\'', 'NOT (month = 199501)', 'month <> 199501', 'month > 199501', "month = '199501'",
-      "region = 1", 'month IN (199501, x)', 'month NOT IN (199501)', "day = DATE '1995-01-01'", 'month + 0 = 199501',
-      'other = 1', 'month = 199501.0', 'month IS NOT NULL', 'month = (SELECT 1)',
+      'month = 199501 OR x > 3', 'NOT (month = 199501)', 'NOT (month IS NULL)', "month = '199501'", 'month NOT BETWEEN 1 AND 199501',
+      "region = 1", 'month IN (199501, x)', 'month NOT IN (199501)', "day = DATE '1995-01-01'", "day > DATE '1995-01-01'", 'month + 0 = 199501',
+      'other = 1', 'month = 199501.0', 'month = (SELECT 1)', 'month IS DISTINCT FROM 199501', 'month BETWEEN 1 AND x', 'month > -(1)',
+      'CAST(month AS varchar) = \'199501\'', 'month = 199501 OR NOT (region = \'us\')',
     ]) expect(kept(where), where).to.deep.equal(all);
     expect(partitions.filter(partitionFilter(undefined, columns))).to.have.length(4);
   });
@@ -35,5 +47,30 @@ describe('hive connector: partition pruning', () => {
       const filter = partitionFilter(parseExpression(`month = ${n} AND region = '${s.split("'").join("''")}'`), columns);
       expect(filter([n.toString(), s, null])).to.equal(true);
     }));
+  });
+
+  describe('against DuckDB\'s own comparison (property)', () => {
+    const duckdb = memoryDuckDb();
+    const quote = (t: string) => `'${t.split("'").join("''")}'`;
+    const operators = fc.constantFrom('=', '<>', '<', '<=', '>', '>=');
+
+    it('never drops a partition whose value satisfies a comparison of strings, any Unicode', async () => {
+      await fc.assert(fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 6 }), fc.string({ unit: 'grapheme', maxLength: 6 }), operators, async (value, literal, op) => {
+        const holds = (await duckdb.connection.runAndReadAll(`SELECT ${quote(value)} ${op} ${quote(literal)}`)).getRows()[0]![0];
+        const keeps = partitionFilter(parseExpression(`region ${op} ${quote(literal)}`), columns)([null, value, null]);
+        if (holds === true) expect(keeps, `${JSON.stringify(value)} ${op} ${JSON.stringify(literal)}`).to.equal(true);
+        // Strings are sure both ways: what DuckDB rules out is pruned.
+        expect(keeps).to.equal(holds === true);
+      }), { numRuns: 300 });
+    });
+
+    it('never drops a partition whose value satisfies a comparison or BETWEEN of integers', async () => {
+      const int = fc.bigInt({ min: -(2n ** 63n) + 1n, max: 2n ** 63n - 1n });
+      await fc.assert(fc.asyncProperty(fc.oneof(int, fc.bigInt({ min: -3n, max: 3n })), fc.oneof(int, fc.bigInt({ min: -3n, max: 3n })), fc.bigInt({ min: -3n, max: 3n }), operators, async (value, literal, high, op) => {
+        const [[holds, between]] = (await duckdb.connection.runAndReadAll(`SELECT CAST('${value}' AS BIGINT) ${op} ${literal}, CAST('${value}' AS BIGINT) BETWEEN ${literal} AND ${high}`)).getRows();
+        expect(partitionFilter(parseExpression(`month ${op} ${literal}`), columns)([value.toString(), null, null])).to.equal(holds === true);
+        expect(partitionFilter(parseExpression(`month BETWEEN ${literal} AND ${high}`), columns)([value.toString(), null, null])).to.equal(between === true);
+      }), { numRuns: 300 });
+    });
   });
 });
