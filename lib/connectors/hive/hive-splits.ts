@@ -153,6 +153,9 @@ export async function hiveSplitSourceSql(
   const partitionOf = new Map<string, readonly (string | null)[]>();
   for (const partition of readable.partitions) for (const file of partition.files) partitionOf.set(file, partition.values);
   const parquet = readable.properties.format === 'PARQUET';
+  // One footer read per file, however many of its byte ranges the task holds.
+  const footers = new Map<string, Promise<ParquetFooter>>();
+  const footerOnce = (path: string) => footers.get(path) ?? footers.set(path, footerOf(path)).get(path)!;
   const branches: string[] = [];
   for (const split of splits) {
     const path = join(resolved.location, split.file);
@@ -161,7 +164,7 @@ export async function hiveSplitSourceSql(
     const ranged = split.start !== undefined && split.length !== undefined;
     // A text file is read whole (DuckDB reads a CSV only whole): by its first slice, or the split from byte 0.
     if (!parquet && (split.slice > 0 || (ranged && split.start! > 0))) continue;
-    const footer = parquet ? await footerOf(path) : undefined;
+    const footer = parquet ? await footerOnce(path) : undefined;
     let rows: { start: number; end: number } | undefined;
     if (footer && ranged) {
       if (!footer.rowGroupStarts) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'The Parquet footer lacks the row groups\' offsets');
