@@ -1,7 +1,8 @@
 // Queries over one tpch table in two stages across real in-process workers (vivace.distributed-tpch):
 // the 22 TPC-H queries at tiny equal the in-process engine's answers (Q1 and Q6 take the two stages),
 // splits land on both workers, a leaf whose worker dies is run again elsewhere, no worker left is
-// NO_NODES_AVAILABLE, and cancelling while the leaves run ends them on every worker.
+// NO_NODES_AVAILABLE, and cancelling while the leaves run ends them on every worker. A lake query's leaf
+// whose worker dies runs again on the other worker too.
 import { expect } from 'chai';
 import { expectSameRows } from './same-rows.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +24,11 @@ import { call, planTask, results } from '../worker/worker-support.js';
 import { taskOutputPath, taskPath } from '../../lib/cluster/task-protocol.js';
 import { request, runStatement, startTestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
+import type { HiveCatalogConfig } from '../../lib/connectors/catalog.types.js';
+import { HiveCatalog } from '../../lib/connectors/hive/hive-catalog.js';
+import { defaultHiveCatalog } from '../../lib/connectors/hive/default-lake.js';
+import { stagedLake } from '../../lib/cluster/staged-query.js';
+import { batchText } from '../../lib/engine/row-batch.js';
 
 const TPCH = join(defaultConfig().dataDirectory, 'tpch');
 const tiny = session({ catalog: 'tpch', schema: 'tiny' });
@@ -38,10 +44,10 @@ interface StageWorker extends TestWorker {
   held: Promise<void>;
 }
 
-/** A worker with stage tasks; `tpchDirectory`: its own tpch cache (default: the shared one). */
-async function startStageWorker(nodeId: string, tpchDirectory = TPCH): Promise<StageWorker> {
+/** A worker with stage tasks; `tpchDirectory`: its own tpch cache (default: the shared one); `hive`: a lake it serves too. */
+async function startStageWorker(nodeId: string, tpchDirectory = TPCH, hive?: HiveCatalogConfig): Promise<StageWorker> {
   const dir = mkdtempSync(join(tmpdir(), 'vivace-two-stage-'));
-  const engine: DuckDbEngine = await createDuckDbEngine({ tempDirectory: dir, memoryLimit: '1GB', threads: 1, maxConnections: 4, tpch: { directory: tpchDirectory, log: () => {} } });
+  const engine: DuckDbEngine = await createDuckDbEngine({ tempDirectory: dir, memoryLimit: '1GB', threads: 1, maxConnections: 4, tpch: { directory: tpchDirectory, log: () => {} }, ...(hive ? { hive: [hive] } : {}) });
   let reached: () => void = () => {};
   const state: { hold: Promise<void> | undefined; held: Promise<void> } = { hold: undefined, held: new Promise((r) => (reached = r)) };
   const copies: string[] = [];
@@ -55,11 +61,12 @@ async function startStageWorker(nodeId: string, tpchDirectory = TPCH): Promise<S
       // The leaf's plan answers at once (its columns are the query's); its COPY waits for the hold.
       return hold ? { ...plan, execute: () => heldExecution(plan, hold, reached) } : plan;
     },
+    parquetFooter: (path) => engine.parquetFooter(path),
     close: () => engine.close(),
   };
   const worker: RunningWorker = await startWorkerServer({
     engine, nodeId, environment: 'vivace', host: '127.0.0.1', port: 0, maxBodyBytes: 4 << 20, maxQueryLength: 1_000_000, gracePeriodMs: 1_000,
-    stages: { engine: stageEngine, tpchDirectory, directory: join(dir, 'stages') },
+    stages: { engine: stageEngine, tpchDirectory, directory: join(dir, 'stages'), ...(hive ? { hive: new Map([[hive.name, new HiveCatalog(hive, [])]]) } : {}) },
   });
   return {
     ...testWorkerOf({ nodeId, memory: false, worker, engine, planned: [], dir }),
@@ -273,6 +280,42 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
       expect(w1.copies.length, 'w1 ran its leaf and the victim\'s').to.equal(2);
     } finally {
       await victim.stop();
+    }
+  });
+
+  it('runs a lake query\'s leaf again on the other worker when its worker dies mid-way, with the answer of one task', async () => {
+    const lakeDir = mkdtempSync(join(tmpdir(), 'vivace-two-stage-lake-'));
+    const lake = defaultHiveCatalog(lakeDir);
+    const [victim, survivor] = [await startStageWorker('lake-victim', TPCH, lake), await startStageWorker('lake-survivor', TPCH, lake)];
+    // Two partitions, one file each: a split for each worker (the catalog's files are shared, as every node sees the root).
+    await runOn(survivor.engine, 'CREATE SCHEMA lake.s', tiny);
+    await runOn(survivor.engine, "CREATE TABLE lake.s.items WITH (partitioned_by = ARRAY['linestatus']) AS SELECT orderkey, quantity, returnflag, linestatus FROM tpch.tiny.lineitem", tiny);
+    const lakeEngine = remoteEngine(list, { stages: { tpchDirectory: TPCH, minRows: 0, lake: stagedLake([lake], 1) }, sharedCatalogs: new Set(['lake']) });
+    list.workers = [victim, survivor];
+    const sql = 'SELECT returnflag, linestatus, count(*), sum(quantity), sum(orderkey) FROM lake.s.items GROUP BY 1, 2 ORDER BY 1, 2';
+    try {
+      let release: () => void = () => {};
+      victim.hold = new Promise<void>((r) => (release = r));
+      const execution = (await lakeEngine.plan(sql, tiny)).execute();
+      const running = (async () => {
+        const rows: unknown[][] = [];
+        for (let batch = await execution.next(1 << 20); batch; batch = execution.exhausted ? null : await execution.next(1 << 20)) if (batch.rows > 0) rows.push(...(JSON.parse(`[${batchText(batch)}]`) as unknown[][]));
+        return rows;
+      })();
+      await victim.held;
+      await victim.kill();
+      list.dead.add('lake-victim');
+      release();
+      const rows = await running;
+      const one = await runOn(survivor.engine, sql, tiny);
+      expectSameRows(rows, one.rows, 'the lake query after a kill vs one task');
+      expect(survivor.copies.length, 'the survivor ran its leaf and the victim\'s').to.equal(2);
+      expect(execution.progress().subStages?.[0]).to.include({ totalSplits: 2, completedSplits: 2 });
+    } finally {
+      victim.hold = undefined;
+      await lakeEngine.close();
+      await Promise.all([victim.stop(), survivor.stop()]);
+      rmSync(lakeDir, { recursive: true, force: true });
     }
   });
 
