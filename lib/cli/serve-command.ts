@@ -94,6 +94,7 @@ export async function runServe(args: string[]): Promise<number> {
     ...(config.distributedTpch === true ? { stages: {
       tpchDirectory: join(config.dataDirectory, 'tpch'), sharedCache: workerCount > 0,
       lake: stagedLake(hiveCatalogs, config.distributedLakeMinBytes),
+      guarded: (user, table) => accessControl.tableGuard(user, table) !== undefined,
       ...(config.distributedTpchMinRows === undefined ? {} : { minRows: config.distributedTpchMinRows }),
     } } : {}),
     sharedCatalogs: new Set(hiveCatalogs.map((c) => c.name)),

@@ -131,7 +131,8 @@ export async function runWorker(argv: string[]): Promise<number> {
   const logger = createLogger({ level: config.logLevel }).child({ nodeId });
   setDefaultLogger(logger);
 
-  // The same rules file as the coordinator's holds the catalogs rule against each statement here too.
+  // The same rules file as the coordinator's holds its catalogs, schemas and tables rules (masks and row
+  // filters included) against each statement here too.
   const accessControl = createAccessControl(config);
   const snapshots = new SystemSnapshots();
   const system = new SystemTablesBinding();
@@ -146,7 +147,7 @@ export async function runWorker(argv: string[]): Promise<number> {
     system,
     ...(memoryCatalog ? { memoryDirectory: dataDir } : {}),
     ...(catalogs.some((c) => c.connector === 'memory') ? {} : { memory: false }),
-    ...(accessControl.kind === 'file' ? { catalogAccess: (user: string, catalog: string) => accessControl.catalogAccess(user, catalog) } : {}),
+    ...(accessControl.kind === 'file' ? { access: accessControl } : {}),
     hive: hiveCatalogs,
   }).catch((err: unknown) => Promise.reject(memoryFileInUse(err, dataDir) ?? err));
 

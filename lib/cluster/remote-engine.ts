@@ -60,8 +60,10 @@ export interface RemoteEngineOptions {
    * (staged-query.ts), reading the table's parts under this directory (shared by local workers). Absent: off.
    * `sharedCache`: the directory is the local workers' cache too; a schema not generated yet then runs as
    * one task, so one worker generates it rather than every leaf's worker into the same directory at once.
+   * `guarded`: the user reads the table through a column mask or row filter of the access control; such a
+   * query runs as one task, where the mask applies (a leaf reads the table's files as they are).
    */
-  stages?: { tpchDirectory: string; minRows?: number; sharedCache?: boolean; lake?: StagedLake };
+  stages?: { tpchDirectory: string; minRows?: number; sharedCache?: boolean; lake?: StagedLake; guarded?: (user: string, table: { catalog: string; schema: string; table: string }) => boolean };
   /** Catalogs whose data every worker reads from shared files (the hive ones): their read-only queries run anywhere. */
   sharedCatalogs?: ReadonlySet<string>;
 }
@@ -100,7 +102,7 @@ export class RemoteEngine implements Engine {
   async plan(sql: string, session: Session, abort?: PlanAbort, queryId?: string): Promise<Plan> {
     const { stages } = this.options;
     const staged = stages && stagedQuery(sql, session, stages.tpchDirectory, stages.minRows, stages.sharedCache !== true, stages.lake);
-    if (staged) return this.planTwoStages(sql, session, staged.files, abort, queryId);
+    if (staged && !stages.guarded?.(session.user, staged.stages.table)) return this.planTwoStages(sql, session, staged.files, abort, queryId);
     const route = routeOf(sql, session, this.options.sharedCatalogs);
     const pinned = this.pinnedWorker(session);
     const worker = pinned ?? (await this.pickOnceReady(route.target, abort));

@@ -37,9 +37,11 @@ import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
 import { translateStatement, type TableReference, type Translation, type TranslationContext } from '../sql/duckdb-translation.js';
 import { informationSchemaSql } from './dialect/information-schema.js';
 import { parseStatement } from '../sql/parser.js';
-import { admitStatement } from '../sql/statement-gate.js';
+import { admitExpression, admitStatement } from '../sql/statement-gate.js';
 import { checkParameterCount } from '../sql/parameter-binding.js';
-import { catalogOpen, checkCatalogAccess, type CatalogAccessLevel } from '../sql/catalog-access.js';
+import { catalogOpen, checkCatalogAccess } from '../sql/catalog-access.js';
+import { checkTableAccess, tableAccessContext, type StatementAccess } from '../sql/table-access.js';
+import { accessFunctions, checkGuardTypes, listingSql, statementGuards, type StatementGuards } from './access-guards.js';
 import { AdmittedQueries } from './admitted-queries.js';
 import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
 import { SYSTEM_CATALOG, SYSTEM_QUERIES_FUNCTION } from './catalogs/system-catalog.js';
@@ -68,8 +70,11 @@ export interface DuckDbEngineOptions {
   transactions?: Partial<TransactionLimits>;
   /** The `system` catalog, served from whatever source is bound to it later (the coordinator's actors); absent: none. */
   system?: SystemTablesBinding;
-  /** What a user may do in a catalog (the access control's catalogs rule); absent: everything. */
-  catalogAccess?: (user: string, catalog: string) => CatalogAccessLevel;
+  /**
+   * The access control's rules on catalogs, schemas and tables (lib/security/access-control.ts), held
+   * against every user statement, with its masks and row filters applied to the tables read; absent: everything.
+   */
+  access?: StatementAccess;
   /**
    * Keep the `memory` catalog on disk in this directory (a worker's data directory): its tables in
    * `memory.duckdb` (DuckDB names a file's database after its stem, so the catalog keeps its name) and
@@ -110,6 +115,8 @@ export interface DuckDbEngine extends Engine {
    * internal error, invalidating the database, when a prepared parquet_metadata statement runs a second time.
    */
   parquetFooter(path: string): Promise<{ rowGroupRows: number[]; rowGroupStarts: number[]; columns: Set<string> }>;
+  /** Whether `user` reads `table` through the access control's masks or row filter (never the case without rules). */
+  readsGuarded(user: string, table: QualifiedTable): boolean;
 }
 
 export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<DuckDbEngine> {
@@ -145,6 +152,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   const declared = new DeclaredColumns(options.memoryDirectory === undefined ? {} : { file: join(options.memoryDirectory, DECLARED_COLUMNS_FILE) });
   for (const fn of declaredColumnFunctions(declared, (database) => CatalogNames.prestoName(database))) first.registerScalarFunction(fn);
   for (const fn of ipAddressFunctions()) first.registerScalarFunction(fn);
+  if (options.access) for (const fn of accessFunctions(options.access)) first.registerScalarFunction(fn);
   const tpchDirectory = options.tpch === false ? undefined : options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch');
   let tpch: TpchCatalog | undefined;
   let system: Awaited<ReturnType<typeof attachSystemCatalog>> | undefined;
@@ -205,8 +213,10 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   };
   // Per user, so outside the admitted cache.
   const checkAccess = (statement: Statement, session: Session) => {
-    const { catalogAccess } = options;
-    if (catalogAccess) checkCatalogAccess(statement, { catalog: session.catalog, schema: session.schema, accessOf: (catalog) => catalogAccess(session.user, catalog) });
+    const { access } = options;
+    if (!access) return;
+    checkCatalogAccess(statement, { catalog: session.catalog, schema: session.schema, accessOf: (catalog) => access.catalogAccess(session.user, catalog) });
+    checkTableAccess(statement, tableAccessContext(access, session.user, session));
   };
   /** A prepared statement's tree with its parameters bound (EXECUTE), held to the gate as any user's statement. */
   const planBound = (bound: BoundStatement, session: Session, signal?: PlanAbort): Promise<Plan> => {
@@ -220,7 +230,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   };
   const planTrusted: Engine['plan'] = (sql, session, signal) => planParsed(sql, session, signal);
   // A user's statement reaches DuckDB only as its tree's translation (lib/sql/duckdb-translation.ts).
-  const translationContext = (session: Session): TranslationContext => ({
+  const translationContext = (session: Session, guards?: StatementGuards, depth = 0): TranslationContext => ({
     catalog: session.catalog,
     schema: session.schema,
     timeZone: session.timeZone,
@@ -229,18 +239,36 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     databaseOf: (catalog) => CatalogNames.duckdbName(catalog),
     hiddenColumns: (table) => (table.catalog === TPCH_CATALOG ? tpchHiddenColumns(table.schema, table.table) : undefined),
     virtualTable: (catalog, schema, table) => {
-      if (schema === 'information_schema') return informationSchemaSql(catalog, table);
-      // system.runtime.queries shows the queries its reader may view (the access control's rule).
-      if (catalog === SYSTEM_CATALOG && schema === 'runtime' && table === 'queries') return `SELECT * FROM ${SYSTEM_QUERIES_FUNCTION}(${quoteString(session.user)})`;
-      return undefined;
+      const inner = virtualTable(session, catalog, schema, table);
+      // Listings of tables and columns show what the user may see (Trino's filterTables, filterColumns).
+      return (options.access && listingSql({ catalog, schema, table }, inner, session.user)) ?? inner;
     },
+    // A mask or filter reads in its table's schema, as its environment's user (Trino's ViewExpression).
+    ...(guards ? { guardedRead: guards.readAs(session.user, depth, (user, table, next) => translationContext({ ...session, user, catalog: table.catalog, schema: table.schema }, guards, next)) } : {}),
   });
-  const catalogVisibility = (session: Session) => {
-    const { catalogAccess } = options;
-    // Listings show the catalogs served (DuckDB's main database is the memory catalog's, served or not) the user may see.
-    if (catalogAccess) return { catalogVisible: (catalog: string) => catalogs.has(catalog) && catalogOpen(catalogAccess(session.user, catalog)) };
-    return options.memory === false ? { catalogVisible: (catalog: string) => catalogs.has(catalog) } : {};
+  const virtualTable = (session: Session, catalog: string, schema: string, table: string): string | undefined => {
+    if (schema === 'information_schema') return informationSchemaSql(catalog, table);
+    // system.runtime.queries shows the queries its reader may view (the access control's rule).
+    if (catalog === SYSTEM_CATALOG && schema === 'runtime' && table === 'queries') return `SELECT * FROM ${SYSTEM_QUERIES_FUNCTION}(${quoteString(session.user)})`;
+    return undefined;
   };
+  const catalogVisibility = (session: Session) => {
+    const { access } = options;
+    // Listings show the catalogs served (DuckDB's main database is the memory catalog's, served or not) the user may see.
+    if (!access) return options.memory === false ? { catalogVisible: (catalog: string) => catalogs.has(catalog) } : {};
+    return {
+      catalogVisible: (catalog: string) => catalogs.has(catalog) && catalogOpen(access.catalogAccess(session.user, catalog)),
+      tableVisible: (table: QualifiedTable) => access.tableVisible(session.user, table),
+      columnVisible: (table: QualifiedTable, column: string) => access.columnVisible(session.user, table, column),
+      // Plans cached under other rules are planned again.
+      rulesKey: String(access.rulesGeneration()),
+    };
+  };
+  /** The masks and filters the statement's reads may meet, with the columns of their tables. */
+  const guardsOf = (statement: Statement, session: Session) =>
+    statementGuards(options.access!, statement, session, pool, (expression, text, table) =>
+      admitExpression(expression, text, { catalog: table.catalog, schema: table.schema, catalogs, writableCatalogs, protectedSchemas: PROTECTED_SCHEMAS }),
+    );
   /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
   const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement, key?: string): Promise<Plan> => {
     const replans: Replans = {
@@ -248,36 +276,39 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       own: (s2, session2) => planTrusted(s2, session2, signal),
       bound: (b, session2) => planBound(b, session2, signal),
     };
-    // One translation per tree and plan: tpch's beforePlan and the planning itself share it.
-    const translations = new Map<Statement, Translation>();
-    const translate = (tree: Statement) => {
-      let translation = translations.get(tree);
-      if (!translation) {
-        translation = translateStatement(tree, sql, translationContext(session));
-        translations.set(tree, translation);
-      }
-      return translation;
-    };
-    // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
-    // meanwhile stops waiting for it (the generation goes on for the next query).
-    const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
-    const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
-    if (statement && hive) {
-      const hiveCatalogs = hive;
-      // A hive catalog's own statements (DDL, writes, SHOW CREATE TABLE); other statements read its mirror,
-      // brought up to date first. Either waits for the tpch data it reads (a CTAS from tpch).
-      const hivePlanned = async (): Promise<Plan> => {
-        const own = hiveCatalogs.plan(statement, { sql, session, translate, acquire: async () => {
-          const connection = await pool.acquire();
-          return { connection, release: () => pool.release(connection) };
-        } });
-        if (own) return own;
-        if (await untilAborted(hiveCatalogs.beforePlan(statement, session, () => tablesOf(statement, sql, translate)), signal)) cache.clear();
-        return planned();
+    const withGuards = (guards: StatementGuards | undefined) => {
+      // One translation per tree and plan: tpch's beforePlan and the planning itself share it.
+      const translations = new Map<Statement, Translation>();
+      const translate = (tree: Statement) => {
+        let translation = translations.get(tree);
+        if (!translation) {
+          translation = translateStatement(tree, sql, translationContext(session, guards));
+          translations.set(tree, translation);
+        }
+        return translation;
       };
-      return generating ? untilAborted(generating, signal).then(hivePlanned) : hivePlanned();
-    }
-    return generating ? untilAborted(generating, signal).then(planned) : planned();
+      // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
+      // meanwhile stops waiting for it (the generation goes on for the next query).
+      const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
+      const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
+      if (statement && hive) {
+        const hiveCatalogs = hive;
+        // A hive catalog's own statements (DDL, writes, SHOW CREATE TABLE); other statements read its mirror,
+        // brought up to date first. Either waits for the tpch data it reads (a CTAS from tpch).
+        const hivePlanned = async (): Promise<Plan> => {
+          const own = hiveCatalogs.plan(statement, { sql, session, translate, acquire: async () => {
+            const connection = await pool.acquire();
+            return { connection, release: () => pool.release(connection) };
+          } });
+          if (own) return own;
+          if (await untilAborted(hiveCatalogs.beforePlan(statement, session, () => tablesOf(statement, sql, translate)), signal)) cache.clear();
+          return planned();
+        };
+        return generating ? untilAborted(generating, signal).then(hivePlanned) : hivePlanned();
+      }
+      return generating ? untilAborted(generating, signal).then(planned) : planned();
+    };
+    return statement && options.access ? untilAborted(guardsOf(statement, session), signal).then(withGuards) : withGuards(undefined);
   };
   const parquetFooter: DuckDbEngine['parquetFooter'] = async (path) => {
     const connection = await pool.acquire();
@@ -295,6 +326,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     plan,
     planOwnSql: planTrusted,
     parquetFooter,
+    readsGuarded: (user, table) => options.access?.tableGuard(user, table) !== undefined,
     close: async () => {
       tpch?.close();
       await transactions.rollbackIdle();
@@ -342,6 +374,11 @@ interface UserStatement {
   declared: DeclaredColumns;
   /** Whether the statement's user may see a catalog (the catalogs rule); absent: every catalog. */
   catalogVisible?: (catalog: string) => boolean;
+  /** Whether the user may see a table, and a column of it, in SHOW TABLES / COLUMNS (the tables rule); absent: all. */
+  tableVisible?: (table: QualifiedTable) => boolean;
+  columnVisible?: (table: QualifiedTable, column: string) => boolean;
+  /** The generation of the access rules the statement is planned under (part of its cache key). */
+  rulesKey?: string;
   /** What the plan cache knows the tree by, when its text alone does not tell it (a prepared statement's bound values). */
   key?: string;
 }
@@ -404,10 +441,12 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
       translate: user && ((tree) => user.translate(tree).sql),
       ...(user?.key === undefined ? {} : { boundKey: user.key }),
       ...(user?.catalogVisible ? { catalogVisible: user.catalogVisible } : {}),
+      ...(user?.tableVisible ? { tableVisible: user.tableVisible } : {}),
+      ...(user?.columnVisible ? { columnVisible: user.columnVisible } : {}),
     });
     if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };
-    const cacheKey = PlanCache.key(user?.key === undefined ? sql : `${sql}\u0000${user.key}`, session);
+    const cacheKey = PlanCache.key(`${user?.key === undefined ? sql : `${sql}\u0000${user.key}`}${user?.rulesKey === undefined ? '' : `\u0000rules ${user.rulesKey}`}`, session);
     const cached = cache.get(cacheKey);
     if (cached) {
       return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime, scans), giveBack, () => held);
@@ -424,6 +463,8 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     const translation = user?.translate(user.tree);
     const text = translation ? translation.sql : sql;
     if (translation) context.rewritten = { text, toOriginal: (offset) => translation.toOriginal(offset) };
+    // A mask of another type than its column's, a filter that is not boolean: Trino's errors, before anything runs.
+    if (translation && translation.guarded.length > 0) await checkGuardTypes(connection, translation.guarded, (catalog) => CatalogNames.duckdbName(catalog));
     const prepared = await connection.prepare(text).catch((err: unknown) => {
       throw toVivaceError(err, context);
     });

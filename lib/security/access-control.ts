@@ -6,10 +6,13 @@ import { accessDenied, catalogOpen, checkCatalogOpen } from '../sql/catalog-acce
 import { AccessRulesFile, type AccessRulesFileOptions } from './access-rules-file.js';
 import type { AccessRules, CatalogAccess, CatalogRule, QueryAccessMode, SystemInformationAccess } from './access-rules.js';
 import { RulePattern } from './rule-pattern.js';
+import type { QualifiedTable } from '../sql/names.js';
+import { TABLE_PRIVILEGES, type StatementAccess, type TableGrant, type TableGuard, type TablePrivilege } from '../sql/table-access.js';
+import { ruleMatches, type TableRule } from './table-rules.js';
 
 export type { CatalogAccess } from './access-rules.js';
 
-export interface AccessControl {
+export interface AccessControl extends StatementAccess {
   /** `default`: no rules file (all allowed but impersonation); `file`: Trino's file-based rules */
   readonly kind: 'default' | 'file';
   checkCanExecuteQuery(user: string): void;
@@ -112,6 +115,23 @@ abstract class BaseAccessControl implements AccessControl {
     return names.filter((name) => catalogOpen(this.catalogAccess(user, name)));
   }
 
+  abstract tableGrant(user: string, table: QualifiedTable): TableGrant;
+  abstract isSchemaOwner(user: string, catalog: string, schema: string): boolean;
+  abstract tableGuard(user: string, table: QualifiedTable): TableGuard | undefined;
+  abstract rulesGeneration(): number;
+
+  tableVisible(user: string, table: QualifiedTable): boolean {
+    return this.isSchemaOwner(user, table.catalog, table.schema) || this.tableGrant(user, table).privileges.size > 0;
+  }
+
+  columnVisible(user: string, table: QualifiedTable, column: string): boolean {
+    const { privileges, restrictedColumns } = this.tableGrant(user, table);
+    if (privileges.size === 0) return false;
+    // A user with privileges beyond SELECT sees every column (FileBasedSystemAccessControl.filterColumns).
+    if ([...privileges].some((p) => p !== 'SELECT' && p !== 'GRANT_SELECT')) return true;
+    return !restrictedColumns.includes(column);
+  }
+
   close(): void {
     // Nothing runs in the background: a refresh happens at the first check after the period.
   }
@@ -135,7 +155,25 @@ export class DefaultAccessControl extends BaseAccessControl {
   catalogAccess(): CatalogAccess {
     return 'all';
   }
+  tableGrant(): TableGrant {
+    return ALL_PRIVILEGES;
+  }
+  isSchemaOwner(): boolean {
+    return true;
+  }
+  tableGuard(): undefined {
+    return undefined;
+  }
+  rulesGeneration(): number {
+    return 0;
+  }
 }
+
+const ALL_PRIVILEGES: TableGrant = { privileges: new Set(TABLE_PRIVILEGES), restrictedColumns: [] };
+const NO_PRIVILEGES: TableGrant = { privileges: new Set(), restrictedColumns: [] };
+const READ_PRIVILEGES: ReadonlySet<TablePrivilege> = new Set(['SELECT', 'GRANT_SELECT']);
+/** Trino's tables and schemas sections exempt each catalog's information_schema. */
+const INFORMATION_SCHEMA = 'information_schema';
 
 /** Appended to the catalog rules when there are any, as Trino does: every user may use the system catalog unless a rule above says otherwise. */
 const SYSTEM_CATALOG_RULE: CatalogRule = {
@@ -147,14 +185,63 @@ const SYSTEM_CATALOG_RULE: CatalogRule = {
 
 /**
  * Trino's file-based system access control. In each section the first rule that matches decides; when
- * none does, the answer is no. A section the file leaves out keeps Trino's default: catalogs and queries
- * allowed to all, impersonation and system information denied to all.
+ * none does, the answer is no. A section the file leaves out keeps Trino's default: catalogs, queries,
+ * tables (every privilege) and schemas (everyone an owner) allowed to all, impersonation and system
+ * information denied to all.
  */
 export class FileBasedAccessControl extends BaseAccessControl {
   readonly kind = 'file';
 
+  private seenRules: AccessRules | undefined;
+  private generation = 0;
+
   constructor(private readonly rules: { current(): AccessRules }) {
     super();
+  }
+
+  rulesGeneration(): number {
+    const rules = this.rules.current();
+    if (rules !== this.seenRules) {
+      this.seenRules = rules;
+      this.generation++;
+    }
+    return this.generation;
+  }
+
+  /** The first tables rule that matches; a file without the section allows everything (TableAccessControlRule.ALLOW_ALL). */
+  private tableRule(user: string, table: QualifiedTable): TableRule | 'all' | undefined {
+    const rules = this.rules.current().tables;
+    if (rules === undefined) return 'all';
+    return rules.find((rule) => ruleMatches(rule, user, table.catalog, table.schema, table.table));
+  }
+
+  /**
+   * The privileges the first matching rule gives, as far as the catalogs rule lets them count: SELECT and
+   * GRANT_SELECT need the catalog read-only, every other privilege needs it `all` (checkTablePermission).
+   */
+  tableGrant(user: string, table: QualifiedTable): TableGrant {
+    const access = this.catalogAccess(user, table.catalog);
+    if (!catalogOpen(access)) return NO_PRIVILEGES;
+    if (table.schema === INFORMATION_SCHEMA) return ALL_PRIVILEGES;
+    const rule = this.tableRule(user, table);
+    const grant = rule === 'all' ? ALL_PRIVILEGES : rule === undefined ? NO_PRIVILEGES : rule;
+    if (access === 'all') return { privileges: grant.privileges, restrictedColumns: grant.restrictedColumns };
+    return { privileges: new Set([...grant.privileges].filter((p) => READ_PRIVILEGES.has(p))), restrictedColumns: grant.restrictedColumns };
+  }
+
+  isSchemaOwner(user: string, catalog: string, schema: string): boolean {
+    if (this.catalogAccess(user, catalog) !== 'all') return false;
+    const rules = this.rules.current().schemas;
+    if (rules === undefined) return true;
+    return rules.find((rule) => ruleMatches(rule, user, catalog, schema))?.owner ?? false;
+  }
+
+  /** The masks and filter of the rule that decides, and only of it (Trino stops at the first match). */
+  tableGuard(user: string, table: QualifiedTable): TableGuard | undefined {
+    if (table.schema === INFORMATION_SCHEMA) return undefined;
+    const rule = this.tableRule(user, table);
+    if (rule === undefined || rule === 'all' || (rule.masks.size === 0 && rule.filter === undefined)) return undefined;
+    return { masks: rule.masks, ...(rule.filter ? { filter: rule.filter } : {}) };
   }
 
   protected queryAccess(user: string, owner: string | undefined, mode: QueryAccessMode): boolean {

@@ -9,6 +9,9 @@ import { jsonSyntaxProblem } from '../log/json-syntax.js';
 import type { CatalogAccessLevel } from '../sql/catalog-access.js';
 import { NewUserPattern } from './new-user-pattern.js';
 import { RulePattern, invalidRules, shown } from './rule-pattern.js';
+import { compileSchemaRule, compileTableRule, upperCasePrivileges, type SchemaRule, type TableRule } from './table-rules.js';
+
+export type { SchemaRule, TableRule } from './table-rules.js';
 
 /** What a catalog rule grants: the SQL front end's level (lib/sql/catalog-access.ts holds the rule). */
 export type CatalogAccess = CatalogAccessLevel;
@@ -47,6 +50,8 @@ export interface SystemInformationRule extends RuleBase {
 
 export interface AccessRules {
   catalogs?: readonly CatalogRule[];
+  schemas?: readonly SchemaRule[];
+  tables?: readonly TableRule[];
   queries?: readonly QueryRule[];
   impersonation?: readonly ImpersonationRule[];
   systemInformation?: readonly SystemInformationRule[];
@@ -57,7 +62,7 @@ export const MAX_RULES_FILE_BYTES = 16 << 20;
 
 /** Sections of Trino's system rules file that Vivace does not apply: refused, so no rule is silently ignored. */
 const UNSUPPORTED_SECTIONS = [
-  'schemas', 'tables', 'functions', 'procedures', 'authorization', 'principals', 'system_session_properties', 'catalog_session_properties',
+  'functions', 'procedures', 'authorization', 'principals', 'system_session_properties', 'catalog_session_properties',
 ];
 
 // strictRequired is off: impersonation rules require new_user or newUser through anyOf branches.
@@ -150,15 +155,18 @@ export function parseAccessRules(text: string, source: string): AccessRules {
   if (isObject(doc)) {
     const unsupported = UNSUPPORTED_SECTIONS.filter((key) => key in doc);
     if (unsupported.length > 0) {
-      throw invalidRules(`Access control rules file ${source}: section ${unsupported.join(', ')} of Trino's file-based access control is not supported by Vivace (supported: catalogs, queries, impersonation, system_information)`);
+      throw invalidRules(`Access control rules file ${source}: section ${unsupported.join(', ')} of Trino's file-based access control is not supported by Vivace (supported: catalogs, schemas, tables, queries, impersonation, system_information)`);
     }
     lowerCaseModes(doc);
+    upperCasePrivileges(doc);
   }
   if (!validate(doc)) throw invalidRules(`Invalid access control rules file ${source}: ${describe(validate.errors ?? [])}`);
   const rules = doc as Json;
   try {
     return {
       catalogs: section(rules, 'catalogs', compileCatalogRule),
+      schemas: section(rules, 'schemas', compileSchemaRule),
+      tables: section(rules, 'tables', compileTableRule),
       queries: section(rules, 'queries', compileQueryRule),
       impersonation: section(rules, 'impersonation', compileImpersonationRule),
       systemInformation: section(rules, 'system_information', compileSystemInformationRule),

@@ -114,7 +114,8 @@ function qualified(parts: readonly string[], catalog: string, schema: string | u
   return `${catalog}.${inSchema ?? '?'}.${table}`;
 }
 
-function writeDenial(statement: Statement, name: string): string {
+/** Trino's denial of a write to `name` (a table's or schema's qualified name) by `statement`. */
+export function writeDenial(statement: Statement, name: string): string {
   switch (statement.type) {
     case 'CreateTable':
     case 'CreateTableAsSelect':

@@ -56,6 +56,37 @@ export interface TranslationContext {
    * columns: a statement naming one reads the table with them, and its `*` leaves them out, as in Trino.
    */
   hiddenColumns?(table: TableReference): readonly { name: string; sql: string }[] | undefined;
+  /**
+   * The access control's column masks and row filter on the user's reads of a table, or undefined: the
+   * table is read as it is. With them, every read of the table reads a subquery instead (guardedSql).
+   */
+  guardedRead?(table: TableReference): GuardedRead | undefined;
+}
+
+/** A table read through masks and a row filter: each a Trino expression, printed in its own context. */
+export interface GuardedRead {
+  /** The table's columns, in order: the subquery that stands for the table has exactly these. */
+  columns: readonly string[];
+  /** Masks of existing columns only; each expression reads the table's raw columns. */
+  masks: readonly (GuardPart & { column: string })[];
+  filter?: GuardPart;
+}
+
+export interface GuardPart {
+  expression: Expression;
+  /** The expression's text (its error locations). */
+  text: string;
+  /** Its names resolve in the table's catalog and schema, and it reads other tables as its environment's user. */
+  context: TranslationContext;
+}
+
+/** The DuckDB SQL of a table's masks and filter, as one statement printed them (the engine checks their types). */
+export interface GuardedSql {
+  table: TableReference;
+  /** Where the statement names the table (Trino places a mask's type error there). */
+  location?: { lineNumber: number; columnNumber: number };
+  masks: readonly { column: string; sql: string }[];
+  filter?: string;
 }
 
 /** A table a statement reads or writes, by its Presto name (lower case). */
@@ -122,6 +153,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   readonly followUps: string[] = [];
   /** Where in the source the traced nodes lie, by mark index. */
   readonly marks: { start: number; end: number }[] = [];
+  /** The masks and filters the statement's reads went through. */
+  readonly guarded: GuardedSql[] = [];
   private readonly cteNames = new Set<string>();
   /** Every name the statement writes outside qualified names (table and function names): which hidden columns it may read. */
   private readonly writtenNames = new Set<string>();
@@ -173,6 +206,17 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     this.meetsZones = mayMeetZones(statement, this.context.catalog, this.context.schema);
     // Where zoned values may be met, groupings read instants (zoned-grouping.ts).
     return this.statement(this.meetsZones ? new InstantGrouping((e) => this.zones.staticZone(e) !== undefined).rewrite(statement) : statement);
+  }
+
+  /** The DuckDB SQL of a standalone expression (a mask or row filter of the access control). */
+  translateExpression(expression: Expression): string {
+    walk(expression, (node, parent) => {
+      if (node.type === 'WithQuery') this.cteNames.add(fold(node.name.value));
+      else if (node.type === 'Identifier' && parent?.type !== 'QualifiedName') this.writtenNames.add(fold(node.value));
+    });
+    // Zoned values are read through the zoned macros whatever the table: always correct, slower only there.
+    this.meetsZones = true;
+    return this.expression(expression);
   }
 
   private fail(node: Node, name: ErrorName, message: string): VivaceError {
@@ -235,12 +279,57 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     if (ref && virtual !== undefined) return this.mark(table, aliased ? `(${virtual})` : `(${virtual}) AS ${quoteIdentifier(ref.table)}`);
     if (table.queryPeriod) throw this.fail(table, 'NOT_SUPPORTED', 'This connector does not support versioned tables');
     const hidden = ref && withHidden ? this.hiddenColumnsRead(ref) : [];
+    const guard = ref && this.context.guardedRead?.(ref);
+    if (ref && guard) {
+      const read = this.guardedSql(ref, guard, hidden, positionAt(this.sql, table.location.start));
+      return this.mark(table, aliased ? read : `${read} AS ${quoteIdentifier(ref.table)}`);
+    }
     if (ref && hidden.length > 0) {
       const columns = hidden.map((c) => `${c.sql} AS ${quoteIdentifier(c.name)}`).join(', ');
       const read = `(SELECT *, ${columns} FROM ${this.named(ref)})`;
       return this.mark(table, aliased ? read : `${read} AS ${quoteIdentifier(ref.table)}`);
     }
     return this.mark(table, ref ? this.named(ref) : quoteIdentifier(parts[0]!));
+  }
+
+  /**
+   * The subquery standing for a guarded table: its columns in order, a masked one as its mask (coerced to
+   * the column's type: a CASE whose other branch is the column and never runs), the hidden columns the
+   * statement reads, and only the rows the filter keeps. The table's raw values reach nothing else.
+   */
+  private guardedSql(ref: TableReference, guard: GuardedRead, hidden: readonly { name: string; sql: string }[], location: GuardedSql['location']): string {
+    const printed: GuardedSql = { table: ref, location, masks: guard.masks.map((m) => ({ column: m.column, sql: this.guardPart(m) })) };
+    const masks = new Map(printed.masks.map((m) => [m.column, m.sql]));
+    const items = guard.columns.map((c) => {
+      const mask = masks.get(c);
+      return mask === undefined ? quoteIdentifier(c) : `CASE WHEN false THEN ${quoteIdentifier(c)} ELSE (${mask}) END AS ${quoteIdentifier(c)}`;
+    });
+    for (const h of hidden) items.push(`${h.sql} AS ${quoteIdentifier(h.name)}`);
+    const filter = guard.filter && this.guardPart(guard.filter);
+    this.guarded.push(filter === undefined ? printed : { ...printed, filter });
+    return `(SELECT ${items.length > 0 ? items.join(', ') : '*'} FROM ${this.named(ref)}${filter === undefined ? '' : ` WHERE ${filter}`})`;
+  }
+
+  /** A mask's or filter's DuckDB SQL, printed in its own context; the tables it reads count as the statement's. */
+  private guardPart(part: GuardPart): string {
+    const printer = new DuckDbPrinter(part.context, part.text);
+    const sql = printer.translateExpression(part.expression);
+    this.tables.push(...printer.tables);
+    this.guarded.push(...printer.guarded);
+    return sql;
+  }
+
+  /**
+   * The WHERE of a DELETE or UPDATE: the user's condition, and the row filter of the table for the user,
+   * so that rows the user cannot read are not changed either (as Trino's analysis of DELETE and UPDATE).
+   */
+  private dmlWhere(table: Table, where: Expression | undefined): string {
+    const parts = partsOf(table.name);
+    const filter = this.isCte(parts) ? undefined : this.context.guardedRead?.(this.resolve(parts, table.name))?.filter;
+    if (!filter) return where ? ` WHERE ${this.expression(where)}` : '';
+    const sql = this.guardPart(filter);
+    this.guarded.push({ table: this.resolve(parts, table.name), location: positionAt(this.sql, table.location.start), masks: [], filter: sql });
+    return ` WHERE (${sql})${where ? ` AND (${this.expression(where)})` : ''}`;
   }
 
   /** The hidden columns of a table that the statement names somewhere (it may read them). */
@@ -672,10 +761,10 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         return `INSERT INTO ${this.tableName(s.target.name)}${columns} ${this.query(s.query)}`;
       }
       case 'Delete':
-        return `DELETE FROM ${this.tableName(s.table.name)}${s.where ? ` WHERE ${this.expression(s.where)}` : ''}`;
+        return `DELETE FROM ${this.tableName(s.table.name)}${this.dmlWhere(s.table, s.where)}`;
       case 'Update': {
         const sets = this.list(s.assignments, (a) => `${this.identifier(a.name)} = ${this.expression(a.value)}`);
-        return `UPDATE ${this.tableName(s.table.name)} SET ${sets}${s.where ? ` WHERE ${this.expression(s.where)}` : ''}`;
+        return `UPDATE ${this.tableName(s.table.name)} SET ${sets}${this.dmlWhere(s.table, s.where)}`;
       }
       case 'TruncateTable':
         return `TRUNCATE TABLE ${this.tableName(s.name)}`;

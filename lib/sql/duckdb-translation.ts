@@ -2,9 +2,9 @@
 // the tables it names and a way back from an offset in that SQL to the statement as written.
 import type { Statement } from './ast.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { DuckDbPrinter, TRACE, type TableReference, type TranslationContext } from './duckdb-printer.js';
+import { DuckDbPrinter, TRACE, type GuardedSql, type TableReference, type TranslationContext } from './duckdb-printer.js';
 
-export type { TableReference, TranslationContext } from './duckdb-printer.js';
+export type { GuardedRead, GuardedSql, TableReference, TranslationContext } from './duckdb-printer.js';
 
 export interface Translation {
   /** The DuckDB SQL: one statement, names quoted and fully qualified. */
@@ -13,6 +13,8 @@ export interface Translation {
   tables: TableReference[];
   /** DuckDB statements to run after `sql` on its connection, once it succeeded (column comments of CREATE TABLE). */
   followUps: readonly string[];
+  /** The access control's masks and filters the statement's reads go through (their types are checked before it runs). */
+  guarded: readonly GuardedSql[];
   /** The offset in the statement as written of the node whose DuckDB text holds `offset` (error locations). */
   toOriginal(offset: number): number;
 }
@@ -26,6 +28,7 @@ export function translateStatement(statement: Statement, sql: string, context: T
     sql: text,
     tables: printer.tables,
     followUps: printer.followUps,
+    guarded: printer.guarded,
     toOriginal(offset: number): number {
       // Errors are rare: the traced print runs only when one needs placing.
       spans ??= tracedSpans(statement, sql, context);

@@ -86,6 +86,18 @@ function failAt(sql: string, node: Node, errorName: ErrorName, message: string):
 export function admitStatement(statement: Statement, sql: string, context: GateContext): void {
   checkStatementKind(statement, sql);
   checkWriteTarget(statement, sql, context);
+  checkNodes(statement, sql, context);
+}
+
+/**
+ * Holds an expression the project did not write itself to the same allow-list (functions, types, tables):
+ * a column mask or row filter of the access control, which reaches DuckDB inside a user's statement.
+ */
+export function admitExpression(expression: Node, text: string, context: GateContext): void {
+  checkNodes(expression, text, context);
+}
+
+function checkNodes(statement: Node, sql: string, context: GateContext): void {
   const cteNames = new Set<string>();
   walk(statement, (node) => {
     if (node.type === 'WithQuery') cteNames.add(fold(node.name.value));

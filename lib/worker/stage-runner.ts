@@ -20,6 +20,8 @@ export interface StageEngine extends Engine {
   planOwnSql: Engine['plan'];
   /** A Parquet file's row groups and columns (DuckDbEngine.parquetFooter): lake splits need it. */
   parquetFooter?(path: string): Promise<ParquetFooter>;
+  /** Whether `user` reads `table` through a column mask or row filter (DuckDbEngine.readsGuarded). */
+  readsGuarded(user: string, table: { catalog: string; schema: string; table: string }): boolean;
 }
 
 /** Most slices a part may be cut into (a request naming more is refused). */
@@ -32,12 +34,18 @@ const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, {
  * also generates the tpch schema into this worker's own cache when the cache lacks it (a worker on another
  * machine): the generator's parts are the same files everywhere, so the splits the coordinator named exist.
  */
-async function stagesOf(engine: Engine, sql: string, session: Session, abort: PlanAbort | undefined, sources: StageSources): Promise<{ stages: StagePlan; user: Plan }> {
+async function stagesOf(engine: StageEngine, sql: string, session: Session, abort: PlanAbort | undefined, sources: StageSources): Promise<{ stages: StagePlan; user: Plan }> {
   const user = await engine.plan(sql, session, abort);
   const stages = cachedStages(sql, session, new Set(['tpch', ...sources.hive.keys()]));
   if (!stages) {
     user.release();
     throw bad('The statement does not split into a leaf and a root stage');
+  }
+  // A stage reads the table's files as they are: a user with a mask or row filter on it never gets here
+  // from the coordinator (it runs such a query as one task), and a request that asks anyway is refused.
+  if (engine.readsGuarded(session.user, stages.table)) {
+    user.release();
+    throw new VivaceError('PERMISSION_DENIED', `Access Denied: ${stages.table.catalog}.${stages.table.schema}.${stages.table.table} has a column mask or row filter for this user: it is not read in stages`);
   }
   return { stages, user };
 }

@@ -222,6 +222,18 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
     }
   });
 
+  it('refuses a stage over a table the user reads through a mask or row filter (it runs as one task, where they apply)', async () => {
+    const guarded = { plan: engine.plan, planOwnSql: engine.planOwnSql, close: engine.close, readsGuarded: (user: string, table: { table: string }) => user === session.user && table.table === 'lineitem' };
+    const sql = 'SELECT count(*) FROM lineitem';
+    const split = { file: readManifest(join(tpchDirectory, 'tiny'))!.tables.lineitem!.files[0]!, slice: 0, slices: 1 };
+    for (const run of [() => planLeaf(guarded, sql, session, [split], tpchDirectory, join(directory, 'guarded.parquet')), () => planRoot(guarded, sql, session, ['x.parquet'])]) {
+      const err = await run().then(() => undefined, (e: unknown) => e);
+      expect(err).to.deep.include({ errorName: 'PERMISSION_DENIED' });
+      expect((err as Error).message).to.include('tpch.tiny.lineitem has a column mask or row filter for this user');
+    }
+    expect(engine.readsGuarded(session.user, { catalog: 'tpch', schema: 'tiny', table: 'lineitem' }), 'no rules: nothing guarded').to.equal(false);
+  });
+
   it('answers a statement\'s own error as the whole statement would (the user\'s plan runs first)', async () => {
     const err = await planRoot(engine, 'SELECT count(nosuchcolumn) FROM lineitem', session, ['x.parquet']).then(() => undefined, (e: unknown) => e);
     expect((err as { errorName?: string }).errorName).to.equal('COLUMN_NOT_FOUND');

@@ -53,6 +53,7 @@ async function startStageWorker(nodeId: string, tpchDirectory = TPCH, hive?: Hiv
   const copies: string[] = [];
   const stageEngine: StageEngine = {
     plan: (sql, s, abort) => engine.plan(sql, s, abort),
+    readsGuarded: (user, table) => engine.readsGuarded(user, table),
     planOwnSql: async (sql, s, abort) => {
       const plan = await engine.planOwnSql(sql, s, abort);
       if (!sql.startsWith('COPY')) return plan;
@@ -190,6 +191,18 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
       await limit.close();
     } finally {
       await defaults.close();
+    }
+  });
+
+  it('a user with a column mask or row filter on the table runs the query as one task, where they apply', async () => {
+    const guarded = remoteEngine(list, { stages: { tpchDirectory: TPCH, minRows: 0, guarded: (user, table) => user === tiny.user && table.table === 'lineitem' } });
+    try {
+      const execution = (await guarded.plan(TPCH_QUERIES[5]!.sql, tiny)).execute();
+      while (await execution.next(1 << 20)) { /* drain */ }
+      expect(execution.progress().subStages).to.equal(undefined);
+      expect(w0.copies.length + w1.copies.length).to.equal(0);
+    } finally {
+      await guarded.close();
     }
   });
 

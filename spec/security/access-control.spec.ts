@@ -4,26 +4,19 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import Koa from 'koa';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { errorMiddleware } from '../../lib/http/error-middleware.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { createAccessControl, type AccessControl } from '../../lib/security/access-control.js';
 import { expectLinear } from '../support/linear-time.js';
 import { request } from '../support/http.js';
 import { expectValid } from '../support/schema-validator.js';
+import { RulesFiles } from './rules-fixtures.js';
 
-let dir: string;
-let files = 0;
+let files: RulesFiles;
 
 /** A file-based access control over `rules`, written to a real file as an operator would. */
-function control(rules: unknown): AccessControl {
-  const path = join(dir, `rules-${files++}.json`);
-  writeFileSync(path, JSON.stringify(rules));
-  return createAccessControl({ securityConfigFile: path });
-}
+const control = (rules: unknown): AccessControl => files.control(rules);
 
 /** The message of the PERMISSION_DENIED `fn` throws, or undefined when it is allowed. */
 function denial(fn: () => unknown): string | undefined {
@@ -41,9 +34,9 @@ const VIEW = 'Access Denied: Cannot view query';
 
 describe('security: access control decisions', () => {
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'vivace-acl-'));
+    files = new RulesFiles();
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => files.close());
 
   describe('without a rules file (Trino\'s default)', () => {
     const ac = createAccessControl({});

@@ -2,13 +2,8 @@
 // only what a rule opens; system information and shutdown need their rights; the catalogs rule holds
 // for every way a statement can name a catalog.
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SystemTablesBinding } from '../../lib/engine/catalogs/system-tables.js';
-import { createAccessControl, type AccessControl } from '../../lib/security/access-control.js';
-import { createTestEngine } from '../support/duckdb.js';
-import { request, startTestServer, validateStatement, type TestServer } from '../support/http.js';
+import { startRulesServer, type RulesServer } from './rules-fixtures.js';
+import { request, validateStatement, type TestServer } from '../support/http.js';
 import { PrestoSession } from '../support/presto-session.js';
 import { validateResponse } from '../support/schema-validator.js';
 
@@ -36,22 +31,15 @@ const as = (user: string, extra: Record<string, string> = {}) => ({ headers: { '
 
 describe('security: access rights through the server (file-based rules)', function () {
   this.timeout(60_000);
-  let dir: string;
-  let access: AccessControl;
+  let running: RulesServer;
   let server: TestServer;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vivace-rules-'));
-    const file = join(dir, 'rules.json');
-    writeFileSync(file, JSON.stringify(RULES));
-    access = createAccessControl({ securityConfigFile: file });
-    const system = new SystemTablesBinding();
-    const engine = await createTestEngine(4, { system, catalogAccess: (user, catalog) => access.catalogAccess(user, catalog) });
-    server = await startTestServer({ engine, system, accessControl: access, config: { targetResultBytes: 4 * 1024, longPollMs: 200 } });
+    running = await startRulesServer(RULES, { targetResultBytes: 4 * 1024, longPollMs: 200 });
+    server = running.server;
   });
   after(async () => {
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await running?.stop();
   });
 
   async function denied(res: { status: number; body: any }, message: string) {

@@ -32,7 +32,7 @@ function refusal(fn: () => unknown): VivaceError {
 describe('security: access-control rules file', () => {
   describe('what it accepts', () => {
     it('an empty object: every section left out (each keeps Trino\'s default)', () => {
-      expect(parse({})).to.deep.equal({ catalogs: undefined, queries: undefined, impersonation: undefined, systemInformation: undefined });
+      expect(parse({})).to.deep.equal({ catalogs: undefined, schemas: undefined, tables: undefined, queries: undefined, impersonation: undefined, systemInformation: undefined });
     });
 
     it('the four sections, with mode names in any case (as Jackson reads Trino\'s enums) and Trino\'s legacy booleans for catalogs', () => {
@@ -87,8 +87,8 @@ describe('security: access-control rules file', () => {
     }
 
     it('the sections of Trino\'s file that Vivace does not apply, by name (no rule is silently ignored)', () => {
-      const err = refusal(() => parse({ queries: [], tables: [], schemas: [] }));
-      expect(err.message).to.include('section schemas, tables of Trino\'s file-based access control is not supported by Vivace');
+      const err = refusal(() => parse({ queries: [], tables: [], functions: [], procedures: [] }));
+      expect(err.message).to.include('section functions, procedures of Trino\'s file-based access control is not supported by Vivace');
     });
 
     it('text that is not JSON', () => {

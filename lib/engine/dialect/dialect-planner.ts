@@ -7,6 +7,7 @@ import type { Session } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import type { DialectStatement } from '../../sql/dialect-statement.js';
 import { dialectStatementOf } from '../../sql/dialect-statement.js';
+import type { QualifiedTable } from '../../sql/names.js';
 import type { Statement } from '../../sql/ast.js';
 import { valuesPlan } from './values-plan.js';
 import { showCatalogs, showColumns, showCreateTable, showCreateView, showSchemas, showTables, type ShowResult } from './show-metadata.js';
@@ -63,6 +64,9 @@ export interface DialectContext {
   viewSql?: (view: { catalog: string; schema: string; table: string }) => string | undefined;
   /** Whether the user may see a catalog (SHOW CATALOGS lists only those, as Trino's filterCatalogs). */
   catalogVisible?: (catalog: string) => boolean;
+  /** Whether the user may see a table, and a column of it (SHOW TABLES, SHOW COLUMNS, DESCRIBE: Trino's filterTables, filterColumns). */
+  tableVisible?: (table: QualifiedTable) => boolean;
+  columnVisible?: (table: QualifiedTable, column: string) => boolean;
   /** The DuckDB SQL of a user's statement (EXPLAIN's, a prepared one's); absent for the project's own SQL. */
   translate?: (statement: Statement) => string;
 }
@@ -108,9 +112,9 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
     case 'showSchemas':
       return rowsNow(ctx, await showSchemas(connection, session, s.catalog, s.like));
     case 'showTables':
-      return rowsNow(ctx, await showTables(connection, session, s.schema, s.like));
+      return rowsNow(ctx, await showTables(connection, session, s.schema, s.like, ctx.tableVisible));
     case 'showColumns':
-      return rowsNow(ctx, await showColumns(connection, session, s.table, s.like));
+      return rowsNow(ctx, await showColumns(connection, session, s.table, s.like, ctx.columnVisible));
     case 'showCreateTable':
       return rowsNow(ctx, await showCreateTable(connection, session, s.table));
     case 'showCreateView':

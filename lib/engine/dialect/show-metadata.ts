@@ -8,6 +8,7 @@ import { formatType } from '../../protocol/presto-type.js';
 import { dialectOf } from '../../protocol/header-prefix.js';
 import { prestoTypeOf } from '../duckdb-types.js';
 import type { LikeFilter } from '../../sql/dialect-statement.js';
+import type { QualifiedTable } from '../../sql/names.js';
 import { likeMatcher } from './like-pattern.js';
 import type { Cell } from './values-plan.js';
 import {
@@ -46,7 +47,7 @@ export async function showSchemas(connection: DuckDBConnection, session: Session
   return { columns: varcharColumns('Schema'), rows: (await listSchemas(connection, database)).filter(match).map((s) => [s]) };
 }
 
-export async function showTables(connection: DuckDBConnection, session: Session, schemaName?: string[], like?: LikeFilter): Promise<ShowResult> {
+export async function showTables(connection: DuckDBConnection, session: Session, schemaName?: string[], like?: LikeFilter, visible: (table: QualifiedTable) => boolean = () => true): Promise<ShowResult> {
   const { catalog, schema } = qualifySchema(schemaName, session);
   const database = await resolveCatalog(connection, catalog);
   const duckdbSchema = await resolveSchema(connection, database, catalog, schema);
@@ -64,7 +65,8 @@ export async function showTables(connection: DuckDBConnection, session: Session,
             [database, duckdbSchema],
           )
         ).map((r) => String(r[0]));
-  return { columns: varcharColumns('Table'), rows: names.filter(match).sort().map((t) => [t]) };
+  const shown = (t: string) => visible({ catalog: catalog.toLowerCase(), schema: duckdbSchema.toLowerCase(), table: t.toLowerCase() });
+  return { columns: varcharColumns('Table'), rows: names.filter((t) => match(t) && shown(t)).sort().map((t) => [t]) };
 }
 
 interface ColumnInfo {
@@ -109,10 +111,11 @@ async function tableColumns(connection: DuckDBConnection, table: ResolvedTable, 
 }
 
 /** SHOW COLUMNS FROM t and DESCRIBE t: Column, Type, Extra, Comment (Extra and Comment '' when absent). */
-export async function showColumns(connection: DuckDBConnection, session: Session, name: string[], like?: LikeFilter): Promise<ShowResult> {
+export async function showColumns(connection: DuckDBConnection, session: Session, name: string[], like?: LikeFilter, visible: (table: QualifiedTable, column: string) => boolean = () => true): Promise<ShowResult> {
   const table = await resolveVirtualOrTable(connection, name, session);
   const match = likeMatcher(like);
-  const columns = (await tableColumns(connection, table, session)).filter((c) => match(c.name));
+  const qualified = { catalog: table.catalog.toLowerCase(), schema: table.duckdbSchema.toLowerCase(), table: table.duckdbTable.toLowerCase() };
+  const columns = (await tableColumns(connection, table, session)).filter((c) => match(c.name) && visible(qualified, c.name));
   return {
     columns: varcharColumns('Column', 'Type', 'Extra', 'Comment'),
     rows: columns.map((c) => [c.name, c.type, '', c.comment ?? '']),
