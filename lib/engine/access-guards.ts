@@ -7,7 +7,7 @@ import type { Node, Statement } from '../sql/ast.js';
 import type { GuardedRead, GuardedSql, TranslationContext } from '../sql/duckdb-translation.js';
 import { partsOf, qualifyTable, type QualifiedTable } from '../sql/names.js';
 import { quoteIdentifier, quoteString } from '../sql/sql-formatter.js';
-import type { StatementAccess, TableGuard } from '../sql/table-access.js';
+import type { GuardExpression, StatementAccess, TableGuard } from '../sql/table-access.js';
 import { walk } from '../sql/tree-walk.js';
 import { formatType } from '../protocol/presto-type.js';
 import type { PrestoType } from '../protocol/types.js';
@@ -21,8 +21,8 @@ import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
 export const TABLE_VISIBLE_FUNCTION = 'vivace_table_visible';
 export const COLUMN_VISIBLE_FUNCTION = 'vivace_column_visible';
 
-/** Masks that read tables whose masks read tables...: past this depth the rules are taken to recurse. */
-const MAX_GUARD_DEPTH = 8;
+/** The masks and filters a read is printed inside of, outermost first: a table met again under its own is recursion. */
+export type GuardPath = readonly { key: string; what: string; error: 'INVALID_ROW_FILTER' | 'INVALID_COLUMN_MASK' }[];
 
 const keyOf = (t: QualifiedTable) => `${t.catalog}\u0000${t.schema}\u0000${t.table}`;
 
@@ -103,10 +103,10 @@ export class StatementGuards {
    * others wait for fetchColumns.
    */
   collect(statement: Statement, session: { catalog?: string; schema?: string }): this {
-    const queue: { node: Node; user: string; catalog?: string; schema?: string; depth: number }[] = [{ node: statement, user: this.user, ...session, depth: 0 }];
+    const queue: { node: Node; user: string; catalog?: string; schema?: string }[] = [{ node: statement, user: this.user, ...session }];
     const seen = new Set<string>();
     while (queue.length > 0) {
-      const { node, user, catalog, schema, depth } = queue.shift()!;
+      const { node, user, catalog, schema } = queue.shift()!;
       walk(node, (n) => {
         if (n.type !== 'Table') return true;
         const parts = partsOf(n.name);
@@ -115,9 +115,8 @@ export class StatementGuards {
         if (!table || !guard || seen.has(`${user}\u0000${keyOf(table)}`)) return true;
         seen.add(`${user}\u0000${keyOf(table)}`);
         this.need(table);
-        if (depth >= MAX_GUARD_DEPTH) return true;
         for (const part of [...guard.masks.values(), ...(guard.filter ? [guard.filter] : [])]) {
-          queue.push({ node: part.expression, user: part.user ?? user, catalog: table.catalog, schema: table.schema, depth: depth + 1 });
+          queue.push({ node: part.expression, user: part.user ?? user, catalog: table.catalog, schema: table.schema });
         }
         return true;
       });
@@ -142,24 +141,33 @@ export class StatementGuards {
     }
   }
 
-  /** The printer's hook (TranslationContext.guardedRead) for reads as `user` in `context`. */
-  readAs(user: string, depth: number, contextOf: (user: string, table: QualifiedTable, depth: number) => TranslationContext): (table: QualifiedTable) => GuardedRead | undefined {
+  /**
+   * The printer's hook (TranslationContext.guardedRead) for reads as `user` inside the masks and filters of
+   * `path`. A mask or filter that reads its own table as the same user again is Trino's recursion error.
+   */
+  readAs(user: string, path: GuardPath, contextOf: (user: string, table: QualifiedTable, path: GuardPath) => TranslationContext): (table: QualifiedTable) => GuardedRead | undefined {
     return (table) => {
       const guard = this.guardOf(user, table);
       if (!guard) return undefined;
-      if (depth >= MAX_GUARD_DEPTH) throw new VivaceError('INVALID_COLUMN_MASK', `Column mask or row filter for '${table.catalog}.${table.schema}.${table.table}' is recursive`);
+      const key = `${user}\u0000${keyOf(table)}`;
+      const loop = path.find((p) => p.key === key);
+      if (loop) throw new VivaceError(loop.error, `${loop.what} is recursive`);
       const columns = this.columns.get(keyOf(table)) ?? tpchColumnsOf(table);
       // Fail closed: a guarded table is never printed without knowing its columns.
       if (columns === undefined) throw new VivaceError('GENERIC_INTERNAL_ERROR', `The columns of ${table.catalog}.${table.schema}.${table.table} are not known to apply its masks`);
       const existing = new Set(columns);
-      const part = (p: { expression: GuardedRead['masks'][number]['expression']; text: string; user?: string }) => {
+      const name = `${table.catalog}.${table.schema}.${table.table}`;
+      const part = (p: GuardExpression, step: GuardPath[number]) => {
         this.admit(p.expression, p.text, table);
-        return { expression: p.expression, text: p.text, context: contextOf(p.user ?? user, table, depth + 1) };
+        return { expression: p.expression, text: p.text, context: contextOf(p.user ?? user, table, [...path, step]) };
       };
       return {
         columns,
-        masks: [...guard.masks].filter(([column]) => existing.has(column)).map(([column, mask]) => ({ column, ...part(mask) })),
-        ...(guard.filter ? { filter: part(guard.filter) } : {}),
+        excluded: guard.restrictedColumns.filter((c) => existing.has(c)),
+        masks: [...guard.masks]
+          .filter(([column]) => existing.has(column))
+          .map(([column, mask]) => ({ column, ...part(mask, { key, what: `Column mask for '${name}.${column}'`, error: 'INVALID_COLUMN_MASK' }) })),
+        ...(guard.filter ? { filter: part(guard.filter, { key, what: `Row filter for '${name}'`, error: 'INVALID_ROW_FILTER' }) } : {}),
       };
     };
   }

@@ -41,7 +41,7 @@ import { admitExpression, admitStatement } from '../sql/statement-gate.js';
 import { checkParameterCount } from '../sql/parameter-binding.js';
 import { catalogOpen, checkCatalogAccess } from '../sql/catalog-access.js';
 import { checkTableAccess, tableAccessContext, type StatementAccess } from '../sql/table-access.js';
-import { accessFunctions, checkGuardTypes, listingSql, statementGuards, type StatementGuards } from './access-guards.js';
+import { accessFunctions, checkGuardTypes, listingSql, statementGuards, type GuardPath, type StatementGuards } from './access-guards.js';
 import { AdmittedQueries } from './admitted-queries.js';
 import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
 import { SYSTEM_CATALOG, SYSTEM_QUERIES_FUNCTION } from './catalogs/system-catalog.js';
@@ -230,7 +230,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   };
   const planTrusted: Engine['plan'] = (sql, session, signal) => planParsed(sql, session, signal);
   // A user's statement reaches DuckDB only as its tree's translation (lib/sql/duckdb-translation.ts).
-  const translationContext = (session: Session, guards?: StatementGuards, depth = 0): TranslationContext => ({
+  const translationContext = (session: Session, guards?: StatementGuards, path: GuardPath = []): TranslationContext => ({
     catalog: session.catalog,
     schema: session.schema,
     timeZone: session.timeZone,
@@ -244,7 +244,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       return (options.access && listingSql({ catalog, schema, table }, inner, session.user)) ?? inner;
     },
     // A mask or filter reads in its table's schema, as its environment's user (Trino's ViewExpression).
-    ...(guards ? { guardedRead: guards.readAs(session.user, depth, (user, table, next) => translationContext({ ...session, user, catalog: table.catalog, schema: table.schema }, guards, next)) } : {}),
+    ...(guards ? { guardedRead: guards.readAs(session.user, path, (user, table, next) => translationContext({ ...session, user, catalog: table.catalog, schema: table.schema }, guards, next)) } : {}),
   });
   const virtualTable = (session: Session, catalog: string, schema: string, table: string): string | undefined => {
     if (schema === 'information_schema') return informationSchemaSql(catalog, table);

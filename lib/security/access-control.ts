@@ -236,12 +236,12 @@ export class FileBasedAccessControl extends BaseAccessControl {
     return rules.find((rule) => ruleMatches(rule, user, catalog, schema))?.owner ?? false;
   }
 
-  /** The masks and filter of the rule that decides, and only of it (Trino stops at the first match). */
+  /** The masks, filter and denied columns of the rule that decides, and only of it (Trino stops at the first match). */
   tableGuard(user: string, table: QualifiedTable): TableGuard | undefined {
     if (table.schema === INFORMATION_SCHEMA) return undefined;
     const rule = this.tableRule(user, table);
-    if (rule === undefined || rule === 'all' || (rule.masks.size === 0 && rule.filter === undefined)) return undefined;
-    return { masks: rule.masks, ...(rule.filter ? { filter: rule.filter } : {}) };
+    if (rule === undefined || rule === 'all' || (rule.masks.size === 0 && rule.filter === undefined && rule.restrictedColumns.length === 0)) return undefined;
+    return { masks: rule.masks, restrictedColumns: rule.restrictedColumns, ...(rule.filter ? { filter: rule.filter } : {}) };
   }
 
   protected queryAccess(user: string, owner: string | undefined, mode: QueryAccessMode): boolean {

@@ -65,8 +65,10 @@ export interface TranslationContext {
 
 /** A table read through masks and a row filter: each a Trino expression, printed in its own context. */
 export interface GuardedRead {
-  /** The table's columns, in order: the subquery that stands for the table has exactly these. */
+  /** The table's columns, in order: the subquery that stands for the table has these, but the excluded. */
   columns: readonly string[];
+  /** Columns the user may not read (`allow: false`): left out of the subquery, whatever would reach them. */
+  excluded: readonly string[];
   /** Masks of existing columns only; each expression reads the table's raw columns. */
   masks: readonly (GuardPart & { column: string })[];
   filter?: GuardPart;
@@ -300,11 +302,13 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   private guardedSql(ref: TableReference, guard: GuardedRead, hidden: readonly { name: string; sql: string }[], location: GuardedSql['location']): string {
     const printed: GuardedSql = { table: ref, location, masks: guard.masks.map((m) => ({ column: m.column, sql: this.guardPart(m) })) };
     const masks = new Map(printed.masks.map((m) => [m.column, m.sql]));
-    const items = guard.columns.map((c) => {
+    const items = guard.columns.filter((c) => !guard.excluded.includes(c)).map((c) => {
       const mask = masks.get(c);
       return mask === undefined ? quoteIdentifier(c) : `CASE WHEN false THEN ${quoteIdentifier(c)} ELSE (${mask}) END AS ${quoteIdentifier(c)}`;
     });
     for (const h of hidden) items.push(`${h.sql} AS ${quoteIdentifier(h.name)}`);
+    // Every column denied: the rows still count (count(*)), through a column of no value.
+    if (items.length === 0 && guard.columns.length > 0) items.push('NULL AS "vivace_no_columns"');
     const filter = guard.filter && this.guardPart(guard.filter);
     this.guarded.push(filter === undefined ? printed : { ...printed, filter });
     return `(SELECT ${items.length > 0 ? items.join(', ') : '*'} FROM ${this.named(ref)}${filter === undefined ? '' : ` WHERE ${filter}`})`;

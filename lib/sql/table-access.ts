@@ -26,10 +26,15 @@ export interface GuardExpression {
   user?: string;
 }
 
-/** The masks and row filter of the rule that decides a user's access to a table. */
+/**
+ * The masks, row filter and denied columns of the rule that decides a user's access to a table: a read of
+ * the table goes through a subquery that applies the first two and leaves the third out.
+ */
 export interface TableGuard {
   masks: ReadonlyMap<string, GuardExpression>;
   filter?: GuardExpression;
+  /** `allow: false` columns: the tree check refuses a statement that names them; the read leaves them out, whatever else would reach them. */
+  restrictedColumns: readonly string[];
 }
 
 /** A user's rights, as lib/security decides them. */
@@ -258,7 +263,7 @@ export interface StatementAccess {
   catalogAccess(user: string, catalog: string): CatalogAccessLevel;
   tableGrant(user: string, table: QualifiedTable): TableGrant;
   isSchemaOwner(user: string, catalog: string, schema: string): boolean;
-  /** The masks and row filter for the user's reads of a table; undefined when none applies. */
+  /** The masks, row filter and denied columns of the user's reads of a table; undefined when there are none. */
   tableGuard(user: string, table: QualifiedTable): TableGuard | undefined;
   /** Listings (SHOW TABLES, information_schema, system.jdbc): a table the user has any privilege on, or owns the schema of. */
   tableVisible(user: string, table: QualifiedTable): boolean;

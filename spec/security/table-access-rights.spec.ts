@@ -33,6 +33,8 @@ const RULES = {
     { user: 'carol', ...PEOPLE, privileges: ['SELECT'], columns: [{ name: 'salary', mask: "'hidden'" }] },
     { user: 'dave', ...PEOPLE, privileges: ['SELECT'], columns: [{ name: 'salary', mask: '(SELECT max(regionkey) FROM tpch.tiny.region)', mask_environment: { user: 'admin' } }] },
     { user: 'erin', ...PEOPLE, privileges: ['SELECT'], filter: 'id + 1' },
+    { user: 'henry', ...PEOPLE, privileges: ['SELECT'], filter: 'id IN (SELECT id FROM people)' },
+    { user: 'ivan', ...PEOPLE, privileges: ['SELECT'], columns: ['id', 'name', 'ssn', 'salary', 'region'].map((name) => ({ name, allow: false })) },
     { user: 'frank', catalog: 'memory', table: 'scratch_dml', privileges: ALL, filter: "region = 'eu'" },
     { user: 'grace', catalog: 'memory', table: 'scratch_dml', privileges: ALL, columns: [{ name: 'region', mask: "'x'" }] },
   ],
@@ -84,6 +86,20 @@ describe('security: table access rules through the server (masks, row filters, p
     expect(await rows('alice', 'SELECT id FROM memory.default.people WHERE id IN (SELECT id FROM memory.default.people WHERE name = \'BEN\')')).to.deep.equal([]);
     // A mask on a column the table does not have is ignored, as Trino asks for masks of existing columns only.
     expect(await rows('alice', 'SELECT region FROM memory.default.people ORDER BY id')).to.deep.equal([['eu'], ['eu']]);
+  });
+
+  it('leaves denied columns out of the read itself: a row read whole (DuckDB\'s table-as-row) has only what the user may see', async () => {
+    const whole = JSON.stringify(await rows('alice', 'SELECT p FROM memory.default.people p'));
+    for (const raw of ['111', '333', 'ann', '"us"']) expect(whole, raw).not.to.include(raw);
+    expect(whole).to.include('ANN');
+    // Every column denied: the rows still count, no value comes out.
+    const [[count]] = await rows('admin', 'SELECT count(*) FROM memory.default.people');
+    expect(await rows('ivan', 'SELECT count(*) FROM memory.default.people')).to.deep.equal([[count]]);
+    await failsWith('ivan', 'SELECT id FROM memory.default.people', 'Access Denied: Cannot select from columns [id] in table or view memory.default.people');
+  });
+
+  it('refuses a row filter that reads its own table as the same user (Trino\'s recursion error)', async () => {
+    await failsWith('henry', 'SELECT count(*) FROM memory.default.people', "Row filter for 'memory.default.people' is recursive", 'INVALID_ROW_FILTER');
   });
 
   it('applies masks and filters through PREPARE / EXECUTE and EXECUTE IMMEDIATE', async () => {

@@ -128,6 +128,7 @@ describe('SQL: table access rules on the tree', () => {
         ? undefined
         : {
             columns: ['id', 'name', 'ssn'],
+            excluded: [],
             masks: [{ column: 'ssn', expression: parseExpression("'***'"), text: "'***'", context: base }],
             filter: { expression: parseExpression("region = 'eu'"), text: "region = 'eu'", context: base },
           };
