@@ -1,10 +1,13 @@
 // The tables and schemas rules held against a statement's tree (lib/sql/table-access.ts), and the guarded
 // read the translation prints for a table with masks and a row filter (duckdb-printer.ts's guardedRead).
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { translateStatement, type GuardedRead, type TranslationContext } from '../../lib/sql/duckdb-translation.js';
 import type { QualifiedTable } from '../../lib/sql/names.js';
 import { parseExpression, parseStatement } from '../../lib/sql/parser.js';
+import { QUERY_CORPUS } from './sql-corpus.js';
+import { statement } from './sql-generators.js';
 import { checkTableAccess, TABLE_PRIVILEGES, type TableAccessContext, type TableGrant, type TablePrivilege } from '../../lib/sql/table-access.js';
 
 const grant = (privileges: TablePrivilege[], restrictedColumns: string[] = []): TableGrant => ({ privileges: new Set(privileges), restrictedColumns });
@@ -143,6 +146,35 @@ describe('SQL: table access rules on the tree', () => {
       expect(translation.guarded).to.have.length(1);
       expect(translation.guarded[0]).to.deep.include({ table: { catalog: 'memory', schema: 'default', table: 'people' }, location: { lineNumber: 1, columnNumber: 17 } });
       expect(translation.tables).to.deep.equal([{ catalog: 'memory', schema: 'default', table: 'people' }]);
+    });
+
+    /** Every table guarded: its columns unknown here, a filter that marks the read. */
+    const everyTable: TranslationContext = {
+      catalog: 'tpch',
+      schema: 'tiny',
+      databaseOf: (c) => c,
+      guardedRead: () => ({ columns: [], excluded: [], masks: [], filter: { expression: parseExpression('true'), text: 'true', context: base } }),
+    };
+    /** Whether every table the statement reads was printed as a guarded read (each names its table once). */
+    const everyReadGuarded = (sql: string): boolean => {
+      const tree = parseStatement(sql);
+      if (tree.type !== 'Query' && tree.type !== 'Explain') return true;
+      let translation;
+      try {
+        translation = translateStatement(tree, sql, everyTable);
+      } catch (err) {
+        expect(err, sql).to.be.instanceOf(VivaceError);
+        return true;
+      }
+      guardedReads += translation.guarded.length;
+      return translation.tables.length === translation.guarded.length;
+    };
+    let guardedReads = 0;
+
+    it('guards every table read of every query of the corpus, and of generated ones', () => {
+      for (const sql of QUERY_CORPUS) expect(everyReadGuarded(sql), sql).to.equal(true);
+      expect(guardedReads, 'the corpus reads tables').to.be.greaterThan(40);
+      fc.assert(fc.property(statement, (sql) => everyReadGuarded(sql)), { numRuns: 300 });
     });
 
     it('keeps an alias on the subquery, and guards every read of the table in the statement', () => {
