@@ -20,6 +20,7 @@ import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
 
 export const TABLE_VISIBLE_FUNCTION = 'vivace_table_visible';
 export const COLUMN_VISIBLE_FUNCTION = 'vivace_column_visible';
+export const SCHEMA_VISIBLE_FUNCTION = 'vivace_schema_visible';
 
 /** The masks and filters a read is printed inside of, outermost first: a table met again under its own is recursion. */
 export type GuardPath = readonly { key: string; what: string; error: 'INVALID_ROW_FILTER' | 'INVALID_COLUMN_MASK' }[];
@@ -55,13 +56,16 @@ export function accessFunctions(access: StatementAccess): DuckDBScalarFunction[]
       },
     });
   return [
+    fn(SCHEMA_VISIBLE_FUNCTION, 3, ([user, catalog, schema]) => access.schemaVisible(user!, catalog!, schema!)),
     fn(TABLE_VISIBLE_FUNCTION, 4, ([user, catalog, schema, table]) => access.tableVisible(user!, { catalog: catalog!, schema: schema!, table: table! })),
     fn(COLUMN_VISIBLE_FUNCTION, 5, ([user, catalog, schema, table, column]) => access.columnVisible(user!, { catalog: catalog!, schema: schema!, table: table! }, column!)),
   ];
 }
 
-/** The listings that name tables and columns, by `catalog.schema.table` pattern: their name columns. */
-const LISTINGS: Record<string, { catalog: string; schema: string; table: string; column?: string }> = {
+/** The listings that name schemas, tables and columns, by `schema.table` (information_schema's in any catalog): their name columns. */
+const LISTINGS: Record<string, { catalog: string; schema: string; table?: string; column?: string }> = {
+  'information_schema.schemata': { catalog: 'catalog_name', schema: 'schema_name' },
+  'jdbc.schemas': { catalog: 'table_catalog', schema: 'table_schem' },
   'information_schema.tables': { catalog: 'table_catalog', schema: 'table_schema', table: 'table_name' },
   'information_schema.views': { catalog: 'table_catalog', schema: 'table_schema', table: 'table_name' },
   'information_schema.columns': { catalog: 'table_catalog', schema: 'table_schema', table: 'table_name', column: 'column_name' },
@@ -72,16 +76,15 @@ const LISTINGS: Record<string, { catalog: string; schema: string; table: string;
 
 /**
  * `inner` (the SQL of a listing table, or undefined for the table itself) with only the rows `user` may
- * see; undefined when the table lists no tables. information_schema's in any catalog, the system catalog's others.
+ * see; undefined when the table lists no schemas, tables or columns.
  */
 export function listingSql(table: QualifiedTable, inner: string | undefined, user: string): string | undefined {
   const listing = table.schema === 'information_schema' ? LISTINGS[`information_schema.${table.table}`] : table.catalog === 'system' ? LISTINGS[`${table.schema}.${table.table}`] : undefined;
   if (!listing) return undefined;
   const source = inner === undefined ? [CatalogNames.duckdbName(table.catalog), table.schema, table.table].map(quoteIdentifier).join('.') : `(${inner})`;
-  const names = [listing.catalog, listing.schema, listing.table].map(quoteIdentifier).join(', ');
-  const visible = listing.column === undefined
-    ? `${TABLE_VISIBLE_FUNCTION}(${quoteString(user)}, ${names})`
-    : `${COLUMN_VISIBLE_FUNCTION}(${quoteString(user)}, ${names}, ${quoteIdentifier(listing.column)})`;
+  const names = [listing.catalog, listing.schema, listing.table, listing.column].filter((c) => c !== undefined).map(quoteIdentifier).join(', ');
+  const fn = listing.table === undefined ? SCHEMA_VISIBLE_FUNCTION : listing.column === undefined ? TABLE_VISIBLE_FUNCTION : COLUMN_VISIBLE_FUNCTION;
+  const visible = `${fn}(${quoteString(user)}, ${names})`;
   return `SELECT * FROM ${source} WHERE ${visible}`;
 }
 

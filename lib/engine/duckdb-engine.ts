@@ -258,6 +258,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     if (!access) return options.memory === false ? { catalogVisible: (catalog: string) => catalogs.has(catalog) } : {};
     return {
       catalogVisible: (catalog: string) => catalogs.has(catalog) && catalogOpen(access.catalogAccess(session.user, catalog)),
+      schemaVisible: (catalog: string, schema: string) => access.schemaVisible(session.user, catalog, schema),
       tableVisible: (table: QualifiedTable) => access.tableVisible(session.user, table),
       columnVisible: (table: QualifiedTable, column: string) => access.columnVisible(session.user, table, column),
       // Plans cached under other rules are planned again.
@@ -376,6 +377,7 @@ interface UserStatement {
   catalogVisible?: (catalog: string) => boolean;
   /** Whether the user may see a table, and a column of it, in SHOW TABLES / COLUMNS (the tables rule); absent: all. */
   tableVisible?: (table: QualifiedTable) => boolean;
+  schemaVisible?: (catalog: string, schema: string) => boolean;
   columnVisible?: (table: QualifiedTable, column: string) => boolean;
   /** The generation of the access rules the statement is planned under (part of its cache key). */
   rulesKey?: string;
@@ -442,6 +444,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
       ...(user?.key === undefined ? {} : { boundKey: user.key }),
       ...(user?.catalogVisible ? { catalogVisible: user.catalogVisible } : {}),
       ...(user?.tableVisible ? { tableVisible: user.tableVisible } : {}),
+      ...(user?.schemaVisible ? { schemaVisible: user.schemaVisible } : {}),
       ...(user?.columnVisible ? { columnVisible: user.columnVisible } : {}),
     });
     if (dialectPlan) return dialectPlan;

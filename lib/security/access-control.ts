@@ -120,6 +120,10 @@ abstract class BaseAccessControl implements AccessControl {
   abstract tableGuard(user: string, table: QualifiedTable): TableGuard | undefined;
   abstract rulesGeneration(): number;
 
+  schemaVisible(user: string, catalog: string, _schema: string): boolean {
+    return catalogOpen(this.catalogAccess(user, catalog));
+  }
+
   tableVisible(user: string, table: QualifiedTable): boolean {
     return this.isSchemaOwner(user, table.catalog, table.schema) || this.tableGrant(user, table).privileges.size > 0;
   }
@@ -227,6 +231,18 @@ export class FileBasedAccessControl extends BaseAccessControl {
     const grant = rule === 'all' ? ALL_PRIVILEGES : rule === undefined ? NO_PRIVILEGES : rule;
     if (access === 'all') return { privileges: grant.privileges, restrictedColumns: grant.restrictedColumns };
     return { privileges: new Set([...grant.privileges].filter((p) => READ_PRIVILEGES.has(p))), restrictedColumns: grant.restrictedColumns };
+  }
+
+  /**
+   * checkAnySchemaAccess: the catalog open, and a schemas rule with owner true or a tables rule with some
+   * privilege that matches the user, catalog and schema (a missing section is Trino's allow-all rule).
+   */
+  override schemaVisible(user: string, catalog: string, schema: string): boolean {
+    if (!catalogOpen(this.catalogAccess(user, catalog))) return false;
+    if (schema === INFORMATION_SCHEMA) return true;
+    const { schemas, tables } = this.rules.current();
+    if (schemas === undefined || tables === undefined) return true;
+    return schemas.some((rule) => rule.owner && ruleMatches(rule, user, catalog, schema)) || tables.some((rule) => rule.privileges.size > 0 && ruleMatches(rule, user, catalog, schema));
   }
 
   isSchemaOwner(user: string, catalog: string, schema: string): boolean {

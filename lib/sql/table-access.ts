@@ -48,6 +48,8 @@ export interface TableAccessContext {
   isSchemaOwner(catalog: string, schema: string): boolean;
   /** Whether a column mask applies to the user's reads of `table` (UPDATE refuses such a table, as Trino). */
   hasMasks(table: QualifiedTable): boolean;
+  /** Trino's checkAnySchemaAccess: some schemas rule owns, or some tables rule grants, something in the schema. */
+  schemaVisible(catalog: string, schema: string): boolean;
 }
 
 const canSelect = (grant: TableGrant) => grant.privileges.has('SELECT') || grant.privileges.has('GRANT_SELECT');
@@ -126,9 +128,12 @@ function checkWrite(statement: Statement, context: TableAccessContext): void {
   if (statement.type === 'Delete' && context.hasMasks(table)) throw new VivaceError('NOT_SUPPORTED', 'Delete from table with column mask');
 }
 
-/** SHOW COLUMNS / DESCRIBE need some privilege on the table; SHOW CREATE needs ownership. */
+/** SHOW TABLES needs some right in the schema; SHOW COLUMNS / DESCRIBE some privilege on the table; SHOW CREATE ownership. */
 function checkMetadata(statement: Statement, context: TableAccessContext): void {
-  if (statement.type === 'ShowColumns') {
+  if (statement.type === 'ShowTables') {
+    const schema = statement.schema ? schemaOf(statement.schema, context) : context.catalog !== undefined && context.schema !== undefined ? { catalog: fold(context.catalog), schema: fold(context.schema) } : undefined;
+    if (schema && !context.schemaVisible(schema.catalog, schema.schema)) throw accessDenied(`Cannot show tables of schema ${schema.catalog}.${schema.schema}`);
+  } else if (statement.type === 'ShowColumns') {
     const table = tableOf(statement.table, context);
     if (table && context.grantOf(table).privileges.size === 0) throw accessDenied(`Cannot show columns of table ${nameOf(table)}`);
   } else if (statement.type === 'ShowCreate' && statement.objectType === 'SCHEMA') {
@@ -265,6 +270,8 @@ export interface StatementAccess {
   isSchemaOwner(user: string, catalog: string, schema: string): boolean;
   /** The masks, row filter and denied columns of the user's reads of a table; undefined when there are none. */
   tableGuard(user: string, table: QualifiedTable): TableGuard | undefined;
+  /** Listings (SHOW SCHEMAS, information_schema, system.jdbc): a schema some rule gives the user something in. */
+  schemaVisible(user: string, catalog: string, schema: string): boolean;
   /** Listings (SHOW TABLES, information_schema, system.jdbc): a table the user has any privilege on, or owns the schema of. */
   tableVisible(user: string, table: QualifiedTable): boolean;
   /** Listings of columns: an `allow: false` column vanishes for a user with only SELECT or GRANT_SELECT, as in Trino. */
@@ -282,5 +289,6 @@ export function tableAccessContext(access: StatementAccess, user: string, sessio
     grantOf: (table) => access.tableGrant(user, table),
     isSchemaOwner: (catalog, schema) => access.isSchemaOwner(user, catalog, schema),
     hasMasks: (table) => (access.tableGuard(user, table)?.masks.size ?? 0) > 0,
+    schemaVisible: (catalog, schema) => access.schemaVisible(user, catalog, schema),
   };
 }

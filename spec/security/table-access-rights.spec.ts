@@ -177,13 +177,19 @@ describe('security: table access rules through the server (masks, row filters, p
     await rows('alice', 'DROP TABLE memory.alice_work.t');
     await rows('alice', 'DROP SCHEMA memory.alice_work');
     // information_schema is exempt from the tables rules.
-    expect((await rows('eve', "SELECT count(*) FROM memory.information_schema.schemata WHERE schema_name = 'default'"))[0]).to.deep.equal([1]);
+    expect(await rows('eve', 'SELECT count(*) FROM memory.information_schema.schemata')).to.deep.equal([[1]]);
   });
 
   it('lists only the tables a user has a privilege on, and hides denied columns from a reader', async () => {
     const defaults = { catalog: 'memory', schema: 'default' };
-    expect(await rows('eve', 'SHOW TABLES FROM memory.default')).to.deep.equal([]);
+    await failsWith('eve', 'SHOW TABLES FROM memory.default', 'Access Denied: Cannot show tables of schema memory.default');
+    await failsWith('eve', 'SHOW TABLES', 'Access Denied: Cannot show tables of schema memory.default', 'PERMISSION_DENIED', defaults);
     expect(await rows('bob', 'SHOW TABLES FROM memory.default')).to.deep.equal([['people']]);
+    // Schemas: those some rule gives the user something in (Trino's filterSchemas), information_schema always.
+    expect(await rows('eve', 'SHOW SCHEMAS FROM memory')).to.deep.equal([['information_schema']]);
+    expect((await rows('bob', 'SHOW SCHEMAS FROM memory')).map((r) => r[0]).sort()).to.deep.equal(['default', 'information_schema']);
+    expect(await rows('eve', "SELECT schema_name FROM memory.information_schema.schemata")).to.deep.equal([['information_schema']]);
+    expect(await rows('alice', "SELECT table_schem FROM system.jdbc.schemas WHERE table_catalog = 'memory' ORDER BY 1")).to.deep.equal([['default'], ['information_schema']]);
     expect((await rows('alice', 'SHOW TABLES', defaults)).map((r) => r[0])).to.include.members(['people', 'people_view', 'scratch_ctas']);
     expect((await rows('alice', 'SHOW COLUMNS FROM memory.default.people')).map((r) => r[0])).to.deep.equal(['id', 'name', 'salary', 'region']);
     expect((await rows('alice', 'DESCRIBE people', defaults)).map((r) => r[0])).to.deep.equal(['id', 'name', 'salary', 'region']);

@@ -120,6 +120,21 @@ describe('security: schemas and tables rules', () => {
       expect(ac.isSchemaOwner('bob', 'tpch', 'tiny'), 'a read-only catalog has no owners').to.equal(false);
     });
 
+    it('shows a schema where a schemas rule owns or a tables rule grants something (checkAnySchemaAccess)', () => {
+      expect(control({ tables: [] }).schemaVisible('alice', 'memory', 'x'), 'no schemas section: Trino\'s allow-all owner rule').to.equal(true);
+      const ac = control({
+        catalogs: [{ catalog: 'secret', allow: 'none' }, { allow: 'all' }],
+        schemas: [{ user: 'alice', schema: 'own', owner: true }, { owner: false }],
+        tables: [{ user: 'alice', schema: 'shared', table: 't', privileges: ['SELECT'] }, { user: 'alice', schema: 'empty', privileges: [] }],
+      });
+      expect(ac.schemaVisible('alice', 'memory', 'own')).to.equal(true);
+      expect(ac.schemaVisible('alice', 'memory', 'shared'), 'a table rule names the schema (whatever its table)').to.equal(true);
+      expect(ac.schemaVisible('alice', 'memory', 'empty'), 'a rule without privileges gives nothing').to.equal(false);
+      expect(ac.schemaVisible('bob', 'memory', 'own')).to.equal(false);
+      expect(ac.schemaVisible('bob', 'memory', 'information_schema')).to.equal(true);
+      expect(ac.schemaVisible('alice', 'secret', 'own'), 'a closed catalog shows nothing').to.equal(false);
+    });
+
     it('takes masks and the filter from the deciding rule only', () => {
       const ac = control({
         tables: [

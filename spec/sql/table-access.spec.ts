@@ -26,6 +26,7 @@ const context: TableAccessContext = {
   grantOf: (t) => GRANTS[key(t)] ?? (t.table.startsWith('mine') ? grant([...TABLE_PRIVILEGES]) : grant([])),
   isSchemaOwner: (catalog, schema) => catalog === 'memory' && schema === 'own',
   hasMasks: (t) => t.table === 'mine_masked',
+  schemaVisible: (catalog, schema) => catalog === 'memory' && (schema === 'default' || schema === 'own'),
 };
 
 const check = (sql: string, ctx: TableAccessContext = context) => checkTableAccess(parseStatement(sql), ctx);
@@ -115,6 +116,12 @@ describe('SQL: table access rules on the tree', () => {
       expect(denial('CREATE SCHEMA other')).to.equal(denied('Cannot create schema memory.other'));
       expect(denial('DROP SCHEMA memory.other')).to.equal(denied('Cannot drop schema memory.other'));
       expect(denial('SHOW CREATE SCHEMA memory.other')).to.equal(denied('Cannot show create schema for memory.other'));
+    });
+
+    it('needs some right in a schema to show its tables', () => {
+      expect(denial('SHOW TABLES')).to.equal('allowed');
+      expect(denial('SHOW TABLES FROM memory.own')).to.equal('allowed');
+      expect(denial('SHOW TABLES FROM hidden')).to.equal(denied('Cannot show tables of schema memory.hidden'));
     });
 
     it('needs a privilege to show columns, ownership to show create table', () => {

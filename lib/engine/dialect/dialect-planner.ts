@@ -66,6 +66,7 @@ export interface DialectContext {
   catalogVisible?: (catalog: string) => boolean;
   /** Whether the user may see a table, and a column of it (SHOW TABLES, SHOW COLUMNS, DESCRIBE: Trino's filterTables, filterColumns). */
   tableVisible?: (table: QualifiedTable) => boolean;
+  schemaVisible?: (catalog: string, schema: string) => boolean;
   columnVisible?: (table: QualifiedTable, column: string) => boolean;
   /** The DuckDB SQL of a user's statement (EXPLAIN's, a prepared one's); absent for the project's own SQL. */
   translate?: (statement: Statement) => string;
@@ -110,7 +111,7 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
     case 'showCatalogs':
       return rowsNow(ctx, await showCatalogs(connection, s.like, ctx.catalogVisible));
     case 'showSchemas':
-      return rowsNow(ctx, await showSchemas(connection, session, s.catalog, s.like));
+      return rowsNow(ctx, await showSchemas(connection, session, s.catalog, s.like, ctx.schemaVisible));
     case 'showTables':
       return rowsNow(ctx, await showTables(connection, session, s.schema, s.like, ctx.tableVisible));
     case 'showColumns':

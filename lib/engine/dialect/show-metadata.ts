@@ -39,12 +39,12 @@ export async function showCatalogs(connection: DuckDBConnection, like?: LikeFilt
   return { columns: varcharColumns('Catalog'), rows: (await listCatalogs(connection)).filter((c) => match(c) && visible(c)).map((c) => [c]) };
 }
 
-export async function showSchemas(connection: DuckDBConnection, session: Session, catalog?: string, like?: LikeFilter): Promise<ShowResult> {
+export async function showSchemas(connection: DuckDBConnection, session: Session, catalog?: string, like?: LikeFilter, visible: (catalog: string, schema: string) => boolean = () => true): Promise<ShowResult> {
   const name = catalog ?? session.catalog;
   if (name === undefined) throw new VivaceError('MISSING_CATALOG_NAME', 'Catalog must be specified when session catalog is not set');
   const database = await resolveCatalog(connection, name);
   const match = likeMatcher(like);
-  return { columns: varcharColumns('Schema'), rows: (await listSchemas(connection, database)).filter(match).map((s) => [s]) };
+  return { columns: varcharColumns('Schema'), rows: (await listSchemas(connection, database)).filter((s) => match(s) && visible(name.toLowerCase(), s.toLowerCase())).map((s) => [s]) };
 }
 
 export async function showTables(connection: DuckDBConnection, session: Session, schemaName?: string[], like?: LikeFilter, visible: (table: QualifiedTable) => boolean = () => true): Promise<ShowResult> {
