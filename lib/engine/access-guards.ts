@@ -3,7 +3,7 @@
 // (Trino's TYPE_MISMATCH before anything runs), and the listings' SQL functions that hide the tables and
 // columns a user may not see (information_schema, system.jdbc).
 import { BOOLEAN, DuckDBScalarFunction, VARCHAR, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
-import type { Node, Statement } from '../sql/ast.js';
+import type { Expression, Node, Statement } from '../sql/ast.js';
 import type { GuardedRead, GuardedSql, TranslationContext } from '../sql/duckdb-translation.js';
 import { partsOf, qualifyTable, type QualifiedTable } from '../sql/names.js';
 import { quoteIdentifier, quoteString } from '../sql/sql-formatter.js';
@@ -96,8 +96,11 @@ export class StatementGuards {
   constructor(
     private readonly access: StatementAccess,
     private readonly user: string,
-    /** Holds a mask or filter to the statement gate's allow-list, its names resolved in its table's schema. */
-    private readonly admit: (expression: Node, text: string, table: QualifiedTable) => void,
+    /**
+     * Holds a mask or filter to the statement gate's allow-list and to the rights of `user`, whom it runs
+     * as, its names resolved in its table's schema.
+     */
+    private readonly admit: (expression: Expression, text: string, table: QualifiedTable, user: string) => void,
   ) {}
 
   /**
@@ -161,7 +164,7 @@ export class StatementGuards {
       const existing = new Set(columns);
       const name = `${table.catalog}.${table.schema}.${table.table}`;
       const part = (p: GuardExpression, step: GuardPath[number]) => {
-        this.admit(p.expression, p.text, table);
+        this.admit(p.expression, p.text, table, p.user ?? user);
         return { expression: p.expression, text: p.text, context: contextOf(p.user ?? user, table, [...path, step]) };
       };
       return {
@@ -194,7 +197,7 @@ export async function statementGuards(
   statement: Statement,
   session: { user: string; catalog?: string; schema?: string },
   pool: { acquire(): Promise<DuckDBConnection>; release(connection: DuckDBConnection): void },
-  admit: (expression: Node, text: string, table: QualifiedTable) => void,
+  admit: (expression: Expression, text: string, table: QualifiedTable, user: string) => void,
 ): Promise<StatementGuards> {
   const guards = new StatementGuards(access, session.user, admit).collect(statement, session);
   if (!guards.needsColumns) return guards;

@@ -39,8 +39,8 @@ import { informationSchemaSql } from './dialect/information-schema.js';
 import { parseStatement } from '../sql/parser.js';
 import { admitExpression, admitStatement } from '../sql/statement-gate.js';
 import { checkParameterCount } from '../sql/parameter-binding.js';
-import { catalogOpen, checkCatalogAccess } from '../sql/catalog-access.js';
-import { checkTableAccess, tableAccessContext, type StatementAccess } from '../sql/table-access.js';
+import { catalogOpen, checkCatalogAccess, checkCatalogReads } from '../sql/catalog-access.js';
+import { checkExpressionReads, checkTableAccess, tableAccessContext, type StatementAccess } from '../sql/table-access.js';
 import { accessFunctions, checkGuardTypes, listingSql, statementGuards, type GuardPath, type StatementGuards } from './access-guards.js';
 import { AdmittedQueries } from './admitted-queries.js';
 import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
@@ -267,9 +267,12 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   };
   /** The masks and filters the statement's reads may meet, with the columns of their tables. */
   const guardsOf = (statement: Statement, session: Session) =>
-    statementGuards(options.access!, statement, session, pool, (expression, text, table) =>
-      admitExpression(expression, text, { catalog: table.catalog, schema: table.schema, catalogs, writableCatalogs, protectedSchemas: PROTECTED_SCHEMAS }),
-    );
+    statementGuards(options.access!, statement, session, pool, (expression, text, table, user) => {
+      const where = { catalog: table.catalog, schema: table.schema };
+      admitExpression(expression, text, { ...where, catalogs, writableCatalogs, protectedSchemas: PROTECTED_SCHEMAS });
+      checkCatalogReads(expression, { ...where, accessOf: (catalog) => options.access!.catalogAccess(user, catalog) });
+      checkExpressionReads(expression, tableAccessContext(options.access!, user, where));
+    });
   /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
   const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement, key?: string): Promise<Plan> => {
     const replans: Replans = {

@@ -38,6 +38,11 @@ export function checkCatalogAccess(statement: Statement, context: CatalogAccessC
   // EXPLAIN is analysed as what it explains, and held to the same rights, as in Trino.
   const subject = statement.type === 'Explain' ? statement.statement : statement;
   checkWrite(subject, context);
+  checkCatalogReads(subject, context);
+}
+
+/** Every catalog a tree (a statement, or a mask or filter of the access control) reads must be open to the user. */
+export function checkCatalogReads(subject: Node, context: CatalogAccessContext): void {
   const cteNames = new Set<string>();
   walk(subject, (node) => {
     if (node.type === 'WithQuery') cteNames.add(fold(node.name.value));

@@ -64,6 +64,14 @@ export function checkTableAccess(statement: Statement, context: TableAccessConte
   checkReads(subject, context);
 }
 
+/**
+ * The reads of a mask or row filter, held to the rights of the user it runs as (its environment's, else the
+ * query's), its names resolved in its table's schema: Trino analyses a ViewExpression as that identity.
+ */
+export function checkExpressionReads(expression: Expression, context: TableAccessContext): void {
+  checkReads(expression, context);
+}
+
 /** `[catalog.][schema.]table` in the session; undefined where a part is missing (the statement fails later, as Trino's analysis would). */
 function tableOf(name: QualifiedName, context: TableAccessContext): QualifiedTable | undefined {
   const parts = partsOf(name);
@@ -151,7 +159,7 @@ function checkMetadata(statement: Statement, context: TableAccessContext): void 
  * the view later reads it with its creator's rights (Trino asks that of a view's owner when another user
  * reads it; here the view is checked once, when it is created).
  */
-function checkReads(statement: Statement, context: TableAccessContext): void {
+function checkReads(statement: Node, context: TableAccessContext): void {
   const ctes = new Set<string>();
   const targets = new Set<Node>();
   const names = new Set<string>();

@@ -33,6 +33,7 @@ const RULES = {
     { user: 'carol', ...PEOPLE, privileges: ['SELECT'], columns: [{ name: 'salary', mask: "'hidden'" }] },
     { user: 'dave', ...PEOPLE, privileges: ['SELECT'], columns: [{ name: 'salary', mask: '(SELECT max(regionkey) FROM tpch.tiny.region)', mask_environment: { user: 'admin' } }] },
     { user: 'erin', ...PEOPLE, privileges: ['SELECT'], filter: 'id + 1' },
+    { user: 'judy', ...PEOPLE, privileges: ['SELECT'], columns: [{ name: 'salary', mask: '(SELECT max(regionkey) FROM tpch.tiny.region)' }] },
     { user: 'henry', ...PEOPLE, privileges: ['SELECT'], filter: 'id IN (SELECT id FROM people)' },
     { user: 'ivan', ...PEOPLE, privileges: ['SELECT'], columns: ['id', 'name', 'ssn', 'salary', 'region'].map((name) => ({ name, allow: false })) },
     { user: 'frank', catalog: 'memory', table: 'scratch_dml', privileges: ALL, filter: "region = 'eu'" },
@@ -218,6 +219,8 @@ describe('security: table access rules through the server (masks, row filters, p
   it('runs a mask as its environment\'s user, and checks mask and filter types as Trino', async () => {
     expect(await rows('dave', 'SELECT DISTINCT salary FROM memory.default.people')).to.deep.equal([[4]]);
     await failsWith('dave', 'SELECT max(regionkey) FROM tpch.tiny.region', 'Access Denied: Cannot select from table tpch.tiny.region');
+    // Without an environment the mask reads as the query's user, who may not read region.
+    await failsWith('judy', 'SELECT salary FROM memory.default.people', 'Access Denied: Cannot select from table tpch.tiny.region');
     await failsWith('carol', 'SELECT salary FROM memory.default.people', "line 1:20: Expected column mask for 'memory.default.people.salary' to be of type bigint, but was varchar", 'TYPE_MISMATCH');
     await failsWith('erin', 'SELECT id FROM memory.default.people', "line 1:16: Expected row filter for 'memory.default.people' to be of type BOOLEAN, but was integer", 'TYPE_MISMATCH');
   });
