@@ -237,7 +237,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     user: session.user,
     version: vivaceVersion(),
     databaseOf: (catalog) => CatalogNames.duckdbName(catalog),
-    hiddenColumns: (table) => (table.catalog === TPCH_CATALOG ? tpchHiddenColumns(table.schema, table.table) : undefined),
+    hiddenColumns: (table) => (table.catalog === TPCH_CATALOG ? tpchHiddenColumns(table.schema, table.table) : hive?.hiddenColumns(table)),
+    hiddenSource: (table) => hive?.hiddenSource(table),
     virtualTable: (catalog, schema, table) => {
       const inner = virtualTable(session, catalog, schema, table);
       // Listings of tables and columns show what the user may see (Trino's filterTables, filterColumns).
@@ -248,6 +249,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   });
   const virtualTable = (session: Session, catalog: string, schema: string, table: string): string | undefined => {
     if (schema === 'information_schema') return informationSchemaSql(catalog, table);
+    const system = hive?.systemTable(catalog, schema, table);
+    if (system !== undefined) return system;
     // system.runtime.queries shows the queries its reader may view (the access control's rule).
     if (catalog === SYSTEM_CATALOG && schema === 'runtime' && table === 'queries') return `SELECT * FROM ${SYSTEM_QUERIES_FUNCTION}(${quoteString(session.user)})`;
     return undefined;

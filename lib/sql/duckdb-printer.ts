@@ -57,6 +57,11 @@ export interface TranslationContext {
    */
   hiddenColumns?(table: TableReference): readonly { name: string; sql: string }[] | undefined;
   /**
+   * A relation reading the table with every one of its hidden columns after its own (a hive table's `$path`
+   * comes from its files), or undefined: the hidden columns are computed over the table itself.
+   */
+  hiddenSource?(table: TableReference): { sql: string; columns: readonly string[] } | undefined;
+  /**
    * The access control's column masks and row filter on the user's reads of a table, or undefined: the
    * table is read as it is. With them, every read of the table reads a subquery instead (guardedSql).
    */
@@ -250,9 +255,9 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   }
 
   /** A resolved table's DuckDB name, recorded among the tables the statement names. */
-  private named(ref: TableReference): string {
+  private named(ref: TableReference, sql?: string): string {
     this.tables.push(ref);
-    return this.qualified(ref);
+    return sql ?? this.qualified(ref);
   }
 
   /** A table name against the session, as Trino's MetadataUtil qualifies it. */
@@ -287,8 +292,9 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       return this.mark(table, aliased ? read : `${read} AS ${quoteIdentifier(ref.table)}`);
     }
     if (ref && hidden.length > 0) {
+      const source = this.hiddenSource(ref, hidden);
       const columns = hidden.map((c) => `${c.sql} AS ${quoteIdentifier(c.name)}`).join(', ');
-      const read = `(SELECT *, ${columns} FROM ${this.named(ref)})`;
+      const read = source ?? `(SELECT *, ${columns} FROM ${this.named(ref)})`;
       return this.mark(table, aliased ? read : `${read} AS ${quoteIdentifier(ref.table)}`);
     }
     return this.mark(table, ref ? this.named(ref) : quoteIdentifier(parts[0]!));
@@ -311,7 +317,18 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     if (items.length === 0 && guard.columns.length > 0) items.push('NULL AS "vivace_no_columns"');
     const filter = guard.filter && this.guardPart(guard.filter);
     this.guarded.push(filter === undefined ? printed : { ...printed, filter });
-    return `(SELECT ${items.length > 0 ? items.join(', ') : '*'} FROM ${this.named(ref)}${filter === undefined ? '' : ` WHERE ${filter}`})`;
+    const from = hidden.length > 0 && this.context.hiddenSource?.(ref);
+    const relation = from ? `(SELECT * FROM ${this.named(ref, from.sql)}) AS ${quoteIdentifier(ref.table)}` : this.named(ref);
+    return `(SELECT ${items.length > 0 ? items.join(', ') : '*'} FROM ${relation}${filter === undefined ? '' : ` WHERE ${filter}`})`;
+  }
+
+  /** The table read from its hidden source with the hidden columns the statement reads (the others left out), or undefined. */
+  private hiddenSource(ref: TableReference, hidden: readonly { name: string }[]): string | undefined {
+    const source = this.context.hiddenSource?.(ref);
+    if (!source) return undefined;
+    const read = new Set(hidden.map((h) => h.name));
+    const unread = source.columns.filter((c) => !read.has(c)).map(quoteIdentifier);
+    return `(SELECT *${unread.length > 0 ? ` EXCLUDE (${unread.join(', ')})` : ''} FROM ${this.named(ref, source.sql)})`;
   }
 
   /** A mask's or filter's DuckDB SQL, printed in its own context; the tables it reads count as the statement's. */

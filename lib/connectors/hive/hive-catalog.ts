@@ -17,6 +17,7 @@ import { isLossy, parseHiveType, prestoTypeOfHive, type HiveType } from './hive-
 import { parsePartitionName } from './partition-names.js';
 import { propertiesOf, READABLE_FORMATS } from './hive-table-properties.js';
 import { tableReadSql, type ReadableTable } from './hive-read-sql.js';
+import { hiddenColumnsOf, hiddenReadSql, partitionsSql, propertiesSql } from './hive-hidden-sql.js';
 import type { HiveStorageFormat } from '../catalog.types.js';
 
 /** What the metastore's `writerVersion` says for files written here. */
@@ -25,6 +26,22 @@ const WRITER_VERSION = 'vivace';
 interface MirroredTable {
   signature: string;
   declared?: ReadonlyMap<string, PrestoType>;
+}
+
+/** Trino's system tables of a hive table (`"t$partitions"`), by suffix. */
+const SYSTEM_TABLES = ['partitions', 'properties'] as const;
+type SystemTableKind = (typeof SYSTEM_TABLES)[number];
+
+/** The table macro a table's hidden columns are read from (macros are no tables: listings never show them). */
+const hiddenMacro = (table: string) => `vivace$hidden$${table}`;
+const systemMacro = (table: string, kind: SystemTableKind) => `${table}$${kind}`;
+
+/** `t$partitions` as its table and kind, or undefined for any other name. */
+export function systemTableOf(name: string): { table: string; kind: SystemTableKind } | undefined {
+  const at = name.lastIndexOf('$');
+  if (at <= 0) return undefined;
+  const kind = name.slice(at + 1) as SystemTableKind;
+  return SYSTEM_TABLES.includes(kind) ? { table: name.slice(0, at), kind } : undefined;
 }
 
 export interface ResolvedHiveTable {
@@ -138,7 +155,8 @@ export class HiveCatalog {
         for (const k of [...this.mirrored.keys()]) if (k.startsWith(`${schema}\u0000`)) this.mirrored.delete(k);
         changed = true;
       }
-      const wanted = new Set(tables.map((t) => key(t.schema, t.table)));
+      // A system table (t$partitions) is read from its table's mirror.
+      const wanted = new Set(tables.map((t) => key(t.schema, systemTableOf(t.table)?.table ?? t.table)));
       for (const schema of schemas) {
         if (!this.schemas.has(schema)) {
           await connection.run(`CREATE SCHEMA IF NOT EXISTS ${db}.${quoteIdentifier(schema)}`);
@@ -151,6 +169,7 @@ export class HiveCatalog {
           const [s, t] = k.split('\u0000') as [string, string];
           if (s !== schema || names.has(t)) continue;
           await connection.run(`DROP VIEW IF EXISTS ${db}.${quoteIdentifier(s)}.${quoteIdentifier(t)}`);
+          await this.dropMacros(connection, s, t);
           this.mirrored.delete(k);
           changed = true;
         }
@@ -174,15 +193,22 @@ export class HiveCatalog {
     let signature: string;
     let declared: Map<string, PrestoType> | undefined;
     const comments: string[] = [];
+    const macros: string[] = [];
+    const macro = (macroName: string, body: string) => `CREATE OR REPLACE MACRO ${quoteIdentifier(this.name)}.${quoteIdentifier(schema)}.${quoteIdentifier(macroName)}() AS TABLE ${body}`;
     try {
       const resolved = this.resolve(schema, table);
       if (!resolved) return false;
       if (hasMarker(resolved.location)) recover(resolved.location, this.metastore);
       const readable = this.readable(resolved);
-      signature = `${stamp}\u0002${filesSignature(readable.files)}`;
+      signature = `${stamp}\u0002${filesSignature(readable.files)}\u0002${readable.table.partitions.map((p) => p.name).join('/')}`;
       if (signature === previous) return false;
       const present = resolved.metadata.storageFormat === 'PARQUET' && readable.files.length > 0 ? await parquetColumns(connection, readable.files.map((f) => f.path)) : undefined;
-      sql = tableReadSql({ ...readable.table, ...(present ? { presentColumns: present.names, sameColumns: present.same } : {}) });
+      const withColumns = { ...readable.table, ...(present ? { presentColumns: present.names, sameColumns: present.same } : {}) };
+      sql = tableReadSql(withColumns);
+      macros.push(macro(hiddenMacro(table), hiddenReadSql(withColumns, readable.files, this.config.root)));
+      const properties = propertiesSql(resolved.metadata.parameters ?? {});
+      if (properties !== undefined) macros.push(macro(systemMacro(table, 'properties'), properties));
+      if (resolved.partitionColumns.length > 0) macros.push(macro(systemMacro(table, 'partitions'), partitionsSql(readable.table)));
       declared = new Map();
       for (const c of [...resolved.dataColumns, ...resolved.partitionColumns]) if (isLossy(c.hive)) declared.set(c.name, prestoTypeOfHive(c.hive));
       // Comments as the metastore keeps them, for DESCRIBE and information_schema.
@@ -199,8 +225,47 @@ export class HiveCatalog {
     }
     await connection.run(`CREATE OR REPLACE VIEW ${name} AS ${sql}`);
     for (const comment of comments) await connection.run(comment);
+    await this.dropMacros(connection, schema, table);
+    for (const statement of macros) await connection.run(statement);
     this.mirrored.set(key(schema, table), { signature, ...(declared && declared.size > 0 ? { declared } : {}) });
     return true;
+  }
+
+  private async dropMacros(connection: DuckDBConnection, schema: string, table: string): Promise<void> {
+    for (const name of [hiddenMacro(table), ...SYSTEM_TABLES.map((k) => systemMacro(table, k))]) {
+      await connection.run(`DROP MACRO TABLE IF EXISTS ${quoteIdentifier(this.name)}.${quoteIdentifier(schema)}.${quoteIdentifier(name)}`);
+    }
+  }
+
+  /** The hidden columns of a table (read from its metadata: the statement may be the first to meet the table here). */
+  hiddenColumns(schema: string, table: string): readonly string[] | undefined {
+    if (systemTableOf(table)) return undefined;
+    try {
+      const metadata = this.metastore.table(schema, table);
+      return metadata && hiddenColumnsOf((metadata.partitionColumns ?? []).length > 0);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The relation a table is read from with its hidden columns. */
+  hiddenSource(schema: string, table: string, columns: readonly string[]): { sql: string; columns: readonly string[] } {
+    return { sql: `${quoteIdentifier(this.name)}.${quoteIdentifier(schema)}.${quoteIdentifier(hiddenMacro(table))}()`, columns };
+  }
+
+  /** The SQL standing for a system table (`t$partitions` of a partitioned table, `t$properties`), or undefined. */
+  systemTable(schema: string, name: string): string | undefined {
+    const system = systemTableOf(name);
+    if (!system) return undefined;
+    let metadata: TableMetadata | undefined;
+    try {
+      metadata = this.metastore.table(schema, system.table);
+    } catch {
+      return undefined;
+    }
+    if (!metadata) return undefined;
+    if (system.kind === 'partitions' ? (metadata.partitionColumns ?? []).length === 0 : Object.keys(metadata.parameters ?? {}).length === 0) return undefined;
+    return `SELECT * FROM ${quoteIdentifier(this.name)}.${quoteIdentifier(schema)}.${quoteIdentifier(systemMacro(system.table, system.kind))}()`;
   }
 
   /** The table's partitions and files, as its view reads them. */
@@ -223,7 +288,7 @@ export class HiveCatalog {
         checkUnderRoot(directory, this.rules);
         const listed = listDataFiles(directory, recursive);
         files.push(...listed);
-        partitions.push({ values, files: listed.map((f) => f.path) });
+        partitions.push({ values, files: listed.map((f) => f.path), name: partition });
       }
     }
     return { table: { properties, dataColumns: resolved.dataColumns, partitionColumns: resolved.partitionColumns, partitions }, files };

@@ -15,6 +15,8 @@ export interface ReadPartition {
   /** The partition columns' values (none for an unpartitioned table). */
   values: readonly (string | null)[];
   files: readonly string[];
+  /** The partition's name (`k=v/k2=v2`, Trino's escaping), for `$partition`. */
+  name?: string;
   /** A Parquet split's rows: [start, end) of file_row_number (its row groups), of its one file. */
   rows?: { start: number; end: number };
 }
@@ -38,7 +40,15 @@ const TEXTFILE_NULL = '\\N';
 
 /** The table function reading `files` in the table's format, with the data columns as the files hold them. */
 /** `hive_partitioning = false` everywhere: the directories' `k=v` are the metastore's to read, never DuckDB's guess. */
-export function readerSql(table: ReadableTable, files: readonly string[]): string {
+/** `fileColumn`: the name of a column holding each row's file path (the hidden columns' source). */
+export function readerSql(table: ReadableTable, files: readonly string[], fileColumn?: string): string {
+  const sql = formatReaderSql(table, files);
+  if (fileColumn === undefined) return sql;
+  // DuckDB prunes files by a filter on its own `filename` column only (not on a renamed one).
+  return `${sql.slice(0, -1)}, filename = ${fileColumn === 'filename' ? 'true' : quoteString(fileColumn)})`;
+}
+
+function formatReaderSql(table: ReadableTable, files: readonly string[]): string {
   const p = table.properties;
   const skip = p.skipHeaderLineCount ?? 0;
   switch (p.format) {
@@ -62,7 +72,7 @@ export function readerSql(table: ReadableTable, files: readonly string[]): strin
   }
 }
 
-function dataColumnSql(table: ReadableTable, c: ReadColumn): string {
+export function dataColumnSql(table: ReadableTable, c: ReadColumn): string {
   const type = duckdbTypeOfHive(c.hive);
   const name = quoteIdentifier(c.name);
   if (table.properties.format === 'PARQUET' && table.presentColumns && !table.presentColumns.has(c.name.toLowerCase())) return `CAST(NULL AS ${type}) AS ${name}`;
@@ -70,7 +80,7 @@ function dataColumnSql(table: ReadableTable, c: ReadColumn): string {
   return `${cast}(${name} AS ${type}) AS ${name}`;
 }
 
-const constant = (value: string | null, type: string) => `CAST(${value === null ? 'NULL' : quoteString(value)} AS ${type})`;
+export const constant = (value: string | null, type: string) => `CAST(${value === null ? 'NULL' : quoteString(value)} AS ${type})`;
 
 /**
  * A partitioned Parquet table as one scan: DuckDB reads each file's partition values from its `k=v`

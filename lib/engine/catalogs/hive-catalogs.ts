@@ -3,7 +3,7 @@
 // and SHOW CREATE TABLE planned here as plans whose execution does the connector's work.
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { HiveCatalogConfig } from '../../connectors/catalog.types.js';
-import { HiveCatalog } from '../../connectors/hive/hive-catalog.js';
+import { HiveCatalog, systemTableOf } from '../../connectors/hive/hive-catalog.js';
 import { createSchema, createTable, dropSchema, dropTable, showCreateTable } from '../../connectors/hive/hive-ddl.js';
 import { createTableAs, insertInto } from '../../connectors/hive/hive-writes.js';
 import type { Query, Statement } from '../../sql/ast.js';
@@ -16,6 +16,7 @@ import type { Translation } from '../../sql/duckdb-translation.js';
 import type { Execution, ExecutionProgress, Plan, RowBatch } from '../engine.types.js';
 import type { OutputColumn, PrestoType, Session } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
+import { quoteIdentifier } from '../../sql/sql-formatter.js';
 import { prestoTypeOf } from '../duckdb-types.js';
 import { toVivaceError } from '../duckdb-errors.js';
 import { registerConnectorCatalog } from '../dialect/catalog-metadata.js';
@@ -69,6 +70,23 @@ export class HiveCatalogs {
     return this.catalogs.get(table.catalog)?.declaredColumns(table.schema, table.table);
   }
 
+  /** A hive table's hidden columns ($path, ...), each read by its name from the table's hidden source. */
+  hiddenColumns(table: QualifiedTable): readonly { name: string; sql: string }[] | undefined {
+    return this.catalogs.get(table.catalog)?.hiddenColumns(table.schema, table.table)?.map((name) => ({ name, sql: quoteIdentifier(name) }));
+  }
+
+  /** The relation a hive table is read from with all its hidden columns. */
+  hiddenSource(table: QualifiedTable): { sql: string; columns: readonly string[] } | undefined {
+    const catalog = this.catalogs.get(table.catalog);
+    const columns = catalog?.hiddenColumns(table.schema, table.table);
+    return catalog && columns && catalog.hiddenSource(table.schema, table.table, columns);
+  }
+
+  /** The SQL of a hive table's system table (`"t$partitions"`, `"t$properties"`), or undefined. */
+  systemTable(catalog: string, schema: string, table: string): string | undefined {
+    return this.catalogs.get(catalog)?.systemTable(schema, table);
+  }
+
   /**
    * Brings the mirror of every catalog the statement names (or the session is in) up to date, with the
    * files of the tables it reads. Resolves whether a view changed (the plan cache is stale then).
@@ -83,7 +101,14 @@ export class HiveCatalogs {
       // system.jdbc and system.metadata list every catalog's tables.
       if (first === SYSTEM_CATALOG) for (const name of this.catalogs.keys()) named.add(name);
     });
-    const read = tables();
+    // System tables (t$partitions) are no reads of the translation: their tables are mirrored as read.
+    const systemReads: QualifiedTable[] = [];
+    walk(statement, (node) => {
+      if (node.type !== 'Table') return;
+      const t = qualifyTable(partsOf(node.name), session.catalog, session.schema);
+      if (t && this.catalogs.has(t.catalog) && systemTableOf(t.table)) systemReads.push(t);
+    });
+    const read = [...tables(), ...systemReads];
     for (const t of read) if (this.catalogs.has(t.catalog)) named.add(t.catalog);
     let changed = false;
     for (const name of named) {
