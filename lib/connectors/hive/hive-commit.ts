@@ -33,6 +33,8 @@ export interface CommitMarker {
   partitionMetadata?: Omit<PartitionMetadata, 'writerVersion'>;
   /** A CTAS's table, registered last. */
   table?: { schema: string; name: string; metadata: Omit<TableMetadata, 'writerVersion'> };
+  /** Partitions a DELETE drops: their metadata first, then (`data`: a managed table) their directories. */
+  dropPartitions?: { names: string[]; data: boolean };
   /** The table's schema and name for registering partitions. */
   schema: string;
   tableName: string;
@@ -56,6 +58,10 @@ const ignoreMissing = (work: () => void) => {
 
 /** Applies a marker; every step tolerates having been done already (by a crashed writer or a concurrent reader). */
 function apply(location: string, file: string, marker: CommitMarker, metastore: FileMetastore): void {
+  for (const name of marker.dropPartitions?.names ?? []) {
+    metastore.dropPartition(marker.schema, marker.tableName, name);
+    if (marker.dropPartitions!.data) removePartitionDirectory(location, name);
+  }
   for (const path of marker.deletes) rmSync(join(location, path), { force: true });
   for (const [from, to] of marker.renames) {
     const target = join(location, to);
@@ -110,10 +116,26 @@ export function recover(location: string, metastore: FileMetastore): boolean {
   return changed;
 }
 
+/** A dropped partition's directory, and its parents up to the table's while they are left empty. */
+function removePartitionDirectory(location: string, name: string): void {
+  rmSync(join(location, name), { recursive: true, force: true });
+  const segments = name.split('/');
+  for (let depth = segments.length - 1; depth > 0; depth--) {
+    const parent = join(location, ...segments.slice(0, depth));
+    try {
+      if (readdirSync(parent).length > 0) return;
+      rmSync(parent, { recursive: true, force: true });
+    } catch {
+      return;
+    }
+  }
+}
+
 /** A marker names paths inside its table only (it is read back from disk, which others may write). */
 function safeRelative(marker: CommitMarker): boolean {
-  const ok = (p: string) => typeof p === 'string' && !p.startsWith('/') && !p.split('/').includes('..') && !p.includes('\u0000');
-  return ok(marker.staging) && marker.staging.startsWith(STAGING_PREFIX) && marker.renames.every(([a, b]) => ok(a) && ok(b)) && marker.deletes.every(ok) && marker.partitions.every(ok);
+  const ok = (p: string) => typeof p === 'string' && p !== '' && !p.startsWith('/') && !p.split('/').includes('..') && !p.split('/').includes('.') && !p.includes('\u0000');
+  const drops = marker.dropPartitions === undefined || (Array.isArray(marker.dropPartitions.names) && marker.dropPartitions.names.every(ok));
+  return ok(marker.staging) && marker.staging.startsWith(STAGING_PREFIX) && marker.renames.every(([a, b]) => ok(a) && ok(b)) && marker.deletes.every(ok) && marker.partitions.every(ok) && drops;
 }
 
 /** Whether `location` holds a marker (a commit not yet applied). */

@@ -6,7 +6,10 @@ import type { HiveCatalogConfig } from '../../connectors/catalog.types.js';
 import { HiveCatalog, systemTableOf } from '../../connectors/hive/hive-catalog.js';
 import { createSchema, createTable, dropSchema, dropTable, showCreateTable } from '../../connectors/hive/hive-ddl.js';
 import { createTableAs, insertInto } from '../../connectors/hive/hive-writes.js';
-import type { Query, Statement } from '../../sql/ast.js';
+import { checkWholePartitions, deleteFromTable, matchingPartitionsSql } from '../../connectors/hive/hive-deletes.js';
+import type { Delete, Query, Statement } from '../../sql/ast.js';
+import { parseStatement } from '../../sql/parser.js';
+import { formatSql } from '../../sql/sql-formatter.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from '../../sql/names.js';
 import { walk } from '../../sql/tree-walk.js';
 import { writeTarget } from '../../sql/statement-gate.js';
@@ -173,6 +176,8 @@ export class HiveCatalogs {
       case 'Insert':
       case 'CreateTableAsSelect':
         return workPlan(ROWS_COLUMN, updateType, () => this.write(statement, table(), catalog, planning, queryId));
+      case 'Delete':
+        return workPlan(ROWS_COLUMN, updateType, () => this.delete(statement, table(), catalog, planning, queryId));
       default:
         throw new VivaceError('NOT_SUPPORTED', `${updateType ?? statement.type} is not supported by catalog '${catalog.name}'`);
     }
@@ -208,6 +213,37 @@ export class HiveCatalogs {
     }
   }
 
+  /** DELETE of whole partitions (or of an unpartitioned table's every row); Trino counts no rows there: NULL. */
+  private async delete(statement: Delete, t: QualifiedTable, catalog: HiveCatalog, planning: HivePlanning, queryId: string): Promise<null> {
+    if (!catalog.metastore.schema(t.schema)) throw new VivaceError('SCHEMA_NOT_FOUND', `Schema '${catalog.name}.${t.schema}' does not exist`);
+    const resolved = catalog.resolve(t.schema, t.table);
+    if (!resolved) throw new VivaceError('TABLE_NOT_FOUND', `Table '${catalog.name}.${t.schema}.${t.table}' does not exist`);
+    const keys = resolved.partitionColumns.length;
+    const recursive = catalog.config.recursiveDirectories;
+    if (!statement.where) {
+      deleteFromTable(resolved, keys === 0 ? undefined : catalog.metastore.partitionNames(t.schema, t.table, keys), catalog.metastore, queryId, recursive);
+    } else {
+      checkWholePartitions(statement.where, resolved);
+      await catalog.sync(this.mirror, [t]);
+      // The WHERE is evaluated over the table's partitions ("t$partitions"), as Trino's partition pruning does.
+      const partitions = `${[catalog.name, t.schema, `${t.table}$partitions`].map((p) => quoteIdentifier(p)).join('.')}`;
+      const predicate = planning.translate(parseStatement(`SELECT * FROM ${partitions} WHERE ${formatSql(statement.where)}`)).sql;
+      const sql = matchingPartitionsSql(resolved, catalog.metastore.partitionNames(t.schema, t.table, keys), predicate);
+      if (sql !== undefined) {
+        const { connection, release } = await planning.acquire();
+        let matched: string[];
+        try {
+          matched = (await connection.runAndReadAll(sql)).getRows().map((r) => String(r[0]));
+        } finally {
+          release();
+        }
+        deleteFromTable(resolved, matched, catalog.metastore, queryId, recursive);
+      }
+    }
+    await catalog.sync(this.mirror, [t]);
+    return null;
+  }
+
   close(): void {
     this.mirror.closeSync();
   }
@@ -225,7 +261,7 @@ function newQueryId(): string {
 }
 
 /** A plan whose execution runs `work` once: DDL (no rows) or a write (its count as the one row and the update count). */
-function workPlan(columns: OutputColumn[], updateType: string | undefined, work: () => Promise<number | void>): Plan {
+function workPlan(columns: OutputColumn[], updateType: string | undefined, work: () => Promise<number | null | void>): Plan {
   let pending: typeof work | undefined = work;
   const execute = (): Execution => {
     const once = pending;
@@ -244,7 +280,10 @@ class WorkExecution implements Execution {
   private count?: number;
   private millis = 0;
 
-  constructor(private readonly work: () => Promise<number | void>, private readonly counts: boolean) {}
+  /** A write that counts no rows (a partition DELETE): its one row is NULL, and there is no update count. */
+  private uncounted = false;
+
+  constructor(private readonly work: () => Promise<number | null | void>, private readonly counts: boolean) {}
 
   get updateCount(): number | undefined {
     return this.count;
@@ -260,7 +299,8 @@ class WorkExecution implements Execution {
       const started = performance.now();
       try {
         const n = await this.work();
-        this.count = this.counts ? n ?? 0 : undefined;
+        this.uncounted = n === null;
+        this.count = this.counts && n !== null ? n ?? 0 : undefined;
       } catch (err) {
         throw err instanceof VivaceError ? err : toVivaceError(err);
       } finally {
@@ -270,7 +310,7 @@ class WorkExecution implements Execution {
     }
     if (!this.counts || this.delivered) return null;
     this.delivered = true;
-    const json = `[${this.count ?? 0}]`;
+    const json = `[${this.uncounted ? 'null' : this.count ?? 0}]`;
     return { json, rows: 1, bytes: json.length };
   }
 

@@ -65,3 +65,14 @@ export async function openEngine(directory: string, config: HiveCatalogConfig, n
   const engine = await createDuckDbEngine({ tempDirectory: temp, threads: 2, maxConnections: 4, tpch: false, hive: [config] });
   return { engine };
 }
+
+/** A fixture with schema `lake.s`, opened before the suite's tests and closed after them; call inside `describe`. */
+export function useHiveFixture(overrides: Partial<HiveCatalogConfig> = {}): () => HiveFixture {
+  let f: HiveFixture | undefined;
+  before(async () => {
+    f = await hiveFixture(overrides);
+    await f.run('CREATE SCHEMA lake.s');
+  });
+  after(() => f?.close());
+  return () => f!;
+}

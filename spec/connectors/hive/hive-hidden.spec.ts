@@ -3,24 +3,23 @@
 import { expect } from 'chai';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { hiveFixture, type HiveFixture } from './hive-helpers.js';
+import { useHiveFixture, type HiveFixture } from './hive-helpers.js';
 import { hiddenReadSql } from '../../../lib/connectors/hive/hive-hidden-sql.js';
 import { propertiesOf } from '../../../lib/connectors/hive/hive-table-properties.js';
 import { parseHiveType } from '../../../lib/connectors/hive/hive-types.js';
 
 describe('hive hidden columns and system tables', function () {
   this.timeout(120_000);
+  const fixture = useHiveFixture();
   let f: HiveFixture;
   before(async () => {
-    f = await hiveFixture();
-    await f.run('CREATE SCHEMA lake.s');
+    f = fixture();
     await f.run("CREATE TABLE lake.s.ev (n integer, tag varchar(5), day date) WITH (partitioned_by = ARRAY['tag', 'day'])");
     await f.run("INSERT INTO lake.s.ev VALUES (1, 'a/b', DATE '2024-01-01'), (2, NULL, DATE '2024-01-02')");
     await f.run("INSERT INTO lake.s.ev VALUES (3, 'a/b', DATE '2024-01-01')");
     await f.run('CREATE TABLE lake.s.flat (x bigint)');
     await f.run('INSERT INTO lake.s.flat VALUES (7)');
   });
-  after(() => f.close());
 
   const files = (dir: string) => readdirSync(join(f.root, dir)).filter((n) => !n.startsWith('.')).sort();
 
