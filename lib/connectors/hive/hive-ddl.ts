@@ -1,8 +1,8 @@
 // A hive catalog's schema and table DDL on the file metastore: CREATE / DROP SCHEMA, CREATE / DROP TABLE,
 // and SHOW CREATE TABLE in the form Trino prints. Names are checked and every location held under the root
 // (hive-locations.ts) before anything is written.
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ColumnDefinition, CreateSchema, CreateTable, DropSchema, DropTable, Property } from '../../sql/ast.js';
 import { fold } from '../../sql/names.js';
 import { formatType } from '../../protocol/presto-type.js';
@@ -74,7 +74,7 @@ const columnName = (c: ColumnDefinition) => fold(c.name.parts[c.name.parts.lengt
  */
 export function newTableMetadata(
   ctx: DdlContext, schema: string, table: string, columns: readonly HiveColumn[], types: readonly PrestoType[], propertyNodes: readonly Property[], comment: string | undefined,
-): { metadata: Omit<TableMetadata, 'writerVersion'>; location: string; properties: HiveTableProperties } {
+): { metadata: Omit<TableMetadata, 'writerVersion'>; location: string; properties: HiveTableProperties; undo: () => void } {
   const { catalog } = ctx;
   const schemaMetadata = catalog.metastore.schema(schema);
   if (!schemaMetadata) throw new VivaceError('SCHEMA_NOT_FOUND', `Schema '${catalog.name}.${schema}' does not exist`);
@@ -103,6 +103,7 @@ export function newTableMetadata(
   }
   let location: string;
   let external: string | undefined;
+  let undo = () => undefined as void;
   if (properties.externalLocation !== undefined) {
     if (!catalog.config.nonManagedTableCreatesEnabled) throw new VivaceError('PERMISSION_DENIED', 'Cannot create non-managed Hive table');
     location = resolveLocation(properties.externalLocation, catalog.rules, 'INVALID_TABLE_PROPERTY');
@@ -110,7 +111,7 @@ export function newTableMetadata(
       if (!statSync(location).isDirectory()) throw new VivaceError('INVALID_TABLE_PROPERTY', `External location must be a directory: ${properties.externalLocation}`);
     } catch (err) {
       if (err instanceof VivaceError) throw err;
-      mkdirSync(location, { recursive: true });
+      undo = createDirectory(location);
     }
     external = catalog.storedLocation(location);
   } else {
@@ -133,7 +134,36 @@ export function newTableMetadata(
     ...(external === undefined ? {} : { externalLocation: external }),
     columnStatistics: {},
   };
-  return { metadata, location, properties };
+  return { metadata, location, properties, undo };
+}
+
+/**
+ * Creates `location` and its missing parents; returns how to remove what it created, each directory only
+ * while empty (a statement that fails leaves no directory behind; another writer's files stay).
+ */
+export function createDirectory(location: string): () => void {
+  const first = mkdirSync(location, { recursive: true });
+  return () => {
+    if (first === undefined) return;
+    for (let directory = location; ; directory = dirname(directory)) {
+      try {
+        rmdirSync(directory);
+      } catch {
+        return;
+      }
+      if (directory === first || dirname(directory) === directory) return;
+    }
+  };
+}
+
+/** Runs `work`; when it fails, `undo` (then the failure goes on). */
+export async function undoOnFailure<T>(undo: () => void, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    undo();
+    throw err;
+  }
 }
 
 function hasVisibleEntries(directory: string): boolean {
@@ -152,9 +182,15 @@ export function createTable(statement: CreateTable, schema: string, table: strin
   }
   if (statement.replace) throw new VivaceError('NOT_SUPPORTED', 'Replacing tables is not supported by this catalog');
   const { columns, types } = columnsOf(statement, catalog.name);
-  const { metadata, location } = newTableMetadata(ctx, schema, table, columns, types, statement.properties, statement.comment);
-  mkdirSync(location, { recursive: true });
-  catalog.metastore.writeTable(schema, table, metadata, `Table '${catalog.name}.${schema}.${table}' already exists`);
+  const { metadata, location, undo } = newTableMetadata(ctx, schema, table, columns, types, statement.properties, statement.comment);
+  const undoTable = createDirectory(location);
+  try {
+    catalog.metastore.writeTable(schema, table, metadata, `Table '${catalog.name}.${schema}.${table}' already exists`);
+  } catch (err) {
+    undoTable();
+    undo();
+    throw err;
+  }
 }
 
 /** DROP TABLE: the metadata goes first (the table is gone then); a managed table's files go after it, an external table's stay. */

@@ -15,7 +15,7 @@ import { VivaceError } from '../../protocol/vivace-error.js';
 import type { InsertExistingPartitionsBehavior } from '../catalog.types.js';
 import type { ResolvedHiveTable } from './hive-catalog.js';
 import { commit, filesBelow, recover, stagingName, type CommitMarker } from './hive-commit.js';
-import { newTableMetadata, type DdlContext } from './hive-ddl.js';
+import { createDirectory, newTableMetadata, undoOnFailure, type DdlContext } from './hive-ddl.js';
 import type { HiveColumn, TableMetadata } from './hive-metastore.js';
 import { listDataFiles } from './hive-files.js';
 import { duckdbSegmentValue, partitionSegment } from './partition-names.js';
@@ -182,14 +182,16 @@ export async function createTableAs(statement: CreateTableAsSelect, schema: stri
   });
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated !== undefined) throw new VivaceError('DUPLICATE_COLUMN_NAME', `Column name '${repeated}' specified more than once`);
-  const { metadata, location, properties } = newTableMetadata(ctx, schema, table, columns, types, statement.properties, statement.comment);
+  const { metadata, location, properties, undo } = newTableMetadata(ctx, schema, table, columns, types, statement.properties, statement.comment);
   const dataCount = columns.length - properties.partitionedBy.length;
   const hive = (c: HiveColumn) => ({ name: c.name, hive: parseHiveType(c.type) });
   const target: Target = { schema, table, location, dataColumns: columns.slice(0, dataCount).map(hive), partitionColumns: columns.slice(dataCount).map(hive), properties, metadata };
-  mkdirSync(location, { recursive: true });
-  if (!statement.withData) {
-    catalog.metastore.writeTable(schema, table, metadata, `Destination table '${catalog.name}.${schema}.${table}' already exists`);
-    return 0;
-  }
-  return writeRows(ctx, target, names, true);
+  const undoTable = createDirectory(location);
+  return undoOnFailure(() => (undoTable(), undo()), () => {
+    if (!statement.withData) {
+      catalog.metastore.writeTable(schema, table, metadata, `Destination table '${catalog.name}.${schema}.${table}' already exists`);
+      return 0;
+    }
+    return writeRows(ctx, target, names, true);
+  });
 }
