@@ -47,6 +47,8 @@ import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
 import { SYSTEM_CATALOG, SYSTEM_QUERIES_FUNCTION } from './catalogs/system-catalog.js';
 import { quoteString } from '../sql/sql-formatter.js';
 import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
+import { checkCatalogSessionProperties } from '../protocol/catalog-session-properties.js';
+import { catalogSessionLookup } from './dialect/catalog-session.js';
 import { HiveCatalogs } from './catalogs/hive-catalogs.js';
 
 export interface DuckDbEngineOptions {
@@ -206,6 +208,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     }
     try {
       checkAccess(statement, session);
+      // The Session header's catalog properties, as Trino checks them when a query begins.
+      checkCatalogSessionProperties(session.properties, catalogSessionLookup((catalog) => catalogs.has(catalog)));
     } catch (err) {
       return Promise.reject(err);
     }

@@ -7,6 +7,7 @@
 // query.machine.ts). DuckDB's own working memory cannot be bounded per query: memory_limit is an
 // instance-wide setting ("cannot be set locally"), so the instance limit (engine.memory-limit) bounds it;
 // a query exceeding either fails with EXCEEDED_LOCAL_MEMORY_LIMIT.
+import { catalogPropertyName, decodeCatalogProperty, knownCatalogProperty } from './catalog-session-properties.js';
 import type { Session } from './types.js';
 import { VivaceError } from './vivace-error.js';
 import { parseDuration } from './duration.js';
@@ -197,6 +198,13 @@ function definitionOf(name: string): SessionPropertyDefinition {
  * for an unknown name or a bad value.
  */
 export function validateSessionProperty(name: string, value: string, dialect: SessionPropertyDialect = 'trino'): string {
+  // A catalog's property: its shape and a known property's value here; the engine, which knows its
+  // catalogs, checks the catalog has it (catalog-session-properties.ts).
+  const catalogProperty = catalogPropertyName(name);
+  if (catalogProperty) {
+    const known = knownCatalogProperty(catalogProperty.property);
+    return known ? decodeCatalogProperty(name, known, value) : value;
+  }
   const acted = ACTED_ON.get(name);
   const data = acted ? undefined : upstreamData(name, dialect);
   if (!acted && !data) throw unknownProperty(name);

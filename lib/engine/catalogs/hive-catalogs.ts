@@ -23,6 +23,8 @@ import { quoteIdentifier } from '../../sql/sql-formatter.js';
 import { prestoTypeOf } from '../duckdb-types.js';
 import { toVivaceError } from '../duckdb-errors.js';
 import { registerConnectorCatalog } from '../dialect/catalog-metadata.js';
+import { registerCatalogSessionProperties } from '../dialect/catalog-session.js';
+import { HIVE_SESSION_PROPERTIES } from '../../protocol/catalog-session-properties.js';
 import { staticRowsPlan } from '../dialect/values-plan.js';
 import { SYSTEM_CATALOG } from './system-catalog.js';
 
@@ -53,6 +55,7 @@ export class HiveCatalogs {
       const catalog = new HiveCatalog(config, others);
       await catalog.attach(mirror);
       registerConnectorCatalog(config.name);
+      registerCatalogSessionProperties(config.name, HIVE_SESSION_PROPERTIES.map((property) => ({ property, defaultValue: hiveSessionDefault(config, property.name) })));
       catalog.recoverAll();
       await catalog.sync(mirror, []);
       catalogs.set(config.name, catalog);
@@ -247,6 +250,11 @@ export class HiveCatalogs {
   close(): void {
     this.mirror.closeSync();
   }
+}
+
+/** A hive catalog session property's default: the catalog's configuration (hive.insert-existing-partitions-behavior). */
+function hiveSessionDefault(config: HiveCatalogConfig, property: string): string {
+  return property === 'insert_existing_partitions_behavior' ? config.insertExistingPartitionsBehavior : '';
 }
 
 /** A query id in Trino's form for file names (the coordinator's id is not known to the engine here). */

@@ -14,6 +14,9 @@ import { showCatalogs, showColumns, showCreateTable, showCreateView, showSchemas
 import { showFunctions } from './show-functions.js';
 import { showStats } from './show-stats.js';
 import { resetSessionStatement, setRoleStatement, setSessionStatement, showSession, useStatement } from './session-statements.js';
+import { catalogSessionLookup } from './catalog-session.js';
+import { listCatalogs } from './catalog-metadata.js';
+import type { CatalogSessionLookup } from '../../protocol/catalog-session-properties.js';
 import { positionAt } from '../../sql/syntax-error.js';
 import {
   deallocateStatement,
@@ -87,6 +90,12 @@ export async function planDialectStatement(ctx: DialectContext): Promise<Plan | 
 }
 
 /** `line L:C: ` of the statement itself, where Trino places an error about the whole statement. */
+/** The catalogs this engine serves, for a catalog session property's checks. */
+async function servedCatalogs(connection: DuckDBConnection): Promise<CatalogSessionLookup> {
+  const served = new Set(await listCatalogs(connection));
+  return catalogSessionLookup((catalog) => served.has(catalog));
+}
+
 function statementAt(ctx: DialectContext): string {
   const position = positionAt(ctx.sql, ctx.tree?.location.start ?? 0);
   return `line ${position.lineNumber}:${position.columnNumber}: `;
@@ -125,7 +134,7 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
     case 'showFunctions':
       return rowsNow(ctx, await showFunctions(connection, s.like));
     case 'showSession':
-      return rowsNow(ctx, showSession(session, s.like));
+      return rowsNow(ctx, showSession(session, s.like, ctx.catalogVisible));
     case 'describeInput':
       return rowsNow(ctx, await describeInput(connection, session, preparedStatement(session, s.name), translator(ctx)));
     case 'describeOutput':
@@ -135,9 +144,9 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
     case 'use':
       return sessionPlan(ctx, 'USE', await useStatement(connection, session, s.catalog, s.schema));
     case 'setSession':
-      return sessionPlan(ctx, 'SET SESSION', setSessionStatement(s.name, s.value));
+      return sessionPlan(ctx, 'SET SESSION', setSessionStatement(s.name, s.value, await servedCatalogs(connection)));
     case 'resetSession':
-      return sessionPlan(ctx, 'RESET SESSION', resetSessionStatement(s.name));
+      return sessionPlan(ctx, 'RESET SESSION', resetSessionStatement(s.name, await servedCatalogs(connection)));
     case 'setRole':
       return sessionPlan(ctx, 'SET ROLE', await setRoleStatement(connection, s.role, s.catalog, statementAt(ctx)));
     case 'prepare':

@@ -11,6 +11,18 @@ import type { Expression } from '../../sql/ast.js';
 import { sessionValue } from '../../sql/dialect-statement.js';
 import { varcharColumns, type ShowResult } from './show-metadata.js';
 import { dialectOf } from '../../protocol/header-prefix.js';
+import { catalogPropertyName, decodeCatalogProperty, type CatalogSessionEntry, type CatalogSessionLookup } from '../../protocol/catalog-session-properties.js';
+import { allCatalogSessionProperties } from './catalog-session.js';
+
+/** A catalog property SET / RESET SESSION names, as Trino's tasks find it: the catalog first (CATALOG_NOT_FOUND), then the property. */
+function catalogEntry(name: string, catalogs: CatalogSessionLookup | undefined): CatalogSessionEntry | undefined {
+  const parsed = catalogPropertyName(name);
+  if (!parsed) return undefined;
+  if (!catalogs?.exists(parsed.catalog)) throw new VivaceError('CATALOG_NOT_FOUND', `Catalog '${parsed.catalog}' not found`);
+  const entry = catalogs.properties(parsed.catalog).find((e) => e.property.name === parsed.property);
+  if (!entry) throw new VivaceError('INVALID_SESSION_PROPERTY', `Session property '${name}' does not exist`);
+  return entry;
+}
 
 /** USE [catalog.]schema: both must exist. Without a catalog the session's (memory by default) is kept. */
 export async function useStatement(connection: DuckDBConnection, session: Session, catalog: string | undefined, schema: string): Promise<SessionUpdates> {
@@ -23,10 +35,11 @@ export async function useStatement(connection: DuckDBConnection, session: Sessio
 }
 
 /** SET SESSION name = expression: the value as text (a literal as written, anything else evaluated). */
-export function setSessionStatement(name: string, value: Expression): SessionUpdates {
-  if (name.includes('.')) throw new VivaceError('INVALID_SESSION_PROPERTY', `Session property '${name}' does not exist`);
+export function setSessionStatement(name: string, value: Expression, catalogs?: CatalogSessionLookup): SessionUpdates {
+  const entry = catalogEntry(name, catalogs);
   // Computed from the tree, never pasted into SQL (pasting it into SELECT CAST((...) AS VARCHAR) ran smuggled statements).
   const text = sessionValue(value);
+  if (entry) return { setSessionProperties: { [name]: decodeCatalogProperty(name, entry.property, text) } };
   return { setSessionProperties: { [name]: validateSessionProperty(name, text) } };
 }
 
@@ -47,19 +60,28 @@ export async function setRoleStatement(connection: DuckDBConnection, role: 'ALL'
   return { setRoles: { system: role } };
 }
 
-export function resetSessionStatement(name: string): SessionUpdates {
-  if (name.includes('.')) throw new VivaceError('INVALID_SESSION_PROPERTY', `Session property '${name}' does not exist`);
+export function resetSessionStatement(name: string, catalogs?: CatalogSessionLookup): SessionUpdates {
+  if (catalogEntry(name, catalogs)) return { resetSessionProperties: [name] };
   if (!isSessionProperty(name)) throw new VivaceError('INVALID_SESSION_PROPERTY', `Session property '${name}' does not exist`);
   return { resetSessionProperties: [name] };
 }
 
-export function showSession(session: Session, like?: LikeFilter): ShowResult {
+/** SHOW SESSION: the system properties, then those of the catalogs `catalogVisible` lets the user see. */
+export function showSession(session: Session, like?: LikeFilter, catalogVisible: (catalog: string) => boolean = () => true): ShowResult {
   const match = likeMatcher(like);
+  const value = (name: string, defaultValue: string) => (Object.hasOwn(session.properties, name) ? session.properties[name]! : defaultValue);
+  const catalogRows = allCatalogSessionProperties(catalogVisible)
+    .map(({ catalog, entry }) => ({ name: `${catalog}.${entry.property.name}`, entry }))
+    .filter((r) => match(r.name))
+    .map(({ name, entry }) => [name, value(name, entry.defaultValue), entry.defaultValue, entry.property.type, entry.property.description]);
   return {
     columns: varcharColumns('Name', 'Value', 'Default', 'Type', 'Description'),
-    rows: sessionPropertyDefinitions(dialectOf(session.prefix))
-      .filter((d) => match(d.name))
-      .map((d) => [d.name, Object.hasOwn(session.properties, d.name) ? session.properties[d.name]! : d.defaultValue, d.defaultValue, d.type, d.description]),
+    rows: [
+      ...sessionPropertyDefinitions(dialectOf(session.prefix))
+        .filter((d) => match(d.name))
+        .map((d) => [d.name, value(d.name, d.defaultValue), d.defaultValue, d.type, d.description]),
+      ...catalogRows,
+    ],
   };
 }
 

@@ -48,4 +48,50 @@ describe('the lake over HTTP', function () {
     reader.closeSync();
     instance.closeSync();
   });
+
+  it('takes the catalog session property by SET SESSION and by the X-Trino-Session header, and the writer honours it', async () => {
+    const trino = new PrestoSession(server.url, { prefix: 'X-Trino-', catalog: 'lake', schema: 'web', timeZone: 'UTC' });
+    await trino.ok("CREATE TABLE lake.web.days (n bigint, day date) WITH (partitioned_by = ARRAY['day'])");
+    await trino.ok("INSERT INTO lake.web.days VALUES (1, DATE '2026-01-01')");
+    // SET SESSION answers Set-Session; the client sends it back as a header.
+    const set = await trino.ok("SET SESSION lake.insert_existing_partitions_behavior = 'overwrite'");
+    expect(set.final.updateType).to.equal('SET SESSION');
+    expect(trino.properties.get('lake.insert_existing_partitions_behavior')).to.equal('OVERWRITE');
+    await trino.ok("INSERT INTO lake.web.days VALUES (2, DATE '2026-01-01')");
+    expect(JSON.parse((await trino.ok('SELECT n FROM lake.web.days')).dataText)).to.deep.equal([[2]]);
+    const shown = JSON.parse((await trino.ok("SHOW SESSION LIKE 'lake.%'")).dataText) as string[][];
+    expect(shown.map((r) => r.slice(0, 4))).to.deep.equal([['lake.insert_existing_partitions_behavior', 'OVERWRITE', 'APPEND', 'varchar']]);
+    // ERROR by header alone.
+    trino.properties.set('lake.insert_existing_partitions_behavior', 'ERROR');
+    const refused = await trino.execute("INSERT INTO lake.web.days VALUES (3, DATE '2026-01-01')");
+    expect(refused.error).to.include({ errorName: 'HIVE_PARTITION_READ_ONLY' });
+    await trino.ok('RESET SESSION lake.insert_existing_partitions_behavior');
+    expect(trino.properties.has('lake.insert_existing_partitions_behavior')).to.equal(false);
+    // Trino's errors: SetSessionTask for statements, Session for headers.
+    const errors: [string, string, string][] = [
+      ["SET SESSION lake.nope = 'x'", 'INVALID_SESSION_PROPERTY', "Session property 'lake.nope' does not exist"],
+      ["SET SESSION nocat.insert_existing_partitions_behavior = 'APPEND'", 'CATALOG_NOT_FOUND', "Catalog 'nocat' not found"],
+      ["SET SESSION lake.insert_existing_partitions_behavior = 'SOMETIMES'", 'INVALID_SESSION_PROPERTY', ''],
+      ["SET SESSION a.b.c = 'x'", 'INVALID_SESSION_PROPERTY', "Invalid session property 'a.b.c'"],
+      ['RESET SESSION lake.nope', 'INVALID_SESSION_PROPERTY', "Session property 'lake.nope' does not exist"],
+    ];
+    for (const [sql, errorName, message] of errors) {
+      const out = await trino.execute(sql);
+      expect(out.error?.errorName, sql).to.equal(errorName);
+      if (message !== '') expect(out.error?.message, sql).to.equal(message);
+    }
+    const headerErrors: [string, string, string][] = [
+      ['nocat.x', 'NOT_FOUND', 'Session property catalog does not exist: nocat'],
+      ['lake.nope', 'INVALID_SESSION_PROPERTY', 'Unknown session property lake.nope'],
+    ];
+    for (const [name, errorName, message] of headerErrors) {
+      const client = new PrestoSession(server.url, { prefix: 'X-Trino-', catalog: 'lake', schema: 'web', timeZone: 'UTC' });
+      client.properties.set(name, 'APPEND');
+      const out = await client.execute('SELECT 1');
+      expect(out.error, name).to.include({ errorName, message });
+    }
+    const bad = new PrestoSession(server.url, { prefix: 'X-Trino-', catalog: 'lake', schema: 'web', timeZone: 'UTC' });
+    bad.properties.set('lake.insert_existing_partitions_behavior', 'SOMETIMES');
+    expect((await bad.execute('SELECT 1')).error?.errorName).to.equal('INVALID_SESSION_PROPERTY');
+  });
 });
