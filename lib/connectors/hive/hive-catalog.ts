@@ -10,8 +10,8 @@ import type { PrestoType } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { quoteIdentifier, quoteString } from '../../sql/sql-formatter.js';
 import { FileMetastore, type TableMetadata } from './hive-metastore.js';
-import { checkUnderRoot, resolveLocation, type LocationRules } from './hive-locations.js';
-import { filesSignature, listDataFiles } from './hive-files.js';
+import { checkUnderRoot, resolveLocation, rootChecker, type LocationRules } from './hive-locations.js';
+import { directoryStamp, filesSignature, listDataFiles } from './hive-files.js';
 import { hasMarker, recover } from './hive-commit.js';
 import { isLossy, parseHiveType, prestoTypeOfHive, type HiveType } from './hive-types.js';
 import { parsePartitionName } from './partition-names.js';
@@ -25,6 +25,8 @@ const WRITER_VERSION = 'vivace';
 
 interface MirroredTable {
   signature: string;
+  /** The metadata's stamp and directoryStamp when the view was made from a listing (absent: always list). */
+  directories?: string;
   declared?: ReadonlyMap<string, PrestoType>;
 }
 
@@ -179,7 +181,7 @@ export class HiveCatalog {
           const mirrored = this.mirrored.get(k);
           // A table the statement reads gets its files listed; others only follow their metadata.
           if (mirrored && !wanted.has(k) && mirrored.signature.startsWith(`${stamp}\u0002`)) continue;
-          if (await this.mirrorTable(connection, schema, table, stamp, mirrored?.signature)) changed = true;
+          if (await this.mirrorTable(connection, schema, table, stamp, mirrored)) changed = true;
         }
       }
       return changed;
@@ -187,10 +189,11 @@ export class HiveCatalog {
   }
 
   /** (Re)creates a table's view when its metadata or files changed; a table whose metadata is unusable reads as an error. */
-  private async mirrorTable(connection: DuckDBConnection, schema: string, table: string, stamp: string, previous: string | undefined): Promise<boolean> {
+  private async mirrorTable(connection: DuckDBConnection, schema: string, table: string, stamp: string, previous: MirroredTable | undefined): Promise<boolean> {
     const name = `${quoteIdentifier(this.name)}.${quoteIdentifier(schema)}.${quoteIdentifier(table)}`;
     let sql: string;
     let signature: string;
+    let directories: string | undefined;
     let declared: Map<string, PrestoType> | undefined;
     const comments: string[] = [];
     const macros: string[] = [];
@@ -199,9 +202,17 @@ export class HiveCatalog {
       const resolved = this.resolve(schema, table);
       if (!resolved) return false;
       if (hasMarker(resolved.location)) recover(resolved.location, this.metastore);
+      if (!this.config.recursiveDirectories) {
+        const names = resolved.partitionColumns.length === 0 ? [] : this.metastore.partitionNames(schema, table, resolved.partitionColumns.length);
+        directories = `${stamp}\u0002${directoryStamp(resolved.location, names)}`;
+        if (directories === previous?.directories) return false;
+      }
       const readable = this.readable(resolved);
       signature = `${stamp}\u0002${filesSignature(readable.files)}\u0002${readable.table.partitions.map((p) => p.name).join('/')}`;
-      if (signature === previous) return false;
+      if (signature === previous?.signature) {
+        this.mirrored.set(key(schema, table), { ...previous, ...(directories === undefined ? {} : { directories }) });
+        return false;
+      }
       const present = resolved.metadata.storageFormat === 'PARQUET' && readable.files.length > 0 ? await parquetColumns(connection, readable.files.map((f) => f.path)) : undefined;
       const withColumns = { ...readable.table, ...(present ? { presentColumns: present.names, sameColumns: present.same } : {}) };
       sql = tableReadSql(withColumns);
@@ -222,12 +233,13 @@ export class HiveCatalog {
       const message = err instanceof Error ? err.message : String(err);
       sql = `SELECT error(${quoteString(`Table '${this.name}.${schema}.${table}' cannot be read: ${message}`)}) AS "error"`;
       signature = `${stamp}\u0002error`;
+      directories = undefined;
     }
     await connection.run(`CREATE OR REPLACE VIEW ${name} AS ${sql}`);
     for (const comment of comments) await connection.run(comment);
     await this.dropMacros(connection, schema, table);
     for (const statement of macros) await connection.run(statement);
-    this.mirrored.set(key(schema, table), { signature, ...(declared && declared.size > 0 ? { declared } : {}) });
+    this.mirrored.set(key(schema, table), { signature, ...(directories === undefined ? {} : { directories }), ...(declared && declared.size > 0 ? { declared } : {}) });
     return true;
   }
 
@@ -269,7 +281,12 @@ export class HiveCatalog {
   }
 
   /** The table's partitions and files, as its view reads them. */
-  readable(resolved: ResolvedHiveTable): { table: ReadableTable; files: { path: string; size: number; mtimeMs: number }[] } {
+  /**
+   * The table's partitions and data files. `keep`: the partitions a statement's WHERE clause leaves (by
+   * their values); the others are neither checked nor listed, as Trino's HivePartitionManager prunes before
+   * the split source lists a directory.
+   */
+  readable(resolved: ResolvedHiveTable, keep: (values: readonly (string | null)[], name: string) => boolean = () => true): { table: ReadableTable; files: { path: string; size: number; mtimeMs: number }[] } {
     const properties = propertiesOf(resolved.metadata);
     if (!READABLE_FORMATS.has(properties.format as HiveStorageFormat)) throw new VivaceError('NOT_SUPPORTED', `Storage format ${properties.format} is not supported by this catalog (no reader here)`);
     const recursive = this.config.recursiveDirectories;
@@ -281,11 +298,12 @@ export class HiveCatalog {
       files.push(...listed);
       partitions.push({ values: [], files: listed.map((f) => f.path) });
     } else {
+      const check = rootChecker(this.rules);
       for (const partition of this.metastore.partitionNames(resolved.schema, resolved.table, keys.length)) {
         const values = parsePartitionName(partition, keys);
-        if (!values) continue;
+        if (!values || !keep(values, partition)) continue;
         const directory = join(resolved.location, partition);
-        checkUnderRoot(directory, this.rules);
+        check(directory);
         const listed = listDataFiles(directory, recursive);
         files.push(...listed);
         partitions.push({ values, files: listed.map((f) => f.path), name: partition });

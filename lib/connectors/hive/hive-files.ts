@@ -1,7 +1,7 @@
 // The data files of a table or partition directory, as Trino's HiveFileIterator lists them: names starting
 // with `_` or `.` are skipped (metadata, staging, commit markers), subdirectories only with
 // hive.recursive-directories. Listed at every statement that reads the table: other nodes and tools write the tree too.
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface DataFile {
@@ -45,4 +45,31 @@ export function listDataFiles(directory: string, recursive: boolean): DataFile[]
 /** A listing's identity: changes when a file comes, goes or is rewritten. */
 export function filesSignature(files: readonly DataFile[]): string {
   return files.map((f) => `${f.path}\u0000${f.size}\u0000${f.mtimeMs}`).join('\u0001');
+}
+
+/**
+ * The modification times of a table's location and of every partition directory at each level (`k=v`,
+ * `k=v/k2=w`), with the partitions' names: a file added, removed or renamed in any of them, or a
+ * directory swapped for a symlink, changes it. It lets a statement skip listing every file when nothing
+ * moved (84 partitions: ~4 ms of a worker's event loop a statement). A file rewritten in place under
+ * its old name leaves it as it was: Vivace's writers never do that (every write is a new file), and the next
+ * change of the directory shows such a file. Not for hive.recursive-directories (any depth).
+ */
+export function directoryStamp(location: string, partitionNames: readonly string[]): string {
+  const directories = new Set<string>(['']);
+  for (const name of partitionNames) {
+    for (let at = name.indexOf('/'); at > 0; at = name.indexOf('/', at + 1)) directories.add(name.slice(0, at));
+    directories.add(name);
+  }
+  const parts: string[] = [];
+  for (const directory of directories) {
+    let mtime: number | string;
+    try {
+      mtime = lstatSync(directory === '' ? location : join(location, directory)).mtimeMs;
+    } catch {
+      mtime = 'missing';
+    }
+    parts.push(`${directory}\u0000${mtime}`);
+  }
+  return parts.join('\u0001');
 }

@@ -24,7 +24,8 @@ export function realLocation(path: string): string {
   }
   let real: string;
   try {
-    real = realpathSync(existing);
+    // The native call resolves in one system call; the JS one lstats every component (~45 us a path here).
+    real = realpathSync.native(existing);
   } catch {
     real = existing;
   }
@@ -66,17 +67,27 @@ export function resolveLocation(text: string, rules: LocationRules, error: Error
 }
 
 /** Throws `outside()` unless `path` lies strictly under the root and outside the other roots, symlinks resolved too. */
-export function checkUnderRoot(path: string, rules: LocationRules, outside: () => Error = () => new VivaceError('PERMISSION_DENIED', `Location references data outside of the root: ${path}`)): void {
+export function checkUnderRoot(path: string, rules: LocationRules, outside?: () => Error): void {
+  rootChecker(rules)(path, outside);
+}
+
+/**
+ * checkUnderRoot for many paths of one statement: the roots' real paths are resolved once (a table of 84
+ * partitions checked each directory against freshly resolved roots: 4 realpath calls a partition).
+ */
+export function rootChecker(rules: LocationRules): (path: string, outside?: () => Error) => void {
   const root = resolve(rules.root);
-  if (path === root || !isWithin(path, root)) throw outside();
-  for (const other of rules.otherRoots) {
-    if (isWithin(path, other) || isWithin(other, path)) throw outside();
-  }
-  const realRoot = realLocation(root);
-  const real = realLocation(path);
-  if (real === realRoot || !isWithin(real, realRoot)) throw outside();
-  for (const other of rules.otherRoots) {
-    const realOther = realLocation(other);
-    if (isWithin(real, realOther) || isWithin(realOther, real)) throw outside();
-  }
+  let real: { root: string; others: string[] } | undefined;
+  return (path, outside = () => new VivaceError('PERMISSION_DENIED', `Location references data outside of the root: ${path}`)) => {
+    if (path === root || !isWithin(path, root)) throw outside();
+    for (const other of rules.otherRoots) {
+      if (isWithin(path, other) || isWithin(other, path)) throw outside();
+    }
+    real ??= { root: realLocation(root), others: rules.otherRoots.map(realLocation) };
+    const realPath = realLocation(path);
+    if (realPath === real.root || !isWithin(realPath, real.root)) throw outside();
+    for (const realOther of real.others) {
+      if (isWithin(realPath, realOther) || isWithin(realOther, realPath)) throw outside();
+    }
+  };
 }

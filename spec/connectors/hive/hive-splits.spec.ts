@@ -4,7 +4,7 @@
 // split naming anything but one of the table's data files refused.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { statSync } from 'node:fs';
+import { cpSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { HiveCatalog } from '../../../lib/connectors/hive/hive-catalog.js';
 import { cutSplits, hiveSplitSourceSql, hiveTableFiles, hiveTableSplits, rowGroupRange, rowGroupsInRange, type HiveSplit } from '../../../lib/connectors/hive/hive-splits.js';
@@ -136,6 +136,26 @@ describe('hive connector: splits', function () {
     const one = hiveTableSplits(f.config, 's', 'p', where as never)!;
     expect([one.splits.length, one.partitions, one.splits[0]!.file.split('/')[0]]).to.deep.equal([1, 1, 'k=b']);
     expect(hiveTableSplits({ ...f.config, maxInitialSplitSizeBytes: 10, maxSplitSizeBytes: 10 }, 's', 'c')!.splits).to.have.length(1);
+  });
+
+  it('lists and checks only the partitions the WHERE clause leaves, and a task only those its splits name', async () => {
+    await f.run("CREATE TABLE lake.s.q WITH (partitioned_by = ARRAY['k']) AS SELECT x, k FROM (VALUES (1, 'a'), (2, 'b')) AS t (x, k)");
+    const where = { type: 'ComparisonExpression', operator: '=', left: { type: 'Identifier', value: 'k' }, right: { type: 'StringLiteral', value: 'a' } };
+    const [split] = hiveTableSplits(f.config, 's', 'q', where as never)!.splits;
+    // Partition b's directory becomes a symlink out of the root: any statement that lists it fails.
+    const b = join(f.root, 's', 'q', 'k=b');
+    renameSync(b, `${b}.moved`);
+    cpSync(`${b}.moved`, join(f.directory, 'outside'), { recursive: true });
+    symlinkSync(join(f.directory, 'outside'), b);
+    try {
+      expect(hiveTableFiles(f.config, 's', 'q'), 'the whole table').to.equal(undefined);
+      expect(hiveTableSplits(f.config, 's', 'q', where as never)!.splits.map((s) => s.file.split('/')[0])).to.deep.equal(['k=a']);
+      const sql = await hiveSplitSourceSql(catalog, 's', 'q', [{ file: split!.file, slice: 0, slices: 1 }], footer);
+      expect(await f.direct(`SELECT x, k FROM (${sql})`)).to.deep.equal([[1, 'a']]);
+    } finally {
+      rmSync(b);
+      renameSync(`${b}.moved`, b);
+    }
   });
 
   it('row-group ranges partition the rows for any row groups and slice counts (property)', () => {
