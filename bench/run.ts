@@ -470,11 +470,14 @@ async function figureL(): Promise<void> {
   const ctas = l.ctasMs / l.copyMs;
   const byteShare = l.monthBytes / l.fullBytes;
   const timeShare = l.monthMs / l.fullMs;
+  // What pruning controls: the time each statement spends beyond the fixed cost of any statement (SELECT 1).
+  const netShare = (l.monthMs - l.floorMs) / (l.fullMs - l.floorMs);
   const byteTarget = (l.fullBytes / 60 + l.footerBytes) / l.fullBytes;
   rows.push(
     { figure: `l1. Q1 over lake ${scale} lineitem (Parquet), ${l.q1Splits} splits on ${l.q1Nodes} workers`, measured: ms(l.q1Ms), baseline: `DuckDB read_parquet ${ms(l.q1DuckdbMs)}`, ratio: `${q1.toFixed(2)}x DuckDB`, target: judged ? '<= 1.3x' : '', verdict: verdict(q1 <= 1.3) },
     { figure: `l2. one ship month of ${l.partitions} partitions: bytes read`, measured: mb(l.monthBytes), baseline: `all months ${mb(l.fullBytes)}`, ratio: `${(byteShare * 100).toFixed(2)}%`, target: judged ? `<= 1/60 + footers (${(byteTarget * 100).toFixed(2)}%)` : '', verdict: verdict(byteShare <= byteTarget) },
     { figure: `l2. one ship month of ${l.partitions} partitions: time`, measured: ms(l.monthMs), baseline: `all months ${ms(l.fullMs)}`, ratio: `${(timeShare * 100).toFixed(1)}%`, target: judged ? '<= 1/20 (5%)' : '', verdict: verdict(timeShare <= 0.05) },
+    { figure: `l2. the same, beyond the SELECT 1 floor (${ms(l.floorMs)})`, measured: ms(l.monthMs - l.floorMs), baseline: `all months ${ms(l.fullMs - l.floorMs)}`, ratio: `${(netShare * 100).toFixed(1)}%`, target: judged ? '<= 1/20 (5%)' : '', verdict: verdict(netShare <= 0.05) },
     { figure: `l3. CTAS of ${scale} lineitem into the lake`, measured: ms(l.ctasMs), baseline: `DuckDB COPY TO ${ms(l.copyMs)}`, ratio: `${ctas.toFixed(2)}x DuckDB`, target: judged ? '<= 1.3x' : '', verdict: verdict(ctas <= 1.3) },
   );
 }
