@@ -10,6 +10,7 @@ import { tableReadSql, type ReadableTable } from './hive-read-sql.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import type { Expression } from '../../sql/ast.js';
 import { partitionFilter } from './partition-pruning.js';
+import type { HiveType } from './hive-types.js';
 
 /** One split as the task protocol names it: a file relative to the table's location, and its slice or its byte range. */
 export interface HiveSplit {
@@ -84,6 +85,8 @@ export function hiveTableSplits(config: HiveCatalogConfig, schema: string, table
   return { splits: cutSplits(files, SPLITTABLE.has(listed.format), config), bytes: listed.bytes, partitions: listed.partitions };
 }
 
+const PATH_COLUMN: { name: string; hive: HiveType } = { name: '$path', hive: { name: 'varchar', numbers: [], children: [], fields: [] } };
+
 /** The table's data files relative to its location, and their bytes; undefined for a table that is not there or not readable. */
 export function hiveTableFiles(config: HiveCatalogConfig, schema: string, table: string, where?: Expression): { files: string[]; sizes: number[]; bytes: number; partitions: number; format: string } | undefined {
   const catalog = new HiveCatalog(config, []);
@@ -91,7 +94,10 @@ export function hiveTableFiles(config: HiveCatalogConfig, schema: string, table:
     const resolved = catalog.resolve(schema, table);
     if (!resolved) return undefined;
     // Partitions the WHERE clause rules out are neither listed nor split (their files are never named to a worker).
-    const { table: readable, files } = catalog.readable(resolved, partitionFilter(where, resolved.partitionColumns));
+    const { table: readable, files: listed } = catalog.readable(resolved, partitionFilter(where, resolved.partitionColumns));
+    // Then files by "$path" (local:///<path under the root>, as the hidden column reads), tested as a varchar.
+    const onPath = partitionFilter(where, [PATH_COLUMN]);
+    const files = listed.filter((f) => onPath([`local:///${relative(config.root, f.path)}`]));
     return {
       files: files.map((f) => relative(resolved.location, f.path)),
       sizes: files.map((f) => f.size),

@@ -1,8 +1,9 @@
 // Which partitions a scan's WHERE clause can skip, decided on the tree before any file is listed, as
 // Trino's HivePartitionManager does with the predicate's domain on partition columns. Only what is sure is
 // used: comparisons (=, <>, <, <=, >, >=), BETWEEN, IN (literals), IS [NOT] NULL of a partition column of an
-// integer or string type against literals of that kind, and AND / OR of them; anything else (NOT, casts,
-// dates, expressions) keeps every partition, and the filter still runs on the rows kept.
+// integer, string or date type against literals of that kind, and AND / OR of them; anything else (NOT,
+// casts, expressions) keeps every partition, and the filter still runs on the rows kept. The same tests
+// prune a table's files by `"$path"`, a varchar per file.
 import type { Expression } from '../../sql/ast.js';
 import { fold } from '../../sql/names.js';
 import type { HiveType } from './hive-types.js';
@@ -50,6 +51,7 @@ function columnIndex(e: Expression, columns: readonly { name: string }[]): numbe
 function literalText(e: Expression, type: HiveType): string | undefined {
   if (INTEGRAL.has(type.name) && e.type === 'LongLiteral') return BigInt(e.value).toString();
   if (STRINGS.has(type.name) && e.type === 'StringLiteral') return e.value;
+  if (type.name === 'date' && e.type === 'GenericLiteral' && fold(e.typeName.value) === 'date' && ISO_DATE.test(e.value)) return e.value;
   return undefined;
 }
 
@@ -58,6 +60,8 @@ function literalText(e: Expression, type: HiveType): string | undefined {
  * their UTF-8 bytes as Trino's and DuckDB's varchar); undefined when the value on disk is no such value.
  */
 function compare(value: string, text: string, type: HiveType): number | undefined {
+  // yyyy-mm-dd orders as its text; a value on disk spelled otherwise ('2026-1-5') is left to the filter.
+  if (type.name === 'date') return ISO_DATE.test(value) ? (value < text ? -1 : value > text ? 1 : 0) : undefined;
   if (!INTEGRAL.has(type.name)) return Buffer.compare(Buffer.from(value, 'utf8'), Buffer.from(text, 'utf8'));
   // Plain decimal digits only: BigInt also reads '' as 0 and '0x10' as 16, which a cast may not.
   if (!DECIMAL.test(value)) return undefined;
@@ -67,6 +71,7 @@ function compare(value: string, text: string, type: HiveType): number | undefine
 }
 
 const DECIMAL = /^[+-]?\d{1,40}$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const HOLDS: Record<string, (c: number) => boolean> = {
   '=': (c) => c === 0, '<>': (c) => c !== 0, '<': (c) => c < 0, '<=': (c) => c <= 0, '>': (c) => c > 0, '>=': (c) => c >= 0,

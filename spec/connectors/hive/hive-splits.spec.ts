@@ -10,6 +10,7 @@ import { HiveCatalog } from '../../../lib/connectors/hive/hive-catalog.js';
 import { cutSplits, hiveSplitSourceSql, hiveTableFiles, hiveTableSplits, rowGroupRange, rowGroupsInRange, type HiveSplit } from '../../../lib/connectors/hive/hive-splits.js';
 import type { DuckDbEngine } from '../../../lib/engine/duckdb-engine.js';
 import { hiveFixture, type HiveFixture } from './hive-helpers.js';
+import { parseExpression } from '../../../lib/sql/index.js';
 
 describe('hive connector: splits', function () {
   this.timeout(60_000);
@@ -156,6 +157,18 @@ describe('hive connector: splits', function () {
       rmSync(b);
       renameSync(`${b}.moved`, b);
     }
+  });
+
+  it('prunes files by "$path" as the hidden column spells it, beside the partition predicates', () => {
+    const all = hiveTableSplits(f.config, 's', 'p')!.splits.map((s) => s.file);
+    const path = (file: string) => `local:///s/p/${file}`;
+    const where = (sql: string) => parseExpression(sql);
+    const files = (sql: string) => hiveTableSplits(f.config, 's', 'p', where(sql))!.splits.map((s) => s.file);
+    expect(files(`"$path" = '${path(all[0]!)}'`)).to.deep.equal([all[0]]);
+    expect(files(`"$PATH" IN ('${path(all[0]!)}', '${path(all[2]!)}') AND k IS NOT NULL`).sort()).to.deep.equal([all[0], all[2]].filter((p) => !p!.startsWith('k=__HIVE')).sort());
+    expect(files(`"$path" = 'local:///s/p/nothing'`)).to.deep.equal([]);
+    expect(files(`"$path" = '${path(all[0]!)}' OR x = 1`).sort(), 'unsure: every file').to.deep.equal([...all].sort());
+    expect(files(`"$path" LIKE '%'`).sort()).to.deep.equal([...all].sort());
   });
 
   it('row-group ranges partition the rows for any row groups and slice counts (property)', () => {

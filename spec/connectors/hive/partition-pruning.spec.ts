@@ -31,11 +31,19 @@ describe('hive connector: partition pruning', () => {
     expect(kept("(month = 199503 OR month IS NULL) AND (region = 'eu' OR t.region IS NULL)")).to.deep.equal(['199503||1995-03-01', '|eu|']);
   });
 
+  it('prunes dates against DATE literals, and keeps a date spelled otherwise on disk', () => {
+    expect(kept("day = DATE '1995-02-01'")).to.deep.equal(['199502|us|1995-02-01']);
+    expect(kept("day >= DATE '1995-02-01'")).to.deep.equal(['199502|us|1995-02-01', '199503||1995-03-01']);
+    expect(kept("day BETWEEN DATE '1995-01-01' AND DATE '1995-02-28' OR day IS NULL")).to.deep.equal(['199501|eu|1995-01-01', '199502|us|1995-02-01', '|eu|']);
+    const odd = partitionFilter(parseExpression("day > DATE '1995-02-01'"), columns);
+    expect([odd([null, null, '1995-1-5']), odd([null, null, '01995-01-05']), odd([null, null, '1995-01-05'])]).to.deep.equal([true, true, false]);
+  });
+
   it('keeps every partition for what it cannot be sure of', () => {
     const all = partitions.map((p) => p.join('|'));
     for (const where of [
       'month = 199501 OR x > 3', 'NOT (month = 199501)', 'NOT (month IS NULL)', "month = '199501'", 'month NOT BETWEEN 1 AND 199501',
-      "region = 1", 'month IN (199501, x)', 'month NOT IN (199501)', "day = DATE '1995-01-01'", "day > DATE '1995-01-01'", 'month + 0 = 199501',
+      "region = 1", 'month IN (199501, x)', 'month NOT IN (199501)', "day = '1995-01-01'", "day > DATE '1995-1-1'", "day = TIMESTAMP '1995-01-01 00:00:00'", 'month + 0 = 199501',
       'other = 1', 'month = 199501.0', 'month = (SELECT 1)', 'month IS DISTINCT FROM 199501', 'month BETWEEN 1 AND x', 'month > -(1)',
       'CAST(month AS varchar) = \'199501\'', 'month = 199501 OR NOT (region = \'us\')',
     ]) expect(kept(where), where).to.deep.equal(all);
@@ -61,6 +69,14 @@ describe('hive connector: partition pruning', () => {
         if (holds === true) expect(keeps, `${JSON.stringify(value)} ${op} ${JSON.stringify(literal)}`).to.equal(true);
         // Strings are sure both ways: what DuckDB rules out is pruned.
         expect(keeps).to.equal(holds === true);
+      }), { numRuns: 300 });
+    });
+
+    it('never drops a partition whose date satisfies a comparison, and drops what DuckDB rules out', async () => {
+      const date = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      await fc.assert(fc.asyncProperty(date, date, operators, async (value, literal, op) => {
+        const [[holds]] = (await duckdb.connection.runAndReadAll(`SELECT DATE '${value}' ${op} DATE '${literal}'`)).getRows();
+        expect(partitionFilter(parseExpression(`day ${op} DATE '${literal}'`), columns)([null, null, value]), `${value} ${op} ${literal}`).to.equal(holds === true);
       }), { numRuns: 300 });
     });
 
