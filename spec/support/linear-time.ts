@@ -46,10 +46,17 @@ export function expectLinear(name: string, fn: (text: string) => unknown, inputs
   const small = inputs(size);
   const large = inputs(size * 4);
   for (let k = 0; k < small.length; k++) {
-    const a = millis(() => call(small[k]!));
-    const b = millis(() => call(large[k]!));
+    let a = millis(() => call(small[k]!));
+    let b = millis(() => call(large[k]!));
     // Linear gives ~4x; quadratic ~16x; allow 12x over a floor of 50 ms for noise on a shared machine.
-    expect(b, `${name} on input #${k} (${JSON.stringify(large[k]!.slice(0, 24))}...): ${a.toFixed(1)} ms -> ${b.toFixed(1)} ms`).to.be.below(Math.max(50, a * 12) + 50);
+    const bound = () => Math.max(50, a * 12) + 50;
+    // A pause (a collection, another process on the 2 cores) inflates one measurement, never the best of
+    // three: a quadratic cost stays over the bound in every run, so only a miss is measured again.
+    for (let retry = 0; retry < 2 && b >= bound(); retry++) {
+      a = Math.min(a, millis(() => call(small[k]!)));
+      b = Math.min(b, millis(() => call(large[k]!)));
+    }
+    expect(b, `${name} on input #${k} (${JSON.stringify(large[k]!.slice(0, 24))}...): ${a.toFixed(1)} ms -> ${b.toFixed(1)} ms`).to.be.below(bound());
     expect(b, `${name} on input #${k}`).to.be.below(2000);
   }
 }
