@@ -133,3 +133,25 @@ describe('dialect: EXPLAIN', function () {
     expect(await failure(engine.plan('EXPLAIN (FORMAT JSON) SELECT 1', testSession()))).to.include({ errorName: 'NOT_SUPPORTED' });
   });
 });
+
+describe('dialect: EXPLAIN ANALYZE on a fresh connection', function () {
+  this.timeout(30_000);
+
+  it('reports no more execution time than the statement took (DuckDB counts a first profile from the profiler\'s set-up)', async () => {
+    const engine = await newEngine(1);
+    try {
+      // Time passes on the connection before its first profiled statement: work that reads no table.
+      await runSql(engine, 'CREATE TABLE memory.default.t AS SELECT x FROM UNNEST(sequence(1, 10000)) AS u (x)');
+      await runSql(engine, 'SELECT count(*) FROM UNNEST(sequence(1, 10000)) a CROSS JOIN UNNEST(sequence(1, 5000)) b');
+      const started = performance.now();
+      const text = await planText(engine, 'EXPLAIN ANALYZE SELECT count(*) FROM memory.default.t WHERE x > 5');
+      const wall = (performance.now() - started) / 1000;
+      const execution = /Execution: ([\d.]+)(ns|us|ms|s)\b/.exec(text);
+      expect(execution, text).to.not.equal(null);
+      const seconds = Number(execution![1]) / { ns: 1e9, us: 1e6, ms: 1e3, s: 1 }[execution![2] as 'ns' | 'us' | 'ms' | 's'];
+      expect(seconds, text.split('\n')[1]).to.be.at.most(wall);
+    } finally {
+      await engine.close();
+    }
+  });
+});
