@@ -65,6 +65,4 @@ export interface HiveCatalogConfig extends CatalogBase {
   maxInitialSplits: number;
   /** `hive.auto-discover` (ours, false in a file, true for the built-in `lake`): directories of Parquet files no table describes are listed as tables. */
   autoDiscover: boolean;
-  /** `hive.security` (`allow-all` default, or `file` with `security.config-file`). */
-  security?: { kind: 'allow-all' } | { kind: 'file'; configFile: string; refreshPeriodMs?: number };
 }

@@ -37,11 +37,13 @@ export function hiveCatalogConfig(name: string, p: CatalogProperties): HiveCatal
   }
   const storageFormat = p.choice('hive.storage-format', STORAGE_FORMATS, 'PARQUET');
   if (!READABLE_FORMATS.has(storageFormat)) p.fail('hive.storage-format', `${storageFormat} has no reader here (PARQUET, JSON, TEXTFILE and CSV do)`);
+  // Only allow-all: a catalog's own rules (file, read-only, sql-standard) would have to be enforced beside the
+  // system's, and a rule file accepted but not enforced would be a hole. The system rules file's schemas and
+  // tables rules take a catalog pattern and do the same.
   const security = p.take('hive.security', 'allow-all').toLowerCase();
-  if (security !== 'allow-all' && security !== 'file') p.fail('hive.security', `'${security}' is not supported here (allow-all or file)`);
-  const configFile = p.optional('security.config-file');
-  if (security === 'file' && configFile === undefined) p.fail('security.config-file', 'is required with hive.security=file');
-  const refreshPeriodMs = p.duration('security.refresh-period');
+  if (security !== 'allow-all') {
+    p.fail('hive.security', `'${security}' is not supported here (allow-all only): write the catalog's rules in the system access rules file (security.config-file in config.properties), with "catalog": "${name}"`);
+  }
   for (const harmless of HARMLESS_BOOLEANS) p.boolean(harmless, true);
   if (!p.boolean('hive.parquet.use-column-names', true)) p.fail('hive.parquet.use-column-names', 'only true is supported here: Parquet columns are matched by name');
   const maxSplitSizeBytes = p.dataSize('hive.max-split-size', base.maxSplitSizeBytes);
@@ -59,7 +61,6 @@ export function hiveCatalogConfig(name: string, p: CatalogProperties): HiveCatal
     maxInitialSplitSizeBytes: p.dataSize('hive.max-initial-split-size', Math.floor(maxSplitSizeBytes / 2)),
     maxInitialSplits: p.integer('hive.max-initial-splits', base.maxInitialSplits),
     autoDiscover: p.boolean('hive.auto-discover', false),
-    ...(security === 'file' ? { security: { kind: 'file', configFile: configFile!, ...(refreshPeriodMs === undefined ? {} : { refreshPeriodMs }) } } : { security: { kind: 'allow-all' } }),
   };
 }
 
