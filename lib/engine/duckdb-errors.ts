@@ -293,6 +293,8 @@ const RULES: Rule[] = [
     name: 'GENERIC_USER_ERROR',
     message: (m) => m[1]!,
   },
+  // The same check a hive INSERT makes in its query (hive-writes.ts bounded), through error().
+  { pattern: /^Invalid Input Error: (Cannot truncate non-space characters when casting from varchar\(\d+\) to \w+\(\d+\) on INSERT)$/, name: 'GENERIC_USER_ERROR', message: (m) => m[1]! },
   { pattern: /^Constraint Error/, name: 'CONSTRAINT_VIOLATION' },
   { pattern: /^Permission Error/, name: 'PERMISSION_DENIED', message: (m) => `Access Denied: ${withoutCategory(m.input)}` },
   { pattern: /^TransactionContext Error: Current transaction is aborted/, name: 'TRANSACTION_ALREADY_ABORTED' },

@@ -69,6 +69,18 @@ function insertBehavior(ctx: WriteContext): InsertExistingPartitionsBehavior {
 }
 
 /**
+ * A value written into a varchar(n) or char(n) column: longer than n but for trailing spaces fails as Trino's
+ * INSERT fails (the value's length standing for its type's, as the memory catalog's check says it); a
+ * char(n) value loses its trailing spaces, which readers pad back. Other types: as they are.
+ */
+function bounded(sql: string, hive: HiveType): string {
+  if ((hive.name !== 'varchar' && hive.name !== 'char') || hive.numbers.length === 0) return sql;
+  const length = hive.numbers[0]!;
+  const message = `'Cannot truncate non-space characters when casting from varchar(' || length(${sql}) || ') to ${hive.name}(${length}) on INSERT'`;
+  return `CASE WHEN length(rtrim(${sql}, ' ')) > ${length} THEN error(${message}) ELSE ${hive.name === 'char' ? `rtrim(${sql}, ' ')` : sql} END`;
+}
+
+/**
  * Writes the rows of `ctx.querySql` into `target` (the query's columns by position onto `columns`, the
  * others NULL) and commits them; `ctas`: the table to register with them. Returns the rows written.
  */
@@ -76,7 +88,10 @@ async function writeRows(ctx: WriteContext, target: Target, columns: readonly st
   const source = columns.map((_, i) => quoteIdentifier(`_c${i}`));
   const value = (c: { name: string; hive: HiveType }) => {
     const at = columns.indexOf(c.name);
-    return at < 0 ? `CAST(NULL AS ${duckdbTypeOfHive(c.hive)})` : `CAST(q.${source[at]} AS ${duckdbTypeOfHive(c.hive)})`;
+    if (at < 0) return `CAST(NULL AS ${duckdbTypeOfHive(c.hive)})`;
+    const cast = `CAST(q.${source[at]} AS ${duckdbTypeOfHive(c.hive)})`;
+    // A CTAS's columns are the query's own types: its values fit them.
+    return ctas ? cast : bounded(cast, c.hive);
   };
   const select = [
     ...target.dataColumns.map((c) => `${value(c)} AS ${quoteIdentifier(c.name)}`),

@@ -1,7 +1,7 @@
 // The engine's side of the hive catalogs (lib/connectors/hive): each attached as a DuckDB database that
 // mirrors its metastore, brought up to date before every statement that names it; its DDL, INSERT, CTAS
 // and SHOW CREATE TABLE planned here as plans whose execution does the connector's work.
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
 import type { HiveCatalogConfig } from '../../connectors/catalog.types.js';
 import { HiveCatalog, systemTableOf } from '../../connectors/hive/hive-catalog.js';
 import { createSchema, createTable, dropSchema, dropTable, showCreateTable } from '../../connectors/hive/hive-ddl.js';
@@ -20,7 +20,6 @@ import type { Execution, ExecutionProgress, Plan, RowBatch } from '../engine.typ
 import type { OutputColumn, PrestoType, Session } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { quoteIdentifier } from '../../sql/sql-formatter.js';
-import { prestoTypeOf } from '../duckdb-types.js';
 import { toVivaceError } from '../duckdb-errors.js';
 import { registerConnectorCatalog } from '../dialect/catalog-metadata.js';
 import { registerCatalogSessionProperties } from '../dialect/catalog-session.js';
@@ -37,6 +36,8 @@ export interface HivePlanning {
   translate: (tree: Statement) => Translation;
   /** A pooled connection (set up as every user statement's), and how to give it back. */
   acquire: () => Promise<{ connection: DuckDBConnection; release: () => void }>;
+  /** The Trino types of a query's output as a SELECT reports them (varchar(n), char(n) and timestamp(p) the tree declares). */
+  queryTypes: (prepared: DuckDBPreparedStatement, query: Query) => PrestoType[];
 }
 
 export class HiveCatalogs {
@@ -198,11 +199,9 @@ export class HiveCatalogs {
     try {
       const prepared = await connection.prepare(translation.sql);
       const duckdbNames: string[] = [];
-      const types: PrestoType[] = [];
-      for (let i = 0; i < prepared.columnCount; i++) {
-        duckdbNames.push(prepared.columnName(i));
-        types.push(prestoTypeOf(prepared.columnType(i)));
-      }
+      for (let i = 0; i < prepared.columnCount; i++) duckdbNames.push(prepared.columnName(i));
+      // A CTAS declares what the query reports: CREATE TABLE t AS SELECT 'a' AS c makes c varchar(1), as Trino's.
+      const types = planning.queryTypes(prepared, query);
       prepared.destroySync();
       const ctx = {
         catalog, user: planning.session.user, queryId, connection, properties: planning.session.properties,

@@ -87,6 +87,21 @@ describe('hive connector statements', function () {
     expect(existsSync(join(f.root, 's/unnamed/.trinoSchema'))).to.equal(false);
   });
 
+  it('declares a CTAS\'s columns as the query reports them, and holds INSERTs to a bounded column\'s length', async () => {
+    await f.run("CREATE TABLE lake.s.declared AS SELECT 'a' AS c, CAST('xy' AS varchar(5)) AS v, CAST('q' AS char(3)) AS ch, ARRAY['x'] AS arr, TIMESTAMP '2020-01-01 00:00:00.123' AS ts");
+    const described = (await f.run('DESCRIBE lake.s.declared')).rows.map((r) => [r[0], r[1]]);
+    expect(described).to.deep.equal([['c', 'varchar(1)'], ['v', 'varchar(5)'], ['ch', 'char(3)'], ['arr', 'array(varchar(1))'], ['ts', 'timestamp(3)']]);
+    const columns = (metadata('s/declared/.trinoSchema').dataColumns as { name: string; type: string }[]).map((c) => c.type);
+    expect(columns).to.deep.equal(['varchar(1)', 'varchar(5)', 'char(3)', 'array<varchar(1)>', 'timestamp']);
+    // As Trino's INSERT: longer than the column but for trailing spaces fails; trailing spaces are cut.
+    expect(await f.failure("INSERT INTO lake.s.declared (c) VALUES ('toolong')")).to.deep.equal({ errorName: 'GENERIC_USER_ERROR', message: 'Cannot truncate non-space characters when casting from varchar(7) to varchar(1) on INSERT' });
+    expect(await f.failure("INSERT INTO lake.s.declared (ch) VALUES ('abcd')")).to.deep.equal({ errorName: 'GENERIC_USER_ERROR', message: 'Cannot truncate non-space characters when casting from varchar(4) to char(3) on INSERT' });
+    await f.run("INSERT INTO lake.s.declared (c, ch) VALUES ('b   ', 'ab   ')");
+    expect((await f.run("SELECT c, ch FROM lake.s.declared WHERE v IS NULL")).rows).to.deep.equal([['b   ', 'ab ']]);
+    const files = dataFiles('s/declared').map((n) => `'${join(f.root, 's', 'declared', n)}'`).join(', ');
+    expect(await f.direct(`SELECT c, ch FROM read_parquet([${files}]) WHERE v IS NULL`)).to.deep.equal([['b   ', 'ab']]);
+  });
+
   it('shows CREATE TABLE in Trino\'s form, properties by name', async () => {
     await f.run("CREATE TABLE lake.s.shown (a integer, \"B c\" varchar, p bigint) COMMENT 'hi' WITH (format = 'json', partitioned_by = ARRAY['p'])");
     expect((await f.run('SHOW CREATE TABLE lake.s.shown')).rows[0]![0]).to.equal(
