@@ -243,6 +243,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     databaseOf: (catalog) => CatalogNames.duckdbName(catalog),
     hiddenColumns: (table) => (table.catalog === TPCH_CATALOG ? tpchHiddenColumns(table.schema, table.table) : hive?.hiddenColumns(table)),
     hiddenSource: (table) => hive?.hiddenSource(table),
+    prunedSource: (table, where, qualifiers) => hive?.prunedSource(table, where, qualifiers),
     virtualTable: (catalog, schema, table) => {
       const inner = virtualTable(session, catalog, schema, table);
       // Listings of tables and columns show what the user may see (Trino's filterTables, filterColumns).

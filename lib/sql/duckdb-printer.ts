@@ -13,6 +13,7 @@ import type {
   QualifiedName,
   Query,
   QueryBody,
+  QuerySpecification,
   Relation,
   SelectItem,
   Statement,
@@ -61,6 +62,12 @@ export interface TranslationContext {
    * comes from its files), or undefined: the hidden columns are computed over the table itself.
    */
   hiddenSource?(table: TableReference): { sql: string; columns: readonly string[] } | undefined;
+  /**
+   * A relation reading only what the WHERE clause of a query over this one table can reach (a hive table's
+   * pruned partitions), or undefined: the table is read whole. `qualifiers`: the names a column may be
+   * qualified by in `where` (the table's name or alias).
+   */
+  prunedSource?(table: TableReference, where: Expression, qualifiers: ReadonlySet<string>): string | undefined;
   /**
    * The access control's column masks and row filter on the user's reads of a table, or undefined: the
    * table is read as it is. With them, every read of the table reads a subquery instead (guardedSql).
@@ -149,6 +156,20 @@ export function decimalLiteralType(text: string): { precision: number; scale: nu
   return { precision: Math.max(1, integral.length + fraction.length), scale: fraction.length };
 }
 
+/** The one table a query specification reads and the WHERE clause over it, the qualifiers its columns may take. */
+interface Pruning {
+  table: Table;
+  where: Expression;
+  qualifiers: ReadonlySet<string>;
+}
+
+function pruningOf(b: QuerySpecification): Pruning | undefined {
+  if (!b.where || !b.from) return undefined;
+  if (b.from.type === 'Table') return { table: b.from, where: b.where, qualifiers: new Set([fold(b.from.name.parts[b.from.name.parts.length - 1]!.value)]) };
+  if (b.from.type === 'AliasedRelation' && b.from.relation.type === 'Table') return { table: b.from.relation, where: b.where, qualifiers: new Set([fold(b.from.alias.value)]) };
+  return undefined;
+}
+
 /**
  * The DuckDB printer of one statement. `tables` collects what the statement names; with `trace`, the text
  * of every expression and table carries marks of its source offset (duckdb-translation.ts reads them to
@@ -171,6 +192,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   private readonly hiddenInScope: HiddenRead[][] = [];
   /** The query body whose scope query() pushed (it prints within it). */
   private scopedBody: QueryBody | undefined;
+  /** The one table of the query specification being printed, with its WHERE clause (prunedSource). */
+  private pruning: Pruning | undefined;
   /** Lambda parameters standing for something else while their body prints (map_filter's `vivace_e.key`). */
   private readonly bindings = new Map<string, string>();
   private tryDepth = 0;
@@ -290,6 +313,11 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     if (ref && guard) {
       const read = this.guardedSql(ref, guard, hidden, positionAt(this.sql, table.location.start));
       return this.mark(table, aliased ? read : `${read} AS ${quoteIdentifier(ref.table)}`);
+    }
+    const pruning = this.pruning;
+    if (ref && hidden.length === 0 && pruning?.table === table) {
+      const pruned = this.context.prunedSource?.(ref, pruning.where, pruning.qualifiers);
+      if (pruned !== undefined) return this.mark(table, aliased ? this.named(ref, `(${pruned})`) : `${this.named(ref, `(${pruned})`)} AS ${quoteIdentifier(ref.table)}`);
     }
     if (ref && hidden.length > 0) {
       const source = this.hiddenSource(ref, hidden);
@@ -667,13 +695,19 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
         // TABLE t is SELECT * FROM t: never its hidden columns.
         return `SELECT * FROM ${this.tableReference(b, false, false)}`;
       case 'QuerySpecification': {
-        // query() put the scope of a body with an ORDER BY in place already.
-        if (this.scopedBody === b) return super.queryBody(b);
-        this.hiddenInScope.push(this.hiddenTables(b.from));
+        const outer = this.pruning;
+        this.pruning = pruningOf(b);
         try {
-          return super.queryBody(b);
+          // query() put the scope of a body with an ORDER BY in place already.
+          if (this.scopedBody === b) return super.queryBody(b);
+          this.hiddenInScope.push(this.hiddenTables(b.from));
+          try {
+            return super.queryBody(b);
+          } finally {
+            this.hiddenInScope.pop();
+          }
         } finally {
-          this.hiddenInScope.pop();
+          this.pruning = outer;
         }
       }
       default:

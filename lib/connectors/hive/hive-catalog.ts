@@ -15,6 +15,8 @@ import { directoryStamp, filesSignature, listDataFiles } from './hive-files.js';
 import { hasMarker, recover } from './hive-commit.js';
 import { isLossy, parseHiveType, prestoTypeOfHive, type HiveType } from './hive-types.js';
 import { parsePartitionName } from './partition-names.js';
+import { prunableFilter } from './partition-pruning.js';
+import type { Expression } from '../../sql/ast.js';
 import { propertiesOf, READABLE_FORMATS } from './hive-table-properties.js';
 import { tableReadSql, type ReadableTable } from './hive-read-sql.js';
 import { hiddenColumnsOf, hiddenReadSql, partitionsSql, propertiesSql } from './hive-hidden-sql.js';
@@ -27,6 +29,8 @@ interface MirroredTable {
   signature: string;
   /** The metadata's stamp and directoryStamp when the view was made from a listing (absent: always list). */
   directories?: string;
+  /** What the view's reader knows of the Parquet footers (absent: the view reads as an error). */
+  read?: Pick<ReadableTable, 'presentColumns' | 'sameColumns'>;
   declared?: ReadonlyMap<string, PrestoType>;
 }
 
@@ -194,6 +198,7 @@ export class HiveCatalog {
     let sql: string;
     let signature: string;
     let directories: string | undefined;
+    let read: MirroredTable['read'];
     let declared: Map<string, PrestoType> | undefined;
     const comments: string[] = [];
     const macros: string[] = [];
@@ -214,7 +219,8 @@ export class HiveCatalog {
         return false;
       }
       const present = resolved.metadata.storageFormat === 'PARQUET' && readable.files.length > 0 ? await parquetColumns(connection, readable.files.map((f) => f.path)) : undefined;
-      const withColumns = { ...readable.table, ...(present ? { presentColumns: present.names, sameColumns: present.same } : {}) };
+      read = present ? { presentColumns: present.names, sameColumns: present.same } : {};
+      const withColumns = { ...readable.table, ...read };
       sql = tableReadSql(withColumns);
       macros.push(macro(hiddenMacro(table), hiddenReadSql(withColumns, readable.files, this.config.root)));
       const properties = propertiesSql(resolved.metadata.parameters ?? {});
@@ -239,7 +245,7 @@ export class HiveCatalog {
     for (const comment of comments) await connection.run(comment);
     await this.dropMacros(connection, schema, table);
     for (const statement of macros) await connection.run(statement);
-    this.mirrored.set(key(schema, table), { signature, ...(directories === undefined ? {} : { directories }), ...(declared && declared.size > 0 ? { declared } : {}) });
+    this.mirrored.set(key(schema, table), { signature, ...(directories === undefined ? {} : { directories }), ...(read ? { read } : {}), ...(declared && declared.size > 0 ? { declared } : {}) });
     return true;
   }
 
@@ -263,6 +269,22 @@ export class HiveCatalog {
   /** The relation a table is read from with its hidden columns. */
   hiddenSource(schema: string, table: string, columns: readonly string[]): { sql: string; columns: readonly string[] } {
     return { sql: `${quoteIdentifier(this.name)}.${quoteIdentifier(schema)}.${quoteIdentifier(hiddenMacro(table))}()`, columns };
+  }
+
+  /**
+   * The SQL reading only the partitions a one-table query's WHERE clause leaves, listed now (as Trino's
+   * split source lists the pruned partitions for each query), or undefined when the clause rules none out
+   * or the table is not mirrored: the view over every file then serves. The view's footer knowledge holds
+   * for any subset of its files. `qualifiers`: the names the table's columns may be qualified by.
+   */
+  prunedReadSql(schema: string, table: string, where: Expression, qualifiers: ReadonlySet<string>): string | undefined {
+    const read = this.mirrored.get(key(schema, table))?.read;
+    if (!read) return undefined;
+    const resolved = this.resolveQuietly(schema, table);
+    if (!resolved || resolved.partitionColumns.length === 0) return undefined;
+    const keep = prunableFilter(where, resolved.partitionColumns, qualifiers);
+    if (!keep) return undefined;
+    return tableReadSql({ ...this.readable(resolved, keep).table, ...read });
   }
 
   /** The SQL standing for a system table (`t$partitions` of a partitioned table, `t$properties`), or undefined. */

@@ -22,13 +22,22 @@ export function partitionFilter(where: Expression | undefined, columns: readonly
 }
 
 /**
+ * The filter of a WHERE clause sure to rule some partitions out, or undefined. `qualifiers`: the names a
+ * column may be qualified by (the table's alias); a reference qualified otherwise (an outer query's
+ * column, in a correlated subquery) says nothing about this table.
+ */
+export function prunableFilter(where: Expression, columns: readonly { name: string; hive: HiveType }[], qualifiers: ReadonlySet<string>): PartitionFilter | undefined {
+  return expressionFilter(where, columns, qualifiers);
+}
+
+/**
  * A filter no partition holding a row the expression keeps fails, or undefined when unsure. AND keeps the
  * sure terms (the others only restrict further); OR needs every term sure. A NULL partition value makes
  * a comparison NULL, so its partition goes.
  */
-function expressionFilter(e: Expression, columns: readonly { name: string; hive: HiveType }[]): PartitionFilter | undefined {
+function expressionFilter(e: Expression, columns: readonly { name: string; hive: HiveType }[], qualifiers?: ReadonlySet<string>): PartitionFilter | undefined {
   if (e.type === 'LogicalExpression') {
-    const terms = e.terms.map((t) => expressionFilter(t, columns));
+    const terms = e.terms.map((t) => expressionFilter(t, columns, qualifiers));
     if (e.operator === 'AND') {
       const sure = terms.filter((t): t is PartitionFilter => t !== undefined);
       return sure.length === 0 ? undefined : (values) => sure.every((t) => t(values));
@@ -36,12 +45,13 @@ function expressionFilter(e: Expression, columns: readonly { name: string; hive:
     if (terms.some((t) => t === undefined)) return undefined;
     return (values) => terms.some((t) => t!(values));
   }
-  const found = valueTest(e, columns);
+  const found = valueTest(e, columns, qualifiers);
   return found && ((values) => found.test(values[found.index] ?? null));
 }
 
-/** The partition column a reference names (`k`, or `t.k` in a one-table scan), by index. */
-function columnIndex(e: Expression, columns: readonly { name: string }[]): number {
+/** The partition column a reference names (`k`, or `t.k` in a one-table scan; `t` one of `qualifiers` when given), by index. */
+function columnIndex(e: Expression, columns: readonly { name: string }[], qualifiers?: ReadonlySet<string>): number {
+  if (e.type === 'DereferenceExpression' && qualifiers && !(e.base.type === 'Identifier' && qualifiers.has(fold(e.base.value)))) return -1;
   const name = e.type === 'Identifier' ? e.value : e.type === 'DereferenceExpression' ? e.field.value : undefined;
   if (name === undefined) return -1;
   return columns.findIndex((c) => c.name.toLowerCase() === fold(name));
@@ -89,10 +99,10 @@ function comparisonTest(operator: string, text: string, type: HiveType): ValueTe
   };
 }
 
-function valueTest(e: Expression, columns: readonly { name: string; hive: HiveType }[]): { index: number; test: ValueTest } | undefined {
+function valueTest(e: Expression, columns: readonly { name: string; hive: HiveType }[], qualifiers?: ReadonlySet<string>): { index: number; test: ValueTest } | undefined {
   if (e.type === 'ComparisonExpression' && HOLDS[e.operator]) {
     for (const [ref, lit, operator] of [[e.left, e.right, e.operator], [e.right, e.left, FLIPPED[e.operator]!]] as const) {
-      const index = columnIndex(ref, columns);
+      const index = columnIndex(ref, columns, qualifiers);
       if (index < 0) continue;
       const type = columns[index]!.hive;
       const text = literalText(lit, type);
@@ -101,7 +111,7 @@ function valueTest(e: Expression, columns: readonly { name: string; hive: HiveTy
     return undefined;
   }
   if (e.type === 'BetweenPredicate' && !e.negated) {
-    const index = columnIndex(e.value, columns);
+    const index = columnIndex(e.value, columns, qualifiers);
     if (index < 0) return undefined;
     const type = columns[index]!.hive;
     const [min, max] = [literalText(e.min, type), literalText(e.max, type)];
@@ -110,7 +120,7 @@ function valueTest(e: Expression, columns: readonly { name: string; hive: HiveTy
     return { index, test: (v) => atLeast(v) && atMost(v) };
   }
   if (e.type === 'InPredicate' && !e.negated && e.valueList.type === 'InListExpression') {
-    const index = columnIndex(e.value, columns);
+    const index = columnIndex(e.value, columns, qualifiers);
     if (index < 0) return undefined;
     const type = columns[index]!.hive;
     const texts = e.valueList.values.map((v) => literalText(v, type));
@@ -119,7 +129,7 @@ function valueTest(e: Expression, columns: readonly { name: string; hive: HiveTy
     return { index, test: (v) => tests.some((t) => t(v)) };
   }
   if (e.type === 'IsNullPredicate') {
-    const index = columnIndex(e.value, columns);
+    const index = columnIndex(e.value, columns, qualifiers);
     return index < 0 ? undefined : { index, test: (v) => (v === null) !== e.negated };
   }
   return undefined;

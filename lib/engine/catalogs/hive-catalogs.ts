@@ -7,7 +7,7 @@ import { HiveCatalog, systemTableOf } from '../../connectors/hive/hive-catalog.j
 import { createSchema, createTable, dropSchema, dropTable, showCreateTable } from '../../connectors/hive/hive-ddl.js';
 import { createTableAs, insertInto } from '../../connectors/hive/hive-writes.js';
 import { checkWholePartitions, deleteFromTable, matchingPartitionsSql } from '../../connectors/hive/hive-deletes.js';
-import type { Delete, Query, Statement } from '../../sql/ast.js';
+import type { Delete, Expression, Query, Statement } from '../../sql/ast.js';
 import { parseStatement } from '../../sql/parser.js';
 import { formatSql } from '../../sql/sql-formatter.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from '../../sql/names.js';
@@ -87,6 +87,11 @@ export class HiveCatalogs {
     const catalog = this.catalogs.get(table.catalog);
     const columns = catalog?.hiddenColumns(table.schema, table.table);
     return catalog && columns && catalog.hiddenSource(table.schema, table.table, columns);
+  }
+
+  /** A hive table read through only the partitions a one-table query's WHERE leaves, or undefined (its view then). */
+  prunedSource(table: QualifiedTable, where: Expression, qualifiers: ReadonlySet<string>): string | undefined {
+    return this.catalogs.get(table.catalog)?.prunedReadSql(table.schema, table.table, where, qualifiers);
   }
 
   /** The SQL of a hive table's system table (`"t$partitions"`, `"t$properties"`), or undefined. */
