@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { defaultConfig } from '../lib/config.js';
 import { parseDataSize } from '../lib/protocol/data-size.js';
-import { readManifest } from '../lib/engine/catalogs/tpch-generation.js';
+import { readManifest } from '../lib/connectors/tpch/tpch-generation.js';
 import { TPCH_QUERIES } from '../lib/tpch/queries/tpch-queries.js';
 import { startCluster } from './cluster-process.js';
 import { PrestoHttpClient } from './http-client.js';

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { createDuckDbEngine } from '../lib/engine/duckdb-engine.js';
 import type { Engine } from '../lib/engine/engine.types.js';
-import { readManifest } from '../lib/engine/catalogs/tpch-generation.js';
+import { readManifest } from '../lib/connectors/tpch/tpch-generation.js';
 import type { Session } from '../lib/protocol/types.js';
 import { TPCH_QUERIES } from '../lib/tpch/queries/tpch-queries.js';
 import { TPCH_ANSWERS_SF1, type TpchAnswer } from './tpch-answers-sf1.js';

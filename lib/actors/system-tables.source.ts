@@ -1,6 +1,6 @@
 // The coordinator's end of the `system` catalog: nodes, queries and tasks read from the actors'
 // snapshots (live queries and history) at the moment a statement scans them, as plain rows.
-import type { SystemNodeRow, SystemQueryRow, SystemTaskRow, SystemTablesSource } from '../engine/catalogs/system-tables.js';
+import type { SystemNodeRow, SystemQueryRow, SystemTaskRow, SystemTablesSource } from '../connectors/system/system-tables.js';
 import type { QueryView, StageView } from '../protocol/query-view.types.js';
 import type { StageState } from '../protocol/states.js';
 import { allStages, planningMillis, queuedMillis } from '../protocol/statement-stats.js';

@@ -13,7 +13,7 @@ import { ClusterSizeMonitor } from '../cluster/cluster-size-monitor.js';
 import { LocalWorkers, localWorkersDirectory } from '../cluster/local-workers.js';
 import { clusterWorkers, RemoteEngine, type WorkerNode } from '../cluster/remote-engine.js';
 import { claimWorkersDirectory, type WorkersDirectoryClaim } from '../cluster/workers-directory-claim.js';
-import type { SystemTablesSource } from '../engine/catalogs/system-tables.js';
+import type { SystemTablesSource } from '../connectors/system/system-tables.js';
 import { catalogDirectory, loadCatalogs } from '../connectors/catalog-files.js';
 import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
 import { stagedLake } from '../cluster/staged-query.js';

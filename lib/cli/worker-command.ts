@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
 import { createDuckDbEngine } from '../engine/duckdb-engine.js';
-import { SystemTablesBinding } from '../engine/catalogs/system-tables.js';
+import { SystemTablesBinding } from '../connectors/system/system-tables.js';
 import { createLogger, setDefaultLogger, type Logger } from '../log/logger.js';
 import { createAccessControl } from '../security/access-control.js';
 import { VivaceError } from '../protocol/vivace-error.js';

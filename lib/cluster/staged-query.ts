@@ -8,9 +8,9 @@
 import { join } from 'node:path';
 import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageProgress } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
-import { readManifest, type TpchManifest } from '../engine/catalogs/tpch-generation.js';
-import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
-import { estimatedRowCount, plannedParts } from '../engine/catalogs/tpch-parts.js';
+import { readManifest, type TpchManifest } from '../connectors/tpch/tpch-generation.js';
+import { tpchSchema } from '../connectors/tpch/tpch-schemas.js';
+import { estimatedRowCount, plannedParts } from '../connectors/tpch/tpch-parts.js';
 import type { OutputColumn, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { cachedStages, type StageCatalogs, type StagePlan } from './stage-planner.js';

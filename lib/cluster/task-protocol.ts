@@ -96,7 +96,7 @@ export const MAX_STAGE_ITEMS = 4096;
 
 export const taskOutputPath = (taskId: string): string => `${taskPath(taskId)}/output`;
 
-/** The coordinator's snapshot rows, for a worker's `system` catalog (lib/engine/catalogs/system-tables.ts). */
+/** The coordinator's snapshot rows, for a worker's `system` catalog (lib/connectors/system/system-tables.ts). */
 export interface SystemSnapshot {
   nodes?: unknown[];
   queries?: unknown[];

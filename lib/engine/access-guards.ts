@@ -15,8 +15,8 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { prestoTypeOf } from './duckdb-types.js';
 import { CatalogNames } from './dialect/catalog-names.js';
 import { rows } from './dialect/catalog-metadata.js';
-import { tpchTableColumns } from './catalogs/tpch-metadata.js';
-import { TPCH_CATALOG } from './catalogs/tpch-schemas.js';
+import { tpchTableColumns } from '../connectors/tpch/tpch-metadata.js';
+import { TPCH_CATALOG } from '../connectors/tpch/tpch-schemas.js';
 
 export const TABLE_VISIBLE_FUNCTION = 'vivace_table_visible';
 export const COLUMN_VISIBLE_FUNCTION = 'vivace_column_visible';

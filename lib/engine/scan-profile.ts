@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { isProcessAlive } from './process-alive.js';
+import { isProcessAlive } from '../connectors/process-alive.js';
 
 /** Rows and bytes (DuckDB's in-memory size of the columns read) the table scans of one statement produced. */
 export interface ScanCounts {

@@ -5,7 +5,7 @@
 // access and the statement's own errors hold as for any task); the coordinator only names splits.
 import { join } from 'node:path';
 import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
-import { tpchSchema } from '../engine/catalogs/tpch-schemas.js';
+import { tpchSchema } from '../connectors/tpch/tpch-schemas.js';
 import { quoteString } from '../sql/sql-formatter.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';

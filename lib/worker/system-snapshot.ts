@@ -2,7 +2,7 @@
 // and never calls back. Nodes and tasks are the latest snapshot; queries are kept per user, since the
 // coordinator sends the queries the statement's user may see and another user's statement must not read
 // them. Rows are read field by field with their types, so a malformed row becomes nulls, not an engine error.
-import type { SystemNodeRow, SystemQueryRow, SystemTablesSource, SystemTaskRow } from '../engine/catalogs/system-tables.js';
+import type { SystemNodeRow, SystemQueryRow, SystemTablesSource, SystemTaskRow } from '../connectors/system/system-tables.js';
 import type { SystemSnapshot } from '../cluster/task-protocol.js';
 
 /** Users whose query lists are remembered; past this the least recent goes. */

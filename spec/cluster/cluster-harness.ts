@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
-import { SystemTablesBinding } from '../../lib/engine/catalogs/system-tables.js';
+import { SystemTablesBinding } from '../../lib/connectors/system/system-tables.js';
 import type { Engine, RowBatch } from '../../lib/engine/engine.types.js';
 import { RemoteEngine, type RemoteEngineOptions, type WorkerNode } from '../../lib/cluster/remote-engine.js';
 import type { Session } from '../../lib/protocol/types.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
-import { readManifest } from '../../lib/engine/catalogs/tpch-generation.js';
+import { readManifest } from '../../lib/connectors/tpch/tpch-generation.js';
 import { defaultConfig } from '../../lib/config.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { parseStatement } from '../../lib/sql/index.js';

@@ -14,7 +14,7 @@ import type { RemoteEngine } from '../../lib/cluster/remote-engine.js';
 import { ClusterSizeMonitor } from '../../lib/cluster/cluster-size-monitor.js';
 import { SimulatedClock } from 'xstate';
 import { defaultConfig, parseConfigProperties } from '../../lib/config.js';
-import { readManifest } from '../../lib/engine/catalogs/tpch-generation.js';
+import { readManifest } from '../../lib/connectors/tpch/tpch-generation.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-server.js';

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { createTestEngine } from '../support/duckdb.js';
 import { request, runStatement, startTestServer, type TestServer } from '../support/http.js';
-import { SystemTablesBinding } from '../../lib/engine/catalogs/system-tables.js';
+import { SystemTablesBinding } from '../../lib/connectors/system/system-tables.js';
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CoordinatorConfig } from '../../lib/config.js';
-import { SystemTablesBinding } from '../../lib/engine/catalogs/system-tables.js';
+import { SystemTablesBinding } from '../../lib/connectors/system/system-tables.js';
 import { createAccessControl, type AccessControl } from '../../lib/security/access-control.js';
 import { createTestEngine } from '../support/duckdb.js';
 import { startTestServer, type TestServer } from '../support/http.js';

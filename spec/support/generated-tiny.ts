@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateSchema, type TpchManifest } from '../../lib/engine/catalogs/tpch-generation.js';
-import { tpchSchema } from '../../lib/engine/catalogs/tpch-schemas.js';
+import { generateSchema, type TpchManifest } from '../../lib/connectors/tpch/tpch-generation.js';
+import { tpchSchema } from '../../lib/connectors/tpch/tpch-schemas.js';
 
 let generated: Promise<{ directory: string; manifest: TpchManifest }> | undefined;
 

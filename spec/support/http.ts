@@ -2,7 +2,7 @@
 import { createCoordinator, type Coordinator, type CoordinatorOptions } from '../../lib/actors/coordinator.js';
 import { startServer, type RunningServer } from '../../lib/http/server.js';
 import { validateResponse } from './schema-validator.js';
-import type { SystemTablesBinding } from '../../lib/engine/catalogs/system-tables.js';
+import type { SystemTablesBinding } from '../../lib/connectors/system/system-tables.js';
 import { createSystemTablesSource } from '../../lib/actors/system-tables.source.js';
 import type { AccessControl } from '../../lib/security/access-control.js';
 import { canSeeQuery } from '../../lib/security/query-visibility.js';

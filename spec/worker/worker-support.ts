@@ -8,7 +8,7 @@ import { startWorkerServer, type RunningWorker, type WorkerServerOptions } from 
 import { taskExecutePath, taskPath, taskResultsPath, TASK_HEADERS, type TaskPlanRequest } from '../../lib/cluster/task-protocol.js';
 import type { Session } from '../../lib/protocol/types.js';
 import { expectValid } from '../support/schema-validator.js';
-import { SystemTablesBinding } from '../../lib/engine/catalogs/system-tables.js';
+import { SystemTablesBinding } from '../../lib/connectors/system/system-tables.js';
 import { SystemSnapshots } from '../../lib/worker/system-snapshot.js';
 
 export interface TestWorker {

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { isProcessAlive } from '../../engine/process-alive.js';
+import { isProcessAlive } from '../process-alive.js';
 import { writeFileAtomic, type FileMetastore, type PartitionMetadata, type TableMetadata } from './hive-metastore.js';
 
 export const STAGING_PREFIX = '.vivace-staging-';

@@ -24,7 +24,7 @@ import {
 } from '@duckdb/node-api';
 import { CatalogNames } from '../dialect/catalog-names.js';
 import { systemJdbcFunctions, systemJdbcSql } from './system-jdbc.js';
-import type { SystemNodeRow, SystemQueryRow, SystemTaskRow, SystemTablesSource } from './system-tables.js';
+import type { SystemNodeRow, SystemQueryRow, SystemTaskRow, SystemTablesSource } from '../../connectors/system/system-tables.js';
 
 export const SYSTEM_CATALOG = 'system';
 export const SYSTEM_DATABASE = 'vivace_system';

@@ -13,7 +13,7 @@ import { prestoTypeOf } from '../duckdb-types.js';
 import { INFORMATION_SCHEMA, INFORMATION_SCHEMA_TABLES } from '../dialect/catalog-metadata.js';
 import { informationSchemaColumns } from '../dialect/information-schema.js';
 import { duckdbTypeOfText } from './duckdb-type-text.js';
-import { TPCH_CATALOG, TPCH_LISTED_SCHEMAS, tpchColumnsSql, tpchSchemasSql, tpchTypeOfText } from './tpch-metadata.js';
+import { TPCH_CATALOG, TPCH_LISTED_SCHEMAS, tpchColumnsSql, tpchSchemasSql, tpchTypeOfText } from '../../connectors/tpch/tpch-metadata.js';
 
 type SqlType = 'VARCHAR' | 'BIGINT' | 'BOOLEAN';
 type ColumnSpec = readonly [name: string, type: SqlType];

@@ -4,7 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Session } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { CatalogNames } from './catalog-names.js';
-import { TPCH_CATALOG, TPCH_LISTED_SCHEMAS, TPCH_TABLE_NAMES, tpchScaleFactor } from '../catalogs/tpch-metadata.js';
+import { TPCH_CATALOG, TPCH_LISTED_SCHEMAS, TPCH_TABLE_NAMES, tpchScaleFactor } from '../../connectors/tpch/tpch-metadata.js';
 
 /** Every catalog has one, as in Presto; served by information-schema.ts. */
 export const INFORMATION_SCHEMA = 'information_schema';

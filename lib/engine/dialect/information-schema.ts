@@ -7,7 +7,7 @@ import type { OutputColumn, PrestoType } from '../../protocol/types.js';
 import { CatalogNames } from './catalog-names.js';
 import { DECLARED_TYPE_NAME_FUNCTION } from '../catalogs/declared-columns.js';
 import { ZONED_PRECISIONS, zonedType } from '../../sql/zoned-timestamps.js';
-import { TPCH_CATALOG, TPCH_TABLE_NAMES, tpchColumnsSql, tpchSchemasSql } from '../catalogs/tpch-metadata.js';
+import { TPCH_CATALOG, TPCH_TABLE_NAMES, tpchColumnsSql, tpchSchemasSql } from '../../connectors/tpch/tpch-metadata.js';
 import { IPADDRESS_DUCKDB_TYPE } from '../../sql/ip-address.js';
 
 const varchar: PrestoType = { base: 'varchar' };

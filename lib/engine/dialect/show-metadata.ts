@@ -25,7 +25,7 @@ import {
   type ResolvedTable,
 } from './catalog-metadata.js';
 import { informationSchemaColumns } from './information-schema.js';
-import { TPCH_CATALOG, TPCH_TABLE_NAMES, tpchTableColumns } from '../catalogs/tpch-metadata.js';
+import { TPCH_CATALOG, TPCH_TABLE_NAMES, tpchTableColumns } from '../../connectors/tpch/tpch-metadata.js';
 
 export interface ShowResult {
   columns: OutputColumn[];

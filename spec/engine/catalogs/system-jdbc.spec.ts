@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createDuckDbEngine } from '../../../lib/engine/duckdb-engine.js';
 import type { Engine } from '../../../lib/engine/engine.types.js';
 import { formatType } from '../../../lib/protocol/presto-type.js';
-import { SystemTablesBinding } from '../../../lib/engine/catalogs/system-tables.js';
+import { SystemTablesBinding } from '../../../lib/connectors/system/system-tables.js';
 import { SYSTEM_JDBC_TABLES } from '../../../lib/engine/catalogs/system-jdbc.js';
 import { runSql, testSession } from '../engine-helpers.js';
 

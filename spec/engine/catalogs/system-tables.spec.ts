@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDuckDbEngine } from '../../../lib/engine/duckdb-engine.js';
 import type { Engine } from '../../../lib/engine/engine.types.js';
-import { SystemTablesBinding, type SystemNodeRow, type SystemQueryRow, type SystemTaskRow } from '../../../lib/engine/catalogs/system-tables.js';
+import { SystemTablesBinding, type SystemNodeRow, type SystemQueryRow, type SystemTaskRow } from '../../../lib/connectors/system/system-tables.js';
 import { runSql, testSession } from '../engine-helpers.js';
 
 const T0 = Date.UTC(2024, 0, 2, 3, 4, 5, 678);

@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDuckDbEngine } from '../../../lib/engine/duckdb-engine.js';
 import type { Engine } from '../../../lib/engine/engine.types.js';
-import { schemasOfTables } from '../../../lib/engine/catalogs/tpch-schemas.js';
-import { tpchColumnType, tpchDirectoryName, tpchScaleFactor } from '../../../lib/engine/catalogs/tpch-metadata.js';
+import { schemasOfTables } from '../../../lib/connectors/tpch/tpch-schemas.js';
+import { tpchColumnType, tpchDirectoryName, tpchScaleFactor } from '../../../lib/connectors/tpch/tpch-metadata.js';
 import { parseStatement } from '../../../lib/sql/parser.js';
 import { translateStatement } from '../../../lib/sql/duckdb-translation.js';
 import { TPCH_TABLES } from '../../../lib/tpch/index.js';
 import { VivaceError } from '../../../lib/protocol/vivace-error.js';
-import { runSql, testSession } from '../engine-helpers.js';
+import { runSql, testSession } from '../../engine/engine-helpers.js';
 
 const TINY_ROWS: Record<string, number> = {
   region: 5, nation: 25, supplier: 100, customer: 1500, part: 2000, partsupp: 8000, orders: 15000, lineitem: 60175,

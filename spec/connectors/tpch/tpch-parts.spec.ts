@@ -4,9 +4,9 @@
 // list; lineitem's row count for the min-rows decision is an estimate close to the exact one.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { TpchManifest } from '../../../lib/engine/catalogs/tpch-generation.js';
-import { estimatedRowCount, partCountOf, partFile, plannedParts } from '../../../lib/engine/catalogs/tpch-parts.js';
-import { tpchScaleFactor } from '../../../lib/engine/catalogs/tpch-metadata.js';
+import type { TpchManifest } from '../../../lib/connectors/tpch/tpch-generation.js';
+import { estimatedRowCount, partCountOf, partFile, plannedParts } from '../../../lib/connectors/tpch/tpch-parts.js';
+import { tpchScaleFactor } from '../../../lib/connectors/tpch/tpch-metadata.js';
 import { generatedTiny } from '../../support/generated-tiny.js';
 import { MAX_STAGE_ITEMS } from '../../../lib/cluster/task-protocol.js';
 import { rowCount, TPCH_TABLES } from '../../../lib/tpch/index.js';
