@@ -15,8 +15,7 @@ import { clusterWorkers, RemoteEngine, type WorkerNode } from '../cluster/remote
 import { claimWorkersDirectory, type WorkersDirectoryClaim } from '../cluster/workers-directory-claim.js';
 import type { SystemTablesSource } from '../connectors/system/system-tables.js';
 import { catalogDirectory, loadCatalogs } from '../connectors/catalog-files.js';
-import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
-import { stagedLake } from '../cluster/staged-query.js';
+import { connectorsOf } from '../connectors/connectors.js';
 import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
 import { coordinatorDiscovery } from '../http/announcement.routes.js';
 import { startServer, type RunningServer } from '../http/server.js';
@@ -60,7 +59,7 @@ export async function runServe(args: string[]): Promise<number> {
   // Rules first (an invalid rules file stops the start), and the catalog files (so does a bad one).
   const accessControl = createAccessControl(config);
   const catalogDir = catalogDirectory({ configDirectory: config.catalogConfigDirectory, configFile: values.config, dataDirectory: config.dataDirectory });
-  const hiveCatalogs = loadCatalogs({ configDirectory: catalogDir, dataDirectory: config.dataDirectory }).filter((c): c is HiveCatalogConfig => c.connector === 'hive');
+  const catalogs = loadCatalogs({ configDirectory: catalogDir, dataDirectory: config.dataDirectory });
   // Bound once the coordinator and its server exist: the engine is created before them.
   const late: { workers?: () => WorkerNode[]; server?: RunningServer; system?: SystemTablesSource } = {};
   const nodeId = () => late.server?.nodeId ?? 'coordinator';
@@ -89,15 +88,15 @@ export async function runServe(args: string[]): Promise<number> {
     // instead of NO_NODES_AVAILABLE.
     waitForWorkers: (abort) => clusterSize.waitForMinimumWorkers(abort),
     waitForMemoryWorker: (abort) => clusterSize.waitUntil(memoryWorkerSeenAlive, abort),
-    // Two stages across the workers for queries over one large tpch table (staged-query.ts); on by default.
-    // Lake scans too (the hive catalogs' tables), of at least vivace.distributed-lake-min-bytes of files.
-    ...(config.distributedTpch === true ? { stages: {
-      tpchDirectory: join(config.dataDirectory, 'tpch'), sharedCache: workerCount > 0,
-      lake: stagedLake(hiveCatalogs, config.distributedLakeMinBytes),
-      guarded: (user, table) => accessControl.tableGuard(user, table) !== undefined,
-      ...(config.distributedTpchMinRows === undefined ? {} : { minRows: config.distributedTpchMinRows }),
-    } } : {}),
-    sharedCatalogs: new Set(hiveCatalogs.map((c) => c.name)),
+    // The catalogs' connectors: which ones every worker reads alike, and how their scans split. Two stages
+    // across the workers for queries over one large table (staged-query.ts), on by default: a tpch table
+    // of vivace.distributed-tpch-min-rows, a lake table of vivace.distributed-lake-min-bytes of files.
+    connectors: connectorsOf(catalogs, {
+      tpchPlanWithoutManifest: workerCount === 0,
+      ...(config.distributedLakeMinBytes === undefined ? {} : { lakeMinBytes: config.distributedLakeMinBytes }),
+      ...(config.distributedTpchMinRows === undefined ? {} : { tpchMinRows: config.distributedTpchMinRows }),
+    }),
+    ...(config.distributedTpch === true ? { stages: { guarded: (user, table) => accessControl.tableGuard(user, table) !== undefined } } : {}),
   });
   const coordinator = createCoordinator({ engine, config, cluster: clusterSize });
   // Discovery's workers with the failure detector's verdict.

@@ -20,7 +20,7 @@ import { engineSizingOf } from './engine-options.js';
 import { lowerOwnPriority, parseNice } from '../cluster/process-priority.js';
 import { loadCatalogs } from '../connectors/catalog-files.js';
 import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
-import { HiveCatalog } from '../connectors/hive/hive-catalog.js';
+import { connectorsOf } from '../connectors/connectors.js';
 
 export const WORKER_USAGE = 'usage: vivace worker --coordinator URL [--port N] [--host HOST] [--node-id ID] [--data-dir DIR] [--config FILE] [--memory-catalog] [--nice N]';
 
@@ -177,8 +177,9 @@ export async function runWorker(argv: string[]): Promise<number> {
     gracePeriodMs: config.shutdownGracePeriodMs,
     system: snapshots,
     // Stage tasks (a query in two stages, vivace.distributed-tpch on the coordinator): files in the sandbox's temp directory.
-    // Lake scans' leaves read a hive catalog's files: its metadata read here, its files through the engine (whose sandbox allows the roots).
-    stages: { engine, tpchDirectory: join(config.dataDirectory, 'tpch'), directory: join(config.tempDirectory, 'stages'), hive: new Map(hiveCatalogs.map((c) => [c.name, new HiveCatalog(c, [])])) },
+    // A leaf reads its splits as its table's connector does (a lake's metadata read here, its files through
+    // the engine, whose sandbox allows the roots).
+    stages: { engine, connectors: connectorsOf(catalogs), directory: join(config.tempDirectory, 'stages') },
     leaveDiscovery: async () => discovery.announcer?.stop(),
     onStopped: () => void stop(0),
   });

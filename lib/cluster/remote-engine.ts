@@ -8,7 +8,8 @@ import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from './cluster-auth.js';
 import { routeOf } from './statement-route.js';
-import type { StagedLake, StageFiles } from './staged-query.js';
+import type { StageFiles } from './staged-query.js';
+import type { Connectors } from '../connectors/connectors.js';
 import { planStaged, stagedQuery, type StageHost } from './staged-query.js';
 import {
   TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath,
@@ -56,16 +57,17 @@ export interface RemoteEngineOptions {
    */
   waitForMemoryWorker?(abort?: PlanAbort): Promise<unknown>;
   /**
-   * vivace.distributed-tpch: a query over one tpch table runs in two stages across the workers
-   * (staged-query.ts), reading the table's parts under this directory (shared by local workers). Absent: off.
-   * `sharedCache`: the directory is the local workers' cache too; a schema not generated yet then runs as
-   * one task, so one worker generates it rather than every leaf's worker into the same directory at once.
-   * `guarded`: the user reads the table through a column mask or row filter of the access control; such a
-   * query runs as one task, where the mask applies (a leaf reads the table's files as they are).
+   * The connectors of the node's catalog set: the catalogs every worker reads alike (a read-only query over
+   * them runs on any worker) and, with `stages`, how a scan of a catalog's table splits.
    */
-  stages?: { tpchDirectory: string; minRows?: number; sharedCache?: boolean; lake?: StagedLake; guarded?: (user: string, table: { catalog: string; schema: string; table: string }) => boolean };
-  /** Catalogs whose data every worker reads from shared files (the hive ones): their read-only queries run anywhere. */
-  sharedCatalogs?: ReadonlySet<string>;
+  connectors: Connectors;
+  /**
+   * vivace.distributed-tpch: a query over one table whose connector splits its scan runs in two stages
+   * across the workers (staged-query.ts). Absent: off. `guarded`: the user reads the table through a column
+   * mask or row filter of the access control; such a query runs as one task, where the mask applies (a leaf
+   * reads the table's files as they are).
+   */
+  stages?: { guarded?: (user: string, table: { catalog: string; schema: string; table: string }) => boolean };
 }
 
 const DEFAULTS = { firstBatchBytes: 1 << 20, workTimeoutMs: 600_000, controlTimeoutMs: 10_000, watchIntervalMs: 1_000 } as const;
@@ -101,9 +103,9 @@ export class RemoteEngine implements Engine {
 
   async plan(sql: string, session: Session, abort?: PlanAbort, queryId?: string): Promise<Plan> {
     const { stages } = this.options;
-    const staged = stages && stagedQuery(sql, session, stages.tpchDirectory, stages.minRows, stages.sharedCache !== true, stages.lake);
+    const staged = stages && stagedQuery(sql, session, this.options.connectors);
     if (staged && !stages.guarded?.(session.user, staged.stages.table)) return this.planTwoStages(sql, session, staged.files, abort, queryId);
-    const route = routeOf(sql, session, this.options.sharedCatalogs);
+    const route = routeOf(sql, session, this.options.connectors.shared);
     const pinned = this.pinnedWorker(session);
     const worker = pinned ?? (await this.pickOnceReady(route.target, abort));
     const request: TaskPlanRequest = {

@@ -1,7 +1,7 @@
-// Splits a query over one tpch table into two stages, on its tree: the leaf (stage 1) scans a table's
-// splits with the query's WHERE and computes partial aggregates grouped by the query's keys; the root
-// (stage 0) combines the partials (count and sum by sum, min by min, max by max, avg as sum / count) and
-// applies HAVING, ORDER BY and LIMIT. count(DISTINCT x) and approx_distinct(x) make x one more leaf key
+// Splits a query over one table of a catalog whose connector cuts scans into two stages, on its tree:
+// the leaf (stage 1) scans a table's splits with the query's WHERE and computes partial aggregates
+// grouped by the query's keys; the root (stage 0) combines the partials (count and sum by sum, min by
+// min, max by max, avg as sum / count) and applies HAVING, ORDER BY and LIMIT. count(DISTINCT x) and approx_distinct(x) make x one more leaf key
 // (the leaf emits each (keys, x) once) and the root counts x, as Trino's partial aggregation over
 // distinct values does; all of them must count the same x. Only what decomposes exactly is planned so:
 // one table, no join, subquery, window, other DISTINCT aggregate, grouping set, OFFSET or parameter;
@@ -18,12 +18,11 @@ import type { Session } from '../protocol/types.js';
 /** The table the root reads the leaves' partial rows from (its rows are supplied by the root task). */
 export const PARTIALS_TABLE = { catalog: 'vivace_stage', schema: 'exchange', table: 'partials' } as const;
 
-/** The catalogs whose tables the leaves scan on shared files: tpch always, and the hive catalogs a node names. */
+/** The catalogs whose connector splits a scan of their tables (Connectors.splittable). */
 export type StageCatalogs = ReadonlySet<string>;
-const TPCH_ONLY: StageCatalogs = new Set(['tpch']);
 
 export interface StagePlan {
-  /** The table the leaf scans (lower case): tpch's, or a hive catalog's. */
+  /** The table the leaf scans (lower case), of a catalog whose connector splits it. */
   table: { catalog: string; schema: string; table: string };
   /** Trino SQL of the leaf: the table's rows filtered, grouped by the keys, partial aggregates. */
   leafSql: string;
@@ -151,7 +150,7 @@ function readsTable(expression: Expression): boolean {
 }
 
 /** The two stages of a statement, or undefined when it does not split this way. */
-export function planStages(statement: Statement, session: Pick<Session, 'catalog' | 'schema'>, catalogs: StageCatalogs = TPCH_ONLY): StagePlan | undefined {
+export function planStages(statement: Statement, session: Pick<Session, 'catalog' | 'schema'>, catalogs: StageCatalogs): StagePlan | undefined {
   if (statement.type !== 'Query' || statement.with) return undefined;
   let refused = false;
   walk(statement, (n) => {
@@ -298,7 +297,7 @@ const MAX_KEPT_TEXT = 8192;
  * planStages of a text in a catalog and schema, kept: every statement asks the coordinator (SELECT 1
  * too) and each stage task asks its worker, and planning parses three times and prints twice (60-700 us).
  */
-export function cachedStages(sql: string, session: Pick<Session, 'catalog' | 'schema'>, catalogs: StageCatalogs = TPCH_ONLY): StagePlan | undefined {
+export function cachedStages(sql: string, session: Pick<Session, 'catalog' | 'schema'>, catalogs: StageCatalogs): StagePlan | undefined {
   const key = sql.length <= MAX_KEPT_TEXT ? `${[...catalogs].join(',')}\u0000${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${sql}` : undefined;
   const kept = key === undefined ? undefined : stagePlans.get(key);
   if (kept !== undefined) {

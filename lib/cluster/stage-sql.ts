@@ -1,25 +1,14 @@
 // The DuckDB SQL of a stage (stage-planner.ts): its Trino text translated by the DuckDB printer, with the
-// table it reads standing for the rows it is given. A leaf reads its splits of a tpch table's Parquet
-// parts; the root reads the leaves' partial rows. Each worker builds these itself, from the user's
-// statement and the split or input files it checked: no SQL travels between nodes.
+// table it reads standing for the rows it is given. A leaf reads its splits as the table's connector
+// reads them (connector.types.ts splitSourceSql); the root reads the leaves' partial rows. Each worker
+// builds these itself, from the user's statement and the split or input files it checked: no SQL travels
+// between nodes.
 import { parseStatement } from '../sql/index.js';
 import { translateStatement } from '../sql/duckdb-translation.js';
 import { quoteString } from '../sql/sql-formatter.js';
 import type { Session } from '../protocol/types.js';
 import { PARTIALS_TABLE, type StagePlan } from './stage-planner.js';
-
-/** One split: a Parquet part of a table, or slice `slice` of `slices` of its rows (a small table's only part). */
-export interface Split {
-  /** Path of the part relative to the schema's directory, as the manifest lists it. */
-  file: string;
-  slice: number;
-  slices: number;
-  /** The file's rows, when the coordinator's manifest tells them: a slice is then a contiguous run of them. */
-  rows?: number;
-  /** A lake split's bytes [start, start + length) of its file (hive-splits.ts cutSplits), with slice 0 of 1. */
-  start?: number;
-  length?: number;
-}
+import type { Split } from '../connectors/connector.types.js';
 
 /**
  * The splits of a table's parts for `workers` workers: one per part, and a part cut into row slices when
@@ -28,32 +17,6 @@ export interface Split {
 export function splitsOf(files: readonly string[], workers: number, rows?: readonly number[]): Split[] {
   const slices = files.length === 0 ? 1 : Math.max(1, Math.ceil(Math.max(1, workers) / files.length));
   return files.flatMap((file, i) => Array.from({ length: slices }, (_, slice) => ({ file, slice, slices, ...(slices > 1 && rows?.[i] !== undefined ? { rows: rows[i] } : {}) })));
-}
-
-/**
- * SQL reading the rows of `splits` (absolute paths by `pathOf`), with the table's columns as its Parquet
- * has them. A slice of a file whose rows the split carries (the coordinator's manifest, so every leaf cuts
- * alike whatever its own cache's manifest says) is a contiguous run of them: DuckDB skips
- * the row groups outside the run, so the slices of a file share its decoding (only a row group on a
- * boundary is read twice) where `file_row_number % slices` made every slice decode the whole file.
- */
-export function splitSourceSql(splits: readonly Split[], pathOf: (file: string) => string): string {
-  const whole = splits.filter((s) => s.slices === 1).map((s) => quoteString(pathOf(s.file)));
-  const parts = whole.length > 0 ? [`SELECT * FROM read_parquet([${whole.join(', ')}])`] : [];
-  for (const s of splits.filter((x) => x.slices > 1)) {
-    const rows = s.rows;
-    const predicate = rows === undefined
-      ? `file_row_number % ${s.slices} = ${s.slice}`
-      : `file_row_number >= ${sliceStart(rows, s.slice, s.slices)} AND file_row_number < ${sliceStart(rows, s.slice + 1, s.slices)}`;
-    parts.push(`SELECT * EXCLUDE (file_row_number) FROM read_parquet(${quoteString(pathOf(s.file))}, file_row_number = true) WHERE ${predicate}`);
-  }
-  if (parts.length === 0) throw new Error('A leaf task needs at least one split');
-  return parts.join(' UNION ALL ');
-}
-
-/** The first row of slice `slice` of `slices` of a file of `rows` rows (slice `slices`: the end). */
-export function sliceStart(rows: number, slice: number, slices: number): number {
-  return Math.floor((rows * slice) / slices);
 }
 
 /** SQL reading the leaves' partial rows from local Parquet files. */

@@ -5,18 +5,14 @@
 // (beside the last running leaf when it can: stage-early-root.ts), pulls the leaves' outputs and pages
 // the answer (its first page with its plan), which the coordinator forwards as any task's pages. Any statement that does not split, or a table too small
 // or of too many parts, is left to the single-task path (undefined).
-import { join } from 'node:path';
 import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageProgress } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
-import { readManifest, type TpchManifest } from '../connectors/tpch/tpch-generation.js';
-import { tpchSchema } from '../connectors/tpch/tpch-schemas.js';
-import { estimatedRowCount, plannedParts } from '../connectors/tpch/tpch-parts.js';
 import type { OutputColumn, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { cachedStages, type StageCatalogs, type StagePlan } from './stage-planner.js';
-import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
-import { hiveTableSplits } from '../connectors/hive/hive-splits.js';
-import { splitsOf, type Split } from './stage-sql.js';
+import { cachedStages, type StagePlan } from './stage-planner.js';
+import type { Connectors } from '../connectors/connectors.js';
+import type { ScanSplits, Split } from '../connectors/connector.types.js';
+import { splitsOf } from './stage-sql.js';
 import { MAX_STAGE_ITEMS, TASK_HEADERS, taskPath, taskResultsPath, type StageInput, type TaskPlanRequest } from './task-protocol.js';
 import type { WorkerClient, WorkerResponse } from './worker-client.js';
 import { dropInputs, earlyRoot } from './stage-early-root.js';
@@ -50,108 +46,20 @@ const headerNumber = (response: WorkerResponse, name: string): number => {
 };
 
 /**
- * The statement's two stages and the table's splits, or undefined for the single-task path. Every
- * statement asks (SELECT 1 too): its stages come from cachedStages, and each manifest is kept once
- * found (one is written once, whole), so a repeated statement costs two map lookups. Without a manifest
- * here the splits are the generator's planned parts (plannedTable), unless `planWithoutManifest` is false.
+ * The statement's two stages and its table's splits, or undefined for the single-task path. Every
+ * statement asks (SELECT 1 too): its stages come from cachedStages over the catalogs whose connector
+ * splits, and the splits from the scanned catalog's connector (pruned by the query's WHERE).
  */
-export function stagedQuery(sql: string, session: Session, tpchDirectory: string, minRows = STAGED_MIN_ROWS, planWithoutManifest = true, lake: StagedLake = NO_LAKE): { stages: StagePlan; files: StageFiles } | undefined {
+export function stagedQuery(sql: string, session: Session, connectors: Connectors): { stages: StagePlan; files: StageFiles } | undefined {
   if (session.transactionId !== undefined && session.transactionId !== 'NONE') return undefined;
-  const stages = cachedStages(sql, session, lake.catalogs);
-  const hive = stages && lake.configs.get(stages.table.catalog);
-  if (stages && hive) {
-    // A hive table's data files, listed now (other nodes and tools write the tree) and cut into byte ranges
-    // as Trino's HiveSplitSource: large enough, they are the leaves' splits.
-    const listed = hiveTableSplits(hive, stages.table.schema, stages.table.table, stages.where);
-    if (!listed || listed.splits.length === 0 || listed.splits.length > MAX_STAGE_ITEMS || listed.bytes < lake.minBytes) return undefined;
-    const splits = listed.splits.map((s) => ({ file: s.file, slice: 0, slices: 1, start: s.start, length: s.length }));
-    return { stages, files: { names: [...new Set(splits.map((s) => s.file))], splits } };
-  }
-  const schema = stages && stages.table.catalog === 'tpch' ? tpchSchema(stages.table.schema) : undefined;
-  if (!stages || !schema) return undefined;
-  const manifest = manifestOf(join(tpchDirectory, schema.directory));
-  if (!manifest && !planWithoutManifest) return undefined;
-  const table = manifest ? manifest.tables[stages.table.table] : plannedTable(stages.table.table, schema.scaleFactor);
-  if (!table || table.rows < minRows) return undefined;
-  // Each file's rows, when this manifest tells them: the splits then carry them, and every leaf's worker cuts
-  // a slice as the same contiguous run whatever its own cache's manifest says.
-  const rows = manifest?.tables[stages.table.table]?.fileRows;
-  return table.files.length > 0 ? { stages, files: { names: table.files, ...(rows?.length === table.files.length ? { rows } : {}) } } : undefined;
+  const stages = cachedStages(sql, session, connectors.splittable);
+  if (!stages) return undefined;
+  const files = connectors.of(stages.table.catalog)?.scanSplits?.(stages.table, stages.where, MAX_STAGE_ITEMS);
+  return files && { stages, files };
 }
 
-/** A staged table's files (relative names) and, when known, each one's rows. */
-export interface StageFiles {
-  names: readonly string[];
-  rows?: readonly number[];
-  /** The splits themselves when the connector cut them (a lake table's byte ranges); absent: splitsOf the names. */
-  splits?: readonly Split[];
-}
-
-/** The hive catalogs whose tables split (their names, with tpch, are the stageable catalogs), and the least data that does. */
-export interface StagedLake {
-  catalogs: StageCatalogs;
-  configs: ReadonlyMap<string, HiveCatalogConfig>;
-  /** Tables with fewer bytes of data files run as one task (vivace.distributed-lake-min-bytes). */
-  minBytes: number;
-}
-
-/**
- * A lake table of less data runs as one task: as for tpch (STAGED_MIN_ROWS), a leaf stage pays for a scan
- * that takes a multiple of its ~30 ms; 64 MB of Parquet is about lineitem at sf1 compressed by half.
- */
-export const STAGED_MIN_BYTES = 64 * 1024 * 1024;
-
-const NO_LAKE: StagedLake = { catalogs: new Set(['tpch']), configs: new Map(), minBytes: STAGED_MIN_BYTES };
-
-/** The stageable catalogs and configs of a node's hive catalogs. */
-export function stagedLake(hive: readonly HiveCatalogConfig[], minBytes = STAGED_MIN_BYTES): StagedLake {
-  return { catalogs: new Set(['tpch', ...hive.map((c) => c.name)]), configs: new Map(hive.map((c) => [c.name, c])), minBytes };
-}
-
-const planned = new Map<string, { rows: number; files: string[] } | undefined>();
-const MAX_PLANNED = 64;
-
-/**
- * Without the coordinator's own cache of the schema (`--workers 0`, or a fresh coordinator beside workers
- * that have the data): the parts the generator writes, which are the files in any worker's manifest (a
- * worker generates the schema when a task needs it), and a row count without generating (lineitem's is
- * estimated: its exact count is a replay too slow for the request path). A table of more parts than a
- * stage request may name runs as one task, and no list of its parts is built. Kept per table and scale
- * factor, bounded as the manifests.
- */
-function plannedTable(table: string, scaleFactor: number): { rows: number; files: string[] } | undefined {
-  const key = `${table}/${scaleFactor}`;
-  if (planned.has(key)) return planned.get(key);
-  const parts = plannedParts(table, scaleFactor, MAX_STAGE_ITEMS);
-  const found = parts && { rows: estimatedRowCount(table, scaleFactor), files: parts.files };
-  if (planned.size >= MAX_PLANNED) planned.delete(planned.keys().next().value!);
-  planned.set(key, found);
-  return found;
-}
-
-/**
- * Tables with fewer rows run as one task (vivace.distributed-tpch-min-rows). A leaf stage costs about
- * 30 ms more than one task on this 2-core machine (Q6 at tiny: 32-149 ms staged, 18-31 ms as one task),
- * so it pays only for a scan that takes a multiple of that: lineitem at sf1 (6,001,215 rows) splits,
- * orders at sf1 (1,500,000) does not.
- */
-export const STAGED_MIN_ROWS = 5_000_000;
-
-const manifests = new Map<string, TpchManifest>();
-const MAX_MANIFESTS = 64;
-
-/** A tpch schema directory's manifest, kept once found (the coordinator's, and each worker's for its splits). */
-export function manifestOf(schemaDirectory: string): TpchManifest | undefined {
-  const kept = manifests.get(schemaDirectory);
-  if (kept) return kept;
-  const manifest = readManifest(schemaDirectory);
-  if (manifest) {
-    // One per tpch schema in use; bounded all the same (a directory per test run, say).
-    if (manifests.size >= MAX_MANIFESTS) manifests.delete(manifests.keys().next().value!);
-    manifests.set(schemaDirectory, manifest);
-  }
-  return manifest;
-}
+/** A staged table's files (relative names) and, when known, each one's rows, or the connector's own splits. */
+export type StageFiles = ScanSplits;
 
 /** A failure that another worker may not have: the worker was lost, draining or full. */
 const workerTrouble = (err: unknown): boolean => lostWorker(err) || busyWorker(err);

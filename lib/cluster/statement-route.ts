@@ -1,5 +1,6 @@
 // Which worker may run a statement, decided on its tree (the coordinator parses, never runs, SQL): a
-// read-only query over tpch, a hive catalog (shared files) or system.runtime runs on any alive worker; everything else (memory, other
+// read-only query over catalogs every worker reads alike (their connector's `shared`: tpch, hive) or
+// system.runtime runs on any alive worker; everything else (memory, other
 // system tables that list memory's objects, DDL, DML, session and transaction statements, PREPARE and
 // EXECUTE) goes to the worker holding the memory catalog. Text that does not parse may go anywhere: the
 // worker answers the syntax error with its location.
@@ -17,11 +18,10 @@ export interface StatementRoute {
   tableFree: boolean;
 }
 
-const NONE_SHARED: ReadonlySet<string> = new Set();
 const ANYWHERE: StatementRoute = { target: 'any', readsSystemRuntime: false, tableFree: false };
 
-/** `shared`: catalogs whose data every worker reads from the same files (hive): a read-only query over them runs anywhere too. */
-export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'> & Partial<Pick<Session, 'preparedStatements'>>, shared: ReadonlySet<string> = NONE_SHARED): StatementRoute {
+/** `shared`: catalogs whose data every worker reads alike (Connectors.shared): a read-only query over them runs anywhere. */
+export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'> & Partial<Pick<Session, 'preparedStatements'>>, shared: ReadonlySet<string>): StatementRoute {
   let statement: Statement;
   try {
     statement = parseStatement(sql);
@@ -31,7 +31,7 @@ export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'
   // EXPLAIN (ANALYZE) of a query reads what the query reads.
   const subject = statement.type === 'Explain' ? statement.statement : statement;
   const read = tablesRead(subject, session);
-  const anywhere = subject.type === 'Query' && !read.tableFunction && read.tables.every((t) => t.catalog === 'tpch' || (t.catalog !== undefined && shared.has(t.catalog)) || isRuntime(t));
+  const anywhere = subject.type === 'Query' && !read.tableFunction && read.tables.every((t) => (t.catalog !== undefined && shared.has(t.catalog)) || isRuntime(t));
   // EXECUTE runs where it is sent, but what it runs may read system.runtime (the snapshot must go with it).
   const executed = executedStatement(subject, session);
   const executedReads = executed ? tablesRead(executed, session).tables : [];

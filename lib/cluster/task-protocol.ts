@@ -32,6 +32,7 @@
 import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js';
 import type { ErrorLocation } from '../protocol/types.js';
 import type { ErrorName } from '../protocol/error-codes.js';
+import type { Split } from '../connectors/connector.types.js';
 
 export const TASK_PATH = '/v1/task';
 
@@ -70,17 +71,8 @@ export interface TaskPlanRequest {
   stage?: TaskStage;
 }
 
-/** One split of a leaf: a Parquet part of the table (as its manifest names it), or row slice `slice` of `slices` of it. */
-export interface TaskSplit {
-  file: string;
-  slice: number;
-  slices: number;
-  /** The file's rows (the coordinator's manifest): the slice is a contiguous run of them; absent: every n-th row. */
-  rows?: number;
-  /** A lake split's byte range [start, start + length) of its file: the row groups whose first data page lies in it. */
-  start?: number;
-  length?: number;
-}
+/** One split of a leaf, as its table's connector names it (connector.types.ts): a file, a row slice or a byte range of it. */
+export type TaskSplit = Split;
 
 /** A leaf's output the root reads: the worker holding it and the leaf's task id. */
 export interface StageInput {

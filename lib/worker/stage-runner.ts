@@ -1,19 +1,17 @@
-// What a worker runs for a stage task (stage-planner.ts). A leaf scans its splits of a tpch table and
-// writes its partial rows as one Parquet file (DuckDB's COPY: no row passes through JavaScript); a root
+// What a worker runs for a stage task (stage-planner.ts). A leaf scans its splits of a table, read as
+// the table's connector reads them, and writes its partial rows as one Parquet file (DuckDB's COPY: no row passes through JavaScript); a root
 // reads the leaves' files and finishes the query, its pages rendered as any query's. Both derive their
 // SQL from the user's statement here, after planning that statement as a user's (the SQL gate, catalog
 // access and the statement's own errors hold as for any task); the coordinator only names splits.
-import { join } from 'node:path';
 import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
-import { tpchSchema } from '../connectors/tpch/tpch-schemas.js';
 import { quoteString } from '../sql/sql-formatter.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { cachedStages, type StagePlan } from '../cluster/stage-planner.js';
-import { manifestOf } from '../cluster/staged-query.js';
-import { inputSourceSql, leafDuckDbSql, rootDuckDbSql, splitSourceSql, type Split } from '../cluster/stage-sql.js';
-import type { HiveCatalog } from '../connectors/hive/hive-catalog.js';
-import { hiveSplitSourceSql, type ParquetFooter } from '../connectors/hive/hive-splits.js';
+import { inputSourceSql, leafDuckDbSql, rootDuckDbSql } from '../cluster/stage-sql.js';
+import type { Connectors } from '../connectors/connectors.js';
+import type { Split } from '../connectors/connector.types.js';
+import type { ParquetFooter } from '../connectors/hive/hive-splits.js';
 
 /** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
 export interface StageEngine extends Engine {
@@ -34,9 +32,9 @@ const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, {
  * also generates the tpch schema into this worker's own cache when the cache lacks it (a worker on another
  * machine): the generator's parts are the same files everywhere, so the splits the coordinator named exist.
  */
-async function stagesOf(engine: StageEngine, sql: string, session: Session, abort: PlanAbort | undefined, sources: StageSources): Promise<{ stages: StagePlan; user: Plan }> {
+async function stagesOf(engine: StageEngine, sql: string, session: Session, abort: PlanAbort | undefined, connectors: Connectors): Promise<{ stages: StagePlan; user: Plan }> {
   const user = await engine.plan(sql, session, abort);
-  const stages = cachedStages(sql, session, new Set(['tpch', ...sources.hive.keys()]));
+  const stages = cachedStages(sql, session, connectors.splittable);
   if (!stages) {
     user.release();
     throw bad('The statement does not split into a leaf and a root stage');
@@ -53,30 +51,9 @@ async function stagesOf(engine: StageEngine, sql: string, session: Session, abor
 /** DuckDB's type of each Presto integer type. */
 const INTEGRAL: Record<string, string> = { bigint: 'BIGINT', integer: 'INTEGER', smallint: 'SMALLINT', tinyint: 'TINYINT' };
 
-/** Where a leaf's splits come from: tpch's generated parts, or a hive catalog's files. */
-export interface StageSources {
-  tpchDirectory: string;
-  hive: ReadonlyMap<string, HiveCatalog>;
-}
-
-const NO_SOURCES: StageSources = { tpchDirectory: '', hive: new Map() };
-
 function checkSlice(split: Split): void {
   if (!Number.isSafeInteger(split.slices) || split.slices < 1 || split.slices > MAX_SLICES) throw bad(`A split's slices must be 1 to ${MAX_SLICES}`);
   if (!Number.isSafeInteger(split.slice) || split.slice < 0 || split.slice >= split.slices) throw bad('A split\'s slice must be 0 to slices - 1');
-}
-
-/** Absolute paths of `splits` of the stage's table, each checked against the table's manifest. */
-function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: string): (file: string) => string {
-  const schema = tpchSchema(stages.table.schema);
-  const schemaDirectory = schema && join(tpchDirectory, schema.directory);
-  const manifest = schemaDirectory === undefined ? undefined : manifestOf(schemaDirectory);
-  const table = manifest?.tables[stages.table.table];
-  const files = new Set(table?.files ?? []);
-  for (const split of splits) {
-    if (!files.has(split.file)) throw bad(`Split ${JSON.stringify(split.file.slice(0, 200))} is no part of tpch.${stages.table.schema}.${stages.table.table} here`);
-  }
-  return (file) => join(schemaDirectory!, file);
 }
 
 /**
@@ -85,23 +62,17 @@ function splitPaths(stages: StagePlan, splits: readonly Split[], tpchDirectory: 
  * its progress the rows and bytes its COPY's scans read of its splits (the engine's profile, as for any
  * statement: a slice's rows only, and without the rows a filter pushed into the scan dropped).
  */
-export async function planLeaf(engine: StageEngine, sql: string, session: Session, splits: readonly Split[], sources: StageSources | string, outputFile: string, abort?: PlanAbort): Promise<Plan> {
-  const from = typeof sources === 'string' ? { tpchDirectory: sources, hive: new Map<string, HiveCatalog>() } : sources;
-  const { stages, user } = await stagesOf(engine, sql, session, abort, from);
+export async function planLeaf(engine: StageEngine, sql: string, session: Session, splits: readonly Split[], connectors: Connectors, outputFile: string, abort?: PlanAbort): Promise<Plan> {
+  const { stages, user } = await stagesOf(engine, sql, session, abort, connectors);
   // The statement's columns travel with the leaf's plan: the coordinator needs no other plan for them.
   const columns = user.columns;
   user.release();
   if (splits.length === 0) throw bad('A leaf task needs at least one split');
   for (const split of splits) checkSlice(split);
-  const hive = from.hive.get(stages.table.catalog);
-  let source: string;
-  if (hive) {
-    if (!engine.parquetFooter) throw new VivaceError('NOT_SUPPORTED', 'This engine cannot read a lake table\'s splits');
-    const footerOf = engine.parquetFooter;
-    source = await hiveSplitSourceSql(hive, stages.table.schema, stages.table.table, splits, (path) => footerOf(path));
-  } else {
-    source = splitSourceSql(splits, splitPaths(stages, splits, from.tpchDirectory));
-  }
+  const connector = connectors.of(stages.table.catalog);
+  if (!connector?.splitSourceSql) throw bad(`Catalog ${stages.table.catalog} has no splits to read here`);
+  const footerOf = engine.parquetFooter?.bind(engine);
+  const source = await connector.splitSourceSql(stages.table, splits, footerOf ? { parquetFooter: footerOf } : {});
   const copy = `COPY (${leafDuckDbSql(stages, session, source)}) TO ${quoteString(outputFile)} (FORMAT parquet)`;
   const own = await engine.planOwnSql(copy, session, abort);
   return { columns, execute: () => new LeafExecution(own), release: () => own.release() };
@@ -139,8 +110,8 @@ class LeafExecution implements Execution {
 }
 
 /** The root's plan over the leaves' Parquet files: the user's statement's columns, the combined rows. */
-export async function planRoot(engine: StageEngine, sql: string, session: Session, inputFiles: readonly string[], abort?: PlanAbort, sources: StageSources = NO_SOURCES): Promise<Plan> {
-  const { stages, user } = await stagesOf(engine, sql, session, abort, sources);
+export async function planRoot(engine: StageEngine, sql: string, session: Session, inputFiles: readonly string[], connectors: Connectors, abort?: PlanAbort): Promise<Plan> {
+  const { stages, user } = await stagesOf(engine, sql, session, abort, connectors);
   const columns = user.columns;
   user.release();
   if (inputFiles.length === 0) throw bad('A root task needs at least one input');

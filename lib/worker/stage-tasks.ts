@@ -10,14 +10,12 @@ import { internalHeaders } from '../cluster/cluster-auth.js';
 import { taskOutputPath, type StageInput, type TaskPlanRequest } from '../cluster/task-protocol.js';
 import { WorkerClient, WorkerTransportError } from '../cluster/worker-client.js';
 import { planLeaf, planRoot, type StageEngine } from './stage-runner.js';
-import type { HiveCatalog } from '../connectors/hive/hive-catalog.js';
+import type { Connectors } from '../connectors/connectors.js';
 
 export interface StageTaskOptions {
   engine: StageEngine;
-  /** The tpch catalog's directory (its manifests name the splits). */
-  tpchDirectory: string;
-  /** The node's hive catalogs (their tables' files are the splits of a lake scan), by name. */
-  hive?: ReadonlyMap<string, HiveCatalog>;
+  /** The connectors of the node's catalog set: a leaf reads its splits as its table's connector does. */
+  connectors: Connectors;
   /** Where stage files go: inside the engine's sandbox (its temp directory). */
   directory: string;
   nodeId: string;
@@ -141,14 +139,13 @@ export class StageTasks {
 
   private async plan(taskId: string, request: TaskPlanRequest, sql: string, session: Session, abort?: PlanAbort): Promise<Plan> {
     const stage = request.stage!;
-    const { engine, tpchDirectory } = this.options;
-    const sources = { tpchDirectory, hive: this.options.hive ?? new Map<string, HiveCatalog>() };
+    const { engine, connectors } = this.options;
     if (stage.kind === 'leaf') {
       this.leaves.add(taskId);
-      return planLeaf(engine, sql, session, stage.splits, sources, this.fileFor(taskId, 'out'), abort);
+      return planLeaf(engine, sql, session, stage.splits, connectors, this.fileFor(taskId, 'out'), abort);
     }
     const files = await this.pull(taskId, stage.inputs, abort);
-    return planRoot(engine, sql, session, files, abort, sources);
+    return planRoot(engine, sql, session, files, connectors, abort);
   }
 
   /**

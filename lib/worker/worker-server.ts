@@ -1,7 +1,7 @@
 // Starts a worker's HTTP server over an engine: the app, the task registry and its sweep, and the graceful
 // shutdown PUT /v1/info/state "SHUTTING_DOWN" starts (stop taking tasks, let the running ones finish within
 // the grace period, leave discovery, stop). The engine stays the caller's: it closes it once `onStopped` runs.
-import type { HiveCatalog } from '../connectors/hive/hive-catalog.js';
+import type { Connectors } from '../connectors/connectors.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Engine } from '../engine/engine.types.js';
@@ -36,8 +36,8 @@ export interface WorkerServerOptions {
   /** Called when a graceful shutdown has stopped the server (the command closes the engine and exits). */
   onStopped?: () => void;
   now?: () => number;
-  /** Stage tasks (task-protocol.ts): the tpch directory and where their files go (inside the engine's sandbox); absent: refused. */
-  stages?: { engine: StageEngine; tpchDirectory: string; directory: string; hive?: ReadonlyMap<string, HiveCatalog> };
+  /** Stage tasks (task-protocol.ts): the node's connectors (a leaf's splits) and where their files go (inside the engine's sandbox); absent: refused. */
+  stages?: { engine: StageEngine; connectors: Connectors; directory: string };
 }
 
 export interface RunningWorker {

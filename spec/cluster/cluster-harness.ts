@@ -12,6 +12,8 @@ import type { Session } from '../../lib/protocol/types.js';
 import { SystemSnapshots } from '../../lib/worker/system-snapshot.js';
 import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-server.js';
 import { batchText } from '../../lib/engine/row-batch.js';
+import { connectorsOf, type Connectors } from '../../lib/connectors/connectors.js';
+import type { ConnectorOptions } from '../../lib/connectors/connector.types.js';
 
 export interface TestWorker {
   nodeId: string;
@@ -82,8 +84,13 @@ export class WorkerList {
   list = (): WorkerNode[] => this.workers.map((w) => ({ nodeId: w.nodeId, uri: w.url, memory: w.memory, alive: !this.dead.has(w.nodeId) }));
 }
 
+/** The built-in set's connectors without the lake: tpch over `tpchDirectory` (its name `tpchName`), memory, system. */
+export function builtInConnectors(tpchDirectory = join(tmpdir(), 'vivace-no-tpch'), options: ConnectorOptions = {}, tpchName = 'tpch'): Connectors {
+  return connectorsOf([{ name: tpchName, connector: 'tpch', directory: tpchDirectory }, { name: 'memory', connector: 'memory' }, { name: 'system', connector: 'system' }], options);
+}
+
 export function remoteEngine(workers: WorkerList | (() => WorkerNode[]), options: Partial<RemoteEngineOptions> = {}): RemoteEngine {
-  return new RemoteEngine({ workers: typeof workers === 'function' ? workers : workers.list, nodeId: () => 'coordinator-spec', ...options });
+  return new RemoteEngine({ workers: typeof workers === 'function' ? workers : workers.list, nodeId: () => 'coordinator-spec', connectors: builtInConnectors(), ...options });
 }
 
 export function session(overrides: Partial<Session> = {}): Session {

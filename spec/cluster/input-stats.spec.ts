@@ -10,7 +10,7 @@ import type { RemoteEngine } from '../../lib/cluster/remote-engine.js';
 import { defaultConfig } from '../../lib/config.js';
 import { formatDataSize } from '../../lib/protocol/data-size.js';
 import { startWorkerServer } from '../../lib/worker/worker-server.js';
-import { remoteEngine, runOn, session, testWorkerOf, WorkerList, type TestWorker } from './cluster-harness.js';
+import { builtInConnectors, remoteEngine, runOn, session, testWorkerOf, WorkerList, type TestWorker } from './cluster-harness.js';
 import { request, runStatement, startTestServer, type TestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
 
@@ -24,7 +24,7 @@ async function startWorker(nodeId: string): Promise<TestWorker> {
   const engine = await createDuckDbEngine({ tempDirectory: dir, memoryLimit: '1GB', threads: 1, maxConnections: 4, tpch: { directory: TPCH, log: () => {} } });
   const worker = await startWorkerServer({
     engine, nodeId, environment: 'vivace', host: '127.0.0.1', port: 0, maxBodyBytes: 4 << 20, maxQueryLength: 1_000_000, gracePeriodMs: 1_000,
-    stages: { engine, tpchDirectory: TPCH, directory: join(dir, 'stages') },
+    stages: { engine, connectors: builtInConnectors(TPCH), directory: join(dir, 'stages') },
   });
   return testWorkerOf({ nodeId, memory: false, worker, engine, planned: [], dir });
 }
@@ -57,7 +57,7 @@ describe('rows and bytes processed: what the table scans read (one task and two 
     const list = new WorkerList(workers);
     oneTask = remoteEngine(list);
     // tiny's tables are far below the default threshold: with minRows 0 an aggregate over one table splits.
-    staged = remoteEngine(list, { stages: { tpchDirectory: TPCH, minRows: 0 } });
+    staged = remoteEngine(list, { connectors: builtInConnectors(TPCH, { tpchMinRows: 0 }), stages: {} });
     servers = [await startTestServer({ engine: oneTask }), await startTestServer({ engine: staged })];
   });
   after(async () => {

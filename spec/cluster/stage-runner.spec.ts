@@ -18,6 +18,9 @@ import { planLeaf, planRoot } from '../../lib/worker/stage-runner.js';
 import type { Plan } from '../../lib/engine/engine.types.js';
 import { testSession } from '../engine/engine-helpers.js';
 import { executionRows } from '../../lib/engine/row-batch.js';
+import { builtInConnectors } from './cluster-harness.js';
+
+const TPCH = new Set(['tpch']);
 
 const session = testSession({ catalog: 'tpch', schema: 'tiny' });
 
@@ -32,6 +35,7 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
   let directory: string;
   let engine: DuckDbEngine;
   const tpchDirectory = join(defaultConfig().dataDirectory, 'tpch');
+  const connectors = builtInConnectors(tpchDirectory);
 
   before(async () => {
     directory = mkdtempSync(join(tmpdir(), 'vivace-stage-runner-'));
@@ -46,7 +50,7 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
 
   /** Runs `sql` in two stages over `workers` leaves; returns the root's rows and the partial rows exchanged. */
   async function staged(sql: string, workers: number): Promise<{ rows: unknown[][]; columns: string[]; exchanged: number; splits: number }> {
-    const plan = planStages(parseStatement(sql), session)!;
+    const plan = planStages(parseStatement(sql), session, TPCH)!;
     const manifest = readManifest(join(tpchDirectory, 'tiny'))!;
     const splits = splitsOf(manifest.tables[plan.table.table]!.files, workers);
     const files: string[] = [];
@@ -55,11 +59,11 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
       const mine = splits.filter((_, i) => i % workers === w);
       if (mine.length === 0) continue;
       const file = join(directory, `leaf-${files.length}-${Math.random().toString(36).slice(2)}.parquet`);
-      const { updateCount } = await drain(await planLeaf(engine, sql, session, mine, tpchDirectory, file));
+      const { updateCount } = await drain(await planLeaf(engine, sql, session, mine, connectors, file));
       exchanged += updateCount ?? 0;
       files.push(file);
     }
-    const root = await planRoot(engine, sql, session, files);
+    const root = await planRoot(engine, sql, session, files, connectors);
     const { rows } = await drain(root);
     return { rows, columns: root.columns.map((c) => `${c.name} ${c.type.base}`), exchanged, splits: splits.length };
   }
@@ -70,7 +74,7 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
     return { rows: (await drain(plan)).rows, columns };
   }
 
-  const splitting = TPCH_QUERIES.filter((q) => planStages(parseStatement(q.sql), session) !== undefined);
+  const splitting = TPCH_QUERIES.filter((q) => planStages(parseStatement(q.sql), session, TPCH) !== undefined);
 
   it('reuses one output path and input path query after query (cached plans, no DuckDB crash), each run right', async () => {
     // Stage tasks name their files by slot (stage-tasks.ts), so the same paths are written and read again
@@ -84,14 +88,14 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
       let exchanged = 0;
       for (let slice = 0; slice < slices; slice++) {
         rmSync(leafFile, { force: true });
-        const { updateCount } = await drain(await planLeaf(engine, sql, session, [{ file: manifest.tables.lineitem!.files[0]!, slice, slices }], tpchDirectory, leafFile));
+        const { updateCount } = await drain(await planLeaf(engine, sql, session, [{ file: manifest.tables.lineitem!.files[0]!, slice, slices }], connectors, leafFile));
         exchanged += updateCount ?? 0;
         const input = join(directory, `slot0-in${slice}.parquet`);
         rmSync(input, { force: true });
         await drain(await engine.planOwnSql(`COPY (SELECT * FROM read_parquet('${leafFile}')) TO '${input}' (FORMAT parquet)`, session));
         inputs.push(input);
       }
-      const { rows } = await drain(await planRoot(engine, sql, session, inputs));
+      const { rows } = await drain(await planRoot(engine, sql, session, inputs, connectors));
       expectSameRows(rows, expected, `${slices} slices`);
       expect(exchanged, `${slices} slices`).to.be.within(3, 3 * slices);
     }
@@ -107,7 +111,7 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
     ];
     for (const [i, [sql, rows]] of cases.entries()) {
       const file = join(directory, `count-${i}.parquet`);
-      const { rows: none, updateCount } = await drain(await planLeaf(engine, sql, session, [split], tpchDirectory, file));
+      const { rows: none, updateCount } = await drain(await planLeaf(engine, sql, session, [split], connectors, file));
       expect(none, sql).to.deep.equal([]);
       expect(updateCount, sql).to.equal(rows);
       const { rows: [[written]] = [[]] } = await drain(await engine.planOwnSql(`SELECT count(*) FROM read_parquet('${file}')`, session));
@@ -184,7 +188,7 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
         `ORDER BY ${columns.map((_, i) => i + 1).join(', ')}`,
         limit === undefined ? '' : `LIMIT ${limit}`,
       ].filter((p) => p !== '').join(' ');
-      expect(planStages(parseStatement(sql), session), sql).to.not.equal(undefined);
+      expect(planStages(parseStatement(sql), session, TPCH), sql).to.not.equal(undefined);
       const [two, one] = [await staged(sql, workers), await whole(sql)];
       expect(two.columns, sql).to.deep.equal(one.columns);
       expectSameRows(two.rows, one.rows, sql);
@@ -210,14 +214,14 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
       'SELECT count(*) FROM lineitem OFFSET 1',
       'SELECT sum(quantity), rank() OVER (ORDER BY sum(quantity)) FROM lineitem',
       'INSERT INTO memory.default.t SELECT count(*) FROM lineitem',
-    ]) expect(planStages(parseStatement(sql), session), sql).to.equal(undefined);
+    ]) expect(planStages(parseStatement(sql), session, TPCH), sql).to.equal(undefined);
   });
 
   it('refuses a split that is no part of the table, and a slice out of range', async () => {
     const sql = 'SELECT count(*) FROM lineitem';
     const out = join(directory, 'refused.parquet');
     for (const split of [{ file: '../../../etc/passwd', slice: 0, slices: 1 }, { file: 'lineitem/lineitem-00001.parquet', slice: 2, slices: 2 }, { file: 'orders/orders-00001.parquet', slice: 0, slices: 1 }]) {
-      const err = await planLeaf(engine, sql, session, [split], tpchDirectory, out).then(() => undefined, (e: unknown) => e);
+      const err = await planLeaf(engine, sql, session, [split], connectors, out).then(() => undefined, (e: unknown) => e);
       expect((err as { errorName?: string } | undefined)?.errorName, JSON.stringify(split)).to.equal('INVALID_ARGUMENTS');
     }
   });
@@ -226,7 +230,7 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
     const guarded = { plan: engine.plan, planOwnSql: engine.planOwnSql, close: engine.close, readsGuarded: (user: string, table: { table: string }) => user === session.user && table.table === 'lineitem' };
     const sql = 'SELECT count(*) FROM lineitem';
     const split = { file: readManifest(join(tpchDirectory, 'tiny'))!.tables.lineitem!.files[0]!, slice: 0, slices: 1 };
-    for (const run of [() => planLeaf(guarded, sql, session, [split], tpchDirectory, join(directory, 'guarded.parquet')), () => planRoot(guarded, sql, session, ['x.parquet'])]) {
+    for (const run of [() => planLeaf(guarded, sql, session, [split], connectors, join(directory, 'guarded.parquet')), () => planRoot(guarded, sql, session, ['x.parquet'], connectors)]) {
       const err = await run().then(() => undefined, (e: unknown) => e);
       expect(err).to.deep.include({ errorName: 'PERMISSION_DENIED' });
       expect((err as Error).message).to.include('tpch.tiny.lineitem has a column mask or row filter for this user');
@@ -235,7 +239,7 @@ describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', func
   });
 
   it('answers a statement\'s own error as the whole statement would (the user\'s plan runs first)', async () => {
-    const err = await planRoot(engine, 'SELECT count(nosuchcolumn) FROM lineitem', session, ['x.parquet']).then(() => undefined, (e: unknown) => e);
+    const err = await planRoot(engine, 'SELECT count(nosuchcolumn) FROM lineitem', session, ['x.parquet'], connectors).then(() => undefined, (e: unknown) => e);
     expect((err as { errorName?: string }).errorName).to.equal('COLUMN_NOT_FOUND');
   });
 });

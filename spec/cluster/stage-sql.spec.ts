@@ -1,4 +1,4 @@
-// The SQL a leaf reads its splits with (stage-sql.ts): slices of one Parquet file, contiguous runs of its
+// The SQL a leaf reads its splits of tpch's parts with (tpch-connector.ts): slices of one Parquet file, contiguous runs of its
 // rows when its row count is known (modulo otherwise), read by a real DuckDB, cover every row once.
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -6,7 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { sliceStart, splitSourceSql, splitsOf, type Split } from '../../lib/cluster/stage-sql.js';
+import { splitsOf } from '../../lib/cluster/stage-sql.js';
+import { sliceStart, splitSourceSql } from '../../lib/connectors/tpch/tpch-connector.js';
+import type { Split } from '../../lib/connectors/connector.types.js';
 
 describe('stage SQL: the splits of a Parquet file', function () {
   this.timeout(30_000);

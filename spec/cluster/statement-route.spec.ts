@@ -1,6 +1,10 @@
 // Where a statement runs, decided on its tree: and whether the coordinator's system.runtime snapshot goes with it.
 import { expect } from 'chai';
-import { routeOf } from '../../lib/cluster/statement-route.js';
+import { routeOf as routeIn } from '../../lib/cluster/statement-route.js';
+import { builtInConnectors } from './cluster-harness.js';
+
+/** Routes in the built-in catalogs (tpch shared, memory and system not). */
+const routeOf = (sql: string, s: Parameters<typeof routeIn>[1]) => routeIn(sql, s, builtInConnectors().shared);
 
 const session = { catalog: 'tpch', schema: 'tiny' };
 

@@ -19,15 +19,14 @@ import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-server.js';
 import type { StageEngine } from '../../lib/worker/stage-runner.js';
-import { remoteEngine, runOn, session, startTestWorker, testWorkerOf, WorkerList, type TestWorker } from './cluster-harness.js';
+import { builtInConnectors, remoteEngine, runOn, session, startTestWorker, testWorkerOf, WorkerList, type TestWorker } from './cluster-harness.js';
 import { call, planTask, results } from '../worker/worker-support.js';
 import { taskOutputPath, taskPath } from '../../lib/cluster/task-protocol.js';
 import { request, runStatement, startTestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
 import type { HiveCatalogConfig } from '../../lib/connectors/catalog.types.js';
-import { HiveCatalog } from '../../lib/connectors/hive/hive-catalog.js';
 import { defaultHiveCatalog } from '../../lib/connectors/hive/default-lake.js';
-import { stagedLake } from '../../lib/cluster/staged-query.js';
+import { connectorsOf } from '../../lib/connectors/connectors.js';
 import { batchText } from '../../lib/engine/row-batch.js';
 
 const TPCH = join(defaultConfig().dataDirectory, 'tpch');
@@ -67,7 +66,7 @@ async function startStageWorker(nodeId: string, tpchDirectory = TPCH, hive?: Hiv
   };
   const worker: RunningWorker = await startWorkerServer({
     engine, nodeId, environment: 'vivace', host: '127.0.0.1', port: 0, maxBodyBytes: 4 << 20, maxQueryLength: 1_000_000, gracePeriodMs: 1_000,
-    stages: { engine: stageEngine, tpchDirectory, directory: join(dir, 'stages'), ...(hive ? { hive: new Map([[hive.name, new HiveCatalog(hive, [])]]) } : {}) },
+    stages: { engine: stageEngine, connectors: connectorsOf([{ name: 'tpch', connector: 'tpch', directory: tpchDirectory }, ...(hive ? [hive] : [])]), directory: join(dir, 'stages') },
   });
   return {
     ...testWorkerOf({ nodeId, memory: false, worker, engine, planned: [], dir }),
@@ -144,7 +143,7 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     w1 = await startStageWorker('w1');
     list = new WorkerList([w0, w1]);
     // tiny's tables are far below the default threshold (STAGED_MIN_ROWS): every size splits here.
-    engine = remoteEngine(list, { stages: { tpchDirectory: TPCH, minRows: 0 } });
+    engine = remoteEngine(list, { connectors: builtInConnectors(TPCH, { tpchMinRows: 0 }), stages: {} });
   });
   after(async () => {
     await engine.close();
@@ -178,13 +177,13 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
   });
 
   it('a table with fewer rows than the threshold (by default 5,000,000) runs as one task', async () => {
-    const defaults = remoteEngine(list, { stages: { tpchDirectory: TPCH } });
+    const defaults = remoteEngine(list, { connectors: builtInConnectors(TPCH), stages: {} });
     try {
       const execution = (await defaults.plan(TPCH_QUERIES[5]!.sql, tiny)).execute();
       while (await execution.next(1 << 20)) { /* drain */ }
       expect(execution.progress().subStages).to.equal(undefined);
       expect(w0.copies.length + w1.copies.length).to.equal(0);
-      const limit = remoteEngine(list, { stages: { tpchDirectory: TPCH, minRows: 60_175 } });
+      const limit = remoteEngine(list, { connectors: builtInConnectors(TPCH, { tpchMinRows: 60_175 }), stages: {} });
       const staged = (await limit.plan(TPCH_QUERIES[5]!.sql, tiny)).execute();
       while (await staged.next(1 << 20)) { /* drain */ }
       expect(staged.progress().subStages, 'lineitem at tiny has 60,175 rows: at the threshold it splits').to.have.length(1);
@@ -195,7 +194,7 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
   });
 
   it('a user with a column mask or row filter on the table runs the query as one task, where they apply', async () => {
-    const guarded = remoteEngine(list, { stages: { tpchDirectory: TPCH, minRows: 0, guarded: (user, table) => user === tiny.user && table.table === 'lineitem' } });
+    const guarded = remoteEngine(list, { connectors: builtInConnectors(TPCH, { tpchMinRows: 0 }), stages: { guarded: (user, table) => user === tiny.user && table.table === 'lineitem' } });
     try {
       const execution = (await guarded.plan(TPCH_QUERIES[5]!.sql, tiny)).execute();
       while (await execution.next(1 << 20)) { /* drain */ }
@@ -209,7 +208,7 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
   it('a query in two stages waits for the required workers as a single task does', async () => {
     const clock = new SimulatedClock();
     const monitor = new ClusterSizeMonitor({ activeWorkers: () => list.list().filter((w) => w.alive).length, requiredWorkers: 1, maxWaitMs: 300_000, clock });
-    const starting = remoteEngine(list, { stages: { tpchDirectory: TPCH, minRows: 0 }, waitForWorkers: (abort) => monitor.waitForMinimumWorkers(abort) });
+    const starting = remoteEngine(list, { connectors: builtInConnectors(TPCH, { tpchMinRows: 0 }), stages: {}, waitForWorkers: (abort) => monitor.waitForMinimumWorkers(abort) });
     try {
       list.dead.add('w0').add('w1');
       const answer = runOn(starting, TPCH_QUERIES[5]!.sql, tiny);
@@ -243,7 +242,7 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
 
   it('a coordinator without a tpch cache of its own (--workers 0) names the planned parts and still runs Q6 in two stages', async () => {
     const none = mkdtempSync(join(tmpdir(), 'vivace-two-stage-coordinator-'));
-    const bare = remoteEngine(list, { stages: { tpchDirectory: none, minRows: 0 } });
+    const bare = remoteEngine(list, { connectors: builtInConnectors(none, { tpchMinRows: 0 }), stages: {} });
     try {
       const result = await runOn(bare, TPCH_QUERIES[5]!.sql, tiny);
       expectSameRows(result.rows, (await runOn(local as Engine, TPCH_QUERIES[5]!.sql, tiny)).rows, 'Q6 from a coordinator without a cache');
@@ -303,7 +302,7 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     // Two partitions, one file each: a split for each worker (the catalog's files are shared, as every node sees the root).
     await runOn(survivor.engine, 'CREATE SCHEMA lake.s', tiny);
     await runOn(survivor.engine, "CREATE TABLE lake.s.items WITH (partitioned_by = ARRAY['linestatus']) AS SELECT orderkey, quantity, returnflag, linestatus FROM tpch.tiny.lineitem", tiny);
-    const lakeEngine = remoteEngine(list, { stages: { tpchDirectory: TPCH, minRows: 0, lake: stagedLake([lake], 1) }, sharedCatalogs: new Set(['lake']) });
+    const lakeEngine = remoteEngine(list, { connectors: connectorsOf([{ name: 'tpch', connector: 'tpch', directory: TPCH }, lake], { tpchMinRows: 0, lakeMinBytes: 1 }), stages: {} });
     list.workers = [victim, survivor];
     const sql = 'SELECT returnflag, linestatus, count(*), sum(quantity), sum(orderkey) FROM lake.s.items GROUP BY 1, 2 ORDER BY 1, 2';
     try {

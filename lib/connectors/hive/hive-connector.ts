@@ -1,0 +1,38 @@
+// The hive connector as the planner and the workers ask it: a scan's splits are its table's data files,
+// listed now (other nodes and tools write the tree), pruned by the query's partition predicate and cut
+// into byte ranges as Trino's HiveSplitSource (hive-splits.ts); a worker reads the row groups that start
+// in its ranges. The root is one path on every node (a shared mount in a cluster of machines): shared.
+import type { HiveCatalogConfig } from '../catalog.types.js';
+import type { CatalogConnector, ConnectorOptions } from '../connector.types.js';
+import { HiveCatalog } from './hive-catalog.js';
+import { hiveSplitSourceSql, hiveTableSplits } from './hive-splits.js';
+import { VivaceError } from '../../protocol/vivace-error.js';
+
+/**
+ * A lake table of less data runs as one task: as for tpch (STAGED_MIN_ROWS), a leaf stage pays for a scan
+ * that takes a multiple of its ~30 ms; 64 MB of Parquet is about lineitem at sf1 compressed by half.
+ */
+export const STAGED_MIN_BYTES = 64 * 1024 * 1024;
+
+export function hiveConnector(config: HiveCatalogConfig, options: ConnectorOptions): CatalogConnector {
+  const minBytes = options.lakeMinBytes ?? STAGED_MIN_BYTES;
+  // A worker's reading view of the catalog (its metastore, its tables' files), made on its first split.
+  let catalog: HiveCatalog | undefined;
+  return {
+    catalog: config.name,
+    connector: 'hive',
+    shared: true,
+    scanSplits(table, where, maxSplits) {
+      const listed = hiveTableSplits(config, table.schema, table.table, where);
+      if (!listed || listed.splits.length === 0 || listed.splits.length > maxSplits || listed.bytes < minBytes) return undefined;
+      const splits = listed.splits.map((s) => ({ file: s.file, slice: 0, slices: 1, start: s.start, length: s.length }));
+      return { names: [...new Set(splits.map((s) => s.file))], splits };
+    },
+    splitSourceSql(table, splits, reading) {
+      const footerOf = reading.parquetFooter;
+      if (!footerOf) return Promise.reject(new VivaceError('NOT_SUPPORTED', 'This engine cannot read a lake table\'s splits'));
+      catalog ??= new HiveCatalog(config, []);
+      return hiveSplitSourceSql(catalog, table.schema, table.table, splits, (path) => footerOf(path));
+    },
+  };
+}
