@@ -67,7 +67,9 @@ export async function runServe(args: string[]): Promise<number> {
   // they are active (/v1/info `starting`, the ready line below).
   // With local workers, worker-0 holds the memory catalog: the start also waits for it, and so does a
   // statement for that catalog until it was first alive (later, a dead memory worker fails it at once).
-  let memoryWorkerSeen = workerCount === 0;
+  // No catalog file names a memory catalog: no worker holds one, and nothing waits for it.
+  const memoryCatalog = catalogs.some((c) => c.connector === 'memory');
+  let memoryWorkerSeen = workerCount === 0 || !memoryCatalog;
   const memoryWorkerSeenAlive = () => (memoryWorkerSeen ||= (late.workers?.() ?? []).some((w) => w.memory && w.alive));
   const clusterSize = new ClusterSizeMonitor({
     activeWorkers: () => (late.workers?.() ?? []).filter((w) => w.alive).length,
@@ -154,7 +156,7 @@ export async function runServe(args: string[]): Promise<number> {
       void stop(1);
       return new Promise<number>(() => {});
     }
-    localWorkers = new LocalWorkers({ count: workerCount, coordinatorUrl: server.url, dataDirectory, configFile, nice: config.localWorkersNice });
+    localWorkers = new LocalWorkers({ count: workerCount, coordinatorUrl: server.url, dataDirectory, configFile, nice: config.localWorkersNice, memoryCatalog });
     const workers = localWorkers;
     // Children never outlive the coordinator: on any exit, and (orphan guard) if it is killed.
     process.on('exit', () => workers.killAll());

@@ -125,7 +125,6 @@ export async function runWorker(argv: string[]): Promise<number> {
   const dataDir = values['data-dir'] ?? join(config.dataDirectory, 'worker');
   mkdirSync(dataDir, { recursive: true });
   const nodeId = stableNodeId(dataDir, values['node-id']);
-  const memoryCatalog = values['memory-catalog'] === true;
   // The process's logger at log.level, before anything that logs (the rules file, the memory catalog's
   // declared types, the worker's own errors); its lines name the node.
   const logger = createLogger({ level: config.logLevel }).child({ nodeId });
@@ -140,13 +139,17 @@ export async function runWorker(argv: string[]): Promise<number> {
   // The same catalog files as the coordinator's (its local workers are told the directory it resolved).
   const catalogs = loadCatalogs({ configDirectory: config.catalogConfigDirectory, configFile: values.config, dataDirectory: config.dataDirectory });
   const tpchCatalog = catalogs.find((c) => c.connector === 'tpch');
+  const memoryConfig = catalogs.find((c) => c.connector === 'memory');
   const hiveCatalogs = catalogs.filter((c): c is HiveCatalogConfig => c.connector === 'hive');
+  // No catalog file names a memory catalog: this worker holds none, whatever it was told.
+  const memoryCatalog = values['memory-catalog'] === true && memoryConfig !== undefined;
   const engine = await createDuckDbEngine({
     ...engineSizingOf(config),
-    tpch: tpchCatalog ? { directory: join(config.dataDirectory, 'tpch') } : false,
+    // Served under their files' names (tiny.properties: tiny); their DuckDB databases keep tpch and memory.
+    tpch: tpchCatalog ? { directory: tpchCatalog.directory, catalog: tpchCatalog.name } : false,
     system,
     ...(memoryCatalog ? { memoryDirectory: dataDir } : {}),
-    ...(catalogs.some((c) => c.connector === 'memory') ? {} : { memory: false }),
+    memory: memoryConfig ? { catalog: memoryConfig.name } : false,
     ...(accessControl.kind === 'file' ? { access: accessControl } : {}),
     hive: hiveCatalogs,
   }).catch((err: unknown) => Promise.reject(memoryFileInUse(err, dataDir) ?? err));

@@ -30,6 +30,8 @@ export interface LocalWorkersOptions {
   env?: NodeJS.ProcessEnv;
   /** The workers' CPU priority (`vivace worker --nice`); 0 or absent: the coordinator's. */
   nice?: number;
+  /** Whether worker-0 holds the memory catalog (`--memory-catalog`); false when no catalog file names one. Default true. */
+  memoryCatalog?: boolean;
 }
 
 export interface LocalWorkerState {
@@ -159,7 +161,7 @@ class Slot {
       '--port', '0',
       '--data-dir', join(this.options.dataDirectory, this.nodeId),
       ...(this.options.configFile ? ['--config', this.options.configFile] : []),
-      ...(this.index === 0 ? ['--memory-catalog'] : []),
+      ...(this.index === 0 && this.options.memoryCatalog !== false ? ['--memory-catalog'] : []),
       ...(this.options.nice ? ['--nice', String(this.options.nice)] : []),
     ];
     this.url = undefined;

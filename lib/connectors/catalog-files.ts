@@ -3,9 +3,9 @@
 // Any problem stops the start with one message naming the file, the line and the property: nothing
 // half-configured is served. `system` is always there (built in, as in Trino).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { VivaceError } from '../protocol/vivace-error.js';
-import type { CatalogConfig } from './catalog.types.js';
+import type { CatalogConfig, HiveCatalogConfig } from './catalog.types.js';
 import { CatalogProperties, PropertyProblem } from './catalog-properties.js';
 import { parsePropertiesText, PropertiesSyntaxError } from './properties-text.js';
 import { hiveCatalogConfig } from './hive/hive-catalog-properties.js';
@@ -23,8 +23,11 @@ export interface CatalogDirectoryOptions {
 const SYSTEM = 'system';
 /** Names DuckDB keeps for itself, and the prefix of the project's own databases. */
 const RESERVED = new Set(['temp', 'main', 'information_schema', 'pg_catalog']);
-/** Connectors that serve one catalog of a fixed name here (their DuckDB database is theirs alone). */
-const FIXED_NAMES: Record<string, string> = { tpch: 'tpch', memory: 'memory' };
+/**
+ * Connectors of one catalog per cluster here (one generated data set, one worker's database), served
+ * under their file's name: their DuckDB databases keep these names, which no other connector's catalog takes.
+ */
+const SINGLE_CONNECTORS = ['tpch', 'memory'] as const;
 /** Tpch connector properties Trino users set that change nothing about the data (TpchConfig). */
 const TPCH_HARMLESS_INTEGERS = ['tpch.splits-per-node', 'tpch.max-rows-per-page'];
 
@@ -56,6 +59,7 @@ export function loadCatalogs(options: CatalogDirectoryOptions): CatalogConfig[] 
   if (directory === undefined) return builtInCatalogs(options.dataDirectory);
   const files = readdirSync(directory).filter((n) => n.endsWith('.properties') && statSync(join(directory, n)).isFile()).sort();
   const catalogs: CatalogConfig[] = files.map((n) => catalogOfFile(join(directory, n), options.dataDirectory));
+  checkCatalogSet(catalogs);
   catalogs.push({ name: SYSTEM, connector: 'system' });
   return catalogs.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
@@ -92,8 +96,8 @@ function connectorCatalog(name: string, p: CatalogProperties, dataDirectory: str
   if (connector === undefined || connector === '') p.fail('connector.name', `Catalog configuration ${p.file} does not contain 'connector.name'`);
   // Trino takes the old dashed names (hive-hadoop2) with a warning, as underscores.
   const normalized = connector.split('-').join('_').toLowerCase();
-  const fixed = FIXED_NAMES[normalized];
-  if (fixed !== undefined && name !== fixed) p.fail('connector.name', `a ${normalized} catalog must be named ${fixed} here (${fixed}.properties): one ${normalized} catalog per cluster`);
+  const keeper = SINGLE_CONNECTORS.find((c) => c === name);
+  if (keeper !== undefined && normalized !== keeper) p.fail('connector.name', `the catalog ${name} must use the ${keeper} connector here (DuckDB keeps the database ${name} for it)`);
   switch (normalized) {
     case 'tpch': {
       for (const property of TPCH_HARMLESS_INTEGERS) p.integer(property, 1);
@@ -110,6 +114,39 @@ function connectorCatalog(name: string, p: CatalogProperties, dataDirectory: str
     default:
       return p.fail('connector.name', `unknown connector '${connector}' (here: tpch, memory, hive)`);
   }
+}
+
+/**
+ * What no file alone shows: a second tpch or memory catalog, and two hive catalogs over one tree (identical
+ * or nested roots: each would list, write and clean up the other's files as its own).
+ */
+function checkCatalogSet(catalogs: readonly CatalogConfig[]): void {
+  const problem = (catalog: CatalogConfig, property: string, message: string) => {
+    const line = propertyLine(catalog.file!, property);
+    return new VivaceError('CONFIGURATION_INVALID', `${catalog.file}${line === undefined ? '' : `:${line}`}: ${property}: ${message}`);
+  };
+  for (const connector of SINGLE_CONNECTORS) {
+    const [first, second] = catalogs.filter((c) => c.connector === connector);
+    if (second) throw problem(second, 'connector.name', `a second ${connector} catalog (${first!.name} is one): one ${connector} catalog per cluster here`);
+  }
+  const hive = catalogs.filter((c): c is HiveCatalogConfig => c.connector === 'hive');
+  for (const [i, later] of hive.entries()) {
+    for (const earlier of hive.slice(0, i)) {
+      const relation = later.root === earlier.root ? 'is the root of' : isUnder(later.root, earlier.root) ? 'lies under the root of' : isUnder(earlier.root, later.root) ? 'holds the root of' : undefined;
+      if (relation) throw problem(later, 'local.location', `${later.root} ${relation} catalog ${earlier.name} (${earlier.file}): two hive catalogs cannot share a tree`);
+    }
+  }
+}
+
+/** Whether `path` lies strictly under `directory` (both absolute and resolved). */
+function isUnder(path: string, directory: string): boolean {
+  const rel = relative(directory, path);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/** The line of `property` in a catalog file that was read once already. */
+function propertyLine(file: string, property: string): number | undefined {
+  return parsePropertiesText(readFileSync(file, 'utf8')).filter((e) => e.key === property).at(-1)?.line;
 }
 
 function isCatalogName(name: string): boolean {

@@ -211,7 +211,7 @@ export async function statementGuards(
 }
 
 function tpchColumnsOf(table: QualifiedTable): readonly string[] | undefined {
-  if (table.catalog !== TPCH_CATALOG) return undefined;
+  if (CatalogNames.duckdbName(table.catalog) !== TPCH_CATALOG) return undefined;
   return tpchTableColumns(table.table)?.map((c) => c.name);
 }
 

@@ -88,8 +88,11 @@ export interface DuckDbEngineOptions {
    * metastore mirrored as a DuckDB database named after the catalog, its DDL and writes the connector's.
    */
   hive?: readonly HiveCatalogConfig[];
-  /** false: no `memory` catalog is served (no catalog file names one); DuckDB's main database stays, unseen. */
-  memory?: false;
+  /**
+   * false: no memory catalog is served (no catalog file names one); DuckDB's main database stays, unseen.
+   * `catalog`: its name as users write it (its file's: `scratch`); its DuckDB database stays `memory`.
+   */
+  memory?: false | { catalog: string };
 }
 
 /** The memory catalog's database file in `memoryDirectory`: its stem is the catalog's name. */
@@ -98,8 +101,8 @@ export const MEMORY_DATABASE_FILE = 'memory.duckdb';
 export const DECLARED_COLUMNS_FILE = 'memory-declared-columns.json';
 
 const BIGINT: PrestoType = { base: 'bigint' };
-/** The memory catalog's default schema is every session's default: nobody may drop it. */
-const PROTECTED_SCHEMAS: ReadonlySet<string> = new Set(['memory.default']);
+/** DuckDB's main database: the memory catalog's tables (whatever name a catalog file serves it under). */
+const MEMORY_DATABASE = 'memory';
 const ROWS_COLUMN: OutputColumn[] = [{ name: 'rows', type: BIGINT }];
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
@@ -156,13 +159,22 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   for (const fn of ipAddressFunctions()) first.registerScalarFunction(fn);
   if (options.access) for (const fn of accessFunctions(options.access)) first.registerScalarFunction(fn);
   const tpchDirectory = options.tpch === false ? undefined : options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch');
+  // The names users write for tpch's and memory's databases (a catalog file's: tiny, scratch), served until close.
+  const tpchName = options.tpch === false ? undefined : options.tpch?.catalog ?? TPCH_CATALOG;
+  const memoryName = options.memory === false ? undefined : options.memory?.catalog ?? MEMORY_DATABASE;
+  const renamed = new Map([...(tpchName === undefined ? [] : [[TPCH_CATALOG, tpchName] as const]), ...(memoryName === undefined ? [] : [[MEMORY_DATABASE, memoryName] as const])].filter(([database, name]) => database !== name));
+  for (const [database, name] of renamed) CatalogNames.map(name, database);
+  const unserve = () => {
+    for (const name of renamed.values()) CatalogNames.unmap(name);
+  };
   let tpch: TpchCatalog | undefined;
   let system: Awaited<ReturnType<typeof attachSystemCatalog>> | undefined;
   let hive: HiveCatalogs | undefined;
   try {
     await first.run(`CREATE SCHEMA IF NOT EXISTS memory."default"`);
     tpch = tpchDirectory === undefined ? undefined : await attachTpchCatalog(instance, { ...(options.tpch || {}), directory: tpchDirectory });
-    system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory, new Map((options.hive ?? []).map((c) => [c.name, 'hive'])), options.memory === false ? ['memory'] : []) : undefined;
+    const connectors = new Map<string, string>([...(options.hive ?? []).map((c) => [c.name, 'hive'] as const), ...(tpchName === undefined ? [] : [[tpchName, 'tpch'] as const]), ...(memoryName === undefined ? [] : [[memoryName, 'memory'] as const])]);
+    system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory, { connectors, hidden: memoryName === undefined ? [MEMORY_DATABASE] : [], renamed }) : undefined;
     // Before the lock: a catalog's mirror is ATTACHed, and nothing may reach another catalog's directory.
     if (options.hive && options.hive.length > 0) {
       hive = await HiveCatalogs.open(instance, options.hive, [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, ...(options.memoryDirectory === undefined ? [] : [options.memoryDirectory])]);
@@ -173,19 +185,24 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     // reachable; the memory catalog's file was opened before the lock and needs no directory of its own.
     // The profiles' directory stays writable: DuckDB writes a statement's profile there as it ends.
     await lockDownEngine(first, [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, scans.directory, ...(hive?.roots ?? [])]);
+  } catch (err) {
+    unserve();
+    throw err;
   } finally {
     pool.release(first);
   }
   const transactions = transactionsOf(pool, { ...defaultTransactionLimits(pool.capacity), ...options.transactions });
   const cache = new PlanCache();
   // Memory and hive catalogs take writes (tpch and system are read-only connectors, as in Presto).
-  const memory = options.memory === false ? [] : ['memory'];
-  const catalogs = new Set([...memory, ...(tpch ? [TPCH_CATALOG] : []), ...(system ? [SYSTEM_CATALOG] : []), ...(hive?.names ?? [])]);
+  const memory = memoryName === undefined ? [] : [memoryName];
+  const catalogs = new Set([...memory, ...(tpch && tpchName ? [tpchName] : []), ...(system ? [SYSTEM_CATALOG] : []), ...(hive?.names ?? [])]);
   const writableCatalogs = new Set([...memory, ...(hive?.names ?? [])]);
+  // The memory catalog's default schema is every session's default: nobody may drop it.
+  const protectedSchemas: ReadonlySet<string> = new Set(memory.map((m) => `${m}.default`));
   const gate = (statement: Statement, sql: string, session: Session) =>
     admitStatement(statement, sql, {
       catalog: session.catalog, schema: session.schema, catalogs, writableCatalogs,
-      protectedSchemas: PROTECTED_SCHEMAS, preparedStatements: session.preparedStatements,
+      protectedSchemas, preparedStatements: session.preparedStatements,
       inTransaction: session.transactionId !== undefined && session.transactionId !== 'NONE',
     });
   // Only Presto's language reaches DuckDB: a user's statement is parsed as Trino SQL and held to the
@@ -241,7 +258,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     user: session.user,
     version: vivaceVersion(),
     databaseOf: (catalog) => CatalogNames.duckdbName(catalog),
-    hiddenColumns: (table) => (table.catalog === TPCH_CATALOG ? tpchHiddenColumns(table.schema, table.table) : hive?.hiddenColumns(table)),
+    hiddenColumns: (table) => (table.catalog === tpchName ? tpchHiddenColumns(table.schema, table.table) : hive?.hiddenColumns(table)),
     hiddenSource: (table) => hive?.hiddenSource(table),
     prunedSource: (table, where, qualifiers) => hive?.prunedSource(table, where, qualifiers),
     virtualTable: (catalog, schema, table) => {
@@ -263,7 +280,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   const catalogVisibility = (session: Session) => {
     const { access } = options;
     // Listings show the catalogs served (DuckDB's main database is the memory catalog's, served or not) the user may see.
-    if (!access) return options.memory === false ? { catalogVisible: (catalog: string) => catalogs.has(catalog) } : {};
+    if (!access) return memoryName === undefined ? { catalogVisible: (catalog: string) => catalogs.has(catalog) } : {};
     return {
       catalogVisible: (catalog: string) => catalogs.has(catalog) && catalogOpen(access.catalogAccess(session.user, catalog)),
       schemaVisible: (catalog: string, schema: string) => access.schemaVisible(session.user, catalog, schema),
@@ -277,7 +294,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   const guardsOf = (statement: Statement, session: Session) =>
     statementGuards(options.access!, statement, session, pool, (expression, text, table, user) => {
       const where = { catalog: table.catalog, schema: table.schema };
-      admitExpression(expression, text, { ...where, catalogs, writableCatalogs, protectedSchemas: PROTECTED_SCHEMAS });
+      admitExpression(expression, text, { ...where, catalogs, writableCatalogs, protectedSchemas });
       checkCatalogReads(expression, { ...where, accessOf: (catalog) => options.access!.catalogAccess(user, catalog) });
       checkExpressionReads(expression, tableAccessContext(options.access!, user, where));
     });
@@ -302,7 +319,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
       // meanwhile stops waiting for it (the generation goes on for the next query).
       const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
-      const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
+      const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, memoryCatalog: memoryName, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
       if (statement && hive) {
         const hiveCatalogs = hive;
         // A hive catalog's own statements (DDL, writes, SHOW CREATE TABLE); other statements read its mirror,
@@ -348,6 +365,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       hive?.close();
       instance.closeSync();
       scans.close();
+      unserve();
     },
   };
 }
@@ -384,6 +402,8 @@ interface UserStatement {
   tree: Statement;
   translate: (tree: Statement) => Translation;
   declared: DeclaredColumns;
+  /** The memory catalog's name (its tables' declared column types are kept); undefined: none. */
+  memoryCatalog: string | undefined;
   /** Whether the statement's user may see a catalog (the catalogs rule); absent: every catalog. */
   catalogVisible?: (catalog: string) => boolean;
   /** Whether the user may see a table, and a column of it, in SHOW TABLES / COLUMNS (the tables rule); absent: all. */
@@ -451,6 +471,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     const dialectPlan = await planDialectStatement({
       sql, tree: statement, session, connection, release: giveBack, plan: replans.user, planOwn: replans.own, planBound: replans.bound, transactions, clearPlanCache: () => cache.clear(),
       viewSql: user && ((view) => user.declared.viewSql(view)),
+      ...(user?.memoryCatalog === undefined ? {} : { defaultCatalog: user.memoryCatalog }),
       translate: user && ((tree) => user.translate(tree).sql),
       ...(user?.key === undefined ? {} : { boundKey: user.key }),
       ...(user?.catalogVisible ? { catalogVisible: user.catalogVisible } : {}),
@@ -498,7 +519,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     const columns = kind.kind === 'count' ? ROWS_COLUMN : [];
     // What the statement declares about memory tables' columns counts once it has run (or at its COMMIT).
     const noOp = statement !== undefined && (await isNoOp(connection, statement, translation));
-    const changes = statement && !noOp ? columnChanges(statement, session, 'memory') : [];
+    const changes = statement && !noOp && user?.memoryCatalog !== undefined ? columnChanges(statement, session, user.memoryCatalog) : [];
     const recordChanges = () => user?.declared.record(changes);
     // A CREATE TABLE IF NOT EXISTS that does nothing must not comment the table already there.
     const run = [text, ...(noOp ? [] : translation?.followUps ?? [])].join('; ');
@@ -589,7 +610,7 @@ const TPCH_COLUMN_MAPS = new Map<string, ReadonlyMap<string, PrestoType>>();
 
 /** The declared Trino types of a tpch table's columns where DuckDB's types lose them: the varchar bounds. */
 function declaredTableColumns(table: QualifiedTable): ReadonlyMap<string, PrestoType> | undefined {
-  if (table.catalog !== TPCH_CATALOG || tpchScaleFactor(table.schema) === undefined) return undefined;
+  if (CatalogNames.duckdbName(table.catalog) !== TPCH_CATALOG || tpchScaleFactor(table.schema) === undefined) return undefined;
   let columns = TPCH_COLUMN_MAPS.get(table.table);
   if (!columns) {
     const list = tpchTableColumns(table.table);

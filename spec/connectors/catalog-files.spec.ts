@@ -77,7 +77,8 @@ describe('catalog files', () => {
     expect(problem('a.properties', hive('hive.security=ranger\n'))).to.include(":6: hive.security: 'ranger' is not supported here (allow-all only)");
     expect(problem('a.properties', hive('hive.security=file\nsecurity.config-file=/etc/rules.json\n'))).to.match(/^:6: hive.security: 'file' is not supported here \(allow-all only\): write the catalog's rules in the system access rules file/);
     expect(problem('a.properties', hive('hive.security=READ-ONLY\n'))).to.include(":6: hive.security: 'read-only' is not supported here");
-    expect(problem('a.properties', 'connector.name=memory\n')).to.match(/^:1: connector.name: a memory catalog must be named memory here/);
+    expect(problem('memory.properties', 'connector.name=tpch\n')).to.equal(':1: connector.name: the catalog memory must use the memory connector here (DuckDB keeps the database memory for it)');
+    expect(problem('tpch.properties', hive())).to.equal(':1: connector.name: the catalog tpch must use the tpch connector here (DuckDB keeps the database tpch for it)');
     expect(problem('tpch.properties', 'connector.name=tpch\ntpch.column-naming=STANDARD\n')).to.equal(':2: tpch.column-naming: only SIMPLE is supported here');
     expect(problem('a.properties', 'connector.name=hive\\\n  \\u00zz\n')).to.equal(':1: Malformed \\uxxxx encoding');
   });
@@ -112,5 +113,38 @@ describe('catalog files', () => {
     expect(inside.metastoreDirectory).to.equal(join(lake, '%2e%2e', 'meta'));
     const sub = catalogOfFile(write('a.properties', `${base}hive.metastore.catalog.dir=local:///metastore\n`), dir) as HiveCatalogConfig;
     expect([sub.root, sub.metastoreDirectory]).to.deep.equal([lake, join(lake, 'metastore')]);
+  });
+
+  it('serves tpch and memory under their files\' names, one of each', () => {
+    write('tiny.properties', 'connector.name=tpch\n');
+    write('scratch.properties', 'connector.name=memory\n');
+    const set = loadCatalogs({ configDirectory: catalogs, dataDirectory: dir });
+    expect(set.map((c) => [c.name, c.connector])).to.deep.equal([['scratch', 'memory'], ['system', 'system'], ['tiny', 'tpch']]);
+    const second = write('tpch.properties', '# another\nconnector.name=tpch\n');
+    expect(() => loadCatalogs({ configDirectory: catalogs, dataDirectory: dir })).to.throw(`${second}:2: connector.name: a second tpch catalog (tiny is one): one tpch catalog per cluster here`);
+    rmSync(second);
+    const memory = write('x.properties', 'connector.name=memory\n');
+    expect(() => loadCatalogs({ configDirectory: catalogs, dataDirectory: dir })).to.throw(`${memory}:1: connector.name: a second memory catalog (scratch is one): one memory catalog per cluster here`);
+  });
+
+  it('refuses two hive catalogs whose roots are one directory or nested, naming the later file\'s line', () => {
+    mkdirSync(join(lake, 'inner'));
+    write('a.properties', hive());
+    const check = (name: string, location: string, relation: string) => {
+      const file = write(name, hive('', location));
+      expect(() => loadCatalogs({ configDirectory: catalogs, dataDirectory: dir }), name)
+        .to.throw(`${file}:4: local.location: ${location} ${relation} catalog a (${join(catalogs, 'a.properties')}): two hive catalogs cannot share a tree`);
+      rmSync(file);
+    };
+    check('b.properties', lake, 'is the root of');
+    check('b.properties', join(lake, 'inner'), 'lies under the root of');
+    mkdirSync(join(dir, 'outer', 'deeper'), { recursive: true });
+    rmSync(join(catalogs, 'a.properties'));
+    write('a.properties', hive('', join(dir, 'outer', 'deeper')));
+    check('b.properties', join(dir, 'outer'), 'holds the root of');
+    // Siblings, and a name that only starts like the other root, are separate trees.
+    mkdirSync(join(dir, 'outer', 'deeper2'));
+    write('c.properties', hive('', join(dir, 'outer', 'deeper2')));
+    expect(loadCatalogs({ configDirectory: catalogs, dataDirectory: dir }).map((c) => c.name)).to.deep.equal(['a', 'c', 'system']);
   });
 });

@@ -18,6 +18,8 @@ import type { TableReference } from '../../sql/duckdb-translation.js';
 import { isProcessAlive } from '../process-alive.js';
 
 export interface TpchCatalogOptions {
+  /** The catalog's name as users write it (its file's: `tiny` for tiny.properties); its DuckDB database stays `tpch`. Default tpch. */
+  catalog?: string;
   /** Where generated schemas live (default: <dataDirectory>/tpch). */
   directory?: string;
   /** Worker processes per generation (default: cores, at most 8; one below scale factor 0.1). */
@@ -67,6 +69,7 @@ function viewsSql(directory: string, schema: string, manifest: TpchManifest): st
 
 export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchCatalogOptions & { directory: string }): Promise<TpchCatalog> {
   const { directory } = options;
+  const catalog = options.catalog ?? TPCH_CATALOG;
   // By default an info line of the process's log (a worker's stderr carries JSON lines only).
   const log = options.log ?? ((line: string) => defaultLogger().info({ component: 'tpch', event: 'tpch_generation', message: line }));
   const freeDiskBytes = options.freeDiskBytes ?? statfsFreeBytes;
@@ -112,7 +115,7 @@ export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchC
 
   const ensureSchema = (name: string): Promise<void> => {
     const schema = tpchSchema(name);
-    if (schema === undefined) return Promise.reject(new VivaceError('SCHEMA_NOT_FOUND', `Schema '${TPCH_CATALOG}.${name}' does not exist`));
+    if (schema === undefined) return Promise.reject(new VivaceError('SCHEMA_NOT_FOUND', `Schema '${catalog}.${name}' does not exist`));
     if (ready.has(schema.name)) return Promise.resolve();
     let views = pending.get(schema.name);
     if (views === undefined) {
@@ -122,7 +125,7 @@ export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchC
         ready.add(schema.name);
       })().catch((err: unknown) => {
         if (err instanceof VivaceError) throw err;
-        throw new VivaceError('GENERIC_INTERNAL_ERROR', `Generating ${TPCH_CATALOG}.${schema.name} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        throw new VivaceError('GENERIC_INTERNAL_ERROR', `Generating ${catalog}.${schema.name} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
       }).finally(() => pending.delete(schema.name));
       pending.set(schema.name, views);
     }
@@ -131,7 +134,7 @@ export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchC
 
   return {
     beforePlan(tables) {
-      const missing = [...schemasOfTables(tables())].filter((s) => !ready.has(s));
+      const missing = [...schemasOfTables(tables(), catalog)].filter((s) => !ready.has(s));
       if (missing.length === 0) return undefined;
       return Promise.all(missing.map(ensureSchema)).then(() => undefined);
     },

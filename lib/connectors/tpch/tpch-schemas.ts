@@ -56,13 +56,13 @@ export function createSchemaSql(schema: string): string {
 const TABLES = new Set<string>(TPCH_TABLE_NAMES);
 
 /**
- * The tpch schemas holding tables a statement names (its translation resolved them against the session),
- * by their lower-case names. A name Trino refuses is left to DuckDB, which answers SCHEMA_NOT_FOUND.
+ * The tpch schemas holding tables of the tpch catalog (named `catalog`) a statement names (its translation
+ * resolved them against the session), by their lower-case names. A name Trino refuses is left to DuckDB, which answers SCHEMA_NOT_FOUND.
  */
-export function schemasOfTables(tables: readonly { catalog: string; schema: string; table: string }[]): Set<string> {
+export function schemasOfTables(tables: readonly { catalog: string; schema: string; table: string }[], catalog = TPCH_CATALOG): Set<string> {
   const found = new Set<string>();
   for (const t of tables) {
-    if (t.catalog === TPCH_CATALOG && TABLES.has(t.table.toLowerCase()) && tpchScaleFactor(t.schema) !== undefined) found.add(t.schema.toLowerCase());
+    if (t.catalog === catalog && TABLES.has(t.table.toLowerCase()) && tpchScaleFactor(t.schema) !== undefined) found.add(t.schema.toLowerCase());
   }
   return found;
 }

@@ -155,13 +155,20 @@ function tableFunction<R>(name: string, table: string, columns: Column<R>[], rea
 
 const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
-/** Every DuckDB database that is a served catalog (database_name), with its Presto name (catalog); `hidden`: databases that serve none. */
-const catalogsSql = (hidden: readonly string[]) => `(SELECT database_name, CASE database_name WHEN '${SYSTEM_DATABASE}' THEN '${SYSTEM_CATALOG}' ELSE database_name END AS catalog
+/**
+ * Every DuckDB database that is a served catalog (database_name), with its Presto name (catalog); `hidden`:
+ * databases that serve none; `renamed`: databases served under another name (tpch as `tiny`).
+ */
+const catalogsSql = (hidden: readonly string[], renamed: ReadonlyMap<string, string>) => {
+  const names = [[SYSTEM_DATABASE, SYSTEM_CATALOG], ...renamed].map(([database, catalog]) => `WHEN ${quoteString(database!)} THEN ${quoteString(catalog!)}`).join(' ');
+  return `(SELECT database_name, CASE database_name ${names} ELSE database_name END AS catalog
   FROM duckdb_databases() WHERE NOT internal${hidden.map((h) => ` AND database_name <> ${quoteString(h)}`).join('')})`;
+};
 
 /** The catalog's DDL, run once on a scratch database that is then attached read-only. */
-function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 'tasks', string>, connectors: ReadonlyMap<string, string>, hidden: readonly string[]): string[] {
-  const CATALOGS = catalogsSql(hidden);
+function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 'tasks', string>, served: ServedCatalogs): string[] {
+  const CATALOGS = catalogsSql(served.hidden ?? [], served.renamed ?? new Map());
+  const connectors = served.connectors ?? new Map<string, string>();
   const connectorName = connectors.size === 0 ? 'catalog'
     : `CASE catalog ${[...connectors].map(([catalog, connector]) => `WHEN ${quoteString(catalog)} THEN ${quoteString(connector)}`).join(' ')} ELSE catalog END`;
   return [
@@ -186,8 +193,17 @@ export interface SystemCatalog {
  * Registers the table functions on the instance and attaches the `system` catalog. `directory` holds
  * the catalog's small database file (views only) until close.
  */
-/** `connectors`: the connector of each catalog served under another name than its connector's (a hive catalog `lake`); `hidden`: databases no catalog is (memory's, when no file names it). */
-export async function attachSystemCatalog(instance: DuckDBInstance, source: SystemTablesSource, directory: string, connectors: ReadonlyMap<string, string> = new Map(), hidden: readonly string[] = []): Promise<SystemCatalog> {
+/** How the node's catalogs are served, for system.metadata.catalogs and system.jdbc. */
+export interface ServedCatalogs {
+  /** The connector of each catalog served under another name than its connector's (a hive catalog `lake`, tpch as `tiny`). */
+  connectors?: ReadonlyMap<string, string>;
+  /** Databases no catalog is (memory's, when no file names it). */
+  hidden?: readonly string[];
+  /** DuckDB database -> the catalog's name, for databases served under another name (tpch as `tiny`). */
+  renamed?: ReadonlyMap<string, string>;
+}
+
+export async function attachSystemCatalog(instance: DuckDBInstance, source: SystemTablesSource, directory: string, served: ServedCatalogs = {}): Promise<SystemCatalog> {
   // Table functions live on the instance, but stay valid only while the registering connection is open.
   const connection: DuckDBConnection = await instance.connect();
   const functions = { nodes: 'vivace_system_nodes', queries: SYSTEM_QUERIES_FUNCTION, tasks: 'vivace_system_tasks' };
@@ -202,7 +218,7 @@ export async function attachSystemCatalog(instance: DuckDBInstance, source: Syst
   const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const build = 'vivace_system_build';
   await connection.run(
-    [`ATTACH ${sqlString(file)} AS ${build}`, ...catalogSql(build, functions, connectors, hidden), `DETACH ${build}`, `ATTACH ${sqlString(file)} AS ${SYSTEM_DATABASE} (READ_ONLY)`].join(';\n'),
+    [`ATTACH ${sqlString(file)} AS ${build}`, ...catalogSql(build, functions, served), `DETACH ${build}`, `ATTACH ${sqlString(file)} AS ${SYSTEM_DATABASE} (READ_ONLY)`].join(';\n'),
   );
   CatalogNames.map(SYSTEM_CATALOG, SYSTEM_DATABASE);
   return {

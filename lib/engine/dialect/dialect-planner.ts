@@ -65,6 +65,8 @@ export interface DialectContext {
   clearPlanCache: () => void;
   /** A view's query as CREATE VIEW gave it, in Trino SQL (SHOW CREATE VIEW). */
   viewSql?: (view: { catalog: string; schema: string; table: string }) => string | undefined;
+  /** The catalog USE falls back to when neither the statement nor the session names one (the memory catalog); absent: none. */
+  defaultCatalog?: string;
   /** Whether the user may see a catalog (SHOW CATALOGS lists only those, as Trino's filterCatalogs). */
   catalogVisible?: (catalog: string) => boolean;
   /** Whether the user may see a table, and a column of it (SHOW TABLES, SHOW COLUMNS, DESCRIBE: Trino's filterTables, filterColumns). */
@@ -142,7 +144,7 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
     case 'explain':
       return planExplain(ctx, s);
     case 'use':
-      return sessionPlan(ctx, 'USE', await useStatement(connection, session, s.catalog, s.schema));
+      return sessionPlan(ctx, 'USE', await useStatement(connection, session, s.catalog, s.schema, ctx.defaultCatalog));
     case 'setSession':
       return sessionPlan(ctx, 'SET SESSION', setSessionStatement(s.name, s.value, await servedCatalogs(connection)));
     case 'resetSession':

@@ -24,9 +24,13 @@ function catalogEntry(name: string, catalogs: CatalogSessionLookup | undefined):
   return entry;
 }
 
-/** USE [catalog.]schema: both must exist. Without a catalog the session's (memory by default) is kept. */
-export async function useStatement(connection: DuckDBConnection, session: Session, catalog: string | undefined, schema: string): Promise<SessionUpdates> {
-  const target = catalog ?? session.catalog ?? 'memory';
+/**
+ * USE [catalog.]schema: both must exist. Without a catalog the session's is kept, else `defaultCatalog`
+ * (the memory catalog); with neither, Trino's UseTask: MISSING_CATALOG_NAME.
+ */
+export async function useStatement(connection: DuckDBConnection, session: Session, catalog: string | undefined, schema: string, defaultCatalog: string | undefined): Promise<SessionUpdates> {
+  const target = catalog ?? session.catalog ?? defaultCatalog;
+  if (target === undefined) throw new VivaceError('MISSING_CATALOG_NAME', 'Catalog must be specified when session catalog is not set');
   const database = await resolveCatalog(connection, target);
   // As stored: `USE "S2"` on schema s2 must not leave the client sending a name DuckDB spells otherwise.
   const stored = await resolveSchema(connection, database, target, schema);
