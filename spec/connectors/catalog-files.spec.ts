@@ -37,6 +37,15 @@ describe('catalog files', () => {
     throw new Error(`${name} was taken`);
   };
 
+  it('takes a folder of files as a hive catalog in two lines: the file metastore and local file system are the defaults', () => {
+    const two = catalogOfFile(write('w.properties', `connector.name=hive\nlocal.location=${lake}\n`), dir) as HiveCatalogConfig;
+    const five = catalogOfFile(write('w.properties', hive()), dir) as HiveCatalogConfig;
+    expect(two).to.deep.equal(five);
+    expect(two.metastoreDirectory).to.equal(two.root);
+    const legacy = catalogOfFile(write('w.properties', `connector.name=hive\nfs.local.enabled=false\nfs.native-local.enabled=true\nlocal.location=${lake}\n`), dir) as HiveCatalogConfig;
+    expect(legacy.root).to.equal(two.root);
+  });
+
   it('serves the built-in set without a catalog directory: tpch, memory, system and a lake over data.directory/lake', () => {
     const set = loadCatalogs({ dataDirectory: dir });
     expect(set.map((c) => `${c.name}:${c.connector}`)).to.deep.equal(['tpch:tpch', 'memory:memory', 'system:system', 'lake:hive']);
@@ -68,7 +77,8 @@ describe('catalog files', () => {
     expect(problem('a.properties', '\nconnector.name=mysql\n')).to.equal(":2: connector.name: unknown connector 'mysql' (here: tpch, memory, hive)");
     expect(problem('a.properties', hive('hive.foo=1\n'))).to.equal(':6: hive.foo: is not a property of the hive connector here');
     expect(problem('a.properties', 'connector.name=hive\nhive.metastore=thrift\n')).to.match(/^:2: hive.metastore: only 'file' is supported here/);
-    expect(problem('a.properties', 'connector.name=hive\nhive.metastore=file\n')).to.match(/^: fs.local.enabled: must be true/);
+    expect(problem('a.properties', 'connector.name=hive\nfs.local.enabled=false\nlocal.location=/tmp\n')).to.match(/^:2: fs.local.enabled: must be true/);
+    expect(problem('a.properties', 'connector.name=hive\n')).to.equal(': local.location: is required');
     expect(problem('a.properties', 'connector.name=hive\nhive.metastore=file\nfs.native-local.enabled=true\n')).to.equal(': local.location: is required');
     expect(problem('a.properties', hive('hive.storage-format=ORC\n'))).to.equal(':6: hive.storage-format: ORC has no reader here (PARQUET, JSON, TEXTFILE and CSV do)');
     expect(problem('a.properties', hive('hive.storage-format=parquet2\n'))).to.match(/^:6: hive.storage-format: must be one of ORC, PARQUET/);

@@ -18,17 +18,21 @@ const HARMLESS_BOOLEANS = ['hive.metastore.disable-location-checks', 'hive.parqu
 
 /** The hive catalog `name` of a file's properties; a problem throws PropertyProblem naming the property. */
 export function hiveCatalogConfig(name: string, p: CatalogProperties): HiveCatalogConfig {
-  const metastore = p.take('hive.metastore', 'thrift').toLowerCase();
+  // Trino requires hive.metastore=file, fs.local.enabled=true and hive.metastore.catalog.dir: they are the only
+  // choices here, so they default to them (a Trino catalog file still reads the same), and a folder of files
+  // is a catalog in two lines, connector.name and local.location. A file naming another choice still fails.
+  const metastore = p.take('hive.metastore', 'file').toLowerCase();
   if (metastore !== 'file') p.fail('hive.metastore', `only 'file' is supported here (${metastore} needs a metastore service this node cannot reach)`);
-  const localEnabled = p.boolean('fs.local.enabled', false);
-  const legacyEnabled = p.boolean('fs.native-local.enabled', false);
-  if (!localEnabled && !legacyEnabled) p.fail('fs.local.enabled', 'must be true: the local file system is the only one here (S3, GCS, Azure and HDFS have no reader)');
+  const explicitlyOff = p.boolean('fs.local.enabled', true) === false || p.boolean('fs.native-local.enabled', true) === false;
+  if (explicitlyOff && !(p.boolean('fs.local.enabled', false) || p.boolean('fs.native-local.enabled', false))) {
+    p.fail('fs.local.enabled', 'must be true: the local file system is the only one here (S3, GCS, Azure and HDFS have no reader)');
+  }
   for (const other of ['fs.native-s3.enabled', 'fs.native-gcs.enabled', 'fs.native-azure.enabled', 'fs.hadoop.enabled']) {
     if (p.boolean(other, false)) p.fail(other, 'is not supported here: only the local file system is');
   }
   const root = localRoot(p);
   const base = defaultHiveCatalog(root, name);
-  const catalogDir = p.required('hive.metastore.catalog.dir');
+  const catalogDir = p.take('hive.metastore.catalog.dir', 'local:///');
   let metastoreDirectory: string;
   try {
     metastoreDirectory = resolveCatalogDir(catalogDir, root);
