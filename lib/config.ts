@@ -46,7 +46,7 @@ export interface CoordinatorConfig {
   maxBodyBytes: number;
   /** where generated data (tpch) lives */
   dataDirectory: string;
-  /** Trino's `catalog.config-dir`: the catalog files (default: etc/catalog beside the config file; none: the built-in set) */
+  /** Trino's `catalog.config-dir`: the catalog files (default: catalog/ beside the config file, as etc/catalog beside etc/config.properties, else etc/catalog beside it; none: the built-in set) */
   catalogConfigDirectory?: string;
   /** DuckDB spill directory */
   tempDirectory: string;

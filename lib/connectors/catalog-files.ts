@@ -14,7 +14,7 @@ import { defaultLakeCatalog } from './hive/default-lake.js';
 export interface CatalogDirectoryOptions {
   /** `catalog.config-dir` when the config file sets it (then it must exist). */
   configDirectory?: string;
-  /** The file given with --config: the default directory is `etc/catalog` beside it. */
+  /** The file given with --config: the default directory is `catalog` beside it (etc/catalog for etc/config.properties), else `etc/catalog` beside it. */
   configFile?: string;
   /** data.directory: tpch's cache and the built-in lake live under it. */
   dataDirectory: string;
@@ -39,8 +39,13 @@ export function catalogDirectory(options: CatalogDirectoryOptions): string | und
     return dir;
   }
   if (options.configFile === undefined) return undefined;
-  const dir = join(dirname(resolve(options.configFile)), 'etc', 'catalog');
-  return existsSync(dir) && statSync(dir).isDirectory() ? dir : undefined;
+  // Trino's layout, etc/config.properties beside etc/catalog/: `catalog` beside the config file; else
+  // `etc/catalog` beside it (a config file in the directory holding etc/).
+  const beside = dirname(resolve(options.configFile));
+  for (const dir of [join(beside, 'catalog'), join(beside, 'etc', 'catalog')]) {
+    if (existsSync(dir) && statSync(dir).isDirectory()) return dir;
+  }
+  return undefined;
 }
 
 /** The built-in set: tpch, memory, system, and the `lake` over <data.directory>/lake (created when missing). */

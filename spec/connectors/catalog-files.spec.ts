@@ -65,11 +65,19 @@ describe('catalog files', () => {
     expect(sales.file).to.equal(join(catalogs, 'sales.properties'));
   });
 
+  it('finds Trino\'s layout first: etc/catalog beside etc/config.properties', () => {
+    const trino = join(dir, 'trino', 'etc');
+    mkdirSync(join(trino, 'catalog'), { recursive: true });
+    expect(catalogDirectory({ configFile: join(trino, 'config.properties'), dataDirectory: dir })).to.equal(join(trino, 'catalog'));
+    expect(catalogDirectory({ configFile: join(dir, 'config.properties'), dataDirectory: dir })).to.equal(catalogs);
+    expect(catalogDirectory({ configFile: join(dir, 'etc', 'config.properties'), dataDirectory: dir }), 'etc/config.properties beside etc/catalog').to.equal(catalogs);
+  });
+
   it('takes catalog.config-dir relative to the config file, and refuses one that does not exist', () => {
     expect(catalogDirectory({ configDirectory: 'etc/catalog', configFile: join(dir, 'c.properties'), dataDirectory: dir })).to.equal(catalogs);
     expect(() => catalogDirectory({ configDirectory: 'nowhere', configFile: join(dir, 'c.properties'), dataDirectory: dir })).to.throw(/catalog.config-dir: not a directory/);
     // No explicit directory and none beside the config: the built-in set.
-    expect(catalogDirectory({ configFile: join(dir, 'etc', 'c.properties'), dataDirectory: dir })).to.equal(undefined);
+    expect(catalogDirectory({ configFile: join(dir, 'elsewhere', 'c.properties'), dataDirectory: dir })).to.equal(undefined);
   });
 
   it('names the file, the line and the property of every mistake', () => {
