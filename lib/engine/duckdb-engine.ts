@@ -1,5 +1,6 @@
 // The Engine on an embedded, in-memory DuckDB: opens the instance, plans statements on pooled
 // connections (prepare without running) and hands out executions that stream Presto JSON rows.
+import { syncPartitionCall } from '../sql/procedure-calls.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
@@ -300,6 +301,15 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     });
   /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
   const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement, key?: string): Promise<Plan> => {
+    if (statement?.type === 'Call') {
+      // The one procedure served is a hive catalog's (hive-catalogs.ts runs it); its arguments bind first.
+      try {
+        const call = syncPartitionCall(statement, session.catalog);
+        if (!hive?.names.includes(call.catalog)) throw new VivaceError('PROCEDURE_NOT_FOUND', `Procedure not registered: ${call.catalog}.system.sync_partition_metadata`);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
     const replans: Replans = {
       user: (s2, session2) => plan(s2, session2, signal),
       own: (s2, session2) => planTrusted(s2, session2, signal),

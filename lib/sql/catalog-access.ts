@@ -127,6 +127,8 @@ export function writeDenial(statement: Statement, name: string): string {
       return `Cannot create table ${name}`;
     case 'Insert':
       return `Cannot insert into table ${name}`;
+    case 'Call':
+      return `Cannot execute procedure ${name.slice(0, name.indexOf('.'))}.system.sync_partition_metadata`;
     case 'Delete':
       return `Cannot delete from table ${name}`;
     case 'Update':

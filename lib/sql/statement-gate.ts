@@ -1,6 +1,7 @@
 // The allow-list every statement passes before anything runs: statement kinds the project serves,
 // functions Trino has and the project maps, tables in the project's catalogs only (never DuckDB's own
 // catalogs, schemas or views), and writes to the memory catalog only. Works on the parse tree alone.
+import { isSyncPartitionMetadata, syncPartitionTarget } from './procedure-calls.js';
 import type { FunctionCall, Node, QualifiedName, Statement, Table, TableFunctionInvocation } from './ast.js';
 import { isAllowedFunction, resolveFunctionName } from './function-catalog.js';
 import { positionAt } from './syntax-error.js';
@@ -131,6 +132,7 @@ function checkStatementKind(statement: Statement, sql: string, prepared = false)
     throw new VivaceError('NOT_SUPPORTED', `Invalid statement type for prepared statement: ${statement.type === 'ExecuteImmediate' ? 'EXECUTE IMMEDIATE' : statement.type.toUpperCase()}`);
   }
   if (!SERVED.has(statement.type)) {
+    if (statement.type === 'Call' && isSyncPartitionMetadata(statement)) return;
     if (statement.type === 'Call') throw failAt(sql, statement, 'PROCEDURE_NOT_FOUND', `Procedure not registered: ${partsOf(statement.name).join('.')}`);
     throw failAt(sql, statement, 'NOT_SUPPORTED', `${statementName(statement.type)} is not supported`);
   }
@@ -230,6 +232,10 @@ export function writeTarget(statement: Statement): { name: QualifiedName; schema
     case 'DropColumn':
     case 'RenameColumn':
       return { name: statement.table, schemaLevel: false, dropsSchema: false };
+    case 'Call': {
+      const name = syncPartitionTarget(statement);
+      return name && { name, schemaLevel: false, dropsSchema: false };
+    }
     case 'CreateSchema':
       return { name: statement.name, schemaLevel: true, dropsSchema: false };
     case 'DropSchema':

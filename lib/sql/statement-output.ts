@@ -25,6 +25,7 @@ const UPDATE_TYPES: Partial<Record<Statement['type'], string>> = {
   RenameSchema: 'RENAME SCHEMA',
   CreateView: 'CREATE VIEW',
   DropView: 'DROP VIEW',
+  Call: 'CALL',
 };
 
 const COUNTS: Partial<Record<Statement['type'], string>> = {

@@ -1,6 +1,7 @@
 // The schemas and tables rules of the access control, held against a statement's tree: the privileges a
 // statement needs on each table it reads or writes, schema ownership for CREATE / DROP SCHEMA, and the
 // columns a rule denies. Denials use Trino's AccessDeniedException messages, with the object's full name.
+import { syncPartitionMode } from './procedure-calls.js';
 import type { Expression, Node, QualifiedName, Relation, Statement, Table } from './ast.js';
 import { accessDenied, writeDenial, type CatalogAccessLevel } from './catalog-access.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from './names.js';
@@ -120,6 +121,14 @@ function checkWrite(statement: Statement, context: TableAccessContext): void {
     return;
   }
   const table = tableOf(target.name, context);
+  if (table && statement.type === 'Call') {
+    // sync_partition_metadata adds partitions as an INSERT, drops them as a DELETE (its connector's checks).
+    const mode = syncPartitionMode(statement);
+    const grant = context.grantOf(table);
+    if (mode !== 'DROP' && !grant.privileges.has('INSERT')) throw accessDenied(`Cannot insert into table ${nameOf(table)}`);
+    if (mode !== 'ADD' && !grant.privileges.has('DELETE')) throw accessDenied(`Cannot delete from table ${nameOf(table)}`);
+    return;
+  }
   const privilege = neededPrivilege(statement);
   if (!table || !privilege) return;
   const allowed = (t: QualifiedTable) => context.grantOf(t).privileges.has(privilege);

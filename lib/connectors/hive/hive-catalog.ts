@@ -302,7 +302,6 @@ export class HiveCatalog {
     return `SELECT * FROM ${quoteIdentifier(this.name)}.${quoteIdentifier(schema)}.${quoteIdentifier(systemMacro(system.table, system.kind))}()`;
   }
 
-  /** The table's partitions and files, as its view reads them. */
   /**
    * The table's partitions and data files. `keep`: the partitions a statement's WHERE clause leaves (by
    * their values); the others are neither checked nor listed, as Trino's HivePartitionManager prunes before

@@ -1,6 +1,8 @@
 // The engine's side of the hive catalogs (lib/connectors/hive): each attached as a DuckDB database that
 // mirrors its metastore, brought up to date before every statement that names it; its DDL, INSERT, CTAS
 // and SHOW CREATE TABLE planned here as plans whose execution does the connector's work.
+import { syncPartitionCall } from '../../sql/procedure-calls.js';
+import { syncPartitionMetadata } from '../../connectors/hive/hive-sync-partitions.js';
 import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
 import type { HiveCatalogConfig } from '../../connectors/catalog.types.js';
 import { HiveCatalog, systemTableOf } from '../../connectors/hive/hive-catalog.js';
@@ -103,6 +105,17 @@ export class HiveCatalogs {
    * Brings the mirror of every catalog the statement names (or the session is in) up to date, with the
    * files of the tables it reads. Resolves whether a view changed (the plan cache is stale then).
    */
+  /**
+   * Brings a catalog's mirror up to date after this node changed it (a write, DDL, DELETE, CALL); the next
+   * statement's beforePlan then reports a change, so no cached plan outlives a view or macro it was bound to
+   * (DuckDB does not rebind a prepared statement when a table macro is replaced: t$partitions read stale).
+   */
+  private async resync(catalog: HiveCatalog, tables: readonly QualifiedTable[]): Promise<void> {
+    if (await catalog.sync(this.mirror, tables)) this.changedSincePlan = true;
+  }
+
+  private changedSincePlan = false;
+
   async beforePlan(statement: Statement, session: Session, tables: () => readonly QualifiedTable[]): Promise<boolean> {
     const named = new Set<string>();
     if (session.catalog !== undefined && this.catalogs.has(fold(session.catalog))) named.add(fold(session.catalog));
@@ -122,7 +135,8 @@ export class HiveCatalogs {
     });
     const read = [...tables(), ...systemReads];
     for (const t of read) if (this.catalogs.has(t.catalog)) named.add(t.catalog);
-    let changed = false;
+    let changed = this.changedSincePlan;
+    this.changedSincePlan = false;
     for (const name of named) {
       const catalog = this.catalogs.get(name)!;
       if (await catalog.sync(this.mirror, read.filter((t) => t.catalog === name))) changed = true;
@@ -156,7 +170,7 @@ export class HiveCatalogs {
       return t;
     };
     const sync = async () => {
-      await catalog.sync(this.mirror, []);
+      await this.resync(catalog, []);
     };
     switch (statement.type) {
       case 'CreateSchema':
@@ -187,6 +201,11 @@ export class HiveCatalogs {
         return workPlan(ROWS_COLUMN, updateType, () => this.write(statement, table(), catalog, planning, queryId));
       case 'Delete':
         return workPlan(ROWS_COLUMN, updateType, () => this.delete(statement, table(), catalog, planning, queryId));
+      case 'Call':
+        return workPlan([], updateType, async () => {
+          syncPartitionMetadata(syncPartitionCall(statement, session.catalog), catalog, queryId);
+          await sync();
+        });
       default:
         throw new VivaceError('NOT_SUPPORTED', `${updateType ?? statement.type} is not supported by catalog '${catalog.name}'`);
     }
@@ -213,7 +232,7 @@ export class HiveCatalogs {
         querySql: translation.sql, queryColumns: { names: outputNames(query, duckdbNames), types },
       };
       const rows = statement.type === 'Insert' ? await insertInto(statement, t.schema, t.table, ctx) : await createTableAs(statement, t.schema, t.table, ctx);
-      await catalog.sync(this.mirror, [t]);
+      await this.resync(catalog, [t]);
       return rows ?? 0;
     } finally {
       release();
@@ -231,7 +250,7 @@ export class HiveCatalogs {
       deleteFromTable(resolved, keys === 0 ? undefined : catalog.metastore.partitionNames(t.schema, t.table, keys), catalog.metastore, queryId, recursive);
     } else {
       checkWholePartitions(statement.where, resolved);
-      await catalog.sync(this.mirror, [t]);
+      await this.resync(catalog, [t]);
       // The WHERE is evaluated over the table's partitions ("t$partitions"), as Trino's partition pruning does.
       const partitions = `${[catalog.name, t.schema, `${t.table}$partitions`].map((p) => quoteIdentifier(p)).join('.')}`;
       const predicate = planning.translate(parseStatement(`SELECT * FROM ${partitions} WHERE ${formatSql(statement.where)}`)).sql;
@@ -247,7 +266,7 @@ export class HiveCatalogs {
         deleteFromTable(resolved, matched, catalog.metastore, queryId, recursive);
       }
     }
-    await catalog.sync(this.mirror, [t]);
+    await this.resync(catalog, [t]);
     return null;
   }
 

@@ -24,9 +24,12 @@ describe('hive DELETE', function () {
     expect(out.updateCount).to.equal(undefined);
     expect(visible('s/ev/tag=a')).to.deep.equal(['day=2024-01-01']);
     expect((await f.run('SELECT n FROM lake.s.ev ORDER BY n')).rows).to.deep.equal([[1], [3], [4]]);
+    expect((await f.run('SELECT * FROM lake.s."ev$partitions" ORDER BY 1, 2')).rows).to.deep.equal([['a', '2024-01-01'], ['b', '2024-01-01'], [null, '2024-01-03']]);
     // NULL's partition, by IS NULL; a function of a partition column; the emptied tag directory goes too.
     await f.run('DELETE FROM lake.s.ev WHERE tag IS NULL');
     expect(visible('s/ev')).to.deep.equal(['tag=a', 'tag=b']);
+    // The same text again after a DELETE: no cached plan holds the partitions the DELETE dropped.
+    expect((await f.run('SELECT * FROM lake.s."ev$partitions" ORDER BY 1, 2')).rows).to.deep.equal([['a', '2024-01-01'], ['b', '2024-01-01']]);
     await f.run("DELETE FROM lake.s.ev WHERE upper(tag) = 'B'");
     expect(visible('s/ev')).to.deep.equal(['tag=a']);
     expect((await f.run('SELECT n, "$partition" FROM lake.s.ev')).rows).to.deep.equal([[1, 'tag=a/day=2024-01-01']]);
