@@ -1,6 +1,7 @@
 // The engine's side of the hive catalogs (lib/connectors/hive): each attached as a DuckDB database that
 // mirrors its metastore, brought up to date before every statement that names it; its DDL, INSERT, CTAS
 // and SHOW CREATE TABLE planned here as plans whose execution does the connector's work.
+import { addColumn, commentOn, dropColumn, renameColumn, renameTable } from '../../connectors/hive/hive-alter.js';
 import { syncPartitionCall } from '../../sql/procedure-calls.js';
 import { syncPartitionMetadata } from '../../connectors/hive/hive-sync-partitions.js';
 import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
@@ -9,7 +10,7 @@ import { HiveCatalog, systemTableOf } from '../../connectors/hive/hive-catalog.j
 import { createSchema, createTable, dropSchema, dropTable, showCreateTable } from '../../connectors/hive/hive-ddl.js';
 import { createTableAs, insertInto } from '../../connectors/hive/hive-writes.js';
 import { checkWholePartitions, deleteFromTable, matchingPartitionsSql } from '../../connectors/hive/hive-deletes.js';
-import type { Delete, Expression, Query, Statement } from '../../sql/ast.js';
+import type { Delete, Expression, QualifiedName, Query, Statement } from '../../sql/ast.js';
 import { parseStatement } from '../../sql/parser.js';
 import { formatSql } from '../../sql/sql-formatter.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from '../../sql/names.js';
@@ -172,6 +173,12 @@ export class HiveCatalogs {
     const sync = async () => {
       await this.resync(catalog, []);
     };
+    /** A change to one table's metadata, its mirror brought up to date after. */
+    const alterTable = (change: (t: QualifiedTable) => void) => workPlan([], updateType, async () => {
+      const t = table();
+      change(t);
+      await this.resync(catalog, [t]);
+    });
     switch (statement.type) {
       case 'CreateSchema':
         return workPlan([], updateType, async () => {
@@ -201,6 +208,22 @@ export class HiveCatalogs {
         return workPlan(ROWS_COLUMN, updateType, () => this.write(statement, table(), catalog, planning, queryId));
       case 'Delete':
         return workPlan(ROWS_COLUMN, updateType, () => this.delete(statement, table(), catalog, planning, queryId));
+      case 'AddColumn':
+        return alterTable((t) => addColumn(statement, catalog, t.schema, t.table));
+      case 'DropColumn':
+        return alterTable((t) => dropColumn(statement, catalog, t.schema, t.table));
+      case 'RenameColumn':
+        return alterTable((t) => renameColumn(statement, catalog, t.schema, t.table));
+      case 'Comment':
+        if (statement.objectType === 'VIEW') return undefined;
+        return alterTable((t) => commentOn(statement, catalog, t.schema, t.table));
+      case 'RenameTable':
+        return workPlan([], updateType, async () => {
+          const from = table();
+          const to = renameTarget(statement.target, from);
+          renameTable(catalog, from, to, statement.exists);
+          await this.resync(catalog, [from, to]);
+        });
       case 'Call':
         return workPlan([], updateType, async () => {
           syncPartitionMetadata(syncPartitionCall(statement, session.catalog), catalog, queryId);
@@ -352,4 +375,14 @@ class WorkExecution implements Execution {
   progress(): ExecutionProgress {
     return { processedRows: 0, processedBytes: 0, outputRows: this.delivered ? 1 : 0, cpuTimeMillis: Math.round(this.millis) };
   }
+}
+
+/** RENAME TO's target: `t` in the source's schema, `s.t` or `c.s.t` in the source's catalog (Trino's RenameTableTask). */
+function renameTarget(target: QualifiedName, from: QualifiedTable): QualifiedTable {
+  const parts = partsOf(target);
+  if (parts.length === 1) return { ...from, table: parts[0]! };
+  if (parts.length === 2) return { ...from, schema: parts[0]!, table: parts[1]! };
+  if (parts.length === 3 && parts[0] === from.catalog) return { catalog: from.catalog, schema: parts[1]!, table: parts[2]! };
+  if (parts.length === 3) throw new VivaceError('NOT_SUPPORTED', 'Table rename across catalogs is not supported');
+  throw new VivaceError('SYNTAX_ERROR', `Too many dots in table name: ${parts.join('.')}`);
 }

@@ -137,6 +137,10 @@ describe('hive CALL system.sync_partition_metadata', function () {
       expect(await as('dropper', call('FULL'))).to.equal(`PERMISSION_DENIED: Access Denied: Cannot insert into table lake.s.${name}`);
       expect(await as('adder', call('FULL'))).to.equal(`PERMISSION_DENIED: Access Denied: Cannot delete from table lake.s.${name}`);
       expect(await as('adder', call('ADD'))).to.equal('ok');
+      // ALTER TABLE and RENAME need OWNERSHIP, as Trino's rules say.
+      expect(await as('adder', `ALTER TABLE lake.s.${name} ADD COLUMN z bigint`)).to.equal(`PERMISSION_DENIED: Access Denied: Cannot add a column to table lake.s.${name}`);
+      expect(await as('adder', `ALTER TABLE lake.s.${name} RENAME TO r${name}`)).to.match(/^PERMISSION_DENIED: Access Denied: Cannot rename table from /);
+      expect(await as('owner', `ALTER TABLE lake.s.${name} ADD COLUMN z bigint`)).to.equal('ok');
       expect(await as('dropper', call('DROP'))).to.equal('ok');
       const prepared = runSql(engine, `EXECUTE p USING 's', '${name}', 'ADD'`, testSession({ user: 'reader', catalog: 'lake', schema: 's', preparedStatements: { p: 'CALL system.sync_partition_metadata(?, ?, ?)' } }));
       const denied = await prepared.then(() => 'ok', (e: { message: string }) => e.message);
