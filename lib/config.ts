@@ -3,7 +3,7 @@
 import { vivaceVersion } from './protocol/vivace-version.js';
 import { readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { parseDataSize } from './protocol/data-size.js';
 import { parseDuration } from './protocol/duration.js';
 import { VivaceError } from './protocol/vivace-error.js';
@@ -48,6 +48,13 @@ export interface CoordinatorConfig {
   dataDirectory: string;
   /** Trino's `catalog.config-dir`: the catalog files (default: catalog/ beside the config file, as etc/catalog beside etc/config.properties, else etc/catalog beside it; none: the built-in set) */
   catalogConfigDirectory?: string;
+  /** Trino's `catalog.management`: `dynamic` allows CREATE CATALOG and DROP CATALOG (default `static`). */
+  catalogManagement?: 'static' | 'dynamic';
+  /**
+   * `catalog.dynamic-roots` (ours): the absolute directories a created catalog's root must lie under, fixed at
+   * start (default: `<data.directory>/catalogs`). Only read with catalog.management=dynamic.
+   */
+  catalogDynamicRoots?: string[];
   /** DuckDB spill directory */
   tempDirectory: string;
   engineMemoryLimit: string;
@@ -216,6 +223,21 @@ const authenticationTypes = (value: string): AuthenticationType[] => {
 };
 
 /** Property names follow Presto's config.properties where one exists. */
+/** catalog.management: static or dynamic (Trino's CatalogManagerConfig, case-insensitive). */
+function catalogManagement(value: string): 'static' | 'dynamic' {
+  const v = value.trim().toLowerCase();
+  if (v !== 'static' && v !== 'dynamic') throw new VivaceError('INVALID_ARGUMENTS', `catalog.management must be static or dynamic: ${value}`);
+  return v;
+}
+
+/** catalog.dynamic-roots: comma-separated absolute directories (checked further at start: dynamic-catalogs.ts). */
+function dynamicRoots(value: string): string[] {
+  const roots = value.split(',').map((r) => r.trim()).filter((r) => r !== '');
+  if (roots.length === 0) throw new VivaceError('INVALID_ARGUMENTS', 'catalog.dynamic-roots must name at least one absolute directory');
+  for (const root of roots) if (!isAbsolute(root)) throw new VivaceError('INVALID_ARGUMENTS', `catalog.dynamic-roots: not an absolute directory: ${root}`);
+  return roots;
+}
+
 const PROPERTIES: Record<string, Parser> = {
   'http-server.http.port': (v) => ({ port: integer(v, 'http-server.http.port') }),
   'http-server.http.host': (v) => ({ host: v }),
@@ -236,6 +258,8 @@ const PROPERTIES: Record<string, Parser> = {
   'protocol.v1.max-wait': (v) => ({ longPollMs: parseDuration(v) }),
   'data.directory': (v) => ({ dataDirectory: v }),
   'catalog.config-dir': (v) => ({ catalogConfigDirectory: v }),
+  'catalog.management': (v) => ({ catalogManagement: catalogManagement(v) }),
+  'catalog.dynamic-roots': (v) => ({ catalogDynamicRoots: dynamicRoots(v) }),
   'engine.temp-directory': (v) => ({ tempDirectory: v }),
   'engine.memory-limit': (v) => ({ engineMemoryLimit: v }),
   'engine.threads': (v) => ({ engineThreads: integer(v, 'engine.threads') }),

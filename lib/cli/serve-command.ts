@@ -16,6 +16,9 @@ import { claimWorkersDirectory, type WorkersDirectoryClaim } from '../cluster/wo
 import type { SystemTablesSource } from '../connectors/system/system-tables.js';
 import { catalogDirectory, loadCatalogs } from '../connectors/catalog-files.js';
 import { connectorsOf } from '../connectors/connectors.js';
+import { CatalogManager } from '../connectors/catalog-manager.js';
+import { catalogStoreDirectory, dynamicCatalogSettings } from '../connectors/dynamic-catalogs.js';
+import { CatalogStatementsEngine } from '../cluster/catalog-statements.js';
 import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
 import { coordinatorDiscovery } from '../http/announcement.routes.js';
 import { startServer, type RunningServer } from '../http/server.js';
@@ -59,7 +62,11 @@ export async function runServe(args: string[]): Promise<number> {
   // Rules first (an invalid rules file stops the start), and the catalog files (so does a bad one).
   const accessControl = createAccessControl(config);
   const catalogDir = catalogDirectory({ configDirectory: config.catalogConfigDirectory, configFile: values.config, dataDirectory: config.dataDirectory });
-  const catalogs = loadCatalogs({ configDirectory: catalogDir, dataDirectory: config.dataDirectory });
+  const dynamicStore = config.catalogManagement === 'dynamic' ? catalogStoreDirectory(catalogDir, config.dataDirectory) : undefined;
+  const catalogs = loadCatalogs({ configDirectory: catalogDir, dataDirectory: config.dataDirectory, ...(dynamicStore === undefined ? {} : { createdStore: dynamicStore }) });
+  // catalog.management: static (the files' set, Trino's default) or dynamic (CREATE and DROP CATALOG).
+  const dynamic = dynamicCatalogSettings(config, catalogDir, catalogs);
+  const catalogManager = new CatalogManager(catalogs, dynamic ? { management: 'dynamic', store: dynamic.store, roots: dynamic.roots } : { management: 'static' });
   // Bound once the coordinator and its server exist: the engine is created before them.
   const late: { workers?: () => WorkerNode[]; server?: RunningServer; system?: SystemTablesSource } = {};
   const nodeId = () => late.server?.nodeId ?? 'coordinator';
@@ -77,7 +84,7 @@ export async function runServe(args: string[]): Promise<number> {
     maxWaitMs: config.requiredWorkersMaxWaitMs,
     startedWhen: memoryWorkerSeenAlive,
   });
-  const engine = new RemoteEngine({
+  const remote = new RemoteEngine({
     workers: () => late.workers?.() ?? [],
     nodeId,
     ...(config.internalSharedSecret === undefined ? {} : { sharedSecret: config.internalSharedSecret }),
@@ -99,7 +106,11 @@ export async function runServe(args: string[]): Promise<number> {
       ...(config.distributedTpchMinRows === undefined ? {} : { tpchMinRows: config.distributedTpchMinRows }),
     }),
     ...(config.distributedTpch === true ? { stages: { guarded: (user, table) => accessControl.tableGuard(user, table) !== undefined } } : {}),
+    // Dynamic: every task carries the catalog set, so each worker (one restarted or joining later too) has it.
+    catalogSync: () => catalogManager.catalogSync(),
   });
+  // CREATE and DROP CATALOG run here, on the catalog set's owner; the rest on the workers.
+  const engine = new CatalogStatementsEngine(remote, catalogManager, accessControl.kind === 'file' ? { catalogAccess: (user, catalog) => accessControl.catalogAccess(user, catalog) } : {});
   const coordinator = createCoordinator({ engine, config, cluster: clusterSize });
   // Discovery's workers with the failure detector's verdict.
   late.workers = clusterWorkers(() => coordinatorDiscovery(coordinator, nodeId()).list(), () => coordinator.nodes());

@@ -18,7 +18,8 @@ import { startWorkerServer } from '../worker/worker-server.js';
 import { Announcer } from '../worker/announcer.js';
 import { engineSizingOf } from './engine-options.js';
 import { lowerOwnPriority, parseNice } from '../cluster/process-priority.js';
-import { loadCatalogs } from '../connectors/catalog-files.js';
+import { catalogDirectory, loadCatalogs } from '../connectors/catalog-files.js';
+import { catalogStoreDirectory, dynamicCatalogSettings, type CatalogSync } from '../connectors/dynamic-catalogs.js';
 import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
 import { connectorsOf } from '../connectors/connectors.js';
 
@@ -137,7 +138,12 @@ export async function runWorker(argv: string[]): Promise<number> {
   const system = new SystemTablesBinding();
   system.bind(snapshots);
   // The same catalog files as the coordinator's (its local workers are told the directory it resolved).
-  const catalogs = loadCatalogs({ configDirectory: config.catalogConfigDirectory, configFile: values.config, dataDirectory: config.dataDirectory });
+  const catalogDir = catalogDirectory({ configDirectory: config.catalogConfigDirectory, configFile: values.config, dataDirectory: config.dataDirectory });
+  const dynamicStore = config.catalogManagement === 'dynamic' ? catalogStoreDirectory(catalogDir, config.dataDirectory) : undefined;
+  const catalogs = loadCatalogs({ configDirectory: catalogDir, dataDirectory: config.dataDirectory, ...(dynamicStore === undefined ? {} : { createdStore: dynamicStore }) });
+  // catalog.management=dynamic: created catalogs' roots are allowed in the sandbox from the start; each task
+  // brings the cluster's set (CatalogSync), which the engine opens before the task plans.
+  const dynamic = dynamicCatalogSettings(config, catalogDir, catalogs);
   const tpchCatalog = catalogs.find((c) => c.connector === 'tpch');
   const memoryConfig = catalogs.find((c) => c.connector === 'memory');
   const hiveCatalogs = catalogs.filter((c): c is HiveCatalogConfig => c.connector === 'hive');
@@ -152,6 +158,7 @@ export async function runWorker(argv: string[]): Promise<number> {
     memory: memoryConfig ? { catalog: memoryConfig.name } : false,
     ...(accessControl.kind === 'file' ? { access: accessControl } : {}),
     hive: hiveCatalogs,
+    ...(dynamic ? { dynamicRoots: dynamic.roots } : {}),
   }).catch((err: unknown) => Promise.reject(memoryFileInUse(err, dataDir) ?? err));
 
   // Set once the worker listens (its address is in the announcement).
@@ -179,6 +186,7 @@ export async function runWorker(argv: string[]): Promise<number> {
     maxQueryLength: config.maxQueryLength,
     gracePeriodMs: config.shutdownGracePeriodMs,
     system: snapshots,
+    ...(dynamic ? { syncCatalogs: (sync: CatalogSync) => engine.syncCatalogs(sync) } : {}),
     // Stage tasks (a query in two stages, vivace.distributed-tpch on the coordinator): files in the sandbox's temp directory.
     // A leaf reads its splits as its table's connector does (a lake's metadata read here, its files through
     // the engine, whose sandbox allows the roots).

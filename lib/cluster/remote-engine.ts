@@ -10,6 +10,7 @@ import { internalHeaders } from './cluster-auth.js';
 import { routeOf } from './statement-route.js';
 import type { StageFiles } from './staged-query.js';
 import type { Connectors } from '../connectors/connectors.js';
+import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { planStaged, stagedQuery, type StageHost } from './staged-query.js';
 import {
   TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath,
@@ -68,6 +69,8 @@ export interface RemoteEngineOptions {
    * reads the table's files as they are).
    */
   stages?: { guarded?: (user: string, table: { catalog: string; schema: string; table: string }) => boolean };
+  /** catalog.management=dynamic: the catalog set every task carries to its worker (catalog-manager.ts). */
+  catalogSync?: () => CatalogSync | undefined;
 }
 
 const DEFAULTS = { firstBatchBytes: 1 << 20, workTimeoutMs: 600_000, controlTimeoutMs: 10_000, watchIntervalMs: 1_000 } as const;
@@ -120,6 +123,8 @@ export class RemoteEngine implements Engine {
       ...(sizesPages(session) ? {} : { execute: true, targetBytes: this.settings.firstBatchBytes, ...(route.tableFree ? { inlineFirstPage: true } : {}) }),
       ...(route.readsSystemRuntime && this.options.systemSnapshot ? { system: this.options.systemSnapshot(session.user) } : {}),
     };
+    const catalogs = this.options.catalogSync?.();
+    if (catalogs) request.catalogs = catalogs;
     // A statement that may run anywhere runs again on another alive worker when its worker is lost before
     // any of its rows reached the coordinator (RemoteExecution): nothing of it was seen, so nothing repeats.
     const rerun: Rerun | undefined = pinned || route.target !== 'any' ? undefined : (lost, attempt) => {

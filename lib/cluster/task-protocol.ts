@@ -29,6 +29,7 @@
 // Errors: a JSON body `{ errorName, message, errorLocation? }` (TaskError) with status 400 for the
 // statement's own errors, 404 for an unknown task, 409 for a wrong state, 5xx for the worker's trouble.
 // Every request carries the internal bearer when a shared secret is configured (cluster-auth.ts).
+import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js';
 import type { ErrorLocation } from '../protocol/types.js';
 import type { ErrorName } from '../protocol/error-codes.js';
@@ -67,6 +68,11 @@ export interface TaskPlanRequest {
    * batch that failed: token 0 then answers its error) and token 0 is read as usual.
    */
   inlineFirstPage?: boolean;
+  /**
+   * catalog.management=dynamic: the cluster's hive catalogs from files and CREATE CATALOG (dynamic-catalogs.ts),
+   * which the worker brings its own set to before planning; absent: static, the worker's files decide.
+   */
+  catalogs?: CatalogSync;
   /** A stage task (see above); absent: the whole statement. A worker that predates it would run the whole statement: mixed versions need the switch (vivace.distributed-tpch) off. */
   stage?: TaskStage;
 }

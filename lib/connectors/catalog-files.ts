@@ -18,6 +18,11 @@ export interface CatalogDirectoryOptions {
   configFile?: string;
   /** data.directory: tpch's cache and the built-in lake live under it. */
   dataDirectory: string;
+  /**
+   * catalog.management=dynamic without a catalog directory: the directory of created catalogs' files, read
+   * beside the built-in set (with a catalog directory, created catalogs are files of it).
+   */
+  createdStore?: string;
 }
 
 const SYSTEM = 'system';
@@ -61,12 +66,24 @@ export function builtInCatalogs(dataDirectory: string): CatalogConfig[] {
 /** The catalogs of `options` (the directory's files, else the built-in set), sorted by name. */
 export function loadCatalogs(options: CatalogDirectoryOptions): CatalogConfig[] {
   const directory = catalogDirectory(options);
-  if (directory === undefined) return builtInCatalogs(options.dataDirectory);
-  const files = readdirSync(directory).filter((n) => n.endsWith('.properties') && statSync(join(directory, n)).isFile()).sort();
-  const catalogs: CatalogConfig[] = files.map((n) => catalogOfFile(join(directory, n), options.dataDirectory));
+  if (directory === undefined) {
+    const builtIn = builtInCatalogs(options.dataDirectory);
+    const store = options.createdStore;
+    if (store === undefined || !existsSync(store)) return builtIn;
+    const created = filesOf(store).map((file) => catalogOfFile(file, options.dataDirectory));
+    checkCatalogSet([...builtIn.filter((c) => c.connector === 'hive' || c.connector === 'tpch' || c.connector === 'memory').map((c) => ({ ...c, file: c.file ?? '(built in)' })), ...created]);
+    for (const c of created) if (builtIn.some((b) => b.name === c.name)) throw new VivaceError('CONFIGURATION_INVALID', `${c.file}: the catalog ${c.name} is built in`);
+    return [...builtIn, ...created].sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+  const catalogs: CatalogConfig[] = filesOf(directory).map((file) => catalogOfFile(file, options.dataDirectory));
   checkCatalogSet(catalogs);
   catalogs.push({ name: SYSTEM, connector: 'system' });
   return catalogs.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** A directory's catalog files (`*.properties`, dot files left out: a store's temporary files), sorted. */
+function filesOf(directory: string): string[] {
+  return readdirSync(directory).filter((n) => n.endsWith('.properties') && !n.startsWith('.') && statSync(join(directory, n)).isFile()).sort().map((n) => join(directory, n));
 }
 
 /** One catalog file checked, or a CONFIGURATION_INVALID error naming the file, line and property. */
@@ -144,7 +161,7 @@ function checkCatalogSet(catalogs: readonly CatalogConfig[]): void {
 }
 
 /** Whether `path` lies strictly under `directory` (both absolute and resolved). */
-function isUnder(path: string, directory: string): boolean {
+export function isUnder(path: string, directory: string): boolean {
   const rel = relative(directory, path);
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
@@ -152,6 +169,11 @@ function isUnder(path: string, directory: string): boolean {
 /** The line of `property` in a catalog file that was read once already. */
 function propertyLine(file: string, property: string): number | undefined {
   return parsePropertiesText(readFileSync(file, 'utf8')).filter((e) => e.key === property).at(-1)?.line;
+}
+
+/** A name a catalog may take here: lower-case letters, digits and _, not system, nor a name DuckDB or Vivace keeps. */
+export function isServableCatalogName(name: string): boolean {
+  return name !== SYSTEM && isCatalogName(name) && !RESERVED.has(name) && !name.startsWith('vivace_');
 }
 
 function isCatalogName(name: string): boolean {

@@ -91,3 +91,24 @@ export class PropertiesSyntaxError extends Error {
     super(message);
   }
 }
+
+/**
+ * Entries as .properties text parsePropertiesText (and Java's Properties.load) reads back to the same keys
+ * and values: `\`, separators, comment marks, blanks and line breaks escaped, and everything outside
+ * printable ASCII as \uXXXX, so no value can start another line or entry.
+ */
+export function formatPropertiesText(entries: readonly { key: string; value: string }[]): string {
+  return entries.map((e) => `${escapeProperty(e.key)}=${escapeProperty(e.value)}\n`).join('');
+}
+
+const ESCAPED: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\f': '\\f', '=': '\\=', ':': '\\:', '#': '\\#', '!': '\\!', ' ': '\\ ' };
+
+function escapeProperty(s: string): string {
+  let out = '';
+  for (let k = 0; k < s.length; k++) {
+    const c = s[k]!;
+    const code = s.charCodeAt(k);
+    out += ESCAPED[c] ?? (code < 0x20 || code > 0x7e ? `\\u${code.toString(16).padStart(4, '0')}` : c);
+  }
+  return out;
+}

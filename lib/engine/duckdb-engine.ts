@@ -55,6 +55,8 @@ import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
 import { checkCatalogSessionProperties } from '../protocol/catalog-session-properties.js';
 import { catalogSessionLookup } from './dialect/catalog-session.js';
 import { HiveCatalogs } from './catalogs/hive-catalogs.js';
+import { catalogFingerprint, createdHiveCatalog, storedProperties, type CatalogSync } from '../connectors/dynamic-catalogs.js';
+import { isServableCatalogName } from '../connectors/catalog-files.js';
 
 export interface DuckDbEngineOptions {
   /** Parent of the tpch directory by default. Defaults to tempDirectory. */
@@ -94,6 +96,11 @@ export interface DuckDbEngineOptions {
    */
   hive?: readonly HiveCatalogConfig[];
   /**
+   * catalog.management=dynamic: the directories (real paths) created catalogs' roots lie under, allowed in the
+   * sandbox from the start, so that syncCatalogs can open a hive catalog CREATE CATALOG made later.
+   */
+  dynamicRoots?: readonly string[];
+  /**
    * false: no memory catalog is served (no catalog file names one); DuckDB's main database stays, unseen.
    * `catalog`: its name as users write it (its file's: `scratch`); its DuckDB database stays `memory`.
    */
@@ -127,6 +134,12 @@ export interface DuckDbEngine extends Engine {
   parquetFooter(path: string): Promise<{ rowGroupRows: number[]; rowGroupStarts: number[]; columns: Set<string> }>;
   /** Whether `user` reads `table` through the access control's masks or row filter (never the case without rules). */
   readsGuarded(user: string, table: QualifiedTable): boolean;
+  /**
+   * Brings the hive catalogs to a dynamic cluster's set (a task's CatalogSync): opens those missing, closes
+   * the file or created ones no longer in it, reopens one whose properties changed. Built-in ones stay.
+   * Rejects (CONFIGURATION_INVALID) without `dynamicRoots`.
+   */
+  syncCatalogs(sync: CatalogSync): Promise<void>;
 }
 
 export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<DuckDbEngine> {
@@ -179,17 +192,17 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     await first.run(`CREATE SCHEMA IF NOT EXISTS memory."default"`);
     tpch = tpchDirectory === undefined ? undefined : await attachTpchCatalog(instance, { ...(options.tpch || {}), directory: tpchDirectory });
     const connectors = new Map<string, string>([...(options.hive ?? []).map((c) => [c.name, 'hive'] as const), ...(tpchName === undefined ? [] : [[tpchName, 'tpch'] as const]), ...(memoryName === undefined ? [] : [[memoryName, 'memory'] as const])]);
-    system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory, { connectors, hidden: memoryName === undefined ? [MEMORY_DATABASE] : [], renamed }) : undefined;
+    system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory, { connectors, hidden: memoryName === undefined ? [MEMORY_DATABASE] : [], renamed, ...(options.dynamicRoots ? { otherConnector: 'hive' } : {}) }) : undefined;
     // Before the lock: a catalog's mirror is ATTACHed, and nothing may reach another catalog's directory.
-    if (options.hive && options.hive.length > 0) {
-      hive = await HiveCatalogs.open(instance, options.hive, [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, ...(options.memoryDirectory === undefined ? [] : [options.memoryDirectory])]);
+    if ((options.hive && options.hive.length > 0) || options.dynamicRoots) {
+      hive = await HiveCatalogs.open(instance, options.hive ?? [], [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, ...(options.memoryDirectory === undefined ? [] : [options.memoryDirectory])]);
       declared.addSource((table) => hive?.declared(table));
     }
     await pool.fill();
     // Only the generated tpch data and the spill directory (which holds the system catalog's file) stay
     // reachable; the memory catalog's file was opened before the lock and needs no directory of its own.
     // The profiles' directory stays writable: DuckDB writes a statement's profile there as it ends.
-    await lockDownEngine(first, [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, scans.directory, ...(hive?.roots ?? [])]);
+    await lockDownEngine(first, [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, scans.directory, ...(hive?.roots ?? []), ...(options.dynamicRoots ?? [])]);
   } catch (err) {
     unserve();
     throw err;
@@ -371,10 +384,46 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       pool.release(connection);
     }
   };
+  // The hive catalogs a dynamic cluster's tasks may close or reopen (from files or created), by their fingerprint.
+  const managed = new Map<string, string>();
+  for (const config of options.hive ?? []) if (config.file !== undefined) managed.set(config.name, catalogFingerprint({ name: config.name, properties: storedProperties(config.file) }));
+  let lastSync: string | undefined;
+  let syncing: Promise<void> = Promise.resolve();
+  const applySync = async (sync: CatalogSync): Promise<void> => {
+    const key = JSON.stringify(sync.catalogs.map(catalogFingerprint));
+    if (key === lastSync) return;
+    if (!options.dynamicRoots || !hive) throw new VivaceError('CONFIGURATION_INVALID', 'This worker was not started with catalog.management=dynamic, which its coordinator uses');
+    const hiveCatalogs = hive;
+    const desired = new Map(sync.catalogs.map((c) => [c.name, c]));
+    // A set that names a catalog another connector serves here is refused before anything changes.
+    for (const name of desired.keys()) {
+      if (!isServableCatalogName(name)) throw new VivaceError('CONFIGURATION_INVALID', `Catalog name ${JSON.stringify(name.slice(0, 200))} cannot be served here`);
+      if (!managed.has(name) && catalogs.has(name)) throw new VivaceError('CONFIGURATION_INVALID', `Catalog '${name}' is served here by another connector than the coordinator's hive`);
+    }
+    for (const [name, fingerprint] of [...managed]) {
+      const wanted = desired.get(name);
+      if (wanted && catalogFingerprint(wanted) === fingerprint) continue;
+      await hiveCatalogs.remove(name);
+      managed.delete(name);
+      catalogs.delete(name);
+      writableCatalogs.delete(name);
+    }
+    for (const wanted of desired.values()) {
+      if (managed.has(wanted.name)) continue;
+      const others = hiveCatalogs.names.map((name) => hiveCatalogs.configOf(name)!);
+      await hiveCatalogs.add(createdHiveCatalog(wanted.name, wanted.properties, options.dynamicRoots, others));
+      managed.set(wanted.name, catalogFingerprint(wanted));
+      catalogs.add(wanted.name);
+      writableCatalogs.add(wanted.name);
+    }
+    cache.clear();
+    lastSync = key;
+  };
   return {
     plan,
     planOwnSql: planTrusted,
     parquetFooter,
+    syncCatalogs: (sync) => (syncing = syncing.then(() => applySync(sync), () => applySync(sync))),
     readsGuarded: (user, table) => options.access?.tableGuard(user, table) !== undefined,
     close: async () => {
       tpch?.close();

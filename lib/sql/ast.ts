@@ -1037,6 +1037,20 @@ export interface OtherStatement extends NodeBase {
   readonly type: OtherStatementKind;
   readonly name: QualifiedName | undefined;
   readonly text: string;
+  /** CREATE CATALOG and DROP CATALOG: what the coordinator's catalog manager needs (the rest is text). */
+  readonly catalog?: CatalogStatementParts;
+}
+
+/** The parts of CREATE CATALOG (connector, properties) and DROP CATALOG (cascade) besides the name. */
+export interface CatalogStatementParts {
+  /** IF NOT EXISTS (CREATE) or IF EXISTS (DROP). */
+  readonly ifClause: boolean;
+  readonly connector?: Identifier;
+  readonly comment?: string;
+  readonly principal?: PrincipalSpecification;
+  readonly properties: readonly Property[];
+  /** DROP ... CASCADE. */
+  readonly cascade: boolean;
 }
 
 export type Statement =

@@ -1,8 +1,10 @@
 // CREATE, DROP, ALTER, COMMENT ON and the privilege statements (GRANT, REVOKE, DENY, roles).
 import type {
+  CatalogStatementParts,
   ColumnDefinition,
   Identifier,
   LikeClause,
+  OtherStatement,
   OtherStatementKind,
   PrincipalSpecification,
   Property,
@@ -101,14 +103,15 @@ export abstract class DdlParser extends RoutineParser {
       return { type: 'CreateSchema', name, notExists, principal, properties, location: this.loc(start) };
     }
     if (this.acceptKw('CATALOG')) {
-      this.ifNotExists();
+      const ifClause = this.ifNotExists();
       const name = this.qualifiedName(this.identifier());
       this.expectKw('USING');
-      this.identifier();
-      this.comment();
-      if (this.acceptKw('AUTHORIZATION')) this.principal();
-      this.withProperties();
-      return this.other('CreateCatalog', start, name);
+      const connector = this.identifier();
+      const comment = this.comment();
+      const principal = this.acceptKw('AUTHORIZATION') ? this.principal() : undefined;
+      const properties = this.withProperties();
+      const catalog: CatalogStatementParts = { ifClause, connector, properties, cascade: false, ...(comment === undefined ? {} : { comment }), ...(principal ? { principal } : {}) };
+      return { ...(this.other('CreateCatalog', start, name) as OtherStatement), catalog };
     }
     if (this.acceptKw('ROLE')) {
       const name = this.qualifiedName(this.identifier());
@@ -233,7 +236,7 @@ export abstract class DdlParser extends RoutineParser {
         return { type: 'DropMaterializedView', name, exists, location: location() };
       default: {
         const cascade = this.acceptOneOf(['CASCADE', 'RESTRICT']) === 'CASCADE';
-        if (kind === 'CATALOG') return this.other('DropCatalog', start, name);
+        if (kind === 'CATALOG') return { ...(this.other('DropCatalog', start, name) as OtherStatement), catalog: { ifClause: exists, properties: [], cascade } };
         return { type: 'DropSchema', name, exists, cascade, location: location() };
       }
     }

@@ -131,6 +131,8 @@ function checkStatementKind(statement: Statement, sql: string, prepared = false)
     // Trino's PrepareTask: a prepared statement that prepares or executes would recurse.
     throw new VivaceError('NOT_SUPPORTED', `Invalid statement type for prepared statement: ${statement.type === 'ExecuteImmediate' ? 'EXECUTE IMMEDIATE' : statement.type.toUpperCase()}`);
   }
+  // CREATE and DROP CATALOG run on the coordinator, also when EXECUTE runs them: a worker only keeps them prepared.
+  if (prepared && (statement.type === 'CreateCatalog' || statement.type === 'DropCatalog')) return;
   if (!SERVED.has(statement.type)) {
     if (statement.type === 'Call' && isSyncPartitionMetadata(statement)) return;
     if (statement.type === 'Call') throw failAt(sql, statement, 'PROCEDURE_NOT_FOUND', `Procedure not registered: ${partsOf(statement.name).join('.')}`);

@@ -4,6 +4,7 @@
 import { HEADER_PREFIXES } from '../protocol/header-prefix.js';
 import type { HeaderPrefix, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { MAX_STAGE_ITEMS, type StageInput, type SystemSnapshot, type TaskPlanRequest, type TaskSplit, type TaskStage } from '../cluster/task-protocol.js';
 
 /** Task ids are Trino's `{queryId}.{stage}.{partition}.{attempt}`: short and plain. */
@@ -72,6 +73,7 @@ export function parseTaskPlanRequest(body: unknown, maxSqlLength: number): TaskP
   const session = sessionOf(body.session);
   const request: TaskPlanRequest = { queryId, sql, session };
   if (body.system !== undefined && body.system !== null) request.system = snapshotOf(body.system);
+  if (body.catalogs !== undefined && body.catalogs !== null) request.catalogs = catalogSyncOf(body.catalogs);
   if (body.execute !== undefined) {
     if (typeof body.execute !== 'boolean') throw bad('execute must be a boolean');
     request.execute = body.execute;
@@ -171,3 +173,17 @@ function snapshotOf(raw: unknown): SystemSnapshot {
   }
   return snapshot;
 }
+
+/** Catalogs a dynamic cluster's task carries: names and string properties (checked again when a catalog opens). */
+function catalogSyncOf(value: unknown): CatalogSync {
+  if (!isObject(value) || !Array.isArray(value.catalogs)) throw bad('catalogs must be an object with a catalogs array');
+  if (value.catalogs.length > MAX_SYNCED_CATALOGS) throw bad(`catalogs lists more than ${MAX_SYNCED_CATALOGS} catalogs`);
+  return {
+    catalogs: value.catalogs.map((c: unknown, i) => {
+      if (!isObject(c)) throw bad(`catalogs.catalogs[${i}] must be an object`);
+      return { name: text(c, 'name', `catalogs.catalogs[${i}].`, 128), properties: stringMap(c, 'properties', `catalogs.catalogs[${i}].`) };
+    }),
+  };
+}
+
+const MAX_SYNCED_CATALOGS = 1000;

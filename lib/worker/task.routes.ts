@@ -12,6 +12,7 @@ import { DEFAULT_TARGET_BYTES, type TaskPage, type WorkerTask } from './worker-t
 import { statementError } from './worker-errors.js';
 import type { ServerState as WorkerState } from '../http/info.routes.js';
 import type { SystemSnapshots } from './system-snapshot.js';
+import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { sendJsonText } from '../http/request-context.js';
 
 export interface TaskRouteOptions {
@@ -21,6 +22,8 @@ export interface TaskRouteOptions {
   maxQueryLength: number;
   /** Where the rows a task brings for the system catalog go; absent: they are ignored. */
   system?: SystemSnapshots;
+  /** Brings the engine's catalogs to the set a dynamic cluster's task carries, before the task plans. */
+  syncCatalogs?: (sync: CatalogSync) => Promise<void>;
 }
 
 const unknownTask = (taskId: string) => new VivaceError('NOT_FOUND', `Unknown task ${taskId}`, { httpStatus: 404 });
@@ -61,6 +64,10 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
     }
     const request = parseTaskPlanRequest(body, options.maxQueryLength);
     if (request.system) options.system?.accept(request.system, request.session.user);
+    if (request.catalogs) {
+      if (!options.syncCatalogs) throw new VivaceError('CONFIGURATION_INVALID', 'This worker was not started with catalog.management=dynamic, which its coordinator uses', { httpStatus: 409 });
+      await options.syncCatalogs(request.catalogs).catch((err: unknown) => Promise.reject(statementError(err)));
+    }
     const task = registry.create(taskId, request);
     const response = await holding(task, registry, () => task.planResponse().catch((err: unknown) => Promise.reject(statementError(err))));
     const plan = JSON.stringify(response);

@@ -9,6 +9,7 @@ import { TaskRegistry, type TaskRegistryOptions } from './task-registry.js';
 import { ServerState as WorkerState } from '../http/info.routes.js';
 import { createWorkerApp } from './worker-app.js';
 import type { SystemSnapshots } from './system-snapshot.js';
+import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { StageTasks } from './stage-tasks.js';
 import type { StageEngine } from './stage-runner.js';
 
@@ -29,6 +30,8 @@ export interface WorkerServerOptions {
   /** How often finished and abandoned tasks are swept (default 1 s). */
   sweepIntervalMs?: number;
   system?: SystemSnapshots;
+  /** catalog.management=dynamic: brings the engine's catalogs to a task's set (task.routes.ts). */
+  syncCatalogs?: (sync: CatalogSync) => Promise<void>;
   /** Waits `ms` (the grace period); specs pass one they control. Settles early when `signal` aborts. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Called during a graceful shutdown once tasks are done, before the server stops (leave discovery). */
@@ -85,6 +88,7 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
     maxBodyBytes: options.maxBodyBytes,
     maxQueryLength: options.maxQueryLength,
     ...(options.system ? { system: options.system } : {}),
+    ...(options.syncCatalogs ? { syncCatalogs: options.syncCatalogs } : {}),
   });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;

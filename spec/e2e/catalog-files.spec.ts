@@ -11,7 +11,7 @@ import { startClusterProcess, until, type ClusterProcess } from '../../bench/clu
 import { runStatement } from '../support/http.js';
 import { defaultConfig } from '../../lib/config.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
-import { healthy, USER } from './cluster-nodes.js';
+import { finishedStatement, healthy, USER } from './cluster-nodes.js';
 
 describe('e2e: catalogs from files', function () {
   this.timeout(120_000);
@@ -30,11 +30,7 @@ describe('e2e: catalogs from files', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function query(sql: string) {
-    const result = await runStatement(cluster!.url, sql, USER);
-    expect(result.final.stats.state, `${sql}: ${JSON.stringify(result.final.error)}`).to.equal('FINISHED');
-    return result.rows;
-  }
+  const query = async (sql: string) => (await finishedStatement(cluster!, sql)).rows;
 
   it('serves the files\' catalogs on both workers, the hive one writing under its own root', async () => {
     cluster = await startClusterProcess({ workers: 2, dataDirectory: join(dir, 'data'), properties: { 'catalog.config-dir': join(dir, 'catalog') }, captureOutput: true });

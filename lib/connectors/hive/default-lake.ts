@@ -7,6 +7,9 @@ import type { HiveCatalogConfig } from '../catalog.types.js';
 
 const MB = 1024 * 1024;
 
+/** Trino's Hive defaults for splits (HiveConfig): hive.max-split-size and hive.max-initial-splits. */
+export const HIVE_DEFAULTS = { maxSplitSizeBytes: 64 * MB, maxInitialSplits: 200 } as const;
+
 /** A hive catalog named `name` over `root` (created when missing), with Trino's defaults. */
 export function defaultHiveCatalog(root: string, name = 'lake'): HiveCatalogConfig {
   mkdirSync(root, { recursive: true });
@@ -14,7 +17,7 @@ export function defaultHiveCatalog(root: string, name = 'lake'): HiveCatalogConf
   return {
     name, connector: 'hive', root: real, metastoreDirectory: real, storageFormat: 'PARQUET', compressionCodec: 'GZIP',
     insertExistingPartitionsBehavior: 'APPEND', nonManagedTableWritesEnabled: false, nonManagedTableCreatesEnabled: true,
-    recursiveDirectories: false, maxSplitSizeBytes: 64 * MB, maxInitialSplitSizeBytes: 32 * MB, maxInitialSplits: 200, autoDiscover: false,
+    recursiveDirectories: false, maxSplitSizeBytes: HIVE_DEFAULTS.maxSplitSizeBytes, maxInitialSplitSizeBytes: HIVE_DEFAULTS.maxSplitSizeBytes / 2, maxInitialSplits: HIVE_DEFAULTS.maxInitialSplits, autoDiscover: false,
   };
 }
 

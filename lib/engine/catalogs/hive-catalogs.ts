@@ -25,8 +25,8 @@ import type { OutputColumn, PrestoType, Session } from '../../protocol/types.js'
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { quoteIdentifier } from '../../sql/sql-formatter.js';
 import { toVivaceError } from '../duckdb-errors.js';
-import { registerConnectorCatalog } from '../dialect/catalog-metadata.js';
-import { registerCatalogSessionProperties } from '../dialect/catalog-session.js';
+import { registerConnectorCatalog, unregisterConnectorCatalog } from '../dialect/catalog-metadata.js';
+import { registerCatalogSessionProperties, unregisterCatalogSessionProperties } from '../dialect/catalog-session.js';
 import { HIVE_SESSION_PROPERTIES } from '../../protocol/catalog-session-properties.js';
 import { staticRowsPlan } from '../dialect/values-plan.js';
 import { SYSTEM_CATALOG } from './system-catalog.js';
@@ -45,7 +45,7 @@ export interface HivePlanning {
 }
 
 export class HiveCatalogs {
-  private constructor(private readonly catalogs: ReadonlyMap<string, HiveCatalog>, private readonly mirror: DuckDBConnection) {}
+  private constructor(private readonly catalogs: Map<string, HiveCatalog>, private readonly mirror: DuckDBConnection, private readonly otherRoots: readonly string[]) {}
 
   /**
    * Opens the catalogs on `instance` before the engine locks it: each mirror attached, commits a crash left
@@ -54,18 +54,44 @@ export class HiveCatalogs {
    */
   static async open(instance: DuckDBInstance, configs: readonly HiveCatalogConfig[], otherRoots: readonly string[]): Promise<HiveCatalogs> {
     const mirror = await instance.connect();
-    const catalogs = new Map<string, HiveCatalog>();
-    for (const config of configs) {
-      const others = [...otherRoots, ...configs.filter((c) => c !== config).map((c) => c.root)];
-      const catalog = new HiveCatalog(config, others);
-      await catalog.attach(mirror);
-      registerConnectorCatalog(config.name);
-      registerCatalogSessionProperties(config.name, HIVE_SESSION_PROPERTIES.map((property) => ({ property, defaultValue: hiveSessionDefault(config, property.name) })));
+    const catalogs = new HiveCatalogs(new Map(), mirror, otherRoots);
+    for (const config of configs) await catalogs.add(config, configs.filter((c) => c !== config).map((c) => c.root));
+    return catalogs;
+  }
+
+  /**
+   * Opens one more catalog (at start, or one CREATE CATALOG made: its mirror is an in-memory database, which
+   * DuckDB attaches after the lock too; its root lies in a directory the sandbox allowed at start).
+   * `siblingRoots`: the other hive catalogs' roots (all of them when undefined).
+   */
+  async add(config: HiveCatalogConfig, siblingRoots: readonly string[] = this.roots): Promise<void> {
+    const catalog = new HiveCatalog(config, [...this.otherRoots, ...siblingRoots.filter((r) => r !== config.root)]);
+    await catalog.attach(this.mirror);
+    registerConnectorCatalog(config.name);
+    registerCatalogSessionProperties(config.name, HIVE_SESSION_PROPERTIES.map((property) => ({ property, defaultValue: hiveSessionDefault(config, property.name) })));
+    try {
       catalog.recoverAll();
-      await catalog.sync(mirror, []);
-      catalogs.set(config.name, catalog);
+      await catalog.sync(this.mirror, []);
+    } catch (err) {
+      unregisterConnectorCatalog(config.name);
+      unregisterCatalogSessionProperties(config.name);
+      await this.mirror.run(`DETACH DATABASE IF EXISTS ${quoteIdentifier(config.name)}`);
+      throw err;
     }
-    return new HiveCatalogs(catalogs, mirror);
+    this.catalogs.set(config.name, catalog);
+  }
+
+  /** Closes a catalog DROP CATALOG removed: its mirror detached, its files left as they are. */
+  async remove(name: string): Promise<void> {
+    if (!this.catalogs.delete(name)) return;
+    unregisterConnectorCatalog(name);
+    unregisterCatalogSessionProperties(name);
+    await this.mirror.run(`DETACH DATABASE IF EXISTS ${quoteIdentifier(name)}`);
+  }
+
+  /** The configuration a catalog was opened with. */
+  configOf(name: string): HiveCatalogConfig | undefined {
+    return this.catalogs.get(name)?.config;
   }
 
   get names(): string[] {

@@ -169,8 +169,9 @@ const catalogsSql = (hidden: readonly string[], renamed: ReadonlyMap<string, str
 function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 'tasks', string>, served: ServedCatalogs): string[] {
   const CATALOGS = catalogsSql(served.hidden ?? [], served.renamed ?? new Map());
   const connectors = served.connectors ?? new Map<string, string>();
-  const connectorName = connectors.size === 0 ? 'catalog'
-    : `CASE catalog ${[...connectors].map(([catalog, connector]) => `WHEN ${quoteString(catalog)} THEN ${quoteString(connector)}`).join(' ')} ELSE catalog END`;
+  const other = served.otherConnector === undefined ? 'catalog' : quoteString(served.otherConnector);
+  const connectorName = connectors.size === 0 && served.otherConnector === undefined ? 'catalog'
+    : `CASE catalog ${[...connectors, ...(served.otherConnector === undefined ? [] : [[SYSTEM_CATALOG, SYSTEM_CATALOG]])].map(([catalog, connector]) => `WHEN ${quoteString(catalog!)} THEN ${quoteString(connector!)}`).join(' ')} ELSE ${other} END`;
   return [
     `CREATE SCHEMA ${q(database)}.runtime`,
     `CREATE SCHEMA ${q(database)}.metadata`,
@@ -201,6 +202,8 @@ export interface ServedCatalogs {
   hidden?: readonly string[];
   /** DuckDB database -> the catalog's name, for databases served under another name (tpch as `tiny`). */
   renamed?: ReadonlyMap<string, string>;
+  /** The connector of every catalog `connectors` does not name (catalog.management=dynamic: hive, the only one CREATE CATALOG makes). */
+  otherConnector?: string;
 }
 
 export async function attachSystemCatalog(instance: DuckDBInstance, source: SystemTablesSource, directory: string, served: ServedCatalogs = {}): Promise<SystemCatalog> {

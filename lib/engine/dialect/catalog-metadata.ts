@@ -138,6 +138,11 @@ export function registerConnectorCatalog(duckdbDatabase: string): void {
   VIEW_CATALOGS.add(duckdbDatabase);
 }
 
+/** A hive catalog's mirror detached (DROP CATALOG). */
+export function unregisterConnectorCatalog(duckdbDatabase: string): void {
+  VIEW_CATALOGS.delete(duckdbDatabase);
+}
+
 export const quoteIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;
 
 /** `"db"."schema"."table"` for DuckDB. */

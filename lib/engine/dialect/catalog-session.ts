@@ -9,6 +9,10 @@ export function registerCatalogSessionProperties(catalog: string, entries: reado
   BY_CATALOG.set(catalog, entries);
 }
 
+export function unregisterCatalogSessionProperties(catalog: string): void {
+  BY_CATALOG.delete(catalog);
+}
+
 /** The catalog session properties of `catalog` (none for a catalog without any). */
 export function catalogSessionProperties(catalog: string): readonly CatalogSessionEntry[] {
   return BY_CATALOG.get(catalog.toLowerCase()) ?? [];
