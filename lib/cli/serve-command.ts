@@ -18,7 +18,7 @@ import { catalogDirectory, loadCatalogs } from '../connectors/catalog-files.js';
 import { connectorsOf } from '../connectors/connectors.js';
 import { CatalogManager } from '../connectors/catalog-manager.js';
 import { catalogStoreDirectory, dynamicCatalogSettings } from '../connectors/dynamic-catalogs.js';
-import { CatalogStatementsEngine } from '../cluster/catalog-statements.js';
+import { CatalogStatementsEngine, catalogRulesOf } from '../cluster/catalog-statements.js';
 import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
 import { coordinatorDiscovery } from '../http/announcement.routes.js';
 import { startServer, type RunningServer } from '../http/server.js';
@@ -110,7 +110,7 @@ export async function runServe(args: string[]): Promise<number> {
     catalogSync: () => catalogManager.catalogSync(),
   });
   // CREATE and DROP CATALOG run here, on the catalog set's owner; the rest on the workers.
-  const engine = new CatalogStatementsEngine(remote, catalogManager, accessControl.kind === 'file' ? { catalogAccess: (user, catalog) => accessControl.catalogAccess(user, catalog) } : {});
+  const engine = new CatalogStatementsEngine(remote, catalogManager, catalogRulesOf(accessControl));
   const coordinator = createCoordinator({ engine, config, cluster: clusterSize });
   // Discovery's workers with the failure detector's verdict.
   late.workers = clusterWorkers(() => coordinatorDiscovery(coordinator, nodeId()).list(), () => coordinator.nodes());

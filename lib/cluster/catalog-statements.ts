@@ -18,6 +18,11 @@ export interface CatalogStatementsOptions {
   onChange?: () => void;
 }
 
+/** The catalogs rule of the node's access control, when it has a rules file (the default allows everything). */
+export function catalogRulesOf(access: { readonly kind: 'default' | 'file'; catalogAccess(user: string, catalog: string): CatalogAccess }): CatalogStatementsOptions {
+  return access.kind === 'file' ? { catalogAccess: (user, catalog) => access.catalogAccess(user, catalog) } : {};
+}
+
 export class CatalogStatementsEngine implements Engine {
   constructor(private readonly inner: Engine, private readonly manager: CatalogManager, private readonly options: CatalogStatementsOptions = {}) {}
 

@@ -75,6 +75,10 @@ export interface RemoteEngineOptions {
 
 const DEFAULTS = { firstBatchBytes: 1 << 20, workTimeoutMs: 600_000, controlTimeoutMs: 10_000, watchIntervalMs: 1_000 } as const;
 
+/** The catalogs every worker reads alike, with a dynamic cluster's hive catalogs (every task brings them along). */
+const sharedWith = (shared: ReadonlySet<string>, sync: CatalogSync): ReadonlySet<string> =>
+  sync.catalogs.length === 0 ? shared : new Set([...shared, ...sync.catalogs.map((c) => c.name)]);
+
 /** Transactions remembered at most (each maps an id to the worker holding it). */
 const MAX_TRANSACTIONS = 10_000;
 
@@ -108,7 +112,8 @@ export class RemoteEngine implements Engine {
     const { stages } = this.options;
     const staged = stages && stagedQuery(sql, session, this.options.connectors);
     if (staged && !stages.guarded?.(session.user, staged.stages.table)) return this.planTwoStages(sql, session, staged.files, abort, queryId);
-    const route = routeOf(sql, session, this.options.connectors.shared);
+    const catalogs = this.options.catalogSync?.();
+    const route = routeOf(sql, session, catalogs ? sharedWith(this.options.connectors.shared, catalogs) : this.options.connectors.shared);
     const pinned = this.pinnedWorker(session);
     const worker = pinned ?? (await this.pickOnceReady(route.target, abort));
     const request: TaskPlanRequest = {
@@ -123,7 +128,6 @@ export class RemoteEngine implements Engine {
       ...(sizesPages(session) ? {} : { execute: true, targetBytes: this.settings.firstBatchBytes, ...(route.tableFree ? { inlineFirstPage: true } : {}) }),
       ...(route.readsSystemRuntime && this.options.systemSnapshot ? { system: this.options.systemSnapshot(session.user) } : {}),
     };
-    const catalogs = this.options.catalogSync?.();
     if (catalogs) request.catalogs = catalogs;
     // A statement that may run anywhere runs again on another alive worker when its worker is lost before
     // any of its rows reached the coordinator (RemoteExecution): nothing of it was seen, so nothing repeats.

@@ -3,10 +3,11 @@
 // FileBasedSystemAccessControl), EXECUTE and EXECUTE IMMEDIATE with parameters, the stored file, and every
 // other statement handed to the engine behind with the set the workers are sent.
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CatalogStatementsEngine } from '../../lib/cluster/catalog-statements.js';
+import { CatalogStatementsEngine, catalogRulesOf } from '../../lib/cluster/catalog-statements.js';
+import { createAccessControl } from '../../lib/security/access-control.js';
 import { CatalogManager } from '../../lib/connectors/catalog-manager.js';
 import { builtInCatalogs } from '../../lib/connectors/catalog-files.js';
 import { dynamicRootsOf } from '../../lib/connectors/dynamic-catalogs.js';
@@ -110,6 +111,35 @@ describe('CREATE CATALOG and DROP CATALOG on the coordinator', () => {
     // The access check comes before the existence check, as CreateCatalogTask's.
     expect((await fails('DROP CATALOG IF EXISTS nothing', session('bob'))).message).to.equal('Access Denied: Cannot drop catalog nothing');
     expect(manager.has('ro')).to.equal(true);
+  });
+
+  it("follows a rules file's catalogs rules: the first matching one decides, all allows, read-only and none deny", async () => {
+    const rules = join(dir, 'rules.json');
+    writeFileSync(rules, JSON.stringify({
+      catalogs: [
+        { user: 'admin', allow: 'all' },
+        { user: 'bob', catalog: 'bob_.*', allow: 'all' },
+        { catalog: 'shared', allow: 'read-only' },
+        { catalog: 'system', allow: 'read-only' },
+      ],
+    }));
+    const access = createAccessControl({ securityConfigFile: rules });
+    try {
+      engine = new CatalogStatementsEngine(inner, manager, catalogRulesOf(access));
+      expect(await runs(create('"Bob_One"', `${dir}/roots/bob_one`), session('bob'))).to.equal('CREATE CATALOG');
+      for (const [user, name] of [['bob', 'shared'], ['bob', 'other'], ['bob', 'xbob_1'], ['carol', 'bob_two'], ['carol', 'shared']] as const) {
+        const err = await fails(create(name, `${dir}/roots/${name}`), session(user));
+        expect([err.errorName, err.message], `${user} ${name}`).to.deep.equal(['PERMISSION_DENIED', `Access Denied: Cannot create catalog ${name}`]);
+      }
+      expect((await fails('DROP CATALOG bob_one', session('carol'))).message).to.equal('Access Denied: Cannot drop catalog bob_one');
+      expect(await runs(create('shared', `${dir}/roots/shared`), session('admin'))).to.equal('CREATE CATALOG');
+      expect(await runs('DROP CATALOG bob_one', session('bob'))).to.equal('DROP CATALOG');
+      expect(readdirSync(join(dir, 'roots')).sort()).to.deep.equal(['bob_one', 'shared']);
+      // No rules file: the default access control allows everyone.
+      expect(catalogRulesOf(createAccessControl({}))).to.deep.equal({});
+    } finally {
+      access.close();
+    }
   });
 
   it('runs them through EXECUTE and EXECUTE IMMEDIATE, parameters bound; PREPARE and the rest go to the engine', async () => {

@@ -285,6 +285,22 @@ describe('RemoteEngine with real workers', function () {
     });
   });
 
+  describe('dynamic catalogs', () => {
+    it("carries the catalog set with every task; a worker not started with catalog.management=dynamic refuses it clearly", async () => {
+      let asked = 0;
+      const dynamic = remoteEngine(list, { catalogSync: () => (asked++, { catalogs: [] }) });
+      try {
+        const err = await runOn(dynamic, 'SELECT 1', session()).then(() => undefined, (e: VivaceError) => e);
+        // The cluster's trouble, not the statement's: the worker is named.
+        expect(err?.errorName).to.equal('REMOTE_TASK_ERROR');
+        expect(err?.message).to.match(/^Worker w\d .* answered HTTP 409: This worker was not started with catalog.management=dynamic/);
+        expect(asked).to.equal(1);
+      } finally {
+        await dynamic.close();
+      }
+    });
+  });
+
   describe('failures', () => {
     it('NO_NODES_AVAILABLE without workers, with every worker failed, or with the memory worker failed', async () => {
       list.workers = [];
