@@ -1,9 +1,5 @@
 // The Engine on an embedded, in-memory DuckDB: opens the instance, plans statements on pooled
 // connections (prepare without running) and hands out executions that stream Presto JSON rows.
-import type { TableStatistics } from '../connectors/hive/hive-statistics.js';
-import { SHOW_STATS_COLUMNS } from './dialect/show-stats.js';
-import type { ShowResult } from './dialect/show-metadata.js';
-import type { Cell } from './dialect/values-plan.js';
 import { syncPartitionCall } from '../sql/procedure-calls.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +16,7 @@ import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
 import { declaredOutputs, type DeclaredOutput } from '../sql/declared-types.js';
 import { columnChanges } from '../sql/column-declarations.js';
 import { DeclaredColumns, declaredColumnFunctions } from './catalogs/declared-columns.js';
-import { qualifyTable, type QualifiedTable } from '../sql/names.js';
+import type { QualifiedTable } from '../sql/names.js';
 import { tpchHiddenColumns, tpchScaleFactor, tpchTableColumns } from '../connectors/tpch/tpch-metadata.js';
 import { vivaceVersion } from '../protocol/vivace-version.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
@@ -346,13 +342,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
       // meanwhile stops waiting for it (the generation goes on for the next query).
       const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
-      const tableStatistics = async (names: string[], connection: DuckDBConnection): Promise<ShowResult | undefined> => {
-        const table = qualifyTable(names, session.catalog, session.schema);
-        // A guarded table's statistics would tell what its filter or masks hide: its rows are counted through them.
-        if (!table || !hive || options.access?.tableGuard(session.user, table)) return undefined;
-        return statisticsRows(await hive.tableStatistics(table, connection));
-      };
-      const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, tableStatistics, memoryCatalog: memoryName, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
+      const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, memoryCatalog: memoryName, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
       if (statement && hive) {
         const hiveCatalogs = hive;
         // A hive catalog's own statements (DDL, writes, SHOW CREATE TABLE); other statements read its mirror,
@@ -469,8 +459,6 @@ interface Replans {
 /** A user's statement: its tree, its translation to DuckDB SQL, and the engine's declared column types. */
 interface UserStatement {
   tree: Statement;
-  /** SHOW STATS FOR a table from its connector (hive footers), or undefined: computed from the rows. */
-  tableStatistics?: (table: string[], connection: DuckDBConnection) => Promise<ShowResult | undefined>;
   translate: (tree: Statement) => Translation;
   declared: DeclaredColumns;
   /** The memory catalog's name (its tables' declared column types are kept); undefined: none. */
@@ -542,7 +530,6 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     const dialectPlan = await planDialectStatement({
       sql, tree: statement, session, connection, release: giveBack, plan: replans.user, planOwn: replans.own, planBound: replans.bound, transactions, clearPlanCache: () => cache.clear(),
       viewSql: user && ((view) => user.declared.viewSql(view)),
-      ...(user?.tableStatistics ? { tableStatistics: user.tableStatistics } : {}),
       ...(user?.memoryCatalog === undefined ? {} : { defaultCatalog: user.memoryCatalog }),
       translate: user && ((tree) => user.translate(tree).sql),
       ...(user?.key === undefined ? {} : { boundKey: user.key }),
@@ -727,12 +714,4 @@ function inMilliseconds<C extends OutputColumn & { duckdb: DuckDBColumnType; dec
   if (!acceptsDeclared(type, column.duckdb)) return column;
   // Not a literal's exact text either: its digits are Trino's precision.
   return { ...column, type, declared: { type } };
-}
-
-/** A connector's table statistics as SHOW STATS rows (one per column, then the row count's). */
-function statisticsRows(stats: TableStatistics | undefined): ShowResult | undefined {
-  if (!stats) return undefined;
-  const rows: Cell[][] = stats.columns.map((c) => [c.name, c.dataSize, c.distinctValues, c.nullsFraction, null, c.low, c.high]);
-  rows.push([null, null, null, null, stats.rowCount, null, null]);
-  return { columns: SHOW_STATS_COLUMNS, rows };
 }

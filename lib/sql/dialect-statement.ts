@@ -20,7 +20,7 @@ export type DialectStatement =
   | { kind: 'showCreateTable'; table: string[] }
   | { kind: 'showCreateView'; view: string[] }
   /** SHOW STATS FOR table / (query): `query` is the tree of `SELECT * FROM <relation>`, translated by the engine. */
-  | { kind: 'showStats'; query: Query; table?: string[] }
+  | { kind: 'showStats'; query: Query }
   | { kind: 'showFunctions'; like?: LikeFilter }
   | { kind: 'showSession'; like?: LikeFilter }
   | { kind: 'describeInput'; name: string }
@@ -104,7 +104,7 @@ export function dialectStatementOf(statement: Statement, sql: string): DialectSt
               select: { type: 'Select', distinct: false, selectItems: [{ type: 'AllColumns', target: undefined, aliases: [], location }], location },
             },
           };
-      return relation.type === 'Table' ? { kind: 'showStats', query, table: names(relation.name) } : { kind: 'showStats', query };
+      return { kind: 'showStats', query };
     }
     case 'ShowFunctions':
       return { kind: 'showFunctions', like: like(statement) };

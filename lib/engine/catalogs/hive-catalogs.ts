@@ -1,7 +1,6 @@
 // The engine's side of the hive catalogs (lib/connectors/hive): each attached as a DuckDB database that
 // mirrors its metastore, brought up to date before every statement that names it; its DDL, INSERT, CTAS
 // and SHOW CREATE TABLE planned here as plans whose execution does the connector's work.
-import { hiveTableStatistics, type TableStatistics } from '../../connectors/hive/hive-statistics.js';
 import { addColumn, commentOn, dropColumn, renameColumn, renameTable } from '../../connectors/hive/hive-alter.js';
 import { syncPartitionCall } from '../../sql/procedure-calls.js';
 import { syncPartitionMetadata } from '../../connectors/hive/hive-sync-partitions.js';
@@ -117,12 +116,6 @@ export class HiveCatalogs {
     const catalog = this.catalogs.get(table.catalog);
     const columns = catalog?.hiddenColumns(table.schema, table.table);
     return catalog && columns && catalog.hiddenSource(table.schema, table.table, columns);
-  }
-
-  /** A hive Parquet table's statistics from its footers (SHOW STATS), or undefined for anything else. */
-  async tableStatistics(table: QualifiedTable, connection: DuckDBConnection): Promise<TableStatistics | undefined> {
-    const catalog = this.catalogs.get(table.catalog);
-    return catalog && hiveTableStatistics(catalog, table.schema, table.table, connection);
   }
 
   /** A hive table read through only the partitions a one-table query's WHERE leaves, or undefined (its view then). */

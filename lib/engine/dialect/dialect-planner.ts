@@ -65,8 +65,6 @@ export interface DialectContext {
   clearPlanCache: () => void;
   /** A view's query as CREATE VIEW gave it, in Trino SQL (SHOW CREATE VIEW). */
   viewSql?: (view: { catalog: string; schema: string; table: string }) => string | undefined;
-  /** SHOW STATS FOR a table from its connector's statistics (a hive table's footers), or undefined: computed from its rows. */
-  tableStatistics?: (table: string[], connection: DuckDBConnection) => Promise<ShowResult | undefined>;
   /** The catalog USE falls back to when neither the statement nor the session names one (the memory catalog); absent: none. */
   defaultCatalog?: string;
   /** Whether the user may see a catalog (SHOW CATALOGS lists only those, as Trino's filterCatalogs). */
@@ -133,10 +131,8 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
       return rowsNow(ctx, await showCreateTable(connection, session, s.table));
     case 'showCreateView':
       return rowsNow(ctx, await showCreateView(connection, session, s.view, (view) => ctx.viewSql?.(view)));
-    case 'showStats': {
-      const fromConnector = s.table && (await ctx.tableStatistics?.(s.table, connection));
-      return rowsNow(ctx, fromConnector || (await showStats(connection, translator(ctx)(s.query))));
-    }
+    case 'showStats':
+      return rowsNow(ctx, await showStats(connection, translator(ctx)(s.query)));
     case 'showFunctions':
       return rowsNow(ctx, await showFunctions(connection, s.like));
     case 'showSession':
