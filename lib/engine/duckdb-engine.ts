@@ -351,7 +351,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
           const own = hiveCatalogs.plan(statement, { sql, session, translate, acquire: async () => {
             const connection = await pool.acquire();
             return { connection, release: () => pool.release(connection) };
-          }, queryTypes: (prepared, query) => outputColumns(prepared, query, session, declared).map((c) => c.type) });
+          }, queryTypes: (prepared, query) => outputColumns(prepared, query, session, declared).map((c) => c.type), guarded: (table) => options.access?.tableGuard(session.user, table) !== undefined });
           if (own) return own;
           if (await untilAborted(hiveCatalogs.beforePlan(statement, session, () => tablesOf(statement, sql, translate)), signal)) cache.clear();
           return planned();

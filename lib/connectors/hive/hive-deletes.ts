@@ -24,27 +24,42 @@ export const WHOLE_PARTITIONS = 'Deletes must match whole partitions for non-tra
 export function checkWholePartitions(where: Expression, table: ResolvedHiveTable): void {
   const keys = new Set(table.partitionColumns.map((c) => c.name));
   const others = new Set(table.dataColumns.map((c) => c.name));
-  if (keys.size === 0) throw new VivaceError('NOT_SUPPORTED', WHOLE_PARTITIONS);
+  const names = columnNamesRead(where);
+  if (keys.size === 0 || !names) throw new VivaceError('NOT_SUPPORTED', WHOLE_PARTITIONS);
+  for (const name of names) if (!keys.has(name) && (others.has(name) || name.startsWith('$'))) throw new VivaceError('NOT_SUPPORTED', WHOLE_PARTITIONS);
+}
+
+/**
+ * The column names (folded) an expression reads, `t.k` as `k`; undefined when it holds a subquery or
+ * EXISTS, whose reads are no columns of the one table. Function and type names are no columns.
+ */
+export function columnNamesRead(where: Expression): Set<string> | undefined {
+  const names = new Set<string>();
+  let subquery = false;
   walk(where, (node) => {
     switch (node.type) {
       case 'SubqueryExpression':
       case 'ExistsPredicate':
-        throw new VivaceError('NOT_SUPPORTED', WHOLE_PARTITIONS);
+        subquery = true;
+        return false;
       case 'FunctionCall':
         // Its name is no column; its arguments are walked on their own.
-        for (const argument of node.arguments) checkWholePartitions(argument, table);
+        for (const argument of node.arguments) {
+          const inner = columnNamesRead(argument);
+          if (!inner) subquery = true;
+          for (const name of inner ?? []) names.add(name);
+        }
         return false;
       case 'DereferenceExpression':
-      case 'Identifier': {
-        const name = fold(node.type === 'Identifier' ? node.value : node.field.value);
-        if (!keys.has(name) && (others.has(name) || name.startsWith('$'))) throw new VivaceError('NOT_SUPPORTED', WHOLE_PARTITIONS);
+      case 'Identifier':
+        names.add(fold(node.type === 'Identifier' ? node.value : node.field.value));
         return node.type === 'Identifier' ? undefined : false;
-      }
       default:
         // Type names (CAST(x AS varchar)) hold no columns.
         return node.type.endsWith('DataType') ? false : undefined;
     }
   });
+  return subquery ? undefined : names;
 }
 
 /**

@@ -6,11 +6,14 @@ import { syncPartitionCall } from '../../sql/procedure-calls.js';
 import { syncPartitionMetadata } from '../../connectors/hive/hive-sync-partitions.js';
 import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
 import type { HiveCatalogConfig } from '../../connectors/catalog.types.js';
-import { HiveCatalog, systemTableOf } from '../../connectors/hive/hive-catalog.js';
+import { HiveCatalog, systemTableOf, type ResolvedHiveTable } from '../../connectors/hive/hive-catalog.js';
 import { createSchema, createTable, dropSchema, dropTable, showCreateTable } from '../../connectors/hive/hive-ddl.js';
 import { createTableAs, insertInto } from '../../connectors/hive/hive-writes.js';
-import { checkWholePartitions, deleteFromTable, matchingPartitionsSql } from '../../connectors/hive/hive-deletes.js';
-import type { Delete, Expression, QualifiedName, Query, Statement } from '../../sql/ast.js';
+import { checkWholePartitions, columnNamesRead, deleteFromTable, matchingPartitionsSql } from '../../connectors/hive/hive-deletes.js';
+import { duckdbFooterReader, FooterCache, HiveStatistics } from '../../connectors/hive/hive-statistics.js';
+import { prestoTypeOfHive } from '../../connectors/hive/hive-types.js';
+import type { PartitionRef, TableStatistics } from '../../connectors/table-statistics.js';
+import type { Delete, Expression, QualifiedName, Query, ShowStats, Statement, Table } from '../../sql/ast.js';
 import { parseStatement } from '../../sql/parser.js';
 import { formatSql } from '../../sql/sql-formatter.js';
 import { fold, partsOf, qualifyTable, type QualifiedTable } from '../../sql/names.js';
@@ -27,7 +30,8 @@ import { toVivaceError } from '../duckdb-errors.js';
 import { registerConnectorCatalog, unregisterConnectorCatalog } from '../dialect/catalog-metadata.js';
 import { registerCatalogSessionProperties, unregisterCatalogSessionProperties } from '../dialect/catalog-session.js';
 import { HIVE_SESSION_PROPERTIES } from '../../protocol/catalog-session-properties.js';
-import { staticRowsPlan } from '../dialect/values-plan.js';
+import { staticRowsPlan, valuesPlan } from '../dialect/values-plan.js';
+import { connectorStats, SHOW_STATS_COLUMNS } from '../dialect/show-stats.js';
 import { SYSTEM_CATALOG } from './system-catalog.js';
 
 const ROWS_COLUMN: OutputColumn[] = [{ name: 'rows', type: { base: 'bigint' } }];
@@ -41,10 +45,26 @@ export interface HivePlanning {
   acquire: () => Promise<{ connection: DuckDBConnection; release: () => void }>;
   /** The Trino types of a query's output as a SELECT reports them (varchar(n), char(n) and timestamp(p) the tree declares). */
   queryTypes: (prepared: DuckDBPreparedStatement, query: Query) => PrestoType[];
+  /** Whether the session's user reads `table` through a column mask or row filter (its statistics would show what they hide). */
+  guarded?: (table: QualifiedTable) => boolean;
 }
 
 export class HiveCatalogs {
-  private constructor(private readonly catalogs: Map<string, HiveCatalog>, private readonly mirror: DuckDBConnection, private readonly otherRoots: readonly string[]) {}
+  /** Footers of every catalog's Parquet files, by (path, size, mtime), for statistics. */
+  readonly footers: FooterCache;
+  private footerQueue: Promise<unknown> = Promise.resolve();
+
+  private constructor(private readonly catalogs: Map<string, HiveCatalog>, private readonly mirror: DuckDBConnection, private readonly otherRoots: readonly string[], footerConnection: DuckDBConnection) {
+    // One footer query at a time on the connection kept for them, unprepared (see FooterReader).
+    this.footers = new FooterCache(duckdbFooterReader((sql) => {
+      const run = this.footerQueue.then(async () => (await footerConnection.runAndReadAll(sql)).getRows());
+      this.footerQueue = run.catch(() => undefined);
+      return run;
+    }));
+    this.closeFooters = () => footerConnection.closeSync();
+  }
+
+  private readonly closeFooters: () => void;
 
   /**
    * Opens the catalogs on `instance` before the engine locks it: each mirror attached, commits a crash left
@@ -53,7 +73,7 @@ export class HiveCatalogs {
    */
   static async open(instance: DuckDBInstance, configs: readonly HiveCatalogConfig[], otherRoots: readonly string[]): Promise<HiveCatalogs> {
     const mirror = await instance.connect();
-    const catalogs = new HiveCatalogs(new Map(), mirror, otherRoots);
+    const catalogs = new HiveCatalogs(new Map(), mirror, otherRoots, await instance.connect());
     for (const config of configs) await catalogs.add(config, configs.filter((c) => c !== config).map((c) => c.root));
     return catalogs;
   }
@@ -91,6 +111,15 @@ export class HiveCatalogs {
   /** The configuration a catalog was opened with. */
   configOf(name: string): HiveCatalogConfig | undefined {
     return this.catalogs.get(name)?.config;
+  }
+
+  /**
+   * The statistics of a hive table (or of the partitions `keep` retains) from its files' footers
+   * (lib/connectors/hive/hive-statistics.ts); undefined for no hive table. The planner's entry.
+   */
+  statistics(table: QualifiedTable, keep?: (partition: PartitionRef) => boolean): Promise<TableStatistics | undefined> {
+    const catalog = this.catalogs.get(table.catalog);
+    return catalog ? new HiveStatistics(catalog, this.footers).statistics(table, keep) : Promise.resolve(undefined);
   }
 
   get names(): string[] {
@@ -181,6 +210,7 @@ export class HiveCatalogs {
       const text = showCreateTable(table.schema, table.table, catalog);
       return staticRowsPlan([{ name: 'Create Table', type: { base: 'varchar' } }], [[text]]);
     }
+    if (statement.type === 'ShowStats') return this.showStats(statement, planning);
     const target = writeTarget(statement);
     if (!target) return undefined;
     const parts = partsOf(target.name);
@@ -319,9 +349,71 @@ export class HiveCatalogs {
     return null;
   }
 
+  /**
+   * SHOW STATS of a hive table, or of `SELECT * FROM t WHERE <partition columns only>`, from the footers
+   * (Trino answers from the metastore's statistics, not a scan); undefined for any other relation, or
+   * when the user reads the table masked or filtered: the engine's exact pass over the rows answers then.
+   */
+  private showStats(statement: ShowStats, planning: HivePlanning): Plan | undefined {
+    const target = statsTarget(statement);
+    if (!target) return undefined;
+    const t = qualifyTable(partsOf(target.table.name), planning.session.catalog, planning.session.schema);
+    const catalog = t && this.catalogs.get(t.catalog);
+    if (!t || !catalog || systemTableOf(t.table) || planning.guarded?.(t)) return undefined;
+    let resolved: ResolvedHiveTable | undefined;
+    try {
+      resolved = catalog.resolve(t.schema, t.table);
+    } catch {
+      return undefined;
+    }
+    if (!resolved) return undefined;
+    const keys = new Set(resolved.partitionColumns.map((c) => c.name));
+    const names = target.where && columnNamesRead(target.where);
+    // A WHERE on partition columns only is evaluated over the partitions, as Trino's pruning enforces it.
+    if (target.where && (keys.size === 0 || !names || [...names].some((n) => !keys.has(n)))) return undefined;
+    const columns = [...resolved.dataColumns, ...resolved.partitionColumns].map((c) => ({ name: c.name, type: prestoTypeOfHive(c.hive) }));
+    const rows = async () => {
+      let keep: ((p: PartitionRef) => boolean) | undefined;
+      if (target.where) {
+        await catalog.sync(this.mirror, [t]);
+        const partitions = [catalog.name, t.schema, `${t.table}$partitions`].map((p) => quoteIdentifier(p)).join('.');
+        const predicate = planning.translate(parseStatement(`SELECT * FROM ${partitions} WHERE ${formatSql(target.where)}`)).sql;
+        const sql = matchingPartitionsSql(resolved, catalog.metastore.partitionNames(t.schema, t.table, keys.size), predicate);
+        const matched = new Set<string>();
+        if (sql !== undefined) {
+          const { connection, release } = await planning.acquire();
+          try {
+            for (const [name] of (await connection.runAndReadAll(sql)).getRows()) matched.add(String(name));
+          } finally {
+            release();
+          }
+        }
+        keep = (p) => matched.has(p.name);
+      }
+      const statistics = await this.statistics(t, keep);
+      if (!statistics) throw new VivaceError('TABLE_NOT_FOUND', `Table '${t.catalog}.${t.schema}.${t.table}' does not exist`);
+      return connectorStats(columns, statistics).rows;
+    };
+    return valuesPlan({ columns: SHOW_STATS_COLUMNS, rows, release: () => undefined });
+  }
+
   close(): void {
     this.mirror.closeSync();
+    this.closeFooters();
   }
+}
+
+/** The table and WHERE of SHOW STATS FOR t or FOR (SELECT * FROM t [WHERE ...]); undefined for any other query. */
+function statsTarget(statement: ShowStats): { table: Table; where?: Expression } | undefined {
+  const relation = statement.relation;
+  if (relation.type === 'Table') return relation.queryPeriod ? undefined : { table: relation };
+  const q = relation.query;
+  if (q.with || q.orderBy || q.offset || q.limit || q.body.type !== 'QuerySpecification') return undefined;
+  const spec = q.body;
+  if (spec.groupBy || spec.having || spec.windows.length > 0 || spec.select.distinct || spec.from?.type !== 'Table' || spec.from.queryPeriod) return undefined;
+  const [item, ...more] = spec.select.selectItems;
+  if (more.length > 0 || item?.type !== 'AllColumns' || item.target !== undefined || item.aliases.length > 0) return undefined;
+  return { table: spec.from, ...(spec.where ? { where: spec.where } : {}) };
 }
 
 /** A hive catalog session property's default: the catalog's configuration (hive.insert-existing-partitions-behavior). */

@@ -6,6 +6,9 @@ import type { OutputColumn } from '../../protocol/types.js';
 import type { ShowResult } from './show-metadata.js';
 import type { Cell } from './values-plan.js';
 import { quoteIdentifier } from '../../sql/sql-formatter.js';
+import type { PrestoType } from '../../protocol/types.js';
+import type { TableStatistics } from '../../connectors/table-statistics.js';
+import { javaDoubleText, javaFloatText } from '../../protocol/java-float-text.js';
 
 export const SHOW_STATS_COLUMNS: OutputColumn[] = [
   { name: 'column_name', type: { base: 'varchar' } },
@@ -56,4 +59,41 @@ export async function showStats(connection: DuckDBConnection, sql: string): Prom
   });
   rows.push([null, null, null, null, rowCount, null, null]);
   return { columns: SHOW_STATS_COLUMNS, rows };
+}
+
+/**
+ * SHOW STATS of a connector's statistics (a hive table's footers), as Trino's ShowStatsRewrite renders a
+ * table scan's estimate: a row per column (unknown estimates NULL; low and high by the column's type:
+ * integers rounded, double and decimal as Java's Double.toString, real as Float.toString, a date as
+ * its ISO day) and the summary row with the row count.
+ */
+export function connectorStats(columns: readonly { name: string; type: PrestoType }[], statistics: TableStatistics): ShowResult {
+  const known = (x: number | undefined): number | null => (x === undefined || !Number.isFinite(x) ? null : x);
+  const rows: Cell[][] = columns.map((c) => {
+    const s = statistics.columns.get(c.name) ?? {};
+    return [c.name, known(s.dataSize), known(s.distinctValuesCount), known(s.nullsFraction), null, rangeText(c.type, s.range?.low), rangeText(c.type, s.range?.high)];
+  });
+  rows.push([null, null, null, null, known(statistics.rowCount), null, null]);
+  return { columns: SHOW_STATS_COLUMNS, rows };
+}
+
+/** A range end as ShowStatsRewrite.toStringLiteral writes it for `type`; NULL for other types. */
+function rangeText(type: PrestoType, value: number | undefined): string | null {
+  if (value === undefined || !Number.isFinite(value)) return null;
+  switch (type.base) {
+    case 'tinyint':
+    case 'smallint':
+    case 'integer':
+    case 'bigint':
+      return BigInt(Math.round(value)).toString();
+    case 'double':
+    case 'decimal':
+      return javaDoubleText(value);
+    case 'real':
+      return javaFloatText(value);
+    case 'date':
+      return new Date(Math.round(value) * 86_400_000).toISOString().slice(0, 10);
+    default:
+      return null;
+  }
 }
