@@ -92,7 +92,6 @@ describe('catalog files', () => {
     expect(problem('a.properties', hive('hive.storage-format=parquet2\n'))).to.match(/^:6: hive.storage-format: must be one of ORC, PARQUET/);
     expect(problem('a.properties', hive('hive.max-split-size=big\n'))).to.equal(':6: hive.max-split-size: must be a data size such as 64MB: big');
     expect(problem('a.properties', hive('fs.local.enabled=yes\n'))).to.equal(':6: fs.local.enabled: must be true or false: yes');
-    expect(problem('a.properties', hive('hive.auto-discover=true\n'))).to.match(/^:6: hive.auto-discover: true is not supported yet/);
     expect(problem('a.properties', hive('hive.security=ranger\n'))).to.include(":6: hive.security: 'ranger' is not supported here (allow-all only)");
     expect(problem('a.properties', hive('hive.security=file\nsecurity.config-file=/etc/rules.json\n'))).to.match(/^:6: hive.security: 'file' is not supported here \(allow-all only\): write the catalog's rules in the system access rules file/);
     expect(problem('a.properties', hive('hive.security=READ-ONLY\n'))).to.include(":6: hive.security: 'read-only' is not supported here");

@@ -65,7 +65,7 @@ export function hiveCatalogConfig(name: string, p: CatalogProperties, created?: 
     maxSplitSizeBytes,
     maxInitialSplitSizeBytes: p.dataSize('hive.max-initial-split-size', Math.floor(maxSplitSizeBytes / 2)),
     maxInitialSplits: p.integer('hive.max-initial-splits', HIVE_DEFAULTS.maxInitialSplits),
-    autoDiscover: autoDiscover(p),
+    autoDiscover: p.boolean('hive.auto-discover', false),
   };
   if (created) {
     p.checkAllUsed('hive');
@@ -107,12 +107,6 @@ function rootOf(p: CatalogProperties): RootText {
   const path = text.startsWith('local://') || text.startsWith('file://') ? text.slice(text.indexOf('://') + 3) : text;
   if (!isAbsolute(path)) p.fail(property, `must be an absolute path: ${text}`);
   return { path, property, fromCatalogDir };
-}
-
-/** `hive.auto-discover` (ours): only false for now; true would promise tables nothing lists yet. */
-function autoDiscover(p: CatalogProperties): false {
-  if (p.boolean('hive.auto-discover', false)) p.fail('hive.auto-discover', "true is not supported yet: register a directory with CREATE TABLE ... WITH (external_location = '...')");
-  return false;
 }
 
 /** The root: an absolute, existing, writable directory, by its real path (symlinks resolved once, here). */
