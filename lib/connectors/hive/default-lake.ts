@@ -23,5 +23,5 @@ export function defaultHiveCatalog(root: string, name = 'lake'): HiveCatalogConf
 
 /** The built-in `lake` catalog of a node whose data directory is `dataDirectory`. */
 export function defaultLakeCatalog(dataDirectory: string): HiveCatalogConfig {
-  return defaultHiveCatalog(join(dataDirectory, 'lake'));
+  return { ...defaultHiveCatalog(join(dataDirectory, 'lake')), autoDiscover: true };
 }

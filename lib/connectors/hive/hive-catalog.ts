@@ -3,17 +3,18 @@
 // so SELECT, DESCRIBE, SHOW and information_schema go through the engine's usual path. All state is on
 // disk: the mirror is brought up to date before every statement that names the catalog.
 import { readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { HiveCatalogConfig } from '../catalog.types.js';
 import type { PrestoType } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { quoteIdentifier, quoteString } from '../../sql/sql-formatter.js';
-import { FileMetastore, type TableMetadata } from './hive-metastore.js';
-import { checkUnderRoot, resolveLocation, rootChecker, type LocationRules } from './hive-locations.js';
+import { FileMetastore, type HiveColumn, type TableMetadata } from './hive-metastore.js';
+import { checkUnderRoot, isWithin, resolveLocation, rootChecker, type LocationRules } from './hive-locations.js';
 import { directoryStamp, filesSignature, listDataFiles } from './hive-files.js';
 import { hasMarker, recover } from './hive-commit.js';
-import { isLossy, parseHiveType, prestoTypeOfHive, type HiveType } from './hive-types.js';
+import { hiveTypeOf, isLossy, parseHiveType, prestoTypeOfHive, type HiveType } from './hive-types.js';
 import { parsePartitionName } from './partition-names.js';
 import { prunableFilter } from './partition-pruning.js';
 import type { Expression } from '../../sql/ast.js';
@@ -21,6 +22,8 @@ import { propertiesOf, READABLE_FORMATS } from './hive-table-properties.js';
 import { tableReadSql, type ReadableTable } from './hive-read-sql.js';
 import { hiddenColumnsOf, hiddenReadSql, partitionsSql, propertiesSql } from './hive-hidden-sql.js';
 import type { HiveStorageFormat } from '../catalog.types.js';
+import { discoveredMetadata, discoveredSignature, discoverTables, overlaps, unionColumns, type DiscoveredTable } from './hive-discovery.js';
+import { prestoTypeOf } from '../../engine/duckdb-types.js';
 
 /** What the metastore's `writerVersion` says for files written here. */
 const WRITER_VERSION = 'vivace';
@@ -37,6 +40,13 @@ interface MirroredTable {
 /** Trino's system tables of a hive table (`"t$partitions"`), by suffix. */
 const SYSTEM_TABLES = ['partitions', 'properties'] as const;
 type SystemTableKind = (typeof SYSTEM_TABLES)[number];
+
+/**
+ * Discovered tables' columns (hive.auto-discover), read from their footers when a node's mirror syncs,
+ * by root, schema and table: every HiveCatalog of the process (the engine's, a worker's split reader,
+ * the coordinator's split lister) resolves a discovered table with them.
+ */
+const DISCOVERED_COLUMNS = new Map<string, { signature: string; columns?: HiveColumn[]; error?: string }>();
 
 /** The table macro a table's hidden columns are read from (macros are no tables: listings never show them). */
 const hiddenMacro = (table: string) => `vivace$hidden$${table}`;
@@ -99,9 +109,89 @@ export class HiveCatalog {
     return `local:///${relative(this.config.root, path).split('\\').join('/')}`;
   }
 
+  /**
+   * A table's metadata: the metastore's, else (hive.auto-discover) a discovered directory's, as an
+   * external PARQUET table with its columns from the footers (none known yet: undefined).
+   */
+  tableMetadata(schema: string, table: string): TableMetadata | undefined {
+    const registered = this.metastore.table(schema, table);
+    if (registered) return registered;
+    const found = this.discovered(schema, table);
+    if (!found) return undefined;
+    const known = DISCOVERED_COLUMNS.get(discoveryKey(this.config.root, schema, table));
+    if (known?.error !== undefined) throw new VivaceError('HIVE_INVALID_METADATA', known.error);
+    return discoveredMetadata(found, known?.columns ?? [], this.storedLocation(found.directory));
+  }
+
+  /** A discovered table (hive.auto-discover on, a directory of data files no metastore table describes), or undefined. */
+  discovered(schema: string, table: string): DiscoveredTable | undefined {
+    if (!this.config.autoDiscover || this.metastore.table(schema, table)) return undefined;
+    return this.discoverTables({ schema, table })[0];
+  }
+
+  /** The discovered tables (all, or the one `only` names). */
+  private discoverTables(only?: { schema: string; table: string }): DiscoveredTable[] {
+    if (!this.config.autoDiscover) return [];
+    // Directories the metastore uses: its own, registered tables' and schemas' locations.
+    const used: string[] = [];
+    if (this.config.metastoreDirectory !== this.config.root) used.push(this.config.metastoreDirectory);
+    const registered = new Map<string, Set<string>>();
+    for (const schema of this.metastore.schemaNames()) {
+      const location = this.metastore.schema(schema)?.parameters?.location;
+      if (location !== undefined) used.push(this.location(location));
+      const tables = new Set(this.metastore.tableNames(schema));
+      registered.set(schema, tables);
+      for (const table of tables) {
+        const resolved = this.resolveQuietly(schema, table);
+        if (resolved) used.push(resolved.location);
+      }
+    }
+    return discoverTables(this.config.root, {
+      schemaTaken: (directory) => used.some((u) => isWithin(directory, u)) || (used[0] === this.config.metastoreDirectory && isWithin(this.config.metastoreDirectory, directory)),
+      tableTaken: (directory) => overlaps(directory, used),
+      registered: (schema, table) => registered.get(schema)?.has(table) ?? false,
+      recursive: this.config.recursiveDirectories,
+      ...(only ? { only } : {}),
+    });
+  }
+
+  /** Reads a discovered table's columns from its files' footers when they changed (the union by name over the files). */
+  private async discoverColumns(connection: DuckDBConnection, found: DiscoveredTable): Promise<void> {
+    const k = discoveryKey(this.config.root, found.schema, found.table);
+    const signature = discoveredSignature(found);
+    if (DISCOVERED_COLUMNS.get(k)?.signature === signature) return;
+    try {
+      // Prepared only to read its columns' types (never run): hive_partitioning off, the keys are the directories'.
+      const prepared = await connection.prepare(`SELECT * FROM read_parquet([${found.files.map((f) => quoteString(f.path)).join(', ')}], union_by_name = true, hive_partitioning = false)`);
+      const columns: { name: string; type: string | undefined }[] = [];
+      try {
+        for (let i = 0; i < prepared.columnCount; i++) {
+          let type: string | undefined;
+          try {
+            type = hiveTypeOf(prestoTypeOf(prepared.columnType(i)));
+          } catch {
+            type = undefined; // a type Hive cannot hold (unsigned, time, uuid, ...): the column is left out
+          }
+          columns.push({ name: prepared.columnName(i), type });
+        }
+      } finally {
+        prepared.destroySync();
+      }
+      DISCOVERED_COLUMNS.set(k, { signature, columns: unionColumns([columns], found.keys) });
+    } catch (err) {
+      DISCOVERED_COLUMNS.set(k, { signature, error: `Cannot read the Parquet footers of discovered table ${found.schema}.${found.table}: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+
+  /** Registered partitions' names, or a discovered table's partition directories. */
+  partitionNames(schema: string, table: string, depth: number): string[] {
+    if (this.metastore.table(schema, table)) return this.metastore.partitionNames(schema, table, depth);
+    return this.discovered(schema, table)?.partitions ?? [];
+  }
+
   /** The table's metadata and data directory, or undefined when there is no such table. */
   resolve(schema: string, table: string): ResolvedHiveTable | undefined {
-    const metadata = this.metastore.table(schema, table);
+    const metadata = this.tableMetadata(schema, table);
     if (!metadata) return undefined;
     const stored = metadata.externalLocation ?? metadata.parameters?.location;
     const location = stored === undefined ? this.metastore.tableDirectory(schema, table) : this.location(stored);
@@ -154,6 +244,15 @@ export class HiveCatalog {
       let changed = false;
       const db = quoteIdentifier(this.name);
       const schemas = new Set(this.metastore.schemaNames());
+      // Discovered tables by schema, their columns read (from the footers) when their files changed.
+      const discovered = new Map<string, Map<string, DiscoveredTable>>();
+      for (const found of this.discoverTables()) {
+        schemas.add(found.schema);
+        const tables = discovered.get(found.schema) ?? new Map<string, DiscoveredTable>();
+        tables.set(found.table, found);
+        discovered.set(found.schema, tables);
+        await this.discoverColumns(connection, found);
+      }
       for (const schema of this.schemas) {
         if (schemas.has(schema)) continue;
         await connection.run(`DROP SCHEMA IF EXISTS ${db}.${quoteIdentifier(schema)} CASCADE`);
@@ -170,7 +269,7 @@ export class HiveCatalog {
           changed = true;
         }
         if (wanted.size > 0 && this.recoverUnregistered(this.metastore.schemaDirectory(schema))) changed = true;
-        const names = new Set(this.metastore.tableNames(schema));
+        const names = new Set([...this.metastore.tableNames(schema), ...(discovered.get(schema)?.keys() ?? [])]);
         for (const k of [...this.mirrored.keys()]) {
           const [s, t] = k.split('\u0000') as [string, string];
           if (s !== schema || names.has(t)) continue;
@@ -181,7 +280,8 @@ export class HiveCatalog {
         }
         for (const table of names) {
           const k = key(schema, table);
-          const stamp = String(this.metastore.tableStamp(schema, table));
+          const found = discovered.get(schema)?.get(table);
+          const stamp = found ? `discovered:${hashText(discoveredSignature(found))}` : String(this.metastore.tableStamp(schema, table));
           const mirrored = this.mirrored.get(k);
           // A table the statement reads gets its files listed; others only follow their metadata.
           if (mirrored && !wanted.has(k) && mirrored.signature.startsWith(`${stamp}\u0002`)) continue;
@@ -208,7 +308,7 @@ export class HiveCatalog {
       if (!resolved) return false;
       if (hasMarker(resolved.location)) recover(resolved.location, this.metastore);
       if (!this.config.recursiveDirectories) {
-        const names = resolved.partitionColumns.length === 0 ? [] : this.metastore.partitionNames(schema, table, resolved.partitionColumns.length);
+        const names = resolved.partitionColumns.length === 0 ? [] : this.partitionNames(schema, table, resolved.partitionColumns.length);
         directories = `${stamp}\u0002${directoryStamp(resolved.location, names)}`;
         if (directories === previous?.directories) return false;
       }
@@ -259,7 +359,7 @@ export class HiveCatalog {
   hiddenColumns(schema: string, table: string): readonly string[] | undefined {
     if (systemTableOf(table)) return undefined;
     try {
-      const metadata = this.metastore.table(schema, table);
+      const metadata = this.tableMetadata(schema, table);
       return metadata && hiddenColumnsOf((metadata.partitionColumns ?? []).length > 0);
     } catch {
       return undefined;
@@ -293,7 +393,7 @@ export class HiveCatalog {
     if (!system) return undefined;
     let metadata: TableMetadata | undefined;
     try {
-      metadata = this.metastore.table(schema, system.table);
+      metadata = this.tableMetadata(schema, system.table);
     } catch {
       return undefined;
     }
@@ -320,7 +420,7 @@ export class HiveCatalog {
       partitions.push({ values: [], files: listed.map((f) => f.path) });
     } else {
       const check = rootChecker(this.rules);
-      for (const partition of this.metastore.partitionNames(resolved.schema, resolved.table, keys.length)) {
+      for (const partition of this.partitionNames(resolved.schema, resolved.table, keys.length)) {
         const values = parsePartitionName(partition, keys);
         if (!values || !keep(values, partition)) continue;
         const directory = join(resolved.location, partition);
@@ -335,6 +435,12 @@ export class HiveCatalog {
 }
 
 const key = (schema: string, table: string) => `${schema}\u0000${table}`;
+const discoveryKey = (root: string, schema: string, table: string) => `${root}\u0000${schema}\u0000${table}`;
+
+/** A short, stable digest of a long text (a stamp's part). */
+function hashText(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
 
 function listDirectories(directory: string): string[] {
   try {

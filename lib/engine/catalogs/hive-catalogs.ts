@@ -235,6 +235,8 @@ export class HiveCatalogs {
       change(t);
       await this.resync(catalog, [t]);
     });
+    const readOnly = target.schemaLevel ? undefined : discoveredWrite(statement, table(), catalog);
+    if (readOnly === 'none') return workPlan(output.kind === 'rows' ? ROWS_COLUMN : [], updateType, async () => (output.kind === 'rows' ? 0 : undefined));
     switch (statement.type) {
       case 'CreateSchema':
         return workPlan([], updateType, async () => {
@@ -378,7 +380,7 @@ export class HiveCatalogs {
         await catalog.sync(this.mirror, [t]);
         const partitions = [catalog.name, t.schema, `${t.table}$partitions`].map((p) => quoteIdentifier(p)).join('.');
         const predicate = planning.translate(parseStatement(`SELECT * FROM ${partitions} WHERE ${formatSql(target.where)}`)).sql;
-        const sql = matchingPartitionsSql(resolved, catalog.metastore.partitionNames(t.schema, t.table, keys.size), predicate);
+        const sql = matchingPartitionsSql(resolved, catalog.partitionNames(t.schema, t.table, keys.size), predicate);
         const matched = new Set<string>();
         if (sql !== undefined) {
           const { connection, release } = await planning.acquire();
@@ -401,6 +403,25 @@ export class HiveCatalogs {
     this.mirror.closeSync();
     this.closeFooters();
   }
+}
+
+/**
+ * What a statement writing `t` does when `t` is a discovered table (hive.auto-discover): CREATE TABLE
+ * with an external_location registers it (undefined: planned as any); IF NOT EXISTS does nothing
+ * ('none'); another CREATE fails as for any existing table; every other write fails: it is read-only.
+ */
+function discoveredWrite(statement: Statement, t: QualifiedTable, catalog: HiveCatalog): 'none' | undefined {
+  const found = catalog.discovered(t.schema, t.table);
+  if (!found) return undefined;
+  const name = `${catalog.name}.${t.schema}.${t.table}`;
+  if (statement.type === 'CreateTable' || statement.type === 'CreateTableAsSelect') {
+    if (statement.type === 'CreateTable' && statement.properties.some((p) => fold(p.name.value) === 'external_location')) return undefined;
+    if (statement.notExists) return 'none';
+    throw new VivaceError('TABLE_ALREADY_EXISTS', `Table '${name}' already exists`);
+  }
+  const location = catalog.storedLocation(found.directory);
+  const partitioned = found.keys.length === 0 ? '' : `, partitioned_by = ARRAY[${found.keys.map((k) => `'${k.split("'").join("''")}'`).join(', ')}]`;
+  throw new VivaceError('NOT_SUPPORTED', `Table '${name}' is discovered from its files (hive.auto-discover) and is read-only: register it with CREATE TABLE ${name} (<columns>) WITH (external_location = '${location.split("'").join("''")}', format = 'PARQUET'${partitioned}) to write to it (SHOW CREATE TABLE ${name} shows that statement)`);
 }
 
 /** The table and WHERE of SHOW STATS FOR t or FOR (SELECT * FROM t [WHERE ...]); undefined for any other query. */
