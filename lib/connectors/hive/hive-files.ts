@@ -3,6 +3,7 @@
 // hive.recursive-directories. Listed at every statement that reads the table: other nodes and tools write the tree too.
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ancestorDirectories } from './partition-names.js';
 
 export interface DataFile {
   path: string;
@@ -58,7 +59,7 @@ export function filesSignature(files: readonly DataFile[]): string {
 export function directoryStamp(location: string, partitionNames: readonly string[]): string {
   const directories = new Set<string>(['']);
   for (const name of partitionNames) {
-    for (let at = name.indexOf('/'); at > 0; at = name.indexOf('/', at + 1)) directories.add(name.slice(0, at));
+    for (const above of ancestorDirectories(name)) directories.add(above);
     directories.add(name);
   }
   const parts: string[] = [];

@@ -10,6 +10,7 @@ import { tableReadSql, type ReadableTable } from './hive-read-sql.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import type { Expression } from '../../sql/ast.js';
 import { partitionFilter } from './partition-pruning.js';
+import { ancestorDirectories } from './partition-names.js';
 import type { HiveType } from './hive-types.js';
 
 /** One split as the task protocol names it: a file relative to the table's location, and its slice or its byte range. */
@@ -154,7 +155,7 @@ export async function hiveSplitSourceSql(
   if (!resolved) throw new VivaceError('TABLE_NOT_FOUND', `Table '${catalog.name}.${schema}.${table}' does not exist`);
   // Only the partitions the splits name are listed: a task over one month of 84 need not stat the other 83.
   const named = new Set<string>();
-  for (const split of splits) for (let at = split.file.indexOf('/'); at > 0; at = split.file.indexOf('/', at + 1)) named.add(split.file.slice(0, at));
+  for (const split of splits) for (const above of ancestorDirectories(split.file)) named.add(above);
   const { table: readable } = catalog.readable(resolved, (_, name) => named.has(name));
   const partitionOf = new Map<string, readonly (string | null)[]>();
   for (const partition of readable.partitions) for (const file of partition.files) partitionOf.set(file, partition.values);

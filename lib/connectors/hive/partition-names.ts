@@ -93,3 +93,10 @@ export function duckdbSegmentValue(raw: string): string | null {
     return raw;
   }
 }
+
+/** The directories above a relative path, outermost first (`k=v/k2=w/f`: `k=v`, `k=v/k2=w`). */
+export function ancestorDirectories(path: string): string[] {
+  const out: string[] = [];
+  for (let at = path.indexOf('/'); at > 0; at = path.indexOf('/', at + 1)) out.push(path.slice(0, at));
+  return out;
+}
