@@ -54,8 +54,10 @@ export function syncPartitionMetadata(call: SyncPartitionCall, catalog: HiveCata
   const onDisk = partitionDirectories(resolved.location, keys, call.caseSensitive).filter((name) => parsePartitionName(name, keys) !== undefined);
   for (const name of onDisk) check(join(resolved.location, name));
   const registered = catalog.metastore.partitionNames(schema, table, keys.length);
-  const add = call.mode === 'DROP' ? [] : onDisk.filter((name) => !registered.includes(name));
-  const drop = call.mode === 'ADD' ? [] : registered.filter((name) => !onDisk.includes(name));
+  // Sets: a table of tens of thousands of partitions must not cost their square on the event loop.
+  const [registeredSet, onDiskSet] = [new Set(registered), new Set(onDisk)];
+  const add = call.mode === 'DROP' ? [] : onDisk.filter((name) => !registeredSet.has(name));
+  const drop = call.mode === 'ADD' ? [] : registered.filter((name) => !onDiskSet.has(name));
   if (add.length === 0 && drop.length === 0) return;
   const marker: CommitMarker = {
     version: 1, staging: stagingName(queryId), renames: [], deletes: [], partitions: add, schema, tableName: table,
