@@ -1,0 +1,61 @@
+// A distributed plan as the scheduler and the workers see it: fragments cut at exchanges, as Trino's
+// PlanFragmenter cuts them (stage id = fragment id, the root is fragment 0). Each fragment is a plain
+// Trino query over its inputs, which the worker translates as any statement: the scanned table stands
+// for the task's splits (connector.types.ts splitSourceSql) and each source's exchange table stands for
+// the files its producers wrote for this task. The planner is pure and deterministic: a worker derives
+// the same fragments from the user's statement, its session and the coordinator's choices, so no SQL
+// travels between nodes.
+import type { Expression } from '../sql/ast.js';
+import type { ScannedTable } from '../connectors/connector.types.js';
+
+/** The catalog and schema of the tables that stand for fragments' outputs: vivace_stage.exchange.f{id}. */
+export const EXCHANGE_CATALOG = 'vivace_stage';
+export const EXCHANGE_SCHEMA = 'exchange';
+export const exchangeTableOf = (fragmentId: number): ScannedTable => ({ catalog: EXCHANGE_CATALOG, schema: EXCHANGE_SCHEMA, table: `f${fragmentId}` });
+
+/**
+ * How a fragment's tasks are made (Trino's PartitioningHandle): SOURCE, one task per group of splits of
+ * its scan (every alive worker); HASH, one task per bucket (the scheduler's bucket count); SINGLE, one task.
+ */
+export type FragmentPartitioning = 'SOURCE' | 'HASH' | 'SINGLE';
+
+/**
+ * How a fragment's output is laid out for its consumer (Trino's output partitioning scheme). SINGLE: one
+ * file per producing task, all read by the one consumer task. BROADCAST: one file per producing task, read
+ * whole by every consumer task. HASH: one file per consumer bucket per producing task, rows placed by the
+ * hash of `keys` (output column names), bucket b read only by the consumer's task b.
+ */
+export type OutputPartitioning = { kind: 'SINGLE' } | { kind: 'BROADCAST' } | { kind: 'HASH'; keys: readonly string[] };
+
+/** An input of a fragment: another fragment's output, read through its exchange table. */
+export interface FragmentSource {
+  fragmentId: number;
+  /** The table the fragment's SQL names for it (exchangeTableOf). */
+  table: ScannedTable;
+}
+
+export interface PlanFragment {
+  id: number;
+  partitioning: FragmentPartitioning;
+  /** SOURCE: the table whose splits the tasks read, and the WHERE its connector prunes splits by. */
+  scan?: { table: ScannedTable; where?: Expression };
+  /** The fragments this one reads (their `output` says how). */
+  sources: readonly FragmentSource[];
+  output: OutputPartitioning;
+  /** The fragment's Trino SQL (a query) over its scan table and its sources' exchange tables. */
+  sql: string;
+  /** The names of its output columns, in order (HASH keys name some of them). */
+  columns: readonly string[];
+}
+
+/** Choices the coordinator made from statistics, which a worker is given to derive the same plan. */
+export interface PlanChoices {
+  /** Each distributed join's distribution, in the planner's order. */
+  joins: readonly ('BROADCAST' | 'PARTITIONED')[];
+}
+
+export interface DistributedPlan {
+  /** Root first (id 0), then every fragment once, each after its consumer. */
+  fragments: readonly PlanFragment[];
+  choices: PlanChoices;
+}
