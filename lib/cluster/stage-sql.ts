@@ -1,4 +1,4 @@
-// The DuckDB SQL of a stage (stage-planner.ts): its Trino text translated by the DuckDB printer, with the
+// The DuckDB SQL of a stage (planner/aggregate-stages.ts): its Trino text translated by the DuckDB printer, with the
 // table it reads standing for the rows it is given. A leaf reads its splits as the table's connector
 // reads them (connector.types.ts splitSourceSql); the root reads the leaves' partial rows. Each worker
 // builds these itself, from the user's statement and the split or input files it checked: no SQL travels
@@ -7,7 +7,7 @@ import { parseStatement } from '../sql/index.js';
 import { translateStatement } from '../sql/duckdb-translation.js';
 import { quoteString } from '../sql/sql-formatter.js';
 import type { Session } from '../protocol/types.js';
-import { PARTIALS_TABLE, type StagePlan } from './stage-planner.js';
+import { PARTIALS_TABLE, type StagePlan } from '../planner/aggregate-stages.js';
 import type { Split } from '../connectors/connector.types.js';
 
 /**

@@ -1,4 +1,4 @@
-// The coordinator's side of a query in two stages (stage-planner.ts, behind vivace.distributed-tpch):
+// The coordinator's side of a query in two stages (planner/aggregate-stages.ts, behind vivace.distributed-tpch):
 // the leaf stage starts with the plan, one task per alive worker with its splits (the table's parts
 // round-robin), and the first leaf's plan gives the statement's columns; a leaf whose worker is lost is
 // run again on another alive worker (its splits are deterministic). Then the root task, on one worker
@@ -9,7 +9,7 @@ import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageP
 import { PlanAbortController } from '../engine/plan-abort.js';
 import type { OutputColumn, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { cachedStages, type StagePlan } from './stage-planner.js';
+import { cachedStages, type StagePlan } from '../planner/aggregate-stages.js';
 import type { Connectors } from '../connectors/connectors.js';
 import type { ScanSplits, Split } from '../connectors/connector.types.js';
 import { splitsOf } from './stage-sql.js';

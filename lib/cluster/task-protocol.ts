@@ -10,7 +10,7 @@
 //   GET    /v1/task                            TaskInfo[] of the tasks the worker holds
 //   GET    /v1/task/{taskId}/output            a finished leaf task's partial rows (Parquet) -> 200 | 409 | 404
 //
-// Stage tasks (a query over one tpch table in two stages, stage-planner.ts): a request with `stage` runs
+// Stage tasks (a query over one tpch table in two stages, planner/aggregate-stages.ts): a request with `stage` runs
 // a part of the statement in `sql` rather than all of it. Each worker derives the stage's SQL from that
 // statement itself, after planning it as a user's (its errors are the statement's); only split and
 // input names travel. A leaf (`{queryId}.1.{partition}.{attempt}`, executed with the plan) writes the

@@ -1,4 +1,4 @@
-// What a worker runs for a stage task (stage-planner.ts). A leaf scans its splits of a table, read as
+// What a worker runs for a stage task (planner/aggregate-stages.ts). A leaf scans its splits of a table, read as
 // the table's connector reads them, and writes its partial rows as one Parquet file (DuckDB's COPY: no row passes through JavaScript); a root
 // reads the leaves' files and finishes the query, its pages rendered as any query's. Both derive their
 // SQL from the user's statement here, after planning that statement as a user's (the SQL gate, catalog
@@ -7,7 +7,7 @@ import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } 
 import { quoteString } from '../sql/sql-formatter.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { cachedStages, type StagePlan } from '../cluster/stage-planner.js';
+import { cachedStages, type StagePlan } from '../planner/aggregate-stages.js';
 import { inputSourceSql, leafDuckDbSql, rootDuckDbSql } from '../cluster/stage-sql.js';
 import type { Connectors } from '../connectors/connectors.js';
 import type { Split } from '../connectors/connector.types.js';

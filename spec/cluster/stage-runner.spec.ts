@@ -12,7 +12,7 @@ import { readManifest } from '../../lib/connectors/tpch/tpch-generation.js';
 import { defaultConfig } from '../../lib/config.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { parseStatement } from '../../lib/sql/index.js';
-import { planStages } from '../../lib/cluster/stage-planner.js';
+import { planStages } from '../../lib/planner/aggregate-stages.js';
 import { splitsOf } from '../../lib/cluster/stage-sql.js';
 import { planLeaf, planRoot } from '../../lib/worker/stage-runner.js';
 import type { Plan } from '../../lib/engine/engine.types.js';

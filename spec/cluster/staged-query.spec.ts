@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stagedQuery } from '../../lib/cluster/staged-query.js';
-import { cachedStages } from '../../lib/cluster/stage-planner.js';
+import { cachedStages } from '../../lib/planner/aggregate-stages.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { TPCH_TABLES } from '../../lib/tpch/index.js';
 import { builtInConnectors, session } from './cluster-harness.js';
