@@ -8,7 +8,7 @@
 // anything else is undefined and runs as one task. Both stages are printed from trees (sql-formatter.ts) and parsed again, so each is a
 // plain Trino query the DuckDB printer translates like any other.
 import {
-  childrenOf, formatSql, parseExpression, parseStatement, walk,
+  childrenOf, formatSql, mapTree, parseExpression, parseStatement, walk,
   type Expression, type FunctionCall, type Node, type Query, type QuerySpecification, type Relation, type SortItem, type Statement,
 } from '../sql/index.js';
 import { fold, partsOf } from '../sql/names.js';
@@ -106,19 +106,6 @@ function scannedTable(from: Relation | undefined, session: Pick<Session, 'catalo
   // A hidden column ($path) or a metadata table (t$partitions) is the connector's single-task business.
   if (resolved.table.includes('$')) return undefined;
   return { catalog: resolved.catalog, schema: resolved.schema, table: resolved.table };
-}
-
-/** A copy of `node` with every sub-tree `replace` answers for swapped (the tree is immutable). */
-function mapTree<T>(node: T, replace: (n: Node) => Node | undefined): T {
-  if (Array.isArray(node)) return node.map((n: unknown) => mapTree(n, replace)) as T;
-  if (typeof node !== 'object' || node === null) return node;
-  if (typeof (node as { type?: unknown }).type === 'string') {
-    const swapped = replace(node as unknown as Node);
-    if (swapped) return swapped as unknown as T;
-  }
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === 'location' ? v : mapTree(v, replace);
-  return out as T;
 }
 
 /** Whether a rewritten root expression still reads a column of the table (not a key, not a partial). */

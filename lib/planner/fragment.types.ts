@@ -50,7 +50,9 @@ export interface PlanFragment {
 
 /** Choices the coordinator made from statistics, which a worker is given to derive the same plan. */
 export interface PlanChoices {
-  /** Each distributed join's distribution, in the planner's order. */
+  /** The FROM's relations (by position) in the order they are joined: the first is the probe side's start. */
+  order: readonly number[];
+  /** Each join's distribution, in that order (one fewer than `order`). */
   joins: readonly ('BROADCAST' | 'PARTITIONED')[];
 }
 

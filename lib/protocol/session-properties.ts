@@ -1,5 +1,5 @@
 // The system session properties (SET SESSION, SHOW SESSION, the Session header): every one of Trino and
-// Presto is accepted by name and its value checked by type (system-session-property-data.ts); the eight
+// Presto is accepted by name and its value checked by type (system-session-property-data.ts); the nine
 // below are the ones Vivace acts on, with typed access for the coordinator. The others are kept in the
 // session, sent back and shown, and change nothing.
 //
@@ -27,6 +27,7 @@ export interface SessionPropertyValues {
   query_max_memory: number;
   target_result_size: number;
   join_distribution_type: 'AUTOMATIC' | 'PARTITIONED' | 'BROADCAST';
+  join_max_broadcast_table_size: number;
   query_priority: number;
   task_concurrency: number;
   spill_enabled: boolean;
@@ -103,12 +104,19 @@ const DEFINITIONS = [
     name: 'join_distribution_type',
     type: 'varchar',
     defaultValue: 'AUTOMATIC',
-    description: 'Join distribution type (accepted; DuckDB chooses its joins itself)',
+    description: 'Join distribution type',
     decode(value) {
       const upper = value.toUpperCase();
       if (upper !== 'AUTOMATIC' && upper !== 'PARTITIONED' && upper !== 'BROADCAST') throw new Error('must be one of AUTOMATIC, PARTITIONED, BROADCAST');
       return upper;
     },
+  }),
+  define({
+    name: 'join_max_broadcast_table_size',
+    type: 'varchar',
+    defaultValue: '100MB',
+    description: 'Maximum estimated size of a table that can be broadcast when using automatic join type selection',
+    decode: parseDataSize,
   }),
   define({
     name: 'query_priority',

@@ -50,3 +50,20 @@ export function findAll<T extends NodeType>(root: Node, type: T): NodeOfType<T>[
   });
   return found;
 }
+
+/**
+ * A copy of `node` with every sub-tree that `replace` answers for swapped (the tree is immutable; nodes it
+ * does not answer for are copied with their children mapped). Recursive: a parsed tree's depth is bounded
+ * by the parser (DEFAULT_MAX_DEPTH).
+ */
+export function mapTree<T>(node: T, replace: (n: Node) => Node | undefined): T {
+  if (Array.isArray(node)) return node.map((n: unknown) => mapTree(n, replace)) as T;
+  if (typeof node !== 'object' || node === null) return node;
+  if (typeof (node as { type?: unknown }).type === 'string') {
+    const swapped = replace(node as unknown as Node);
+    if (swapped) return swapped as unknown as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = k === 'location' ? v : mapTree(v, replace);
+  return out as T;
+}

@@ -1,0 +1,104 @@
+// Column references of a query over several tables, resolved as Trino's analyzer resolves them in one
+// scope: `c` names the one relation that has a column c, `r.c` the relation named r (its alias, or the
+// table's name). Each resolved column becomes a symbol, `vivace_r{relation}_{column}`, the name it has in
+// every fragment's rows, so an expression rewritten to symbols reads the same in any fragment. What this
+// scope cannot resolve alone (a subquery, a lambda, a parameter, an ambiguous or unknown name) is left to
+// the one-task path, whose analysis reports the user's error.
+import { mapTree, type Expression, type Node } from '../sql/index.js';
+import { fold } from '../sql/names.js';
+import type { ScannedTable } from '../connectors/connector.types.js';
+import type { TableLayout } from './planner.types.js';
+
+/** A table of the query's FROM, by its position there. */
+export interface PlanRelation {
+  index: number;
+  table: ScannedTable;
+  /** The name references qualify it by (its alias, or the table's name), folded. */
+  name: string;
+  layout: TableLayout;
+}
+
+export const symbolOf = (relation: number, column: number): string => `vivace_r${relation}_${column}`;
+
+/** An expression with its column references as symbols, and what it reads. */
+export interface ResolvedExpression {
+  expression: Expression;
+  /** The relations it reads (by index). */
+  relations: ReadonlySet<number>;
+  symbols: ReadonlySet<string>;
+}
+
+/** Nodes whose meaning depends on more than this one scope. */
+const UNRESOLVABLE: ReadonlySet<string> = new Set([
+  'SubqueryExpression', 'ExistsPredicate', 'QuantifiedComparisonExpression', 'LambdaExpression', 'Parameter', 'GroupingOperation',
+]);
+/** Nodes holding names that are no column references. */
+const OPAQUE: ReadonlySet<string> = new Set([
+  'QualifiedName', 'GenericDataType', 'RowDataType', 'DateTimeDataType', 'IntervalDataType', 'GenericLiteral', 'IntervalLiteral',
+  'NullLiteral', 'BooleanLiteral', 'LongLiteral', 'DecimalLiteral', 'DoubleLiteral', 'StringLiteral', 'BinaryLiteral',
+]);
+
+const identifierNode = (value: string, location: Node['location']): Expression => ({ type: 'Identifier', value, quoted: false, location });
+
+export class ColumnScope {
+  private readonly byName = new Map<string, PlanRelation[]>();
+  private readonly columnIndex: ReadonlyMap<string, number>[];
+
+  constructor(readonly relations: readonly PlanRelation[]) {
+    for (const r of relations) this.byName.set(r.name, [...(this.byName.get(r.name) ?? []), r]);
+    this.columnIndex = relations.map((r) => new Map(r.layout.columns.map((c, i) => [c.name, i])));
+  }
+
+  /** The symbol of column `column` (folded) of relation `relation`, if it has one. */
+  symbol(relation: number, column: string): string | undefined {
+    const at = this.columnIndex[relation]?.get(column);
+    return at === undefined ? undefined : symbolOf(relation, at);
+  }
+
+  /**
+   * `expression` with its column references as symbols, or undefined when a reference does not resolve
+   * in this scope alone. `keep` names nodes to leave as they are (an output alias in ORDER BY).
+   */
+  resolve(expression: Expression, keep?: (n: Node) => boolean): ResolvedExpression | undefined {
+    const relations = new Set<number>();
+    const symbols = new Set<string>();
+    let failed = false;
+    const found = (relation: number, column: string, at: Node): Expression | undefined => {
+      const symbol = this.symbol(relation, column);
+      if (symbol === undefined) return undefined;
+      relations.add(relation);
+      symbols.add(symbol);
+      return identifierNode(symbol, at.location);
+    };
+    const replace = (n: Node): Node | undefined => {
+      if (failed) return n;
+      if (keep?.(n)) return n;
+      if (OPAQUE.has(n.type)) return n;
+      if (UNRESOLVABLE.has(n.type) || (n.type === 'FunctionCall' && n.window)) {
+        failed = true;
+        return n;
+      }
+      if (n.type === 'Identifier') {
+        const column = fold(n.value);
+        const owners = this.relations.filter((r) => this.columnIndex[r.index]!.has(column));
+        const resolved = owners.length === 1 ? found(owners[0]!.index, column, n) : undefined;
+        if (!resolved) failed = true;
+        return resolved ?? n;
+      }
+      if (n.type === 'DereferenceExpression') {
+        const named = n.base.type === 'Identifier' ? this.byName.get(fold(n.base.value)) : undefined;
+        const resolved = named?.length === 1 ? found(named[0]!.index, fold(n.field.value), n) : undefined;
+        if (!resolved) failed = true;
+        return resolved ?? n;
+      }
+      if (n.type === 'FunctionCall') {
+        // The function's name is no column; its arguments, FILTER and ORDER BY are.
+        return { ...n, arguments: n.arguments.map((a) => mapTree(a, replace)), filter: n.filter && mapTree(n.filter, replace), orderBy: n.orderBy && mapTree(n.orderBy, replace) };
+      }
+      if (n.type === 'Cast') return { ...n, expression: mapTree(n.expression, replace) };
+      return undefined;
+    };
+    const mapped = mapTree(expression, replace);
+    return failed ? undefined : { expression: mapped, relations, symbols };
+  }
+}

@@ -1,0 +1,366 @@
+// The distributed plan of a query over several tables that every worker reads alike (tpch, the lake):
+// its FROM's inner joins and WHERE become scans with their own predicates pushed down, joined in the
+// order join-order.ts chooses, each join either in the probe side's tasks with the build side broadcast
+// to them, or in a new hash-partitioned fragment fed by both sides hashed on the join keys (Trino's
+// REPLICATED and PARTITIONED joins). Above the last join the query's own work runs as a query over one
+// table of the joined rows: its aggregation split into partial (in the last join's tasks) and final (in
+// the root) as aggregate-stages.ts splits it, or, when it does not split, all of it in the root. What
+// this planner does not take (outer joins, subqueries, windows, set operations, SELECT *, tables one
+// worker holds) is undefined here and runs as before.
+import {
+  formatSql, mapTree, parseStatement,
+  type Expression, type Identifier, type Node, type Query, type QuerySpecification, type Relation, type SelectItem, type Statement, type Table,
+} from '../sql/index.js';
+import { quoteIdentifier } from '../sql/sql-formatter.js';
+import { fold, partsOf } from '../sql/names.js';
+import { resolveTable } from '../sql/statement-gate.js';
+import type { ScannedTable } from '../connectors/connector.types.js';
+import { planStages, PARTIALS_TABLE } from './aggregate-stages.js';
+import { ColumnScope, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
+import { chooseJoins, estimatedBytes, validChoices, type JoinEdge } from './join-order.js';
+import {
+  EXCHANGE_CATALOG, exchangeTableOf,
+  type DistributedPlan, type FragmentPartitioning, type OutputPartitioning, type PlanChoices, type PlanFragment,
+} from './fragment.types.js';
+import type { PlannerMetadata, PlannerSession } from './planner.types.js';
+
+/** The joined rows as the query's own work reads them (a stand-in the fragments never name). */
+const JOINED: ScannedTable = { catalog: EXCHANGE_CATALOG, schema: 'exchange', table: 'joined' };
+
+const sameTable = (a: ScannedTable, b: ScannedTable) => a.catalog === b.catalog && a.schema === b.schema && a.table === b.table;
+const tableText = (t: ScannedTable) => [t.catalog, t.schema, t.table].map(quoteIdentifier).join('.');
+const identifier = (value: string, at: Node): Identifier => ({ type: 'Identifier', value, quoted: false, location: at.location });
+const tableNode = (t: ScannedTable, at: Node): Table => ({
+  type: 'Table', location: at.location, queryPeriod: undefined,
+  name: { type: 'QualifiedName', location: at.location, parts: [t.catalog, t.schema, t.table].map((p) => ({ ...identifier(p, at), quoted: true })) },
+});
+
+/** The tables of a FROM of inner joins, in order, with the ON conditions; undefined for anything else. */
+function flattenFrom(relation: Relation, tables: { node: Table; alias?: Identifier }[], conditions: Expression[]): boolean {
+  if (relation.type === 'Join') {
+    if (relation.joinType === 'INNER') {
+      if (relation.criteria?.type !== 'JoinOn') return false;
+      conditions.push(relation.criteria.expression);
+    } else if (relation.joinType !== 'IMPLICIT' && relation.joinType !== 'CROSS') {
+      return false;
+    }
+    return flattenFrom(relation.left, tables, conditions) && flattenFrom(relation.right, tables, conditions);
+  }
+  if (relation.type === 'AliasedRelation') {
+    if (relation.columnNames || relation.relation.type !== 'Table') return false;
+    tables.push({ node: relation.relation, alias: relation.alias });
+    return true;
+  }
+  if (relation.type === 'Table') {
+    tables.push({ node: relation });
+    return true;
+  }
+  return false;
+}
+
+function conjuncts(e: Expression | undefined): Expression[] {
+  if (!e) return [];
+  if (e.type === 'LogicalExpression' && e.operator === 'AND') return e.terms.flatMap(conjuncts);
+  return [e];
+}
+
+/** A fragment while the plan is built: its SQL is rendered once every fragment has its id. */
+interface Draft {
+  partitioning: FragmentPartitioning;
+  scan?: { table: ScannedTable; where?: Expression };
+  sources: Draft[];
+  output: OutputPartitioning;
+  /** The FROM clause's text, given each draft's exchange table name. */
+  from: (exchange: (d: Draft) => string) => string;
+  where: string[];
+  /** The whole SQL, when it is more than SELECT symbols FROM ... WHERE ... (the last fragment, the root). */
+  sql?: (exchange: (d: Draft) => string) => string;
+  /** Output symbols (or partial columns). */
+  columns: string[];
+}
+
+/** The analysed query: its relations, the scope, and each part of the query resolved. */
+interface Analysis {
+  query: Query;
+  spec: QuerySpecification;
+  relations: PlanRelation[];
+  scope: ColumnScope;
+  pushed: Expression[][];
+  edges: { left: string; right: string; leftRelation: number; rightRelation: number }[];
+  residuals: ResolvedExpression[];
+  /** The query above the joins over JOINED, columns as symbols. */
+  above: Query;
+  /** Symbols the query above the joins reads. */
+  aboveSymbols: ReadonlySet<string>;
+}
+
+function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata): Analysis | undefined {
+  if (statement.type !== 'Query' || statement.with || statement.offset) return undefined;
+  if (statement.limit && statement.limit.type !== 'Limit') return undefined;
+  if (statement.body.type !== 'QuerySpecification') return undefined;
+  const spec = statement.body;
+  if (!spec.from || spec.windows.length > 0 || spec.select.selectItems.some((i) => i.type !== 'SingleColumn')) return undefined;
+  const tables: { node: Table; alias?: Identifier }[] = [];
+  const conditions: Expression[] = [];
+  if (!flattenFrom(spec.from, tables, conditions) || tables.length < 2) return undefined;
+  const relations: PlanRelation[] = [];
+  for (const [index, { node, alias }] of tables.entries()) {
+    if (node.queryPeriod) return undefined;
+    const parts = partsOf(node.name);
+    if (parts.length > 3) return undefined;
+    const resolved = resolveTable(parts, session);
+    if (resolved.catalog === undefined || resolved.schema === undefined || resolved.table.includes('$')) return undefined;
+    const table = { catalog: resolved.catalog, schema: resolved.schema, table: resolved.table };
+    const layout = metadata.table(table);
+    if (!layout || layout.columns.length === 0) return undefined;
+    relations.push({ index, table, name: alias ? fold(alias.value) : table.table, layout });
+  }
+  // Splitting pays only when some table splits; small tables alone stay one task.
+  if (!relations.some((r) => r.layout.splits)) return undefined;
+  const scope = new ColumnScope(relations);
+
+  const pushed: Expression[][] = relations.map(() => []);
+  const edges: Analysis['edges'] = [];
+  const residuals: ResolvedExpression[] = [];
+  for (const c of [...conditions.flatMap(conjuncts), ...conjuncts(spec.where)]) {
+    const r = scope.resolve(c);
+    if (!r) return undefined;
+    const e = r.expression;
+    if (r.relations.size === 1) {
+      pushed[[...r.relations][0]!]!.push(c);
+    } else if (e.type === 'ComparisonExpression' && e.operator === '=' && e.left.type === 'Identifier' && e.right.type === 'Identifier' && r.relations.size === 2) {
+      const [a, b] = [relationOfSymbol(e.left.value), relationOfSymbol(e.right.value)];
+      edges.push({ left: e.left.value, right: e.right.value, leftRelation: a, rightRelation: b });
+    } else {
+      residuals.push(r);
+    }
+  }
+
+  // The query above the joins: its select, GROUP BY, HAVING and ORDER BY as symbols over JOINED.
+  const symbols = new Set<string>();
+  const use = (r: ResolvedExpression | undefined): Expression | undefined => {
+    if (!r) return undefined;
+    for (const s of r.symbols) symbols.add(s);
+    return r.expression;
+  };
+  const items: SelectItem[] = [];
+  for (const item of spec.select.selectItems) {
+    if (item.type !== 'SingleColumn') return undefined;
+    const e = use(scope.resolve(item.expression));
+    if (!e) return undefined;
+    // A plain column keeps its name as the output's (output-names.ts), now that it reads a symbol.
+    const named = item.alias ?? (item.expression.type === 'Identifier' ? item.expression : item.expression.type === 'DereferenceExpression' ? item.expression.field : undefined);
+    items.push({ ...item, expression: e, alias: named });
+  }
+  let groupBy = spec.groupBy;
+  if (groupBy) {
+    const elements = [];
+    for (const element of groupBy.groupingElements) {
+      if (element.type !== 'SimpleGroupBy') return undefined;
+      const expressions = [];
+      for (const g of element.expressions) {
+        const e = use(scope.resolve(g));
+        if (!e) return undefined;
+        expressions.push(e);
+      }
+      elements.push({ ...element, expressions });
+    }
+    groupBy = { ...groupBy, groupingElements: elements };
+  }
+  const having = spec.having && use(scope.resolve(spec.having));
+  if (spec.having && !having) return undefined;
+  // ORDER BY may name an output column by its alias (Trino resolves those first) or its ordinal.
+  const aliases = new Set(spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' && i.alias ? [fold(i.alias.value)] : [])));
+  const isAlias = (n: Node) => n.type === 'Identifier' && aliases.has(fold(n.value));
+  let orderBy = statement.orderBy;
+  if (orderBy) {
+    const sortItems = [];
+    for (const s of orderBy.sortItems) {
+      const e = use(scope.resolve(s.sortKey, isAlias));
+      if (!e) return undefined;
+      sortItems.push({ ...s, sortKey: e });
+    }
+    orderBy = { ...orderBy, sortItems };
+  }
+  const aboveSpec: QuerySpecification = { ...spec, select: { ...spec.select, selectItems: items }, from: tableNode(JOINED, spec), where: undefined, groupBy, having };
+  const above: Query = { ...statement, body: aboveSpec, orderBy };
+  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols };
+}
+
+/** The relation a symbol belongs to (symbolOf's shape). */
+function relationOfSymbol(symbol: string): number {
+  return Number(symbol.slice('vivace_r'.length, symbol.lastIndexOf('_')));
+}
+
+/**
+ * The distributed plan of `statement`, or undefined when it is not a query this planner takes. Without
+ * `choices` they are made from the metadata's statistics (the coordinator); with them (a worker) the
+ * same fragments follow, or undefined when they do not fit the statement.
+ */
+export function planDistributed(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
+  const a = analyse(statement, session, metadata);
+  if (!a) return undefined;
+  const n = a.relations.length;
+
+  // Each relation's symbols that some part of the plan above its scan reads.
+  const needed: Set<string>[] = a.relations.map(() => new Set());
+  const need = (symbol: string) => needed[relationOfSymbol(symbol)]!.add(symbol);
+  for (const e of a.edges) { need(e.left); need(e.right); }
+  for (const r of a.residuals) for (const s of r.symbols) need(s);
+  for (const s of a.aboveSymbols) need(s);
+  if (needed.some((s) => s.size === 0)) return undefined;
+
+  const relationEdges: JoinEdge[] = a.edges.map((e) => ({ left: e.leftRelation, right: e.rightRelation }));
+  const choices = given ?? chooseJoins(a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!))), relationEdges, session);
+  if (!validChoices(choices, n)) return undefined;
+
+  const scanDraft = (r: PlanRelation, output: OutputPartitioning): Draft => {
+    const symbols = [...needed[r.index]!].sort();
+    const where = a.pushed[r.index]!;
+    const whereText = where.length > 0 ? ` WHERE ${where.map((w) => `(${formatSql(w)})`).join(' AND ')}` : '';
+    const select = symbols.map((s) => `${quoteIdentifier(columnOf(r, s))} AS ${s}`).join(', ');
+    const inner = `SELECT ${select} FROM ${tableText(r.table)} AS ${quoteIdentifier(r.name)}${whereText}`;
+    const whereTree = where.length === 0 ? undefined : where.length === 1 ? where[0] : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: where, location: where[0]!.location };
+    return {
+      partitioning: r.layout.splits ? 'SOURCE' : 'SINGLE',
+      ...(r.layout.splits ? { scan: { table: r.table, ...(whereTree ? { where: whereTree } : {}) } } : {}),
+      sources: [],
+      output,
+      from: () => `(${inner}) AS ${quoteIdentifier(`vivace_s${r.index}`)}`,
+      where: [],
+      columns: symbols,
+    };
+  };
+
+  const joined = new Set<number>([choices.order[0]!]);
+  let probe = scanDraft(a.relations[choices.order[0]!]!, { kind: 'SINGLE' });
+  const applied = new Set<ResolvedExpression>();
+  const applyResiduals = (d: Draft) => {
+    for (const r of a.residuals) {
+      if (applied.has(r) || ![...r.relations].every((i) => joined.has(i))) continue;
+      applied.add(r);
+      d.where.push(`(${formatSql(r.expression)})`);
+    }
+  };
+  applyResiduals(probe);
+  /** Symbols that the rest of the plan reads, once `joined` holds these relations. */
+  const stillNeeded = (): string[] => {
+    const out = new Set<string>(a.aboveSymbols);
+    for (const e of a.edges) if (!(joined.has(e.leftRelation) && joined.has(e.rightRelation))) { out.add(e.left); out.add(e.right); }
+    for (const r of a.residuals) if (!applied.has(r)) for (const s of r.symbols) out.add(s);
+    return [...out].filter((s) => joined.has(relationOfSymbol(s))).sort();
+  };
+
+  for (let step = 1; step < n; step++) {
+    const next = choices.order[step]!;
+    const relation = a.relations[next]!;
+    const keys = a.edges.flatMap((e) => {
+      if (e.rightRelation === next && joined.has(e.leftRelation)) return [{ probe: e.left, build: e.right }];
+      if (e.leftRelation === next && joined.has(e.rightRelation)) return [{ probe: e.right, build: e.left }];
+      return [];
+    });
+    const distribution = choices.joins[step - 1]!;
+    if (keys.length === 0 && distribution !== 'BROADCAST') return undefined;
+    const on = keys.map((k) => `${k.probe} = ${k.build}`).join(' AND ');
+    if (distribution === 'BROADCAST') {
+      const build = scanDraft(relation, { kind: 'BROADCAST' });
+      const before = probe.from;
+      probe.sources.push(build);
+      probe.from = (x) => `${before(x)} ${keys.length > 0 ? 'JOIN' : 'CROSS JOIN'} ${x(build)}${keys.length > 0 ? ` ON ${on}` : ''}`;
+      joined.add(next);
+    } else {
+      const probeColumns = stillNeeded();
+      const left = probe;
+      left.columns = probeColumns;
+      left.output = { kind: 'HASH', keys: keys.map((k) => k.probe) };
+      const build = scanDraft(relation, { kind: 'HASH', keys: keys.map((k) => k.build) });
+      joined.add(next);
+      probe = { partitioning: 'HASH', sources: [left, build], output: { kind: 'SINGLE' }, from: (x) => `${x(left)} JOIN ${x(build)} ON ${on}`, where: [], columns: [] };
+    }
+    applyResiduals(probe);
+  }
+  if (applied.size !== a.residuals.length) return undefined;
+
+  // The query's own work over the joined rows: partial aggregation in the last join's tasks and the final
+  // in the root when it splits so, else all of it in the root.
+  const last = probe;
+  last.output = { kind: 'SINGLE' };
+  const aboveSql = formatSql(a.above);
+  const stages = planStages(parseStatement(aboveSql), {}, new Set([EXCHANGE_CATALOG]));
+  const joinSql = (x: (d: Draft) => string, columns: readonly string[]) =>
+    `SELECT ${columns.length > 0 ? columns.join(', ') : '1 AS vivace_one'} FROM ${last.from(x)}${last.where.length > 0 ? ` WHERE ${last.where.join(' AND ')}` : ''}`;
+  const joinedColumns = [...a.aboveSymbols].sort();
+  let root: Draft;
+  if (stages) {
+    last.columns = stages.partialColumns;
+    last.sql = (x) => formatSql(replaceTable(parseStatement(stages.leafSql), JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
+    root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))) };
+  } else {
+    last.columns = joinedColumns;
+    last.sql = (x) => joinSql(x, joinedColumns);
+    root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(a.above, JOINED, (at) => tableNodeOf(x(last), at))) };
+  }
+  return { fragments: render(root), choices };
+}
+
+function columnNames(r: PlanRelation, symbols: ReadonlySet<string>): Set<string> {
+  return new Set([...symbols].map((s) => columnOf(r, s)));
+}
+
+function columnOf(r: PlanRelation, symbol: string): string {
+  return r.layout.columns[Number(symbol.slice(symbol.lastIndexOf('_') + 1))]!.name;
+}
+
+/** A Table node for an exchange table's text (catalog.schema.table, as exchangeName prints it). */
+function tableNodeOf(text: string, at: Node): Table {
+  const [catalog, schema, table] = text.split('.');
+  return tableNode({ catalog: catalog!, schema: schema!, table: table! }, at);
+}
+
+function derivedTable(sql: string, alias: string): Relation {
+  const query = parseStatement(sql) as Query;
+  return {
+    type: 'AliasedRelation', location: query.location, columnNames: undefined,
+    alias: { type: 'Identifier', value: alias, quoted: false, location: query.location },
+    relation: { type: 'TableSubquery', query, location: query.location },
+  };
+}
+
+/** `tree` with each reference to `table` (a three-part name) swapped for `by`'s relation. */
+function replaceTable<T extends Node>(tree: T, table: ScannedTable, by: (at: Node) => Relation): T {
+  return mapTree(tree, (n) => {
+    if (n.type !== 'Table') return undefined;
+    const parts = partsOf(n.name);
+    return parts.length === 3 && sameTable({ catalog: parts[0]!, schema: parts[1]!, table: parts[2]! }, table) ? by(n) : undefined;
+  });
+}
+
+/** Ids (root 0, then breadth first through the sources, as Trino numbers fragments) and each fragment's SQL. */
+function render(root: Draft): PlanFragment[] {
+  const ids = new Map<Draft, number>();
+  const queue = [root];
+  while (queue.length > 0) {
+    const d = queue.shift()!;
+    if (ids.has(d)) continue;
+    ids.set(d, ids.size);
+    queue.push(...d.sources);
+  }
+  const exchange = (d: Draft) => {
+    const t = exchangeTableOf(ids.get(d)!);
+    return `${t.catalog}.${t.schema}.${t.table}`;
+  };
+  return [...ids.entries()].map(([d, id]) => {
+    const sql = d.sql ? d.sql(exchange) : `SELECT ${d.columns.join(', ')} FROM ${d.from(exchange)}${d.where.length > 0 ? ` WHERE ${d.where.join(' AND ')}` : ''}`;
+    // Every fragment must be a query the parser takes back (it is the printer's own text).
+    parseStatement(sql);
+    return {
+      id,
+      partitioning: d.partitioning,
+      ...(d.scan ? { scan: d.scan } : {}),
+      sources: d.sources.map((s) => ({ fragmentId: ids.get(s)!, table: exchangeTableOf(ids.get(s)!) })),
+      output: d.output,
+      sql,
+      columns: d.columns,
+    };
+  });
+}

@@ -1,0 +1,86 @@
+// The order a query's tables are joined in and how each join is distributed, from the connectors'
+// statistics, as Trino's cost-based choices make them in spirit: the largest table is the probe side and
+// stays spread over its splits; the others join it smallest first, each through an equi-join edge when
+// one exists (a cross join only when none is left), and a build side is broadcast when its estimated
+// size is at most join_max_broadcast_table_size (Trino's DetermineJoinDistributionType), else both sides
+// are hash-partitioned on the join keys. The session's join_distribution_type forces either; a cross
+// join is always broadcast. The choices travel to the workers, which derive the same fragments from them.
+import type { PlanChoices } from './fragment.types.js';
+import type { PlannerSession, TableLayout } from './planner.types.js';
+
+/** Bytes a value of a Presto type takes in a row, for size estimates. */
+export function typeWidth(type: string): number {
+  const base = type.toLowerCase();
+  const args = base.includes('(') ? base.slice(base.indexOf('(') + 1, base.lastIndexOf(')')).split(',').map((a) => Number(a.trim())) : [];
+  const name = base.includes('(') ? base.slice(0, base.indexOf('(')).trim() : base;
+  switch (name) {
+    case 'boolean': case 'tinyint': return 1;
+    case 'smallint': return 2;
+    case 'integer': case 'real': return 4;
+    case 'bigint': case 'double': case 'date': return 8;
+    case 'decimal': return (args[0] ?? 38) <= 18 ? 8 : 16;
+    case 'char': return Number.isFinite(args[0]) ? args[0]! : 16;
+    case 'varchar': return Math.min(Number.isFinite(args[0]) ? args[0]! : 32, 32);
+    default: return 16;
+  }
+}
+
+/** Parquet files hold about a quarter of their rows' bytes in memory (compressed, encoded). */
+const FILE_EXPANSION = 4;
+
+/** The estimated bytes of a table's rows of `columns` (names), or undefined when nothing is known. */
+export function estimatedBytes(layout: TableLayout, columns: ReadonlySet<string>): number | undefined {
+  const width = layout.columns.filter((c) => columns.has(c.name)).reduce((sum, c) => sum + typeWidth(c.type), 0);
+  if (layout.rows !== undefined) return layout.rows * Math.max(1, width);
+  if (layout.fileBytes !== undefined) return layout.fileBytes * FILE_EXPANSION;
+  return undefined;
+}
+
+/** An equi-join edge between two relations (by index). */
+export interface JoinEdge {
+  left: number;
+  right: number;
+}
+
+/**
+ * The join order and distributions for `sizes` (estimated bytes of each relation's rows, undefined when
+ * unknown) and `edges`.
+ */
+export function chooseJoins(sizes: readonly (number | undefined)[], edges: readonly JoinEdge[], session: PlannerSession): PlanChoices {
+  const size = (i: number) => sizes[i] ?? Number.POSITIVE_INFINITY;
+  const left = sizes.map((_, i) => i);
+  // The probe side starts at the largest table (the first of equals).
+  let start = 0;
+  for (const i of left) if (size(i) > size(start)) start = i;
+  const order = [start];
+  const joined = new Set([start]);
+  const joins: ('BROADCAST' | 'PARTITIONED')[] = [];
+  while (joined.size < sizes.length) {
+    const remaining = left.filter((i) => !joined.has(i));
+    const connected = remaining.filter((i) => edges.some((e) => (e.left === i && joined.has(e.right)) || (e.right === i && joined.has(e.left))));
+    const pool = connected.length > 0 ? connected : remaining;
+    let next = pool[0]!;
+    for (const i of pool) if (size(i) < size(next)) next = i;
+    const cross = connected.length === 0;
+    joins.push(cross ? 'BROADCAST' : distribution(sizes[next], session));
+    order.push(next);
+    joined.add(next);
+  }
+  return { order, joins };
+}
+
+function distribution(buildBytes: number | undefined, session: PlannerSession): 'BROADCAST' | 'PARTITIONED' {
+  if (session.joinDistribution !== 'AUTOMATIC') return session.joinDistribution;
+  return buildBytes !== undefined && buildBytes <= session.maxBroadcastBytes ? 'BROADCAST' : 'PARTITIONED';
+}
+
+/** Whether `choices` (from the coordinator) fit a query of `relations` relations. */
+export function validChoices(choices: PlanChoices, relations: number): boolean {
+  if (choices.order.length !== relations || choices.joins.length !== relations - 1) return false;
+  const seen = new Set<number>();
+  for (const i of choices.order) {
+    if (!Number.isSafeInteger(i) || i < 0 || i >= relations || seen.has(i)) return false;
+    seen.add(i);
+  }
+  return choices.joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED');
+}

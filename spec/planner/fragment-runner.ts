@@ -1,0 +1,80 @@
+// Runs a DistributedPlan in one DuckDB, as the cluster would run it on workers: each SOURCE task reads its
+// own slice of the scanned table, each fragment's output is kept per task (with its bucket for a HASH
+// output), and a consumer task reads the outputs meant for it: all of a SINGLE or BROADCAST output, its
+// bucket of a HASH one. Every fragment's Trino SQL goes through the real DuckDB translation. A spec
+// harness: it proves a plan's answer without processes, so the planner's specs test the tree alone.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { parseStatement } from '../../lib/sql/index.js';
+import { translateStatement } from '../../lib/sql/duckdb-translation.js';
+import { quoteIdentifier } from '../../lib/sql/sql-formatter.js';
+import type { DistributedPlan, PlanFragment } from '../../lib/planner/fragment.types.js';
+
+export interface RunOptions {
+  /** Tasks of a SOURCE fragment (slices of its table) and of a HASH fragment (buckets). */
+  tasks: number;
+  catalog?: string;
+  schema?: string;
+}
+
+/** Rows as JSON text (order kept), for comparing answers. */
+export async function rowsOf(connection: DuckDBConnection, sql: string): Promise<string[]> {
+  const reader = await connection.runAndReadAll(sql);
+  return reader.getRowsJson().map((r) => JSON.stringify(r));
+}
+
+export function translate(sql: string, options: RunOptions, virtualTable?: (catalog: string, schema: string, table: string) => string | undefined): string {
+  return translateStatement(parseStatement(sql), sql, {
+    catalog: options.catalog,
+    schema: options.schema,
+    timeZone: 'UTC',
+    user: 'spec',
+    databaseOf: (c) => c,
+    ...(virtualTable ? { virtualTable } : {}),
+  }).sql;
+}
+
+/** The root's rows of `plan`. */
+export async function runPlan(connection: DuckDBConnection, plan: DistributedPlan, options: RunOptions): Promise<string[]> {
+  const byId = new Map(plan.fragments.map((f) => [f.id, f]));
+  const consumerOf = new Map<number, PlanFragment>();
+  for (const f of plan.fragments) for (const s of f.sources) consumerOf.set(s.fragmentId, f);
+  const taskCount = (f: PlanFragment) => (f.partitioning === 'SINGLE' ? 1 : options.tasks);
+  /** Output tables of a fragment's tasks. */
+  const outputs = new Map<number, string[]>();
+  const prefix = `run${Math.floor(Math.random() * 1e9)}`;
+
+  const run = async (f: PlanFragment): Promise<void> => {
+    for (const s of f.sources) if (!outputs.has(s.fragmentId)) await run(byId.get(s.fragmentId)!);
+    const tables: string[] = [];
+    for (let task = 0; task < taskCount(f); task++) {
+      const sources = new Map<string, string>();
+      for (const s of f.sources) {
+        const producer = byId.get(s.fragmentId)!;
+        const parts = outputs.get(s.fragmentId)!.map((t) => (producer.output.kind === 'HASH' ? `SELECT * EXCLUDE (vivace_bucket) FROM ${t} WHERE vivace_bucket = ${task}` : `SELECT * FROM ${t}`));
+        sources.set(`${s.table.catalog}.${s.table.schema}.${s.table.table}`, parts.join(' UNION ALL '));
+      }
+      if (f.scan) {
+        const t = f.scan.table;
+        const name = `${t.catalog}.${t.schema}.${t.table}`;
+        const whole = `${quoteIdentifier(t.catalog)}.${quoteIdentifier(t.schema)}.${quoteIdentifier(t.table)}`;
+        sources.set(name, `SELECT * EXCLUDE (vivace_n) FROM (SELECT *, row_number() OVER () AS vivace_n FROM ${whole}) WHERE vivace_n % ${options.tasks} = ${task}`);
+      }
+      const sql = translate(f.sql, options, (c, s, t) => sources.get(`${c}.${s}.${t}`));
+      const output = `${prefix}_f${f.id}_t${task}`;
+      const consumer = consumerOf.get(f.id);
+      if (f.output.kind === 'HASH' && consumer) {
+        const buckets = taskCount(consumer);
+        const keys = f.output.keys.map((k) => quoteIdentifier(k)).join(', ');
+        await connection.run(`CREATE TEMP TABLE ${output} AS SELECT *, hash(${keys}) % ${buckets} AS vivace_bucket FROM (${sql})`);
+      } else {
+        await connection.run(`CREATE TEMP TABLE ${output} AS ${sql}`);
+      }
+      tables.push(output);
+    }
+    outputs.set(f.id, tables);
+  };
+  const root = byId.get(0)!;
+  for (const s of root.sources) await run(byId.get(s.fragmentId)!);
+  const sources = new Map(root.sources.map((s) => [`${s.table.catalog}.${s.table.schema}.${s.table.table}`, outputs.get(s.fragmentId)!.map((t) => `SELECT * FROM ${t}`).join(' UNION ALL ')]));
+  return rowsOf(connection, translate(root.sql, options, (c, s, t) => sources.get(`${c}.${s}.${t}`)));
+}
