@@ -36,6 +36,18 @@ export interface ScanSplits {
   splits?: readonly Split[];
 }
 
+/** A table as the distributed planner sees it (lib/planner): its columns and size. */
+export interface TableLayout {
+  /** Column names (lower case) and Presto types, in the table's order. */
+  columns: readonly { name: string; type: string }[];
+  /** Whether its scans split over workers (else one task reads it whole). */
+  splits: boolean;
+  /** Estimated rows (statistics); undefined when unknown. */
+  rows?: number;
+  /** Bytes of its data files; undefined when unknown. */
+  fileBytes?: number;
+}
+
 /** What a worker's engine lends a connector reading splits. */
 export interface SplitReading {
   /** A Parquet file's row groups (a byte-range split is the row groups that start in it). */
@@ -63,6 +75,11 @@ export interface CatalogConnector {
    * be a file of the table here (a request naming another file is refused).
    */
   splitSourceSql?(table: ScannedTable, splits: readonly Split[], reading: SplitReading): Promise<string>;
+  /**
+   * Planner (coordinator and workers): a table's columns and size, for a catalog every worker reads alike;
+   * undefined for a table it does not have. Absent: its tables are never planned in fragments.
+   */
+  tableLayout?(table: ScannedTable): TableLayout | undefined;
 }
 
 /** Options of the connectors a node builds from its catalog set. */

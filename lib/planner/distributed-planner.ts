@@ -115,8 +115,6 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
     if (!layout || layout.columns.length === 0) return undefined;
     relations.push({ index, table, name: alias ? fold(alias.value) : table.table, layout });
   }
-  // Splitting pays only when some table splits; small tables alone stay one task.
-  if (!relations.some((r) => r.layout.splits)) return undefined;
   const scope = new ColumnScope(relations);
 
   const pushed: Expression[][] = relations.map(() => []);
@@ -211,7 +209,9 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   if (needed.some((s) => s.size === 0)) return undefined;
 
   const relationEdges: JoinEdge[] = a.edges.map((e) => ({ left: e.leftRelation, right: e.rightRelation }));
-  const choices = given ?? chooseJoins(a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!))), relationEdges, session);
+  // Splitting pays only when some table splits; small tables alone stay one task (validChoices).
+  const split = a.relations.map((r) => r.layout.splits);
+  const choices = given ?? chooseJoins(a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!))), relationEdges, split, session);
   if (!validChoices(choices, n)) return undefined;
 
   const scanDraft = (r: PlanRelation, output: OutputPartitioning): Draft => {
@@ -221,9 +221,10 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     const select = symbols.map((s) => `${quoteIdentifier(columnOf(r, s))} AS ${s}`).join(', ');
     const inner = `SELECT ${select} FROM ${tableText(r.table)} AS ${quoteIdentifier(r.name)}${whereText}`;
     const whereTree = where.length === 0 ? undefined : where.length === 1 ? where[0] : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: where, location: where[0]!.location };
+    const splits = choices.split[r.index]!;
     return {
-      partitioning: r.layout.splits ? 'SOURCE' : 'SINGLE',
-      ...(r.layout.splits ? { scan: { table: r.table, ...(whereTree ? { where: whereTree } : {}) } } : {}),
+      partitioning: splits ? 'SOURCE' : 'SINGLE',
+      ...(splits ? { scan: { table: r.table, ...(whereTree ? { where: whereTree } : {}) } } : {}),
       sources: [],
       output,
       from: () => `(${inner}) AS ${quoteIdentifier(`vivace_s${r.index}`)}`,
@@ -300,7 +301,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     last.sql = (x) => joinSql(x, joinedColumns);
     root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(a.above, JOINED, (at) => tableNodeOf(x(last), at))) };
   }
-  return { fragments: render(root), choices };
+  return { fragments: render(root), choices, tables: a.relations.map((r) => r.table) };
 }
 
 function columnNames(r: PlanRelation, symbols: ReadonlySet<string>): Set<string> {

@@ -54,10 +54,14 @@ export interface PlanChoices {
   order: readonly number[];
   /** Each join's distribution, in that order (one fewer than `order`). */
   joins: readonly ('BROADCAST' | 'PARTITIONED')[];
+  /** Whether each relation (by position) is read over its splits (SOURCE) or whole by one task (SINGLE). */
+  split: readonly boolean[];
 }
 
 export interface DistributedPlan {
   /** Root first (id 0), then every fragment once, each after its consumer. */
   fragments: readonly PlanFragment[];
   choices: PlanChoices;
+  /** Every table the plan reads (a user who reads one through a mask or row filter runs the query as one task). */
+  tables: readonly ScannedTable[];
 }

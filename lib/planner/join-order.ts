@@ -46,7 +46,7 @@ export interface JoinEdge {
  * The join order and distributions for `sizes` (estimated bytes of each relation's rows, undefined when
  * unknown) and `edges`.
  */
-export function chooseJoins(sizes: readonly (number | undefined)[], edges: readonly JoinEdge[], session: PlannerSession): PlanChoices {
+export function chooseJoins(sizes: readonly (number | undefined)[], edges: readonly JoinEdge[], split: readonly boolean[], session: PlannerSession): PlanChoices {
   const size = (i: number) => sizes[i] ?? Number.POSITIVE_INFINITY;
   const left = sizes.map((_, i) => i);
   // The probe side starts at the largest table (the first of equals).
@@ -66,7 +66,7 @@ export function chooseJoins(sizes: readonly (number | undefined)[], edges: reado
     order.push(next);
     joined.add(next);
   }
-  return { order, joins };
+  return { order, joins, split: [...split] };
 }
 
 function distribution(buildBytes: number | undefined, session: PlannerSession): 'BROADCAST' | 'PARTITIONED' {
@@ -76,7 +76,8 @@ function distribution(buildBytes: number | undefined, session: PlannerSession): 
 
 /** Whether `choices` (from the coordinator) fit a query of `relations` relations. */
 export function validChoices(choices: PlanChoices, relations: number): boolean {
-  if (choices.order.length !== relations || choices.joins.length !== relations - 1) return false;
+  if (choices.order.length !== relations || choices.joins.length !== relations - 1 || choices.split.length !== relations) return false;
+  if (!choices.split.some((s) => s === true) || choices.split.some((s) => typeof s !== 'boolean')) return false;
   const seen = new Set<number>();
   for (const i of choices.order) {
     if (!Number.isSafeInteger(i) || i < 0 || i >= relations || seen.has(i)) return false;

@@ -1,18 +1,8 @@
 // What the planner asks of the catalogs (through the connectors, never by a catalog's name) and of the
 // session: a table's columns and size, and the join distribution settings.
-import type { ScannedTable } from '../connectors/connector.types.js';
+import type { ScannedTable, TableLayout } from '../connectors/connector.types.js';
 
-/** A table the distributed planner may read in fragments, as its connector describes it. */
-export interface TableLayout {
-  /** Column names (lower case) and Presto types, in the table's order. */
-  columns: readonly { name: string; type: string }[];
-  /** Whether its scans split over workers (else one task reads it whole). */
-  splits: boolean;
-  /** Estimated rows (statistics); undefined when unknown. */
-  rows?: number;
-  /** Bytes of its data files; undefined when unknown. */
-  fileBytes?: number;
-}
+export type { TableLayout };
 
 export interface PlannerMetadata {
   /**

@@ -121,9 +121,9 @@ describe('distributed planner: join queries cut into fragments', function () {
     const made = planDistributed(parseStatement(Q10), session(), metadata)!;
     const again = planDistributed(parseStatement(Q10), session('PARTITIONED'), metadata, made.choices)!;
     expect(again.fragments).to.deep.equal(made.fragments);
-    expect(planDistributed(parseStatement(Q10), session(), metadata, { order: [0, 1, 2], joins: ['BROADCAST', 'BROADCAST'] })).to.equal(undefined);
-    expect(planDistributed(parseStatement(Q10), session(), metadata, { order: [0, 0, 1, 2], joins: ['BROADCAST', 'BROADCAST', 'BROADCAST'] })).to.equal(undefined);
-    expect(planDistributed(parseStatement(CROSS), session(), metadata, { order: [0, 1], joins: ['PARTITIONED'] })).to.equal(undefined);
+    expect(planDistributed(parseStatement(Q10), session(), metadata, { order: [0, 1, 2], joins: ['BROADCAST', 'BROADCAST'], split: [true, true, true] })).to.equal(undefined);
+    expect(planDistributed(parseStatement(Q10), session(), metadata, { order: [0, 0, 1, 2], joins: ['BROADCAST', 'BROADCAST', 'BROADCAST'], split: [true, true, false, false] })).to.equal(undefined);
+    expect(planDistributed(parseStatement(CROSS), session(), metadata, { order: [0, 1], joins: ['PARTITIONED'], split: [true, false] })).to.equal(undefined);
   });
 
   it('leaves to one task what it does not take: outer joins, subqueries, one table, small tables only, unknown names', () => {

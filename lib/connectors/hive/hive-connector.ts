@@ -4,7 +4,9 @@
 // in its ranges. The root is one path on every node (a shared mount in a cluster of machines): shared.
 import type { HiveCatalogConfig } from '../catalog.types.js';
 import type { CatalogConnector, ConnectorOptions } from '../connector.types.js';
-import { HiveCatalog } from './hive-catalog.js';
+import { HiveCatalog, type ResolvedHiveTable } from './hive-catalog.js';
+import { prestoTypeOfHive } from './hive-types.js';
+import { formatType } from '../../protocol/presto-type.js';
 import { hiveSplitSourceSql, hiveTableSplits } from './hive-splits.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 
@@ -14,8 +16,13 @@ import { VivaceError } from '../../protocol/vivace-error.js';
  */
 export const STAGED_MIN_BYTES = 64 * 1024 * 1024;
 
+/** The splits a layout counts on (the stage request's bound, task-protocol.ts MAX_STAGE_ITEMS). */
+const MAX_LAYOUT_SPLITS = 4096;
+
 export function hiveConnector(config: HiveCatalogConfig, options: ConnectorOptions): CatalogConnector {
   const minBytes = options.lakeMinBytes ?? STAGED_MIN_BYTES;
+  const splits = (listed: ReturnType<typeof hiveTableSplits>, maxSplits: number): listed is NonNullable<typeof listed> =>
+    listed !== undefined && listed.splits.length > 0 && listed.splits.length <= maxSplits && listed.bytes >= minBytes;
   // A worker's reading view of the catalog (its metastore, its tables' files), made on its first split.
   let catalog: HiveCatalog | undefined;
   return {
@@ -24,9 +31,24 @@ export function hiveConnector(config: HiveCatalogConfig, options: ConnectorOptio
     shared: true,
     scanSplits(table, where, maxSplits) {
       const listed = hiveTableSplits(config, table.schema, table.table, where);
-      if (!listed || listed.splits.length === 0 || listed.splits.length > maxSplits || listed.bytes < minBytes) return undefined;
-      const splits = listed.splits.map((s) => ({ file: s.file, slice: 0, slices: 1, start: s.start, length: s.length }));
-      return { names: [...new Set(splits.map((s) => s.file))], splits };
+      if (!splits(listed, maxSplits)) return undefined;
+      const cut = listed.splits.map((s) => ({ file: s.file, slice: 0, slices: 1, start: s.start, length: s.length }));
+      return { names: [...new Set(cut.map((s) => s.file))], splits: cut };
+    },
+    tableLayout(table) {
+      let resolved: ResolvedHiveTable | undefined;
+      try {
+        resolved = new HiveCatalog(config, []).resolve(table.schema, table.table);
+      } catch {
+        return undefined;
+      }
+      if (!resolved) return undefined;
+      const listed = hiveTableSplits(config, table.schema, table.table);
+      return {
+        columns: [...resolved.dataColumns, ...resolved.partitionColumns].map((c) => ({ name: c.name, type: formatType(prestoTypeOfHive(c.hive)) })),
+        splits: splits(listed, MAX_LAYOUT_SPLITS),
+        ...(listed ? { fileBytes: listed.bytes } : {}),
+      };
     },
     splitSourceSql(table, splits, reading) {
       const footerOf = reading.parquetFooter;

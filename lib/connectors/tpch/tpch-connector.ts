@@ -10,6 +10,8 @@ import type { CatalogConnector, ConnectorOptions, ScannedTable, ScanSplits, Spli
 import { readManifest, type TpchManifest } from './tpch-generation.js';
 import { tpchSchema } from './tpch-schemas.js';
 import { estimatedRowCount, plannedParts } from './tpch-parts.js';
+import { tpchTableColumns } from './tpch-metadata.js';
+import { formatType } from '../../protocol/presto-type.js';
 
 /**
  * Tables with fewer rows run as one task (vivace.distributed-tpch-min-rows). A leaf stage costs about
@@ -28,8 +30,21 @@ export function tpchConnector(config: TpchCatalogConfig, options: ConnectorOptio
     shared: true,
     scanSplits: (table, _where, maxSplits) => tpchScanSplits(config.directory, table, minRows, planWithoutManifest, maxSplits),
     splitSourceSql: (table, splits) => Promise.resolve(splitSourceSql(splits, splitPaths(config.directory, table, splits))),
+    tableLayout(table) {
+      const schema = tpchSchema(table.schema);
+      const columns = schema && tpchTableColumns(table.table);
+      if (!schema || !columns) return undefined;
+      return {
+        columns: columns.map((c) => ({ name: c.name, type: formatType(c.type) })),
+        splits: tpchScanSplits(config.directory, table, minRows, planWithoutManifest, MAX_LAYOUT_SPLITS) !== undefined,
+        rows: manifestOf(join(config.directory, schema.directory))?.tables[table.table]?.rows ?? estimatedRowCount(table.table, schema.scaleFactor),
+      };
+    },
   };
 }
+
+/** The splits a layout counts on (the stage request's bound, task-protocol.ts MAX_STAGE_ITEMS). */
+const MAX_LAYOUT_SPLITS = 4096;
 
 /**
  * A tpch table's parts, each file's rows when the manifest tells them (the splits then carry them, and

@@ -1,0 +1,13 @@
+// The planner's view of a node's catalogs (lib/planner/planner.types.ts): a table's layout from its
+// catalog's connector, for catalogs every worker reads alike; nothing for a catalog one worker holds.
+import type { Connectors } from '../connectors/connectors.js';
+import type { PlannerMetadata } from '../planner/planner.types.js';
+
+export function plannerMetadataOf(connectors: Connectors): PlannerMetadata {
+  return {
+    table(table) {
+      const connector = connectors.of(table.catalog);
+      return connector?.shared ? connector.tableLayout?.(table) : undefined;
+    },
+  };
+}
