@@ -23,7 +23,7 @@ import { SqlPrinter, quoteIdentifier, quoteString } from './sql-formatter.js';
 import { duckdbType, hasRepeatedFieldNames, numeric, withoutRepeatMarks } from './duckdb-type-names.js';
 import { dateLiteral, temporalLiteralCast, timeLiteral, timestampLiteral } from './temporal-literal-values.js';
 import { parseZone } from './time-zones.js';
-import { isColumn, mayMeetZones, zonedMacro } from './zoned-timestamps.js';
+import { isColumn, mayMeetZones, typedColumnsIn, zonedMacro } from './zoned-timestamps.js';
 import { ZonedTranslation } from './zoned-translation.js';
 import { knownZone } from './static-zones.js';
 import { InstantGrouping } from './zoned-grouping.js';
@@ -199,6 +199,8 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
   private tryDepth = 0;
   /** Whether the statement may meet zoned values: only then are values read through the zoned macros. */
   private meetsZones = false;
+  /** Whether columns take the typed zoned macros directly (not in a statement with a subquery: typedColumnsIn). */
+  private typedColumns = true;
   /** What makes and reads timestamp with time zone values (zoned-translation.ts). */
   private readonly zones: ZonedTranslation;
 
@@ -213,6 +215,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       expression: (e) => this.expression(e),
       dataType: (t) => this.dataType(t),
       meetsZones: () => this.meetsZones,
+      typedColumns: () => this.typedColumns,
       sessionZoneName: (knownZone(context.timeZone ?? 'UTC') ?? parseZone(context.timeZone ?? 'UTC'))?.name ?? 'UTC',
       fail: (node, name, message) => this.fail(node, name, message),
     });
@@ -234,8 +237,9 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       else if (hasRepeatedFieldNames(node as DataType)) this.repeatsFieldNames = true;
     });
     this.meetsZones = mayMeetZones(statement, this.context.catalog, this.context.schema);
+    this.typedColumns = !this.meetsZones || typedColumnsIn(statement);
     // Where zoned values may be met, groupings read instants (zoned-grouping.ts).
-    return this.statement(this.meetsZones ? new InstantGrouping((e) => this.zones.staticZone(e) !== undefined).rewrite(statement) : statement);
+    return this.statement(this.meetsZones ? new InstantGrouping((e) => this.zones.staticZone(e) !== undefined, this.typedColumns).rewrite(statement) : statement);
   }
 
   /** The DuckDB SQL of a standalone expression (a mask or row filter of the access control). */
@@ -246,6 +250,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     });
     // Zoned values are read through the zoned macros whatever the table: always correct, slower only there.
     this.meetsZones = true;
+    this.typedColumns = typedColumnsIn(expression);
     return this.expression(expression);
   }
 
@@ -526,7 +531,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
     if (target.type !== 'DateTimeDataType' || target.kind !== 'TIMESTAMP' || target.withTimeZone || !isColumn(e.expression)) return undefined;
     const p = numeric(target.precision) ?? 3;
     if (p >= 9) return undefined;
-    return `${e.safe ? 'TRY_CAST' : 'CAST'}(${zonedMacro(p <= 6 ? 'vivace_round_us' : 'vivace_round_ns', e.expression)}(${this.expression(e.expression)}, ${p}) AS ${this.dataType(target)})`;
+    return `${e.safe ? 'TRY_CAST' : 'CAST'}(${zonedMacro(p <= 6 ? 'vivace_round_us' : 'vivace_round_ns', e.expression, this.typedColumns)}(${this.expression(e.expression)}, ${p}) AS ${this.dataType(target)})`;
   }
 
   private genericLiteral(e: Extract<Expression, { type: 'GenericLiteral' }>): string {

@@ -73,7 +73,7 @@ function hasAggregateOrWindow(e: Node): boolean {
 
 export class InstantGrouping {
   /** `fixed(e)`: every value of `e` carries one zone the tree states (zoned-translation.ts staticZone), so its values group as they are. */
-  constructor(private readonly fixed: (e: Expression) => boolean) {}
+  constructor(private readonly fixed: (e: Expression) => boolean, private readonly typedColumns = true) {}
 
   /** Whether `e` may hold zoned values of several zones: only those are grouped by instant. */
   private varies(e: Expression): boolean {
@@ -106,7 +106,7 @@ export class InstantGrouping {
   /** `e` read by its instant (unless it is surely no zoned value), its inside rewritten. */
   private key(e: Expression): Expression {
     const inner = this.node(e);
-    return this.varies(e) ? callNode(instantKey(inner), [inner], e) : inner;
+    return this.varies(e) ? callNode(instantKey(inner, this.typedColumns), [inner], e) : inner;
   }
 
   private query(q: Query): Query {
@@ -168,7 +168,7 @@ export class InstantGrouping {
   private grouped(e: Expression, groups: readonly Expression[]): Expression {
     if (groups.some((g) => same(g, e))) {
       const inner = this.node(e);
-      return callNode('vivace_group_value', [callNode(instantKey(inner), [inner], e), inner], e);
+      return callNode('vivace_group_value', [callNode(instantKey(inner, this.typedColumns), [inner], e), inner], e);
     }
     // A typed literal holds no expression: its type name (DATE '2020-01-01') is no column, whatever a group is named.
     if (isAggregateCall(e) || NESTED_QUERIES.has(e.type) || e.type === 'LambdaExpression' || e.type === 'GenericLiteral') return this.node(e);
@@ -184,7 +184,7 @@ export class InstantGrouping {
       // expression (`GROUP BY (SELECT 1) ... HAVING x = ANY (SELECT 1)`).
       if (c.type === 'SubqueryExpression' && SUBQUERY_SLOTS.has(n.type)) return this.node(c);
       if (c.type === 'WindowSpecification') {
-        const partitionBy = c.partitionBy.map((p) => (this.varies(p) ? callNode(instantKey(p), [p], p) : p));
+        const partitionBy = c.partitionBy.map((p) => (this.varies(p) ? callNode(instantKey(p, this.typedColumns), [p], p) : p));
         // OVER (w ...) names a window, not a column, whatever a group is named.
         return { ...this.groupedChildren({ ...c, partitionBy }, groups), existingWindowName: c.existingWindowName };
       }

@@ -65,10 +65,29 @@ export function isColumn(e: Node): boolean {
  * wrapper binding `e` once. DuckDB binds a typed macro's argument over and over (measured: ~20x per level
  * of such macros nested in each other's arguments), so only an argument without calls may take them.
  */
-export const zonedMacro = (name: string, e: Node): string => (isColumn(e) ? `vivace_typed_${name}` : name);
+export const zonedMacro = (name: string, e: Node, typedColumns = true): string => (typedColumns && isColumn(e) ? `vivace_typed_${name}` : name);
 
 /** The macro reading `e`'s instant (vivace_instant_key). */
-export const instantKey = (e: Node): string => zonedMacro('vivace_instant_key', e);
+export const instantKey = (e: Node, typedColumns = true): string => zonedMacro('vivace_instant_key', e, typedColumns);
+
+/** Nodes that make a subquery a column reference may reach out of. */
+const CORRELATING: ReadonlySet<string> = new Set(['SubqueryExpression', 'ExistsPredicate', 'QuantifiedComparisonExpression', 'Lateral', 'TableSubquery']);
+
+/**
+ * Whether a statement's columns may take the typed macros directly: not when it has a subquery. DuckDB
+ * cannot choose a typed overload for a correlated column (an outer query's column read in a subquery:
+ * "Macro vivace_typed_vivace_instant_key() has multiple overloads that match"), so there every column
+ * goes through the untyped wrapper, which binds it once and then dispatches.
+ */
+export function typedColumnsIn(statement: Node): boolean {
+  const stack: Node[] = [statement];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (CORRELATING.has(n.type)) return false;
+    for (const c of childrenOf(n)) stack.push(c);
+  }
+  return true;
+}
 
 /**
  * Whether a statement may meet zoned values: it makes one (a literal, AT TIME ZONE, a cast, ...) or reads a

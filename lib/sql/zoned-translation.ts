@@ -22,6 +22,8 @@ export interface ZonedPrinter {
   dataType(t: DataType): string;
   /** Whether the statement may meet zoned values (zoned-timestamps.ts mayMeetZones). */
   meetsZones(): boolean;
+  /** Whether its columns may take the typed macros directly (zoned-timestamps.ts typedColumnsIn). */
+  typedColumns(): boolean;
   /** The session's zone as zoned values name it (`UTC`, `America/New_York`, `+05:30`). */
   readonly sessionZoneName: string;
   fail(node: Node, name: ErrorName, message: string): VivaceError;
@@ -84,13 +86,13 @@ export class ZonedTranslation {
   private local(e: Expression): Expression {
     const zone = this.staticZone(e);
     if (zone) return callNode('vivace_local_us', [utcField(e), text(zone.name, e)], e);
-    return callNode(zonedMacro('vivace_local', e), [e, this.session(e)], e);
+    return callNode(zonedMacro('vivace_local', e, this.p.typedColumns()), [e, this.session(e)], e);
   }
 
   /** `vivace_instant_key(e)`: a zoned value's instant, anything else as it is. */
   private key(e: Expression): Expression {
     if (!this.reads(e)) return e;
-    return this.staticZone(e) ? utcField(e) : callNode(instantKey(e), [e], e);
+    return this.staticZone(e) ? utcField(e) : callNode(instantKey(e, this.p.typedColumns()), [e], e);
   }
 
   /** The precision the tree declares for a timestamp with time zone expression, or undefined. */
@@ -153,7 +155,7 @@ export class ZonedTranslation {
       case 'Extract': {
         if (!this.reads(e.expression)) return undefined;
         if (e.field === 'TIMEZONE_HOUR' || e.field === 'TIMEZONE_MINUTE') {
-          return p.expression(callNode(zonedMacro(e.field === 'TIMEZONE_HOUR' ? 'vivace_timezone_hour' : 'vivace_timezone_minute', e.expression), [e.expression, this.session(e)], e));
+          return p.expression(callNode(zonedMacro(e.field === 'TIMEZONE_HOUR' ? 'vivace_timezone_hour' : 'vivace_timezone_minute', e.expression, this.p.typedColumns()), [e.expression, this.session(e)], e));
         }
         return `EXTRACT(${e.field} FROM ${p.expression(this.local(e.expression))})`;
       }
@@ -189,7 +191,7 @@ export class ZonedTranslation {
     const body = subquery.query.body;
     const item = body.type === 'QuerySpecification' && body.select.selectItems.length === 1 ? body.select.selectItems[0] : undefined;
     if (body.type !== 'QuerySpecification' || item?.type !== 'SingleColumn' || surelyUnzoned(item.expression)) return undefined;
-    const keyed = { ...body, select: { ...body.select, selectItems: [{ ...item, expression: callNode(instantKey(item.expression), [item.expression], item.expression) }] } };
+    const keyed = { ...body, select: { ...body.select, selectItems: [{ ...item, expression: callNode(instantKey(item.expression, this.p.typedColumns()), [item.expression], item.expression) }] } };
     return this.p.expression({ ...subquery, query: { ...subquery.query, body: keyed } });
   }
 
@@ -218,7 +220,7 @@ export class ZonedTranslation {
     }
     if (!this.reads(e.expression)) return undefined;
     if (target.type === 'DateTimeDataType' && target.kind === 'TIME' && target.withTimeZone) {
-      return `${cast}(${p.expression(callNode(zonedMacro('vivace_zoned_timetz', e.expression), [e.expression], e))} AS ${p.dataType(target)})`;
+      return `${cast}(${p.expression(callNode(zonedMacro('vivace_zoned_timetz', e.expression, this.p.typedColumns()), [e.expression], e))} AS ${p.dataType(target)})`;
     }
     const name = target.type === 'GenericDataType' ? fold(target.name.value) : undefined;
     const local = (target.type === 'DateTimeDataType' && !target.withTimeZone) || name === 'date';
@@ -229,7 +231,7 @@ export class ZonedTranslation {
       const rounded = precision < 9 ? `${precision <= 6 ? 'vivace_round_us' : 'vivace_round_ns'}(${value}, ${precision})` : value;
       return `${cast}(${rounded} AS ${p.dataType(target)})`;
     }
-    if (name === 'varchar' || name === 'char') return `${cast}(${p.expression(callNode(zonedMacro('vivace_zoned_text', e.expression), [e.expression], e))} AS ${p.dataType(target)})`;
+    if (name === 'varchar' || name === 'char') return `${cast}(${p.expression(callNode(zonedMacro('vivace_zoned_text', e.expression, this.p.typedColumns()), [e.expression], e))} AS ${p.dataType(target)})`;
     return undefined;
   }
 
@@ -296,7 +298,7 @@ export class ZonedTranslation {
     }
     if (!this.reads(first)) return undefined;
     if (LOCAL_FIELD_FUNCTIONS.has(name)) return { ...call, arguments: [this.local(first), ...args.slice(1)] };
-    if ((name === 'timezone_hour' || name === 'timezone_minute') && args.length === 1) return callNode(zonedMacro(`vivace_${name}`, first), [first, this.session(call)], call);
+    if ((name === 'timezone_hour' || name === 'timezone_minute') && args.length === 1) return callNode(zonedMacro(`vivace_${name}`, first, this.p.typedColumns()), [first, this.session(call)], call);
     if (name === 'to_unixtime' && args.length === 1) return { ...call, arguments: [this.key(first)] };
     return undefined;
   }

@@ -228,6 +228,14 @@ describe('duckdb engine: timestamp with time zone keeps its zone per value', () 
     expect(sixteen, `8 levels ${eight.toFixed(0)} ms, 16 levels ${sixteen.toFixed(0)} ms`).to.be.below(eight * 8 + 200);
   });
 
+  it('compares a correlated column of a memory table in a subquery (EXISTS, IN, scalar), zoned or not', async () => {
+    // DuckDB cannot choose a typed macro's overload for an outer query's column read in a subquery.
+    await runSql(engine, "CREATE TABLE memory.default.corr AS SELECT * FROM (VALUES (1, BIGINT '10', TIMESTAMP '2020-01-01 00:00:00 UTC'), (2, BIGINT '20', TIMESTAMP '2020-01-01 09:00:00 Asia/Tokyo'), (3, BIGINT '10', TIMESTAMP '2020-01-02 00:00:00 UTC')) t(id, k, ts)");
+    expect(await rows('SELECT id FROM memory.default.corr a WHERE EXISTS (SELECT 1 FROM memory.default.corr b WHERE b.k = a.k AND b.id <> a.id) ORDER BY id')).to.deep.equal([[1], [3]]);
+    expect(await rows('SELECT id FROM memory.default.corr a WHERE a.ts = (SELECT min(b.ts) FROM memory.default.corr b WHERE b.k = a.k) ORDER BY id')).to.deep.equal([[1], [2]]);
+    expect(await rows('SELECT id FROM memory.default.corr a WHERE a.k IN (SELECT b.k FROM memory.default.corr b WHERE b.ts > a.ts) ORDER BY id')).to.deep.equal([[1]]);
+  });
+
   it('keeps every instant and zone of generated values (luxon)', async () => {
     const ZONES = ['America/New_York', 'Europe/Paris', 'Asia/Kolkata', 'Australia/Lord_Howe', 'UTC', '+05:45', '-09:30'];
     await fc.assert(
