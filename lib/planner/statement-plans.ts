@@ -1,11 +1,13 @@
-// The distributed plan of a statement's text in a session, as the coordinator and each worker ask for it.
-// Every statement asks (SELECT 1 too), so whether a text can be a join query at all is kept by text: only
-// a query whose FROM joins tables is analysed against the catalogs' metadata (which changes: a lake table's
-// files and columns), and that analysis is not kept.
-import { parseStatement, type Statement } from '../sql/index.js';
+// The distributed plan of a statement's text in a session, as the coordinator and each worker ask for it:
+// the join planner's when it takes the query, else the gathered plan (each table read in its own fragment,
+// the rest in the root). Every statement asks (SELECT 1 too), so whether a text names two tables at all is
+// kept by text: only such a query is analysed against the catalogs' metadata (which changes: a lake
+// table's files and columns), and that analysis is not kept.
+import { parseStatement, walk, type Statement } from '../sql/index.js';
 import { sessionPropertyValue } from '../protocol/session-properties.js';
 import type { Session } from '../protocol/types.js';
 import { planDistributed } from './distributed-planner.js';
+import { planGathered } from './gather-planner.js';
 import type { DistributedPlan, PlanChoices } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -18,9 +20,15 @@ export function plannerSessionOf(session: Pick<Session, 'catalog' | 'schema' | '
   };
 }
 
-/** Whether a statement is a query whose FROM is a join (the only shape planDistributed takes). */
-function joinsTables(statement: Statement): boolean {
-  return statement.type === 'Query' && statement.body.type === 'QuerySpecification' && statement.body.from?.type === 'Join';
+/** Whether a statement is a query naming two tables or more (a join, a subquery): what is planned here. */
+function readsTables(statement: Statement): boolean {
+  if (statement.type !== 'Query') return false;
+  let tables = 0;
+  walk(statement, (n) => {
+    if (n.type === 'Table') tables++;
+    return tables < 2;
+  });
+  return tables >= 2;
 }
 
 /** Texts known not to be join queries, most recently used last. */
@@ -46,7 +54,7 @@ export function distributedPlanFor(sql: string, session: Session, metadata: Plan
   } catch {
     return undefined;
   }
-  if (!joinsTables(statement)) {
+  if (!readsTables(statement)) {
     if (sql.length <= MAX_KEPT_TEXT) {
       notJoins.add(sql);
       if (notJoins.size > MAX_KEPT) notJoins.delete(notJoins.values().next().value!);
@@ -54,7 +62,10 @@ export function distributedPlanFor(sql: string, session: Session, metadata: Plan
     return undefined;
   }
   try {
-    return planDistributed(statement, plannerSessionOf(session), metadata, choices);
+    const planner = plannerSessionOf(session);
+    // A join plan's choices order its relations; a gathered plan's order none.
+    if (choices) return choices.order.length > 0 ? planDistributed(statement, planner, metadata, choices) : planGathered(statement, planner, metadata, choices);
+    return planDistributed(statement, planner, metadata) ?? planGathered(statement, planner, metadata);
   } catch {
     // A session property that does not decode, a name the metadata refuses: the one-task path says why.
     return undefined;

@@ -2,12 +2,11 @@
 // fragment-runner.ts: slices, buckets, broadcasts) equals the one-task answer, under every distribution.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { parseStatement } from '../../lib/sql/index.js';
 import { planDistributed } from '../../lib/planner/distributed-planner.js';
 import type { PlannerMetadata, PlannerSession } from '../../lib/planner/planner.types.js';
-import { CONNECTION_SETUP_SQL } from '../../lib/engine/presto-macros.js';
-import { rowsOf, runPlan, translate } from './fragment-runner.js';
+import { plannerDuckDb, rowsOf, runPlan, sortedRows, translate } from './fragment-runner.js';
 
 const TABLES = ['a', 'b', 'c'] as const;
 const metadata: PlannerMetadata = {
@@ -54,13 +53,11 @@ function sqlOf(q: { tables: string[]; onG: boolean; explicit: boolean; filter: n
 
 describe('distributed planner: generated joins give the one-task answer', function () {
   this.timeout(120_000);
-  let instance: DuckDBInstance;
   let connection: DuckDBConnection;
+  let close: () => void;
 
   before(async () => {
-    instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-    connection = await instance.connect();
-    for (const sql of CONNECTION_SETUP_SQL) await connection.run(sql);
+    ({ connection, close } = await plannerDuckDb());
     await connection.run('ATTACH \':memory:\' AS lake');
     await connection.run('CREATE SCHEMA lake.s');
     // Small tables with repeated keys, NULLs and a few groups, fixed by a seed so a failure replays.
@@ -70,10 +67,7 @@ describe('distributed planner: generated joins give the one-task answer', functi
         CASE WHEN random() < 0.1 THEN NULL ELSE chr(97 + CAST(floor(random() * 4) AS INTEGER)) END AS g, CAST(floor(random() * 10) AS BIGINT) AS v FROM range(40)`);
     }
   });
-  after(() => {
-    connection?.closeSync();
-    instance?.closeSync();
-  });
+  after(() => close?.());
 
   it('holds for 60 generated queries', async () => {
     await fc.assert(fc.asyncProperty(queries, async (q) => {
@@ -82,8 +76,8 @@ describe('distributed planner: generated joins give the one-task answer', functi
       const session: PlannerSession = { catalog: 'lake', schema: 's', joinDistribution: q.mode, maxBroadcastBytes: 100 * 1024 * 1024 };
       const plan = planDistributed(parseStatement(sql), session, metadata);
       expect(plan, sql).to.not.equal(undefined);
-      const expected = (await rowsOf(connection, translate(sql, options))).sort();
-      const actual = (await runPlan(connection, plan!, options)).sort();
+      const expected = sortedRows(await rowsOf(connection, translate(sql, options)));
+      const actual = sortedRows(await runPlan(connection, plan!, options));
       expect(actual, `${sql} (${q.mode}, ${q.tasks} tasks)`).to.deep.equal(expected);
     }), { numRuns: 60, seed: 20261129 });
   });

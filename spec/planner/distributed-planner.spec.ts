@@ -2,29 +2,14 @@
 // (spec/planner/fragment-runner.ts: slices, buckets and broadcasts in one DuckDB) gives the one-task answer,
 // whatever the join distribution.
 import { expect } from 'chai';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { parseStatement } from '../../lib/sql/index.js';
 import { planDistributed } from '../../lib/planner/distributed-planner.js';
-import type { PlannerMetadata, PlannerSession } from '../../lib/planner/planner.types.js';
-import { tpchTableColumns } from '../../lib/connectors/tpch/tpch-metadata.js';
-import { parquetViewSql } from '../../lib/connectors/tpch/tpch-schemas.js';
-import { TPCH_TABLES } from '../../lib/tpch/index.js';
-import { formatType } from '../../lib/protocol/presto-type.js';
-import { CONNECTION_SETUP_SQL } from '../../lib/engine/presto-macros.js';
-import { generatedTiny } from '../support/generated-tiny.js';
-import { rowsOf, runPlan, translate } from './fragment-runner.js';
+import type { PlannerSession } from '../../lib/planner/planner.types.js';
+import { rowsOf, runPlan, tinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
 
 const SPLIT = new Set(['lineitem', 'orders', 'partsupp', 'customer']);
-const ROWS: Record<string, number> = { lineitem: 60175, orders: 15000, customer: 1500, part: 2000, partsupp: 8000, supplier: 100, nation: 25, region: 5 };
-
-const metadata: PlannerMetadata = {
-  table(t) {
-    if (t.catalog !== 'tpch' || t.schema !== 'tiny') return undefined;
-    const columns = tpchTableColumns(t.table);
-    return columns && { columns: columns.map((c) => ({ name: c.name, type: formatType(c.type) })), splits: SPLIT.has(t.table), rows: ROWS[t.table] };
-  },
-};
+const metadata = tinyMetadata((t) => SPLIT.has(t));
 const session = (joinDistribution: PlannerSession['joinDistribution'] = 'AUTOMATIC', maxBroadcastBytes = 100 * 1024 * 1024): PlannerSession =>
   ({ catalog: 'tpch', schema: 'tiny', joinDistribution, maxBroadcastBytes });
 
@@ -56,21 +41,12 @@ const RESIDUAL = `SELECT count(*) AS n FROM lineitem l JOIN orders o ON l.orderk
 describe('distributed planner: join queries cut into fragments', function () {
   this.timeout(60_000);
   let connection: DuckDBConnection;
-  let instance: DuckDBInstance;
+  let close: () => void;
 
   before(async () => {
-    const { directory, manifest } = await generatedTiny();
-    instance = await DuckDBInstance.create(':memory:', { threads: '2' });
-    connection = await instance.connect();
-    for (const sql of CONNECTION_SETUP_SQL) await connection.run(sql);
-    await connection.run('ATTACH \':memory:\' AS tpch');
-    await connection.run('CREATE SCHEMA tpch.tiny');
-    for (const t of TPCH_TABLES) await connection.run(parquetViewSql('tiny', t, manifest.tables[t.name]!.files.map((f) => join(directory, manifest.schema, f))));
+    ({ connection, close } = await tinyDuckDb());
   });
-  after(() => {
-    connection?.closeSync();
-    instance?.closeSync();
-  });
+  after(() => close?.());
 
   const oneTask = (sql: string) => rowsOf(connection, translate(sql, { tasks: 1, catalog: 'tpch', schema: 'tiny' }));
   const distributed = async (sql: string, s: PlannerSession, tasks = 3) => {

@@ -3,7 +3,15 @@
 // output), and a consumer task reads the outputs meant for it: all of a SINGLE or BROADCAST output, its
 // bucket of a HASH one. Every fragment's Trino SQL goes through the real DuckDB translation. A spec
 // harness: it proves a plan's answer without processes, so the planner's specs test the tree alone.
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { join } from 'node:path';
+import { CONNECTION_SETUP_SQL } from '../../lib/engine/presto-macros.js';
+import { parquetViewSql } from '../../lib/connectors/tpch/tpch-schemas.js';
+import { tpchTableColumns } from '../../lib/connectors/tpch/tpch-metadata.js';
+import { TPCH_TABLES } from '../../lib/tpch/index.js';
+import { formatType } from '../../lib/protocol/presto-type.js';
+import type { PlannerMetadata } from '../../lib/planner/planner.types.js';
+import { generatedTiny } from '../support/generated-tiny.js';
 import { parseStatement } from '../../lib/sql/index.js';
 import { translateStatement } from '../../lib/sql/duckdb-translation.js';
 import { quoteIdentifier } from '../../lib/sql/sql-formatter.js';
@@ -16,11 +24,14 @@ export interface RunOptions {
   schema?: string;
 }
 
-/** Rows as JSON text (order kept), for comparing answers. */
-export async function rowsOf(connection: DuckDBConnection, sql: string): Promise<string[]> {
+/** Rows as JSON values (order kept), for comparing answers. */
+export async function rowsOf(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
   const reader = await connection.runAndReadAll(sql);
-  return reader.getRowsJson().map((r) => JSON.stringify(r));
+  return reader.getRowsJson() as unknown[][];
 }
+
+/** Rows in a canonical order, for answers whose order the query leaves open. */
+export const sortedRows = (rows: unknown[][]): unknown[][] => rows.map((r) => ({ r, k: JSON.stringify(r) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)).map((e) => e.r);
 
 export function translate(sql: string, options: RunOptions, virtualTable?: (catalog: string, schema: string, table: string) => string | undefined): string {
   return translateStatement(parseStatement(sql), sql, {
@@ -34,7 +45,7 @@ export function translate(sql: string, options: RunOptions, virtualTable?: (cata
 }
 
 /** The root's rows of `plan`. */
-export async function runPlan(connection: DuckDBConnection, plan: DistributedPlan, options: RunOptions): Promise<string[]> {
+export async function runPlan(connection: DuckDBConnection, plan: DistributedPlan, options: RunOptions): Promise<unknown[][]> {
   const byId = new Map(plan.fragments.map((f) => [f.id, f]));
   const consumerOf = new Map<number, PlanFragment>();
   for (const f of plan.fragments) for (const s of f.sources) consumerOf.set(s.fragmentId, f);
@@ -77,4 +88,35 @@ export async function runPlan(connection: DuckDBConnection, plan: DistributedPla
   for (const s of root.sources) await run(byId.get(s.fragmentId)!);
   const sources = new Map(root.sources.map((s) => [`${s.table.catalog}.${s.table.schema}.${s.table.table}`, outputs.get(s.fragmentId)!.map((t) => `SELECT * FROM ${t}`).join(' UNION ALL ')]));
   return rowsOf(connection, translate(root.sql, options, (c, s, t) => sources.get(`${c}.${s}.${t}`)));
+}
+
+/** A DuckDB with the engine's macros, for running fragments as a worker's connection would. */
+export async function plannerDuckDb(): Promise<{ connection: DuckDBConnection; close(): void }> {
+  const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const connection = await instance.connect();
+  for (const sql of CONNECTION_SETUP_SQL) await connection.run(sql);
+  return { connection, close: () => { connection.closeSync(); instance.closeSync(); } };
+}
+
+/** That DuckDB with tpch.tiny's tables as views over the generated parts (spec/support/generated-tiny.ts). */
+export async function tinyDuckDb(): Promise<{ connection: DuckDBConnection; close(): void }> {
+  const { directory, manifest } = await generatedTiny();
+  const db = await plannerDuckDb();
+  await db.connection.run('ATTACH \':memory:\' AS tpch');
+  await db.connection.run('CREATE SCHEMA tpch.tiny');
+  for (const t of TPCH_TABLES) await db.connection.run(parquetViewSql('tiny', t, manifest.tables[t.name]!.files.map((f) => join(directory, manifest.schema, f))));
+  return db;
+}
+
+/** tpch.tiny's rows per table. */
+export const TINY_ROWS: Readonly<Record<string, number>> = { lineitem: 60175, orders: 15000, customer: 1500, part: 2000, partsupp: 8000, supplier: 100, nation: 25, region: 5 };
+
+/** Planner metadata of tpch.tiny, the tables `splits` names read over splits. */
+export function tinyMetadata(splits: (table: string) => boolean): PlannerMetadata {
+  return {
+    table(t) {
+      const columns = t.catalog === 'tpch' && t.schema === 'tiny' ? tpchTableColumns(t.table) : undefined;
+      return columns && { columns: columns.map((c) => ({ name: c.name, type: formatType(c.type) })), splits: splits(t.table), rows: TINY_ROWS[t.table] };
+    },
+  };
 }

@@ -1,0 +1,38 @@
+// The 22 TPC-H queries through the planners (join plans where they take a query, gathered plans for the
+// rest), run by fragment-runner.ts over tpch.tiny: each gives the one-task answer, and each query that
+// names two tables or more is planned in fragments.
+import { expect } from 'chai';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
+import { distributedPlanFor } from '../../lib/planner/statement-plans.js';
+import { session } from '../cluster/cluster-harness.js';
+import { expectSameRows } from '../cluster/same-rows.js';
+import { rowsOf, runPlan, tinyDuckDb, tinyMetadata, TINY_ROWS, translate } from './fragment-runner.js';
+
+const metadata = tinyMetadata((t) => TINY_ROWS[t]! >= 2000);
+
+describe('planner: the 22 TPC-H queries in fragments give the one-task answers', function () {
+  this.timeout(120_000);
+  let connection: DuckDBConnection;
+  let close: () => void;
+
+  before(async () => {
+    ({ connection, close } = await tinyDuckDb());
+  });
+  after(() => close?.());
+
+  for (const q of TPCH_QUERIES) {
+    it(`Q${q.number} (${q.name})`, async () => {
+      const options = { tasks: 2, catalog: 'tpch', schema: 'tiny' };
+      const plan = distributedPlanFor(q.sql, session({ catalog: 'tpch', schema: 'tiny' }), metadata);
+      if (q.number === 1 || q.number === 6) {
+        expect(plan, 'one table: the two-stage path, not this one').to.equal(undefined);
+        return;
+      }
+      expect(plan, 'planned in fragments').to.not.equal(undefined);
+      expect(plan!.fragments.length).to.be.greaterThan(1);
+      const expected = await rowsOf(connection, translate(q.sql, options));
+      expectSameRows(await runPlan(connection, plan!, options), expected, `Q${q.number}`);
+    });
+  }
+});
