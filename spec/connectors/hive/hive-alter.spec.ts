@@ -2,7 +2,7 @@
 // disk, Parquet read by column name (an added column is NULL in older files, a renamed one NULL where the
 // files have the old name), RENAME TO moving a managed table's directory, Trino's refusals.
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useHiveFixture } from './hive-helpers.js';
 
@@ -66,6 +66,24 @@ describe('hive ALTER TABLE', function () {
     }
     expect(existsSync(join(hive().root, '..', 'escape'))).to.equal(false);
     expect(await rows('SELECT x FROM lake.t.moved')).to.deep.equal([[1]]);
+  });
+
+  it('rolls a crashed commit forward before RENAME TO moves the directory (its marker names the old table)', async () => {
+    await hive().run("CREATE TABLE lake.s.crashed (x bigint, p varchar) WITH (partitioned_by = ARRAY['p'])");
+    await hive().run("INSERT INTO lake.s.crashed VALUES (1, 'a')");
+    // What an INSERT killed after writing its marker leaves: a staged file and the marker naming s.crashed.
+    const location = join(hive().root, 's', 'crashed');
+    const staging = '.vivace-staging-gone.1.q.x';
+    mkdirSync(join(location, staging), { recursive: true });
+    await hive().direct(`COPY (SELECT 2::BIGINT AS x) TO '${join(location, staging, 'f.parquet')}' (FORMAT PARQUET)`);
+    const metadata = { columns: [{ name: 'x', type: 'bigint' }], parameters: {}, storageFormat: 'PARQUET', serdeParameters: {} };
+    const marker = { version: 1, staging, renames: [[`${staging}/f.parquet`, 'p=b/f.parquet']], deletes: [], partitions: ['p=b'], partitionMetadata: metadata, schema: 's', tableName: 'crashed' };
+    writeFileSync(join(location, '.vivace-commit-crash.json'), JSON.stringify(marker));
+    await hive().run('ALTER TABLE lake.s.crashed RENAME TO renamed');
+    expect(await rows('SELECT x, p FROM lake.s.renamed ORDER BY x')).to.deep.equal([[1, 'a'], [2, 'b']]);
+    expect(readdirSync(join(hive().root, 's', 'renamed')).filter((e) => e.startsWith('.vivace-'))).to.deep.equal([]);
+    // Nothing was registered under the old name.
+    expect(existsSync(join(hive().root, 's', 'crashed'))).to.equal(false);
   });
 
   it('comments a table and a column, shown by SHOW CREATE TABLE and DESCRIBE', async () => {
