@@ -2,7 +2,7 @@
 // memory, named after the catalog) that mirrors the metastore as schemas and views over each table's files,
 // so SELECT, DESCRIBE, SHOW and information_schema go through the engine's usual path. All state is on
 // disk: the mirror is brought up to date before every statement that names the catalog.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -309,7 +309,8 @@ export class HiveCatalog {
       if (hasMarker(resolved.location)) recover(resolved.location, this.metastore);
       if (!this.config.recursiveDirectories) {
         const names = resolved.partitionColumns.length === 0 ? [] : this.partitionNames(schema, table, resolved.partitionColumns.length);
-        directories = `${stamp}\u0002${directoryStamp(resolved.location, names)}`;
+        const paths = names.map((name) => relative(resolved.location, this.partitionDirectory(resolved, name)));
+        directories = `${stamp}\u0002${directoryStamp(resolved.location, paths)}`;
         if (directories === previous?.directories) return false;
       }
       const readable = this.readable(resolved);
@@ -403,11 +404,26 @@ export class HiveCatalog {
   }
 
   /**
-   * The table's partitions and data files. `keep`: the partitions a statement's WHERE clause leaves (by
-   * their values); the others are neither checked nor listed, as Trino's HivePartitionManager prunes before
-   * the split source lists a directory.
+   * A partition's directory: its name under the table's location, or, for an external table with no such
+   * directory, the location its metadata names (sync_partition_metadata with case_sensitive => false keeps
+   * a `TAG=x` directory as partition tag=x's location, as Trino's procedure registers it). A managed table's
+   * partitions are always at their names (FileHiveMetastore refuses others), so only an external table's
+   * missing directory costs a metadata read.
    */
-  readable(resolved: ResolvedHiveTable, keep: (values: readonly (string | null)[], name: string) => boolean = () => true): { table: ReadableTable; files: { path: string; size: number; mtimeMs: number }[] } {
+  partitionDirectory(resolved: ResolvedHiveTable, name: string): string {
+    const directory = join(resolved.location, name);
+    if (resolved.metadata.tableType !== 'EXTERNAL_TABLE' || existsSync(directory)) return directory;
+    const stored = this.metastore.partition(resolved.schema, resolved.table, name)?.location;
+    return typeof stored === 'string' ? this.location(stored) : directory;
+  }
+
+  /**
+   * The table's partitions and data files. `keep`: the partitions a statement's WHERE clause leaves (by
+   * their values, name, or directory relative to the table's location, asked for only when needed); the
+   * others are neither checked nor listed, as Trino's HivePartitionManager prunes before the split source
+   * lists a directory.
+   */
+  readable(resolved: ResolvedHiveTable, keep: (values: readonly (string | null)[], name: string, path: () => string) => boolean = () => true): { table: ReadableTable; files: { path: string; size: number; mtimeMs: number }[] } {
     const properties = propertiesOf(resolved.metadata);
     if (!READABLE_FORMATS.has(properties.format as HiveStorageFormat)) throw new VivaceError('NOT_SUPPORTED', `Storage format ${properties.format} is not supported by this catalog (no reader here)`);
     const recursive = this.config.recursiveDirectories;
@@ -422,12 +438,16 @@ export class HiveCatalog {
       const check = rootChecker(this.rules);
       for (const partition of this.partitionNames(resolved.schema, resolved.table, keys.length)) {
         const values = parsePartitionName(partition, keys);
-        if (!values || !keep(values, partition)) continue;
-        const directory = join(resolved.location, partition);
+        if (!values) continue;
+        let found: string | undefined;
+        const directoryOf = () => (found ??= this.partitionDirectory(resolved, partition));
+        if (!keep(values, partition, () => relative(resolved.location, directoryOf()))) continue;
+        const directory = directoryOf();
         check(directory);
         const listed = listDataFiles(directory, recursive);
         files.push(...listed);
-        partitions.push({ values, files: listed.map((f) => f.path), name: partition });
+        const relocated = directory !== join(resolved.location, partition);
+        partitions.push({ values, files: listed.map((f) => f.path), name: partition, ...(relocated ? { relocated } : {}) });
       }
     }
     return { table: { properties, dataColumns: resolved.dataColumns, partitionColumns: resolved.partitionColumns, partitions }, files };
