@@ -95,4 +95,13 @@ describe('hive ALTER TABLE', function () {
     await hive().run('COMMENT ON TABLE lake.s.c IS NULL');
     expect(String((await rows('SHOW CREATE TABLE lake.s.c'))[0]![0])).to.not.include("COMMENT 'the table'");
   });
+
+  it('answers SET PROPERTIES as Trino\'s Hive connector (no setTableProperties: NOT_SUPPORTED), also prepared', async () => {
+    await hive().run('CREATE TABLE lake.s.props (x bigint)');
+    const unsupported = { errorName: 'NOT_SUPPORTED', message: 'This connector does not support setting table properties' };
+    expect(await hive().failure("ALTER TABLE lake.s.props SET PROPERTIES format = 'CSV'")).to.deep.equal(unsupported);
+    const session = { ...hive().session, preparedStatements: { p: 'ALTER TABLE lake.s.props SET PROPERTIES format = ?' } };
+    expect(await hive().failure("EXECUTE p USING 'CSV'", session)).to.deep.equal(unsupported);
+    expect(columnsOnDisk('s/props')).to.deep.equal([{ name: 'x', type: 'bigint' }]);
+  });
 });
