@@ -9,7 +9,7 @@ import type { OutputColumn, PrestoType, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { ConnectionPool } from './connection-pool.js';
 import { CONNECTION_SETUP_SQL } from './presto-macros.js';
-import { filledType, prestoTypeOf } from './duckdb-types.js';
+import { filledType, prestoTypeOf } from '../connectors/duckdb-types.js';
 import { ipAddressFunctions } from './ip-address-functions.js';
 import { sketchFunctions } from './sketch-functions.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';

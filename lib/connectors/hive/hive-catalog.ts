@@ -23,7 +23,7 @@ import { tableReadSql, type ReadableTable } from './hive-read-sql.js';
 import { hiddenColumnsOf, hiddenReadSql, partitionsSql, propertiesSql } from './hive-hidden-sql.js';
 import type { HiveStorageFormat } from '../catalog.types.js';
 import { discoveredMetadata, discoveredSignature, discoverTables, overlaps, unionColumns, type DiscoveredTable } from './hive-discovery.js';
-import { prestoTypeOf } from '../../engine/duckdb-types.js';
+import { prestoTypeOf } from '../duckdb-types.js';
 
 /** What the metastore's `writerVersion` says for files written here. */
 const WRITER_VERSION = 'vivace';

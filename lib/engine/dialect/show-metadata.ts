@@ -6,7 +6,7 @@ import type { OutputColumn, Session } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { formatType } from '../../protocol/presto-type.js';
 import { dialectOf } from '../../protocol/header-prefix.js';
-import { prestoTypeOf } from '../duckdb-types.js';
+import { prestoTypeOf } from '../../connectors/duckdb-types.js';
 import type { LikeFilter } from '../../sql/dialect-statement.js';
 import type { QualifiedTable } from '../../sql/names.js';
 import { likeMatcher } from './like-pattern.js';
