@@ -18,7 +18,7 @@ describe('hive ALTER TABLE', function () {
     const out = await hive().run("ALTER TABLE lake.s.a ADD COLUMN c varchar(5) COMMENT 'new'");
     expect(out.plan.updateType).to.equal('ADD COLUMN');
     expect(columnsOnDisk('s/a')).to.deep.equal([{ name: 'x', type: 'bigint' }, { name: 'c', type: 'varchar(5)', comment: 'new' }]);
-    expect((await rows('DESCRIBE lake.s.a')).map((r) => [r[0], r[1]])).to.deep.equal([['x', 'bigint'], ['c', 'varchar(5)'], ['p', 'varchar']]);
+    expect((await rows('DESCRIBE lake.s.a')).map((r) => [r[0], r[1], r[2]])).to.deep.equal([['x', 'bigint', ''], ['c', 'varchar(5)', ''], ['p', 'varchar', 'partition key']]);
     await hive().run("INSERT INTO lake.s.a VALUES (2, 'abc', 'k')");
     expect(await rows('SELECT x, c, p FROM lake.s.a ORDER BY x')).to.deep.equal([[1, null, 'k'], [2, 'abc', 'k']]);
     await hive().run('ALTER TABLE lake.s.a ADD COLUMN IF NOT EXISTS c bigint');
