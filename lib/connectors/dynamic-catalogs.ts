@@ -110,7 +110,8 @@ export function createdHiveCatalog(name: string, properties: Record<string, stri
       },
     });
   } catch (err) {
-    if (err instanceof PropertyProblem) throw new VivaceError('INVALID_ARGUMENTS', `Invalid catalog property '${err.property}': ${err.message}`);
+    // Trino's error for a catalog's properties (CreateCatalogTask: INVALID_CATALOG_PROPERTY).
+    if (err instanceof PropertyProblem) throw new VivaceError('INVALID_CATALOG_PROPERTY', `Invalid catalog property '${err.property}': ${err.message}`);
     throw err;
   }
 }
@@ -124,12 +125,18 @@ export function storedProperties(file: string): Record<string, string> {
   return properties;
 }
 
+/**
+ * The first line of a file CREATE CATALOG stored: in a catalog directory beside an administrator's files,
+ * it tells which catalogs' roots came from a user and are held to catalog.dynamic-roots at every start.
+ */
+export const CREATED_CATALOG_MARK = '# Created by CREATE CATALOG: its root is checked against catalog.dynamic-roots at every start.';
+
 /** `<name>.properties` in `directory`, written whole or not at all (a temporary file renamed over it). */
 export function storeCatalogFile(directory: string, name: string, connector: string, properties: Record<string, string>): string {
   mkdirSync(directory, { recursive: true });
   const file = join(directory, `${name}.properties`);
   const temporary = join(directory, `.${name}.properties.${randomBytes(6).toString('hex')}.tmp`);
-  const text = formatPropertiesText([{ key: 'connector.name', value: connector }, ...Object.entries(properties).map(([key, value]) => ({ key, value }))]);
+  const text = `${CREATED_CATALOG_MARK}\n` + formatPropertiesText([{ key: 'connector.name', value: connector }, ...Object.entries(properties).map(([key, value]) => ({ key, value }))]);
   try {
     writeFileSync(temporary, text, { flag: 'wx', mode: 0o600 });
     renameSync(temporary, file);
@@ -174,5 +181,32 @@ export function dynamicCatalogSettings(
     config.tempDirectory, join(config.dataDirectory, 'workers'),
     ...catalogs.flatMap((c) => (c.connector === 'tpch' ? [c.directory] : c.connector === 'hive' && c.file === undefined ? [c.root] : [])),
   ];
-  return { store: catalogStoreDirectory(catalogDirectory, config.dataDirectory), roots: dynamicRootsOf(config.catalogDynamicRoots, config.dataDirectory, kept) };
+  const settings = { store: catalogStoreDirectory(catalogDirectory, config.dataDirectory), roots: dynamicRootsOf(config.catalogDynamicRoots, config.dataDirectory, kept) };
+  checkStoredCatalogs(catalogs, settings, catalogDirectory === undefined);
+  return settings;
+}
+
+/** Whether a catalog file was stored by CREATE CATALOG: every file of a store of its own, the marked ones of a catalog directory. */
+function isCreated(file: string, store: string, ownStore: boolean): boolean {
+  if (ownStore) return dirname(file) === store;
+  try {
+    return readFileSync(file, 'utf8').startsWith(`${CREATED_CATALOG_MARK}\n`);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The catalogs CREATE CATALOG stored, held again at start to what CREATE CATALOG checked: catalog.dynamic-roots
+ * may have changed since, or a root been swapped for a symlink out. Such a catalog stops the start with a
+ * message naming its file (nothing half-configured is served), as a bad catalog file does.
+ */
+export function checkStoredCatalogs(catalogs: readonly CatalogConfig[], settings: DynamicCatalogSettings, ownStore: boolean): void {
+  const hive = catalogs.filter((c): c is HiveCatalogConfig => c.connector === 'hive');
+  for (const catalog of hive) {
+    if (catalog.file === undefined || !isCreated(catalog.file, settings.store, ownStore)) continue;
+    const others = hive.filter((c) => c.name !== catalog.name).map((c) => ({ name: c.name, root: c.root }));
+    const refusal = rootRefusal(catalog.root, settings.roots, others);
+    if (refusal !== undefined) throw new VivaceError('CONFIGURATION_INVALID', `${catalog.file}: catalog ${catalog.name} was created by CREATE CATALOG and is not served: its root ${refusal}`);
+  }
 }

@@ -12,7 +12,7 @@ import { walk } from '../sql/tree-walk.js';
 import { formatType } from '../protocol/presto-type.js';
 import type { PrestoType } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { prestoTypeOf } from './duckdb-types.js';
+import { prestoTypeOf } from '../connectors/duckdb-types.js';
 import { CatalogNames } from './dialect/catalog-names.js';
 import { rows } from './dialect/catalog-metadata.js';
 import { tpchTableColumns } from '../connectors/tpch/tpch-metadata.js';

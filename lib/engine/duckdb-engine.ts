@@ -9,7 +9,7 @@ import type { OutputColumn, PrestoType, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { ConnectionPool } from './connection-pool.js';
 import { CONNECTION_SETUP_SQL } from './presto-macros.js';
-import { filledType, prestoTypeOf } from './duckdb-types.js';
+import { filledType, prestoTypeOf } from '../connectors/duckdb-types.js';
 import { ipAddressFunctions } from './ip-address-functions.js';
 import { sketchFunctions } from './sketch-functions.js';
 import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
@@ -342,7 +342,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
       // meanwhile stops waiting for it (the generation goes on for the next query).
       const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
-      const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, memoryCatalog: memoryName, ...(key === undefined ? {} : { key }), ...catalogVisibility(session) });
+      const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, memoryCatalog: memoryName, ...(key === undefined ? {} : { key }), ...catalogVisibility(session), ...(hive ? { columnExtra: (table: QualifiedTable, column: string) => hive?.columnExtra(table, column) } : {}) });
       if (statement && hive) {
         const hiveCatalogs = hive;
         // A hive catalog's own statements (DDL, writes, SHOW CREATE TABLE); other statements read its mirror,
@@ -469,6 +469,8 @@ interface UserStatement {
   tableVisible?: (table: QualifiedTable) => boolean;
   schemaVisible?: (catalog: string, schema: string) => boolean;
   columnVisible?: (table: QualifiedTable, column: string) => boolean;
+  /** A column's Extra in DESCRIBE (a hive partition column's 'partition key'). */
+  columnExtra?: (table: QualifiedTable, column: string) => string | undefined;
   /** The generation of the access rules the statement is planned under (part of its cache key). */
   rulesKey?: string;
   /** What the plan cache knows the tree by, when its text alone does not tell it (a prepared statement's bound values). */
@@ -537,6 +539,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
       ...(user?.tableVisible ? { tableVisible: user.tableVisible } : {}),
       ...(user?.schemaVisible ? { schemaVisible: user.schemaVisible } : {}),
       ...(user?.columnVisible ? { columnVisible: user.columnVisible } : {}),
+      ...(user?.columnExtra ? { columnExtra: user.columnExtra } : {}),
     });
     if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };

@@ -2,17 +2,11 @@
 // one-field struct lib/sql/ip-address.ts defines. Written in JavaScript so text is parsed and written by
 // the one hand-written parser, never by SQL string functions. Errors carry the Trino error name as a
 // prefix (duckdb-errors.ts maps it); a user's text only ever follows it.
-import { ANY, BLOB, DuckDBBlobValue, DuckDBTypeId, blobValue, DuckDBScalarFunction, DuckDBStructValue, STRUCT, UHUGEINT, VARCHAR, structValue, type DuckDBType } from '@duckdb/node-api';
+import { ANY, BLOB, DuckDBBlobValue, blobValue, DuckDBScalarFunction, DuckDBStructValue, STRUCT, UHUGEINT, VARCHAR, structValue, type DuckDBType } from '@duckdb/node-api';
 import { IPADDRESS_FIELD, IP_ADDRESS_FUNCTIONS, formatIpAddress, invalidIpAddressMessage, ipAddressOfBytes, parseIpAddress } from '../sql/ip-address.js';
 
 /** DuckDB's type of an ipaddress (IPADDRESS_DUCKDB_TYPE), as the node API builds it. */
 const IPADDRESS: DuckDBType = STRUCT({ [IPADDRESS_FIELD]: UHUGEINT });
-
-/** Whether a DuckDB type is Trino's ipaddress (a struct of exactly its one field, a UHUGEINT). */
-export function isIpAddressType(type: DuckDBType): boolean {
-  return type.typeId === DuckDBTypeId.STRUCT && type.entryNames.length === 1 && type.entryNames[0] === IPADDRESS_FIELD
-    && type.entryTypes[0]!.typeId === DuckDBTypeId.UHUGEINT;
-}
 
 /** The 128-bit value of a struct an ipaddress is, or undefined for any other value. */
 function valueOf(item: unknown): bigint | undefined {

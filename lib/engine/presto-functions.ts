@@ -118,7 +118,7 @@ const matchOrNull = (s: string, pattern: string, group: number | string = 1) =>
 const lit = (s: string) => `'${s}'`;
 
 /**
- * DuckDB type names (typeof) -> Presto's, as duckdb-types.ts reports them; arrays inside maps/rows keep DuckDB's []. Plain
+ * DuckDB type names (typeof) -> Presto's, as lib/connectors/duckdb-types.ts reports them; arrays inside maps/rows keep DuckDB's []. Plain
  * replace() in an order where no replacement feeds a later one (chr(1)/chr(2) hold timestamp/time).
  */
 const PRESTO_TYPE_NAME = (() => {

@@ -23,10 +23,10 @@ import { DuckDBTypeId, type DuckDBDecimalType, type DuckDBType } from '@duckdb/n
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { PrestoType } from '../protocol/types.js';
 import { UNDECLARED, type DeclaredOutput } from '../sql/declared-types.js';
-import { zonedPrecision } from './zoned-type.js';
+import { zonedPrecision } from '../connectors/zoned-type.js';
 import { localOf, zoneOf } from './zoned-overloads.js';
 import { IP_ADDRESS_FUNCTIONS } from '../sql/ip-address.js';
-import { isIpAddressType } from './ip-address-functions.js';
+import { isIpAddressType } from '../connectors/duckdb-types.js';
 import { isSketchType } from '../sql/sketch-types.js';
 
 /**

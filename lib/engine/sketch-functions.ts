@@ -8,7 +8,7 @@ import {
   DuckDBTypeId, LIST, MAP, SMALLINT, blobValue, listValue, mapValue, type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
 import { SKETCH_FUNCTION_NAMES } from '../sql/sketch-calls.js';
-import { prestoTypeOf } from './duckdb-types.js';
+import { prestoTypeOf } from '../connectors/duckdb-types.js';
 import { rowScalarFunction } from './row-scalar-function.js';
 import { formatType } from '../protocol/presto-type.js';
 import { javaDoubleText } from '../protocol/java-float-text.js';

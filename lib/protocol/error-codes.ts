@@ -100,6 +100,7 @@ export const ERROR_CODES = {
   NESTED_RECURSIVE: { code: 89, type: 'USER_ERROR' },
   INVALID_LIMIT_CLAUSE: { code: 90, type: 'USER_ERROR' },
   INVALID_ORDER_BY: { code: 91, type: 'USER_ERROR' },
+  INVALID_CATALOG_PROPERTY: { code: 124, type: 'USER_ERROR' },
   GENERIC_INTERNAL_ERROR: { code: 65536, type: 'INTERNAL_ERROR' },
   TOO_MANY_REQUESTS_FAILED: { code: 65537, type: 'INTERNAL_ERROR' },
   PAGE_TOO_LARGE: { code: 65538, type: 'INTERNAL_ERROR' },

@@ -85,6 +85,7 @@ function failAt(sql: string, node: Node, errorName: ErrorName, message: string):
  * `sql` is the text the tree was parsed from (for error locations).
  */
 export function admitStatement(statement: Statement, sql: string, context: GateContext): void {
+  checkSetTableProperties(statement, sql, context);
   checkStatementKind(statement, sql);
   checkWriteTarget(statement, sql, context);
   checkNodes(statement, sql, context);
@@ -126,6 +127,19 @@ function checkNodes(statement: Node, sql: string, context: GateContext): void {
   });
 }
 
+/**
+ * ALTER TABLE ... SET PROPERTIES as Trino's SetPropertiesTask runs it here: the catalog resolved
+ * (getRequiredCatalogHandle), then the connector's setTableProperties, which no connector here has (Trino's
+ * Hive, memory and tpch connectors keep ConnectorMetadata's default: NOT_SUPPORTED).
+ */
+function checkSetTableProperties(statement: Statement, sql: string, context: GateContext): void {
+  if (statement.type !== 'SetProperties' || statement.objectType !== 'TABLE') return;
+  const parts = partsOf(statement.name);
+  const catalog = parts.length === 3 ? parts[0] : context.catalog === undefined ? undefined : fold(context.catalog);
+  if (catalog !== undefined && !context.catalogs.has(catalog)) throw failAt(sql, statement, 'CATALOG_NOT_FOUND', `Catalog '${catalog}' does not exist`);
+  throw new VivaceError('NOT_SUPPORTED', 'This connector does not support setting table properties');
+}
+
 function checkStatementKind(statement: Statement, sql: string, prepared = false): void {
   if (prepared && (statement.type === 'Prepare' || statement.type === 'Execute' || statement.type === 'ExecuteImmediate' || statement.type === 'Deallocate')) {
     // Trino's PrepareTask: a prepared statement that prepares or executes would recurse.
@@ -135,6 +149,7 @@ function checkStatementKind(statement: Statement, sql: string, prepared = false)
   if (prepared && (statement.type === 'CreateCatalog' || statement.type === 'DropCatalog')) return;
   if (!SERVED.has(statement.type)) {
     if (statement.type === 'Call' && isSyncPartitionMetadata(statement)) return;
+    if (statement.type === 'SetProperties' && statement.objectType === 'TABLE') throw new VivaceError('NOT_SUPPORTED', 'This connector does not support setting table properties');
     if (statement.type === 'Call') throw failAt(sql, statement, 'PROCEDURE_NOT_FOUND', `Procedure not registered: ${partsOf(statement.name).join('.')}`);
     throw failAt(sql, statement, 'NOT_SUPPORTED', `${statementName(statement.type)} is not supported`);
   }

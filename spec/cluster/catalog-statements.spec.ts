@@ -93,7 +93,7 @@ describe('CREATE CATALOG and DROP CATALOG on the coordinator', () => {
       [`CREATE CATALOG x USING memory`, 'NOT_SUPPORTED', "CREATE CATALOG supports the hive connector only here, not 'memory' (tpch and memory are one catalog per cluster)"],
       [`CREATE CATALOG "a-b" USING hive`, 'NOT_SUPPORTED', "Catalog name 'a-b' cannot be used here: lower-case letters, digits and _ starting with a letter, not a name DuckDB or Vivace keeps"],
       [`CREATE CATALOG vivace_x USING hive`, 'NOT_SUPPORTED', "Catalog name 'vivace_x' cannot be used here: lower-case letters, digits and _ starting with a letter, not a name DuckDB or Vivace keeps"],
-      [create('x', `${dir}/roots/x`, `, "local.location" = '${dir}/elsewhere'`), 'INVALID_ARGUMENTS', "Invalid catalog property 'local.location'"],
+      [create('x', `${dir}/roots/x`, `, "local.location" = '${dir}/elsewhere'`), 'INVALID_CATALOG_PROPERTY', "Invalid catalog property 'local.location'"],
     ];
     for (const [sql, name, message] of cases) {
       const err = await fails(sql);

@@ -2,11 +2,12 @@
 // encodings, symlinks out, URIs, another catalog's tree), and the store's file written whole and read back.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
-import { createdHiveCatalog, dynamicRootsOf, storeCatalogFile, storedProperties } from '../../lib/connectors/dynamic-catalogs.js';
+import { CREATED_CATALOG_MARK, createdHiveCatalog, dynamicCatalogSettings, dynamicRootsOf, storeCatalogFile, storedProperties } from '../../lib/connectors/dynamic-catalogs.js';
+import { ERROR_CODES } from '../../lib/protocol/error-codes.js';
 import { loadCatalogs } from '../../lib/connectors/catalog-files.js';
 import { formatPropertiesText, parsePropertiesText } from '../../lib/connectors/properties-text.js';
 import type { CatalogConfig } from '../../lib/connectors/catalog.types.js';
@@ -68,7 +69,7 @@ describe('dynamic catalogs: roots and store', () => {
     ];
     for (const text of attempts) {
       const err = refusal(() => createdHiveCatalog('x', hiveProperties(text), roots, []));
-      expect(err.errorName, text).to.equal('INVALID_ARGUMENTS');
+      expect(err.errorName, text).to.equal('INVALID_CATALOG_PROPERTY');
       expect(err.message, text).to.match(/^Invalid catalog property '(hive\.metastore\.catalog\.dir|local\.location)'/);
     }
     const local = refusal(() => createdHiveCatalog('x', hiveProperties('local:///m', { 'local.location': `${dir}/roots/../outside` }), roots, []));
@@ -116,7 +117,8 @@ describe('dynamic catalogs: roots and store', () => {
     const properties = { 'hive.metastore.catalog.dir': 'file:///x y:z=w#!\\', 'a\nb': 'line\nbreak\r\u00e9\u{1f600}', ' lead': ' both ' };
     const file = storeCatalogFile(store, 'c', 'hive', properties);
     expect(readdirSync(store)).to.deep.equal(['c.properties']);
-    expect(readFileSync(file, 'utf8').split('\n')).to.have.length(5);
+    expect(readFileSync(file, 'utf8').split('\n')).to.have.length(6);
+    expect(readFileSync(file, 'utf8').split('\n')[0]).to.equal(CREATED_CATALOG_MARK);
     expect(storedProperties(file)).to.deep.equal(properties);
   });
 
@@ -134,5 +136,46 @@ describe('dynamic catalogs: roots and store', () => {
     storeCatalogFile(store, 'mine', 'hive', hiveProperties(`file://${dir}/roots/mine`));
     const names = loadCatalogs({ dataDirectory: data, createdStore: store }).map((c) => c.name);
     expect(names).to.deep.equal(['lake', 'memory', 'mine', 'system', 'tpch']);
+  });
+
+  it('holds stored catalogs to catalog.dynamic-roots again at start: a root now outside, or swapped for a link out, stops the start naming the file', () => {
+    const data = join(dir, 'data');
+    const store = join(data, 'catalog-store');
+    createdHiveCatalog('mine', hiveProperties(`file://${dir}/roots/mine`), roots, []);
+    const file = storeCatalogFile(store, 'mine', 'hive', hiveProperties(`file://${dir}/roots/mine`));
+    const start = (dynamicRoots: string[]) => {
+      const catalogs = loadCatalogs({ dataDirectory: data, createdStore: store });
+      return dynamicCatalogSettings({ catalogManagement: 'dynamic', catalogDynamicRoots: dynamicRoots, dataDirectory: data, tempDirectory: join(dir, 'tmp') }, undefined, catalogs);
+    };
+    expect(start([join(dir, 'roots')])?.roots).to.deep.equal(roots);
+    // The roots changed since CREATE CATALOG: the catalog is refused, its file named.
+    const moved = refusal(() => start([join(dir, 'other-roots')]));
+    expect(moved.errorName).to.equal('CONFIGURATION_INVALID');
+    expect(moved.message).to.include(`${file}: catalog mine was created by CREATE CATALOG and is not served`);
+    expect(moved.message).to.include('is not under catalog.dynamic-roots');
+    // Its root swapped for a link out of the roots.
+    rmSync(join(dir, 'roots', 'mine'), { recursive: true });
+    symlinkSync(outside, join(dir, 'roots', 'mine'));
+    expect(refusal(() => start([join(dir, 'roots')])).message).to.include(`${file}: catalog mine`);
+  });
+
+  it('in a catalog directory, re-checks only the files CREATE CATALOG stored (an administrator\'s are the configuration)', () => {
+    const data = join(dir, 'data');
+    const catalogDir = join(dir, 'etc', 'catalog');
+    mkdirSync(join(dir, 'admin-root'));
+    storeCatalogFile(catalogDir, 'admin', 'hive', hiveProperties(`file://${dir}/admin-root`));
+    // An administrator's file has no mark: written by hand, its root is wherever they put it.
+    const adminFile = join(catalogDir, 'admin.properties');
+    writeFileSync(adminFile, readFileSync(adminFile, 'utf8').split('\n').slice(1).join('\n'));
+    const settings = { catalogManagement: 'dynamic' as const, catalogDynamicRoots: [join(dir, 'roots')], dataDirectory: data, tempDirectory: join(dir, 'tmp') };
+    expect(dynamicCatalogSettings(settings, catalogDir, loadCatalogs({ configDirectory: catalogDir, dataDirectory: data }))?.store).to.equal(catalogDir);
+    mkdirSync(join(dir, 'elsewhere'));
+    storeCatalogFile(catalogDir, 'made', 'hive', hiveProperties(`file://${dir}/elsewhere`));
+    const err = refusal(() => dynamicCatalogSettings(settings, catalogDir, loadCatalogs({ configDirectory: catalogDir, dataDirectory: data })));
+    expect(err.message).to.include(`${join(catalogDir, 'made.properties')}: catalog made was created by CREATE CATALOG`);
+  });
+
+  it("has Trino's INVALID_CATALOG_PROPERTY (StandardErrorCode 124, a user error) in the error table", () => {
+    expect(ERROR_CODES.INVALID_CATALOG_PROPERTY).to.deep.equal({ code: 124, type: 'USER_ERROR' });
   });
 });

@@ -182,4 +182,14 @@ describe('admitStatement', () => {
     expect(refusal('EXECUTE r', headers)).to.include({ message: 'Invalid statement type for prepared statement: EXECUTE IMMEDIATE' });
     expect(refusal('EXECUTE q', headers)).to.equal(undefined);
   });
+
+  it('answers ALTER TABLE SET PROPERTIES as Trino\'s connectors here (Hive, memory, tpch): the catalog resolved, then not supported', () => {
+    const unsupported = { errorName: 'NOT_SUPPORTED', message: 'This connector does not support setting table properties' };
+    for (const sql of ["ALTER TABLE t SET PROPERTIES format = 'CSV'", 'ALTER TABLE tpch.tiny.nation SET PROPERTIES a = 1', 'alter table "MEMORY".default.t set properties x = DEFAULT']) {
+      expect(refusal(sql), sql).to.include(unsupported);
+    }
+    expect(refusal('ALTER TABLE nowhere.s.t SET PROPERTIES a = 1')).to.include({ errorName: 'CATALOG_NOT_FOUND', message: "line 1:1: Catalog 'nowhere' does not exist" });
+    // A materialized view's properties stay a statement the project does not serve.
+    expect(refusal("ALTER MATERIALIZED VIEW mv SET PROPERTIES x = 'y'")).to.include({ errorName: 'NOT_SUPPORTED' });
+  });
 });

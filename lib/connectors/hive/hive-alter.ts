@@ -9,6 +9,7 @@ import { VivaceError } from '../../protocol/vivace-error.js';
 import type { HiveCatalog } from './hive-catalog.js';
 import type { HiveColumn, TableMetadata } from './hive-metastore.js';
 import { hiveTypeOf, prestoTypeOfDataType } from './hive-types.js';
+import { recover } from './hive-commit.js';
 
 const lastPart = (parts: readonly { value: string }[]) => fold(parts[parts.length - 1]!.value);
 
@@ -99,7 +100,11 @@ export function commentOn(statement: Comment, catalog: HiveCatalog, schema: stri
   save(catalog, schema, table, { ...metadata, dataColumns: metadata.dataColumns.map(withComment), partitionColumns: (metadata.partitionColumns ?? []).map(withComment) });
 }
 
-/** ALTER TABLE RENAME TO: the table's metadata directory moves (a managed table's data is in it). */
+/**
+ * ALTER TABLE RENAME TO: the table's metadata directory moves (a managed table's data is in it), with one
+ * rename, as FileHiveMetastore.renameTable. A commit a crashed writer left (its marker names the table by
+ * its old name, and would register its partitions there once moved) is rolled forward first.
+ */
 export function renameTable(catalog: HiveCatalog, from: { schema: string; table: string }, to: { schema: string; table: string }, ifExists: boolean): void {
   const metadata = tableOf(catalog, from.schema, from.table, ifExists);
   if (!metadata) return;
@@ -107,5 +112,7 @@ export function renameTable(catalog: HiveCatalog, from: { schema: string; table:
   if (catalog.metastore.table(to.schema, to.table)) throw new VivaceError('TABLE_ALREADY_EXISTS', `Target table '${catalog.name}.${to.schema}.${to.table}' already exists`);
   const target = catalog.metastore.tableDirectory(to.schema, to.table);
   if (existsSync(target)) throw new VivaceError('HIVE_PATH_ALREADY_EXISTS', `Target directory for table '${to.schema}.${to.table}' already exists: ${catalog.storedLocation(target)}`);
+  const resolved = catalog.resolve(from.schema, from.table);
+  if (resolved) recover(resolved.location, catalog.metastore);
   renameSync(catalog.metastore.tableDirectory(from.schema, from.table), target);
 }

@@ -2,7 +2,7 @@
 // memory, named after the catalog) that mirrors the metastore as schemas and views over each table's files,
 // so SELECT, DESCRIBE, SHOW and information_schema go through the engine's usual path. All state is on
 // disk: the mirror is brought up to date before every statement that names the catalog.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -23,7 +23,7 @@ import { tableReadSql, type ReadableTable } from './hive-read-sql.js';
 import { hiddenColumnsOf, hiddenReadSql, partitionsSql, propertiesSql } from './hive-hidden-sql.js';
 import type { HiveStorageFormat } from '../catalog.types.js';
 import { discoveredMetadata, discoveredSignature, discoverTables, overlaps, unionColumns, type DiscoveredTable } from './hive-discovery.js';
-import { prestoTypeOf } from '../../engine/duckdb-types.js';
+import { prestoTypeOf } from '../duckdb-types.js';
 
 /** What the metastore's `writerVersion` says for files written here. */
 const WRITER_VERSION = 'vivace';
@@ -44,9 +44,27 @@ type SystemTableKind = (typeof SYSTEM_TABLES)[number];
 /**
  * Discovered tables' columns (hive.auto-discover), read from their footers when a node's mirror syncs,
  * by root, schema and table: every HiveCatalog of the process (the engine's, a worker's split reader,
- * the coordinator's split lister) resolves a discovered table with them.
+ * the coordinator's split lister) resolves a discovered table with them. A sync drops its root's entries
+ * whose directories are no table any more; DISCOVERED_LIMIT bounds what dropped catalogs' roots leave.
  */
 const DISCOVERED_COLUMNS = new Map<string, { signature: string; columns?: HiveColumn[]; error?: string }>();
+const DISCOVERED_LIMIT = 10_000;
+
+/** Remembers a discovered table's columns, the oldest entry going first past the limit. */
+function rememberColumns(k: string, entry: { signature: string; columns?: HiveColumn[]; error?: string }): void {
+  DISCOVERED_COLUMNS.delete(k);
+  DISCOVERED_COLUMNS.set(k, entry);
+  while (DISCOVERED_COLUMNS.size > DISCOVERED_LIMIT) DISCOVERED_COLUMNS.delete(DISCOVERED_COLUMNS.keys().next().value!);
+}
+
+/** Forgets the columns of `root`'s tables other than `kept` (keys): their directories vanished or were registered. */
+function forgetColumns(root: string, kept: ReadonlySet<string>): void {
+  const prefix = discoveryKey(root, '', '').slice(0, -2);
+  for (const k of [...DISCOVERED_COLUMNS.keys()]) if (k.startsWith(prefix) && !kept.has(k)) DISCOVERED_COLUMNS.delete(k);
+}
+
+/** How many discovered tables' columns the process holds (for specs: the map stays bounded). */
+export const discoveredColumnsHeld = (): number => DISCOVERED_COLUMNS.size;
 
 /** The table macro a table's hidden columns are read from (macros are no tables: listings never show them). */
 const hiddenMacro = (table: string) => `vivace$hidden$${table}`;
@@ -129,27 +147,41 @@ export class HiveCatalog {
     return this.discoverTables({ schema, table })[0];
   }
 
-  /** The discovered tables (all, or the one `only` names). */
+  /**
+   * The discovered tables (all, or the one `only` names: then only its schema's and its own directory are
+   * looked at, and the metastore's locations only once that directory is there, so a statement naming a
+   * missing table costs a stat or two, not a walk of every registered table).
+   */
   private discoverTables(only?: { schema: string; table: string }): DiscoveredTable[] {
     if (!this.config.autoDiscover) return [];
-    // Directories the metastore uses: its own, registered tables' and schemas' locations.
-    const used: string[] = [];
-    if (this.config.metastoreDirectory !== this.config.root) used.push(this.config.metastoreDirectory);
-    const registered = new Map<string, Set<string>>();
-    for (const schema of this.metastore.schemaNames()) {
-      const location = this.metastore.schema(schema)?.parameters?.location;
-      if (location !== undefined) used.push(this.location(location));
-      const tables = new Set(this.metastore.tableNames(schema));
-      registered.set(schema, tables);
-      for (const table of tables) {
-        const resolved = this.resolveQuietly(schema, table);
-        if (resolved) used.push(resolved.location);
+    // Directories the metastore uses: its own, registered tables' and schemas' locations (read when first asked).
+    let known: { used: string[]; registered: Map<string, Set<string>> } | undefined;
+    const metastoreUse = () => {
+      if (known) return known;
+      const used: string[] = [];
+      if (this.config.metastoreDirectory !== this.config.root) used.push(this.config.metastoreDirectory);
+      const registered = new Map<string, Set<string>>();
+      for (const schema of this.metastore.schemaNames()) {
+        const location = this.metastore.schema(schema)?.parameters?.location;
+        if (location !== undefined) used.push(this.location(location));
+        const tables = new Set(this.metastore.tableNames(schema));
+        registered.set(schema, tables);
+        for (const table of tables) {
+          const resolved = this.resolveQuietly(schema, table);
+          if (resolved) used.push(resolved.location);
+        }
       }
-    }
+      known = { used, registered };
+      return known;
+    };
+    const metastoreDirectory = this.config.metastoreDirectory;
     return discoverTables(this.config.root, {
-      schemaTaken: (directory) => used.some((u) => isWithin(directory, u)) || (used[0] === this.config.metastoreDirectory && isWithin(this.config.metastoreDirectory, directory)),
-      tableTaken: (directory) => overlaps(directory, used),
-      registered: (schema, table) => registered.get(schema)?.has(table) ?? false,
+      schemaTaken: (directory) => {
+        const { used } = metastoreUse();
+        return used.some((u) => isWithin(directory, u)) || (used[0] === metastoreDirectory && isWithin(metastoreDirectory, directory));
+      },
+      tableTaken: (directory) => overlaps(directory, metastoreUse().used),
+      registered: (schema, table) => (only ? this.metastore.table(schema, table) !== undefined : metastoreUse().registered.get(schema)?.has(table) ?? false),
       recursive: this.config.recursiveDirectories,
       ...(only ? { only } : {}),
     });
@@ -177,9 +209,9 @@ export class HiveCatalog {
       } finally {
         prepared.destroySync();
       }
-      DISCOVERED_COLUMNS.set(k, { signature, columns: unionColumns([columns], found.keys) });
+      rememberColumns(k, { signature, columns: unionColumns([columns], found.keys) });
     } catch (err) {
-      DISCOVERED_COLUMNS.set(k, { signature, error: `Cannot read the Parquet footers of discovered table ${found.schema}.${found.table}: ${err instanceof Error ? err.message : String(err)}` });
+      rememberColumns(k, { signature, error: `Cannot read the Parquet footers of discovered table ${found.schema}.${found.table}: ${err instanceof Error ? err.message : String(err)}` });
     }
   }
 
@@ -246,13 +278,16 @@ export class HiveCatalog {
       const schemas = new Set(this.metastore.schemaNames());
       // Discovered tables by schema, their columns read (from the footers) when their files changed.
       const discovered = new Map<string, Map<string, DiscoveredTable>>();
+      const foundKeys = new Set<string>();
       for (const found of this.discoverTables()) {
+        foundKeys.add(discoveryKey(this.config.root, found.schema, found.table));
         schemas.add(found.schema);
         const tables = discovered.get(found.schema) ?? new Map<string, DiscoveredTable>();
         tables.set(found.table, found);
         discovered.set(found.schema, tables);
         await this.discoverColumns(connection, found);
       }
+      if (this.config.autoDiscover) forgetColumns(this.config.root, foundKeys);
       for (const schema of this.schemas) {
         if (schemas.has(schema)) continue;
         await connection.run(`DROP SCHEMA IF EXISTS ${db}.${quoteIdentifier(schema)} CASCADE`);
@@ -309,7 +344,8 @@ export class HiveCatalog {
       if (hasMarker(resolved.location)) recover(resolved.location, this.metastore);
       if (!this.config.recursiveDirectories) {
         const names = resolved.partitionColumns.length === 0 ? [] : this.partitionNames(schema, table, resolved.partitionColumns.length);
-        directories = `${stamp}\u0002${directoryStamp(resolved.location, names)}`;
+        const paths = names.map((name) => relative(resolved.location, this.partitionDirectory(resolved, name)));
+        directories = `${stamp}\u0002${directoryStamp(resolved.location, paths)}`;
         if (directories === previous?.directories) return false;
       }
       const readable = this.readable(resolved);
@@ -366,6 +402,18 @@ export class HiveCatalog {
     }
   }
 
+  /**
+   * A column's extra information as Trino's Hive connector shows it (DESCRIBE's Extra): 'partition key'
+   * for a partition column (HiveUtil.columnExtraInfo), else undefined.
+   */
+  columnExtra(schema: string, table: string, column: string): string | undefined {
+    try {
+      return this.tableMetadata(schema, table)?.partitionColumns?.some((c) => c.name === column) ? 'partition key' : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The relation a table is read from with its hidden columns. */
   hiddenSource(schema: string, table: string, columns: readonly string[]): { sql: string; columns: readonly string[] } {
     return { sql: `${quoteIdentifier(this.name)}.${quoteIdentifier(schema)}.${quoteIdentifier(hiddenMacro(table))}()`, columns };
@@ -403,11 +451,26 @@ export class HiveCatalog {
   }
 
   /**
-   * The table's partitions and data files. `keep`: the partitions a statement's WHERE clause leaves (by
-   * their values); the others are neither checked nor listed, as Trino's HivePartitionManager prunes before
-   * the split source lists a directory.
+   * A partition's directory: its name under the table's location, or, for an external table with no such
+   * directory, the location its metadata names (sync_partition_metadata with case_sensitive => false keeps
+   * a `TAG=x` directory as partition tag=x's location, as Trino's procedure registers it). A managed table's
+   * partitions are always at their names (FileHiveMetastore refuses others), so only an external table's
+   * missing directory costs a metadata read.
    */
-  readable(resolved: ResolvedHiveTable, keep: (values: readonly (string | null)[], name: string) => boolean = () => true): { table: ReadableTable; files: { path: string; size: number; mtimeMs: number }[] } {
+  partitionDirectory(resolved: ResolvedHiveTable, name: string): string {
+    const directory = join(resolved.location, name);
+    if (resolved.metadata.tableType !== 'EXTERNAL_TABLE' || existsSync(directory)) return directory;
+    const stored = this.metastore.partition(resolved.schema, resolved.table, name)?.location;
+    return typeof stored === 'string' ? this.location(stored) : directory;
+  }
+
+  /**
+   * The table's partitions and data files. `keep`: the partitions a statement's WHERE clause leaves (by
+   * their values, name, or directory relative to the table's location, asked for only when needed); the
+   * others are neither checked nor listed, as Trino's HivePartitionManager prunes before the split source
+   * lists a directory.
+   */
+  readable(resolved: ResolvedHiveTable, keep: (values: readonly (string | null)[], name: string, path: () => string) => boolean = () => true): { table: ReadableTable; files: { path: string; size: number; mtimeMs: number }[] } {
     const properties = propertiesOf(resolved.metadata);
     if (!READABLE_FORMATS.has(properties.format as HiveStorageFormat)) throw new VivaceError('NOT_SUPPORTED', `Storage format ${properties.format} is not supported by this catalog (no reader here)`);
     const recursive = this.config.recursiveDirectories;
@@ -422,12 +485,16 @@ export class HiveCatalog {
       const check = rootChecker(this.rules);
       for (const partition of this.partitionNames(resolved.schema, resolved.table, keys.length)) {
         const values = parsePartitionName(partition, keys);
-        if (!values || !keep(values, partition)) continue;
-        const directory = join(resolved.location, partition);
+        if (!values) continue;
+        let found: string | undefined;
+        const directoryOf = () => (found ??= this.partitionDirectory(resolved, partition));
+        if (!keep(values, partition, () => relative(resolved.location, directoryOf()))) continue;
+        const directory = directoryOf();
         check(directory);
         const listed = listDataFiles(directory, recursive);
         files.push(...listed);
-        partitions.push({ values, files: listed.map((f) => f.path), name: partition });
+        const relocated = directory !== join(resolved.location, partition);
+        partitions.push({ values, files: listed.map((f) => f.path), name: partition, ...(relocated ? { relocated } : {}) });
       }
     }
     return { table: { properties, dataColumns: resolved.dataColumns, partitionColumns: resolved.partitionColumns, partitions }, files };

@@ -31,6 +31,8 @@ export interface CommitMarker {
   /** Partitions to register (names), with their metadata. */
   partitions: string[];
   partitionMetadata?: Omit<PartitionMetadata, 'writerVersion'>;
+  /** Registered partitions whose files are elsewhere than at their name (`local:///...`), by name. */
+  partitionLocations?: Record<string, string>;
   /** A CTAS's table, registered last. */
   table?: { schema: string; name: string; metadata: Omit<TableMetadata, 'writerVersion'> };
   /** Partitions a DELETE drops: their metadata first, then (`data`: a managed table) their directories. */
@@ -70,7 +72,11 @@ function apply(location: string, file: string, marker: CommitMarker, metastore: 
   }
   if (marker.partitionMetadata) {
     const registered = new Set(metastore.partitionNames(marker.schema, marker.tableName, marker.partitions[0]?.split('/').length ?? 0));
-    for (const name of marker.partitions) if (!registered.has(name)) metastore.writePartition(marker.schema, marker.tableName, name, marker.partitionMetadata);
+    for (const name of marker.partitions) {
+      if (registered.has(name)) continue;
+      const location = marker.partitionLocations && Object.hasOwn(marker.partitionLocations, name) ? marker.partitionLocations[name] : undefined;
+      metastore.writePartition(marker.schema, marker.tableName, name, typeof location === 'string' ? { ...marker.partitionMetadata, location } : marker.partitionMetadata);
+    }
   }
   if (marker.table) {
     const { schema, name, metadata } = marker.table;

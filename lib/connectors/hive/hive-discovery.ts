@@ -101,7 +101,10 @@ export function discoverTables(root: string, rules: DiscoveryRules): DiscoveredT
   for (const schemaEntry of schemaEntries) {
     const schema = nameOf(schemaEntry);
     const schemaDirectory = join(root, schemaEntry);
-    if (schema === undefined || schema === 'information_schema' || !isDirectory(schemaDirectory) || rules.schemaTaken(schemaDirectory)) continue;
+    if (schema === undefined || schema === 'information_schema' || !isDirectory(schemaDirectory)) continue;
+    // One table asked for: nothing more is looked at (not the metastore's locations) unless its directory is there.
+    if (rules.only && !isDirectory(join(schemaDirectory, escapePathName(rules.only.table)))) continue;
+    if (rules.schemaTaken(schemaDirectory)) continue;
     const tableEntries = rules.only ? [escapePathName(rules.only.table)] : subdirectories(schemaDirectory);
     for (const tableEntry of tableEntries) {
       const table = nameOf(tableEntry);

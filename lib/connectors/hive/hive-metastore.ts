@@ -44,6 +44,11 @@ export interface TableMetadata {
 /** PartitionMetadata's JSON. */
 export interface PartitionMetadata {
   writerVersion?: string;
+  /**
+   * Where the partition's files are (`local:///...`) when not at its name under the table's location: an
+   * external table's directory that sync_partition_metadata found under another case (`TAG=x` for tag=x).
+   */
+  location?: string;
   columns: HiveColumn[];
   parameters: Record<string, string>;
   storageFormat?: string;
@@ -218,6 +223,10 @@ export class FileMetastore {
   writePartition(schema: string, table: string, name: string, metadata: Omit<PartitionMetadata, 'writerVersion'>): void {
     const directory = join(this.tableDirectory(schema, table), name);
     writeFileAtomic(directory, join(directory, SCHEMA_FILE), JSON.stringify({ writerVersion: this.version, ...metadata }));
+  }
+
+  partition(schema: string, table: string, name: string): PartitionMetadata | undefined {
+    return readJson<PartitionMetadata>(join(this.tableDirectory(schema, table), name, SCHEMA_FILE));
   }
 
   dropPartition(schema: string, table: string, name: string): void {

@@ -19,6 +19,8 @@ export interface ReadPartition {
   name?: string;
   /** A Parquet split's rows: [start, end) of file_row_number (its row groups), of its one file. */
   rows?: { start: number; end: number };
+  /** Its files are not below a directory named `name` (a location of its own): their paths do not give its values. */
+  relocated?: boolean;
 }
 
 export interface ReadableTable {
@@ -90,7 +92,7 @@ export const constant = (value: string | null, type: string) => `CAST(${value ==
  */
 function partitionedParquetSql(table: ReadableTable): string | undefined {
   const withFiles = table.partitions.filter((p) => p.files.length > 0);
-  if (table.properties.format !== 'PARQUET' || table.partitionColumns.length === 0 || withFiles.length < 2 || withFiles.some((p) => p.rows)) return undefined;
+  if (table.properties.format !== 'PARQUET' || table.partitionColumns.length === 0 || withFiles.length < 2 || withFiles.some((p) => p.rows || p.relocated)) return undefined;
   const files = withFiles.flatMap((p) => p.files);
   const types = table.partitionColumns.map((c) => `${quoteString(c.name)}: ${quoteString(duckdbTypeOfHive(c.hive))}`).join(', ');
   const data = table.dataColumns.map((c) => dataColumnSql(table, c));

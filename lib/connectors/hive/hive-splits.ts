@@ -156,7 +156,8 @@ export async function hiveSplitSourceSql(
   // Only the partitions the splits name are listed: a task over one month of 84 need not stat the other 83.
   const named = new Set<string>();
   for (const split of splits) for (const above of ancestorDirectories(split.file)) named.add(above);
-  const { table: readable } = catalog.readable(resolved, (_, name) => named.has(name));
+  // A partition is named by its directory (`TAG=x` for an external table's partition tag=x, sync_partition_metadata's).
+  const { table: readable } = catalog.readable(resolved, (_, name, path) => named.has(name) || named.has(path()));
   const partitionOf = new Map<string, readonly (string | null)[]>();
   for (const partition of readable.partitions) for (const file of partition.files) partitionOf.set(file, partition.values);
   const parquet = readable.properties.format === 'PARQUET';

@@ -152,6 +152,11 @@ export class HiveCatalogs {
     return this.catalogs.get(table.catalog)?.prunedReadSql(table.schema, table.table, where, qualifiers);
   }
 
+  /** A hive table column's extra information (DESCRIBE's Extra: 'partition key'), or undefined. */
+  columnExtra(table: QualifiedTable, column: string): string | undefined {
+    return this.catalogs.get(table.catalog)?.columnExtra(table.schema, table.table, column);
+  }
+
   /** The SQL of a hive table's system table (`"t$partitions"`, `"t$properties"`), or undefined. */
   systemTable(catalog: string, schema: string, table: string): string | undefined {
     return this.catalogs.get(catalog)?.systemTable(schema, table);

@@ -9,7 +9,7 @@ import { BIGINT, VARCHAR, type DuckDBScalarFunction, type DuckDBType } from '@du
 import { textScalarFunction } from '../row-scalar-function.js';
 import type { PrestoType } from '../../protocol/types.js';
 import { formatType, UNBOUNDED_VARCHAR_LENGTH } from '../../protocol/presto-type.js';
-import { prestoTypeOf } from '../duckdb-types.js';
+import { prestoTypeOf } from '../../connectors/duckdb-types.js';
 import { INFORMATION_SCHEMA, INFORMATION_SCHEMA_TABLES } from '../dialect/catalog-metadata.js';
 import { informationSchemaColumns } from '../dialect/information-schema.js';
 import { duckdbTypeOfText } from './duckdb-type-text.js';

@@ -73,6 +73,8 @@ export interface DialectContext {
   tableVisible?: (table: QualifiedTable) => boolean;
   schemaVisible?: (catalog: string, schema: string) => boolean;
   columnVisible?: (table: QualifiedTable, column: string) => boolean;
+  /** A column's Extra in SHOW COLUMNS / DESCRIBE (a hive partition column's 'partition key'), undefined for none. */
+  columnExtra?: (table: QualifiedTable, column: string) => string | undefined;
   /** The DuckDB SQL of a user's statement (EXPLAIN's, a prepared one's); absent for the project's own SQL. */
   translate?: (statement: Statement) => string;
 }
@@ -126,7 +128,7 @@ async function planStatement(ctx: DialectContext, s: DialectStatement): Promise<
     case 'showTables':
       return rowsNow(ctx, await showTables(connection, session, s.schema, s.like, ctx.tableVisible));
     case 'showColumns':
-      return rowsNow(ctx, await showColumns(connection, session, s.table, s.like, ctx.columnVisible));
+      return rowsNow(ctx, await showColumns(connection, session, s.table, s.like, ctx.columnVisible, ctx.columnExtra));
     case 'showCreateTable':
       return rowsNow(ctx, await showCreateTable(connection, session, s.table));
     case 'showCreateView':

@@ -6,7 +6,7 @@ import type { OutputColumn, PrestoType, Session, SessionUpdates } from '../../pr
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { formatType } from '../../protocol/presto-type.js';
 import { dialectOf } from '../../protocol/header-prefix.js';
-import { prestoTypeOf } from '../duckdb-types.js';
+import { prestoTypeOf } from '../../connectors/duckdb-types.js';
 import { parseStatement } from '../../sql/parser.js';
 import { findAll, walk } from '../../sql/tree-walk.js';
 import type { Expression, Query, Statement } from '../../sql/ast.js';

@@ -6,7 +6,7 @@ import type { OutputColumn, Session } from '../../protocol/types.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import { formatType } from '../../protocol/presto-type.js';
 import { dialectOf } from '../../protocol/header-prefix.js';
-import { prestoTypeOf } from '../duckdb-types.js';
+import { prestoTypeOf } from '../../connectors/duckdb-types.js';
 import type { LikeFilter } from '../../sql/dialect-statement.js';
 import type { QualifiedTable } from '../../sql/names.js';
 import { likeMatcher } from './like-pattern.js';
@@ -111,14 +111,18 @@ async function tableColumns(connection: DuckDBConnection, table: ResolvedTable, 
 }
 
 /** SHOW COLUMNS FROM t and DESCRIBE t: Column, Type, Extra, Comment (Extra and Comment '' when absent). */
-export async function showColumns(connection: DuckDBConnection, session: Session, name: string[], like?: LikeFilter, visible: (table: QualifiedTable, column: string) => boolean = () => true): Promise<ShowResult> {
+export async function showColumns(
+  connection: DuckDBConnection, session: Session, name: string[], like?: LikeFilter,
+  visible: (table: QualifiedTable, column: string) => boolean = () => true,
+  extra: (table: QualifiedTable, column: string) => string | undefined = () => undefined,
+): Promise<ShowResult> {
   const table = await resolveVirtualOrTable(connection, name, session);
   const match = likeMatcher(like);
   const qualified = { catalog: table.catalog.toLowerCase(), schema: table.duckdbSchema.toLowerCase(), table: table.duckdbTable.toLowerCase() };
   const columns = (await tableColumns(connection, table, session)).filter((c) => match(c.name) && visible(qualified, c.name));
   return {
     columns: varcharColumns('Column', 'Type', 'Extra', 'Comment'),
-    rows: columns.map((c) => [c.name, c.type, '', c.comment ?? '']),
+    rows: columns.map((c) => [c.name, c.type, extra(qualified, c.name) ?? '', c.comment ?? '']),
   };
 }
 

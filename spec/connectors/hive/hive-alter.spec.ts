@@ -2,7 +2,7 @@
 // disk, Parquet read by column name (an added column is NULL in older files, a renamed one NULL where the
 // files have the old name), RENAME TO moving a managed table's directory, Trino's refusals.
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useHiveFixture } from './hive-helpers.js';
 
@@ -18,7 +18,7 @@ describe('hive ALTER TABLE', function () {
     const out = await hive().run("ALTER TABLE lake.s.a ADD COLUMN c varchar(5) COMMENT 'new'");
     expect(out.plan.updateType).to.equal('ADD COLUMN');
     expect(columnsOnDisk('s/a')).to.deep.equal([{ name: 'x', type: 'bigint' }, { name: 'c', type: 'varchar(5)', comment: 'new' }]);
-    expect((await rows('DESCRIBE lake.s.a')).map((r) => [r[0], r[1]])).to.deep.equal([['x', 'bigint'], ['c', 'varchar(5)'], ['p', 'varchar']]);
+    expect((await rows('DESCRIBE lake.s.a')).map((r) => [r[0], r[1], r[2]])).to.deep.equal([['x', 'bigint', ''], ['c', 'varchar(5)', ''], ['p', 'varchar', 'partition key']]);
     await hive().run("INSERT INTO lake.s.a VALUES (2, 'abc', 'k')");
     expect(await rows('SELECT x, c, p FROM lake.s.a ORDER BY x')).to.deep.equal([[1, null, 'k'], [2, 'abc', 'k']]);
     await hive().run('ALTER TABLE lake.s.a ADD COLUMN IF NOT EXISTS c bigint');
@@ -68,6 +68,24 @@ describe('hive ALTER TABLE', function () {
     expect(await rows('SELECT x FROM lake.t.moved')).to.deep.equal([[1]]);
   });
 
+  it('rolls a crashed commit forward before RENAME TO moves the directory (its marker names the old table)', async () => {
+    await hive().run("CREATE TABLE lake.s.crashed (x bigint, p varchar) WITH (partitioned_by = ARRAY['p'])");
+    await hive().run("INSERT INTO lake.s.crashed VALUES (1, 'a')");
+    // What an INSERT killed after writing its marker leaves: a staged file and the marker naming s.crashed.
+    const location = join(hive().root, 's', 'crashed');
+    const staging = '.vivace-staging-gone.1.q.x';
+    mkdirSync(join(location, staging), { recursive: true });
+    await hive().direct(`COPY (SELECT 2::BIGINT AS x) TO '${join(location, staging, 'f.parquet')}' (FORMAT PARQUET)`);
+    const metadata = { columns: [{ name: 'x', type: 'bigint' }], parameters: {}, storageFormat: 'PARQUET', serdeParameters: {} };
+    const marker = { version: 1, staging, renames: [[`${staging}/f.parquet`, 'p=b/f.parquet']], deletes: [], partitions: ['p=b'], partitionMetadata: metadata, schema: 's', tableName: 'crashed' };
+    writeFileSync(join(location, '.vivace-commit-crash.json'), JSON.stringify(marker));
+    await hive().run('ALTER TABLE lake.s.crashed RENAME TO renamed');
+    expect(await rows('SELECT x, p FROM lake.s.renamed ORDER BY x')).to.deep.equal([[1, 'a'], [2, 'b']]);
+    expect(readdirSync(join(hive().root, 's', 'renamed')).filter((e) => e.startsWith('.vivace-'))).to.deep.equal([]);
+    // Nothing was registered under the old name.
+    expect(existsSync(join(hive().root, 's', 'crashed'))).to.equal(false);
+  });
+
   it('comments a table and a column, shown by SHOW CREATE TABLE and DESCRIBE', async () => {
     await hive().run('CREATE TABLE lake.s.c (x bigint)');
     await hive().run("COMMENT ON TABLE lake.s.c IS 'the table'");
@@ -76,5 +94,14 @@ describe('hive ALTER TABLE', function () {
     expect((await rows('DESCRIBE lake.s.c'))[0]).to.deep.equal(['x', 'bigint', '', 'the column']);
     await hive().run('COMMENT ON TABLE lake.s.c IS NULL');
     expect(String((await rows('SHOW CREATE TABLE lake.s.c'))[0]![0])).to.not.include("COMMENT 'the table'");
+  });
+
+  it('answers SET PROPERTIES as Trino\'s Hive connector (no setTableProperties: NOT_SUPPORTED), also prepared', async () => {
+    await hive().run('CREATE TABLE lake.s.props (x bigint)');
+    const unsupported = { errorName: 'NOT_SUPPORTED', message: 'This connector does not support setting table properties' };
+    expect(await hive().failure("ALTER TABLE lake.s.props SET PROPERTIES format = 'CSV'")).to.deep.equal(unsupported);
+    const session = { ...hive().session, preparedStatements: { p: 'ALTER TABLE lake.s.props SET PROPERTIES format = ?' } };
+    expect(await hive().failure("EXECUTE p USING 'CSV'", session)).to.deep.equal(unsupported);
+    expect(columnsOnDisk('s/props')).to.deep.equal([{ name: 'x', type: 'bigint' }]);
   });
 });

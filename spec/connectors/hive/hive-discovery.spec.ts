@@ -14,6 +14,8 @@ import type { Query, QuerySpecification } from '../../../lib/sql/ast.js';
 import { catalogOfFile } from '../../../lib/connectors/catalog-files.js';
 import { defaultLakeCatalog } from '../../../lib/connectors/hive/default-lake.js';
 import { unionColumns } from '../../../lib/connectors/hive/hive-discovery.js';
+import { discoveredColumnsHeld } from '../../../lib/connectors/hive/hive-catalog.js';
+import sinon from 'sinon';
 
 /** Writes the tree: web.hits partitioned by region and day (a NULL region), s.plain of two files (one column more in the newer), and what is never a table. */
 async function writeTree(f: HiveFixture, outside: string): Promise<void> {
@@ -64,7 +66,9 @@ describe('hive.auto-discover', function () {
       ['s', 'plain', 'x', 'bigint'], ['s', 'plain', 'note', 'varchar'],
       ['web', 'hits', 'id', 'bigint'], ['web', 'hits', 'url', 'varchar'], ['web', 'hits', 'region', 'varchar'], ['web', 'hits', 'day', 'varchar'],
     ]);
-    expect((await f.run('DESCRIBE lake.web.hits')).rows.map((r) => [r[0], r[1]])).to.deep.equal([['id', 'bigint'], ['url', 'varchar'], ['region', 'varchar'], ['day', 'varchar']]);
+    // Partition columns say so in Extra, as Trino's Hive connector shows them (HiveUtil.columnExtraInfo).
+    expect((await f.run('DESCRIBE lake.web.hits')).rows).to.deep.equal([['id', 'bigint', '', ''], ['url', 'varchar', '', ''], ['region', 'varchar', 'partition key', ''], ['day', 'varchar', 'partition key', '']]);
+    expect((await f.run("SHOW COLUMNS FROM lake.web.hits LIKE 'd%'")).rows).to.deep.equal([['day', 'varchar', 'partition key', '']]);
     expect((await f.failure('SELECT * FROM lake.web.outward')).errorName).to.equal('TABLE_NOT_FOUND');
     expect((await f.failure('SELECT * FROM lake.linked.f')).errorName).to.match(/SCHEMA_NOT_FOUND|TABLE_NOT_FOUND/);
   });
@@ -121,8 +125,27 @@ describe('hive.auto-discover', function () {
     mkdirSync(join(f.root, 'web', 'later'));
     await f.direct(`COPY (SELECT 2 AS a) TO '${join(f.root, 'web', 'later', 'f')}' (FORMAT parquet)`);
     expect((await f.run('SELECT a FROM lake.web.later')).rows).to.deep.equal([[2]]);
+    const held = discoveredColumnsHeld();
     rmSync(join(f.root, 'web', 'later'), { recursive: true });
     expect((await f.run('SHOW TABLES FROM lake.web')).rows).to.deep.equal([['hits']]);
+    // Its footers' columns are forgotten with it: the process-wide map follows the tree.
+    expect(discoveredColumnsHeld()).to.equal(held - 1);
+  });
+
+  it('looks at one directory for a name a statement asks about, and at the metastore only when that directory is there', () => {
+    const catalog = new HiveCatalog(f.config, []);
+    const schemaNames = sinon.spy(catalog.metastore, 'schemaNames');
+    const listed = sinon.spy(catalog.metastore, 'tableNames');
+    try {
+      for (const [schema, table] of [['web', 'nothing'], ['nowhere', 'hits'], ['s', 'missing']] as const) {
+        expect(catalog.tableMetadata(schema, table), `${schema}.${table}`).to.equal(undefined);
+      }
+      expect([schemaNames.callCount, listed.callCount], 'no walk of the registered tables').to.deep.equal([0, 0]);
+      expect(catalog.discovered('web', 'hits')?.partitions.length).to.equal(9);
+      expect(schemaNames.callCount, 'a directory that is there is checked against the registered locations').to.equal(1);
+    } finally {
+      sinon.restore();
+    }
   });
 });
 

@@ -3,13 +3,18 @@
 // DROP when gone, both by FULL; Trino's argument binding and errors; the access rules an INSERT and a DELETE
 // need; names and symlinks that try to leave the table.
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDuckDbEngine } from '../../../lib/engine/duckdb-engine.js';
 import { createAccessControl } from '../../../lib/security/access-control.js';
 import { runSql, testSession } from '../../engine/engine-helpers.js';
 import { useHiveFixture, type HiveFixture } from './hive-helpers.js';
+import { HiveCatalog } from '../../../lib/connectors/hive/hive-catalog.js';
+import { hiveSplitSourceSql, hiveTableFiles, hiveTableSplits } from '../../../lib/connectors/hive/hive-splits.js';
+import type { DuckDbEngine } from '../../../lib/engine/duckdb-engine.js';
+import { parseStatement } from '../../../lib/sql/index.js';
+import type { Query, QuerySpecification } from '../../../lib/sql/ast.js';
 
 describe('hive CALL system.sync_partition_metadata', function () {
   this.timeout(120_000);
@@ -69,6 +74,45 @@ describe('hive CALL system.sync_partition_metadata', function () {
     expect((await f.run(`SELECT n, tag FROM lake.s.${ext}`)).rows).to.deep.equal([[4, 'd']]);
   });
 
+  it('keeps an external table\'s TAG=x directory as partition tag=x\'s location with case_sensitive => false, read by scans, pruning and splits', async () => {
+    const ext = `c${name}`;
+    await f.run(`CREATE TABLE lake.s.${ext} (n integer, tag varchar, day varchar) WITH (external_location = 'local:///ext/${ext}', partitioned_by = ARRAY['tag', 'day'])`);
+    const data = join(f.root, 'ext', ext);
+    const write = async (dir: string, n: number) => {
+      mkdirSync(join(data, dir), { recursive: true });
+      await f.direct(`COPY (SELECT ${n}::INTEGER AS n) TO '${join(data, dir, `f${n}.parquet`)}' (FORMAT parquet)`);
+    };
+    await write('TAG=B/Day=2', 2);
+    await write('tag=c/day=3', 3);
+    await write('tag=d/day=4', 4);
+    await f.run(`CALL system.sync_partition_metadata('s', '${ext}', 'ADD', true)`);
+    const listed = async () => (await f.run(`SELECT tag, day FROM lake.s."${ext}$partitions" ORDER BY 1, 2`)).rows;
+    expect(await listed(), 'case-sensitive: TAG=B is no partition directory').to.deep.equal([['c', '3'], ['d', '4']]);
+    await f.run(`CALL system.sync_partition_metadata('s', '${ext}', 'FULL', false)`);
+    // Named from its values under the table's columns (the value keeps its case), its directory kept as its location.
+    expect(await listed()).to.deep.equal([['B', '2'], ['c', '3'], ['d', '4']]);
+    const stored = JSON.parse(readFileSync(join(f.root, 's', ext, 'tag=B', 'day=2', '.trinoSchema'), 'utf8')) as { location?: string };
+    expect(stored.location).to.equal(`local:///ext/${ext}/TAG=B/Day=2`);
+    expect((await f.run(`SELECT n, tag, day, "$partition" FROM lake.s.${ext} ORDER BY n`)).rows).to.deep.equal([[2, 'B', '2', 'tag=B/day=2'], [3, 'c', '3', 'tag=c/day=3'], [4, 'd', '4', 'tag=d/day=4']]);
+    expect((await f.run(`SELECT n FROM lake.s.${ext} WHERE tag = 'B'`)).rows, 'pruned to the relocated partition').to.deep.equal([[2]]);
+    // Pruning and splits (the coordinator's listing, a worker's reader) find its files at its location.
+    const where = ((parseStatement("SELECT * FROM t WHERE tag = 'B'") as Query).body as QuerySpecification).where;
+    const files = hiveTableFiles(f.config, 's', ext, where)!;
+    expect([files.partitions, files.files]).to.deep.equal([1, ['TAG=B/Day=2/f2.parquet']]);
+    const splits = hiveTableSplits(f.config, 's', ext)!.splits.map((s) => ({ ...s, slice: 0, slices: 1 }));
+    const sql = await hiveSplitSourceSql(new HiveCatalog(f.config, []), 's', ext, splits, (path) => (f.engine as DuckDbEngine).parquetFooter(path));
+    expect(await f.direct(`SELECT n, tag, day FROM (${sql}) ORDER BY n`)).to.deep.equal([[2, 'B', '2'], [3, 'c', '3'], [4, 'd', '4']]);
+    // Compared by location: a second FULL changes nothing; once the directory is gone, DROP forgets the partition.
+    await f.run(`CALL system.sync_partition_metadata('s', '${ext}', 'FULL', false)`);
+    expect(await listed()).to.deep.equal([['B', '2'], ['c', '3'], ['d', '4']]);
+    rmSync(join(data, 'TAG=B'), { recursive: true });
+    await f.run(`CALL system.sync_partition_metadata('s', '${ext}', 'DROP', false)`);
+    expect(await listed()).to.deep.equal([['c', '3'], ['d', '4']]);
+    // Two directories naming one partition: Trino's metastore refuses the second.
+    await write('TAG=c/day=3', 5);
+    expect(await f.failure(`CALL system.sync_partition_metadata('s', '${ext}', 'ADD', false)`)).to.deep.equal({ errorName: 'HIVE_METASTORE_ERROR', message: 'Partition already exists' });
+  });
+
   it('binds arguments as Trino\'s CallTask and fails as Trino\'s procedure does', async () => {
     const failure = (sql: string) => f.failure(sql);
     expect(await failure(`CALL system.sync_partition_metadata('s', '${name}', 'SOME')`)).to.deep.equal({ errorName: 'INVALID_PROCEDURE_ARGUMENT', message: 'Invalid partition metadata sync mode: SOME' });
@@ -102,10 +146,10 @@ describe('hive CALL system.sync_partition_metadata', function () {
       rmSync(join(f.root, 's', name, 'tag=z'));
       rmSync(outside, { recursive: true, force: true });
     }
-    // TAG=b is tag=b without case sensitivity, but no reader would find it under that name.
+    // TAG=b is tag=b without case sensitivity, but a managed table's partition must be at its name (FileHiveMetastore).
     await byHand('b', '2', 2);
     renameSync(join(f.root, 's', name, 'tag=b'), join(f.root, 's', name, 'TAG=b'));
-    expect((await f.failure(`CALL system.sync_partition_metadata('s', '${name}', 'ADD', false)`)).message).to.match(/spells partition column tag in another case/);
+    expect(await f.failure(`CALL system.sync_partition_metadata('s', '${name}', 'ADD', false)`)).to.deep.equal({ errorName: 'HIVE_METASTORE_ERROR', message: `Partition directory must be local:///s/${name}/tag=b/day=2` });
     await f.run(`CALL system.sync_partition_metadata('s', '${name}', 'ADD', true)`);
     expect(await partitions()).to.deep.equal([['a', '1']]);
     // Also prepared: the parameters bind to the same arguments.

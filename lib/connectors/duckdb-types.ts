@@ -1,11 +1,19 @@
 // Maps DuckDB result types (as @duckdb/node-api reports them) to Presto types.
-// Only produces PrestoType values; rendering type names is lib/protocol's job.
+// Only produces PrestoType values; rendering type names is lib/protocol's job. Here, beside the connectors,
+// because a connector reads types from files (the hive connector's Parquet footers) as the engine reads
+// them from results: connectors must not import the engine, and the engine uses these from here.
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import type { PrestoType } from '../protocol/types.js';
 import { zonedPrecision } from './zoned-type.js';
-import { isIpAddressType } from './ip-address-functions.js';
+import { IPADDRESS_FIELD } from '../sql/ip-address.js';
 import { declaredFieldName } from '../sql/duckdb-type-names.js';
 import { UNDECLARED } from '../sql/declared-types.js';
+
+/** Whether a DuckDB type is Trino's ipaddress (a struct of exactly its one field, a UHUGEINT: lib/sql/ip-address.ts). */
+export function isIpAddressType(type: DuckDBType): boolean {
+  return type.typeId === DuckDBTypeId.STRUCT && type.entryNames.length === 1 && type.entryNames[0] === IPADDRESS_FIELD
+    && type.entryTypes[0]!.typeId === DuckDBTypeId.UHUGEINT;
+}
 
 const simple = (base: string): PrestoType => ({ base });
 const decimal = (precision: number, scale: number): PrestoType => ({ base: 'decimal', precision, scale });
