@@ -42,7 +42,9 @@ const REFUSED: ReadonlySet<string> = new Set([
   'QuantifiedComparisonExpression', 'With', 'Values', 'Union', 'Intersect', 'Except', 'Offset', 'FetchFirst',
 ]);
 
-const keyName = (i: number) => `vivace_g${i}`;
+/** The leaf's grouping key columns are named vivace_g{i}. */
+export const GROUP_KEY_PREFIX = 'vivace_g';
+const keyName = (i: number) => `${GROUP_KEY_PREFIX}${i}`;
 const partialName = (i: number) => `vivace_a${i}`;
 /** The leaf's column of the distinct aggregates' argument (an extra leaf key). */
 const DISTINCT_NAME = 'vivace_d0';

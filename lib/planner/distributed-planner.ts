@@ -15,7 +15,8 @@ import { quoteIdentifier } from '../sql/sql-formatter.js';
 import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
-import { planStages, PARTIALS_TABLE } from './aggregate-stages.js';
+import { GROUP_KEY_PREFIX, planStages, PARTIALS_TABLE } from './aggregate-stages.js';
+import { hashFinal } from './hash-final.js';
 import { ColumnScope, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
 import { chooseJoins, estimatedBytes, validChoices, type JoinEdge } from './join-order.js';
 import {
@@ -295,7 +296,19 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   if (stages) {
     last.columns = stages.partialColumns;
     last.sql = (x) => formatSql(replaceTable(parseStatement(stages.leafSql), JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
-    root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))) };
+    const keys = stages.partialColumns.filter((c) => c.startsWith(GROUP_KEY_PREFIX));
+    const split = keys.length > 0 ? hashFinal(parseStatement(stages.rootSql) as Query) : undefined;
+    if (split) {
+      // Grouped: the final aggregation runs in a HASH stage on the group keys, the root only sorts.
+      last.output = { kind: 'HASH', keys };
+      const final: Draft = {
+        partitioning: 'HASH', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: split.columns,
+        sql: (x) => formatSql(replaceTable(split.bucketQuery, PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))),
+      };
+      root = { partitioning: 'SINGLE', sources: [final], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(split.rootQuery(tableNodeOf(x(final), a.query))) };
+    } else {
+      root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))) };
+    }
   } else {
     last.columns = joinedColumns;
     last.sql = (x) => joinSql(x, joinedColumns);

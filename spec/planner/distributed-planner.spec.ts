@@ -85,6 +85,20 @@ describe('distributed planner: join queries cut into fragments', function () {
     }
   });
 
+  it('finishes a grouped aggregation in a HASH stage on the group keys, with a partial TopN there under ORDER BY ... LIMIT', () => {
+    const plan = planDistributed(parseStatement(Q3), session(), metadata)!;
+    const root = plan.fragments[0]!;
+    const final = plan.fragments.find((f) => f.id === root.sources[0]!.fragmentId)!;
+    expect(final.partitioning).to.equal('HASH');
+    const partial = plan.fragments.find((f) => f.id === final.sources[0]!.fragmentId)!;
+    expect(partial.output).to.deep.equal({ kind: 'HASH', keys: ['vivace_g0', 'vivace_g1', 'vivace_g2'] });
+    expect(final.sql).to.match(/ORDER BY .* LIMIT 10$/);
+    expect(root.sql).to.match(/^SELECT vivace_o0, vivace_o1, vivace_o2, vivace_o3 FROM .* ORDER BY vivace_o1 DESC, vivace_s0 ASC|^SELECT vivace_o0, vivace_o1, vivace_o2, vivace_o3 FROM .* ORDER BY vivace_o1 DESC, vivace_s0, vivace_s1 LIMIT 10$/);
+    // A global aggregate has nothing to hash on: its final runs in the root.
+    const global = planDistributed(parseStatement('SELECT count(*) FROM orders o, lineitem l WHERE o.orderkey = l.orderkey'), session(), metadata)!;
+    expect(global.fragments.filter((f) => f.partitioning === 'HASH')).to.have.length(0);
+  });
+
   it('numbers fragments from the root (0) breadth first, each source after its consumer, with the root SINGLE', () => {
     const plan = planDistributed(parseStatement(Q3), session('PARTITIONED'), metadata)!;
     expect(plan.fragments[0]!.id).to.equal(0);
