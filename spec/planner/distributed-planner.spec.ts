@@ -2,11 +2,10 @@
 // (spec/planner/fragment-runner.ts: slices, buckets and broadcasts in one DuckDB) gives the one-task answer,
 // whatever the join distribution.
 import { expect } from 'chai';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { parseStatement } from '../../lib/sql/index.js';
 import { planDistributed } from '../../lib/planner/distributed-planner.js';
 import type { PlannerSession } from '../../lib/planner/planner.types.js';
-import { rowsOf, runPlan, tinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
+import { rowsOf, runPlan, withTinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
 import { expectSameRows } from '../cluster/same-rows.js';
 
 const SPLIT = new Set(['lineitem', 'orders', 'partsupp', 'customer']);
@@ -45,19 +44,13 @@ const RESIDUAL = `SELECT count(*) AS n FROM lineitem l JOIN orders o ON l.orderk
 
 describe('distributed planner: join queries cut into fragments', function () {
   this.timeout(60_000);
-  let connection: DuckDBConnection;
-  let close: () => void;
+  const db = withTinyDuckDb();
 
-  before(async () => {
-    ({ connection, close } = await tinyDuckDb());
-  });
-  after(() => close?.());
-
-  const oneTask = (sql: string) => rowsOf(connection, translate(sql, { tasks: 1, catalog: 'tpch', schema: 'tiny' }));
+  const oneTask = (sql: string) => rowsOf(db(), translate(sql, { tasks: 1, catalog: 'tpch', schema: 'tiny' }));
   const distributed = async (sql: string, s: PlannerSession, tasks = 3) => {
     const plan = planDistributed(parseStatement(sql), s, metadata);
     expect(plan, 'a distributed plan').to.not.equal(undefined);
-    return { plan: plan!, rows: await runPlan(connection, plan!, { tasks, catalog: 'tpch', schema: 'tiny' }) };
+    return { plan: plan!, rows: await runPlan(db(), plan!, { tasks, catalog: 'tpch', schema: 'tiny' }) };
   };
 
   for (const [name, sql] of Object.entries({ Q3, Q5, Q10, PLAIN, DISTINCT, CROSS, RESIDUAL, DERIVED })) {

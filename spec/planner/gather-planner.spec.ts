@@ -1,12 +1,11 @@
 // The gathered plan of queries the join planner does not take: each table read in a fragment of its own,
 // filtered by the WHERE conjuncts that read it alone, and the root running the statement over them.
 import { expect } from 'chai';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { parseStatement } from '../../lib/sql/index.js';
 import { planGathered } from '../../lib/planner/gather-planner.js';
 import type { PlannerSession } from '../../lib/planner/planner.types.js';
 import { expectSameRows } from '../cluster/same-rows.js';
-import { rowsOf, runPlan, tinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
+import { rowsOf, runPlan, withTinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
 
 const metadata = tinyMetadata((t) => t === 'lineitem' || t === 'orders');
 const session: PlannerSession = { catalog: 'tpch', schema: 'tiny', joinDistribution: 'AUTOMATIC', maxBroadcastBytes: 100 * 1024 * 1024 };
@@ -14,16 +13,11 @@ const plan = (sql: string) => planGathered(parseStatement(sql), session, metadat
 
 describe('gather planner: every table in its own fragment, the rest in the root', function () {
   this.timeout(60_000);
-  let connection: DuckDBConnection;
-  let close: () => void;
-  before(async () => {
-    ({ connection, close } = await tinyDuckDb());
-  });
-  after(() => close?.());
+  const db = withTinyDuckDb();
 
   const answers = async (sql: string) => {
     const options = { tasks: 3, catalog: 'tpch', schema: 'tiny' };
-    expectSameRows(await runPlan(connection, plan(sql)!, options), await rowsOf(connection, translate(sql, options)), sql);
+    expectSameRows(await runPlan(db(), plan(sql)!, options), await rowsOf(db(), translate(sql, options)), sql);
   };
 
   it('pushes a WHERE conjunct that reads one table into that table\'s fragment, qualified by its alias', async () => {
