@@ -287,7 +287,7 @@ export const queryMachine = setup({
       const stages = [...context.stages];
       for (let i = context.stages.length - 1; i < reported.length; i++) {
         const sub = reported[i]!;
-        stages.push(spawn('stage', { id: `stage-${i + 1}`, input: { stageId: String(i + 1), parentStageId: '0', nodes: sub.nodes, totalSplits: sub.totalSplits } }));
+        stages.push(spawn('stage', { id: `stage-${i + 1}`, input: { stageId: sub.stageId ?? String(i + 1), parentStageId: sub.parentStageId ?? '0', nodes: sub.nodes, totalSplits: sub.totalSplits } }));
       }
       return { stages };
     }),

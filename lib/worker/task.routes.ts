@@ -107,11 +107,13 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
 
   router.get(`${TASK_PATH}/:taskId/output`, (ctx) => {
     const task = taskOf(registry, ctx);
-    const file = registry.stages?.outputOf(task.taskId);
+    const raw = ctx.query.bucket;
+    const bucket = raw === undefined ? undefined : tokenOf(Array.isArray(raw) ? (raw[0] ?? '') : raw);
+    const file = registry.stages?.outputOf(task.taskId, bucket);
     if (file === undefined) {
       const state = task.info().state;
       if (registry.stages?.isLeaf(task.taskId) && (state === 'PLANNED' || state === 'RUNNING')) throw new VivaceError('GENERIC_USER_ERROR', `Task ${task.taskId} has not finished`, { httpStatus: 409 });
-      throw new VivaceError('NOT_FOUND', `Task ${task.taskId} has no output (not a leaf, or it failed)`, { httpStatus: 404 });
+      throw new VivaceError('NOT_FOUND', `Task ${task.taskId} has no output${bucket === undefined ? '' : ` of bucket ${bucket}`} (not a producer, or it failed)`, { httpStatus: 404 });
     }
     ctx.type = 'application/vnd.apache.parquet';
     ctx.body = createReadStream(file);

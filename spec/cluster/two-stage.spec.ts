@@ -387,8 +387,11 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     const execution = (await engine.plan(TPCH_QUERIES[0]!.sql, tiny)).execute();
     await Promise.all([w0.held, w1.held]);
     const [running] = execution.progress().subStages!;
-    const { wallTimeMillis, ...counters } = running!;
-    expect(counters).to.deep.equal({ nodes: 2, totalSplits: 2, queuedSplits: 0, runningSplits: 2, completedSplits: 0, outputRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 });
+    const { wallTimeMillis, tasks, ...counters } = running!;
+    expect(counters).to.deep.equal({ stageId: '1', parentStageId: '0', nodes: 2, totalSplits: 2, queuedSplits: 0, runningSplits: 2, completedSplits: 0, outputRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 });
+    // Its tasks: one per worker, each on its node (its COPY held; RUNNING once its plan answered).
+    expect(tasks!.map((t) => [t.nodeId, t.fragmentId, t.partition]).sort()).to.deep.equal([['w0', 1, 0], ['w1', 1, 1]]);
+    for (const t of tasks!) expect(t.state).to.be.oneOf(['PLANNED', 'RUNNING']);
     expect(wallTimeMillis).to.be.a('number').and.at.least(0);
     w0.hold = undefined;
     w1.hold = undefined;
@@ -402,6 +405,10 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     expect(leaf!.processedRows).to.equal(Q1_ROWS_READ);
     expect(leaf!.processedBytes).to.be.greaterThan(0);
     expect(leaf!.outputRows).to.equal(8);
+    // Each task's own figures add up to the stage's.
+    expect(leaf!.tasks!.map((t) => t.state)).to.deep.equal(['FINISHED', 'FINISHED']);
+    expect(leaf!.tasks!.reduce((n, t) => n + t.outputRows, 0)).to.equal(8);
+    expect(leaf!.tasks!.reduce((n, t) => n + t.processedRows, 0)).to.equal(Q1_ROWS_READ);
     // Wall time since the first leaf started, frozen once the last ended.
     expect(leaf!.wallTimeMillis).to.be.a('number').and.at.least(0);
     expect(execution.progress().subStages![0]!.wallTimeMillis).to.equal(leaf!.wallTimeMillis);
