@@ -139,8 +139,11 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
   const fragment = plan.fragments.find((f) => f.id === task.fragmentId);
   if (!fragment) throw bad(`The statement's plan has no fragment ${task.fragmentId}`);
   checkTask(fragment, plan, task);
-  const inner = await fragmentSql(engine, fragment, task, session, connectors);
-  if (fragment.id === 0) return planRootSql(engine, inner, session, columns, abort);
+  const sqlOf = await fragmentSql(engine, fragment, task, session, connectors);
+  if (fragment.id === 0) return planRootSql(engine, sqlOf, session, columns, abort);
+  // A producer's files carry the fragment's column names (its consumers' SQL names them), whatever
+  // DuckDB would name an unaliased item (o.orderpriority is "vivace_group_value(...)" once translated).
+  const inner = fragment.columns.length === 0 ? sqlOf : `SELECT * FROM (${sqlOf}) AS vivace_fragment(${fragment.columns.map(quoteIdentifier).join(', ')})`;
   if (!target) throw new VivaceError('GENERIC_INTERNAL_ERROR', `Fragment ${fragment.id} has nowhere to write`);
   const output = task.output!;
   if (output.kind !== 'HASH' || !('directory' in target)) {
