@@ -13,9 +13,7 @@ import { readManifest } from '../../lib/connectors/tpch/tpch-generation.js';
 import { TEST_PLANS_VARIABLE } from '../../lib/cluster/distributed-plan.js';
 import { bucketFile, planFragment, type FragmentTask } from '../../lib/worker/stage-runner.js';
 import { exchangeTableOf, type DistributedPlan, type PlanFragment } from '../../lib/planner/fragment.types.js';
-import type { Plan } from '../../lib/engine/engine.types.js';
-import { executionRows } from '../../lib/engine/row-batch.js';
-import { testSession } from '../engine/engine-helpers.js';
+import { drainPlan, testSession } from '../engine/engine-helpers.js';
 import { builtInConnectors } from '../cluster/cluster-harness.js';
 import { expectSameRows } from '../cluster/same-rows.js';
 
@@ -52,11 +50,7 @@ const joinPlan: DistributedPlan = {
   ],
 };
 
-async function drain(plan: Plan): Promise<{ rows: unknown[][]; updateCount?: number }> {
-  const execution = plan.execute();
-  const rows = await executionRows(execution);
-  return { rows, ...(execution.updateCount === undefined ? {} : { updateCount: execution.updateCount }) };
-}
+const drain = drainPlan;
 
 describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function () {
   this.timeout(60_000);
