@@ -42,6 +42,8 @@ export interface StageHost {
 
 /** Figures of a non-root stage (a fragment), for the query's stats (outputRows: the rows it exchanged). */
 export interface LeafStageStats extends SubStageProgress {
+  /** Bytes of the files its tasks wrote (the bytes exchanged to its consumer). */
+  outputBytes?: number;
   /** Its tasks run again on another worker after theirs was lost (or their files were). */
   retries: number;
   /** Date.now() when its first task started, and when its last one ended. */
@@ -315,12 +317,13 @@ export class FragmentScheduler {
         if (done.status !== 204 && done.status !== 200) throw this.taskError(done, client, 'fragment results');
         const splits = slot.splits?.length ?? 1;
         const figures = {
-          outputRows: headerNumber(done, TASK_HEADERS.updateCount), processedRows: headerNumber(done, TASK_HEADERS.processedRows),
+          outputRows: headerNumber(done, TASK_HEADERS.updateCount), outputBytes: headerNumber(done, TASK_HEADERS.outputBytes), processedRows: headerNumber(done, TASK_HEADERS.processedRows),
           processedBytes: headerNumber(done, TASK_HEADERS.processedBytes), cpuTimeMillis: headerNumber(done, TASK_HEADERS.cpuTimeMillis),
         };
         stats.completedSplits += splits;
         stats.runningSplits = Math.max(0, stats.runningSplits - splits);
         stats.outputRows += figures.outputRows;
+        stats.outputBytes = (stats.outputBytes ?? 0) + figures.outputBytes;
         stats.processedRows += figures.processedRows;
         stats.processedBytes += figures.processedBytes;
         stats.cpuTimeMillis += figures.cpuTimeMillis;
@@ -476,7 +479,7 @@ export class FragmentScheduler {
     for (const fragment of this.staged.plan.fragments) {
       if (fragment.id === 0) continue;
       const stats = this.stats.get(fragment.id)!;
-      const { retries: _retries, startedAt, endedAt, ...figures } = stats;
+      const { retries: _retries, startedAt, endedAt, outputBytes: _bytes, ...figures } = stats;
       const consumer = this.staged.plan.fragments.find((f) => f.sources.some((s) => s.fragmentId === fragment.id));
       const tasks = (this.slots.get(fragment.id) ?? []).map((s): SubStageTask => {
         if (s.output) return s.task;
@@ -501,7 +504,7 @@ export class FragmentScheduler {
 
 /** A task's figures before it ended. */
 const emptyTask = (fragmentId: number, partition: number): SubStageTask => ({
-  taskId: '', nodeId: '', state: 'PLANNED', splits: 0, outputRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0, wallTimeMillis: 0, fragmentId, partition,
+  taskId: '', nodeId: '', state: 'PLANNED', splits: 0, outputRows: 0, outputBytes: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0, wallTimeMillis: 0, fragmentId, partition,
 });
 
 /** POSTs a producer task, executed with its plan: the statement's columns come back at once, the task runs on. */

@@ -178,6 +178,8 @@ export const TASK_HEADERS = {
   processedRows: 'x-vivace-processed-rows',
   processedBytes: 'x-vivace-processed-bytes',
   cpuTimeMillis: 'x-vivace-cpu-millis',
+  /** Bytes the task wrote so far: a producer's exchange files, any other task's rendered rows. */
+  outputBytes: 'x-vivace-output-bytes',
   /** On a POST answered with its first page inline: the byte length of the plan JSON the body starts with. */
   planBytes: 'x-vivace-plan-bytes',
 } as const;

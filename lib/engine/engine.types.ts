@@ -73,8 +73,9 @@ export interface SubStageTask {
   state: 'PLANNED' | 'RUNNING' | 'FINISHED';
   /** Splits it read (a SOURCE task), or 1 (its inputs). */
   splits: number;
-  /** Rows it wrote to the exchange. */
+  /** Rows and bytes it wrote to the exchange. */
   outputRows: number;
+  outputBytes: number;
   /** Rows and bytes its scans read. */
   processedRows: number;
   processedBytes: number;

@@ -92,7 +92,8 @@ function errorFields(view: QueryView): Record<string, unknown> {
 function outputStageJson(stage: StageView, outputRows: number): Record<string, unknown> {
   return {
     ...stageStats(stage), outputPositions: outputRows, subStages: stage.subStages.map((sub) => outputStageJson(sub, sub.outputRows)),
-    ...(stage.tasks === undefined ? {} : { tasks: stage.tasks.map(taskJson) }),
+    // A distributed stage's bytes exchanged: its tasks' files (Trino's StageStats.outputDataSize).
+    ...(stage.tasks === undefined ? {} : { outputDataSize: formatDataSize(stage.tasks.reduce((n, t) => n + t.outputBytes, 0)), tasks: stage.tasks.map(taskJson) }),
   };
 }
 
@@ -108,7 +109,7 @@ function taskJson(task: SubStageTask): Record<string, unknown> {
       totalDrivers: task.splits, completedDrivers: task.state === 'FINISHED' ? task.splits : 0,
       rawInputPositions: task.processedRows, rawInputDataSize: formatDataSize(task.processedBytes),
       processedInputPositions: task.processedRows, processedInputDataSize: formatDataSize(task.processedBytes),
-      outputPositions: task.outputRows,
+      outputPositions: task.outputRows, outputDataSize: formatDataSize(task.outputBytes),
       totalCpuTime: formatDuration(task.cpuTimeMillis), elapsedTime: formatDuration(task.wallTimeMillis),
     },
   };

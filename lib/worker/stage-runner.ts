@@ -6,7 +6,7 @@
 // statement as a user's (the SQL gate, catalog access and the statement's own errors hold as for any
 // task); the coordinator only names splits, producers and buckets.
 import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
-import { existsSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { quoteIdentifier, quoteString } from '../sql/sql-formatter.js';
 import type { Session } from '../protocol/types.js';
@@ -149,7 +149,8 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
   if (output.kind !== 'HASH' || !('directory' in target)) {
     if (!('file' in target)) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'A single output needs a file');
     const own = await engine.planOwnSql(`COPY (${inner}) TO ${quoteString(target.file)} (FORMAT parquet)`, session, abort);
-    return { columns, execute: () => new LeafExecution(own), release: () => own.release() };
+    const file = target.file;
+    return { columns, execute: () => new LeafExecution(own, undefined, () => sizeOf([file])), release: () => own.release() };
   }
   const keys = fragment.output.kind === 'HASH' ? fragment.output.keys : [];
   const shape = await engine.planOwnSql(`SELECT * FROM (${inner}) LIMIT 0`, session, abort);
@@ -167,7 +168,8 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
   const copy = `COPY (SELECT *, ${bucket} AS ${BUCKET_COLUMN} FROM (${inner})) TO ${quoteString(target.directory)} (FORMAT parquet, PARTITION_BY (${BUCKET_COLUMN}))`;
   const own = await engine.planOwnSql(copy, session, abort);
   const finish = () => placeBuckets(engine, session, inner, target.directory, output.buckets);
-  return { columns, execute: () => new LeafExecution(own, finish), release: () => own.release() };
+  const written = () => sizeOf(Array.from({ length: output.buckets }, (_, b) => bucketFile(target.directory, b)));
+  return { columns, execute: () => new LeafExecution(own, finish, written), release: () => own.release() };
 }
 
 /**
@@ -189,6 +191,13 @@ async function placeBuckets(engine: StageEngine, session: Session, inner: string
   }
 }
 
+/** The bytes of the files there are of `files`. */
+function sizeOf(files: readonly string[]): number {
+  let bytes = 0;
+  for (const file of files) bytes += statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  return bytes;
+}
+
 async function drainPlan(plan: Plan): Promise<void> {
   const execution = plan.execute();
   while (await execution.next(1 << 16)) { /* COPY's count row */ }
@@ -204,8 +213,14 @@ class LeafExecution implements Execution {
   exhausted?: boolean;
   private readonly running: Execution;
 
-  /** `finish`: what runs once the COPY ended, before the task does (a HASH output's buckets placed). */
-  constructor(copy: Plan, private readonly finish?: () => Promise<void>) {
+  /** The bytes its files hold, once written (the bytes the exchange carries). */
+  private outputBytes = 0;
+
+  /**
+   * `finish`: what runs once the COPY ended, before the task does (a HASH output's buckets placed);
+   * `written`: the bytes of the files then.
+   */
+  constructor(copy: Plan, private readonly finish?: () => Promise<void>, private readonly written?: () => number) {
     this.running = copy.execute();
   }
 
@@ -217,6 +232,7 @@ class LeafExecution implements Execution {
     if (this.exhausted) return null;
     while (await this.running.next(targetBytes)) { /* COPY's one row: the rows written (its updateCount) */ }
     await this.finish?.();
+    this.outputBytes = this.written?.() ?? 0;
     this.exhausted = true;
     return null;
   }
@@ -228,7 +244,7 @@ class LeafExecution implements Execution {
   progress(): ExecutionProgress {
     // What the COPY read, once it has run; no output rows (the partial rows go to the file).
     const { processedRows, processedBytes, cpuTimeMillis } = this.running.progress();
-    return { processedRows, processedBytes, outputRows: 0, outputBytes: 0, cpuTimeMillis };
+    return { processedRows, processedBytes, outputRows: 0, outputBytes: this.outputBytes, cpuTimeMillis };
   }
 }
 

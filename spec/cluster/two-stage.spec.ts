@@ -409,6 +409,8 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     expect(leaf!.tasks!.map((t) => t.state)).to.deep.equal(['FINISHED', 'FINISHED']);
     expect(leaf!.tasks!.reduce((n, t) => n + t.outputRows, 0)).to.equal(8);
     expect(leaf!.tasks!.reduce((n, t) => n + t.processedRows, 0)).to.equal(Q1_ROWS_READ);
+    // The bytes each leaf's Parquet file holds: the bytes exchanged.
+    for (const t of leaf!.tasks!) expect(t.outputBytes).to.be.greaterThan(0);
     // Wall time since the first leaf started, frozen once the last ended.
     expect(leaf!.wallTimeMillis).to.be.a('number').and.at.least(0);
     expect(execution.progress().subStages![0]!.wallTimeMillis).to.equal(leaf!.wallTimeMillis);

@@ -15,6 +15,7 @@ import { TEST_PLANS_VARIABLE } from '../../lib/cluster/distributed-plan.js';
 import { defaultConfig } from '../../lib/config.js';
 import type { DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import { exchangeTableOf, type DistributedPlan } from '../../lib/planner/fragment.types.js';
+import { formatDataSize } from '../../lib/protocol/data-size.js';
 import { request, runStatement } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
 import { runOn, session } from '../cluster/cluster-harness.js';
@@ -55,7 +56,7 @@ function planOf(schema: string): DistributedPlan {
   };
 }
 
-interface StageJson { stageId: string; nodes: number; totalSplits: number; completedSplits: number; subStages: StageJson[]; tasks?: { taskStatus: { nodeId: string; state: string } }[] }
+interface StageJson { stageId: string; outputPositions?: number; outputDataSize?: string; nodes: number; totalSplits: number; completedSplits: number; subStages: StageJson[]; tasks?: { taskStatus: { nodeId: string; state: string } }[] }
 
 describe('e2e: a plan of four fragments (two SOURCE hashed on the join key, a HASH join, a SINGLE root) on two worker processes', function () {
   this.timeout(240_000);
@@ -101,6 +102,11 @@ describe('e2e: a plan of four fragments (two SOURCE hashed on the join key, a HA
     const stage1 = (info.body.outputStage as StageJson).subStages[0]!;
     expect(stage1.tasks?.map((t) => t.taskStatus.nodeId).sort()).to.deep.equal([...cluster.workerUrls.keys()].sort());
     expect(stage1.tasks?.every((t) => t.taskStatus.state === 'FINISHED')).to.equal(true);
+    // Rows and bytes exchanged: each stage's output (its tasks' files).
+    for (const stage of [stage1, ...stage1.subStages]) {
+      expect(stage.outputPositions, `stage ${stage.stageId}`).to.be.greaterThan(0);
+      expect(stage.outputDataSize, `stage ${stage.stageId}`).to.be.a('string').and.not.equal(formatDataSize(0));
+    }
     expect(stage1.subStages.flatMap((s) => s.tasks ?? [])).to.have.length.at.least(2);
   });
 
