@@ -45,6 +45,7 @@ export function fragmentsOfStages(stages: StagePlan): DistributedPlan {
 export function distributedPlanOf(sql: string, session: Pick<Session, 'catalog' | 'schema'>, connectors: PlanConnectors, choices?: PlanChoices): DistributedPlan | undefined {
   const injected = testPlans(sql);
   if (injected) return injected;
+  // The two-stage plan has no join to choose for; the planner room reads `choices` (PlanChoices).
   void choices;
   const stages = cachedStages(sql, session, connectors.splittable);
   return stages && fragmentsOfStages(stages);

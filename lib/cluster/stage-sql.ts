@@ -1,8 +1,8 @@
-// The DuckDB SQL of a stage (stage-planner.ts): its Trino text translated by the DuckDB printer, with the
-// table it reads standing for the rows it is given. A leaf reads its splits as the table's connector
-// reads them (connector.types.ts splitSourceSql); the root reads the leaves' partial rows. Each worker
-// builds these itself, from the user's statement and the split or input files it checked: no SQL travels
-// between nodes.
+// The DuckDB SQL of a fragment (distributed-plan.ts): its Trino text translated by the DuckDB printer,
+// with each table it reads standing for the rows it is given: its scan's splits, read as the table's
+// connector reads them (connector.types.ts splitSourceSql), and each source's exchange table, the files
+// its producers wrote. Each worker builds these itself, from the user's statement and the split or
+// input files it checked: no SQL travels between nodes.
 import { parseStatement } from '../sql/index.js';
 import { translateStatement } from '../sql/duckdb-translation.js';
 import { quoteString } from '../sql/sql-formatter.js';

@@ -5,7 +5,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { readTextBody } from '../http/raw-body.js';
-import { TASK_HEADERS, TASK_PATH } from '../cluster/task-protocol.js';
+import { MAX_BUCKETS, TASK_HEADERS, TASK_PATH } from '../cluster/task-protocol.js';
 import { parseTaskPlanRequest, targetBytesOf, taskIdOfPath, tokenOf } from './task-request.js';
 import type { TaskRegistry } from './task-registry.js';
 import { DEFAULT_TARGET_BYTES, type TaskPage, type WorkerTask } from './worker-task.js';
@@ -108,7 +108,7 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
   router.get(`${TASK_PATH}/:taskId/output`, (ctx) => {
     const task = taskOf(registry, ctx);
     const raw = ctx.query.bucket;
-    const bucket = raw === undefined ? undefined : tokenOf(Array.isArray(raw) ? (raw[0] ?? '') : raw);
+    const bucket = raw === undefined ? undefined : bucketOf(Array.isArray(raw) ? (raw[0] ?? '') : raw);
     const file = registry.stages?.outputOf(task.taskId, bucket);
     if (file === undefined) {
       const state = task.info().state;
@@ -148,3 +148,10 @@ function sendPage(ctx: Context, page: TaskPage): void {
 
 /** A page's rows (the plan's JSON before them, when it rides along). */
 const PAGE_TYPE = 'text/plain; charset=utf-8';
+
+/** A bucket from an output GET's query: an integer below MAX_BUCKETS (a HASH output has no more). */
+function bucketOf(raw: string): number {
+  const n = /^\d{1,4}$/.test(raw) ? Number(raw) : -1;
+  if (n < 0 || n >= MAX_BUCKETS) throw new VivaceError('INVALID_ARGUMENTS', `bucket must be an integer from 0 to ${MAX_BUCKETS - 1}`, { httpStatus: 400 });
+  return n;
+}

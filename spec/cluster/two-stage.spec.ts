@@ -500,6 +500,9 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     const output = await fetch(`${w0.url}${taskOutputPath('held.1.0.0')}`);
     expect([output.status, output.headers.get('content-type')]).to.deep.equal([200, 'application/vnd.apache.parquet']);
     expect(Buffer.from(await output.arrayBuffer()).subarray(0, 4).toString()).to.equal('PAR1');
+    // A bucket is asked of a HASH output only: a single output has none (404); a bucket not a number is a 400.
+    expect((await call('GET', `${w0.url}${taskOutputPath('held.1.0.0', 0)}`)).status).to.equal(404);
+    for (const bucket of ['x', '-1', '99999', '']) expect((await call('GET', `${w0.url}${taskOutputPath('held.1.0.0')}?bucket=${bucket}`)).status, bucket).to.equal(400);
     for (const id of ['whole.0.0.0', 'held.1.0.0']) await call('DELETE', `${w0.url}${taskPath(id)}`);
   });
 
