@@ -5,7 +5,6 @@
 import type { Plan, PlanAbort } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import type { StageInput } from './task-protocol.js';
 import type { LeafRound, StagedRequest, StageHost } from './staged-query.js';
 
 /**
@@ -35,30 +34,20 @@ export async function earlyRoot(host: StageHost, request: StagedRequest, leaves:
     const plan = await host.planRootOn(last, {
       queryId: request.queryId, sql: request.sql, session: request.session, execute: true, inlineFirstPage: true,
       ...(request.targetBytes === undefined ? {} : { targetBytes: request.targetBytes }),
-      stage: { kind: 'root', inputs },
+      stage: { kind: 'fragment', fragmentId: 0, inputs },
     }, taskId, rootAbort);
-    // The root read every input, so each leaf has ended: its figures arrive now; then its task goes.
+    // The root read every input, so each leaf has ended: its figures arrive now (then the scheduler drops them).
     await leaves.outputs.catch(() => undefined);
-    dropInputs(host, inputs);
     return plan;
   } catch (err) {
     host.deleteTask(host.clientOf(last), taskId);
-    // Cancelled, or the root's own error: the query ends, and the leaves that ended go with it.
+    // Cancelled, or the root's own error: the query ends (the scheduler drops the leaves that ended).
     const rootsOwn = err instanceof VivaceError && err.errorName !== 'REMOTE_TASK_ERROR' && !rootAbort.aborted;
-    if (abort.aborted || rootsOwn) dropInputs(host, inputs);
     if (abort.aborted) throw abort.reason;
     if (rootsOwn) throw err;
     return undefined;
   } finally {
     stopRoot();
-  }
-}
-
-/** Ends the leaf tasks whose outputs a root took (or no longer needs). */
-export function dropInputs(host: StageHost, inputs: readonly StageInput[]): void {
-  for (const input of inputs) {
-    const node = host.aliveWorkers().find((w) => w.uri === input.uri);
-    if (node) host.deleteTask(host.clientOf(node), input.taskId);
   }
 }
 
