@@ -2,6 +2,7 @@
 // task starts on the worker of the leaf still running, pulls the ended leaves' outputs and plans while
 // that leaf finishes, then links its output there (stage-tasks.ts); no round trip to the coordinator and
 // back once the last leaf ends (Q6 at sf1: its pull began ~3 ms before the last leaf ended, not ~1.5 ms after).
+import type { PlanChoices } from '../planner/fragment.types.js';
 import type { Plan, PlanAbort } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
 import { VivaceError } from '../protocol/vivace-error.js';
@@ -13,7 +14,7 @@ import type { LeafRound, StagedRequest, StageHost } from './staged-query.js';
  * and back once the last leaf ends). Undefined when that was not the case or the root failed with
  * the leaves alive (say its worker was lost: that leaf runs again elsewhere), so the usual path goes on.
  */
-export async function earlyRoot(host: StageHost, request: StagedRequest, leaves: LeafRound, abort: PlanAbort): Promise<Plan | undefined> {
+export async function earlyRoot(host: StageHost, request: StagedRequest, leaves: LeafRound, abort: PlanAbort, choices: PlanChoices): Promise<Plan | undefined> {
   if (!host.planRootOn) return undefined;
   const stopLeaves = abort.onAbort(() => leaves.abort());
   let oneLeft: Awaited<LeafRound['oneLeft']>;
@@ -34,7 +35,8 @@ export async function earlyRoot(host: StageHost, request: StagedRequest, leaves:
     const plan = await host.planRootOn(last, {
       queryId: request.queryId, sql: request.sql, session: request.session, execute: true, inlineFirstPage: true,
       ...(request.targetBytes === undefined ? {} : { targetBytes: request.targetBytes }),
-      stage: { kind: 'fragment', fragmentId: 0, inputs },
+      // The plan's choices: the worker derives the root from them as the coordinator planned it.
+      stage: { kind: 'fragment', fragmentId: 0, inputs, choices },
     }, taskId, rootAbort);
     // The root read every input, so each leaf has ended: its figures arrive now (then the scheduler drops them).
     await leaves.outputs.catch(() => undefined);

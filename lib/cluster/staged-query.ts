@@ -429,7 +429,7 @@ export class FragmentScheduler {
    */
   async planRoot(abort: PlanAbort): Promise<Plan> {
     const root = this.fragments.get(0)!;
-    const early = await earlyRoot(this.host, this.request, this.round, abort).catch((err: unknown) => {
+    const early = await earlyRoot(this.host, this.request, this.round, abort, this.staged.plan.choices).catch((err: unknown) => {
       this.abort();
       throw err;
     });
