@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig } from '../lib/config.js';
+import { parseDataSize } from '../lib/protocol/data-size.js';
 import { createDuckDbEngine } from '../lib/engine/duckdb-engine.js';
 import { TPCH_QUERIES } from '../lib/tpch/queries/tpch-queries.js';
 import { startCluster, type RunningCluster } from './cluster-process.js';
@@ -40,6 +41,8 @@ export interface ClusterQueryFigure {
   query: number;
   clusterMs?: number;
   duckdbMs?: number;
+  /** The query's stages below the root and what they handed on (GET /v1/query/{id}); undefined: not read. */
+  exchanged?: ExchangedFigures;
   /** 'ok', 'ok (...)' (a match with a remark), or the first difference or the error */
   answer: string;
 }
@@ -110,6 +113,38 @@ async function leafStageOf(client: PrestoHttpClient, queryId: string): Promise<L
     processedRows: count(leaf.processedRows) ?? 0,
     ...(outputRows === undefined ? {} : { outputRows }),
   };
+}
+
+export interface ExchangedFigures {
+  /** stages in all, the root's included (1: one task) */
+  stages: number;
+  /** worker nodes that ran a task of the query */
+  nodes: number;
+  rows: number;
+  bytes: number;
+}
+
+interface StageJson { outputPositions?: number; outputDataSize?: string; subStages?: StageJson[]; tasks?: { taskStatus?: { nodeId?: string } }[] }
+
+/** Rows and bytes every stage below the root handed on, from GET /v1/query/{id}. */
+async function exchangedOf(client: PrestoHttpClient, queryId: string): Promise<ExchangedFigures> {
+  const reply = await client.request('GET', `/v1/query/${encodeURIComponent(queryId)}`, undefined, { 'X-Trino-User': 'bench' });
+  if (reply.status !== 200) throw new Error(`GET /v1/query/${queryId}: HTTP ${reply.status}`);
+  const root = (JSON.parse(reply.body.toString('utf8')) as { outputStage?: StageJson }).outputStage;
+  const figures: ExchangedFigures = { stages: 0, nodes: 0, rows: 0, bytes: 0 };
+  const nodes = new Set<string>();
+  const visit = (stage: StageJson, below: boolean) => {
+    figures.stages++;
+    for (const t of stage.tasks ?? []) if (t.taskStatus?.nodeId) nodes.add(t.taskStatus.nodeId);
+    if (below) {
+      figures.rows += count(stage.outputPositions) ?? 0;
+      figures.bytes += stage.outputDataSize ? parseDataSize(stage.outputDataSize) : 0;
+    }
+    for (const s of stage.subStages ?? []) visit(s, true);
+  };
+  if (root) visit(root, false);
+  figures.nodes = nodes.size;
+  return figures;
 }
 
 /** Numbers equal within a relative 1e-9 (partial sums add in another order), everything else exactly. */
@@ -196,6 +231,7 @@ export async function runTpchClusterBench(scale: TpchClusterScale, log: (line: s
           const [answer, ms] = await timed(() => runOnCluster(client, query.sql, scale));
           figure.clusterMs = ms;
           figure.answer = expected ? compareRows(answer.rows, expected.get(query.number)!) : checkAnswer(answer.rows, TPCH_ANSWERS_SF1[query.number]!);
+          figure.exchanged = await exchangedOf(client, answer.queryId);
         } catch (err) {
           figure.answer = `error: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`;
         }
@@ -205,7 +241,8 @@ export async function runTpchClusterBench(scale: TpchClusterScale, log: (line: s
           figure.answer += ` (duckdb error: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]})`;
         }
         figures.queries.push(figure);
-        log(`Q${query.number}: cluster ${figure.clusterMs?.toFixed(0) ?? '-'} ms, DuckDB ${figure.duckdbMs?.toFixed(0) ?? '-'} ms, ${figure.answer}`);
+        const x = figure.exchanged;
+        log(`Q${query.number}: cluster ${figure.clusterMs?.toFixed(0) ?? '-'} ms, DuckDB ${figure.duckdbMs?.toFixed(0) ?? '-'} ms, ${figure.answer}${x ? `; ${x.stages} stages on ${x.nodes} workers, ${x.rows} rows / ${x.bytes} B exchanged` : ''}`);
       }
       return figures;
     } finally {

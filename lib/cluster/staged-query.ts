@@ -10,6 +10,7 @@
 // task when it can: stage-early-root.ts), pulls its inputs and pages the answer, which the coordinator
 // forwards as any task's pages. The producers' tasks (and files) go once the root read them, or when the
 // query is cancelled or fails. Any statement without a plan is left to the single-task path (undefined).
+import { setMaxListeners } from 'node:events';
 import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageProgress, SubStageTask } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
 import type { OutputColumn, Session } from '../protocol/types.js';
@@ -172,6 +173,9 @@ export class FragmentScheduler {
   private rootRetries = 0;
 
   constructor(private readonly host: StageHost, private readonly request: StagedRequest, private readonly staged: StagedQuery, private readonly taskError: TaskErrorOf) {
+    // Every call of every task in flight listens on the query's signal (and stops when it ends): a plan of
+    // many fragments over many workers has more than Node's default of 10 at once, none of them leaked.
+    setMaxListeners(0, this.controller.signal);
     this.columns = new Promise<OutputColumn[]>((resolve, reject) => {
       this.answerColumns = resolve;
       this.failColumns = reject;
