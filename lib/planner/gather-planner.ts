@@ -31,7 +31,6 @@ const REFUSED: ReadonlySet<string> = new Set(['Parameter', 'TableFunctionInvocat
 export function planGathered(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
   if (statement.type !== 'Query') return undefined;
   const ctes = new Set<string>();
-  const names = new Set<string>();
   let refused = false;
   const tables: { node: Table; table: ScannedTable; name: string }[] = [];
   walk(statement, (n, parent) => {
@@ -43,7 +42,6 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
       // Hidden columns ($path, tpch's row_number) are no columns of a fragment's rows.
       const name = fold(n.value);
       if (name.startsWith('$') || name === 'row_number') refused = true;
-      names.add(name);
     }
     if (n.type === 'Table') {
       const parts = partsOf(n.name);
@@ -68,9 +66,10 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
   }
   const pushed = pushedConjuncts(statement, read, layouts);
   const whole = starredTables(statement, read);
+  const named = namedColumns(statement, read);
 
   // One fragment per table and pushed WHERE (references alike share it).
-  const entries: { key: string; table: ScannedTable; layout: TableLayout; alias: string; where: Expression[]; star: boolean }[] = [];
+  const entries: { key: string; table: ScannedTable; layout: TableLayout; alias: string; where: Expression[]; star: boolean; names: Set<string> }[] = [];
   const entryOf = new Map<Table, number>();
   for (const r of read) {
     const where = pushed.get(r.node) ?? [];
@@ -78,7 +77,9 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
     const star = whole.has(r.node);
     const key = `${keyOf(r.table)}\u0000${alias}\u0000${star}\u0000${where.map((w) => formatSql(w)).join('\u0000')}`;
     let at = entries.findIndex((e) => e.key === key);
-    if (at < 0) at = entries.push({ key, table: r.table, layout: layouts.get(keyOf(r.table))!, alias, where, star }) - 1;
+    if (at < 0) at = entries.push({ key, table: r.table, layout: layouts.get(keyOf(r.table))!, alias, where, star, names: new Set() }) - 1;
+    // References alike share a fragment: it keeps what any of them names.
+    for (const n of named.get(r.node) ?? []) entries[at]!.names.add(n);
     entryOf.set(r.node, at);
   }
   const split = given ? given.split : entries.map((e) => e.layout.splits);
@@ -86,8 +87,8 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
   if (given && (given.order.length > 0 || given.joins.length > 0)) return undefined;
 
   const sources: PlanFragment[] = entries.map((e, i) => {
-    // Every column the statement could name (a superset: any identifier of that name anywhere).
-    const kept = e.star ? e.layout.columns : e.layout.columns.filter((c) => names.has(c.name));
+    // Every column the statement could name of it (namedColumns: a superset).
+    const kept = e.star ? e.layout.columns : e.layout.columns.filter((c) => e.names.has(c.name));
     const columns = (kept.length > 0 ? kept : e.layout.columns.slice(0, 1)).map((c) => c.name);
     const where = e.where.length === 0 ? undefined : e.where.length === 1 ? e.where[0]! : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: e.where, location: e.where[0]!.location };
     const from = `${tableText(e.table)}${e.alias ? ` AS ${quoteIdentifier(e.alias)}` : ''}`;
@@ -201,4 +202,42 @@ function fromTables(relation: Relation, tables: Table[]): void {
   } else if (relation.type === 'Table') {
     tables.push(relation);
   }
+}
+
+/**
+ * The names each table reference's columns may be read by: the unqualified identifiers in its query
+ * specification (with its query's ORDER BY and every subquery inside, which may correlate), and the fields
+ * qualified by its own name there. A superset (any identifier of a column's name counts), never less:
+ * another table's `s.comment` does not keep this one's comment.
+ */
+function namedColumns(statement: Statement, read: readonly { node: Table; name: string }[]): Map<Table, Set<string>> {
+  const named = new Map<Table, Set<string>>();
+  const bodies = new Map<Node, Node>();
+  walk(statement, (n) => {
+    if (n.type === 'Query') bodies.set(n.body, n);
+  });
+  walk(statement, (n) => {
+    if (n.type !== 'QuerySpecification' || !n.from) return;
+    const tables: Table[] = [];
+    fromTables(n.from, tables);
+    const unqualified = new Set<string>();
+    const qualified = new Map<string, Set<string>>();
+    walk(bodies.get(n) ?? n, (x) => {
+      if (x.type === 'DereferenceExpression' && x.base.type === 'Identifier') {
+        const q = fold(x.base.value);
+        qualified.set(q, (qualified.get(q) ?? new Set()).add(fold(x.field.value)));
+        // A row column's field access names the column by its base: keep that name too.
+        unqualified.add(q);
+        return false;
+      }
+      if (x.type === 'Identifier') unqualified.add(fold(x.value));
+      return undefined;
+    });
+    for (const t of tables) {
+      const name = read.find((r) => r.node === t)?.name;
+      if (name === undefined) continue;
+      named.set(t, new Set([...unqualified, ...(qualified.get(name) ?? [])]));
+    }
+  });
+  return named;
 }
