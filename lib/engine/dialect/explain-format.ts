@@ -469,6 +469,33 @@ export interface DistributedExplainText {
   exchangeOf: (duckdbName: string) => number | undefined;
 }
 
+const JOIN_LABELS = new Set([...Object.values(JOIN_NAMES), 'CrossJoin']);
+
+/** The fragments a node's side reads through RemoteSources, up to the next join. */
+function sideSources(node: PlanNode): number[] {
+  if (node.name === 'RemoteSource') return [Number(node.descriptor[0]![1].slice(1, -1))];
+  return JOIN_LABELS.has(node.name) ? [] : node.children.flatMap(sideSources);
+}
+
+/**
+ * Trino's join distribution where the exchanges show it: REPLICATED when a side reads a broadcast
+ * output, PARTITIONED in a HASH fragment whose sides both read hashed outputs (`distribution = ...` and
+ * `Distribution: ...`, as visitJoin prints them; a semi or cross join prints only the detail line).
+ */
+function markDistributions(node: PlanNode, fragment: ExplainFragment, outputOf: (id: number) => ExplainFragment['output'] | undefined): void {
+  node.children.forEach((child) => markDistributions(child, fragment, outputOf));
+  if (!JOIN_LABELS.has(node.name) || node.children.length !== 2) return;
+  const sides = node.children.map((child) => sideSources(child).map((id) => outputOf(id)?.kind));
+  const distribution = sides.some((side) => side.includes('BROADCAST'))
+    ? 'REPLICATED'
+    : fragment.partitioning === 'HASH' && sides.every((side) => side.length > 0 && side.every((kind) => kind === 'HASH'))
+      ? 'PARTITIONED'
+      : undefined;
+  if (!distribution) return;
+  if (node.name !== 'SemiJoin' && node.name !== 'CrossJoin') node.descriptor.push(['distribution', distribution]);
+  node.details.unshift(`Distribution: ${distribution}`);
+}
+
 /** Trino's PartitioningScheme text: `SINGLE []`, `BROADCAST []`, `HASH [orderkey]`. */
 const outputPartitioning = (output: ExplainFragment['output']) => (output.kind === 'HASH' ? `HASH ${bracketed([...output.keys])}` : `${output.kind} []`);
 
@@ -498,6 +525,7 @@ export function renderDistributedText(request: DistributedExplainText): string {
       top = planNodes(fragment.plan.root, naming, nextId);
       top.layout = fragment.columns;
     }
+    markDistributions(top, fragment, (id) => byId.get(id)?.output);
     lines.push(`Fragment ${fragment.id} [${fragment.partitioning}]`);
     lines.push(`${INDENT}Output layout: [${(top.layout ?? []).map((c) => c.name).join(', ')}]`);
     lines.push(`${INDENT}Output partitioning: ${outputPartitioning(fragment.output)}`);

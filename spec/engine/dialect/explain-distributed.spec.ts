@@ -98,7 +98,8 @@ describe('dialect: EXPLAIN of a distributed plan', function () {
     expect(printed[0]![3]).to.equal('    Output[columnNames = [orderpriority, n]]');
     expect(printed[0]![4]).to.equal('    │   Layout: [orderpriority:varchar(15), n:bigint]');
     // The probe side scans lineitem with its filter and joins the broadcast orders; the build side scans orders.
-    expect(printed[1]!.join('\n')).to.include('InnerJoin[criteria = ').and.include('ScanFilter[table = tpch:tiny:lineitem, filterPredicate = quantity>45');
+    expect(printed[1]!.join('\n')).to.include('ScanFilter[table = tpch:tiny:lineitem, filterPredicate = quantity>45');
+    expect(printed[1]!.join('\n')).to.match(/InnerJoin\[criteria = [^\n]*, distribution = REPLICATED\]\n +│ +Distribution: REPLICATED/);
     expect(printed[1]!.join('\n')).to.match(/RemoteSource\[sourceFragmentIds = \[2\]\]\n +Layout: \[[a-z0-9_]+:bigint, [a-z0-9_]+:varchar\]/);
     expect(printed[2]!.join('\n')).to.include('TableScan[table = tpch:tiny:orders]');
     // EXPLAIN (TYPE DISTRIBUTED) is the same text.
@@ -114,6 +115,7 @@ describe('dialect: EXPLAIN of a distributed plan', function () {
     expect(printed.map((b) => b[0])).to.deep.equal(['Fragment 0 [SINGLE]', 'Fragment 1 [HASH]', 'Fragment 2 [SOURCE]', 'Fragment 3 [SOURCE]']);
     expect(printed.slice(2).map((b) => b[2])).to.satisfy((lines: string[]) => lines.every((l) => l.startsWith('    Output partitioning: HASH [')));
     expect(printed[1]!.join('\n').match(/RemoteSource/g)).to.have.length(2);
+    expect(printed[1]!.join('\n')).to.include(', distribution = PARTITIONED]').and.include('Distribution: PARTITIONED');
   });
 
   it('a query the join planner leaves gathered (a subquery) prints each table in its fragment and the root over them', async () => {

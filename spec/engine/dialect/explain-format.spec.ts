@@ -72,7 +72,7 @@ describe('EXPLAIN printer', () => {
     expect(lines[8]).to.equal('    └─ Project');
   });
 
-  it("prints a distributed plan as PlanPrinter.textDistributedPlan: each fragment's header, its tree, RemoteSource for each exchange read", () => {
+  it("prints a distributed plan as PlanPrinter.textDistributedPlan: each fragment's header, its tree, RemoteSource for each exchange read, a join over a broadcast REPLICATED", () => {
     // The root joins fragment 1's rows (its stand-in's scan, with a predicate DuckDB pushed into it) to
     // fragment 2's (the projection computing its stand-in's columns over the stand-in's scan).
     const root = JSON.stringify([
@@ -103,8 +103,9 @@ describe('EXPLAIN printer', () => {
       '    Output partitioning: SINGLE []',
       '    Output[columnNames = [k]]',
       '    │   Layout: [k:bigint]',
-      '    └─ InnerJoin[criteria = k = k]',
+      '    └─ InnerJoin[criteria = k = k, distribution = REPLICATED]',
       '       │   Layout: [k:bigint]',
+      '       │   Distribution: REPLICATED',
       '       ├─ Filter[filterPredicate = k>1]',
       '       │  └─ RemoteSource[sourceFragmentIds = [1]]',
       '       │         Layout: [k:bigint]',
