@@ -12,6 +12,8 @@ import type { Session } from '../../../lib/protocol/types.js';
 import { generatedTiny } from '../../support/generated-tiny.js';
 import { tinyMetadata } from '../../planner/fragment-runner.js';
 import { runSql, testSession } from '../engine-helpers.js';
+import { FileBasedAccessControl } from '../../../lib/security/access-control.js';
+import { parseAccessRules } from '../../../lib/security/access-rules.js';
 
 const tiny = (properties: Record<string, string> = {}) => testSession({ catalog: 'tpch', schema: 'tiny', properties });
 
@@ -144,6 +146,27 @@ describe('dialect: EXPLAIN of a distributed plan', function () {
     const presto = await explain(`EXPLAIN (TYPE DISTRIBUTED) ${JOIN}`, testSession({ prefix: 'X-Presto-', catalog: 'tpch', schema: 'tiny' }));
     expect(presto.match(/^Fragment \d+/gm)).to.deep.equal(['Fragment 0']);
     expect(presto).to.not.include('RemoteSource');
+  });
+
+  it('a user who reads a table through a row filter gets one fragment, as the statement would run', async () => {
+    const rules = parseAccessRules(JSON.stringify({
+      tables: [
+        { user: 'alice', catalog: 'tpch', schema: 'tiny', table: 'orders', privileges: ['SELECT'], filter: "orderpriority = '1-URGENT'" },
+        { privileges: ['SELECT'] },
+      ],
+    }), 'spec');
+    const guarded = await createDuckDbEngine({
+      tempDirectory: join(dir, 'guarded'), threads: 1, maxConnections: 1, tpch: { directory: (await generatedTiny()).directory },
+      access: new FileBasedAccessControl({ current: () => rules }),
+      distributedPlan: (sql, session) => distributedPlanFor(sql, session, tinyMetadata((t) => t === 'lineitem' || t === 'orders')),
+    });
+    try {
+      const text = async (user: string) => String((await runSql(guarded, `EXPLAIN ${JOIN}`, testSession({ user, catalog: 'tpch', schema: 'tiny' }))).rows[0]![0]);
+      expect((await text('alice')).match(/^Fragment \d+/gm)).to.deep.equal(['Fragment 0']);
+      expect((await text('bob')).match(/^Fragment \d+/gm)).to.deep.equal(['Fragment 0', 'Fragment 1', 'Fragment 2']);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it("leaves no stand-in on the pooled connection, and answers the statement's own error", async () => {
