@@ -39,6 +39,7 @@ function stageView(snapshot: StageSnapshot, all: StageSnapshot[]): StageView {
     physicalInputBytes: c.physicalInputBytes,
     outputRows: c.outputRows,
     subStages,
+    ...(c.tasks === undefined ? {} : { tasks: c.tasks }),
   };
 }
 

@@ -8,7 +8,7 @@ import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js
 import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDataSize } from '../protocol/data-size.js';
 import { ResultPump, type ResultPumpEvent } from './result-pump.js';
-import { stageMachine } from './stage.machine.js';
+import { stageMachine, type StageFigures } from './stage.machine.js';
 import type { StageCounters } from '../protocol/states.js';
 
 export interface QueryLimits {
@@ -155,7 +155,7 @@ function rootStageCounters(context: QueryContext): Partial<StageCounters> {
 }
 
 /** What sub-stage `index` (1...) has done, as the engine reported it. */
-function subStageCounters(context: QueryContext, index: number): Partial<StageCounters> {
+function subStageCounters(context: QueryContext, index: number): StageFigures {
   const sub = context.results.progress.subStages?.[index - 1];
   if (!sub) return {};
   return {
@@ -164,6 +164,7 @@ function subStageCounters(context: QueryContext, index: number): Partial<StageCo
     // A sub-stage is a leaf: what it took in, its scans read of the tables.
     physicalInputRows: sub.processedRows, physicalInputBytes: sub.processedBytes,
     ...(sub.wallTimeMillis === undefined ? {} : { wallTimeMillis: Math.round(sub.wallTimeMillis) }),
+    ...(sub.tasks === undefined ? {} : { tasks: sub.tasks }),
   };
 }
 
@@ -287,7 +288,7 @@ export const queryMachine = setup({
       const stages = [...context.stages];
       for (let i = context.stages.length - 1; i < reported.length; i++) {
         const sub = reported[i]!;
-        stages.push(spawn('stage', { id: `stage-${i + 1}`, input: { stageId: String(i + 1), parentStageId: '0', nodes: sub.nodes, totalSplits: sub.totalSplits } }));
+        stages.push(spawn('stage', { id: `stage-${i + 1}`, input: { stageId: sub.stageId ?? String(i + 1), parentStageId: sub.parentStageId ?? '0', nodes: sub.nodes, totalSplits: sub.totalSplits } }));
       }
       return { stages };
     }),

@@ -2,6 +2,7 @@
 // `done` is derived from the state (see isStageDone), never stored.
 import { assign, setup } from 'xstate';
 import { ZERO_COUNTERS, type StageCounters } from '../protocol/states.js';
+import type { SubStageTask } from '../engine/engine.types.js';
 
 export interface StageInput {
   stageId: string;
@@ -16,13 +17,18 @@ export interface StageInput {
 export interface StageContext extends StageCounters {
   stageId: string;
   parentStageId?: string;
+  /** A distributed stage's tasks, as its engine reported them last. */
+  tasks?: readonly SubStageTask[];
 }
+
+/** What a progress or finish report may set: counters, and a distributed stage's tasks. */
+export type StageFigures = Partial<StageCounters> & { tasks?: readonly SubStageTask[] };
 
 export type StageEvent =
   | { type: 'stage.schedule' }
   | { type: 'stage.start' }
-  | { type: 'stage.progress'; counters: Partial<StageCounters> }
-  | { type: 'stage.finish'; counters?: Partial<StageCounters> }
+  | { type: 'stage.progress'; counters: StageFigures }
+  | { type: 'stage.finish'; counters?: StageFigures }
   | { type: 'stage.cancel' }
   | { type: 'stage.abort' }
   | { type: 'stage.fail' };

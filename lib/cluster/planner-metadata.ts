@@ -3,7 +3,7 @@
 import type { Connectors } from '../connectors/connectors.js';
 import type { PlannerMetadata } from '../planner/planner.types.js';
 
-export function plannerMetadataOf(connectors: Connectors): PlannerMetadata {
+export function plannerMetadataOf(connectors: Pick<Connectors, 'of'>): PlannerMetadata {
   return {
     table(table) {
       const connector = connectors.of(table.catalog);

@@ -8,10 +8,9 @@ import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from './cluster-auth.js';
 import { routeOf } from './statement-route.js';
-import type { StageFiles } from './staged-query.js';
 import type { Connectors } from '../connectors/connectors.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
-import { planStaged, stagedQuery, type StageHost } from './staged-query.js';
+import { planStaged, stagedQuery, type StagedQuery, type StageHost } from './staged-query.js';
 import {
   TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath,
   type SystemSnapshot, type TaskPlanRequest, type TaskPlanResponse,
@@ -111,7 +110,7 @@ export class RemoteEngine implements Engine {
   async plan(sql: string, session: Session, abort?: PlanAbort, queryId?: string): Promise<Plan> {
     const { stages } = this.options;
     const staged = stages && stagedQuery(sql, session, this.options.connectors);
-    if (staged && !stages.guarded?.(session.user, staged.stages.table)) return this.planTwoStages(sql, session, staged.files, abort, queryId);
+    if (staged && !staged.plan.tables.some((t) => stages.guarded?.(session.user, t))) return this.planTwoStages(sql, session, staged, abort, queryId);
     const catalogs = this.options.catalogSync?.();
     const route = routeOf(sql, session, catalogs ? sharedWith(this.options.connectors.shared, catalogs) : this.options.connectors.shared);
     const pinned = this.pinnedWorker(session);
@@ -150,8 +149,8 @@ export class RemoteEngine implements Engine {
     }
   }
 
-  /** The leaf stage, then the root task (staged-query.ts); its pages are forwarded as any task's. */
-  private async planTwoStages(sql: string, session: Session, files: StageFiles, abort: PlanAbort | undefined, queryId: string | undefined): Promise<Plan> {
+  /** The producer fragments, then the root task (staged-query.ts); its pages are forwarded as any task's. */
+  private async planTwoStages(sql: string, session: Session, staged: StagedQuery, abort: PlanAbort | undefined, queryId: string | undefined): Promise<Plan> {
     const host: StageHost = {
       aliveWorkers: () => this.options.workers().filter((w) => w.alive),
       clientOf: (node) => this.clientFor({ ...node, memory: false, alive: true }),
@@ -169,7 +168,7 @@ export class RemoteEngine implements Engine {
     await this.pickOnceReady('any', abort);
     // The leaves start now; the statement's columns and its own errors come from their plans.
     const targetBytes = sizesPages(session) ? {} : { targetBytes: this.settings.firstBatchBytes };
-    return planStaged(host, { queryId: id, sql, session, ...targetBytes }, files, taskError, abort);
+    return planStaged(host, { queryId: id, sql, session, ...targetBytes }, staged, taskError, abort);
   }
 
   /** A task on any alive worker, once more on another when the first was never reached (or draining). */

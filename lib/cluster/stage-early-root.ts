@@ -2,10 +2,10 @@
 // task starts on the worker of the leaf still running, pulls the ended leaves' outputs and plans while
 // that leaf finishes, then links its output there (stage-tasks.ts); no round trip to the coordinator and
 // back once the last leaf ends (Q6 at sf1: its pull began ~3 ms before the last leaf ended, not ~1.5 ms after).
+import type { PlanChoices } from '../planner/fragment.types.js';
 import type { Plan, PlanAbort } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import type { StageInput } from './task-protocol.js';
 import type { LeafRound, StagedRequest, StageHost } from './staged-query.js';
 
 /**
@@ -14,7 +14,7 @@ import type { LeafRound, StagedRequest, StageHost } from './staged-query.js';
  * and back once the last leaf ends). Undefined when that was not the case or the root failed with
  * the leaves alive (say its worker was lost: that leaf runs again elsewhere), so the usual path goes on.
  */
-export async function earlyRoot(host: StageHost, request: StagedRequest, leaves: LeafRound, abort: PlanAbort): Promise<Plan | undefined> {
+export async function earlyRoot(host: StageHost, request: StagedRequest, leaves: LeafRound, abort: PlanAbort, choices: PlanChoices): Promise<Plan | undefined> {
   if (!host.planRootOn) return undefined;
   const stopLeaves = abort.onAbort(() => leaves.abort());
   let oneLeft: Awaited<LeafRound['oneLeft']>;
@@ -35,30 +35,21 @@ export async function earlyRoot(host: StageHost, request: StagedRequest, leaves:
     const plan = await host.planRootOn(last, {
       queryId: request.queryId, sql: request.sql, session: request.session, execute: true, inlineFirstPage: true,
       ...(request.targetBytes === undefined ? {} : { targetBytes: request.targetBytes }),
-      stage: { kind: 'root', inputs },
+      // The plan's choices: the worker derives the root from them as the coordinator planned it.
+      stage: { kind: 'fragment', fragmentId: 0, inputs, choices },
     }, taskId, rootAbort);
-    // The root read every input, so each leaf has ended: its figures arrive now; then its task goes.
+    // The root read every input, so each leaf has ended: its figures arrive now (then the scheduler drops them).
     await leaves.outputs.catch(() => undefined);
-    dropInputs(host, inputs);
     return plan;
   } catch (err) {
     host.deleteTask(host.clientOf(last), taskId);
-    // Cancelled, or the root's own error: the query ends, and the leaves that ended go with it.
+    // Cancelled, or the root's own error: the query ends (the scheduler drops the leaves that ended).
     const rootsOwn = err instanceof VivaceError && err.errorName !== 'REMOTE_TASK_ERROR' && !rootAbort.aborted;
-    if (abort.aborted || rootsOwn) dropInputs(host, inputs);
     if (abort.aborted) throw abort.reason;
     if (rootsOwn) throw err;
     return undefined;
   } finally {
     stopRoot();
-  }
-}
-
-/** Ends the leaf tasks whose outputs a root took (or no longer needs). */
-export function dropInputs(host: StageHost, inputs: readonly StageInput[]): void {
-  for (const input of inputs) {
-    const node = host.aliveWorkers().find((w) => w.uri === input.uri);
-    if (node) host.deleteTask(host.clientOf(node), input.taskId);
   }
 }
 

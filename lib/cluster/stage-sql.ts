@@ -1,14 +1,14 @@
-// The DuckDB SQL of a stage (planner/aggregate-stages.ts): its Trino text translated by the DuckDB printer, with the
-// table it reads standing for the rows it is given. A leaf reads its splits as the table's connector
-// reads them (connector.types.ts splitSourceSql); the root reads the leaves' partial rows. Each worker
-// builds these itself, from the user's statement and the split or input files it checked: no SQL travels
-// between nodes.
+// The DuckDB SQL of a fragment (distributed-plan.ts): its Trino text translated by the DuckDB printer,
+// with each table it reads standing for the rows it is given: its scan's splits, read as the table's
+// connector reads them (connector.types.ts splitSourceSql), and each source's exchange table, the files
+// its producers wrote. Each worker builds these itself, from the user's statement and the split or
+// input files it checked: no SQL travels between nodes.
 import { parseStatement } from '../sql/index.js';
 import { translateStatement } from '../sql/duckdb-translation.js';
 import { quoteString } from '../sql/sql-formatter.js';
 import type { Session } from '../protocol/types.js';
-import { PARTIALS_TABLE, type StagePlan } from '../planner/aggregate-stages.js';
-import type { Split } from '../connectors/connector.types.js';
+import type { ScannedTable, Split } from '../connectors/connector.types.js';
+import type { PlanFragment } from '../planner/fragment.types.js';
 
 /**
  * The splits of a table's parts for `workers` workers: one per part, and a part cut into row slices when
@@ -19,33 +19,40 @@ export function splitsOf(files: readonly string[], workers: number, rows?: reado
   return files.flatMap((file, i) => Array.from({ length: slices }, (_, slice) => ({ file, slice, slices, ...(slices > 1 && rows?.[i] !== undefined ? { rows: rows[i] } : {}) })));
 }
 
-/** SQL reading the leaves' partial rows from local Parquet files. */
+/** SQL reading a source fragment's outputs from local Parquet files. */
 export function inputSourceSql(files: readonly string[]): string {
-  if (files.length === 0) throw new Error('A root task needs at least one input');
+  if (files.length === 0) throw new Error('An exchange input needs at least one file');
   return `SELECT * FROM read_parquet([${files.map(quoteString).join(', ')}])`;
 }
 
-/**
- * Each stage's DuckDB SQL, kept per plan (cachedStages keeps plans, so a repeated statement finds its
- * own) by what the translation reads of the session and the source: a stage task skips parsing and
- * translating again (0.1-0.3 ms each).
- */
-const translations = new WeakMap<StagePlan, Map<string, string>>();
-const MAX_TRANSLATIONS_PER_PLAN = 64;
+/** A table a fragment's SQL names and the DuckDB SQL that stands for it on this task. */
+export interface VirtualSource {
+  table: ScannedTable;
+  source: string;
+}
 
-function translated(plan: StagePlan, sql: string, session: Session, table: { catalog: string; schema: string; table: string }, source: string): string {
-  const key = `${sql === plan.leafSql ? 'leaf' : 'root'}\u0000${session.catalog ?? ''}\u0000${session.schema ?? ''}\u0000${session.timeZone ?? ''}\u0000${session.user}\u0000${source}`;
-  let kept = translations.get(plan);
+/**
+ * Each fragment's DuckDB SQL, kept per fragment (the plans are kept, so a repeated statement finds its
+ * own) by what the translation reads of the session and the sources: a task skips parsing and translating
+ * again (0.1-0.3 ms each).
+ */
+const translations = new WeakMap<PlanFragment, Map<string, string>>();
+const MAX_TRANSLATIONS_PER_FRAGMENT = 64;
+
+/** A fragment's DuckDB SQL, each of `sources`' tables read as its source SQL. */
+export function fragmentDuckDbSql(fragment: PlanFragment, session: Session, sources: readonly VirtualSource[]): string {
+  const key = [session.catalog ?? '', session.schema ?? '', session.timeZone ?? '', session.user, ...sources.map((s) => s.source)].join('\u0000');
+  let kept = translations.get(fragment);
   const known = kept?.get(key);
   if (known !== undefined) return known;
-  const text = translate(sql, session, table, source);
-  if (!kept) translations.set(plan, (kept = new Map()));
-  if (kept.size >= MAX_TRANSLATIONS_PER_PLAN) kept.delete(kept.keys().next().value!);
+  const text = translate(fragment.sql, session, sources);
+  if (!kept) translations.set(fragment, (kept = new Map()));
+  if (kept.size >= MAX_TRANSLATIONS_PER_FRAGMENT) kept.delete(kept.keys().next().value!);
   kept.set(key, text);
   return text;
 }
 
-function translate(sql: string, session: Session, table: { catalog: string; schema: string; table: string }, source: string): string {
+function translate(sql: string, session: Session, sources: readonly VirtualSource[]): string {
   const tree = parseStatement(sql);
   return translateStatement(tree, sql, {
     catalog: session.catalog,
@@ -53,16 +60,6 @@ function translate(sql: string, session: Session, table: { catalog: string; sche
     timeZone: session.timeZone,
     user: session.user,
     databaseOf: (catalog) => catalog,
-    virtualTable: (catalog, schema, name) => (catalog === table.catalog && schema === table.schema && name === table.table ? source : undefined),
+    virtualTable: (catalog, schema, name) => sources.find(({ table }) => catalog === table.catalog && schema === table.schema && name === table.table)?.source,
   }).sql;
-}
-
-/** The leaf's DuckDB SQL over `source` (splitSourceSql). */
-export function leafDuckDbSql(plan: StagePlan, session: Session, source: string): string {
-  return translated(plan, plan.leafSql, session, plan.table, source);
-}
-
-/** The root's DuckDB SQL over `source` (inputSourceSql). */
-export function rootDuckDbSql(plan: StagePlan, session: Session, source: string): string {
-  return translated(plan, plan.rootSql, session, PARTIALS_TABLE, source);
 }

@@ -1,21 +1,30 @@
-// The coordinator's side of a query in two stages (planner/aggregate-stages.ts, behind vivace.distributed-tpch):
-// the leaf stage starts with the plan, one task per alive worker with its splits (the table's parts
-// round-robin), and the first leaf's plan gives the statement's columns; a leaf whose worker is lost is
-// run again on another alive worker (its splits are deterministic). Then the root task, on one worker
-// (beside the last running leaf when it can: stage-early-root.ts), pulls the leaves' outputs and pages
-// the answer (its first page with its plan), which the coordinator forwards as any task's pages. Any statement that does not split, or a table too small
-// or of too many parts, is left to the single-task path (undefined).
-import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageProgress } from '../engine/engine.types.js';
+// The coordinator's side of a query run as a tree of fragments (distributed-plan.ts; today the two-stage
+// plan of a query over one table whose connector splits its scan, behind vivace.distributed-tpch). Every
+// fragment but the root is scheduled from the plan on: its tasks start once all tasks of its sources
+// ended (their files complete), on the alive workers (SOURCE: the scan's splits spread round-robin, one
+// task per worker; HASH: one task per bucket, the bucket count the alive workers when the query starts;
+// SINGLE: one task). The first task's plan gives the statement's columns. A task lost with its worker
+// runs again on another alive worker (Trino's retry-policy=TASK: its splits, or its producers' files,
+// are the same); a producer whose worker is lost after it ended has lost its files, so it runs again too,
+// then its consumer. The root (fragment 0) then runs on one worker (beside its source's last running
+// task when it can: stage-early-root.ts), pulls its inputs and pages the answer, which the coordinator
+// forwards as any task's pages. The producers' tasks (and files) go once the root read them, or when the
+// query is cancelled or fails. Any statement without a plan is left to the single-task path (undefined).
+import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageProgress, SubStageTask } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
 import type { OutputColumn, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { cachedStages, type StagePlan } from '../planner/aggregate-stages.js';
 import type { Connectors } from '../connectors/connectors.js';
 import type { ScanSplits, Split } from '../connectors/connector.types.js';
+import type { DistributedPlan, PlanFragment } from '../planner/fragment.types.js';
+import { distributedPlanOf } from './distributed-plan.js';
 import { splitsOf } from './stage-sql.js';
-import { MAX_STAGE_ITEMS, TASK_HEADERS, taskPath, taskResultsPath, type StageInput, type TaskPlanRequest } from './task-protocol.js';
-import type { WorkerClient, WorkerResponse } from './worker-client.js';
-import { dropInputs, earlyRoot } from './stage-early-root.js';
+import {
+  MAX_BUCKETS, MAX_STAGE_ITEMS, TASK_HEADERS, taskOutputPath, taskPath, taskResultsPath,
+  type FragmentInput, type FragmentOutput, type FragmentStage, type StageInput, type TaskPlanRequest,
+} from './task-protocol.js';
+import { WorkerTransportError, type WorkerClient, type WorkerResponse } from './worker-client.js';
+import { earlyRoot } from './stage-early-root.js';
 import { busyWorker, lostWorker } from './worker-trouble.js';
 
 /** What the staged path needs of the remote engine. */
@@ -31,11 +40,13 @@ export interface StageHost {
   readonly workTimeoutMs: number;
 }
 
-/** Figures of the leaf stage, for the query's stats (outputRows: the partial rows exchanged). */
+/** Figures of a non-root stage (a fragment), for the query's stats (outputRows: the rows it exchanged). */
 export interface LeafStageStats extends SubStageProgress {
-  /** Leaf tasks run again on another worker after theirs was lost. */
+  /** Bytes of the files its tasks wrote (the bytes exchanged to its consumer). */
+  outputBytes?: number;
+  /** Its tasks run again on another worker after theirs was lost (or their files were). */
   retries: number;
-  /** Date.now() when the first leaf started, and when the last one (of the last round) ended. */
+  /** Date.now() when its first task started, and when its last one ended. */
   startedAt?: number;
   endedAt?: number;
 }
@@ -45,59 +56,65 @@ const headerNumber = (response: WorkerResponse, name: string): number => {
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 };
 
-/**
- * The statement's two stages and its table's splits, or undefined for the single-task path. Every
- * statement asks (SELECT 1 too): its stages come from cachedStages over the catalogs whose connector
- * splits, and the splits from the scanned catalog's connector (pruned by the query's WHERE).
- */
-export function stagedQuery(sql: string, session: Session, connectors: Connectors): { stages: StagePlan; files: StageFiles } | undefined {
-  if (session.transactionId !== undefined && session.transactionId !== 'NONE') return undefined;
-  const stages = cachedStages(sql, session, connectors.splittable);
-  if (!stages) return undefined;
-  const files = connectors.of(stages.table.catalog)?.scanSplits?.(stages.table, stages.where, MAX_STAGE_ITEMS);
-  return files && { stages, files };
+/** A statement's distributed plan and the splits of each SOURCE fragment's scan. */
+export interface StagedQuery {
+  plan: DistributedPlan;
+  splits: ReadonlyMap<number, ScanSplits>;
 }
 
-/** A staged table's files (relative names) and, when known, each one's rows, or the connector's own splits. */
+/**
+ * The statement's distributed plan and its scans' splits, or undefined for the single-task path. Every
+ * statement asks (SELECT 1 too): its plan comes from distributedPlanOf, and each scan's splits from its
+ * catalog's connector (pruned by the fragment's WHERE); a scan without splits is the single-task path.
+ */
+export function stagedQuery(sql: string, session: Session, connectors: Connectors): StagedQuery | undefined {
+  if (session.transactionId !== undefined && session.transactionId !== 'NONE') return undefined;
+  const plan = distributedPlanOf(sql, session, connectors);
+  if (!plan || plan.fragments.length < 2 || plan.fragments[0]?.id !== 0 || plan.fragments[0].partitioning !== 'SINGLE') return undefined;
+  const splits = new Map<number, ScanSplits>();
+  for (const fragment of plan.fragments) {
+    if (!fragment.scan) continue;
+    const files = connectors.of(fragment.scan.table.catalog)?.scanSplits?.(fragment.scan.table, fragment.scan.where, MAX_STAGE_ITEMS);
+    if (!files) return undefined;
+    splits.set(fragment.id, files);
+  }
+  return { plan, splits };
+}
+
+/** A table's files (relative names) and, when known, each one's rows, or the connector's own splits. */
 export type StageFiles = ScanSplits;
 
 /** A failure that another worker may not have: the worker was lost, draining or full. */
 const workerTrouble = (err: unknown): boolean => lostWorker(err) || busyWorker(err);
 
-/** The leaf stage of one round: its tasks run from the start; `columns` is the statement's (the first leaf's plan). */
+/** The root's single source's tasks, for the early root (stage-early-root.ts). */
 export interface LeafRound {
-  columns: Promise<OutputColumn[]>;
-  outputs: Promise<StageInput[]>;
+  /** Every task of the root's sources once ended: the root's inputs. */
+  outputs: Promise<FragmentInput[]>;
   /**
-   * Settles once every leaf but one has ended while that one runs, planned, on its worker: the inputs
-   * of the round (that leaf's too) and where it runs; undefined when no leaf is left that way (all
-   * ended, one leaf in all, or a failure: `outputs` tells which).
+   * Settles once every task of the root's one source but one has ended while that one runs, planned, on
+   * its worker: the root's inputs (that task's too) and where it runs; undefined when no task is left that
+   * way (all ended, one task in all, more than one source, or a failure: `outputs` tells which).
    */
-  oneLeft: Promise<{ inputs: StageInput[]; last: { nodeId: string; uri: string } } | undefined>;
+  oneLeft: Promise<{ inputs: FragmentInput[]; last: { nodeId: string; uri: string } } | undefined>;
   abort(): void;
 }
 
 /**
- * Plans a query in two stages: its leaves start at once, executed with their plans, and the statement's
- * columns (and its own errors) come from the first leaf's plan, so no task plans it only for them. The
- * plan's execution waits for the leaves, then plans the root over their outputs and passes its pages on.
+ * Plans a query as its fragments: every producer fragment is scheduled at once (each as its sources
+ * end), and the statement's columns (and its own errors) come from the first task's plan, so no task
+ * plans it only for them. The plan's execution waits for the root's sources, then plans the root over
+ * their outputs and passes its pages on.
  */
-export async function planStaged(
-  host: StageHost,
-  request: StagedRequest,
-  files: StageFiles,
-  taskError: TaskErrorOf,
-  abort?: PlanAbort,
-): Promise<Plan> {
+export async function planStaged(host: StageHost, request: StagedRequest, staged: StagedQuery, taskError: TaskErrorOf, abort?: PlanAbort): Promise<Plan> {
   if (abort?.aborted) throw abort.reason;
-  const stats = emptyLeafStats();
-  const first = startLeaves(host, request, files, stats, taskError, 0);
-  const removeAbort = abort?.onAbort(() => first.abort());
+  const scheduler = new FragmentScheduler(host, request, staged, taskError);
+  const removeAbort = abort?.onAbort(() => scheduler.abort());
   try {
-    const columns = await first.columns;
-    return new StagedPlan(columns, first, (execAbort) => finishStages(host, request, files, stats, taskError, first, execAbort), stats);
+    const columns = await scheduler.columns;
+    return new StagedPlan(columns, scheduler);
   } catch (err) {
-    first.abort();
+    scheduler.abort();
     if (abort?.aborted) throw abort.reason;
     throw err;
   } finally {
@@ -105,143 +122,403 @@ export async function planStaged(
   }
 }
 
-type TaskErrorOf = (response: WorkerResponse, client: WorkerClient, step: string) => VivaceError;
+export type TaskErrorOf = (response: WorkerResponse, client: WorkerClient, step: string) => VivaceError;
 export type StagedRequest = { queryId: string; sql: string; session: Session; targetBytes?: number };
 
-/** Waits for the leaves, then plans the root over their outputs (its first page comes with its plan). */
-async function finishStages(host: StageHost, request: StagedRequest, files: StageFiles, stats: LeafStageStats, taskError: TaskErrorOf, first: LeafRound, abort: PlanAbort): Promise<Plan> {
-  // A root that could not pull an output (its leaf's worker died after the leaf ended) or was lost
-  // itself: the whole query once more, on the workers alive then, under new task ids.
-  let leaves = first;
-  const early = await earlyRoot(host, request, first, abort);
-  if (early) return early;
-  for (let round = 0; ; round++) {
-    if (round > 0) leaves = startLeaves(host, request, files, stats, taskError, round);
-    const removeAbort = abort.onAbort(() => leaves.abort());
-    let inputs: StageInput[];
-    try {
-      inputs = await leaves.outputs;
-    } catch (err) {
-      if (abort.aborted) throw abort.reason;
-      throw err;
-    } finally {
-      removeAbort();
-    }
-    try {
-      return await host.planRoot({
-        queryId: request.queryId, sql: request.sql, session: request.session, execute: true, inlineFirstPage: true,
-        ...(request.targetBytes === undefined ? {} : { targetBytes: request.targetBytes }),
-        stage: { kind: 'root', inputs },
-      }, round * 2, abort);
-    } catch (err) {
-      if (round > 0 || abort.aborted || !(err instanceof VivaceError && err.errorName === 'REMOTE_TASK_ERROR')) throw err;
-      stats.retries++;
-    } finally {
-      // The root pulled the outputs while it planned (or failed): the leaves are done with.
-      dropInputs(host, inputs);
-    }
-  }
+type Node = { nodeId: string; uri: string };
+
+/** One task of a fragment: its partition's splits or bucket, and where its current attempt runs. */
+interface TaskSlot {
+  fragment: PlanFragment;
+  partition: number;
+  splits?: Split[];
+  bucket?: number;
+  node: Node;
+  /** The next attempt's number (task ids never repeat). */
+  attempt: number;
+  tried: Set<string>;
+  /** The attempt running, planned, on its worker. */
+  running?: Node & { taskId: string };
+  /** The attempt that ended: its output is the fragment's for this partition. */
+  output?: Node & { taskId: string };
+  /** A run again of an ended task whose output was lost. */
+  rerun?: Promise<void>;
+  /** Figures of the attempt that ended (its stage's counters, and the task's own). */
+  task: SubStageTask;
 }
 
-/** One leaf per alive worker, started now, each rerun on another alive worker when its worker is lost. */
-function startLeaves(host: StageHost, request: StagedRequest, files: StageFiles, stats: LeafStageStats, taskError: TaskErrorOf, round: number): LeafRound {
-  const controller = new AbortController();
-  let answerColumns: ((columns: OutputColumn[]) => void) | undefined;
-  const columns = new Promise<OutputColumn[]>((resolve) => (answerColumns = resolve));
-  const alive = host.aliveWorkers();
-  if (alive.length === 0) {
-    const none = Promise.reject(new VivaceError('NO_NODES_AVAILABLE', 'No worker nodes available: every worker is failed'));
-    none.catch(() => {});
-    return { columns: none as Promise<never>, outputs: none as Promise<never>, oneLeft: Promise.resolve(undefined), abort: () => {} };
-  }
-  const splits = files.splits ? [...files.splits] : splitsOf(files.names, alive.length, files.rows);
-  const partitions = alive.map((_, p) => splits.filter((__, i) => i % alive.length === p)).filter((s) => s.length > 0);
-  Object.assign(stats, { ...emptyLeafStats(), retries: stats.retries, startedAt: stats.startedAt ?? Date.now(), endedAt: undefined, nodes: partitions.length, totalSplits: splits.length, runningSplits: splits.length });
-  /** Attempts of a round: its task ids never meet another round's. */
-  const ATTEMPTS = 8;
-  // Each leaf's task while it runs planned, and its input once it ended: for the early root.
-  const running: ({ nodeId: string; uri: string; taskId: string } | undefined)[] = partitions.map(() => undefined);
-  const ended: (StageInput | undefined)[] = partitions.map(() => undefined);
-  let answerOneLeft: (value: Awaited<LeafRound['oneLeft']>) => void = () => {};
-  const oneLeft = new Promise<Awaited<LeafRound['oneLeft']>>((resolve) => (answerOneLeft = resolve));
-  const checkOneLeft = () => {
-    const left = partitions.map((_, p) => p).filter((p) => ended[p] === undefined);
-    if (left.length === 0 || partitions.length < 2) return answerOneLeft(undefined);
-    const last = left.length === 1 ? running[left[0]!] : undefined;
-    if (!last) return;
-    answerOneLeft({ inputs: ended.map((input) => input ?? { uri: last.uri, taskId: last.taskId }), last: { nodeId: last.nodeId, uri: last.uri } });
-  };
+/** Attempts of one task at most (each on an alive worker, or after its producers ran again). */
+const MAX_ATTEMPTS = 8;
+/** The root's task attempts: 0-3 and 5 on; 4 is the early root's (stage-early-root.ts). */
+const rootAttempt = (k: number): number => (k < 2 ? k * 2 : k * 2 + 1);
+/** How long a probe of a producer's output may take before its worker counts as lost. */
+const PROBE_TIMEOUT_MS = 5_000;
 
-  const runLeaf = async (partition: number, mine: Split[]): Promise<StageInput> => {
-    const tried = new Set<string>();
-    let node = alive[partition]!;
-    for (let attempt = 0; ; attempt++) {
-      tried.add(node.nodeId);
-      const client = host.clientOf(node);
-      const taskId = `${request.queryId}.1.${partition}.${round * ATTEMPTS + attempt}`;
-      try {
-        const leaf: TaskPlanRequest = { queryId: request.queryId, sql: request.sql, session: request.session, execute: true, stage: { kind: 'leaf', splits: mine } };
-        answerColumns?.(await postLeafTask(host, client, taskId, leaf, controller.signal, taskError));
-        running[partition] = { nodeId: node.nodeId, uri: node.uri, taskId };
-        checkOneLeft();
-        await awaitLeafTask(host, client, taskId, stats, mine.length, controller.signal, taskError);
-        ended[partition] = { uri: node.uri, taskId };
-        checkOneLeft();
-        return ended[partition];
-      } catch (err) {
-        running[partition] = undefined;
-        // Cancelled, or another leaf failed: this one ends too (the worker may have started it).
-        host.deleteTask(client, taskId);
-        if (controller.signal.aborted || !workerTrouble(err)) throw err;
-        const next = host.aliveWorkers().find((w) => !tried.has(w.nodeId)) ?? host.aliveWorkers().find((w) => w.nodeId !== node.nodeId);
-        if (!next || attempt + 1 >= ATTEMPTS) throw new VivaceError('NO_NODES_AVAILABLE', `No worker left to run leaf ${partition} of query ${request.queryId}: ${err instanceof Error ? err.message : String(err)}`);
-        stats.retries++;
-        node = next;
+/** Schedules a plan's producer fragments, reruns lost tasks, and runs the root; one per query. */
+export class FragmentScheduler {
+  readonly columns: Promise<OutputColumn[]>;
+  private answerColumns: ((columns: OutputColumn[]) => void) | undefined;
+  private failColumns: ((err: unknown) => void) | undefined;
+  private readonly controller = new AbortController();
+  private readonly fragments = new Map<number, PlanFragment>();
+  /** The bucket count of each HASH-partitioned fragment (its producers write as many files). */
+  private readonly buckets = new Map<number, number>();
+  private readonly runs = new Map<number, Promise<TaskSlot[]>>();
+  private readonly slots = new Map<number, TaskSlot[]>();
+  readonly stats = new Map<number, LeafStageStats>();
+  /** Workers this query found lost before the failure detector did (refused, reset). */
+  private readonly suspects = new Set<string>();
+  readonly round: LeafRound;
+  private rootRetries = 0;
+
+  constructor(private readonly host: StageHost, private readonly request: StagedRequest, private readonly staged: StagedQuery, private readonly taskError: TaskErrorOf) {
+    this.columns = new Promise<OutputColumn[]>((resolve, reject) => {
+      this.answerColumns = resolve;
+      this.failColumns = reject;
+    });
+    this.columns.catch(() => {});
+    const { plan } = staged;
+    for (const f of plan.fragments) this.fragments.set(f.id, f);
+    const alive = this.alive();
+    for (const f of plan.fragments) {
+      if (f.partitioning === 'HASH') this.buckets.set(f.id, Math.min(MAX_BUCKETS, Math.max(1, alive.length)));
+      if (f.id !== 0) this.stats.set(f.id, emptyLeafStats());
+    }
+    const root = this.fragments.get(0)!;
+    if (alive.length === 0) {
+      const none = new VivaceError('NO_NODES_AVAILABLE', 'No worker nodes available: every worker is failed');
+      this.failColumns?.(none);
+      const rejected = Promise.reject(none);
+      rejected.catch(() => {});
+      this.round = { outputs: rejected, oneLeft: Promise.resolve(undefined), abort: () => this.abort() };
+      return;
+    }
+    // Every producer fragment starts now (each waits for its own sources); the root's inputs follow.
+    for (const f of plan.fragments) if (f.id !== 0) void this.fragmentTasks(f.id).catch(() => {});
+    const outputs = Promise.all(root.sources.map(async (s) => this.inputOf(root, s.fragmentId, await this.fragmentTasks(s.fragmentId), undefined)));
+    outputs.catch((err: unknown) => {
+      this.failColumns?.(err);
+      this.abort();
+    });
+    this.round = { outputs, oneLeft: this.oneLeftOf(root, outputs), abort: () => this.abort() };
+  }
+
+  private alive(): Node[] {
+    return this.host.aliveWorkers().filter((w) => !this.suspects.has(w.nodeId));
+  }
+
+  /** Ends every task of the query on its worker (cancelled, failed, or the root read their outputs). */
+  abort(): void {
+    this.controller.abort();
+    this.dropAll();
+  }
+
+  /** Deletes every producer task (and so its files) the query has on a worker. */
+  dropAll(): void {
+    for (const list of this.slots.values()) {
+      for (const slot of list) {
+        for (const task of [slot.running, slot.output]) {
+          if (!task) continue;
+          const node = this.host.aliveWorkers().find((w) => w.nodeId === task.nodeId);
+          if (node) this.host.deleteTask(this.host.clientOf(node), task.taskId);
+        }
       }
     }
-  };
+  }
 
-  const outputs = Promise.all(partitions.map((mine, p) => runLeaf(p, mine))).then((inputs) => {
+  /** The tasks of a fragment once every one has ended (its sources' first). */
+  private fragmentTasks(id: number): Promise<TaskSlot[]> {
+    let run = this.runs.get(id);
+    if (!run) {
+      run = this.runFragment(this.fragments.get(id)!);
+      run.catch(() => {});
+      this.runs.set(id, run);
+    }
+    return run;
+  }
+
+  private async runFragment(fragment: PlanFragment): Promise<TaskSlot[]> {
+    await Promise.all(fragment.sources.map((s) => this.fragmentTasks(s.fragmentId)));
+    if (this.controller.signal.aborted) throw this.controller.signal.reason ?? new VivaceError('USER_CANCELED', 'Query was canceled');
+    const alive = this.alive();
+    if (alive.length === 0) throw new VivaceError('NO_NODES_AVAILABLE', `No worker left to run fragment ${fragment.id} of query ${this.request.queryId}`);
+    const slot = (partition: number, node: Node, extra: Partial<TaskSlot>): TaskSlot => ({
+      fragment, partition, node, attempt: 0, tried: new Set(), task: emptyTask(fragment.id, partition), ...extra,
+    });
+    let slots: TaskSlot[];
+    let splitCount: number;
+    if (fragment.partitioning === 'SOURCE' && fragment.scan) {
+      const files = this.staged.splits.get(fragment.id)!;
+      const splits = files.splits ? [...files.splits] : splitsOf(files.names, alive.length, files.rows);
+      const partitions = alive.map((_, p) => splits.filter((__, i) => i % alive.length === p)).filter((s) => s.length > 0);
+      slots = partitions.map((mine, p) => slot(p, alive[p]!, { splits: mine }));
+      splitCount = splits.length;
+    } else if (fragment.partitioning === 'HASH') {
+      const n = this.buckets.get(fragment.id)!;
+      slots = Array.from({ length: n }, (_, b) => slot(b, alive[b % alive.length]!, { bucket: b }));
+      splitCount = n;
+    } else {
+      slots = [slot(0, alive[0]!, {})];
+      splitCount = 1;
+    }
+    this.slots.set(fragment.id, slots);
+    const stats = this.stats.get(fragment.id)!;
+    Object.assign(stats, { nodes: new Set(slots.map((s) => s.node.nodeId)).size, totalSplits: splitCount, runningSplits: splitCount, startedAt: stats.startedAt ?? Date.now(), endedAt: undefined });
+    await Promise.all(slots.map((s) => this.runSlot(s)));
     stats.endedAt = Date.now();
-    return inputs;
-  });
-  // The first failure ends the other leaves; before any leaf planned, it is the plan's failure too.
-  outputs.catch(() => {
-    controller.abort();
-    answerOneLeft(undefined);
-  });
-  const failedFirst = outputs.then(() => new Promise<never>(() => {}));
-  const both = Promise.race([columns, failedFirst]);
-  both.catch(() => {});
-  return { columns: both, outputs, oneLeft, abort: () => controller.abort() };
+    return slots;
+  }
+
+  /** A consumer's input from a source fragment's ended tasks (its bucket of a HASH output). */
+  private inputOf(consumer: PlanFragment, sourceId: number, producers: readonly TaskSlot[], bucket: number | undefined): FragmentInput {
+    const source = this.fragments.get(sourceId)!;
+    const tasks: StageInput[] = producers.map((p) => {
+      const at = p.output ?? p.running;
+      if (!at) throw new VivaceError('GENERIC_INTERNAL_ERROR', `Task ${p.partition} of fragment ${sourceId} has no output for fragment ${consumer.id}`);
+      return { uri: at.uri, taskId: at.taskId };
+    });
+    if (source.output.kind !== 'HASH') return { fragmentId: sourceId, tasks };
+    return { fragmentId: sourceId, tasks, bucket: bucket ?? 0, buckets: this.buckets.get(consumer.id) ?? 1 };
+  }
+
+  /** How a fragment's tasks write their output: as its consumer reads it (HASH: the consumer's bucket count). */
+  private outputOf(fragment: PlanFragment): FragmentOutput {
+    if (fragment.output.kind !== 'HASH') return { kind: fragment.output.kind };
+    const consumer = this.staged.plan.fragments.find((f) => f.sources.some((s) => s.fragmentId === fragment.id));
+    return { kind: 'HASH', buckets: (consumer && this.buckets.get(consumer.id)) ?? 1 };
+  }
+
+  /** The stage a task of `slot` runs, over its sources' current outputs. */
+  private stageOf(slot: TaskSlot): FragmentStage {
+    const { fragment } = slot;
+    const inputs = fragment.sources.map((s) => this.inputOf(fragment, s.fragmentId, this.slots.get(s.fragmentId) ?? [], slot.bucket));
+    return {
+      kind: 'fragment', fragmentId: fragment.id, inputs, output: this.outputOf(fragment), choices: this.staged.plan.choices,
+      ...(slot.splits ? { splits: slot.splits } : {}),
+    };
+  }
+
+  /** Runs a task to its end, again on another alive worker (or after its lost producers ran again) when it fails so. */
+  private async runSlot(slot: TaskSlot): Promise<void> {
+    const { signal } = this.controller;
+    const stats = this.stats.get(slot.fragment.id)!;
+    for (;;) {
+      const node = slot.node;
+      slot.tried.add(node.nodeId);
+      const client = this.host.clientOf(node);
+      const taskId = `${this.request.queryId}.${slot.fragment.id}.${slot.partition}.${slot.attempt++}`;
+      try {
+        const task: TaskPlanRequest = { queryId: this.request.queryId, sql: this.request.sql, session: this.request.session, execute: true, stage: this.stageOf(slot) };
+        const started = Date.now();
+        this.answerColumns?.(await postProducerTask(this.host, client, taskId, task, signal, this.taskError));
+        slot.running = { ...node, taskId };
+        this.onChange?.();
+        const done = await client.call('GET', taskResultsPath(taskId, 0, 1 << 16), undefined, { timeoutMs: this.host.workTimeoutMs, signal, headers: await this.host.headers() });
+        if (done.status !== 204 && done.status !== 200) throw this.taskError(done, client, 'fragment results');
+        const splits = slot.splits?.length ?? 1;
+        const figures = {
+          outputRows: headerNumber(done, TASK_HEADERS.updateCount), outputBytes: headerNumber(done, TASK_HEADERS.outputBytes), processedRows: headerNumber(done, TASK_HEADERS.processedRows),
+          processedBytes: headerNumber(done, TASK_HEADERS.processedBytes), cpuTimeMillis: headerNumber(done, TASK_HEADERS.cpuTimeMillis),
+        };
+        stats.completedSplits += splits;
+        stats.runningSplits = Math.max(0, stats.runningSplits - splits);
+        stats.outputRows += figures.outputRows;
+        stats.outputBytes = (stats.outputBytes ?? 0) + figures.outputBytes;
+        stats.processedRows += figures.processedRows;
+        stats.processedBytes += figures.processedBytes;
+        stats.cpuTimeMillis += figures.cpuTimeMillis;
+        slot.task = { ...slot.task, taskId, nodeId: node.nodeId, state: 'FINISHED', splits, ...figures, wallTimeMillis: Date.now() - started };
+        slot.running = undefined;
+        slot.output = { ...node, taskId };
+        this.onChange?.();
+        return;
+      } catch (err) {
+        slot.running = undefined;
+        // Cancelled, or another task failed: this one ends too (the worker may have started it).
+        this.host.deleteTask(client, taskId);
+        this.onChange?.();
+        if (signal.aborted || !workerTrouble(err)) throw err;
+        if (err instanceof WorkerTransportError) this.suspects.add(node.nodeId);
+        // Its producers' files may be what was lost (a pull failed): those run again first.
+        const lost = await this.lostProducers(slot.fragment);
+        if (signal.aborted) throw signal.reason ?? err;
+        await Promise.all(lost.map((p) => this.rerun(p)));
+        const alive = this.alive();
+        const stillThere = alive.some((w) => w.nodeId === node.nodeId);
+        const next = lost.length > 0 && stillThere ? node : alive.find((w) => !slot.tried.has(w.nodeId)) ?? alive.find((w) => w.nodeId !== node.nodeId);
+        if (!next || slot.attempt >= MAX_ATTEMPTS) {
+          throw new VivaceError('NO_NODES_AVAILABLE', `No worker left to run task ${slot.partition} of fragment ${slot.fragment.id} of query ${this.request.queryId}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        stats.retries++;
+        slot.node = next;
+      }
+    }
+  }
+
+  /** Called when a task starts or ends (the early root watches). */
+  private onChange: (() => void) | undefined;
+
+  /** The ended producer tasks of a fragment's sources whose output is gone: their worker lost, or the file. */
+  private async lostProducers(fragment: PlanFragment): Promise<TaskSlot[]> {
+    const producers = fragment.sources.flatMap((s) => this.slots.get(s.fragmentId) ?? []).filter((p) => p.output && !p.rerun);
+    const lost = await Promise.all(producers.map(async (p) => ((await this.outputThere(p)) ? undefined : p)));
+    return lost.filter((p): p is TaskSlot => p !== undefined);
+  }
+
+  /** Whether an ended producer's output can still be read (a HEAD of it answers 200). */
+  private async outputThere(producer: TaskSlot): Promise<boolean> {
+    const at = producer.output!;
+    if (this.suspects.has(at.nodeId) || !this.host.aliveWorkers().some((w) => w.nodeId === at.nodeId)) return false;
+    const bucket = producer.fragment.output.kind === 'HASH' ? 0 : undefined;
+    try {
+      const answer = await this.host.clientOf(at).call('HEAD', taskOutputPath(at.taskId, bucket), undefined, { timeoutMs: PROBE_TIMEOUT_MS, signal: this.controller.signal, headers: await this.host.headers() });
+      return answer.status === 200;
+    } catch (err) {
+      if (err instanceof WorkerTransportError && err.code !== 'AbortError') this.suspects.add(at.nodeId);
+      return false;
+    }
+  }
+
+  /** An ended producer run again on another alive worker (its output was lost); shared by its consumers. */
+  private rerun(producer: TaskSlot): Promise<void> {
+    if (!producer.rerun) {
+      const stats = this.stats.get(producer.fragment.id)!;
+      stats.retries++;
+      stats.completedSplits = Math.max(0, stats.completedSplits - (producer.splits?.length ?? 1));
+      stats.runningSplits += producer.splits?.length ?? 1;
+      producer.output = undefined;
+      const alive = this.alive();
+      const next = alive.find((w) => !producer.tried.has(w.nodeId)) ?? alive[0];
+      if (!next) return Promise.reject(new VivaceError('NO_NODES_AVAILABLE', `No worker left to run fragment ${producer.fragment.id} of query ${this.request.queryId} again`));
+      producer.node = next;
+      producer.rerun = this.runSlot(producer).finally(() => (producer.rerun = undefined));
+    }
+    return producer.rerun;
+  }
+
+  /** The early root's moment: every task of the root's one source but one ended, that one running planned. */
+  private oneLeftOf(root: PlanFragment, outputs: Promise<FragmentInput[]>): LeafRound['oneLeft'] {
+    const [source, ...more] = root.sources;
+    if (!source || more.length > 0) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      let settled = false;
+      const answer = (value: Awaited<LeafRound['oneLeft']>) => {
+        if (settled) return;
+        settled = true;
+        this.onChange = undefined;
+        resolve(value);
+      };
+      outputs.then(() => answer(undefined), () => answer(undefined));
+      this.onChange = () => {
+        const slots = this.slots.get(source.fragmentId);
+        if (!slots) return;
+        const left = slots.filter((s) => !s.output);
+        if (left.length === 0 || slots.length < 2) return answer(undefined);
+        const last = left.length === 1 ? left[0]!.running : undefined;
+        if (!last) return;
+        const input = this.inputOf(root, source.fragmentId, slots, undefined);
+        answer({ inputs: [input], last: { nodeId: last.nodeId, uri: last.uri } });
+      };
+    });
+  }
+
+  /**
+   * Plans the root over its sources' outputs (its first page comes with its plan). A root that could not
+   * pull an input (its producer's worker died after it ended) or was lost itself runs again, after the
+   * lost producers did.
+   */
+  async planRoot(abort: PlanAbort): Promise<Plan> {
+    const root = this.fragments.get(0)!;
+    const early = await earlyRoot(this.host, this.request, this.round, abort, this.staged.plan.choices).catch((err: unknown) => {
+      this.abort();
+      throw err;
+    });
+    if (early) {
+      this.dropAll();
+      return early;
+    }
+    for (let k = 0; ; k++) {
+      const removeAbort = abort.onAbort(() => this.abort());
+      let inputs: FragmentInput[];
+      try {
+        inputs = await Promise.all(root.sources.map(async (s) => this.inputOf(root, s.fragmentId, await this.fragmentTasks(s.fragmentId), undefined)));
+      } catch (err) {
+        if (abort.aborted) throw abort.reason;
+        throw err;
+      } finally {
+        removeAbort();
+      }
+      try {
+        const plan = await this.host.planRoot({
+          queryId: this.request.queryId, sql: this.request.sql, session: this.request.session, execute: true, inlineFirstPage: true,
+          ...(this.request.targetBytes === undefined ? {} : { targetBytes: this.request.targetBytes }),
+          stage: { kind: 'fragment', fragmentId: 0, inputs, choices: this.staged.plan.choices },
+        }, rootAttempt(k), abort);
+        // The root pulled its inputs while it planned: the producers are done with.
+        this.dropAll();
+        return plan;
+      } catch (err) {
+        if (abort.aborted || !workerTrouble(err) || k + 1 >= MAX_ATTEMPTS / 2) {
+          this.abort();
+          throw err;
+        }
+        const lost = await this.lostProducers(root);
+        if (lost.length === 0 && this.alive().length === 0) {
+          this.abort();
+          throw new VivaceError('NO_NODES_AVAILABLE', `No worker left to run the root of query ${this.request.queryId}`);
+        }
+        this.rootRetries++;
+        await Promise.all(lost.map((p) => this.rerun(p)));
+      }
+    }
+  }
+
+  /** Each producer fragment's figures as a sub-stage of the root (or of its consumer), in plan order. */
+  subStages(): SubStageProgress[] {
+    const out: SubStageProgress[] = [];
+    for (const fragment of this.staged.plan.fragments) {
+      if (fragment.id === 0) continue;
+      const stats = this.stats.get(fragment.id)!;
+      const { retries: _retries, startedAt, endedAt, outputBytes: _bytes, ...figures } = stats;
+      const consumer = this.staged.plan.fragments.find((f) => f.sources.some((s) => s.fragmentId === fragment.id));
+      const tasks = (this.slots.get(fragment.id) ?? []).map((s): SubStageTask => {
+        if (s.output) return s.task;
+        const at = s.running;
+        return { ...emptyTask(fragment.id, s.partition), taskId: at?.taskId ?? '', nodeId: (at ?? s.node).nodeId, state: at ? 'RUNNING' : 'PLANNED' };
+      });
+      out.push({
+        ...figures, stageId: String(fragment.id), parentStageId: String(consumer?.id ?? 0), tasks,
+        ...(startedAt === undefined ? {} : { wallTimeMillis: (endedAt ?? Date.now()) - startedAt }),
+      });
+    }
+    return out;
+  }
+
+  /** Tasks run again in any stage (the root's too). */
+  get retries(): number {
+    let n = this.rootRetries;
+    for (const s of this.stats.values()) n += s.retries;
+    return n;
+  }
 }
 
-/** POSTs a leaf, executed with its plan: the statement's columns come back at once, the leaf runs on. */
-async function postLeafTask(host: StageHost, client: WorkerClient, taskId: string, request: TaskPlanRequest, signal: AbortSignal, taskError: TaskErrorOf): Promise<OutputColumn[]> {
+/** A task's figures before it ended. */
+const emptyTask = (fragmentId: number, partition: number): SubStageTask => ({
+  taskId: '', nodeId: '', state: 'PLANNED', splits: 0, outputRows: 0, outputBytes: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0, wallTimeMillis: 0, fragmentId, partition,
+});
+
+/** POSTs a producer task, executed with its plan: the statement's columns come back at once, the task runs on. */
+async function postProducerTask(host: StageHost, client: WorkerClient, taskId: string, request: TaskPlanRequest, signal: AbortSignal, taskError: TaskErrorOf): Promise<OutputColumn[]> {
   const planned = await client.call('POST', taskPath(taskId), JSON.stringify(request), { timeoutMs: host.workTimeoutMs, signal, headers: await host.headers() });
-  if (planned.status !== 200) throw taskError(planned, client, 'leaf plan');
+  if (planned.status !== 200) throw taskError(planned, client, 'fragment plan');
   let body: { columns?: unknown } | undefined;
   try {
     body = JSON.parse(planned.body.toString('utf8')) as { columns?: unknown };
   } catch {
     body = undefined;
   }
-  if (!Array.isArray(body?.columns)) throw new VivaceError('REMOTE_TASK_ERROR', `Worker ${client.nodeId} (${client.uri}) answered the leaf plan request with a plan without columns`);
+  if (!Array.isArray(body?.columns)) throw new VivaceError('REMOTE_TASK_ERROR', `Worker ${client.nodeId} (${client.uri}) answered the fragment plan request with a plan without columns`);
   return body.columns as OutputColumn[];
-}
-
-/** Waits for a leaf's end: results token 0 answers 204 then, with its figures. */
-async function awaitLeafTask(
-  host: StageHost, client: WorkerClient, taskId: string, stats: LeafStageStats, splitCount: number, signal: AbortSignal, taskError: TaskErrorOf,
-): Promise<void> {
-  const done = await client.call('GET', taskResultsPath(taskId, 0, 1 << 16), undefined, { timeoutMs: host.workTimeoutMs, signal, headers: await host.headers() });
-  if (done.status !== 204 && done.status !== 200) throw taskError(done, client, 'leaf results');
-  stats.completedSplits += splitCount;
-  stats.runningSplits = Math.max(0, stats.runningSplits - splitCount);
-  stats.outputRows += headerNumber(done, TASK_HEADERS.updateCount);
-  stats.processedRows += headerNumber(done, TASK_HEADERS.processedRows);
-  stats.processedBytes += headerNumber(done, TASK_HEADERS.processedBytes);
-  stats.cpuTimeMillis += headerNumber(done, TASK_HEADERS.cpuTimeMillis);
 }
 
 export const emptyLeafStats = (): LeafStageStats => ({
@@ -249,31 +526,26 @@ export const emptyLeafStats = (): LeafStageStats => ({
 });
 
 /**
- * A query in two stages once planned: its columns are the statement's, its leaves already running;
- * executing it waits for them, then runs the root, whose pages it passes on. Released unexecuted, it
- * ends the leaves.
+ * A query as fragments once planned: its columns are the statement's, its producers already running;
+ * executing it waits for the root's sources, then runs the root, whose pages it passes on. Released
+ * unexecuted, it ends the producers.
  */
 export class StagedPlan implements Plan {
   readonly updateType = undefined;
   private used = false;
 
-  constructor(
-    readonly columns: Plan['columns'],
-    private readonly leaves: LeafRound,
-    private readonly finish: (abort: PlanAbort) => Promise<Plan>,
-    private readonly stats: LeafStageStats,
-  ) {}
+  constructor(readonly columns: Plan['columns'], private readonly scheduler: FragmentScheduler) {}
 
   execute(): Execution {
     if (this.used) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'Plan executed twice');
     this.used = true;
-    return new StagedExecution(this.finish, this.leaves, this.stats);
+    return new StagedExecution(this.scheduler);
   }
 
   release(): void {
     if (this.used) return;
     this.used = true;
-    this.leaves.abort();
+    this.scheduler.abort();
   }
 }
 
@@ -282,7 +554,7 @@ class StagedExecution implements Execution {
   private root: Promise<Execution> | undefined;
   private rootExecution: Execution | undefined;
 
-  constructor(private readonly finish: (abort: PlanAbort) => Promise<Plan>, private readonly leaves: LeafRound, private readonly stats: LeafStageStats) {}
+  constructor(private readonly scheduler: FragmentScheduler) {}
 
   get updateCount(): number | undefined {
     return this.rootExecution?.updateCount;
@@ -293,7 +565,7 @@ class StagedExecution implements Execution {
   }
 
   async next(targetBytes: number): Promise<RowBatch | null> {
-    this.root ??= this.finish(this.abort).then((plan) => {
+    this.root ??= this.scheduler.planRoot(this.abort).then((plan) => {
       // Cancelled while the root was being planned: its task goes at once.
       if (this.abort.aborted) {
         plan.release();
@@ -307,14 +579,12 @@ class StagedExecution implements Execution {
 
   cancel(): void {
     this.abort.abort(new VivaceError('USER_CANCELED', 'Query was canceled'));
-    this.leaves.abort();
+    this.scheduler.abort();
     this.rootExecution?.cancel();
   }
 
   progress(): ExecutionProgress {
     const root = this.rootExecution?.progress() ?? { processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 };
-    const { retries: _retries, startedAt, endedAt, ...leaf } = this.stats;
-    if (startedAt !== undefined) leaf.wallTimeMillis = (endedAt ?? Date.now()) - startedAt;
-    return { processedRows: root.processedRows, processedBytes: root.processedBytes, cpuTimeMillis: root.cpuTimeMillis, subStages: [leaf] };
+    return { processedRows: root.processedRows, processedBytes: root.processedBytes, cpuTimeMillis: root.cpuTimeMillis, subStages: this.scheduler.subStages() };
   }
 }

@@ -8,7 +8,7 @@
 //   GET    /v1/task/{taskId}/results/{token}?targetBytes=N     -> 200 page | 204 end | error
 //   DELETE /v1/task/{taskId}                   cancel the plan or execution and release it -> 204
 //   GET    /v1/task                            TaskInfo[] of the tasks the worker holds
-//   GET    /v1/task/{taskId}/output            a finished leaf task's partial rows (Parquet) -> 200 | 409 | 404
+//   GET    /v1/task/{taskId}/output[?bucket=B] a finished producer task's output (Parquet), bucket B of a HASH output -> 200 | 409 | 404
 //
 // Stage tasks (a query over one tpch table in two stages, planner/aggregate-stages.ts): a request with `stage` runs
 // a part of the statement in `sql` rather than all of it. Each worker derives the stage's SQL from that
@@ -18,6 +18,11 @@
 // the file is complete, with the partial rows written as TASK_HEADERS.updateCount and its splits' rows
 // and bytes as progress. The root (`{queryId}.0.0.{attempt}`) pulls each input's output worker to
 // worker (with the internal bearer), combines them, and pages its rows as any query's.
+// Fragment tasks (`kind: 'fragment'`) generalise this to any DistributedPlan (lib/planner/fragment.types.ts):
+// `{queryId}.{fragmentId}.{partition}.{attempt}`; every fragment but the root writes its output (one
+// file, or one per consumer bucket placed by the hash of its keys) and ends as a leaf does; a consumer
+// pulls each input's file (its bucket) worker to worker. Leaf and root are fragments 1 and 0 of the
+// two-stage plan.
 // The exchange is Parquet: DuckDB writes it (COPY) and reads it with no extension, and no row passes
 // through JavaScript. Arrow IPC (apache-arrow) would need the rows in JavaScript first, as the node-api
 // has no Arrow output, and was no smaller: Q1's partial rows of 3 sf1 parts (4 rows, 13 columns) are
@@ -34,6 +39,7 @@ import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js
 import type { ErrorLocation } from '../protocol/types.js';
 import type { ErrorName } from '../protocol/error-codes.js';
 import type { Split } from '../connectors/connector.types.js';
+import type { PlanChoices } from '../planner/fragment.types.js';
 
 export const TASK_PATH = '/v1/task';
 
@@ -87,12 +93,47 @@ export interface StageInput {
   taskId: string;
 }
 
-export type TaskStage = { kind: 'leaf'; splits: TaskSplit[] } | { kind: 'root'; inputs: StageInput[] };
+/**
+ * A fragment's input: the finished tasks of one source fragment whose outputs it reads, and for a source
+ * with HASH output the bucket this task reads of each (0 to buckets - 1) and the bucket count.
+ */
+export interface FragmentInput {
+  fragmentId: number;
+  tasks: StageInput[];
+  bucket?: number;
+  buckets?: number;
+}
+
+/** How a non-root fragment task writes its output: one file (SINGLE, BROADCAST) or one per bucket (HASH). */
+export type FragmentOutput = { kind: 'SINGLE' } | { kind: 'BROADCAST' } | { kind: 'HASH'; buckets: number };
+
+/**
+ * A task of any fragment of the statement's distributed plan (distributed-plan.ts), id
+ * `{queryId}.{fragmentId}.{partition}.{attempt}`: its splits (a SOURCE fragment), its inputs (one per
+ * source fragment), its output (absent for the root, fragment 0, whose rows page) and the coordinator's
+ * plan choices, from which the worker derives the same plan.
+ */
+export interface FragmentStage {
+  kind: 'fragment';
+  fragmentId: number;
+  splits?: TaskSplit[];
+  inputs: FragmentInput[];
+  output?: FragmentOutput;
+  choices?: PlanChoices;
+}
+
+/** `leaf` and `root`: the two-stage plan's fragment 1 and fragment 0 (the shape before fragments). */
+export type TaskStage = { kind: 'leaf'; splits: TaskSplit[] } | { kind: 'root'; inputs: StageInput[] } | FragmentStage;
 
 /** Most splits of a leaf, and inputs of a root, a request may name. */
 export const MAX_STAGE_ITEMS = 4096;
+/** Most buckets of a HASH exchange (one task per bucket). */
+export const MAX_BUCKETS = 1024;
+/** Most fragments a plan, and sources a fragment task, may have. */
+export const MAX_FRAGMENTS = 256;
 
-export const taskOutputPath = (taskId: string): string => `${taskPath(taskId)}/output`;
+/** A finished task's output: its one file, or bucket `bucket` of a HASH output. */
+export const taskOutputPath = (taskId: string, bucket?: number): string => `${taskPath(taskId)}/output${bucket === undefined ? '' : `?bucket=${bucket}`}`;
 
 /** The coordinator's snapshot rows, for a worker's `system` catalog (lib/connectors/system/system-tables.ts). */
 export interface SystemSnapshot {
@@ -137,6 +178,8 @@ export const TASK_HEADERS = {
   processedRows: 'x-vivace-processed-rows',
   processedBytes: 'x-vivace-processed-bytes',
   cpuTimeMillis: 'x-vivace-cpu-millis',
+  /** Bytes the task wrote so far: a producer's exchange files, any other task's rendered rows. */
+  outputBytes: 'x-vivace-output-bytes',
   /** On a POST answered with its first page inline: the byte length of the plan JSON the body starts with. */
   planBytes: 'x-vivace-plan-bytes',
 } as const;

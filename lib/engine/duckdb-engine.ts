@@ -153,6 +153,10 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     // queries left its pages resident on an idle coordinator (~20 MB after 10,000 short queries); its
     // background thread returns them to the system within seconds.
     allocator_background_threads: 'true',
+    // DuckDB's external file cache keeps a file's blocks by path and modification time: a file rewritten
+    // at the same path with the same size within that time's granularity was read stale (an exchange file
+    // of another query, a lake file replaced in place). The files are local; the OS caches them anyway.
+    enable_external_file_cache: 'false',
   };
   if (options.memoryLimit) config.memory_limit = options.memoryLimit;
   if (options.threads) config.threads = String(options.threads);

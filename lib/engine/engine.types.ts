@@ -54,7 +54,34 @@ export interface ExecutionProgress {
 }
 
 /** What a sub-stage has done so far (issue 10 §3's stage stats); outputRows: rows it handed to its parent; wallTimeMillis: since its first task started, absent until then. */
-export type SubStageProgress = Omit<StageCounters, 'wallTimeMillis' | 'physicalInputRows' | 'physicalInputBytes'> & { outputRows: number; wallTimeMillis?: number };
+export type SubStageProgress = Omit<StageCounters, 'wallTimeMillis' | 'physicalInputRows' | 'physicalInputBytes'> & {
+  outputRows: number;
+  wallTimeMillis?: number;
+  /** The stage's id (its fragment's, Trino's stage id) and its consumer's; absent: '1' under the root '0' (two stages). */
+  stageId?: string;
+  parentStageId?: string;
+  /** Its tasks, as far as they went. */
+  tasks?: SubStageTask[];
+};
+
+/** One task of a sub-stage (Trino's TaskStatus and TaskStats, as far as a worker reports them). */
+export interface SubStageTask {
+  taskId: string;
+  fragmentId: number;
+  partition: number;
+  nodeId: string;
+  state: 'PLANNED' | 'RUNNING' | 'FINISHED';
+  /** Splits it read (a SOURCE task), or 1 (its inputs). */
+  splits: number;
+  /** Rows and bytes it wrote to the exchange. */
+  outputRows: number;
+  outputBytes: number;
+  /** Rows and bytes its scans read. */
+  processedRows: number;
+  processedBytes: number;
+  cpuTimeMillis: number;
+  wallTimeMillis: number;
+}
 
 /** A running statement: pull batches until `null`. */
 export interface Execution {

@@ -14,9 +14,10 @@ import {
 import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { Session } from '../protocol/types.js';
+import { exchangeTableOf } from '../planner/fragment.types.js';
 
-/** The table the root reads the leaves' partial rows from (its rows are supplied by the root task). */
-export const PARTIALS_TABLE = { catalog: 'vivace_stage', schema: 'exchange', table: 'partials' } as const;
+/** The table the root reads the leaves' partial rows from: fragment 1's exchange table (distributed-plan.ts). */
+export const PARTIALS_TABLE = exchangeTableOf(1);
 
 /** The catalogs whose connector splits a scan of their tables (Connectors.splittable). */
 export type StageCatalogs = ReadonlySet<string>;
@@ -42,7 +43,9 @@ const REFUSED: ReadonlySet<string> = new Set([
   'QuantifiedComparisonExpression', 'With', 'Values', 'Union', 'Intersect', 'Except', 'Offset', 'FetchFirst',
 ]);
 
-const keyName = (i: number) => `vivace_g${i}`;
+/** The leaf's grouping key columns are named vivace_g{i}. */
+export const GROUP_KEY_PREFIX = 'vivace_g';
+const keyName = (i: number) => `${GROUP_KEY_PREFIX}${i}`;
 const partialName = (i: number) => `vivace_a${i}`;
 /** The leaf's column of the distinct aggregates' argument (an extra leaf key). */
 const DISTINCT_NAME = 'vivace_d0';

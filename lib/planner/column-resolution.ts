@@ -29,11 +29,11 @@ export interface ResolvedExpression {
 }
 
 /** Nodes whose meaning depends on more than this one scope. */
-const UNRESOLVABLE: ReadonlySet<string> = new Set([
+export const UNRESOLVABLE: ReadonlySet<string> = new Set([
   'SubqueryExpression', 'ExistsPredicate', 'QuantifiedComparisonExpression', 'LambdaExpression', 'Parameter', 'GroupingOperation',
 ]);
 /** Nodes holding names that are no column references. */
-const OPAQUE: ReadonlySet<string> = new Set([
+export const OPAQUE: ReadonlySet<string> = new Set([
   'QualifiedName', 'GenericDataType', 'RowDataType', 'DateTimeDataType', 'IntervalDataType', 'GenericLiteral', 'IntervalLiteral',
   'NullLiteral', 'BooleanLiteral', 'LongLiteral', 'DecimalLiteral', 'DoubleLiteral', 'StringLiteral', 'BinaryLiteral',
 ]);

@@ -15,8 +15,10 @@ import { quoteIdentifier } from '../sql/sql-formatter.js';
 import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
-import { planStages, PARTIALS_TABLE } from './aggregate-stages.js';
+import { GROUP_KEY_PREFIX, planStages, PARTIALS_TABLE } from './aggregate-stages.js';
+import { hashFinal } from './hash-final.js';
 import { ColumnScope, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
+import { DerivedScope, derivedColumnName, mergeableDerived } from './derived-tables.js';
 import { chooseJoins, estimatedBytes, validChoices, type JoinEdge } from './join-order.js';
 import {
   EXCHANGE_CATALOG, exchangeTableOf,
@@ -100,9 +102,12 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
   if (statement.body.type !== 'QuerySpecification') return undefined;
   const spec = statement.body;
   if (!spec.from || spec.windows.length > 0 || spec.select.selectItems.some((i) => i.type !== 'SingleColumn')) return undefined;
+  // The joins are the query's own, or those of a derived table merged into it (derived-tables.ts).
+  const derived = mergeableDerived(spec);
+  const joinSpec = derived?.inner ?? spec;
   const tables: { node: Table; alias?: Identifier }[] = [];
   const conditions: Expression[] = [];
-  if (!flattenFrom(spec.from, tables, conditions) || tables.length < 2) return undefined;
+  if (!joinSpec.from || !flattenFrom(joinSpec.from, tables, conditions) || tables.length < 2) return undefined;
   const relations: PlanRelation[] = [];
   for (const [index, { node, alias }] of tables.entries()) {
     if (node.queryPeriod) return undefined;
@@ -120,7 +125,27 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
   const pushed: Expression[][] = relations.map(() => []);
   const edges: Analysis['edges'] = [];
   const residuals: ResolvedExpression[] = [];
-  for (const c of [...conditions.flatMap(conjuncts), ...conjuncts(spec.where)]) {
+  // The outer query reads the derived table's columns as the inner items' expressions.
+  let outer: Pick<ColumnScope, 'resolve'> = scope;
+  if (derived) {
+    const columns = new Map<string, ResolvedExpression>();
+    for (const item of derived.inner.select.selectItems) {
+      if (item.type !== 'SingleColumn') return undefined;
+      const name = derivedColumnName(item);
+      const r = scope.resolve(item.expression);
+      if (!r) return undefined;
+      // A name given twice is ambiguous when read: leave such a query to one task.
+      if (name !== undefined) columns.set(name, columns.has(name) ? { expression: item.expression, relations: new Set([-1]), symbols: new Set() } : r);
+    }
+    if ([...columns.values()].some((c) => c.relations.has(-1))) return undefined;
+    outer = new DerivedScope(columns, derived.name);
+    for (const c of conjuncts(spec.where)) {
+      const r = outer.resolve(c);
+      if (!r) return undefined;
+      residuals.push(r);
+    }
+  }
+  for (const c of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
     const r = scope.resolve(c);
     if (!r) return undefined;
     const e = r.expression;
@@ -144,7 +169,7 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
   const items: SelectItem[] = [];
   for (const item of spec.select.selectItems) {
     if (item.type !== 'SingleColumn') return undefined;
-    const e = use(scope.resolve(item.expression));
+    const e = use(outer.resolve(item.expression));
     if (!e) return undefined;
     // A plain column keeps its name as the output's (output-names.ts), now that it reads a symbol.
     const named = item.alias ?? (item.expression.type === 'Identifier' ? item.expression : item.expression.type === 'DereferenceExpression' ? item.expression.field : undefined);
@@ -157,7 +182,7 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
       if (element.type !== 'SimpleGroupBy') return undefined;
       const expressions = [];
       for (const g of element.expressions) {
-        const e = use(scope.resolve(g));
+        const e = use(outer.resolve(g));
         if (!e) return undefined;
         expressions.push(e);
       }
@@ -165,7 +190,7 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
     }
     groupBy = { ...groupBy, groupingElements: elements };
   }
-  const having = spec.having && use(scope.resolve(spec.having));
+  const having = spec.having && use(outer.resolve(spec.having));
   if (spec.having && !having) return undefined;
   // ORDER BY may name an output column by its alias (Trino resolves those first) or its ordinal.
   const aliases = new Set(spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' && i.alias ? [fold(i.alias.value)] : [])));
@@ -174,7 +199,7 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
   if (orderBy) {
     const sortItems = [];
     for (const s of orderBy.sortItems) {
-      const e = use(scope.resolve(s.sortKey, isAlias));
+      const e = use(outer.resolve(s.sortKey, isAlias));
       if (!e) return undefined;
       sortItems.push({ ...s, sortKey: e });
     }
@@ -295,7 +320,19 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   if (stages) {
     last.columns = stages.partialColumns;
     last.sql = (x) => formatSql(replaceTable(parseStatement(stages.leafSql), JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
-    root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))) };
+    const keys = stages.partialColumns.filter((c) => c.startsWith(GROUP_KEY_PREFIX));
+    const split = keys.length > 0 ? hashFinal(parseStatement(stages.rootSql) as Query) : undefined;
+    if (split) {
+      // Grouped: the final aggregation runs in a HASH stage on the group keys, the root only sorts.
+      last.output = { kind: 'HASH', keys };
+      const final: Draft = {
+        partitioning: 'HASH', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: split.columns,
+        sql: (x) => formatSql(replaceTable(split.bucketQuery, PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))),
+      };
+      root = { partitioning: 'SINGLE', sources: [final], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(split.rootQuery(tableNodeOf(x(final), a.query))) };
+    } else {
+      root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))) };
+    }
   } else {
     last.columns = joinedColumns;
     last.sql = (x) => joinSql(x, joinedColumns);

@@ -6,13 +6,14 @@
 // rows are the same rows wherever they are read, and every reference keeps its alias.
 import {
   mapTree, walk,
-  type AliasedRelation, type Node, type Statement, type Table,
+  type AliasedRelation, type Expression, type Node, type Relation, type Statement, type Table,
 } from '../sql/index.js';
 import { formatSql } from '../sql/sql-formatter.js';
 import { quoteIdentifier } from '../sql/sql-formatter.js';
 import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
+import { ColumnScope, type PlanRelation } from './column-resolution.js';
 import { exchangeTableOf, type DistributedPlan, type PlanChoices, type PlanFragment } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession, TableLayout } from './planner.types.js';
 
@@ -32,14 +33,12 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
   const ctes = new Set<string>();
   const names = new Set<string>();
   let refused = false;
-  let star = false;
-  const tables: { node: Table; table: ScannedTable }[] = [];
+  const tables: { node: Table; table: ScannedTable; name: string }[] = [];
   walk(statement, (n, parent) => {
     if (REFUSED.has(n.type) || (n.type === 'With' && n.recursive)) refused = true;
     // Column aliases of a table name all its columns, in order: a fragment keeps only some.
     if (n.type === 'AliasedRelation' && n.columnNames && n.relation.type === 'Table') refused = true;
     if (n.type === 'WithQuery') ctes.add(fold(n.name.value));
-    if (n.type === 'AllColumns') star = true;
     if (n.type === 'Identifier') {
       // Hidden columns ($path, tpch's row_number) are no columns of a fragment's rows.
       const name = fold(n.value);
@@ -53,43 +52,58 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
       if (!parent || (parent.type !== 'AliasedRelation' && parent.type !== 'Join' && parent.type !== 'QuerySpecification')) refused = true;
       const r = resolveTable(parts, session);
       if (parts.length > 3 || r.catalog === undefined || r.schema === undefined) refused = true;
-      else tables.push({ node: n, table: { catalog: r.catalog, schema: r.schema, table: r.table } });
+      else tables.push({ node: n, table: { catalog: r.catalog, schema: r.schema, table: r.table }, name: parent?.type === 'AliasedRelation' ? fold(parent.alias.value) : r.table });
     }
   });
   if (refused || tables.length === 0) return undefined;
   // CTE names are collected as the walk meets them: a table named like a later CTE is checked again.
   const read = tables.filter((t) => !(partsOf(t.node.name).length === 1 && ctes.has(partsOf(t.node.name)[0]!)));
 
-  const distinct = new Map<string, { table: ScannedTable; layout: TableLayout }>();
+  const layouts = new Map<string, TableLayout>();
   for (const { table } of read) {
-    if (distinct.has(keyOf(table))) continue;
+    if (layouts.has(keyOf(table))) continue;
     const layout = metadata.table(table);
     if (!layout || layout.columns.length === 0) return undefined;
-    distinct.set(keyOf(table), { table, layout });
+    layouts.set(keyOf(table), layout);
   }
-  const entries = [...distinct.values()];
+  const pushed = pushedConjuncts(statement, read, layouts);
+  const whole = starredTables(statement, read);
+
+  // One fragment per table and pushed WHERE (references alike share it).
+  const entries: { key: string; table: ScannedTable; layout: TableLayout; alias: string; where: Expression[]; star: boolean }[] = [];
+  const entryOf = new Map<Table, number>();
+  for (const r of read) {
+    const where = pushed.get(r.node) ?? [];
+    const alias = where.length > 0 ? r.name : '';
+    const star = whole.has(r.node);
+    const key = `${keyOf(r.table)}\u0000${alias}\u0000${star}\u0000${where.map((w) => formatSql(w)).join('\u0000')}`;
+    let at = entries.findIndex((e) => e.key === key);
+    if (at < 0) at = entries.push({ key, table: r.table, layout: layouts.get(keyOf(r.table))!, alias, where, star }) - 1;
+    entryOf.set(r.node, at);
+  }
   const split = given ? given.split : entries.map((e) => e.layout.splits);
   if (split.length !== entries.length || !split.some((s) => s === true)) return undefined;
   if (given && (given.order.length > 0 || given.joins.length > 0)) return undefined;
-  const idOf = new Map(entries.map((e, i) => [keyOf(e.table), i + 1]));
 
   const sources: PlanFragment[] = entries.map((e, i) => {
     // Every column the statement could name (a superset: any identifier of that name anywhere).
-    const kept = star ? e.layout.columns : e.layout.columns.filter((c) => names.has(c.name));
+    const kept = e.star ? e.layout.columns : e.layout.columns.filter((c) => names.has(c.name));
     const columns = (kept.length > 0 ? kept : e.layout.columns.slice(0, 1)).map((c) => c.name);
+    const where = e.where.length === 0 ? undefined : e.where.length === 1 ? e.where[0]! : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: e.where, location: e.where[0]!.location };
+    const from = `${tableText(e.table)}${e.alias ? ` AS ${quoteIdentifier(e.alias)}` : ''}`;
     return {
       id: i + 1,
       partitioning: split[i] ? 'SOURCE' : 'SINGLE',
-      ...(split[i] ? { scan: { table: e.table } } : {}),
+      ...(split[i] ? { scan: { table: e.table, ...(where ? { where } : {}) } } : {}),
       sources: [],
       output: { kind: 'SINGLE' },
-      sql: `SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${tableText(e.table)}`,
+      sql: `SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${from}${where ? ` WHERE ${formatSql(where)}` : ''}`,
       columns,
     };
   });
 
   const stand = (n: Table, at: Node): Table => {
-    const t = exchangeTableOf(idOf.get(keyOf(read.find((r) => r.node === n)!.table))!);
+    const t = exchangeTableOf(entryOf.get(n)! + 1);
     const id = (value: string) => ({ type: 'Identifier' as const, value, quoted: true, location: at.location });
     return { type: 'Table', location: at.location, queryPeriod: undefined, name: { type: 'QualifiedName', location: at.location, parts: [id(t.catalog), id(t.schema), id(t.table)] } };
   };
@@ -105,5 +119,86 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
     return undefined;
   });
   const root: PlanFragment = { id: 0, partitioning: 'SINGLE', sources: sources.map((s) => ({ fragmentId: s.id, table: exchangeTableOf(s.id) })), output: { kind: 'SINGLE' }, sql: formatSql(rootTree), columns: [] };
-  return { fragments: [root, ...sources], choices: { order: [], joins: [], split }, tables: entries.map((e) => e.table) };
+  return { fragments: [root, ...sources], choices: { order: [], joins: [], split }, tables: [...new Map(read.map((r) => [keyOf(r.table), r.table])).values()] };
+}
+
+/**
+ * The WHERE conjuncts of each query specification that read only one of its tables, by that table's node:
+ * they filter its rows before they are gathered. Only where the FROM is inner joins of tables (a filter on
+ * an outer join's null-supplying side must run after the join) and a conjunct resolves in that FROM alone
+ * (no subquery, no outer query's column, no ambiguous name).
+ */
+function pushedConjuncts(statement: Statement, read: readonly { node: Table; table: ScannedTable; name: string }[], layouts: ReadonlyMap<string, TableLayout>): Map<Table, Expression[]> {
+  const pushed = new Map<Table, Expression[]>();
+  walk(statement, (n) => {
+    if (n.type !== 'QuerySpecification' || !n.from || !n.where) return;
+    const tables: Table[] = [];
+    if (!innerTables(n.from, tables)) return;
+    const relations: PlanRelation[] = [];
+    for (const node of tables) {
+      const r = read.find((x) => x.node === node);
+      if (!r) return;
+      relations.push({ index: relations.length, table: r.table, name: r.name, layout: layouts.get(keyOf(r.table))! });
+    }
+    const scope = new ColumnScope(relations);
+    for (const c of conjunctsOf(n.where)) {
+      const resolved = scope.resolve(c);
+      if (!resolved || resolved.relations.size !== 1) continue;
+      const node = tables[[...resolved.relations][0]!]!;
+      pushed.set(node, [...(pushed.get(node) ?? []), c]);
+    }
+  });
+  return pushed;
+}
+
+/** The tables of a FROM of inner joins (their ON conditions stay where they are), or false for any other FROM. */
+function innerTables(relation: Relation, tables: Table[]): boolean {
+  if (relation.type === 'Join') {
+    if (relation.joinType !== 'INNER' && relation.joinType !== 'IMPLICIT' && relation.joinType !== 'CROSS') return false;
+    return innerTables(relation.left, tables) && innerTables(relation.right, tables);
+  }
+  if (relation.type === 'AliasedRelation') return !relation.columnNames && relation.relation.type === 'Table' && innerTables(relation.relation, tables);
+  if (relation.type === 'Table') {
+    tables.push(relation);
+    return true;
+  }
+  return false;
+}
+
+function conjunctsOf(e: Expression): Expression[] {
+  return e.type === 'LogicalExpression' && e.operator === 'AND' ? e.terms.flatMap(conjunctsOf) : [e];
+}
+
+/**
+ * The tables a `*` or `t.*` reads every column of: those of its query specification's FROM (all, or the one
+ * named). The select list of an EXISTS subquery reads nothing.
+ */
+function starredTables(statement: Statement, read: readonly { node: Table; name: string }[]): Set<Table> {
+  const starred = new Set<Table>();
+  const existential = new Set<Node>();
+  walk(statement, (n) => {
+    if (n.type === 'ExistsPredicate') existential.add(n.subquery.query.body);
+    if (n.type !== 'QuerySpecification' || !n.from || existential.has(n)) return;
+    const targets = n.select.selectItems.flatMap((i) => (i.type === 'AllColumns' ? [i.target] : []));
+    if (targets.length === 0) return;
+    const tables: Table[] = [];
+    fromTables(n.from, tables);
+    for (const t of tables) {
+      const name = read.find((r) => r.node === t)?.name;
+      if (targets.some((target) => target === undefined || (target.type === 'Identifier' && fold(target.value) === name) || target.type !== 'Identifier')) starred.add(t);
+    }
+  });
+  return starred;
+}
+
+/** The tables a FROM reads directly (through joins and aliases, not into subqueries). */
+function fromTables(relation: Relation, tables: Table[]): void {
+  if (relation.type === 'Join') {
+    fromTables(relation.left, tables);
+    fromTables(relation.right, tables);
+  } else if (relation.type === 'AliasedRelation') {
+    fromTables(relation.relation, tables);
+  } else if (relation.type === 'Table') {
+    tables.push(relation);
+  }
 }

@@ -6,6 +6,7 @@ import { formatDataSize } from './data-size.js';
 import { formatDuration } from './duration.js';
 import { ERROR_CODES, type ErrorName } from './error-codes.js';
 import type { QueryView, StageView } from './query-view.types.js';
+import type { SubStageTask } from '../engine/engine.types.js';
 import { elapsedMillis, planningMillis, queuedMillis, stageStats, totalCounters } from './statement-stats.js';
 
 const iso = (millis: number): string => DateTime.fromMillis(millis).toISO()!;
@@ -89,7 +90,29 @@ function errorFields(view: QueryView): Record<string, unknown> {
  * and for the root the rows sent to the client.
  */
 function outputStageJson(stage: StageView, outputRows: number): Record<string, unknown> {
-  return { ...stageStats(stage), outputPositions: outputRows, subStages: stage.subStages.map((sub) => outputStageJson(sub, sub.outputRows)) };
+  return {
+    ...stageStats(stage), outputPositions: outputRows, subStages: stage.subStages.map((sub) => outputStageJson(sub, sub.outputRows)),
+    // A distributed stage's bytes exchanged: its tasks' files (Trino's StageStats.outputDataSize).
+    ...(stage.tasks === undefined ? {} : { outputDataSize: formatDataSize(stage.tasks.reduce((n, t) => n + t.outputBytes, 0)), tasks: stage.tasks.map(taskJson) }),
+  };
+}
+
+/**
+ * A stage's task as Trino's StageInfo lists it (TaskInfo: taskStatus and stats, the fields a worker
+ * reports here): its node and state, its splits, the rows and bytes its scans read, the rows it wrote to
+ * the exchange, its CPU and wall time.
+ */
+function taskJson(task: SubStageTask): Record<string, unknown> {
+  return {
+    taskStatus: { taskId: task.taskId, nodeId: task.nodeId, state: task.state },
+    stats: {
+      totalDrivers: task.splits, completedDrivers: task.state === 'FINISHED' ? task.splits : 0,
+      rawInputPositions: task.processedRows, rawInputDataSize: formatDataSize(task.processedBytes),
+      processedInputPositions: task.processedRows, processedInputDataSize: formatDataSize(task.processedBytes),
+      outputPositions: task.outputRows, outputDataSize: formatDataSize(task.outputBytes),
+      totalCpuTime: formatDuration(task.cpuTimeMillis), elapsedTime: formatDuration(task.wallTimeMillis),
+    },
+  };
 }
 
 export function renderQueryInfo(view: QueryView, self: string): Record<string, unknown> {

@@ -1,5 +1,5 @@
 // A query reduced to plain data: what the actors hand to the renderers and what history keeps.
-import type { RowBatch } from '../engine/engine.types.js';
+import type { RowBatch, SubStageTask } from '../engine/engine.types.js';
 import type { QueryState, StageCounters, StageState } from './states.js';
 import type { OutputColumn, QueryError, Session, SessionUpdates } from './types.js';
 
@@ -8,6 +8,8 @@ export interface StageView extends StageCounters {
   state: StageState;
   done: boolean;
   subStages: StageView[];
+  /** A distributed stage's tasks (absent: the root's one task, which the query's figures describe). */
+  tasks?: readonly SubStageTask[];
 }
 
 export interface QueryView {

@@ -1,14 +1,20 @@
-// What a worker runs for a stage task (planner/aggregate-stages.ts). A leaf scans its splits of a table, read as
-// the table's connector reads them, and writes its partial rows as one Parquet file (DuckDB's COPY: no row passes through JavaScript); a root
-// reads the leaves' files and finishes the query, its pages rendered as any query's. Both derive their
-// SQL from the user's statement here, after planning that statement as a user's (the SQL gate, catalog
-// access and the statement's own errors hold as for any task); the coordinator only names splits.
+// What a worker runs for a fragment task (distributed-plan.ts, task-protocol.ts). A fragment reads its
+// splits of a table, read as the table's connector reads them, and its inputs' Parquet files pulled from
+// the producers; every fragment but the root writes its output as Parquet (DuckDB's COPY: no row passes
+// through JavaScript), one file or one per consumer bucket; the root finishes the query, its pages
+// rendered as any query's. Each derives its SQL from the user's statement here, after planning that
+// statement as a user's (the SQL gate, catalog access and the statement's own errors hold as for any
+// task); the coordinator only names splits, producers and buckets.
 import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
-import { quoteString } from '../sql/sql-formatter.js';
+import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { quoteIdentifier, quoteString } from '../sql/sql-formatter.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { cachedStages, type StagePlan } from '../planner/aggregate-stages.js';
-import { inputSourceSql, leafDuckDbSql, rootDuckDbSql } from '../cluster/stage-sql.js';
+import { distributedPlanOf } from '../cluster/distributed-plan.js';
+import { fragmentDuckDbSql, inputSourceSql, type VirtualSource } from '../cluster/stage-sql.js';
+import { MAX_BUCKETS, type FragmentOutput } from '../cluster/task-protocol.js';
+import type { DistributedPlan, PlanChoices, PlanFragment } from '../planner/fragment.types.js';
 import type { Connectors } from '../connectors/connectors.js';
 import type { Split } from '../connectors/connector.types.js';
 import type { ParquetFooter } from '../connectors/hive/hive-splits.js';
@@ -28,24 +34,25 @@ export const MAX_SLICES = 1024;
 const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, { httpStatus: 400 });
 
 /**
- * Plans the user's statement as any task would (its errors are the user's), then its stages. Planning it
- * also generates the tpch schema into this worker's own cache when the cache lacks it (a worker on another
+ * Plans the user's statement as any task would (its errors are the user's), then derives its distributed
+ * plan as the coordinator did (distributed-plan.ts, with the coordinator's choices). Planning it also
+ * generates the tpch schema into this worker's own cache when the cache lacks it (a worker on another
  * machine): the generator's parts are the same files everywhere, so the splits the coordinator named exist.
  */
-async function stagesOf(engine: StageEngine, sql: string, session: Session, abort: PlanAbort | undefined, connectors: Connectors): Promise<{ stages: StagePlan; user: Plan }> {
+async function fragmentsOf(engine: StageEngine, sql: string, session: Session, choices: PlanChoices | undefined, abort: PlanAbort | undefined, connectors: Connectors, derive: DerivePlan): Promise<{ plan: DistributedPlan; columns: Plan['columns'] }> {
   const user = await engine.plan(sql, session, abort);
-  const stages = cachedStages(sql, session, connectors.splittable);
-  if (!stages) {
-    user.release();
-    throw bad('The statement does not split into a leaf and a root stage');
+  const columns = user.columns;
+  user.release();
+  const plan = derive(sql, session, connectors, choices);
+  if (!plan) throw bad('The statement does not split into fragments');
+  // A fragment reads the tables' files as they are: a user with a mask or row filter on one never gets
+  // here from the coordinator (it runs such a query as one task), and a request that asks anyway is refused.
+  for (const table of plan.tables) {
+    if (engine.readsGuarded(session.user, table)) {
+      throw new VivaceError('PERMISSION_DENIED', `Access Denied: ${table.catalog}.${table.schema}.${table.table} has a column mask or row filter for this user: it is not read in stages`);
+    }
   }
-  // A stage reads the table's files as they are: a user with a mask or row filter on it never gets here
-  // from the coordinator (it runs such a query as one task), and a request that asks anyway is refused.
-  if (engine.readsGuarded(session.user, stages.table)) {
-    user.release();
-    throw new VivaceError('PERMISSION_DENIED', `Access Denied: ${stages.table.catalog}.${stages.table.schema}.${stages.table.table} has a column mask or row filter for this user: it is not read in stages`);
-  }
-  return { stages, user };
+  return { plan, columns };
 }
 
 /** DuckDB's type of each Presto integer type. */
@@ -56,26 +63,152 @@ function checkSlice(split: Split): void {
   if (!Number.isSafeInteger(split.slice) || split.slice < 0 || split.slice >= split.slices) throw bad('A split\'s slice must be 0 to slices - 1');
 }
 
+/** How a worker derives a statement's plan (distributedPlanOf; a spec may give hand-built plans). */
+export type DerivePlan = typeof distributedPlanOf;
+
+/** A fragment task as its worker runs it: the stage it was given, with each input's files pulled here. */
+export interface FragmentTask {
+  fragmentId: number;
+  splits?: readonly Split[];
+  inputs: readonly { fragmentId: number; files: readonly string[]; bucket?: number; buckets?: number }[];
+  output?: FragmentOutput;
+  choices?: PlanChoices;
+}
+
+/** Where a producer writes: its one file, or (HASH) a directory whose bucket b is bucketFile(directory, b). */
+export type FragmentTarget = { file: string } | { directory: string };
+
+/** Bucket `b`'s file of a HASH output written under `directory`. */
+export const bucketFile = (directory: string, bucket: number): string => join(directory, `bucket-${bucket}.parquet`);
+
+/** The Presto types whose values compare equal across types under SQL `=`: hashed as DOUBLE (1 = 1.0 = 1.00). */
+const NUMERIC: ReadonlySet<string> = new Set(['bigint', 'integer', 'smallint', 'tinyint', 'double', 'real', 'decimal']);
+/** The column of a HASH output's bucket while DuckDB partitions by it (not in the files). */
+const BUCKET_COLUMN = 'vivace_bucket';
+
 /**
- * The leaf's plan: executing it writes the partial rows of `splits` to `outputFile` (Parquet) and ends
- * without rows; its update count is the number of partial rows written (the rows the exchange carries),
- * its progress the rows and bytes its COPY's scans read of its splits (the engine's profile, as for any
- * statement: a slice's rows only, and without the rows a filter pushed into the scan dropped).
+ * Checks a fragment task against the fragment the worker derived: its splits (SOURCE only), one input per
+ * source fragment (a bucket exactly when that source's output is HASH), its output as the fragment's.
  */
-export async function planLeaf(engine: StageEngine, sql: string, session: Session, splits: readonly Split[], connectors: Connectors, outputFile: string, abort?: PlanAbort): Promise<Plan> {
-  const { stages, user } = await stagesOf(engine, sql, session, abort, connectors);
-  // The statement's columns travel with the leaf's plan: the coordinator needs no other plan for them.
-  const columns = user.columns;
-  user.release();
-  if (splits.length === 0) throw bad('A leaf task needs at least one split');
+function checkTask(fragment: PlanFragment, plan: DistributedPlan, task: FragmentTask): void {
+  const splits = task.splits ?? [];
+  if (fragment.partitioning === 'SOURCE' && fragment.scan) {
+    if (splits.length === 0) throw bad('A leaf task needs at least one split');
+  } else if (splits.length > 0) throw bad(`Fragment ${fragment.id} reads no splits`);
   for (const split of splits) checkSlice(split);
-  const connector = connectors.of(stages.table.catalog);
-  if (!connector?.splitSourceSql) throw bad(`Catalog ${stages.table.catalog} has no splits to read here`);
-  const footerOf = engine.parquetFooter?.bind(engine);
-  const source = await connector.splitSourceSql(stages.table, splits, footerOf ? { parquetFooter: footerOf } : {});
-  const copy = `COPY (${leafDuckDbSql(stages, session, source)}) TO ${quoteString(outputFile)} (FORMAT parquet)`;
+  const sources = new Set(fragment.sources.map((s) => s.fragmentId));
+  const named = new Set(task.inputs.map((i) => i.fragmentId));
+  if (named.size !== task.inputs.length || named.size !== sources.size || [...named].some((id) => !sources.has(id))) {
+    throw bad(`stage.inputs must name each source fragment of fragment ${fragment.id} once (${[...sources].join(', ') || 'none'})`);
+  }
+  for (const input of task.inputs) {
+    const producer = plan.fragments.find((f) => f.id === input.fragmentId)!;
+    if (input.files.length === 0) throw bad(`Input ${input.fragmentId} needs at least one task`);
+    if ((producer.output.kind === 'HASH') !== (input.bucket !== undefined)) throw bad(`Input ${input.fragmentId} ${producer.output.kind === 'HASH' ? 'needs' : 'has no'} bucket`);
+    if (input.bucket !== undefined && (input.buckets === undefined || input.bucket < 0 || input.bucket >= input.buckets || input.buckets > MAX_BUCKETS)) throw bad(`Input ${input.fragmentId}'s bucket is out of range`);
+  }
+  if (fragment.id === 0) {
+    if (task.output && task.output.kind !== 'SINGLE') throw bad('The root fragment has no output to write');
+  } else if (!task.output || task.output.kind !== fragment.output.kind) {
+    throw bad(`Fragment ${fragment.id}'s output is ${fragment.output.kind}`);
+  }
+}
+
+/** The DuckDB SQL of a fragment over this task's splits and inputs. */
+async function fragmentSql(engine: StageEngine, fragment: PlanFragment, task: FragmentTask, session: Session, connectors: Connectors): Promise<string> {
+  const sources: VirtualSource[] = [];
+  if (fragment.scan && (task.splits?.length ?? 0) > 0) {
+    const { table } = fragment.scan;
+    const connector = connectors.of(table.catalog);
+    if (!connector?.splitSourceSql) throw bad(`Catalog ${table.catalog} has no splits to read here`);
+    const footerOf = engine.parquetFooter?.bind(engine);
+    sources.push({ table, source: await connector.splitSourceSql(table, task.splits!, footerOf ? { parquetFooter: footerOf } : {}) });
+  }
+  for (const source of fragment.sources) {
+    const input = task.inputs.find((i) => i.fragmentId === source.fragmentId)!;
+    sources.push({ table: source.table, source: inputSourceSql(input.files) });
+  }
+  return fragmentDuckDbSql(fragment, session, sources);
+}
+
+/**
+ * A fragment task's plan. The root's (fragment 0) pages the statement's rows; any other's execution
+ * writes its output to `target` (Parquet: one file, or one per bucket placed by the hash of the output's
+ * keys) and ends without rows, its update count the rows written (the rows the exchange carries), its
+ * progress the rows and bytes its scans read. Either plan's columns are the user's statement's.
+ */
+export async function planFragment(engine: StageEngine, sql: string, session: Session, task: FragmentTask, connectors: Connectors, target: FragmentTarget | undefined, abort?: PlanAbort, derive: DerivePlan = distributedPlanOf): Promise<Plan> {
+  const { plan, columns } = await fragmentsOf(engine, sql, session, task.choices, abort, connectors, derive);
+  const fragment = plan.fragments.find((f) => f.id === task.fragmentId);
+  if (!fragment) throw bad(`The statement's plan has no fragment ${task.fragmentId}`);
+  checkTask(fragment, plan, task);
+  const sqlOf = await fragmentSql(engine, fragment, task, session, connectors);
+  if (fragment.id === 0) return planRootSql(engine, sqlOf, session, columns, abort);
+  // A producer's files carry the fragment's column names (its consumers' SQL names them), whatever
+  // DuckDB would name an unaliased item (o.orderpriority is "vivace_group_value(...)" once translated).
+  const inner = fragment.columns.length === 0 ? sqlOf : `SELECT * FROM (${sqlOf}) AS vivace_fragment(${fragment.columns.map(quoteIdentifier).join(', ')})`;
+  if (!target) throw new VivaceError('GENERIC_INTERNAL_ERROR', `Fragment ${fragment.id} has nowhere to write`);
+  const output = task.output!;
+  if (output.kind !== 'HASH' || !('directory' in target)) {
+    if (!('file' in target)) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'A single output needs a file');
+    const own = await engine.planOwnSql(`COPY (${inner}) TO ${quoteString(target.file)} (FORMAT parquet)`, session, abort);
+    const file = target.file;
+    return { columns, execute: () => new LeafExecution(own, undefined, () => sizeOf([file])), release: () => own.release() };
+  }
+  const keys = fragment.output.kind === 'HASH' ? fragment.output.keys : [];
+  const shape = await engine.planOwnSql(`SELECT * FROM (${inner}) LIMIT 0`, session, abort);
+  const shapeColumns = shape.columns;
+  shape.release();
+  const hashed = keys.map((key) => {
+    const at = fragment.columns.indexOf(key);
+    const column = at < 0 ? undefined : shapeColumns[at];
+    if (!column) throw new VivaceError('GENERIC_INTERNAL_ERROR', `Fragment ${fragment.id} has no output column ${key} to hash`);
+    const name = quoteIdentifier(column.name);
+    return NUMERIC.has(column.type.base) ? `CAST(${name} AS DOUBLE)` : name;
+  });
+  // One pass: every row gets its bucket, and DuckDB writes a directory per bucket (vivace_bucket=b/).
+  const bucket = `CAST(hash(${hashed.length > 0 ? hashed.join(', ') : '0'}) % ${output.buckets} AS BIGINT)`;
+  const copy = `COPY (SELECT *, ${bucket} AS ${BUCKET_COLUMN} FROM (${inner})) TO ${quoteString(target.directory)} (FORMAT parquet, PARTITION_BY (${BUCKET_COLUMN}))`;
   const own = await engine.planOwnSql(copy, session, abort);
-  return { columns, execute: () => new LeafExecution(own), release: () => own.release() };
+  const finish = () => placeBuckets(engine, session, inner, target.directory, output.buckets);
+  const written = () => sizeOf(Array.from({ length: output.buckets }, (_, b) => bucketFile(target.directory, b)));
+  return { columns, execute: () => new LeafExecution(own, finish, written), release: () => own.release() };
+}
+
+/**
+ * Each bucket's rows as one file, bucketFile(directory, b): DuckDB's file of the bucket moved there, an
+ * empty file with the columns for a bucket without rows (its consumer reads it as any), several merged.
+ */
+async function placeBuckets(engine: StageEngine, session: Session, inner: string, directory: string, buckets: number): Promise<void> {
+  for (let b = 0; b < buckets; b++) {
+    const written = join(directory, `${BUCKET_COLUMN}=${b}`);
+    const files = existsSync(written) ? readdirSync(written).filter((f) => f.endsWith('.parquet')).map((f) => join(written, f)) : [];
+    const to = bucketFile(directory, b);
+    if (files.length === 1) {
+      renameSync(files[0]!, to);
+      continue;
+    }
+    // LIMIT 0 runs nothing (DuckDB's optimizer empties it): the columns and their types only.
+    const select = files.length === 0 ? `SELECT * FROM (${inner}) LIMIT 0` : `SELECT * FROM read_parquet([${files.map(quoteString).join(', ')}])`;
+    await drainPlan(await engine.planOwnSql(`COPY (${select}) TO ${quoteString(to)} (FORMAT parquet)`, session));
+  }
+}
+
+/** The bytes of the files there are of `files`. */
+function sizeOf(files: readonly string[]): number {
+  let bytes = 0;
+  for (const file of files) bytes += statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  return bytes;
+}
+
+async function drainPlan(plan: Plan): Promise<void> {
+  const execution = plan.execute();
+  while (await execution.next(1 << 16)) { /* COPY's count row */ }
+}
+
+/** Fragment 1 of the two-stage plan over `splits`, written to `outputFile` (the leaf's shape). */
+export function planLeaf(engine: StageEngine, sql: string, session: Session, splits: readonly Split[], connectors: Connectors, outputFile: string, abort?: PlanAbort): Promise<Plan> {
+  return planFragment(engine, sql, session, { fragmentId: 1, splits, inputs: [], output: { kind: 'SINGLE' } }, connectors, { file: outputFile }, abort);
 }
 
 /** Runs the leaf's COPY to its end: no rows, its update count the rows written. */
@@ -83,7 +216,14 @@ class LeafExecution implements Execution {
   exhausted?: boolean;
   private readonly running: Execution;
 
-  constructor(copy: Plan) {
+  /** The bytes its files hold, once written (the bytes the exchange carries). */
+  private outputBytes = 0;
+
+  /**
+   * `finish`: what runs once the COPY ended, before the task does (a HASH output's buckets placed);
+   * `written`: the bytes of the files then.
+   */
+  constructor(copy: Plan, private readonly finish?: () => Promise<void>, private readonly written?: () => number) {
     this.running = copy.execute();
   }
 
@@ -94,6 +234,8 @@ class LeafExecution implements Execution {
   async next(targetBytes: number): Promise<RowBatch | null> {
     if (this.exhausted) return null;
     while (await this.running.next(targetBytes)) { /* COPY's one row: the rows written (its updateCount) */ }
+    await this.finish?.();
+    this.outputBytes = this.written?.() ?? 0;
     this.exhausted = true;
     return null;
   }
@@ -105,17 +247,17 @@ class LeafExecution implements Execution {
   progress(): ExecutionProgress {
     // What the COPY read, once it has run; no output rows (the partial rows go to the file).
     const { processedRows, processedBytes, cpuTimeMillis } = this.running.progress();
-    return { processedRows, processedBytes, outputRows: 0, outputBytes: 0, cpuTimeMillis };
+    return { processedRows, processedBytes, outputRows: 0, outputBytes: this.outputBytes, cpuTimeMillis };
   }
 }
 
-/** The root's plan over the leaves' Parquet files: the user's statement's columns, the combined rows. */
-export async function planRoot(engine: StageEngine, sql: string, session: Session, inputFiles: readonly string[], connectors: Connectors, abort?: PlanAbort): Promise<Plan> {
-  const { stages, user } = await stagesOf(engine, sql, session, abort, connectors);
-  const columns = user.columns;
-  user.release();
-  if (inputFiles.length === 0) throw bad('A root task needs at least one input');
-  const rootSql = rootDuckDbSql(stages, session, inputSourceSql(inputFiles));
+/** Fragment 0 of the two-stage plan over the leaves' Parquet files (the root's shape). */
+export function planRoot(engine: StageEngine, sql: string, session: Session, inputFiles: readonly string[], connectors: Connectors, abort?: PlanAbort): Promise<Plan> {
+  return planFragment(engine, sql, session, { fragmentId: 0, inputs: [{ fragmentId: 1, files: inputFiles }] }, connectors, undefined, abort);
+}
+
+/** The root's plan of its DuckDB SQL: the user's statement's columns, the final rows. */
+async function planRootSql(engine: StageEngine, rootSql: string, session: Session, columns: Plan['columns'], abort?: PlanAbort): Promise<Plan> {
   let own = await engine.planOwnSql(rootSql, session, abort);
   if (own.columns.length !== columns.length) {
     own.release();

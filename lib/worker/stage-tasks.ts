@@ -7,9 +7,9 @@ import type { Engine, Plan, PlanAbort } from '../engine/engine.types.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from '../cluster/cluster-auth.js';
-import { taskOutputPath, type StageInput, type TaskPlanRequest } from '../cluster/task-protocol.js';
+import { taskOutputPath, type FragmentInput, type FragmentStage, type TaskPlanRequest, type TaskStage } from '../cluster/task-protocol.js';
 import { WorkerClient, WorkerTransportError } from '../cluster/worker-client.js';
-import { planLeaf, planRoot, type StageEngine } from './stage-runner.js';
+import { bucketFile, planFragment, type FragmentTarget, type StageEngine } from './stage-runner.js';
 import type { Connectors } from '../connectors/connectors.js';
 
 export interface StageTaskOptions {
@@ -37,15 +37,34 @@ function linked(from: string, to: string): boolean {
   }
 }
 
+/** A finished producer's output: its one file, or the directory of its buckets' files. */
+type TaskOutput = { file: string } | { directory: string; buckets: number };
+
+/** The same stage as a fragment task: a leaf is fragment 1 of the two-stage plan, a root its fragment 0. */
+export function fragmentStageOf(stage: TaskStage): FragmentStage {
+  if (stage.kind === 'fragment') return stage;
+  if (stage.kind === 'leaf') return { kind: 'fragment', fragmentId: 1, splits: stage.splits, inputs: [], output: { kind: 'SINGLE' } };
+  return { kind: 'fragment', fragmentId: 0, inputs: [{ fragmentId: 1, tasks: stage.inputs }] };
+}
+
+/** A producer output's file for `bucket` (undefined: its one file); undefined when it has none such. */
+function fileOf(output: TaskOutput, bucket: number | undefined): string | undefined {
+  if ('file' in output) return bucket === undefined ? output.file : undefined;
+  return bucket !== undefined && bucket >= 0 && bucket < output.buckets ? bucketFile(output.directory, bucket) : undefined;
+}
+
 export class StageTasks {
   private readonly files = new Map<string, string[]>();
-  private readonly outputs = new Map<string, string>();
+  /** Each producer task's output target while it runs; its output once it finished. */
+  private readonly targets = new Map<string, TaskOutput>();
+  private readonly outputs = new Map<string, TaskOutput>();
+  /** Tasks of fragments other than the root: they write an output. */
   private readonly leaves = new Set<string>();
   /** Each task's slot: its files are named after it, never after the task (see fileFor). */
   private readonly slots = new Map<string, number>();
   private readonly clients = new Map<string, WorkerClient>();
   /** Roots waiting for a leaf of this worker that still runs (an early root, staged-query.ts). */
-  private readonly waiting = new Map<string, { resolve: (file: string) => void; reject: (err: VivaceError) => void }[]>();
+  private readonly waiting = new Map<string, { resolve: (output: TaskOutput) => void; reject: (err: VivaceError) => void }[]>();
 
   constructor(private readonly options: StageTaskOptions) {
     mkdirSync(options.directory, { recursive: true });
@@ -59,12 +78,16 @@ export class StageTasks {
     };
   }
 
-  /** The Parquet file of a leaf task, once it finished; undefined for an unknown task or another kind. */
-  outputOf(taskId: string): string | undefined {
-    return this.outputs.get(taskId);
+  /**
+   * The Parquet file of a producer task (bucket `bucket` of a HASH output), once it finished; undefined
+   * for an unknown task, the root, or a bucket it has not.
+   */
+  outputOf(taskId: string, bucket?: number): string | undefined {
+    const output = this.outputs.get(taskId);
+    return output && fileOf(output, bucket);
   }
 
-  /** Whether the task is a leaf this worker took (its output may still be coming). */
+  /** Whether the task is a producer this worker took (its output may still be coming). */
   isLeaf(taskId: string): boolean {
     return this.leaves.has(taskId);
   }
@@ -78,19 +101,20 @@ export class StageTasks {
       this.forget(taskId);
       return;
     }
-    const file = this.files.get(taskId)?.[0];
-    if (file !== undefined && !this.outputs.has(taskId)) this.outputs.set(taskId, file);
+    const output = this.targets.get(taskId);
+    if (output !== undefined && !this.outputs.has(taskId)) this.outputs.set(taskId, output);
     for (const waiter of this.waiting.get(taskId) ?? []) {
-      if (file === undefined) waiter.reject(new VivaceError('REMOTE_TASK_ERROR', `Leaf ${taskId} ended without output`));
-      else waiter.resolve(file);
+      if (output === undefined) waiter.reject(new VivaceError('REMOTE_TASK_ERROR', `Leaf ${taskId} ended without output`));
+      else waiter.resolve(output);
     }
     this.waiting.delete(taskId);
   }
 
   /** Removes a task's files (it was dropped, cancelled or failed); its slot is free again. */
   forget(taskId: string): void {
-    for (const file of this.files.get(taskId) ?? []) rmSync(file, { force: true });
+    for (const file of this.files.get(taskId) ?? []) rmSync(file, { force: true, recursive: true });
     this.files.delete(taskId);
+    this.targets.delete(taskId);
     this.outputs.delete(taskId);
     this.leaves.delete(taskId);
     this.slots.delete(taskId);
@@ -101,14 +125,14 @@ export class StageTasks {
   }
 
   /** The output of a leaf that runs here still, once it ends; rejects when it fails, is dropped or `signal` aborts. */
-  private outputWhenDone(taskId: string, signal: AbortSignal): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
+  private outputWhenDone(taskId: string, signal: AbortSignal): Promise<TaskOutput> {
+    return new Promise<TaskOutput>((resolve, reject) => {
       const onAbort = () => reject(new VivaceError('REMOTE_TASK_ERROR', `Stopped waiting for leaf ${taskId}`));
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       const list = this.waiting.get(taskId) ?? [];
       list.push({
-        resolve: (file) => { signal.removeEventListener('abort', onAbort); resolve(file); },
+        resolve: (output) => { signal.removeEventListener('abort', onAbort); resolve(output); },
         reject: (err) => { signal.removeEventListener('abort', onAbort); reject(err); },
       });
       this.waiting.set(taskId, list);
@@ -121,16 +145,16 @@ export class StageTasks {
    * plans serve them (a root's first plan of new text took 50 ms for Q1, most of it preparing how its
    * eight double columns render).
    */
-  private fileFor(taskId: string, name: string): string {
+  private fileFor(taskId: string, name: string, extension = '.parquet'): string {
     let slot = this.slots.get(taskId);
     if (slot === undefined) {
       const taken = new Set(this.slots.values());
       for (slot = 0; taken.has(slot); slot++) { /* the lowest free one */ }
       this.slots.set(taskId, slot);
     }
-    const file = join(this.options.directory, `slot${slot}-${name}.parquet`);
+    const file = join(this.options.directory, `slot${slot}-${name}${extension}`);
     // A file left by a task that never got to remove it (a crash) is no one's now.
-    rmSync(file, { force: true });
+    rmSync(file, { force: true, recursive: true });
     const list = this.files.get(taskId) ?? [];
     list.push(file);
     this.files.set(taskId, list);
@@ -138,44 +162,63 @@ export class StageTasks {
   }
 
   private async plan(taskId: string, request: TaskPlanRequest, sql: string, session: Session, abort?: PlanAbort): Promise<Plan> {
-    const stage = request.stage!;
+    const stage = fragmentStageOf(request.stage!);
     const { engine, connectors } = this.options;
-    if (stage.kind === 'leaf') {
+    let target: FragmentTarget | undefined;
+    if (stage.fragmentId !== 0) {
       this.leaves.add(taskId);
-      return planLeaf(engine, sql, session, stage.splits, connectors, this.fileFor(taskId, 'out'), abort);
+      if (stage.output?.kind === 'HASH') {
+        const directory = this.fileFor(taskId, 'out', '');
+        this.targets.set(taskId, { directory, buckets: stage.output.buckets });
+        target = { directory };
+      } else {
+        const file = this.fileFor(taskId, 'out');
+        this.targets.set(taskId, { file });
+        target = { file };
+      }
     }
-    const files = await this.pull(taskId, stage.inputs, abort);
-    return planRoot(engine, sql, session, files, connectors, abort);
+    const inputs = await this.pull(taskId, stage.inputs, abort);
+    return planFragment(engine, sql, session, {
+      fragmentId: stage.fragmentId, inputs,
+      ...(stage.splits ? { splits: stage.splits } : {}), ...(stage.output ? { output: stage.output } : {}), ...(stage.choices ? { choices: stage.choices } : {}),
+    }, connectors, target, abort);
   }
 
   /**
-   * Each input's output as a local file: a leaf that ran here is linked (no HTTP, no copy), any other is
-   * pulled from its worker; a leaf's worker gone or failing is REMOTE_TASK_ERROR.
+   * Each input's producers' outputs (their bucket of a HASH output) as local files: a producer that ran
+   * here is linked (no HTTP, no copy), any other is pulled from its worker; a producer's worker gone or
+   * failing is REMOTE_TASK_ERROR.
    */
-  private async pull(taskId: string, inputs: readonly StageInput[], abort?: PlanAbort): Promise<string[]> {
+  private async pull(taskId: string, inputs: readonly FragmentInput[], abort?: PlanAbort): Promise<{ fragmentId: number; files: string[]; bucket?: number; buckets?: number }[]> {
     const controller = new AbortController();
     const removeAbort = abort?.onAbort(() => controller.abort());
     const headers = await internalHeaders(this.options.sharedSecret, this.options.nodeId);
     try {
-      return await Promise.all(inputs.map(async (input, i) => {
-        const file = this.fileFor(taskId, `in${i}`);
-        // Task ids are unique in the cluster (each attempt has its own), so a finished leaf of this id here is
-        // that input; one still running here (an early root) is waited for.
-        const local = this.outputs.get(input.taskId) ?? (this.leaves.has(input.taskId) ? await this.outputWhenDone(input.taskId, controller.signal) : undefined);
-        if (local !== undefined && linked(local, file)) return file;
-        const client = this.clientOf(input.uri);
-        try {
-          const response = await client.call('GET', taskOutputPath(input.taskId), undefined, { timeoutMs: this.options.pullTimeoutMs ?? 600_000, signal: controller.signal, headers });
-          if (response.status !== 200) {
-            throw new VivaceError('REMOTE_TASK_ERROR', `Worker ${input.uri} answered HTTP ${response.status} for the output of ${input.taskId}`);
+      return await Promise.all(inputs.map(async (input) => {
+        const { bucket } = input;
+        const files = await Promise.all(input.tasks.map(async (producer, i) => {
+          // The root of the two-stage plan keeps its inputs' old names (in0, in1...): its SQL text repeats.
+          const file = this.fileFor(taskId, inputs.length === 1 && input.fragmentId === 1 && bucket === undefined ? `in${i}` : `in${input.fragmentId}-${i}`);
+          // Task ids are unique in the cluster (each attempt has its own), so a finished producer of this id
+          // here is that input; one still running here (an early root) is waited for.
+          const output = this.outputs.get(producer.taskId) ?? (this.leaves.has(producer.taskId) ? await this.outputWhenDone(producer.taskId, controller.signal) : undefined);
+          const local = output && fileOf(output, bucket);
+          if (local !== undefined && linked(local, file)) return file;
+          const client = this.clientOf(producer.uri);
+          try {
+            const response = await client.call('GET', taskOutputPath(producer.taskId, bucket), undefined, { timeoutMs: this.options.pullTimeoutMs ?? 600_000, signal: controller.signal, headers });
+            if (response.status !== 200) {
+              throw new VivaceError('REMOTE_TASK_ERROR', `Worker ${producer.uri} answered HTTP ${response.status} for the output of ${producer.taskId}`);
+            }
+            writeFileSync(file, response.body);
+            return file;
+          } catch (err) {
+            if (abort?.aborted) throw abort.reason;
+            if (err instanceof WorkerTransportError) throw new VivaceError('REMOTE_TASK_ERROR', `Lost worker ${producer.uri} while pulling ${producer.taskId}: ${err.message} (${err.code})`);
+            throw err;
           }
-          writeFileSync(file, response.body);
-          return file;
-        } catch (err) {
-          if (abort?.aborted) throw abort.reason;
-          if (err instanceof WorkerTransportError) throw new VivaceError('REMOTE_TASK_ERROR', `Lost worker ${input.uri} while pulling ${input.taskId}: ${err.message} (${err.code})`);
-          throw err;
-        }
+        }));
+        return { fragmentId: input.fragmentId, files, ...(bucket === undefined ? {} : { bucket, buckets: input.buckets! }) };
       }));
     } catch (err) {
       controller.abort();

@@ -5,7 +5,7 @@ import { HEADER_PREFIXES } from '../protocol/header-prefix.js';
 import type { HeaderPrefix, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
-import { MAX_STAGE_ITEMS, type StageInput, type SystemSnapshot, type TaskPlanRequest, type TaskSplit, type TaskStage } from '../cluster/task-protocol.js';
+import { MAX_BUCKETS, MAX_FRAGMENTS, MAX_STAGE_ITEMS, type FragmentInput, type FragmentStage, type StageInput, type SystemSnapshot, type TaskPlanRequest, type TaskSplit, type TaskStage } from '../cluster/task-protocol.js';
 
 /** Task ids are Trino's `{queryId}.{stage}.{partition}.{attempt}`: short and plain. */
 export const MAX_TASK_ID_LENGTH = 256;
@@ -99,39 +99,92 @@ function stageOf(raw: unknown): TaskStage {
     if (!Array.isArray(items) || items.length === 0 || items.length > MAX_STAGE_ITEMS || !items.every(isObject)) throw bad(`stage.${key} must be an array of 1 to ${MAX_STAGE_ITEMS} objects`);
     return items;
   };
-  if (raw.kind === 'leaf') {
-    const splits: TaskSplit[] = list('splits').map((s) => {
-      const slice = s.slice;
-      const slices = s.slices;
-      if (!Number.isSafeInteger(slice) || !Number.isSafeInteger(slices)) throw bad('stage.splits[].slice and slices must be integers');
-      const rows = s.rows;
-      if (rows !== undefined && (!Number.isSafeInteger(rows) || (rows as number) < 0)) throw bad('stage.splits[].rows must be a non-negative integer');
-      const { start, length } = s;
-      if ((start === undefined) !== (length === undefined)) throw bad('stage.splits[].start and length go together');
-      if (start !== undefined && (!Number.isSafeInteger(start) || (start as number) < 0 || !Number.isSafeInteger(length) || (length as number) < 1 || !Number.isSafeInteger((start as number) + (length as number)))) throw bad('stage.splits[].start must be a non-negative integer and length a positive one');
-      return {
-        file: text(s, 'file', 'stage.splits[].', 1024), slice: slice as number, slices: slices as number,
-        ...(rows === undefined ? {} : { rows: rows as number }),
-        ...(start === undefined ? {} : { start: start as number, length: length as number }),
-      };
-    });
-    return { kind: 'leaf', splits };
+  if (raw.kind === 'leaf') return { kind: 'leaf', splits: splitsOf(list('splits')) };
+  if (raw.kind === 'root') return { kind: 'root', inputs: inputsOf(list('inputs'), 'stage.inputs[].') };
+  if (raw.kind === 'fragment') return fragmentOf(raw);
+  throw bad("stage.kind must be 'leaf', 'root' or 'fragment'");
+}
+
+function splitsOf(items: Json[]): TaskSplit[] {
+  return items.map((s) => {
+    const slice = s.slice;
+    const slices = s.slices;
+    if (!Number.isSafeInteger(slice) || !Number.isSafeInteger(slices)) throw bad('stage.splits[].slice and slices must be integers');
+    const rows = s.rows;
+    if (rows !== undefined && (!Number.isSafeInteger(rows) || (rows as number) < 0)) throw bad('stage.splits[].rows must be a non-negative integer');
+    const { start, length } = s;
+    if ((start === undefined) !== (length === undefined)) throw bad('stage.splits[].start and length go together');
+    if (start !== undefined && (!Number.isSafeInteger(start) || (start as number) < 0 || !Number.isSafeInteger(length) || (length as number) < 1 || !Number.isSafeInteger((start as number) + (length as number)))) throw bad('stage.splits[].start must be a non-negative integer and length a positive one');
+    return {
+      file: text(s, 'file', 'stage.splits[].', 1024), slice: slice as number, slices: slices as number,
+      ...(rows === undefined ? {} : { rows: rows as number }),
+      ...(start === undefined ? {} : { start: start as number, length: length as number }),
+    };
+  });
+}
+
+function inputsOf(items: Json[], path: string): StageInput[] {
+  return items.map((i) => {
+    const uri = text(i, 'uri', path, 1024);
+    let url: URL;
+    try {
+      url = new URL(uri);
+    } catch {
+      throw bad(`${path}uri must be a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad(`${path}uri must be an http or https URL`);
+    return { uri, taskId: taskIdOfPath(text(i, 'taskId', path, MAX_TASK_ID_LENGTH)) };
+  });
+}
+
+const isCount = (v: unknown, min: number, max: number): v is number => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
+
+/** A fragment task's stage: each field checked here; the worker checks it against the fragment it derives. */
+function fragmentOf(raw: Json): FragmentStage {
+  const fragmentId = raw.fragmentId;
+  if (!isCount(fragmentId, 0, MAX_FRAGMENTS - 1)) throw bad(`stage.fragmentId must be an integer from 0 to ${MAX_FRAGMENTS - 1}`);
+  const stage: FragmentStage = { kind: 'fragment', fragmentId, inputs: [] };
+  if (raw.splits !== undefined && raw.splits !== null) {
+    const items = raw.splits;
+    if (!Array.isArray(items) || items.length === 0 || items.length > MAX_STAGE_ITEMS || !items.every(isObject)) throw bad(`stage.splits must be an array of 1 to ${MAX_STAGE_ITEMS} objects`);
+    stage.splits = splitsOf(items);
   }
-  if (raw.kind === 'root') {
-    const inputs: StageInput[] = list('inputs').map((i) => {
-      const uri = text(i, 'uri', 'stage.inputs[].', 1024);
-      let url: URL;
-      try {
-        url = new URL(uri);
-      } catch {
-        throw bad('stage.inputs[].uri must be a URL');
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad('stage.inputs[].uri must be an http or https URL');
-      return { uri, taskId: taskIdOfPath(text(i, 'taskId', 'stage.inputs[].', MAX_TASK_ID_LENGTH)) };
-    });
-    return { kind: 'root', inputs };
+  const inputs = raw.inputs ?? [];
+  if (!Array.isArray(inputs) || inputs.length > MAX_FRAGMENTS || !inputs.every(isObject)) throw bad(`stage.inputs must be an array of at most ${MAX_FRAGMENTS} objects`);
+  stage.inputs = inputs.map((input, n) => {
+    const path = `stage.inputs[${n}].`;
+    if (!isCount(input.fragmentId, 1, MAX_FRAGMENTS - 1)) throw bad(`${path}fragmentId must be an integer from 1 to ${MAX_FRAGMENTS - 1}`);
+    const tasks = input.tasks;
+    if (!Array.isArray(tasks) || tasks.length === 0 || tasks.length > MAX_STAGE_ITEMS || !tasks.every(isObject)) throw bad(`${path}tasks must be an array of 1 to ${MAX_STAGE_ITEMS} objects`);
+    const read: FragmentInput = { fragmentId: input.fragmentId, tasks: inputsOf(tasks, `${path}tasks[].`) };
+    if ((input.bucket === undefined || input.bucket === null) !== (input.buckets === undefined || input.buckets === null)) throw bad(`${path}bucket and buckets go together`);
+    if (input.buckets !== undefined && input.buckets !== null) {
+      if (!isCount(input.buckets, 1, MAX_BUCKETS)) throw bad(`${path}buckets must be an integer from 1 to ${MAX_BUCKETS}`);
+      if (!isCount(input.bucket, 0, input.buckets - 1)) throw bad(`${path}bucket must be an integer from 0 to buckets - 1`);
+      read.bucket = input.bucket;
+      read.buckets = input.buckets;
+    }
+    return read;
+  });
+  if (raw.output !== undefined && raw.output !== null) {
+    const output = raw.output;
+    if (!isObject(output)) throw bad('stage.output must be an object');
+    if (output.kind === 'SINGLE' || output.kind === 'BROADCAST') stage.output = { kind: output.kind };
+    else if (output.kind === 'HASH') {
+      if (!isCount(output.buckets, 1, MAX_BUCKETS)) throw bad(`stage.output.buckets must be an integer from 1 to ${MAX_BUCKETS}`);
+      stage.output = { kind: 'HASH', buckets: output.buckets };
+    } else throw bad("stage.output.kind must be 'SINGLE', 'BROADCAST' or 'HASH'");
   }
-  throw bad("stage.kind must be 'leaf' or 'root'");
+  if (raw.choices !== undefined && raw.choices !== null) {
+    // Checked for shape here; the planner checks that they fit the statement (join-order.ts validChoices).
+    const choices = isObject(raw.choices) ? raw.choices : {};
+    const { joins, order, split } = choices;
+    if (!Array.isArray(joins) || joins.length > MAX_FRAGMENTS || !joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED')) throw bad(`stage.choices.joins must be an array of at most ${MAX_FRAGMENTS} of 'BROADCAST' and 'PARTITIONED'`);
+    if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`stage.choices.order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
+    if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`stage.choices.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
+    stage.choices = { joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[] };
+  }
+  return stage;
 }
 
 function sessionOf(raw: unknown): Session {

@@ -5,7 +5,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { readTextBody } from '../http/raw-body.js';
-import { TASK_HEADERS, TASK_PATH } from '../cluster/task-protocol.js';
+import { MAX_BUCKETS, TASK_HEADERS, TASK_PATH } from '../cluster/task-protocol.js';
 import { parseTaskPlanRequest, targetBytesOf, taskIdOfPath, tokenOf } from './task-request.js';
 import type { TaskRegistry } from './task-registry.js';
 import { DEFAULT_TARGET_BYTES, type TaskPage, type WorkerTask } from './worker-task.js';
@@ -107,11 +107,13 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
 
   router.get(`${TASK_PATH}/:taskId/output`, (ctx) => {
     const task = taskOf(registry, ctx);
-    const file = registry.stages?.outputOf(task.taskId);
+    const raw = ctx.query.bucket;
+    const bucket = raw === undefined ? undefined : bucketOf(Array.isArray(raw) ? (raw[0] ?? '') : raw);
+    const file = registry.stages?.outputOf(task.taskId, bucket);
     if (file === undefined) {
       const state = task.info().state;
       if (registry.stages?.isLeaf(task.taskId) && (state === 'PLANNED' || state === 'RUNNING')) throw new VivaceError('GENERIC_USER_ERROR', `Task ${task.taskId} has not finished`, { httpStatus: 409 });
-      throw new VivaceError('NOT_FOUND', `Task ${task.taskId} has no output (not a leaf, or it failed)`, { httpStatus: 404 });
+      throw new VivaceError('NOT_FOUND', `Task ${task.taskId} has no output${bucket === undefined ? '' : ` of bucket ${bucket}`} (not a producer, or it failed)`, { httpStatus: 404 });
     }
     ctx.type = 'application/vnd.apache.parquet';
     ctx.body = createReadStream(file);
@@ -130,6 +132,7 @@ function setPageHeaders(ctx: Context, page: TaskPage): void {
   ctx.set(TASK_HEADERS.processedRows, String(page.progress.processedRows));
   ctx.set(TASK_HEADERS.processedBytes, String(page.progress.processedBytes));
   ctx.set(TASK_HEADERS.cpuTimeMillis, String(Math.round(page.progress.cpuTimeMillis)));
+  if (page.progress.outputBytes !== undefined) ctx.set(TASK_HEADERS.outputBytes, String(page.progress.outputBytes));
   if (page.updateCount !== undefined) ctx.set(TASK_HEADERS.updateCount, String(page.updateCount));
 }
 
@@ -145,3 +148,10 @@ function sendPage(ctx: Context, page: TaskPage): void {
 
 /** A page's rows (the plan's JSON before them, when it rides along). */
 const PAGE_TYPE = 'text/plain; charset=utf-8';
+
+/** A bucket from an output GET's query: an integer below MAX_BUCKETS (a HASH output has no more). */
+function bucketOf(raw: string): number {
+  const n = /^\d{1,4}$/.test(raw) ? Number(raw) : -1;
+  if (n < 0 || n >= MAX_BUCKETS) throw new VivaceError('INVALID_ARGUMENTS', `bucket must be an integer from 0 to ${MAX_BUCKETS - 1}`, { httpStatus: 400 });
+  return n;
+}

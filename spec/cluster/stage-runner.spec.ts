@@ -15,20 +15,14 @@ import { parseStatement } from '../../lib/sql/index.js';
 import { planStages } from '../../lib/planner/aggregate-stages.js';
 import { splitsOf } from '../../lib/cluster/stage-sql.js';
 import { planLeaf, planRoot } from '../../lib/worker/stage-runner.js';
-import type { Plan } from '../../lib/engine/engine.types.js';
-import { testSession } from '../engine/engine-helpers.js';
-import { executionRows } from '../../lib/engine/row-batch.js';
+import { drainPlan, testSession } from '../engine/engine-helpers.js';
 import { builtInConnectors } from './cluster-harness.js';
 
 const TPCH = new Set(['tpch']);
 
 const session = testSession({ catalog: 'tpch', schema: 'tiny' });
 
-async function drain(plan: Plan): Promise<{ rows: unknown[][]; updateCount?: number }> {
-  const execution = plan.execute();
-  const rows = await executionRows(execution);
-  return { rows, ...(execution.updateCount === undefined ? {} : { updateCount: execution.updateCount }) };
-}
+const drain = drainPlan;
 
 describe('stage runner: a leaf per worker, a root, on DuckDB at tpch.tiny', function () {
   this.timeout(60_000);

@@ -35,7 +35,7 @@ describe('stagedQuery without the coordinator\'s own tpch cache', function () {
       expect(planned, sql).to.not.equal(undefined);
       const fromCache = stagedQuery(sql, tiny, tpchIn(cached, 0));
       // The same stages and files; only the cache's manifest may tell each file's rows too.
-      expect([planned!.stages, planned!.files.names], sql).to.deep.equal([fromCache!.stages, fromCache!.files.names]);
+      expect([planned!.plan, planned!.splits.get(1)!.names], sql).to.deep.equal([fromCache!.plan, fromCache!.splits.get(1)!.names]);
     }
   });
 
@@ -43,14 +43,14 @@ describe('stagedQuery without the coordinator\'s own tpch cache', function () {
     const q6 = TPCH_QUERIES[5]!.sql;
     // One worker generates it; two leaves would both generate into the same directory at once.
     expect(stagedQuery(q6, tiny, tpchIn(empty, 0, false))).to.equal(undefined);
-    expect(stagedQuery(q6, tiny, tpchIn(cached, 0, false))?.files.names).to.deep.equal(['lineitem/lineitem-00001.parquet']);
+    expect(stagedQuery(q6, tiny, tpchIn(cached, 0, false))?.splits.get(1)?.names).to.deep.equal(['lineitem/lineitem-00001.parquet']);
   });
 
   it('decides min rows on lineitem\'s estimate (60,000 at tiny) where the manifest has the exact count (60,175)', () => {
     const q6 = TPCH_QUERIES[5]!.sql;
-    expect(stagedQuery(q6, tiny, tpchIn(empty, 60_000))?.files.names).to.deep.equal(['lineitem/lineitem-00001.parquet']);
+    expect(stagedQuery(q6, tiny, tpchIn(empty, 60_000))?.splits.get(1)?.names).to.deep.equal(['lineitem/lineitem-00001.parquet']);
     expect(stagedQuery(q6, tiny, tpchIn(empty, 60_001))).to.equal(undefined);
-    expect(stagedQuery(q6, tiny, tpchIn(cached, 60_175))?.files.names).to.deep.equal(['lineitem/lineitem-00001.parquet']);
+    expect(stagedQuery(q6, tiny, tpchIn(cached, 60_175))?.splits.get(1)?.names).to.deep.equal(['lineitem/lineitem-00001.parquet']);
     // Still one task by default (5,000,000 rows), as with the cache.
     expect(stagedQuery(q6, tiny, tpchIn(empty))).to.equal(undefined);
   });
@@ -67,7 +67,7 @@ describe('stagedQuery without the coordinator\'s own tpch cache', function () {
     started = performance.now();
     const sf500 = stagedQuery('SELECT sum(quantity) FROM tpch.sf500.lineitem', tiny, tpchIn(empty));
     expect(performance.now() - started, 'sf500 planned').to.be.below(50);
-    expect(sf500?.files.names).to.have.length(2946);
-    expect(sf500?.files.names.at(-1)).to.equal('lineitem/lineitem-02946.parquet');
+    expect(sf500?.splits.get(1)?.names).to.have.length(2946);
+    expect(sf500?.splits.get(1)?.names.at(-1)).to.equal('lineitem/lineitem-02946.parquet');
   });
 });

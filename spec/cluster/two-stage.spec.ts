@@ -159,12 +159,12 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
   });
 
   for (const q of TPCH_QUERIES) {
-    it(`Q${q.number} equals the in-process answer${q.number === 1 || q.number === 6 ? ', in two stages with splits on both workers' : ''}`, async () => {
+    it(`Q${q.number} equals the in-process answer, in stages with tasks on both workers${q.number === 1 || q.number === 6 ? ' (two stages)' : ''}`, async () => {
       const [remote, whole] = [await runOn(engine, q.sql, tiny), await runOn(local as Engine, q.sql, tiny)];
       expect(remote.columns).to.deep.equal(whole.columns);
       expectSameRows(remote.rows, whole.rows, `Q${q.number}`);
-      const staged = q.number === 1 || q.number === 6;
-      expect(w0.copies.length > 0 && w1.copies.length > 0, 'leaves on both workers').to.equal(staged);
+      // Q1 and Q6 in two stages, every other query (joins, subqueries) in the planner's fragments: all on both workers.
+      expect(w0.copies.length > 0 && w1.copies.length > 0, 'producer tasks on both workers').to.equal(true);
     });
   }
 
@@ -387,8 +387,11 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     const execution = (await engine.plan(TPCH_QUERIES[0]!.sql, tiny)).execute();
     await Promise.all([w0.held, w1.held]);
     const [running] = execution.progress().subStages!;
-    const { wallTimeMillis, ...counters } = running!;
-    expect(counters).to.deep.equal({ nodes: 2, totalSplits: 2, queuedSplits: 0, runningSplits: 2, completedSplits: 0, outputRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 });
+    const { wallTimeMillis, tasks, ...counters } = running!;
+    expect(counters).to.deep.equal({ stageId: '1', parentStageId: '0', nodes: 2, totalSplits: 2, queuedSplits: 0, runningSplits: 2, completedSplits: 0, outputRows: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0 });
+    // Its tasks: one per worker, each on its node (its COPY held; RUNNING once its plan answered).
+    expect(tasks!.map((t) => [t.nodeId, t.fragmentId, t.partition]).sort()).to.deep.equal([['w0', 1, 0], ['w1', 1, 1]]);
+    for (const t of tasks!) expect(t.state).to.be.oneOf(['PLANNED', 'RUNNING']);
     expect(wallTimeMillis).to.be.a('number').and.at.least(0);
     w0.hold = undefined;
     w1.hold = undefined;
@@ -402,6 +405,12 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     expect(leaf!.processedRows).to.equal(Q1_ROWS_READ);
     expect(leaf!.processedBytes).to.be.greaterThan(0);
     expect(leaf!.outputRows).to.equal(8);
+    // Each task's own figures add up to the stage's.
+    expect(leaf!.tasks!.map((t) => t.state)).to.deep.equal(['FINISHED', 'FINISHED']);
+    expect(leaf!.tasks!.reduce((n, t) => n + t.outputRows, 0)).to.equal(8);
+    expect(leaf!.tasks!.reduce((n, t) => n + t.processedRows, 0)).to.equal(Q1_ROWS_READ);
+    // The bytes each leaf's Parquet file holds: the bytes exchanged.
+    for (const t of leaf!.tasks!) expect(t.outputBytes).to.be.greaterThan(0);
     // Wall time since the first leaf started, frozen once the last ended.
     expect(leaf!.wallTimeMillis).to.be.a('number').and.at.least(0);
     expect(execution.progress().subStages![0]!.wallTimeMillis).to.equal(leaf!.wallTimeMillis);
@@ -491,6 +500,9 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     const output = await fetch(`${w0.url}${taskOutputPath('held.1.0.0')}`);
     expect([output.status, output.headers.get('content-type')]).to.deep.equal([200, 'application/vnd.apache.parquet']);
     expect(Buffer.from(await output.arrayBuffer()).subarray(0, 4).toString()).to.equal('PAR1');
+    // A bucket is asked of a HASH output only: a single output has none (404); a bucket not a number is a 400.
+    expect((await call('GET', `${w0.url}${taskOutputPath('held.1.0.0', 0)}`)).status).to.equal(404);
+    for (const bucket of ['x', '-1', '99999', '']) expect((await call('GET', `${w0.url}${taskOutputPath('held.1.0.0')}?bucket=${bucket}`)).status, bucket).to.equal(400);
     for (const id of ['whole.0.0.0', 'held.1.0.0']) await call('DELETE', `${w0.url}${taskPath(id)}`);
   });
 

@@ -45,11 +45,11 @@ describe('connectors: the planner and the route ask a catalog\'s connector', fun
     const asTpch = stagedQuery(q6('tpch'), session(), connectorsOf(catalogSet('tpch', 'memory'), { tpchMinRows: 0 }));
     const asTiny = stagedQuery(q6('tiny'), session(), connectorsOf(catalogSet('tiny', 'scratch'), { tpchMinRows: 0 }));
     expect(asTpch).to.not.equal(undefined);
-    expect(asTiny?.stages.table).to.deep.equal({ catalog: 'tiny', schema: 'tiny', table: 'lineitem' });
-    expect(asTiny?.files).to.deep.equal(asTpch?.files);
+    expect(asTiny?.plan.fragments[1]?.scan?.table).to.deep.equal({ catalog: 'tiny', schema: 'tiny', table: 'lineitem' });
+    expect(asTiny?.splits.get(1)).to.deep.equal(asTpch?.splits.get(1));
     // The session's catalog resolves an unqualified table the same way.
     const unqualified = stagedQuery('SELECT count(*) FROM lineitem', session({ catalog: 'tiny', schema: 'tiny' }), connectorsOf(catalogSet('tiny', 'scratch'), { tpchMinRows: 0 }));
-    expect(unqualified?.files).to.deep.equal(asTpch?.files);
+    expect(unqualified?.splits.get(1)).to.deep.equal(asTpch?.splits.get(1));
   });
 
   it('leaves a memory catalog named tpch to one task on the memory worker, and a catalog not in the set too', () => {

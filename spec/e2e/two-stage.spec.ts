@@ -6,20 +6,16 @@
 // The workers read the shared tpch cache (a link from this run's data directory), so sf1 is not
 // generated here; the spec skips what needs sf1 when the cache has none.
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
-import { internalBearer } from '../../lib/cluster/cluster-auth.js';
-import { INTERNAL_BEARER_HEADER, TASK_PATH, type TaskInfo } from '../../lib/cluster/task-protocol.js';
+import type { ClusterProcess } from '../../bench/cluster-process.js';
 import { defaultConfig } from '../../lib/config.js';
-import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
+import type { DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { request, runStatement } from '../support/http.js';
 import { runOn, session } from '../cluster/cluster-harness.js';
 import { expectSameRows } from '../cluster/same-rows.js';
-import { healthy } from './cluster-nodes.js';
-import { workerPids } from '../../bench/process-cpu.js';
+import { killWorkerRunning, startTpchCluster, stopTpchCluster, workerTasks, type TpchCluster } from './cluster-nodes.js';
 
 const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
 const SECRET = 'two-stage-e2e-secret';
@@ -27,44 +23,37 @@ const headersFor = (schema: string) => ({ 'X-Trino-User': 'alice', 'X-Trino-Cata
 const Q1 = TPCH_QUERIES[0]!.sql;
 const Q6 = TPCH_QUERIES[5]!.sql;
 
-async function tasksOf(workerUrl: string): Promise<TaskInfo[]> {
-  const res = await request('GET', `${workerUrl}${TASK_PATH}`, { headers: { [INTERNAL_BEARER_HEADER]: await internalBearer(SECRET, 'e2e-spec') } }).catch(() => undefined);
-  return res?.status === 200 ? (res.body as TaskInfo[]) : [];
-}
+const tasksOf = (workerUrl: string) => workerTasks(workerUrl, SECRET);
+
+interface StageNode { stageId: string; nodes: number; completedSplits: number; subStages: StageNode[]; tasks?: { taskStatus: { nodeId: string } }[] }
+const flatten = (s: StageNode): StageNode[] => [s, ...s.subStages.flatMap(flatten)];
 
 describe('e2e: two stages across two worker processes (the default, every table size)', function () {
   this.timeout(180_000);
-  let dir: string;
+  let started: Partial<TpchCluster> = {};
   let cluster: ClusterProcess;
   let local: DuckDbEngine;
 
   before(async function () {
     if (!existsSync(join(SHARED_TPCH, 'tiny', 'manifest.json'))) this.skip();
-    dir = mkdtempSync(join(tmpdir(), 'vivace-e2e-two-stage-'));
-    symlinkSync(SHARED_TPCH, join(dir, 'tpch'));
-    cluster = await startClusterProcess({
-      workers: 2,
-      dataDirectory: dir,
-      properties: { 'shutdown.grace-period': '1s', 'internal-communication.shared-secret': SECRET, 'vivace.distributed-tpch-min-rows': '0' },
-      captureOutput: true,
-    });
-    await until('two workers listen and are not failed', 60_000, () => healthy(cluster), 50);
-    local = await createDuckDbEngine({ tempDirectory: join(dir, 'local'), threads: 1, tpch: { directory: SHARED_TPCH, log: () => {} } });
+    started = await startTpchCluster(SHARED_TPCH, SECRET, 'vivace-e2e-two-stage-');
+    ({ cluster, local } = started as TpchCluster);
   });
-  after(async () => {
-    await local?.close();
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => stopTpchCluster(started));
 
-  it('the 22 TPC-H queries at tiny: the answers DuckDB gives in process (Q1 and Q6 with a leaf stage on both workers)', async () => {
+  it('the 22 TPC-H queries at tiny: the answers DuckDB gives in process, each in stages with tasks on both workers', async () => {
     for (const q of TPCH_QUERIES) {
       const result = await runStatement(cluster.url, q.sql, headersFor('tiny'));
       expect(result.final.stats.state, `Q${q.number}: ${JSON.stringify(result.final.error)}`).to.equal('FINISHED');
       expectSameRows(result.rows, (await runOn(local, q.sql, session({ catalog: 'tpch', schema: 'tiny' }))).rows, `Q${q.number}`);
-      const leaf = result.final.stats.rootStage.subStages[0] as { nodes: number; completedSplits: number } | undefined;
-      if (q.sql === Q1 || q.sql === Q6) expect(leaf, `Q${q.number} leaf stage`).to.include({ nodes: 2, completedSplits: 2 });
-      else expect(leaf, `Q${q.number} runs as one task`).to.equal(undefined);
+      // Q1 and Q6 (one table) in two stages; every query with a join or a subquery in the planner's
+      // fragments (lib/planner): at least two stages, and tasks on both workers.
+      const stages = flatten(result.final.stats.rootStage as StageNode);
+      expect(stages.length, `Q${q.number} stages`).to.be.at.least(2);
+      const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: headersFor('tiny') });
+      const nodes = new Set(flatten(info.body.outputStage as StageNode).flatMap((s) => (s.tasks ?? []).map((t) => t.taskStatus.nodeId)));
+      expect([...nodes].sort(), `Q${q.number} workers`).to.deep.equal([...cluster.workerUrls.keys()].sort());
+      if (q.sql === Q1 || q.sql === Q6) expect(stages[1], `Q${q.number} leaf stage`).to.include({ nodes: 2, completedSplits: 2 });
     }
   });
 
@@ -88,16 +77,7 @@ describe('e2e: two stages across two worker processes (the default, every table 
     const reference = await runStatement(cluster.url, Q1, headersFor('sf1'));
     expect(reference.final.stats.state, JSON.stringify(reference.final.error)).to.equal('FINISHED');
     const running = runStatement(cluster.url, Q1, headersFor('sf1'));
-    const [victim] = await until('a leaf of the second Q1 running', 60_000, async () => {
-      for (const [nodeId, url] of cluster.workerUrls) {
-        const leaf = (await tasksOf(url)).find((t) => t.queryId !== reference.final.id && t.taskId.includes('.1.') && t.state === 'RUNNING');
-        if (leaf) return [nodeId];
-      }
-      return undefined;
-    }, 50);
-    const pid = workerPids(cluster.pid).get(victim!);
-    expect(pid, `pid of ${victim}`).to.be.a('number');
-    process.kill(pid!, 'SIGKILL');
+    await killWorkerRunning(cluster, SECRET, 'a leaf of the second Q1 running', (t) => t.queryId !== reference.final.id && t.taskId.includes('.1.') && t.state === 'RUNNING', 60_000);
     const result = await running;
     expect(result.final.stats.state, JSON.stringify(result.final.error)).to.equal('FINISHED');
     expectSameRows(result.rows, reference.rows, 'Q1 sf1 after a kill');

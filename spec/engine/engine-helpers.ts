@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createDuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import type { Engine, Plan } from '../../lib/engine/engine.types.js';
 import type { Session } from '../../lib/protocol/types.js';
-import { batchText } from '../../lib/engine/row-batch.js';
+import { batchText, executionRows } from '../../lib/engine/row-batch.js';
 
 /** A session on memory.default, as most clients set one; a spec of sessions without them overrides both. */
 export function testSession(overrides: Partial<Session> = {}): Session {
@@ -57,4 +57,11 @@ export async function runSql(engine: Engine, sql: string, session = testSession(
 export async function rowText(engine: Engine, sql: string, session?: Session): Promise<string> {
   const { json } = await runSql(engine, sql, session);
   return json.slice(2, -2);
+}
+
+/** Executes a plan to its end: its rows, and its update count when it has one. */
+export async function drainPlan(plan: Plan): Promise<{ rows: unknown[][]; updateCount?: number }> {
+  const execution = plan.execute();
+  const rows = await executionRows(execution);
+  return { rows, ...(execution.updateCount === undefined ? {} : { updateCount: execution.updateCount }) };
 }

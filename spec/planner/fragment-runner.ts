@@ -108,6 +108,16 @@ export async function tinyDuckDb(): Promise<{ connection: DuckDBConnection; clos
   return db;
 }
 
+/** Mocha hooks holding a tinyDuckDb for a describe block: the getter answers its connection. */
+export function withTinyDuckDb(): () => DuckDBConnection {
+  let db: { connection: DuckDBConnection; close(): void } | undefined;
+  before(async () => {
+    db = await tinyDuckDb();
+  });
+  after(() => db?.close());
+  return () => db!.connection;
+}
+
 /** tpch.tiny's rows per table. */
 export const TINY_ROWS: Readonly<Record<string, number>> = { lineitem: 60175, orders: 15000, customer: 1500, part: 2000, partsupp: 8000, supplier: 100, nation: 25, region: 5 };
 

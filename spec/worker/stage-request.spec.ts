@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { parseTaskPlanRequest } from '../../lib/worker/task-request.js';
-import { MAX_STAGE_ITEMS } from '../../lib/cluster/task-protocol.js';
+import { MAX_BUCKETS, MAX_FRAGMENTS, MAX_STAGE_ITEMS } from '../../lib/cluster/task-protocol.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { session } from './worker-support.js';
 
@@ -70,5 +70,39 @@ describe('task request: stage', () => {
       }
       if (s?.kind === 'root') for (const input of s.inputs) expect(new URL(input.uri).protocol).to.match(/^https?:$/);
     }), { numRuns: 1000 });
+  });
+
+  it('reads a fragment task: splits, inputs per source fragment with a bucket of a HASH output, its output and the plan choices', () => {
+    const stage = {
+      kind: 'fragment', fragmentId: 1,
+      inputs: [{ fragmentId: 2, tasks: [{ uri: 'http://127.0.0.1:8081', taskId: 'q.2.0.0' }], bucket: 1, buckets: 2 }, { fragmentId: 3, tasks: [{ uri: 'http://127.0.0.1:8082', taskId: 'q.3.0.0' }] }],
+      output: { kind: 'HASH', buckets: 4 }, choices: { order: [1, 0, 2], joins: ['PARTITIONED', 'BROADCAST'], split: [true, false, true] },
+    };
+    expect(read(stage).stage).to.deep.equal(stage);
+    const leaf = { kind: 'fragment', fragmentId: 2, splits: [{ file: 'orders/orders-00001.parquet', slice: 0, slices: 1 }], inputs: [], output: { kind: 'SINGLE' } };
+    expect(read(leaf).stage).to.deep.equal(leaf);
+    expect(read({ kind: 'fragment', fragmentId: 0 }).stage).to.deep.equal({ kind: 'fragment', fragmentId: 0, inputs: [] });
+  });
+
+  it('refuses a fragment task out of bounds: ids, bucket counts, a bucket out of range, odd outputs and choices', () => {
+    const input = (extra: Record<string, unknown>) => ({ kind: 'fragment', fragmentId: 1, inputs: [{ fragmentId: 2, tasks: [{ uri: 'http://h:1', taskId: 'q.2.0.0' }], ...extra }] });
+    for (const stage of [
+      { kind: 'fragment' }, { kind: 'fragment', fragmentId: -1 }, { kind: 'fragment', fragmentId: MAX_FRAGMENTS }, { kind: 'fragment', fragmentId: 1.5 },
+      { kind: 'fragment', fragmentId: 1, inputs: {} }, { kind: 'fragment', fragmentId: 1, inputs: [{ fragmentId: 0, tasks: [{ uri: 'http://h:1', taskId: 'q' }] }] },
+      { kind: 'fragment', fragmentId: 1, inputs: [{ fragmentId: 2, tasks: [] }] },
+      input({ bucket: 0 }), input({ buckets: 2 }), input({ bucket: 2, buckets: 2 }), input({ bucket: -1, buckets: 2 }), input({ bucket: 0, buckets: MAX_BUCKETS + 1 }), input({ bucket: 0, buckets: 0 }),
+      { kind: 'fragment', fragmentId: 1, output: { kind: 'HASH' } }, { kind: 'fragment', fragmentId: 1, output: { kind: 'HASH', buckets: MAX_BUCKETS + 1 } }, { kind: 'fragment', fragmentId: 1, output: { kind: 'ROUND_ROBIN' } },
+      { kind: 'fragment', fragmentId: 1, choices: { joins: ['AUTOMATIC'] } }, { kind: 'fragment', fragmentId: 1, choices: [] },
+      { kind: 'fragment', fragmentId: 1, choices: { order: [0, -1], joins: ['BROADCAST'], split: [true, true] } },
+      { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1.5], joins: ['BROADCAST'], split: [true, true] } },
+      { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, 'yes'] } },
+      { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'] } },
+      { kind: 'fragment', fragmentId: 1, choices: { order: Array.from({ length: MAX_FRAGMENTS + 1 }, (_, i) => i % 10), joins: [], split: [] } },
+      { kind: 'fragment', fragmentId: 1, splits: [] }, { kind: 'fragment', fragmentId: 1, inputs: [{ fragmentId: 2, tasks: [{ uri: 'file:///etc/passwd', taskId: 'q' }] }] },
+    ]) {
+      const err = refusal(stage);
+      expect(err.httpStatus, JSON.stringify(stage)).to.equal(400);
+      expect(err.message).to.not.equal('');
+    }
   });
 });

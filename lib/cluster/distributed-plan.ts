@@ -1,0 +1,60 @@
+// The one door to a statement's distributed plan (lib/planner/fragment.types.ts), for the coordinator's
+// scheduler (staged-query.ts) and a worker's fragment tasks (lib/worker/stage-runner.ts) alike: both call
+// distributedPlanOf with the same statement, session and choices and get the same fragments, so no SQL
+// travels between nodes. A query over one table that splits keeps its two stages (aggregate-stages.ts:
+// fragment 1 scans the splits with the leaf's SQL, fragment 0 finishes over exchange table f1); a query
+// naming two tables or more gets the planner's fragments (lib/planner/statement-plans.ts: a join plan, or
+// its tables gathered), built from the catalogs' layouts (planner-metadata.ts).
+import { exchangeTableOf, type DistributedPlan, type PlanChoices, type PlanFragment } from '../planner/fragment.types.js';
+import type { Session } from '../protocol/types.js';
+import { cachedStages, type StagePlan } from '../planner/aggregate-stages.js';
+import { distributedPlanFor } from '../planner/statement-plans.js';
+import type { Connectors } from '../connectors/connectors.js';
+import { plannerMetadataOf } from './planner-metadata.js';
+
+/** What distributedPlanOf reads of the node's connectors: which split, and each table's layout. */
+export type PlanConnectors = Pick<Connectors, 'splittable' | 'of'>;
+
+/** The two stages' choices: no join, one relation read over its splits. */
+const STAGE_CHOICES: PlanChoices = { order: [], joins: [], split: [] };
+
+/** The two-stage plan as fragments, kept per StagePlan (cachedStages keeps those) so its identity is stable. */
+const adapted = new WeakMap<StagePlan, DistributedPlan>();
+
+/** Today's two stages as a DistributedPlan of two fragments. */
+export function fragmentsOfStages(stages: StagePlan): DistributedPlan {
+  let plan = adapted.get(stages);
+  if (plan) return plan;
+  const leaf: PlanFragment = {
+    id: 1,
+    partitioning: 'SOURCE',
+    scan: { table: stages.table, ...(stages.where ? { where: stages.where } : {}) },
+    sources: [],
+    output: { kind: 'SINGLE' },
+    sql: stages.leafSql,
+    columns: stages.partialColumns,
+  };
+  const root: PlanFragment = { id: 0, partitioning: 'SINGLE', sources: [{ fragmentId: 1, table: exchangeTableOf(1) }], output: { kind: 'SINGLE' }, sql: stages.rootSql, columns: [] };
+  plan = { fragments: [root, leaf], choices: STAGE_CHOICES, tables: [stages.table] };
+  adapted.set(stages, plan);
+  return plan;
+}
+
+/** The metadata view of each Connectors (a node keeps one set; a dynamic catalog change makes another). */
+const metadataOf = new WeakMap<PlanConnectors, ReturnType<typeof plannerMetadataOf>>();
+
+/**
+ * The statement's distributed plan, or undefined when it runs as one task. `choices`: the coordinator's
+ * (a worker is given them); absent on the coordinator, which makes them. The two stages answer with
+ * choices that order and split nothing; the planner's always split some relation.
+ */
+export function distributedPlanOf(sql: string, session: Session, connectors: PlanConnectors, choices?: PlanChoices): DistributedPlan | undefined {
+  if (choices === undefined || choices.split.length === 0) {
+    const stages = cachedStages(sql, session, connectors.splittable);
+    if (stages) return fragmentsOfStages(stages);
+    if (choices !== undefined) return undefined;
+  }
+  let metadata = metadataOf.get(connectors);
+  if (!metadata) metadataOf.set(connectors, (metadata = plannerMetadataOf(connectors)));
+  return distributedPlanFor(sql, session, metadata, choices);
+}

@@ -1,0 +1,80 @@
+// A derived table merged into the query above it, as Trino's planner inlines a subquery in FROM that only
+// filters and computes columns (TPC-H Q7, Q8, Q9: `SELECT ..., sum(volume) FROM (SELECT ... FROM joins
+// WHERE ...) AS shipping GROUP BY ...`): the outer query's references to the derived table's columns read
+// the inner select items' expressions, so the inner joins are planned as if written in the outer query.
+import { mapTree, type Expression, type Node, type QuerySpecification } from '../sql/index.js';
+import { fold } from '../sql/names.js';
+import { lookupFunctions } from '../sql/function-catalog.js';
+import { OPAQUE, UNRESOLVABLE, type ResolvedExpression } from './column-resolution.js';
+
+/** The derived table in `spec`'s FROM, when it can be merged: its query and the name it is read by. */
+export function mergeableDerived(spec: QuerySpecification): { inner: QuerySpecification; name?: string } | undefined {
+  let from = spec.from;
+  let name: string | undefined;
+  if (from?.type === 'AliasedRelation') {
+    if (from.columnNames) return undefined;
+    name = fold(from.alias.value);
+    from = from.relation;
+  }
+  if (from?.type !== 'TableSubquery') return undefined;
+  const q = from.query;
+  if (q.with || q.orderBy || q.offset || q.limit || q.body.type !== 'QuerySpecification') return undefined;
+  const inner = q.body;
+  if (inner.groupBy || inner.having || inner.select.distinct || inner.windows.length > 0) return undefined;
+  if (inner.select.selectItems.some((i) => i.type !== 'SingleColumn')) return undefined;
+  // An aggregate or window call makes the inner query aggregate (or number) its rows: no merging.
+  let aggregates = false;
+  for (const item of inner.select.selectItems) {
+    mapTree(item, (n) => {
+      if (n.type === 'FunctionCall' && (n.window || lookupFunctions(n.name.parts[n.name.parts.length - 1]!.value).some((f) => f.kind === 'aggregate'))) aggregates = true;
+      return undefined;
+    });
+  }
+  return aggregates ? undefined : { inner, ...(name !== undefined ? { name } : {}) };
+}
+
+/** The names a derived table's columns are read by: an alias, else a plain column's name. */
+export function derivedColumnName(item: Extract<QuerySpecification['select']['selectItems'][number], { type: 'SingleColumn' }>): string | undefined {
+  if (item.alias) return fold(item.alias.value);
+  if (item.expression.type === 'Identifier') return fold(item.expression.value);
+  if (item.expression.type === 'DereferenceExpression') return fold(item.expression.field.value);
+  return undefined;
+}
+
+/** Resolves the outer query's expressions over a merged derived table, to the inner items' symbol expressions. */
+export class DerivedScope {
+  constructor(
+    private readonly columns: ReadonlyMap<string, ResolvedExpression>,
+    private readonly name: string | undefined,
+  ) {}
+
+  resolve(expression: Expression, keep?: (n: Node) => boolean): ResolvedExpression | undefined {
+    const relations = new Set<number>();
+    const symbols = new Set<string>();
+    let failed = false;
+    const take = (column: string | undefined): Expression | undefined => {
+      const found = column === undefined ? undefined : this.columns.get(column);
+      if (!found) return undefined;
+      for (const r of found.relations) relations.add(r);
+      for (const s of found.symbols) symbols.add(s);
+      return found.expression;
+    };
+    const replace = (n: Node): Node | undefined => {
+      if (failed || keep?.(n) || OPAQUE.has(n.type)) return n;
+      if (UNRESOLVABLE.has(n.type) || (n.type === 'FunctionCall' && n.window)) {
+        failed = true;
+        return n;
+      }
+      let resolved: Expression | undefined;
+      if (n.type === 'Identifier') resolved = take(fold(n.value));
+      else if (n.type === 'DereferenceExpression') resolved = n.base.type === 'Identifier' && fold(n.base.value) === this.name ? take(fold(n.field.value)) : undefined;
+      else if (n.type === 'FunctionCall') return { ...n, arguments: n.arguments.map((a) => mapTree(a, replace)), filter: n.filter && mapTree(n.filter, replace), orderBy: n.orderBy && mapTree(n.orderBy, replace) };
+      else if (n.type === 'Cast') return { ...n, expression: mapTree(n.expression, replace) };
+      else return undefined;
+      if (!resolved) failed = true;
+      return resolved ?? n;
+    };
+    const mapped = mapTree(expression, replace);
+    return failed ? undefined : { expression: mapped, relations, symbols };
+  }
+}

@@ -1,0 +1,144 @@
+// Fragment tasks on a real DuckDB engine at tpch.tiny (stage-runner.ts planFragment), with hand-built
+// plans given to planFragment in place of the planner's: a HASH output writes one Parquet file per bucket
+// in one pass, keys equal under `=` land in the same bucket whatever their numeric type, an empty bucket
+// is a file with the columns, a SOURCE-HASH-SINGLE pipeline answers as the whole statement, and a task
+// that does not fit the fragment it names is refused with a 400.
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
+import { defaultConfig } from '../../lib/config.js';
+import { readManifest } from '../../lib/connectors/tpch/tpch-generation.js';
+import { bucketFile, planFragment, type DerivePlan, type FragmentTask } from '../../lib/worker/stage-runner.js';
+import { exchangeTableOf, type DistributedPlan, type PlanFragment } from '../../lib/planner/fragment.types.js';
+import { drainPlan, testSession } from '../engine/engine-helpers.js';
+import { builtInConnectors } from '../cluster/cluster-harness.js';
+import { expectSameRows } from '../cluster/same-rows.js';
+
+const session = testSession({ catalog: 'tpch', schema: 'tiny' });
+const tpchDirectory = join(defaultConfig().dataDirectory, 'tpch');
+const name = (id: number) => { const t = exchangeTableOf(id); return `${t.catalog}.${t.schema}.${t.table}`; };
+const nation = { catalog: 'tpch', schema: 'tiny', table: 'nation' };
+
+/** Nation's key as four types, each a SOURCE fragment hashed on it (fragments 1 to 4 of one plan). */
+const KEY_TYPES = ['integer', 'bigint', 'decimal(10, 2)', 'double'];
+const keysSql = 'SELECT nationkey FROM tpch.tiny.nation';
+const keysPlan: DistributedPlan = {
+  choices: { order: [], joins: [], split: [true, true, true, true] },
+  tables: [nation],
+  fragments: [
+    { id: 0, partitioning: 'SINGLE', sources: KEY_TYPES.map((_, i) => ({ fragmentId: i + 1, table: exchangeTableOf(i + 1) })), output: { kind: 'SINGLE' }, columns: [], sql: `SELECT k FROM ${name(1)}` },
+    ...KEY_TYPES.map((type, i): PlanFragment => ({
+      id: i + 1, partitioning: 'SOURCE', scan: { table: nation }, sources: [], output: { kind: 'HASH', keys: ['k'] }, columns: ['k', 'name'],
+      sql: `SELECT CAST(nationkey AS ${type}) AS k, name FROM tpch.tiny.nation`,
+    })),
+  ],
+};
+
+const joinSql = 'SELECT o.orderpriority, count(*) AS lines, sum(l.quantity) AS qty FROM orders o JOIN lineitem l ON o.orderkey = l.orderkey WHERE l.quantity > 10 GROUP BY o.orderpriority ORDER BY 1';
+const joinPlan: DistributedPlan = {
+  choices: { order: [0, 1], joins: ['PARTITIONED'], split: [true, true] },
+  tables: [{ ...nation, table: 'orders' }, { ...nation, table: 'lineitem' }],
+  fragments: [
+    { id: 0, partitioning: 'SINGLE', sources: [{ fragmentId: 1, table: exchangeTableOf(1) }], output: { kind: 'SINGLE' }, columns: [], sql: `SELECT orderpriority, CAST(sum(c) AS bigint) AS lines, sum(q) AS qty FROM ${name(1)} GROUP BY orderpriority ORDER BY 1` },
+    {
+      id: 1, partitioning: 'HASH', sources: [{ fragmentId: 2, table: exchangeTableOf(2) }, { fragmentId: 3, table: exchangeTableOf(3) }], output: { kind: 'SINGLE' }, columns: ['orderpriority', 'c', 'q'],
+      sql: `SELECT o.orderpriority, count(*), sum(l.quantity) FROM ${name(2)} o JOIN ${name(3)} l ON o.orderkey = l.orderkey GROUP BY o.orderpriority`,
+    },
+    { id: 2, partitioning: 'SOURCE', scan: { table: { ...nation, table: 'orders' } }, sources: [], output: { kind: 'HASH', keys: ['orderkey'] }, columns: ['orderkey', 'orderpriority'], sql: 'SELECT orderkey, orderpriority FROM tpch.tiny.orders' },
+    { id: 3, partitioning: 'SOURCE', scan: { table: { ...nation, table: 'lineitem' } }, sources: [], output: { kind: 'HASH', keys: ['orderkey'] }, columns: ['orderkey', 'quantity'], sql: 'SELECT orderkey, quantity FROM tpch.tiny.lineitem WHERE quantity > 10' },
+  ],
+};
+
+const drain = drainPlan;
+/** The hand-built plans, given to planFragment in place of the planner's derivation. */
+const handBuilt: DerivePlan = (sql) => new Map([[keysSql, keysPlan], [joinSql, joinPlan]]).get(sql);
+
+describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function () {
+  this.timeout(60_000);
+  let directory: string;
+  let engine: DuckDbEngine;
+  const connectors = builtInConnectors(tpchDirectory, { tpchMinRows: 0 });
+  const manifest = () => readManifest(join(tpchDirectory, 'tiny'))!;
+  const split = (table: string, slice = 0, slices = 1) => ({ file: manifest().tables[table]!.files[0]!, slice, slices });
+
+  before(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'vivace-fragment-runner-'));
+    engine = await createDuckDbEngine({ tempDirectory: directory, threads: 2, tpch: { directory: tpchDirectory, log: () => {} } });
+    await drain(await engine.plan('SELECT count(*) FROM tpch.tiny.region', session));
+  });
+  after(async () => {
+    await engine.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  const rowsOf = async (sql: string) => (await drain(await engine.planOwnSql(sql, session))).rows;
+
+  it('hashes equal keys of integer, bigint, decimal and double into the same bucket; an empty bucket is a file with the columns', async () => {
+    const buckets = 64;
+    const placed: string[][] = [];
+    for (const [i] of KEY_TYPES.entries()) {
+      const out = join(directory, `keys-${i}`);
+      const { updateCount } = await drain(await planFragment(engine, keysSql, session, { fragmentId: i + 1, splits: [split('nation')], inputs: [], output: { kind: 'HASH', buckets } }, connectors, { directory: out }, undefined, handBuilt));
+      expect(updateCount, KEY_TYPES[i]).to.equal(25);
+      const perBucket: string[] = [];
+      for (let b = 0; b < buckets; b++) {
+        expect(existsSync(bucketFile(out, b)), `bucket ${b}`).to.equal(true);
+        const keys = await rowsOf(`SELECT CAST(k AS DOUBLE) FROM read_parquet('${bucketFile(out, b)}') ORDER BY 1`);
+        perBucket.push(keys.map((r) => String(r[0])).join(','));
+      }
+      placed.push(perBucket);
+    }
+    for (const other of placed.slice(1)) expect(other).to.deep.equal(placed[0]);
+    // 25 keys over 64 buckets leave some empty: still readable, with the fragment's columns.
+    const empty = placed[0]!.findIndex((keys) => keys === '');
+    expect(empty).to.be.at.least(0);
+    const described = await rowsOf(`DESCRIBE SELECT * FROM read_parquet('${bucketFile(join(directory, 'keys-0'), empty)}')`);
+    expect(described.map((r) => r[0])).to.deep.equal(['k', 'name']);
+  });
+
+  it('SOURCE fragments hashed on the join key, a HASH join per bucket, a SINGLE root: the whole statement\'s rows', async () => {
+    const buckets = 3;
+    const produced = new Map<number, string[]>();
+    for (const [id, table] of [[2, 'orders'], [3, 'lineitem']] as const) {
+      for (const slice of [0, 1]) {
+        const out = join(directory, `join-${id}-${slice}`);
+        await drain(await planFragment(engine, joinSql, session, { fragmentId: id, splits: [split(table, slice, 2)], inputs: [], output: { kind: 'HASH', buckets } }, connectors, { directory: out }, undefined, handBuilt));
+        produced.set(id, [...(produced.get(id) ?? []), out]);
+      }
+    }
+    const joined: string[] = [];
+    for (let b = 0; b < buckets; b++) {
+      const file = join(directory, `join-1-${b}.parquet`);
+      const inputs = [2, 3].map((id) => ({ fragmentId: id, files: produced.get(id)!.map((d) => bucketFile(d, b)), bucket: b, buckets }));
+      await drain(await planFragment(engine, joinSql, session, { fragmentId: 1, inputs, output: { kind: 'SINGLE' } }, connectors, { file }, undefined, handBuilt));
+      joined.push(file);
+    }
+    const root = await planFragment(engine, joinSql, session, { fragmentId: 0, inputs: [{ fragmentId: 1, files: joined }] }, connectors, undefined, undefined, handBuilt);
+    const whole = await engine.plan(joinSql, session);
+    expect(root.columns).to.deep.equal(whole.columns);
+    expectSameRows((await drain(root)).rows, (await drain(whole)).rows, 'the join in fragments');
+  });
+
+  it('refuses a task that does not fit its fragment: unknown id, splits where none are read, a source missing or twice, a bucket missing or out of range, another output', async () => {
+    const file = join(directory, 'refused.parquet');
+    const input = (id: number, extra: Partial<FragmentTask['inputs'][number]> = {}) => ({ fragmentId: id, files: [file], bucket: 0, buckets: 2, ...extra });
+    const cases: FragmentTask[] = [
+      { fragmentId: 9, inputs: [], output: { kind: 'SINGLE' } },
+      { fragmentId: 1, splits: [split('orders')], inputs: [input(2), input(3)], output: { kind: 'SINGLE' } },
+      { fragmentId: 1, inputs: [input(2)], output: { kind: 'SINGLE' } },
+      { fragmentId: 1, inputs: [input(2), input(2)], output: { kind: 'SINGLE' } },
+      { fragmentId: 1, inputs: [input(2), { fragmentId: 3, files: [file] }], output: { kind: 'SINGLE' } },
+      { fragmentId: 1, inputs: [input(2), input(3, { bucket: 2 })], output: { kind: 'SINGLE' } },
+      { fragmentId: 1, inputs: [input(2), input(3)], output: { kind: 'HASH', buckets: 2 } },
+      { fragmentId: 2, inputs: [], output: { kind: 'HASH', buckets: 2 } },
+      { fragmentId: 2, splits: [split('orders')], inputs: [], output: { kind: 'SINGLE' } },
+      { fragmentId: 0, inputs: [{ fragmentId: 1, files: [file] }], output: { kind: 'HASH', buckets: 2 } },
+    ];
+    for (const task of cases) {
+      const err = await planFragment(engine, joinSql, session, task, connectors, { file }, undefined, handBuilt).then(() => undefined, (e: unknown) => e);
+      expect((err as { errorName?: string } | undefined)?.errorName, JSON.stringify(task)).to.equal('INVALID_ARGUMENTS');
+    }
+  });
+});
