@@ -40,13 +40,22 @@ describe('e2e: EXPLAIN of a distributed plan through a worker process', function
   };
 
   it('prints the root, the probe side over its splits and the broadcast build side, or both sides hashed when the session asks', async () => {
+    // Every fragment but the root is read by one RemoteSource of its consumer.
+    const shape = (text: string) => {
+      const headers = text.match(/^Fragment \d+ \[[A-Z]+\]$/gm) ?? [];
+      expect(headers[0]).to.equal('Fragment 0 [SINGLE]');
+      expect(headers.length).to.be.at.least(3);
+      expect(text.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/g)).to.have.length(headers.length - 1);
+      return headers;
+    };
     const broadcast = await explain(`EXPLAIN ${JOIN}`, { 'X-Trino-Session': 'join_distribution_type=BROADCAST' });
-    expect(broadcast.match(/^Fragment \d+ \[[A-Z]+\]$/gm)).to.deep.equal(['Fragment 0 [SINGLE]', 'Fragment 1 [SOURCE]', 'Fragment 2 [SOURCE]']);
-    expect(broadcast.match(/^ {4}Output partitioning: .*$/gm)).to.deep.equal(['    Output partitioning: SINGLE []', '    Output partitioning: SINGLE []', '    Output partitioning: BROADCAST []']);
-    expect(broadcast).to.include('RemoteSource[sourceFragmentIds = [1]]').and.include('RemoteSource[sourceFragmentIds = [2]]');
+    shape(broadcast);
+    expect(broadcast.match(/Output partitioning: BROADCAST \[\]/g)).to.have.length(1);
+    expect(broadcast).to.include('TableScan[table = tpch:tiny:orders]').and.include('TableScan[table = tpch:tiny:lineitem]').and.include('distribution = REPLICATED');
     const partitioned = await explain(`EXPLAIN (TYPE DISTRIBUTED) ${JOIN}`, { 'X-Trino-Session': 'join_distribution_type=PARTITIONED' });
-    expect(partitioned.match(/^Fragment \d+ \[[A-Z]+\]$/gm)).to.deep.equal(['Fragment 0 [SINGLE]', 'Fragment 1 [HASH]', 'Fragment 2 [SOURCE]', 'Fragment 3 [SOURCE]']);
-    expect(partitioned.match(/Output partitioning: HASH \[/g)).to.have.length(2);
+    expect(shape(partitioned)).to.include.members(['Fragment 1 [HASH]']);
+    expect(partitioned.match(/Output partitioning: HASH \[/g)?.length).to.be.at.least(2);
+    expect(partitioned).to.include('distribution = PARTITIONED');
     // A query over one table prints its one fragment, as before.
     expect((await explain('EXPLAIN SELECT count(*) FROM lineitem')).match(/^Fragment \d+/gm)).to.deep.equal(['Fragment 0']);
   });
