@@ -152,6 +152,8 @@ export async function runWorker(argv: string[]): Promise<number> {
   // No catalog file names a memory catalog: this worker holds none, whatever it was told.
   const memoryCatalog = values['memory-catalog'] === true && memoryConfig !== undefined;
   // EXPLAIN prints a statement's fragments as the coordinator plans them: the same layouts and split thresholds.
+  // A query over one table keeps today's one fragment: whether its two stages run is the coordinator's
+  // call on the table's splits (distributedPlanOf answers the two-stage shape for any such query).
   const planner = plannerMetadataOf(connectorsOf(catalogs, {
     ...(config.distributedLakeMinBytes === undefined ? {} : { lakeMinBytes: config.distributedLakeMinBytes }),
     ...(config.distributedTpchMinRows === undefined ? {} : { tpchMinRows: config.distributedTpchMinRows }),
