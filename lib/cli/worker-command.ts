@@ -22,6 +22,8 @@ import { catalogDirectory, loadCatalogs } from '../connectors/catalog-files.js';
 import { catalogStoreDirectory, dynamicCatalogSettings, type CatalogSync } from '../connectors/dynamic-catalogs.js';
 import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
 import { connectorsOf } from '../connectors/connectors.js';
+import { plannerMetadataOf } from '../cluster/planner-metadata.js';
+import { distributedPlanFor } from '../planner/statement-plans.js';
 
 export const WORKER_USAGE = 'usage: vivace worker --coordinator URL [--port N] [--host HOST] [--node-id ID] [--data-dir DIR] [--config FILE] [--memory-catalog] [--nice N]';
 
@@ -149,6 +151,13 @@ export async function runWorker(argv: string[]): Promise<number> {
   const hiveCatalogs = catalogs.filter((c): c is HiveCatalogConfig => c.connector === 'hive');
   // No catalog file names a memory catalog: this worker holds none, whatever it was told.
   const memoryCatalog = values['memory-catalog'] === true && memoryConfig !== undefined;
+  // EXPLAIN prints a statement's fragments as the coordinator plans them: the same layouts and split thresholds.
+  // A query over one table keeps today's one fragment: whether its two stages run is the coordinator's
+  // call on the table's splits (distributedPlanOf answers the two-stage shape for any such query).
+  const planner = plannerMetadataOf(connectorsOf(catalogs, {
+    ...(config.distributedLakeMinBytes === undefined ? {} : { lakeMinBytes: config.distributedLakeMinBytes }),
+    ...(config.distributedTpchMinRows === undefined ? {} : { tpchMinRows: config.distributedTpchMinRows }),
+  }));
   const engine = await createDuckDbEngine({
     ...engineSizingOf(config),
     // Served under their files' names (tiny.properties: tiny); their DuckDB databases keep tpch and memory.
@@ -159,6 +168,7 @@ export async function runWorker(argv: string[]): Promise<number> {
     ...(accessControl.kind === 'file' ? { access: accessControl } : {}),
     hive: hiveCatalogs,
     ...(dynamic ? { dynamicRoots: dynamic.roots } : {}),
+    distributedPlan: (sql, session) => distributedPlanFor(sql, session, planner),
   }).catch((err: unknown) => Promise.reject(memoryFileInUse(err, dataDir) ?? err));
 
   // Set once the worker listens (its address is in the announcement).

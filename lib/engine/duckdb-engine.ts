@@ -25,6 +25,8 @@ import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
 import { classifyStatement } from './statement-kind.js';
 import type { Statement } from '../sql/ast.js';
 import { planDialectStatement, type BoundStatement } from './dialect/dialect-planner.js';
+import type { FragmentPlanning } from './dialect/explain-statement.js';
+import type { DistributedPlan } from '../planner/fragment.types.js';
 import { dialectStatementOf } from '../sql/dialect-statement.js';
 import { defaultTransactionLimits, transactionsOf, type TransactionLimits } from './dialect/transaction-registry.js';
 import { attachTpchCatalog, type TpchCatalog, type TpchCatalogOptions } from '../connectors/tpch/tpch-catalog.js';
@@ -101,6 +103,11 @@ export interface DuckDbEngineOptions {
    * `catalog`: its name as users write it (its file's: `scratch`); its DuckDB database stays `memory`.
    */
   memory?: false | { catalog: string };
+  /**
+   * The distributed plan of a user's statement (a worker's: its connectors' layouts and the planner,
+   * lib/cluster/planner-metadata.ts), which EXPLAIN prints fragment by fragment. Absent: one fragment.
+   */
+  distributedPlan?: (sql: string, session: Session) => DistributedPlan | undefined;
 }
 
 /** The memory catalog's database file in `memoryDirectory`: its stem is the catalog's name. */
@@ -287,6 +294,22 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     // A mask or filter reads in its table's schema, as its environment's user (Trino's ViewExpression).
     ...(guards ? { guardedRead: guards.readAs(session.user, path, (user, table, next) => translationContext({ ...session, user, catalog: table.catalog, schema: table.schema }, guards, next)) } : {}),
   });
+  /** EXPLAIN's fragments: the hook's plan unless the user reads a table through a mask or filter (then it runs as one task). */
+  const fragmentPlanning = (session: Session, guards?: StatementGuards): FragmentPlanning | undefined => {
+    const { distributedPlan, access } = options;
+    if (!distributedPlan) return undefined;
+    return {
+      plan(text, planSession) {
+        const plan = distributedPlan(text, planSession);
+        return plan && !plan.tables.some((t) => access?.tableGuard(planSession.user, t) !== undefined) ? plan : undefined;
+      },
+      translate(text, exchange) {
+        const context = translationContext(session, guards);
+        const virtual = context.virtualTable;
+        return translateStatement(parseStatement(text), text, { ...context, virtualTable: (catalog, schema, table) => exchange({ catalog, schema, table }) ?? virtual?.(catalog, schema, table) }).sql;
+      },
+    };
+  };
   const virtualTable = (session: Session, catalog: string, schema: string, table: string): string | undefined => {
     if (schema === 'information_schema') return informationSchemaSql(catalog, table);
     const system = hive?.systemTable(catalog, schema, table);
@@ -346,7 +369,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       // Data of a tpch schema is generated on first use, before a connection is taken; a query ended
       // meanwhile stops waiting for it (the generation goes on for the next query).
       const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
-      const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, memoryCatalog: memoryName, ...(key === undefined ? {} : { key }), ...catalogVisibility(session), ...(hive ? { columnExtra: (table: QualifiedTable, column: string) => hive?.columnExtra(table, column) } : {}) });
+      const fragments = fragmentPlanning(session, guards);
+      const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, memoryCatalog: memoryName, ...(fragments ? { fragments } : {}), ...(key === undefined ? {} : { key }), ...catalogVisibility(session), ...(hive ? { columnExtra: (table: QualifiedTable, column: string) => hive?.columnExtra(table, column) } : {}) });
       if (statement && hive) {
         const hiveCatalogs = hive;
         // A hive catalog's own statements (DDL, writes, SHOW CREATE TABLE); other statements read its mirror,
@@ -479,6 +503,8 @@ interface UserStatement {
   rulesKey?: string;
   /** What the plan cache knows the tree by, when its text alone does not tell it (a prepared statement's bound values). */
   key?: string;
+  /** The distributed plans EXPLAIN prints (DuckDbEngineOptions.distributedPlan). */
+  fragments?: FragmentPlanning;
 }
 
 /** The tables a statement (or what EXPLAIN explains, or SHOW STATS reads) reads or writes; none for other dialect statements. */
@@ -544,6 +570,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
       ...(user?.schemaVisible ? { schemaVisible: user.schemaVisible } : {}),
       ...(user?.columnVisible ? { columnVisible: user.columnVisible } : {}),
       ...(user?.columnExtra ? { columnExtra: user.columnExtra } : {}),
+      ...(user?.fragments ? { fragments: user.fragments } : {}),
     });
     if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };

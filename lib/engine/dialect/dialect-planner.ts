@@ -29,7 +29,7 @@ import {
   executePrepared,
 } from './prepared-statements.js';
 import type { TransactionRegistry } from './transaction-registry.js';
-import { planExplain } from './explain-statement.js';
+import { planExplain, type FragmentPlanning } from './explain-statement.js';
 
 /** A prepared statement's tree with its markers bound to values. */
 export interface BoundStatement {
@@ -77,6 +77,8 @@ export interface DialectContext {
   columnExtra?: (table: QualifiedTable, column: string) => string | undefined;
   /** The DuckDB SQL of a user's statement (EXPLAIN's, a prepared one's); absent for the project's own SQL. */
   translate?: (statement: Statement) => string;
+  /** The distributed plans of a user's statements, which EXPLAIN prints; absent: every statement is one fragment. */
+  fragments?: FragmentPlanning;
 }
 
 function translator(ctx: DialectContext): (statement: Statement) => string {

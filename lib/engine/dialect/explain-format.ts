@@ -107,10 +107,14 @@ interface PlanNode {
   details: string[];
   stats?: DuckPlanNode['stats'];
   children: PlanNode[];
+  /** Whether it reads an exchange (a RemoteSource below it): DuckDB's estimates there count the stand-in's rows. */
+  exchanged?: boolean;
 }
 
 const listOf = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === '' ? [] : [String(v)]);
 const bracketed = (items: string[]) => `[${items.join(', ')}]`;
+/** The table (or, for a view's file scan, the function) a DuckDB scan reads. */
+const scannedName = (node: DuckPlanNode) => String(node.extra.Table ?? node.extra.Function ?? '');
 
 /** FOO_BAR -> FooBar, for DuckDB operators Trino has no name for. */
 function camel(operator: string): string {
@@ -158,7 +162,7 @@ function mapOperator(node: DuckPlanNode, tableName: (duckdbName: string) => stri
   const op = node.operator;
   if (SCANS.has(op)) {
     // A view's file scan names no table, only its function: `tableName` says which table that is, if it can.
-    const table = tableName(String(x.Table ?? x.Function ?? ''));
+    const table = tableName(scannedName(node));
     const filters = listOf(x.Filters).filter((f) => !f.startsWith('optional:'));
     const catalog = table.split(':')[0];
     const details = listOf(x.Projections).map((column) => `${column} := ${catalog}:${column}`);
@@ -198,14 +202,42 @@ function estimateOf(node: DuckPlanNode): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
+/** How DuckDB's names read in Trino's plan: a scanned table's handle, and the exchanges' stand-ins. */
+interface Naming {
+  tableName: (duckdbName: string) => string;
+  /** The fragment whose output a scanned DuckDB table stands for, with that output's layout (a distributed plan's). */
+  remote?: (duckdbName: string) => { fragmentId: number; layout: ExplainColumn[] } | undefined;
+}
+
+/**
+ * The exchange a DuckDB subtree stands for: the scan of its stand-in, or the projection right over it
+ * (the stand-in's columns, which DuckDB computes there).
+ */
+function remoteOf(node: DuckPlanNode, naming: Naming): { scan: DuckPlanNode; fragmentId: number; layout: ExplainColumn[] } | undefined {
+  if (!naming.remote) return undefined;
+  const scan = node.operator === 'PROJECTION' && node.children.length === 1 ? node.children[0]! : node;
+  const remote = SCANS.has(scan.operator) ? naming.remote(scannedName(scan)) : undefined;
+  return remote && { scan, ...remote };
+}
+
+/** Trino's RemoteSource for an exchange's stand-in; a predicate DuckDB pushed into its scan is a Filter over it. */
+function remoteSourceNode(node: DuckPlanNode, remote: NonNullable<ReturnType<typeof remoteOf>>, nextId: { value: number }): PlanNode {
+  const source: PlanNode = { id: nextId.value++, name: 'RemoteSource', descriptor: [['sourceFragmentIds', `[${remote.fragmentId}]`]], layout: remote.layout, details: [], children: [], exchanged: true };
+  const filters = remote.scan === node ? listOf(remote.scan.extra.Filters).filter((f) => !f.startsWith('optional:')) : [];
+  if (filters.length === 0) return source;
+  return { id: nextId.value++, name: 'Filter', descriptor: [['filterPredicate', filters.join(' AND ')]], details: [], children: [source], exchanged: true };
+}
+
 /** Trino's nodes for DuckDB's tree; a chain of projections is one Project, as Trino merges them. */
-function planNodes(node: DuckPlanNode, tableName: (duckdbName: string) => string, nextId: { value: number }): PlanNode {
+function planNodes(node: DuckPlanNode, naming: Naming, nextId: { value: number }): PlanNode {
+  const remote = remoteOf(node, naming);
+  if (remote) return remoteSourceNode(node, remote, nextId);
   let current = node;
-  while (current.operator === 'PROJECTION' && current.children.length === 1 && current.children[0].operator === 'PROJECTION') {
+  while (current.operator === 'PROJECTION' && current.children.length === 1 && current.children[0].operator === 'PROJECTION' && !remoteOf(current.children[0], naming)) {
     current = current.children[0];
   }
-  const children = current.children.map((child) => planNodes(child, tableName, nextId));
-  const mapped = mapOperator(node, tableName);
+  const children = current.children.map((child) => planNodes(child, naming, nextId));
+  const mapped = mapOperator(node, naming.tableName);
   const out: PlanNode = {
     id: nextId.value++,
     name: mapped.name,
@@ -214,7 +246,8 @@ function planNodes(node: DuckPlanNode, tableName: (duckdbName: string) => string
     children,
   };
   const estimate = estimateOf(node);
-  if (estimate !== undefined) out.estimatedRows = estimate;
+  if (children.some((c) => c.exchanged)) out.exchanged = true;
+  else if (estimate !== undefined) out.estimatedRows = estimate;
   // The chain's stats: its top's output, the whole chain's time.
   if (node.stats) {
     let seconds = 0;
@@ -249,9 +282,8 @@ function isSymbolName(name: string): boolean {
 }
 
 /** The root `Output` over DuckDB's plan, with the statement's column names and types. */
-function outputNode(request: ExplainText): PlanNode {
-  const nextId = { value: 0 };
-  const child = planNodes(request.plan.root, request.tableName, nextId);
+function outputNode(request: Pick<ExplainText, 'plan' | 'columns'>, naming: Naming, nextId = { value: 0 }): PlanNode {
+  const child = planNodes(request.plan.root, naming, nextId);
   const symbols = symbolsOf(request.columns);
   const layout = request.columns.map((c, i) => ({ name: symbols[i], type: c.type }));
   child.layout ??= layout;
@@ -389,7 +421,7 @@ function fragmentHeader(request: ExplainText, root: PlanNode, lines: string[]): 
  * LOGICAL (what Malloy's Presto connection reads).
  */
 export function renderExplainText(request: ExplainText): string {
-  const root = outputNode(request);
+  const root = outputNode(request, { tableName: request.tableName });
   const totals = request.analyze ? { seconds: sumSeconds(root) } : undefined;
   const distributed = request.analyze || request.type === 'DISTRIBUTED';
   const lines: string[] = [];
@@ -410,6 +442,97 @@ export function renderExplainText(request: ExplainText): string {
   }
   // Every line ends with a line break; a fragment is followed by an empty line.
   return `${lines.join('\n')}\n${distributed ? '\n' : ''}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// EXPLAIN (TYPE DISTRIBUTED) of a distributed plan
+
+/** A fragment of a distributed plan with DuckDB's plan of its SQL (lib/planner/fragment.types.ts PlanFragment). */
+export interface ExplainFragment {
+  id: number;
+  partitioning: 'SOURCE' | 'HASH' | 'SINGLE';
+  output: { kind: 'SINGLE' } | { kind: 'BROADCAST' } | { kind: 'HASH'; keys: readonly string[] };
+  /** Its output columns with their types (the root's are the statement's: DistributedExplainText.columns). */
+  columns: ExplainColumn[];
+  plan: DuckPlan;
+  /** As ExplainText.tableName, for the table the fragment scans. */
+  tableName: (duckdbName: string) => string;
+}
+
+export interface DistributedExplainText {
+  version: string;
+  /** The statement's output columns (the root fragment's Output). */
+  columns: ExplainColumn[];
+  /** Root first (id 0). */
+  fragments: ExplainFragment[];
+  /** The fragment whose output a DuckDB table stands for in its consumers' plans (its exchange's stand-in). */
+  exchangeOf: (duckdbName: string) => number | undefined;
+}
+
+const JOIN_LABELS = new Set([...Object.values(JOIN_NAMES), 'CrossJoin']);
+
+/** The fragments a node's side reads through RemoteSources, up to the next join. */
+function sideSources(node: PlanNode): number[] {
+  if (node.name === 'RemoteSource') return [Number(node.descriptor[0]![1].slice(1, -1))];
+  return JOIN_LABELS.has(node.name) ? [] : node.children.flatMap(sideSources);
+}
+
+/**
+ * Trino's join distribution where the exchanges show it: REPLICATED when a side reads a broadcast
+ * output, PARTITIONED in a HASH fragment whose sides both read hashed outputs (`distribution = ...` and
+ * `Distribution: ...`, as visitJoin prints them; a semi or cross join prints only the detail line).
+ */
+function markDistributions(node: PlanNode, fragment: ExplainFragment, outputOf: (id: number) => ExplainFragment['output'] | undefined): void {
+  node.children.forEach((child) => markDistributions(child, fragment, outputOf));
+  if (!JOIN_LABELS.has(node.name) || node.children.length !== 2) return;
+  const sides = node.children.map((child) => sideSources(child).map((id) => outputOf(id)?.kind));
+  const distribution = sides.some((side) => side.includes('BROADCAST'))
+    ? 'REPLICATED'
+    : fragment.partitioning === 'HASH' && sides.every((side) => side.length > 0 && side.every((kind) => kind === 'HASH'))
+      ? 'PARTITIONED'
+      : undefined;
+  if (!distribution) return;
+  if (node.name !== 'SemiJoin' && node.name !== 'CrossJoin') node.descriptor.push(['distribution', distribution]);
+  node.details.unshift(`Distribution: ${distribution}`);
+}
+
+/** Trino's PartitioningScheme text: `SINGLE []`, `BROADCAST []`, `HASH [orderkey]`. */
+const outputPartitioning = (output: ExplainFragment['output']) => (output.kind === 'HASH' ? `HASH ${bracketed([...output.keys])}` : `${output.kind} []`);
+
+/**
+ * PlanPrinter.textDistributedPlan of a plan cut into fragments (Trino's EXPLAIN and EXPLAIN (TYPE
+ * DISTRIBUTED)): `Trino version: ...`, then each fragment in id order as formatFragment prints it,
+ * `Fragment N [SOURCE|HASH|SINGLE]`, its output layout and partitioning, its tree (the root's from
+ * `Output[...]`, the others' from their top node), and an empty line. Each exchange a fragment reads is
+ * Trino's `RemoteSource[sourceFragmentIds = [N]]` with the producer's layout. Trino also prints the
+ * LocalExchange nodes its operators run behind; DuckDB's plans have none, so none is printed.
+ */
+export function renderDistributedText(request: DistributedExplainText): string {
+  const byId = new Map(request.fragments.map((f) => [f.id, f]));
+  const remote = (duckdbName: string) => {
+    const fragmentId = request.exchangeOf(duckdbName);
+    const producer = fragmentId === undefined ? undefined : byId.get(fragmentId);
+    return producer && { fragmentId: producer.id, layout: producer.columns };
+  };
+  const nextId = { value: 0 };
+  const lines = [`Trino version: ${request.version}`];
+  for (const fragment of [...request.fragments].sort((a, b) => a.id - b.id)) {
+    const naming: Naming = { tableName: fragment.tableName, remote };
+    let top: PlanNode;
+    if (fragment.id === 0) {
+      top = outputNode({ plan: fragment.plan, columns: request.columns }, naming, nextId);
+    } else {
+      top = planNodes(fragment.plan.root, naming, nextId);
+      top.layout = fragment.columns;
+    }
+    markDistributions(top, fragment, (id) => byId.get(id)?.output);
+    lines.push(`Fragment ${fragment.id} [${fragment.partitioning}]`);
+    lines.push(`${INDENT}Output layout: [${(top.layout ?? []).map((c) => c.name).join(', ')}]`);
+    lines.push(`${INDENT}Output partitioning: ${outputPartitioning(fragment.output)}`);
+    trinoTree(top, INDENT, INDENT, undefined, lines);
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 // ---------------------------------------------------------------------------------------------------

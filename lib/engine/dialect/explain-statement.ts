@@ -3,6 +3,7 @@
 // the statement itself for its output columns, and explain-format.ts prints Trino's text (prestodb's for
 // a client on Presto headers) in the single `Query Plan` column.
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { randomUUID } from 'node:crypto';
 import type { Plan } from '../engine.types.js';
 import type { DialectContext } from './dialect-planner.js';
 import type { OutputColumn, ProtocolDialect, Session } from '../../protocol/types.js';
@@ -18,12 +19,28 @@ import { findAll } from '../../sql/tree-walk.js';
 import { valuesPlan, type Cell } from './values-plan.js';
 import { varcharColumns } from './show-metadata.js';
 import { CatalogNames } from './catalog-names.js';
-import { parseDuckDbPlan, renderExplainText, renderIoPlan, rootEstimate, scannedTables, type DuckPlan, type DuckPlanNode, type TableRef } from './explain-format.js';
+import { parseDuckDbPlan, renderDistributedText, renderExplainText, renderIoPlan, rootEstimate, scannedTables, type DuckPlan, type DuckPlanNode, type ExplainFragment, type TableRef } from './explain-format.js';
+import { parseStatement } from '../../sql/index.js';
+import { quoteIdentifier } from '../../sql/sql-formatter.js';
+import { prestoTypeOf } from '../../connectors/duckdb-types.js';
+import { EXCHANGE_CATALOG, type DistributedPlan, type PlanFragment } from '../../planner/fragment.types.js';
+import type { ScannedTable } from '../../connectors/connector.types.js';
 
 type ExplainStatement = Extract<DialectStatement, { kind: 'explain' }>;
 
 /** What EXPLAIN needs of the dialect layer's context. */
-export type ExplainContext = Pick<DialectContext, 'sql' | 'tree' | 'session' | 'connection' | 'release' | 'plan' | 'planBound' | 'boundKey' | 'translate'>;
+export type ExplainContext = Pick<DialectContext, 'sql' | 'tree' | 'session' | 'connection' | 'release' | 'plan' | 'planBound' | 'boundKey' | 'translate' | 'fragments'>;
+
+/**
+ * What EXPLAIN asks of the engine to print a statement's fragments (its DuckDbEngineOptions.distributedPlan
+ * hook, filled by a worker from its connectors: the engine knows neither the cluster nor the connectors).
+ */
+export interface FragmentPlanning {
+  /** The distributed plan of a statement's text in a session; undefined when it runs as one task. */
+  plan(sql: string, session: Session): DistributedPlan | undefined;
+  /** A fragment's Trino SQL in DuckDB's, each table `exchange` answers for read as that SQL. */
+  translate(sql: string, exchange: (table: ScannedTable) => string | undefined): string;
+}
 
 const VALID_COLUMNS: OutputColumn[] = [{ name: 'Valid', type: { base: 'boolean' } }];
 /** The output of DML and CREATE TABLE AS: Trino's single `rows` column. */
@@ -197,6 +214,90 @@ function ioPlan(plan: DuckPlan, inner: Statement, session: Session): string {
   return renderIoPlan(inputs, outputTableOf(inner, session), rootEstimate(plan));
 }
 
+const tableKey = (t: ScannedTable) => `${t.catalog}\u0000${t.schema}\u0000${t.table}`;
+
+/** A fragment's output column names and DuckDB types, from its translation prepared (not run). */
+async function fragmentColumns(connection: DuckDBConnection, translation: string): Promise<{ name: string; duckdb: string; type: string }[]> {
+  const prepared = await connection.prepare(translation);
+  try {
+    const columns = [];
+    for (let i = 0; i < prepared.columnCount; i++) {
+      const type = prepared.columnType(i);
+      columns.push({ name: prepared.columnName(i), duckdb: type.toString(), type: formatType(prestoTypeOf(type), 'trino') });
+    }
+    return columns;
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/**
+ * DuckDB's plan of each fragment of `plan`, producers first. A fragment's scan reads its whole table; each
+ * exchange it reads stands for its producer's output as a one-row temp table under columns of the
+ * producer's types computed from random(), which DuckDB's optimizer can neither fold away (as it folds an
+ * empty table) nor see through (as it sees through constants), and whose scan the text prints as
+ * Trino's RemoteSource. The temp tables are dropped before the connection goes back.
+ */
+async function fragmentPlans(ctx: ExplainContext, planning: FragmentPlanning, plan: DistributedPlan): Promise<{ fragments: ExplainFragment[]; exchangeOf: (duckdbName: string) => number | undefined }> {
+  const { connection } = ctx;
+  const prefix = `vivace_explain_${randomUUID().replaceAll('-', '')}`;
+  /** The SQL standing for each explained fragment's output, and the stand-ins' table names. */
+  const standIns = new Map<number, string>();
+  const tables = new Map<string, number>();
+  const fragments: ExplainFragment[] = [];
+  try {
+    // Root first, each fragment after its consumer (fragment.types.ts): backwards, producers come first.
+    for (const fragment of [...plan.fragments].reverse()) {
+      const sources = new Map(fragment.sources.map((s) => [tableKey(s.table), standIns.get(s.fragmentId)]));
+      const translation = planning.translate(fragment.sql, (table) => sources.get(tableKey(table)));
+      const columns = await fragmentColumns(connection, translation);
+      const names = columns.length === fragment.columns.length ? fragment.columns : columns.map((c) => c.name);
+      fragments.push({
+        id: fragment.id,
+        partitioning: fragment.partitioning,
+        output: fragment.output,
+        columns: columns.map((c, i) => ({ name: names[i]!, type: c.type })),
+        plan: await duckPlan(connection, translation, false),
+        tableName: tableHandles(scannedBy(fragment, ctx.session)),
+      });
+      if (fragment.id === 0) continue;
+      const table = `${prefix}_f${fragment.id}`;
+      tables.set(table, fragment.id);
+      await connection.run(`CREATE TEMP TABLE ${table} AS SELECT 1 AS vivace_row`);
+      const values = columns.map((c, i) => `try_cast(CAST(random() AS VARCHAR) AS ${c.duckdb}) AS ${quoteIdentifier(names[i]!)}`);
+      standIns.set(fragment.id, `SELECT ${values.join(', ')} FROM temp.main.${table}`);
+    }
+  } finally {
+    for (const table of tables.keys()) await connection.run(`DROP TABLE IF EXISTS temp.main.${table}`);
+  }
+  return { fragments, exchangeOf: (duckdbName) => tables.get(nameParts(duckdbName).at(-1) ?? '') };
+}
+
+/** The tables a fragment's SQL reads itself (its exchange tables left out). */
+function scannedBy(fragment: PlanFragment, session: Session): TableRef[] {
+  return readTables(parseStatement(fragment.sql), session).filter((t) => t.catalog !== EXCHANGE_CATALOG);
+}
+
+/**
+ * The statement's fragments when EXPLAIN prints Trino's distributed plan of it (EXPLAIN and EXPLAIN (TYPE
+ * DISTRIBUTED) for a Trino client) and it has one; undefined: the one fragment of its translation. EXPLAIN
+ * ANALYZE stays one fragment: the statement runs as one task there (a run of the fragments is the
+ * scheduler's). A fragment DuckDB cannot plan on its own leaves the statement's own plan.
+ */
+async function distributedText(ctx: ExplainContext, s: ExplainStatement, dialect: ProtocolDialect): Promise<((columns: OutputColumn[]) => string) | undefined> {
+  const planning = ctx.fragments;
+  if (!planning || s.analyze || dialect !== 'trino' || (s.type !== undefined && s.type !== 'DISTRIBUTED') || ctx.boundKey !== undefined) return undefined;
+  const plan = planning.plan(s.statement, ctx.session);
+  if (!plan) return undefined;
+  let explained: Awaited<ReturnType<typeof fragmentPlans>>;
+  try {
+    explained = await fragmentPlans(ctx, planning, plan);
+  } catch {
+    return undefined;
+  }
+  return (columns) => renderDistributedText({ version: vivaceVersion(), columns: columns.map((c) => ({ name: c.name, type: formatType(c.type, dialect) })), ...explained });
+}
+
 /** A plan over rows known now; the connection is already back. */
 const answered = (columns: OutputColumn[], rows: Cell[][]): Plan => valuesPlan({ columns, rows: async () => rows, release: () => undefined });
 
@@ -243,9 +344,14 @@ export async function planExplain(ctx: ExplainContext, s: ExplainStatement): Pro
     await outputColumns(ctx, s, inner);
     throw err;
   }
-  ctx.release();
+  let distributed: Awaited<ReturnType<typeof distributedText>>;
+  try {
+    distributed = await distributedText(ctx, s, dialect);
+  } finally {
+    ctx.release();
+  }
   const columns = await outputColumns(ctx, s, inner);
   if (s.type === 'VALIDATE') return answered(VALID_COLUMNS, [[true]]);
   if (s.type === 'IO') return answered(varcharColumns('Query Plan'), [[ioPlan(plan, inner, ctx.session)]]);
-  return answered(varcharColumns('Query Plan'), [[render(ctx, s, dialect, plan, columns)]]);
+  return answered(varcharColumns('Query Plan'), [[distributed ? distributed(columns) : render(ctx, s, dialect, plan, columns)]]);
 }

@@ -2,7 +2,7 @@
 // indentation, fragments), prestodb's `- Output[PlanNodeId n][...] => [...]` line, airlift's durations
 // and sizes, and IoPlanPrinter's JSON as Jackson prints it.
 import { expect } from 'chai';
-import { parseDuckDbPlan, renderExplainText, renderIoPlan, scannedTables, succinctBytes, type ExplainText } from '../../../lib/engine/dialect/explain-format.js';
+import { parseDuckDbPlan, renderDistributedText, renderExplainText, renderIoPlan, scannedTables, succinctBytes, type ExplainText } from '../../../lib/engine/dialect/explain-format.js';
 import { nameParts } from '../../../lib/engine/dialect/explain-statement.js';
 
 /** DuckDB's `EXPLAIN (FORMAT JSON)` of a join of two scans under a projection. */
@@ -70,6 +70,66 @@ describe('EXPLAIN printer', () => {
       '    │   _col1 := expr',
     ]);
     expect(lines[8]).to.equal('    └─ Project');
+  });
+
+  it("prints a distributed plan as PlanPrinter.textDistributedPlan: each fragment's header, its tree, RemoteSource for each exchange read, a join over a broadcast REPLICATED", () => {
+    // The root joins fragment 1's rows (its stand-in's scan, with a predicate DuckDB pushed into it) to
+    // fragment 2's (the projection computing its stand-in's columns over the stand-in's scan).
+    const root = JSON.stringify([
+      {
+        name: 'HASH_JOIN',
+        children: [
+          { name: 'SEQ_SCAN ', children: [], extra_info: { Table: 'temp.main.standin_f1', Filters: 'k>1', 'Estimated Cardinality': '1' } },
+          { name: 'PROJECTION', children: [{ name: 'SEQ_SCAN ', children: [], extra_info: { Table: '"temp".main.standin_f2' } }], extra_info: { Projections: ['k'] } },
+        ],
+        extra_info: { 'Join Type': 'INNER', Conditions: 'k = k', 'Estimated Cardinality': '1' },
+      },
+    ]);
+    const scan = (table: string) => JSON.stringify([{ name: 'SEQ_SCAN ', children: [], extra_info: { Table: `tpch.tiny.${table}`, Projections: 'k', 'Estimated Cardinality': '25' } }]);
+    const text = renderDistributedText({
+      version: '1.2.3',
+      columns: [{ name: 'k', type: 'bigint' }],
+      fragments: [
+        { id: 0, partitioning: 'SINGLE', output: { kind: 'SINGLE' }, columns: [], plan: parseDuckDbPlan(root), tableName: (n) => n },
+        { id: 2, partitioning: 'SOURCE', output: { kind: 'BROADCAST' }, columns: [{ name: 'k', type: 'bigint' }], plan: parseDuckDbPlan(scan('region')), tableName: (n) => n.split('.').join(':') },
+        { id: 1, partitioning: 'SOURCE', output: { kind: 'HASH', keys: ['k'] }, columns: [{ name: 'k', type: 'bigint' }], plan: parseDuckDbPlan(scan('nation')), tableName: (n) => n.split('.').join(':') },
+      ],
+      exchangeOf: (n) => (n.endsWith('standin_f1') ? 1 : n.endsWith('standin_f2') ? 2 : undefined),
+    });
+    expect(text.split('\n')).to.deep.equal([
+      'Trino version: 1.2.3',
+      'Fragment 0 [SINGLE]',
+      '    Output layout: [k]',
+      '    Output partitioning: SINGLE []',
+      '    Output[columnNames = [k]]',
+      '    │   Layout: [k:bigint]',
+      '    └─ InnerJoin[criteria = k = k, distribution = REPLICATED]',
+      '       │   Layout: [k:bigint]',
+      '       │   Distribution: REPLICATED',
+      '       ├─ Filter[filterPredicate = k>1]',
+      '       │  └─ RemoteSource[sourceFragmentIds = [1]]',
+      '       │         Layout: [k:bigint]',
+      '       └─ RemoteSource[sourceFragmentIds = [2]]',
+      '              Layout: [k:bigint]',
+      '',
+      'Fragment 1 [SOURCE]',
+      '    Output layout: [k]',
+      '    Output partitioning: HASH [k]',
+      '    TableScan[table = tpch:tiny:nation]',
+      '        Layout: [k:bigint]',
+      '        Estimates: {rows: 25 (?), cpu: ?, memory: ?, network: ?}',
+      '        k := tpch:k',
+      '',
+      'Fragment 2 [SOURCE]',
+      '    Output layout: [k]',
+      '    Output partitioning: BROADCAST []',
+      '    TableScan[table = tpch:tiny:region]',
+      '        Layout: [k:bigint]',
+      '        Estimates: {rows: 25 (?), cpu: ?, memory: ?, network: ?}',
+      '        k := tpch:k',
+      '',
+      '',
+    ]);
   });
 
   it("prints prestodb's first line with names and types, as Malloy's Presto connection parses it", () => {
