@@ -17,6 +17,7 @@ import { SystemSnapshots } from '../worker/system-snapshot.js';
 import { startWorkerServer } from '../worker/worker-server.js';
 import { Announcer } from '../worker/announcer.js';
 import { engineSizingOf } from './engine-options.js';
+import { sweepStaleSpill } from './stale-spill.js';
 import { lowerOwnPriority, parseNice } from '../cluster/process-priority.js';
 import { catalogDirectory, loadCatalogs } from '../connectors/catalog-files.js';
 import { catalogStoreDirectory, dynamicCatalogSettings, type CatalogSync } from '../connectors/dynamic-catalogs.js';
@@ -172,6 +173,8 @@ export async function runWorker(argv: string[]): Promise<number> {
   }).catch((err: unknown) => Promise.reject(memoryFileInUse(err, dataDir) ?? err));
 
   // Set once the worker listens (its address is in the announcement).
+  // Killed workers' spill directories (their exchange files) would stay in the temp directory for good.
+  if (config.tempDirectory === defaultConfig().tempDirectory) sweepStaleSpill();
   const discovery: { announcer?: Announcer } = {};
   let stopping = false;
   const stop = async (code: number) => {
