@@ -8,12 +8,13 @@
 // this planner does not take (outer joins, subqueries, windows, set operations, SELECT *, tables one
 // worker holds) is undefined here and runs as before.
 import {
-  formatSql, mapTree, parseStatement,
+  formatSql, mapTree, parseStatement, walk,
   type Expression, type Identifier, type Node, type Query, type QuerySpecification, type Relation, type SelectItem, type Statement, type Table,
 } from '../sql/index.js';
 import { quoteIdentifier } from '../sql/sql-formatter.js';
 import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
+import { lookupFunctions } from '../sql/function-catalog.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import { GROUP_KEY_PREFIX, planStages, PARTIALS_TABLE } from './aggregate-stages.js';
 import { hashFinal } from './hash-final.js';
@@ -335,10 +336,41 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     }
   } else {
     last.columns = joinedColumns;
-    last.sql = (x) => joinSql(x, joinedColumns);
+    const topN = partialTopN(a.above);
+    last.sql = (x) => `${joinSql(x, joinedColumns)}${topN}`;
     root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(a.above, JOINED, (at) => tableNodeOf(x(last), at))) };
   }
   return { fragments: render(root), choices, tables: a.relations.map((r) => r.table) };
+}
+
+/**
+ * ` ORDER BY ... LIMIT n` (or ` LIMIT n`) for the last join's tasks when the query above the joins only
+ * projects, sorts and limits (Trino's partial TopN / partial limit): each task keeps its first n rows in the
+ * query's order, the root sorts those. Sort keys read as the select items they name (an ordinal, an alias).
+ */
+function partialTopN(above: Query): string {
+  const spec = above.body as QuerySpecification;
+  if (!above.limit || above.limit.type !== 'Limit' || above.limit.rowCount.type !== 'LongLiteral') return '';
+  if (spec.select.distinct || spec.groupBy || spec.having || hasAggregate(spec.select) || (above.orderBy && hasAggregate(above.orderBy))) return '';
+  const items = spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' ? [i] : []));
+  const keys: string[] = [];
+  for (const s of above.orderBy?.sortItems ?? []) {
+    let key: Expression = s.sortKey;
+    if (key.type === 'LongLiteral') key = items[Number(key.value) - 1]?.expression ?? key;
+    else if (key.type === 'Identifier') key = items.find((i) => i.alias && fold(i.alias.value) === fold((key as Identifier).value))?.expression ?? key;
+    if (key.type === 'LongLiteral') return '';
+    keys.push([formatSql(key), s.ordering ?? '', s.nullOrdering ? `NULLS ${s.nullOrdering}` : ''].filter((t) => t !== '').join(' '));
+  }
+  return `${keys.length > 0 ? ` ORDER BY ${keys.join(', ')}` : ''} LIMIT ${above.limit.rowCount.value}`;
+}
+
+/** Whether a select list or ORDER BY calls an aggregate or window function (then no row is final before all are read). */
+function hasAggregate(node: Node): boolean {
+  let found = false;
+  walk(node, (n) => {
+    if (n.type === 'FunctionCall' && (n.window || lookupFunctions(n.name.parts[n.name.parts.length - 1]!.value).some((f) => f.kind === 'aggregate'))) found = true;
+  });
+  return found;
 }
 
 function columnNames(r: PlanRelation, symbols: ReadonlySet<string>): Set<string> {

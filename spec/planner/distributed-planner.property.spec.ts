@@ -23,7 +23,7 @@ const queries = fc.record({
   explicit: fc.boolean(),
   filter: fc.option(fc.integer({ min: -3, max: 8 })),
   residual: fc.boolean(),
-  shape: fc.constantFrom('count', 'group', 'rows', 'distinct', 'minmax'),
+  shape: fc.constantFrom('count', 'group', 'rows', 'distinct', 'minmax', 'topn'),
   mode: fc.constantFrom('BROADCAST', 'PARTITIONED', 'AUTOMATIC') as fc.Arbitrary<PlannerSession['joinDistribution']>,
   tasks: fc.integer({ min: 1, max: 4 }),
 });
@@ -46,6 +46,8 @@ function sqlOf(q: { tables: string[]; onG: boolean; explicit: boolean; filter: n
     case 'count': return `SELECT count(*), sum(${last}.v) FROM ${from}${whereText}`;
     case 'group': return `SELECT ${first}.g, count(*) AS n, sum(${last}.v) AS s, avg(${first}.v) AS m FROM ${from}${whereText} GROUP BY ${first}.g ORDER BY 1`;
     case 'distinct': return `SELECT ${first}.k % 3 AS r, count(DISTINCT ${last}.v) AS d FROM ${from}${whereText} GROUP BY 1 ORDER BY 1`;
+    // The output is the sort keys, so the first rows are the same rows whatever the ties.
+    case 'topn': return `SELECT ${first}.k, ${last}.v FROM ${from}${whereText} ORDER BY 1 DESC NULLS FIRST, 2 LIMIT 5`;
     case 'minmax': return `SELECT min(${last}.g) AS lo, max(${first}.v) AS hi FROM ${from}${whereText}`;
     default: return `SELECT ${first}.k, ${last}.v, ${last}.g FROM ${from}${whereText}`;
   }

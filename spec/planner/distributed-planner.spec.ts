@@ -35,6 +35,8 @@ const DISTINCT = `SELECT o.orderpriority, count(DISTINCT l.suppkey) AS suppliers
   WHERE l.orderkey = o.orderkey AND l.commitdate < l.receiptdate GROUP BY o.orderpriority ORDER BY 1`;
 const CROSS = `SELECT r.name, count(*) AS n, sum(l.quantity) AS q FROM lineitem l CROSS JOIN region r
   WHERE l.quantity > 49 GROUP BY r.name ORDER BY r.name`;
+const TOPN = `SELECT o.orderkey AS k, l.linenumber, l.extendedprice * (1 - l.discount) AS net FROM orders o JOIN lineitem l ON o.orderkey = l.orderkey
+  WHERE l.quantity > 10 ORDER BY net DESC, 1, 2 LIMIT 7`;
 const DERIVED = `SELECT flag, year, count(*) AS n, sum(amount) AS total FROM (
     SELECT l.returnflag AS flag, extract(YEAR FROM o.orderdate) AS year, l.extendedprice * (1 - l.discount) AS amount, o.orderpriority
     FROM orders o JOIN lineitem l ON o.orderkey = l.orderkey WHERE l.quantity > 10) AS t
@@ -53,7 +55,7 @@ describe('distributed planner: join queries cut into fragments', function () {
     return { plan: plan!, rows: await runPlan(db(), plan!, { tasks, catalog: 'tpch', schema: 'tiny' }) };
   };
 
-  for (const [name, sql] of Object.entries({ Q3, Q5, Q10, PLAIN, DISTINCT, CROSS, RESIDUAL, DERIVED })) {
+  for (const [name, sql] of Object.entries({ Q3, Q5, Q10, PLAIN, DISTINCT, CROSS, RESIDUAL, DERIVED, TOPN })) {
     it(`${name}: the same rows as one task, broadcast, partitioned and automatic`, async () => {
       const expected = await oneTask(sql);
       expect(expected.length).to.be.greaterThan(0);
@@ -95,6 +97,23 @@ describe('distributed planner: join queries cut into fragments', function () {
     // A global aggregate has nothing to hash on: its final runs in the root.
     const global = planDistributed(parseStatement('SELECT count(*) FROM orders o, lineitem l WHERE o.orderkey = l.orderkey'), session(), metadata)!;
     expect(global.fragments.filter((f) => f.partitioning === 'HASH')).to.have.length(0);
+  });
+
+  it('keeps a partial TopN (or LIMIT) in the last join\'s tasks when the query above only projects, sorts and limits', () => {
+    const last = (sql: string) => {
+      const plan = planDistributed(parseStatement(sql), session(), metadata)!;
+      return plan.fragments.find((f) => f.id === plan.fragments[0]!.sources[0]!.fragmentId)!.sql;
+    };
+    expect(last(TOPN)).to.match(/ ORDER BY .* DESC, vivace_r\d+_0, vivace_r\d+_3 LIMIT 7$/);
+    expect(last('SELECT o.orderkey FROM orders o, lineitem l WHERE o.orderkey = l.orderkey LIMIT 5')).to.match(/ LIMIT 5$/);
+    for (const sql of [
+      'SELECT DISTINCT o.orderkey FROM orders o, lineitem l WHERE o.orderkey = l.orderkey LIMIT 5',
+      'SELECT o.orderkey FROM orders o, lineitem l WHERE o.orderkey = l.orderkey ORDER BY 1',
+      'SELECT o.orderkey, row_number() OVER (ORDER BY l.linenumber) FROM orders o, lineitem l WHERE o.orderkey = l.orderkey LIMIT 5',
+    ]) {
+      const plan = planDistributed(parseStatement(sql), session(), metadata);
+      if (plan) expect(plan.fragments.map((f) => f.id === 0 ? '' : f.sql).join(' '), sql).to.not.include('LIMIT');
+    }
   });
 
   it('numbers fragments from the root (0) breadth first, each source after its consumer, with the root SINGLE', () => {
