@@ -104,6 +104,8 @@ export interface CoordinatorConfig {
   distributedTpch?: boolean;
   /** vivace.distributed-tpch-min-rows: a table with fewer rows runs as one task (the leaf stage's fixed cost outweighs a small scan); default in staged-query.ts */
   distributedTpchMinRows?: number;
+  /** exchange.compression-codec (Trino's: NONE, LZ4, ZSTD; default NONE): how exchange files are compressed */
+  exchangeCompressionCodec?: ExchangeCodec;
   /** a lake table with fewer bytes of data files runs as one task (vivace.distributed-lake-min-bytes, 64MB) */
   distributedLakeMinBytes?: number;
   /** how long a web UI login lasts (web-ui.session-timeout, Trino's default 1d) */
@@ -295,7 +297,18 @@ const PROPERTIES: Record<string, Parser> = {
   'vivace.local-workers.nice': (v) => ({ localWorkersNice: parseNice(v, 'vivace.local-workers.nice') }),
   'vivace.distributed-tpch-min-rows': (v) => ({ distributedTpchMinRows: integer(v, 'vivace.distributed-tpch-min-rows') }),
   'vivace.distributed-lake-min-bytes': (v) => ({ distributedLakeMinBytes: parseDataSize(v) }),
+  'exchange.compression-codec': (v) => ({ exchangeCompressionCodec: exchangeCodec(v) }),
 };
+
+/** Trino's exchange codecs (exchange.compression-codec), as their Parquet codec. */
+export const EXCHANGE_CODECS = { NONE: 'uncompressed', LZ4: 'lz4', ZSTD: 'zstd' } as const;
+export type ExchangeCodec = keyof typeof EXCHANGE_CODECS;
+
+function exchangeCodec(value: string): ExchangeCodec {
+  const upper = value.trim().toUpperCase();
+  if (!Object.hasOwn(EXCHANGE_CODECS, upper)) throw new VivaceError('INVALID_ARGUMENTS', `exchange.compression-codec must be one of ${Object.keys(EXCHANGE_CODECS).join(', ')}: ${value}`);
+  return upper as ExchangeCodec;
+}
 
 export const CONFIG_PROPERTY_NAMES = Object.keys(PROPERTIES);
 

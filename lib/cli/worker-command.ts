@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
+import { defaultConfig, EXCHANGE_CODECS, loadConfigFile, type CoordinatorConfig } from '../config.js';
 import { createDuckDbEngine } from '../engine/duckdb-engine.js';
 import { SystemTablesBinding } from '../connectors/system/system-tables.js';
 import { createLogger, setDefaultLogger, type Logger } from '../log/logger.js';
@@ -203,7 +203,10 @@ export async function runWorker(argv: string[]): Promise<number> {
     // Stage tasks (a query in two stages, vivace.distributed-tpch on the coordinator): files in the sandbox's temp directory.
     // A leaf reads its splits as its table's connector does (a lake's metadata read here, its files through
     // the engine, whose sandbox allows the roots).
-    stages: { engine, connectors: connectorsOf(catalogs), directory: join(config.tempDirectory, 'stages') },
+    stages: {
+      engine, connectors: connectorsOf(catalogs), directory: join(config.tempDirectory, 'stages'),
+      ...(config.exchangeCompressionCodec ? { compression: EXCHANGE_CODECS[config.exchangeCompressionCodec] } : {}),
+    },
     leaveDiscovery: async () => discovery.announcer?.stop(),
     onStopped: () => void stop(0),
   });

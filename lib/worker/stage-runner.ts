@@ -76,7 +76,13 @@ export interface FragmentTask {
 }
 
 /** Where a producer writes: its one file, or (HASH) a directory whose bucket b is bucketFile(directory, b). */
-export type FragmentTarget = { file: string } | { directory: string };
+export type FragmentTarget = ({ file: string } | { directory: string }) & {
+  /** The Parquet codec of the files (exchange.compression-codec; default uncompressed, as Trino's NONE). */
+  compression?: 'uncompressed' | 'lz4' | 'zstd';
+};
+
+/** COPY's options for an exchange file of `target`. */
+const copyOptions = (target: FragmentTarget, extra = ''): string => `(FORMAT parquet, COMPRESSION ${target.compression ?? 'uncompressed'}${extra})`;
 
 /** Bucket `b`'s file of a HASH output written under `directory`. */
 export const bucketFile = (directory: string, bucket: number): string => join(directory, `bucket-${bucket}.parquet`);
@@ -151,7 +157,7 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
   const output = task.output!;
   if (output.kind !== 'HASH' || !('directory' in target)) {
     if (!('file' in target)) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'A single output needs a file');
-    const own = await engine.planOwnSql(`COPY (${inner}) TO ${quoteString(target.file)} (FORMAT parquet)`, session, abort);
+    const own = await engine.planOwnSql(`COPY (${inner}) TO ${quoteString(target.file)} ${copyOptions(target)}`, session, abort);
     const file = target.file;
     return { columns, execute: () => new LeafExecution(own, undefined, () => sizeOf([file])), release: () => own.release() };
   }
@@ -168,9 +174,9 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
   });
   // One pass: every row gets its bucket, and DuckDB writes a directory per bucket (vivace_bucket=b/).
   const bucket = `CAST(hash(${hashed.length > 0 ? hashed.join(', ') : '0'}) % ${output.buckets} AS BIGINT)`;
-  const copy = `COPY (SELECT *, ${bucket} AS ${BUCKET_COLUMN} FROM (${inner})) TO ${quoteString(target.directory)} (FORMAT parquet, PARTITION_BY (${BUCKET_COLUMN}))`;
+  const copy = `COPY (SELECT *, ${bucket} AS ${BUCKET_COLUMN} FROM (${inner})) TO ${quoteString(target.directory)} ${copyOptions(target, `, PARTITION_BY (${BUCKET_COLUMN})`)}`;
   const own = await engine.planOwnSql(copy, session, abort);
-  const finish = () => placeBuckets(engine, session, inner, target.directory, output.buckets);
+  const finish = () => placeBuckets(engine, session, inner, target, output.buckets);
   const written = () => sizeOf(Array.from({ length: output.buckets }, (_, b) => bucketFile(target.directory, b)));
   return { columns, execute: () => new LeafExecution(own, finish, written), release: () => own.release() };
 }
@@ -179,7 +185,8 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
  * Each bucket's rows as one file, bucketFile(directory, b): DuckDB's file of the bucket moved there, an
  * empty file with the columns for a bucket without rows (its consumer reads it as any), several merged.
  */
-async function placeBuckets(engine: StageEngine, session: Session, inner: string, directory: string, buckets: number): Promise<void> {
+async function placeBuckets(engine: StageEngine, session: Session, inner: string, target: FragmentTarget & { directory: string }, buckets: number): Promise<void> {
+  const { directory } = target;
   for (let b = 0; b < buckets; b++) {
     const written = join(directory, `${BUCKET_COLUMN}=${b}`);
     const files = existsSync(written) ? readdirSync(written).filter((f) => f.endsWith('.parquet')).map((f) => join(written, f)) : [];
@@ -190,7 +197,7 @@ async function placeBuckets(engine: StageEngine, session: Session, inner: string
     }
     // LIMIT 0 runs nothing (DuckDB's optimizer empties it): the columns and their types only.
     const select = files.length === 0 ? `SELECT * FROM (${inner}) LIMIT 0` : `SELECT * FROM read_parquet([${files.map(quoteString).join(', ')}])`;
-    await drainPlan(await engine.planOwnSql(`COPY (${select}) TO ${quoteString(to)} (FORMAT parquet)`, session));
+    await drainPlan(await engine.planOwnSql(`COPY (${select}) TO ${quoteString(to)} ${copyOptions(target)}`, session));
   }
 }
 

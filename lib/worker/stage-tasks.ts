@@ -22,6 +22,8 @@ export interface StageTaskOptions {
   sharedSecret?: string;
   /** Deadline of pulling one input (default 10 minutes). */
   pullTimeoutMs?: number;
+  /** The exchange files' Parquet codec (exchange.compression-codec); default uncompressed. */
+  compression?: FragmentTarget['compression'];
 }
 
 /** Pull clients kept at most (one per worker a root pulled from). */
@@ -163,18 +165,18 @@ export class StageTasks {
 
   private async plan(taskId: string, request: TaskPlanRequest, sql: string, session: Session, abort?: PlanAbort): Promise<Plan> {
     const stage = fragmentStageOf(request.stage!);
-    const { engine, connectors } = this.options;
+    const { engine, connectors, compression } = this.options;
     let target: FragmentTarget | undefined;
     if (stage.fragmentId !== 0) {
       this.leaves.add(taskId);
       if (stage.output?.kind === 'HASH') {
         const directory = this.fileFor(taskId, 'out', '');
         this.targets.set(taskId, { directory, buckets: stage.output.buckets });
-        target = { directory };
+        target = { directory, ...(compression ? { compression } : {}) };
       } else {
         const file = this.fileFor(taskId, 'out');
         this.targets.set(taskId, { file });
-        target = { file };
+        target = { file, ...(compression ? { compression } : {}) };
       }
     }
     const inputs = await this.pull(taskId, stage.inputs, abort);

@@ -11,7 +11,7 @@ import { createWorkerApp } from './worker-app.js';
 import type { SystemSnapshots } from './system-snapshot.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { StageTasks } from './stage-tasks.js';
-import type { StageEngine } from './stage-runner.js';
+import type { FragmentTarget, StageEngine } from './stage-runner.js';
 
 export interface WorkerServerOptions {
   engine: Engine;
@@ -40,7 +40,7 @@ export interface WorkerServerOptions {
   onStopped?: () => void;
   now?: () => number;
   /** Stage tasks (task-protocol.ts): the node's connectors (a leaf's splits) and where their files go (inside the engine's sandbox); absent: refused. */
-  stages?: { engine: StageEngine; connectors: Connectors; directory: string };
+  stages?: { engine: StageEngine; connectors: Connectors; directory: string; compression?: FragmentTarget['compression'] };
 }
 
 export interface RunningWorker {

@@ -121,6 +121,18 @@ describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function ()
     expectSameRows((await drain(root)).rows, (await drain(whole)).rows, 'the join in fragments');
   });
 
+  it('writes exchange files uncompressed by default (Trino\'s exchange.compression-codec NONE), or with the configured codec', async () => {
+    const codecOf = async (compression?: 'zstd' | 'lz4') => {
+      const out = join(directory, `codec-${compression ?? 'none'}`);
+      await drain(await planFragment(engine, keysSql, session, { fragmentId: 2, splits: [split('nation')], inputs: [], output: { kind: 'HASH', buckets: 1 } }, connectors, { directory: out, ...(compression ? { compression } : {}) }, undefined, handBuilt));
+      const rows = await rowsOf(`SELECT DISTINCT compression FROM parquet_metadata('${bucketFile(out, 0)}')`);
+      return rows.map((r) => String(r[0]));
+    };
+    expect(await codecOf()).to.deep.equal(['UNCOMPRESSED']);
+    expect(await codecOf('zstd')).to.deep.equal(['ZSTD']);
+    expect(await codecOf('lz4')).to.have.length(1).and.satisfy((c: string[]) => c[0]!.startsWith('LZ4'));
+  });
+
   it('refuses a task that does not fit its fragment: unknown id, splits where none are read, a source missing or twice, a bucket missing or out of range, another output', async () => {
     const file = join(directory, 'refused.parquet');
     const input = (id: number, extra: Partial<FragmentTask['inputs'][number]> = {}) => ({ fragmentId: id, files: [file], bucket: 0, buckets: 2, ...extra });
