@@ -10,11 +10,17 @@ import { join } from 'node:path';
 import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
 import { defaultConfig } from '../../lib/config.js';
 import { cutSplits } from '../../lib/connectors/hive/hive-splits.js';
-import { runStatement } from '../support/http.js';
+import { request, runStatement } from '../support/http.js';
+import { validateResponse } from '../support/schema-validator.js';
+import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
+import { TPCH_TABLES } from '../../lib/tpch/index.js';
 import { expectSameRows } from '../cluster/same-rows.js';
 import { healthy, USER } from './cluster-nodes.js';
 
 const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
+
+interface StageNode { subStages: StageNode[]; tasks?: { taskStatus: { nodeId: string } }[] }
+const flatten = (s: StageNode): StageNode[] => [s, ...s.subStages.flatMap(flatten)];
 
 describe('e2e: a lake scan in two stages on two workers', function () {
   this.timeout(180_000);
@@ -99,4 +105,23 @@ describe('e2e: a lake scan in two stages on two workers', function () {
     expect(lake.final.stats.rootStage.subStages[0]).to.include({ nodes: 2, totalSplits: expected.length, completedSplits: expected.length });
     expectSameRows(lake.rows, (await query(sql('tpch.tiny.lineitem'))).rows, 'byte-range splits vs tpch');
   });
+
+  it('the 22 TPC-H queries over lake copies of tiny\'s tables: in stages across both workers, with tpch\'s answers', async () => {
+    await query('CREATE SCHEMA lake.t');
+    for (const t of TPCH_TABLES) await query(`CREATE TABLE lake.t.${t.name} AS SELECT * FROM tpch.tiny.${t.name}`);
+    const nodes = new Set<string>();
+    for (const q of TPCH_QUERIES) {
+      const lake = await runStatement(cluster.url, q.sql, { ...USER, 'X-Trino-Catalog': 'lake', 'X-Trino-Schema': 't' });
+      expect(lake.final.stats.state, `Q${q.number}: ${JSON.stringify(lake.final.error)}`).to.equal('FINISHED');
+      const tpch = await runStatement(cluster.url, q.sql, { ...USER, 'X-Trino-Catalog': 'tpch', 'X-Trino-Schema': 'tiny' });
+      expectSameRows(lake.rows, tpch.rows, `Q${q.number} lake vs tpch`);
+      const info = await request('GET', `${cluster.url}/v1/query/${lake.final.id as string}`, { headers: USER });
+      validateResponse('query-info', info.body);
+      const stages = flatten(info.body.outputStage as StageNode);
+      expect(stages.length, `Q${q.number} stages`).to.be.at.least(2);
+      for (const s of stages) for (const t of s.tasks ?? []) nodes.add(t.taskStatus.nodeId);
+    }
+    expect(nodes.size, 'tasks on both workers').to.equal(2);
+  });
 });
+
