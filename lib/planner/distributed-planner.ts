@@ -20,6 +20,7 @@ import { GROUP_KEY_PREFIX, planStages, PARTIALS_TABLE } from './aggregate-stages
 import { hashFinal } from './hash-final.js';
 import { ColumnScope, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
 import { DerivedScope, derivedColumnName, mergeableDerived } from './derived-tables.js';
+import { SemiJoins, withSources, type SemiSource } from './semi-joins.js';
 import { chooseJoins, estimatedBytes, validChoices, type JoinEdge } from './join-order.js';
 import {
   EXCHANGE_CATALOG, exchangeTableOf,
@@ -80,6 +81,8 @@ interface Draft {
   sql?: (exchange: (d: Draft) => string) => string;
   /** Output symbols (or partial columns). */
   columns: string[];
+  /** Semi-join sources its SQL reads through placeholders (semi-joins.ts), with their drafts. */
+  semis?: { source: SemiSource; draft: Draft }[];
 }
 
 /** The analysed query: its relations, the scope, and each part of the query resolved. */
@@ -95,6 +98,8 @@ interface Analysis {
   above: Query;
   /** Symbols the query above the joins reads. */
   aboveSymbols: ReadonlySet<string>;
+  /** Stand-alone IN subqueries, read as broadcast sources (semi-joins.ts). */
+  semis: SemiJoins;
 }
 
 function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata): Analysis | undefined {
@@ -146,8 +151,10 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
       residuals.push(r);
     }
   }
-  for (const c of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
-    const r = scope.resolve(c);
+  const semis = new SemiJoins(session, metadata);
+  for (const written of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
+    const c = semis.rewrite(written);
+    const r = scope.resolve(c, semis.isPlaceholder);
     if (!r) return undefined;
     const e = r.expression;
     if (r.relations.size === 1) {
@@ -208,7 +215,7 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
   }
   const aboveSpec: QuerySpecification = { ...spec, select: { ...spec.select, selectItems: items }, from: tableNode(JOINED, spec), where: undefined, groupBy, having };
   const above: Query = { ...statement, body: aboveSpec, orderBy };
-  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols };
+  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols, semis };
 }
 
 /** The relation a symbol belongs to (symbolOf's shape). */
@@ -246,9 +253,11 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     const whereText = where.length > 0 ? ` WHERE ${where.map((w) => `(${formatSql(w)})`).join(' AND ')}` : '';
     const select = symbols.map((s) => `${quoteIdentifier(columnOf(r, s))} AS ${s}`).join(', ');
     const inner = `SELECT ${select} FROM ${tableText(r.table)} AS ${quoteIdentifier(r.name)}${whereText}`;
-    const whereTree = where.length === 0 ? undefined : where.length === 1 ? where[0] : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: where, location: where[0]!.location };
+    // Split pruning reads the conjuncts without a semi-join's subquery.
+    const prunable = where.filter((w) => a.semis.readIn(w).length === 0);
+    const whereTree = prunable.length === 0 ? undefined : prunable.length === 1 ? prunable[0] : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: prunable, location: prunable[0]!.location };
     const splits = choices.split[r.index]!;
-    return {
+    const draft: Draft = {
       partitioning: splits ? 'SOURCE' : 'SINGLE',
       ...(splits ? { scan: { table: r.table, ...(whereTree ? { where: whereTree } : {}) } } : {}),
       sources: [],
@@ -257,6 +266,21 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
       where: [],
       columns: symbols,
     };
+    for (const w of where) readSemis(draft, w);
+    return draft;
+  };
+  const semiDrafts = new Map<SemiSource, Draft>();
+  /** Makes `d` read the semi-join sources `e` reads: each runs once, in a SINGLE fragment, broadcast. */
+  const readSemis = (d: Draft, e: Expression) => {
+    for (const source of a.semis.readIn(e)) {
+      let semi = semiDrafts.get(source);
+      if (!semi) {
+        semi = { partitioning: 'SINGLE', sources: [], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [], sql: () => formatSql(source.query) };
+        semiDrafts.set(source, semi);
+      }
+      if (!d.sources.includes(semi)) d.sources.push(semi);
+      (d.semis ??= []).push({ source, draft: semi });
+    }
   };
 
   const joined = new Set<number>([choices.order[0]!]);
@@ -267,6 +291,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
       if (applied.has(r) || ![...r.relations].every((i) => joined.has(i))) continue;
       applied.add(r);
       d.where.push(`(${formatSql(r.expression)})`);
+      readSemis(d, r.expression);
     }
   };
   applyResiduals(probe);
@@ -420,7 +445,10 @@ function render(root: Draft): PlanFragment[] {
     return `${t.catalog}.${t.schema}.${t.table}`;
   };
   return [...ids.entries()].map(([d, id]) => {
-    const sql = d.sql ? d.sql(exchange) : `SELECT ${d.columns.join(', ')} FROM ${d.from(exchange)}${d.where.length > 0 ? ` WHERE ${d.where.join(' AND ')}` : ''}`;
+    let sql = d.sql ? d.sql(exchange) : `SELECT ${d.columns.join(', ')} FROM ${d.from(exchange)}${d.where.length > 0 ? ` WHERE ${d.where.join(' AND ')}` : ''}`;
+    // A semi-join's placeholder reads its source's exchange table, now that the source has its id.
+    const semis = d.semis ?? [];
+    if (semis.length > 0) sql = formatSql(withSources(parseStatement(sql), semis.map((x) => x.source), (s, at) => tableNodeOf(exchange(semis.find((x) => x.source === s)!.draft), at)));
     // Every fragment must be a query the parser takes back (it is the printer's own text).
     parseStatement(sql);
     return {

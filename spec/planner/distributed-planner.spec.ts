@@ -41,6 +41,11 @@ const DERIVED = `SELECT flag, year, count(*) AS n, sum(amount) AS total FROM (
     SELECT l.returnflag AS flag, extract(YEAR FROM o.orderdate) AS year, l.extendedprice * (1 - l.discount) AS amount, o.orderpriority
     FROM orders o JOIN lineitem l ON o.orderkey = l.orderkey WHERE l.quantity > 10) AS t
   WHERE t.orderpriority <> '1-URGENT' AND amount > 1000 GROUP BY flag, year HAVING count(*) > 5 ORDER BY year, flag`;
+// Stand-alone IN subqueries: semi-joins with their rows broadcast (one pushed into a scan, one NOT IN across two tables).
+const SEMI = `SELECT o.orderpriority, count(*) AS n FROM orders o JOIN lineitem l ON o.orderkey = l.orderkey
+  WHERE l.partkey IN (SELECT p.partkey FROM part p WHERE p.size < 10 AND p.type LIKE '%BRASS')
+    AND o.custkey + l.suppkey NOT IN (SELECT c.custkey FROM customer c WHERE c.acctbal > 9000 GROUP BY c.custkey HAVING count(*) = 1)
+  GROUP BY o.orderpriority ORDER BY 1`;
 const RESIDUAL = `SELECT count(*) AS n FROM lineitem l JOIN orders o ON l.orderkey = o.orderkey AND l.shipdate > o.orderdate + INTERVAL '100' DAY
   JOIN customer c ON c.custkey = o.custkey WHERE c.nationkey % 2 = 0 OR o.orderpriority = '1-URGENT'`;
 
@@ -55,7 +60,7 @@ describe('distributed planner: join queries cut into fragments', function () {
     return { plan: plan!, rows: await runPlan(db(), plan!, { tasks, catalog: 'tpch', schema: 'tiny' }) };
   };
 
-  for (const [name, sql] of Object.entries({ Q3, Q5, Q10, PLAIN, DISTINCT, CROSS, RESIDUAL, DERIVED, TOPN })) {
+  for (const [name, sql] of Object.entries({ Q3, Q5, Q10, PLAIN, DISTINCT, CROSS, RESIDUAL, DERIVED, TOPN, SEMI })) {
     it(`${name}: the same rows as one task, broadcast, partitioned and automatic`, async () => {
       const expected = await oneTask(sql);
       expect(expected.length).to.be.greaterThan(0);
@@ -116,6 +121,22 @@ describe('distributed planner: join queries cut into fragments', function () {
     }
   });
 
+  it('runs a stand-alone IN subquery once, in a SINGLE fragment broadcast to where its predicate is evaluated', () => {
+    const plan = planDistributed(parseStatement(SEMI), session(), metadata)!;
+    const part = plan.fragments.find((f) => f.sql.startsWith('SELECT p.partkey'))!;
+    expect(part).to.include({ partitioning: 'SINGLE' });
+    expect(part.output).to.deep.equal({ kind: 'BROADCAST' });
+    // The predicate on lineitem alone is pushed into lineitem's scan, which reads the part rows.
+    const lineitem = plan.fragments.find((f) => f.scan?.table.table === 'lineitem')!;
+    expect(lineitem.sources.map((s) => s.fragmentId)).to.include(part.id);
+    expect(lineitem.sql).to.include(`IN (SELECT * FROM "vivace_stage"."exchange"."f${part.id}")`);
+    const customer = plan.fragments.find((f) => f.sql.startsWith('SELECT c.custkey'))!;
+    expect(customer).to.include({ partitioning: 'SINGLE' });
+    expect(customer.output).to.deep.equal({ kind: 'BROADCAST' });
+    // Split pruning never reads a semi-join's subquery.
+    expect(JSON.stringify(lineitem.scan!.where ?? null)).to.not.include('SubqueryExpression');
+  });
+
   it('numbers fragments from the root (0) breadth first, each source after its consumer, with the root SINGLE', () => {
     const plan = planDistributed(parseStatement(Q3), session('PARTITIONED'), metadata)!;
     expect(plan.fragments[0]!.id).to.equal(0);
@@ -136,7 +157,8 @@ describe('distributed planner: join queries cut into fragments', function () {
   it('leaves to one task what it does not take: outer joins, subqueries, one table, small tables only, unknown names', () => {
     for (const sql of [
       'SELECT count(*) FROM orders o LEFT JOIN lineitem l ON o.orderkey = l.orderkey',
-      'SELECT count(*) FROM orders o, lineitem l WHERE o.orderkey = l.orderkey AND l.partkey IN (SELECT partkey FROM part)',
+      'SELECT count(*) FROM orders o, lineitem l WHERE o.orderkey = l.orderkey AND l.partkey IN (SELECT partkey FROM part p WHERE p.size = o.shippriority)',
+      'SELECT count(*) FROM orders o, lineitem l WHERE o.orderkey = l.orderkey AND EXISTS (SELECT 1 FROM part p WHERE p.partkey = l.partkey)',
       'SELECT count(*) FROM lineitem',
       'SELECT count(*) FROM nation n, region r WHERE n.regionkey = r.regionkey',
       'SELECT count(*) FROM orders o, lineitem l WHERE o.orderkey = l.orderkey AND nosuch = 1',

@@ -1,0 +1,142 @@
+// `x [NOT] IN (subquery)` where the subquery stands alone (it reads only its own tables: no outer column,
+// no subquery of its own) becomes a semi-join with a replicated filtering source, as Trino plans it: the
+// subquery runs once, in a SINGLE fragment of its own, its rows are broadcast to the fragment that
+// evaluates the predicate, and the predicate reads them there through an exchange table. The predicate
+// keeps its SQL (NOT IN's NULL semantics included): only where its rows come from changes.
+import { mapTree, walk, type Expression, type Node, type Query, type Table } from '../sql/index.js';
+import { fold, partsOf } from '../sql/names.js';
+import { resolveTable } from '../sql/statement-gate.js';
+import type { ScannedTable } from '../connectors/connector.types.js';
+import { ColumnScope, type PlanRelation } from './column-resolution.js';
+import { EXCHANGE_CATALOG, EXCHANGE_SCHEMA } from './fragment.types.js';
+import type { PlannerMetadata, PlannerSession } from './planner.types.js';
+
+/** A subquery turned into a broadcast source: the table standing for its rows until fragment ids are known. */
+export interface SemiSource {
+  query: Query;
+  placeholder: ScannedTable;
+}
+
+const placeholderOf = (n: number): ScannedTable => ({ catalog: EXCHANGE_CATALOG, schema: EXCHANGE_SCHEMA, table: `vivace_semi${n}` });
+const sameTable = (a: ScannedTable, b: ScannedTable) => a.catalog === b.catalog && a.schema === b.schema && a.table === b.table;
+
+/** `SELECT * FROM <table>` as a tree (the subquery that reads the broadcast rows). */
+function selectAll(table: ScannedTable, at: Node): Query {
+  const id = (value: string) => ({ type: 'Identifier' as const, value, quoted: true, location: at.location });
+  const from: Table = { type: 'Table', location: at.location, queryPeriod: undefined, name: { type: 'QualifiedName', location: at.location, parts: [id(table.catalog), id(table.schema), id(table.table)] } };
+  return {
+    type: 'Query', location: at.location, with: undefined, orderBy: undefined, offset: undefined, limit: undefined,
+    body: {
+      type: 'QuerySpecification', location: at.location, from, where: undefined, groupBy: undefined, having: undefined, windows: [],
+      select: { type: 'Select', location: at.location, distinct: false, selectItems: [{ type: 'AllColumns', location: at.location, target: undefined, aliases: [] }] },
+    },
+  };
+}
+
+/** Nodes that make a subquery more than a query over its own tables. */
+const OPEN: ReadonlySet<string> = new Set(['SubqueryExpression', 'ExistsPredicate', 'QuantifiedComparisonExpression', 'Lateral', 'Parameter', 'LambdaExpression', 'TableFunctionInvocation']);
+
+/**
+ * Whether `query` stands alone: one query specification over tables of the metadata (inner joins), every
+ * column of its select list, WHERE, ON, GROUP BY and HAVING resolved among them.
+ */
+export function standsAlone(query: Query, session: PlannerSession, metadata: PlannerMetadata): boolean {
+  if (query.with || query.body.type !== 'QuerySpecification' || !query.body.from) return false;
+  const spec = query.body;
+  let open = false;
+  walk(spec, (n) => {
+    if (OPEN.has(n.type) || (n.type === 'FunctionCall' && n.window)) open = true;
+  });
+  if (open || spec.windows.length > 0) return false;
+  const tables: { node: Table; alias?: string }[] = [];
+  const conditions: Expression[] = [];
+  if (!innerJoins(spec.from!, tables, conditions)) return false;
+  const relations: PlanRelation[] = [];
+  for (const [index, { node, alias }] of tables.entries()) {
+    const parts = partsOf(node.name);
+    const r = resolveTable(parts, session);
+    if (parts.length > 3 || r.catalog === undefined || r.schema === undefined || node.queryPeriod) return false;
+    const table = { catalog: r.catalog, schema: r.schema, table: r.table };
+    const layout = metadata.table(table);
+    if (!layout) return false;
+    relations.push({ index, table, name: alias ?? r.table, layout });
+  }
+  const scope = new ColumnScope(relations);
+  const expressions: Expression[] = [
+    ...spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' ? [i.expression] : [])),
+    ...conditions,
+    ...(spec.where ? [spec.where] : []),
+    ...(spec.having ? [spec.having] : []),
+    ...(spec.groupBy?.groupingElements ?? []).flatMap((g) => (g.type === 'SimpleGroupBy' ? g.expressions.filter((e) => e.type !== 'LongLiteral') : [])),
+  ];
+  if (spec.select.selectItems.some((i) => i.type !== 'SingleColumn') || spec.groupBy?.groupingElements.some((g) => g.type !== 'SimpleGroupBy')) return false;
+  return expressions.every((e) => scope.resolve(e) !== undefined);
+}
+
+function innerJoins(relation: NonNullable<Query['body'] & { type: 'QuerySpecification' }>['from'], tables: { node: Table; alias?: string }[], conditions: Expression[]): boolean {
+  if (!relation) return false;
+  if (relation.type === 'Join') {
+    if (relation.joinType === 'INNER' && relation.criteria?.type === 'JoinOn') conditions.push(relation.criteria.expression);
+    else if (relation.joinType !== 'IMPLICIT' && relation.joinType !== 'CROSS') return false;
+    return innerJoins(relation.left, tables, conditions) && innerJoins(relation.right, tables, conditions);
+  }
+  if (relation.type === 'AliasedRelation') {
+    if (relation.columnNames || relation.relation.type !== 'Table') return false;
+    tables.push({ node: relation.relation, alias: fold(relation.alias.value) });
+    return true;
+  }
+  if (relation.type === 'Table') {
+    tables.push({ node: relation });
+    return true;
+  }
+  return false;
+}
+
+/** Collects a query's stand-alone IN subqueries as semi-join sources (planDistributed). */
+export class SemiJoins {
+  readonly sources: SemiSource[] = [];
+  private readonly stand = new Set<Node>();
+
+  constructor(private readonly session: PlannerSession, private readonly metadata: PlannerMetadata) {}
+
+  /** `c` with each top-level stand-alone `IN (subquery)` reading its placeholder instead; `c` when none. */
+  rewrite(c: Expression): Expression {
+    if (c.type === 'NotExpression') {
+      const inner = this.rewrite(c.value);
+      return inner === c.value ? c : { ...c, value: inner };
+    }
+    if (c.type !== 'InPredicate' || c.valueList.type !== 'SubqueryExpression') return c;
+    if (!standsAlone(c.valueList.query, this.session, this.metadata)) return c;
+    const placeholder = placeholderOf(this.sources.length);
+    this.sources.push({ query: c.valueList.query, placeholder });
+    const valueList = { ...c.valueList, query: selectAll(placeholder, c.valueList) };
+    this.stand.add(valueList);
+    return { ...c, valueList };
+  }
+
+  /** Whether a node is a rewritten subquery (column resolution leaves it as it is). */
+  readonly isPlaceholder = (n: Node): boolean => this.stand.has(n);
+
+  /** The sources an expression reads. */
+  readIn(e: Expression): SemiSource[] {
+    const found: SemiSource[] = [];
+    walk(e, (n) => {
+      if (n.type !== 'Table') return;
+      const parts = partsOf(n.name);
+      const source = parts.length === 3 ? this.sources.find((s) => sameTable(s.placeholder, { catalog: parts[0]!, schema: parts[1]!, table: parts[2]! })) : undefined;
+      if (source && !found.includes(source)) found.push(source);
+    });
+    return found;
+  }
+}
+
+/** `sql`'s tree with each placeholder table swapped for `by(source)`. */
+export function withSources<T extends Node>(tree: T, sources: readonly SemiSource[], by: (s: SemiSource, at: Node) => Table): T {
+  return mapTree(tree, (n) => {
+    if (n.type !== 'Table') return undefined;
+    const parts = partsOf(n.name);
+    if (parts.length !== 3) return undefined;
+    const source = sources.find((s) => sameTable(s.placeholder, { catalog: parts[0]!, schema: parts[1]!, table: parts[2]! }));
+    return source ? by(source, n) : undefined;
+  });
+}
