@@ -365,7 +365,10 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     last.sql = (x) => `${joinSql(x, joinedColumns)}${topN}`;
     root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(a.above, JOINED, (at) => tableNodeOf(x(last), at))) };
   }
-  return { fragments: render(root), choices, tables: a.relations.map((r) => r.table) };
+  // Every table any fragment reads: a user with a mask or row filter on one runs the query as one task.
+  const tables = new Map<string, ScannedTable>();
+  for (const t of [...a.relations.map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables)]) tables.set(`${t.catalog}\u0000${t.schema}\u0000${t.table}`, t);
+  return { fragments: render(root), choices, tables: [...tables.values()] };
 }
 
 /**

@@ -15,6 +15,8 @@ import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 export interface SemiSource {
   query: Query;
   placeholder: ScannedTable;
+  /** The tables it reads (the plan's access check covers them). */
+  tables: readonly ScannedTable[];
 }
 
 const placeholderOf = (n: number): ScannedTable => ({ catalog: EXCHANGE_CATALOG, schema: EXCHANGE_SCHEMA, table: `vivace_semi${n}` });
@@ -37,28 +39,29 @@ function selectAll(table: ScannedTable, at: Node): Query {
 const OPEN: ReadonlySet<string> = new Set(['SubqueryExpression', 'ExistsPredicate', 'QuantifiedComparisonExpression', 'Lateral', 'Parameter', 'LambdaExpression', 'TableFunctionInvocation']);
 
 /**
- * Whether `query` stands alone: one query specification over tables of the metadata (inner joins), every
- * column of its select list, WHERE, ON, GROUP BY and HAVING resolved among them.
+ * The tables `query` reads when it stands alone: one query specification over tables of the metadata
+ * (inner joins), every column of its select list, WHERE, ON, GROUP BY and HAVING resolved among them;
+ * undefined otherwise.
  */
-export function standsAlone(query: Query, session: PlannerSession, metadata: PlannerMetadata): boolean {
-  if (query.with || query.body.type !== 'QuerySpecification' || !query.body.from) return false;
+export function standsAlone(query: Query, session: PlannerSession, metadata: PlannerMetadata): ScannedTable[] | undefined {
+  if (query.with || query.body.type !== 'QuerySpecification' || !query.body.from) return undefined;
   const spec = query.body;
   let open = false;
   walk(spec, (n) => {
     if (OPEN.has(n.type) || (n.type === 'FunctionCall' && n.window)) open = true;
   });
-  if (open || spec.windows.length > 0) return false;
+  if (open || spec.windows.length > 0) return undefined;
   const tables: { node: Table; alias?: string }[] = [];
   const conditions: Expression[] = [];
-  if (!innerJoins(spec.from!, tables, conditions)) return false;
+  if (!innerJoins(spec.from!, tables, conditions)) return undefined;
   const relations: PlanRelation[] = [];
   for (const [index, { node, alias }] of tables.entries()) {
     const parts = partsOf(node.name);
     const r = resolveTable(parts, session);
-    if (parts.length > 3 || r.catalog === undefined || r.schema === undefined || node.queryPeriod) return false;
+    if (parts.length > 3 || r.catalog === undefined || r.schema === undefined || node.queryPeriod) return undefined;
     const table = { catalog: r.catalog, schema: r.schema, table: r.table };
     const layout = metadata.table(table);
-    if (!layout) return false;
+    if (!layout) return undefined;
     relations.push({ index, table, name: alias ?? r.table, layout });
   }
   const scope = new ColumnScope(relations);
@@ -69,8 +72,8 @@ export function standsAlone(query: Query, session: PlannerSession, metadata: Pla
     ...(spec.having ? [spec.having] : []),
     ...(spec.groupBy?.groupingElements ?? []).flatMap((g) => (g.type === 'SimpleGroupBy' ? g.expressions.filter((e) => e.type !== 'LongLiteral') : [])),
   ];
-  if (spec.select.selectItems.some((i) => i.type !== 'SingleColumn') || spec.groupBy?.groupingElements.some((g) => g.type !== 'SimpleGroupBy')) return false;
-  return expressions.every((e) => scope.resolve(e) !== undefined);
+  if (spec.select.selectItems.some((i) => i.type !== 'SingleColumn') || spec.groupBy?.groupingElements.some((g) => g.type !== 'SimpleGroupBy')) return undefined;
+  return expressions.every((e) => scope.resolve(e) !== undefined) ? relations.map((r) => r.table) : undefined;
 }
 
 function innerJoins(relation: NonNullable<Query['body'] & { type: 'QuerySpecification' }>['from'], tables: { node: Table; alias?: string }[], conditions: Expression[]): boolean {
@@ -106,9 +109,10 @@ export class SemiJoins {
       return inner === c.value ? c : { ...c, value: inner };
     }
     if (c.type !== 'InPredicate' || c.valueList.type !== 'SubqueryExpression') return c;
-    if (!standsAlone(c.valueList.query, this.session, this.metadata)) return c;
+    const tables = standsAlone(c.valueList.query, this.session, this.metadata);
+    if (!tables) return c;
     const placeholder = placeholderOf(this.sources.length);
-    this.sources.push({ query: c.valueList.query, placeholder });
+    this.sources.push({ query: c.valueList.query, placeholder, tables });
     const valueList = { ...c.valueList, query: selectAll(placeholder, c.valueList) };
     this.stand.add(valueList);
     return { ...c, valueList };

@@ -205,6 +205,23 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     }
   });
 
+  it('a mask or row filter on any table a distributed plan reads, even only in a semi-join\'s subquery, runs the query as one task', async () => {
+    // Q16 reads supplier only in its NOT IN subquery (a semi-join source); Q3 joins customer; Q17 gathers part.
+    for (const [number, table] of [[16, 'supplier'], [3, 'customer'], [17, 'part']] as const) {
+      w0.copies.length = 0;
+      w1.copies.length = 0;
+      const guarded = remoteEngine(list, { connectors: builtInConnectors(TPCH, { tpchMinRows: 0 }), stages: { guarded: (user, t) => user === tiny.user && t.table === table } });
+      try {
+        const execution = (await guarded.plan(TPCH_QUERIES[number - 1]!.sql, tiny)).execute();
+        while (await execution.next(1 << 20)) { /* drain */ }
+        expect(execution.progress().subStages, `Q${number} guarded on ${table}`).to.equal(undefined);
+        expect(w0.copies.length + w1.copies.length, `Q${number}: no stage files`).to.equal(0);
+      } finally {
+        await guarded.close();
+      }
+    }
+  });
+
   it('a query in two stages waits for the required workers as a single task does', async () => {
     const clock = new SimulatedClock();
     const monitor = new ClusterSizeMonitor({ activeWorkers: () => list.list().filter((w) => w.alive).length, requiredWorkers: 1, maxWaitMs: 300_000, clock });

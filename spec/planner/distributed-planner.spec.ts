@@ -133,6 +133,8 @@ describe('distributed planner: join queries cut into fragments', function () {
     const customer = plan.fragments.find((f) => f.sql.startsWith('SELECT c.custkey'))!;
     expect(customer).to.include({ partitioning: 'SINGLE' });
     expect(customer.output).to.deep.equal({ kind: 'BROADCAST' });
+    // The access check covers the subqueries' tables too.
+    expect(plan.tables.map((t) => t.table).sort()).to.deep.equal(['customer', 'lineitem', 'orders', 'part']);
     // Split pruning never reads a semi-join's subquery.
     expect(JSON.stringify(lineitem.scan!.where ?? null)).to.not.include('SubqueryExpression');
   });
