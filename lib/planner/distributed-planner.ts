@@ -244,8 +244,12 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   const relationEdges: JoinEdge[] = a.edges.map((e) => ({ left: e.leftRelation, right: e.rightRelation }));
   // Splitting pays only when some table splits; small tables alone stay one task (validChoices).
   const split = a.relations.map((r) => r.layout.splits);
-  const choices = given ?? chooseJoins(a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!))), relationEdges, split, session);
-  if (!validChoices(choices, n)) return undefined;
+  const made = given ?? chooseJoins(a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!))), relationEdges, split, session);
+  if (!validChoices(made, n)) return undefined;
+  // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
+  const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => x.stages !== undefined && x.splits);
+  if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => s !== false && (s !== true || !a.semis.sources[i]!.stages))) return undefined;
+  const choices: PlanChoices = semiSplit.length > 0 ? { ...made, semis: semiSplit } : made;
 
   const scanDraft = (r: PlanRelation, output: OutputPartitioning): Draft => {
     const symbols = [...needed[r.index]!].sort();
@@ -270,12 +274,27 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     return draft;
   };
   const semiDrafts = new Map<SemiSource, Draft>();
-  /** Makes `d` read the semi-join sources `e` reads: each runs once, in a SINGLE fragment, broadcast. */
+  /**
+   * Makes `d` read the semi-join sources `e` reads: each runs once, its rows broadcast; in a SINGLE
+   * fragment, or (an aggregation over one table that splits) in two stages over the table's splits.
+   */
   const readSemis = (d: Draft, e: Expression) => {
     for (const source of a.semis.readIn(e)) {
       let semi = semiDrafts.get(source);
       if (!semi) {
-        semi = { partitioning: 'SINGLE', sources: [], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [], sql: () => formatSql(source.query) };
+        const { stages } = source;
+        if (semiSplit[a.semis.sources.indexOf(source)] && stages) {
+          const leaf: Draft = {
+            partitioning: 'SOURCE', scan: { table: stages.table, ...(stages.where ? { where: stages.where } : {}) }, sources: [], output: { kind: 'SINGLE' },
+            from: () => '', where: [], columns: stages.partialColumns, sql: () => stages.leafSql,
+          };
+          semi = {
+            partitioning: 'SINGLE', sources: [leaf], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [],
+            sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(leaf), at))),
+          };
+        } else {
+          semi = { partitioning: 'SINGLE', sources: [], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [], sql: () => formatSql(source.query) };
+        }
         semiDrafts.set(source, semi);
       }
       if (!d.sources.includes(semi)) d.sources.push(semi);

@@ -56,6 +56,8 @@ export interface PlanChoices {
   joins: readonly ('BROADCAST' | 'PARTITIONED')[];
   /** Whether each relation (by position) is read over its splits (SOURCE) or whole by one task (SINGLE). */
   split: readonly boolean[];
+  /** Whether each semi-join's subquery (in the query's order) runs in two stages over its table's splits. */
+  semis?: readonly boolean[];
 }
 
 export interface DistributedPlan {

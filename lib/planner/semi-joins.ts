@@ -8,6 +8,7 @@ import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import { ColumnScope, type PlanRelation } from './column-resolution.js';
+import { planStages, type StagePlan } from './aggregate-stages.js';
 import { EXCHANGE_CATALOG, EXCHANGE_SCHEMA } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -17,6 +18,10 @@ export interface SemiSource {
   placeholder: ScannedTable;
   /** The tables it reads (the plan's access check covers them). */
   tables: readonly ScannedTable[];
+  /** Its two stages, when it is an aggregation over one table (aggregate-stages.ts). */
+  stages?: StagePlan;
+  /** Whether its one table splits on this node (the coordinator runs it in two stages then). */
+  splits: boolean;
 }
 
 const placeholderOf = (n: number): ScannedTable => ({ catalog: EXCHANGE_CATALOG, schema: EXCHANGE_SCHEMA, table: `vivace_semi${n}` });
@@ -112,7 +117,11 @@ export class SemiJoins {
     const tables = standsAlone(c.valueList.query, this.session, this.metadata);
     if (!tables) return c;
     const placeholder = placeholderOf(this.sources.length);
-    this.sources.push({ query: c.valueList.query, placeholder, tables });
+    // The two stages the subquery would take (whatever this node's size thresholds: a worker follows the
+    // coordinator's choice), and whether its table splits here (the coordinator's choice).
+    const stages = tables.length === 1 ? planStages(c.valueList.query, this.session, new Set([tables[0]!.catalog])) : undefined;
+    const splits = tables.length === 1 && this.metadata.table(tables[0]!)?.splits === true;
+    this.sources.push({ query: c.valueList.query, placeholder, tables, splits, ...(stages ? { stages } : {}) });
     const valueList = { ...c.valueList, query: selectAll(placeholder, c.valueList) };
     this.stand.add(valueList);
     return { ...c, valueList };

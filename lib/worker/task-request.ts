@@ -182,7 +182,9 @@ function fragmentOf(raw: Json): FragmentStage {
     if (!Array.isArray(joins) || joins.length > MAX_FRAGMENTS || !joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED')) throw bad(`stage.choices.joins must be an array of at most ${MAX_FRAGMENTS} of 'BROADCAST' and 'PARTITIONED'`);
     if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`stage.choices.order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
     if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`stage.choices.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
-    stage.choices = { joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[] };
+    const semis = choices.semis;
+    if (semis !== undefined && (!Array.isArray(semis) || semis.length > MAX_FRAGMENTS || !semis.every((b) => typeof b === 'boolean'))) throw bad(`stage.choices.semis must be an array of at most ${MAX_FRAGMENTS} booleans`);
+    stage.choices = { joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[], ...(semis === undefined ? {} : { semis: semis as boolean[] }) };
   }
   return stage;
 }

@@ -23,7 +23,7 @@ const queries = fc.record({
   explicit: fc.boolean(),
   filter: fc.option(fc.integer({ min: -3, max: 8 })),
   residual: fc.boolean(),
-  shape: fc.constantFrom('count', 'group', 'rows', 'distinct', 'minmax', 'topn', 'in', 'notin'),
+  shape: fc.constantFrom('count', 'group', 'rows', 'distinct', 'minmax', 'topn', 'in', 'notin', 'ingroup'),
   mode: fc.constantFrom('BROADCAST', 'PARTITIONED', 'AUTOMATIC') as fc.Arbitrary<PlannerSession['joinDistribution']>,
   tasks: fc.integer({ min: 1, max: 4 }),
 });
@@ -51,6 +51,8 @@ function sqlOf(q: { tables: string[]; onG: boolean; explicit: boolean; filter: n
     // Stand-alone subqueries as semi-joins; NOT IN over c.k, which holds NULLs (no row passes then).
     case 'in': return `SELECT count(*), sum(${last}.v) FROM ${from}${whereText}${where.length > 0 ? ' AND' : ' WHERE'} ${first}.v IN (SELECT c.v FROM c WHERE c.g <> 'a')`;
     case 'notin': return `SELECT count(*) FROM ${from}${whereText}${where.length > 0 ? ' AND' : ' WHERE'} ${first}.k NOT IN (SELECT x.k FROM c x WHERE x.v > ${q.filter ?? 5})`;
+    // An aggregating subquery over a table that splits: its two stages broadcast their rows.
+    case 'ingroup': return `SELECT count(*) FROM ${from}${whereText}${where.length > 0 ? ' AND' : ' WHERE'} ${first}.k IN (SELECT y.k FROM a y GROUP BY y.k HAVING count(*) > 3)`;
     case 'minmax': return `SELECT min(${last}.g) AS lo, max(${first}.v) AS hi FROM ${from}${whereText}`;
     default: return `SELECT ${first}.k, ${last}.v, ${last}.g FROM ${from}${whereText}`;
   }

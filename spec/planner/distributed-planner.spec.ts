@@ -130,9 +130,15 @@ describe('distributed planner: join queries cut into fragments', function () {
     const lineitem = plan.fragments.find((f) => f.scan?.table.table === 'lineitem')!;
     expect(lineitem.sources.map((s) => s.fragmentId)).to.include(part.id);
     expect(lineitem.sql).to.include(`IN (SELECT * FROM "vivace_stage"."exchange"."f${part.id}")`);
-    const customer = plan.fragments.find((f) => f.sql.startsWith('SELECT c.custkey'))!;
-    expect(customer).to.include({ partitioning: 'SINGLE' });
-    expect(customer.output).to.deep.equal({ kind: 'BROADCAST' });
+    // The NOT IN subquery aggregates customer, which splits: two stages, its final rows broadcast.
+    const leaf = plan.fragments.find((f) => f.scan?.table.table === 'customer')!;
+    const final = plan.fragments.find((f) => f.sources.some((s) => s.fragmentId === leaf.id))!;
+    expect(leaf.output).to.deep.equal({ kind: 'SINGLE' });
+    expect(final).to.include({ partitioning: 'SINGLE' });
+    expect(final.output).to.deep.equal({ kind: 'BROADCAST' });
+    expect(plan.choices.semis).to.deep.equal([false, true]);
+    expect(planDistributed(parseStatement(SEMI), session(), metadata, { ...plan.choices, semis: [true, true] }), 'a subquery without two stages').to.equal(undefined);
+    expect(planDistributed(parseStatement(SEMI), session(), metadata, { ...plan.choices, semis: [false, false] })!.fragments.some((f) => f.scan?.table.table === 'customer')).to.equal(false);
     // The access check covers the subqueries' tables too.
     expect(plan.tables.map((t) => t.table).sort()).to.deep.equal(['customer', 'lineitem', 'orders', 'part']);
     // Split pruning never reads a semi-join's subquery.
