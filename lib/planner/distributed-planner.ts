@@ -113,7 +113,7 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
   const joinSpec = derived?.inner ?? spec;
   const tables: { node: Table; alias?: Identifier }[] = [];
   const conditions: Expression[] = [];
-  if (!joinSpec.from || !flattenFrom(joinSpec.from, tables, conditions) || tables.length < 2) return undefined;
+  if (!joinSpec.from || !flattenFrom(joinSpec.from, tables, conditions)) return undefined;
   const relations: PlanRelation[] = [];
   for (const [index, { node, alias }] of tables.entries()) {
     if (node.queryPeriod) return undefined;
@@ -166,6 +166,9 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
       residuals.push(r);
     }
   }
+
+  // One table is the two-stage path's (aggregate-stages.ts), unless a semi-join joins it to its subquery's.
+  if (relations.length < 2 && semis.sources.length === 0) return undefined;
 
   // The query above the joins: its select, GROUP BY, HAVING and ORDER BY as symbols over JOINED.
   const symbols = new Set<string>();

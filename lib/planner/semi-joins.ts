@@ -56,9 +56,24 @@ export function standsAlone(query: Query, session: PlannerSession, metadata: Pla
     if (OPEN.has(n.type) || (n.type === 'FunctionCall' && n.window)) open = true;
   });
   if (open || spec.windows.length > 0) return undefined;
-  const tables: { node: Table; alias?: string }[] = [];
   const conditions: Expression[] = [];
-  if (!innerJoins(spec.from!, tables, conditions)) return undefined;
+  const scope = scopeOf(spec, session, metadata, conditions);
+  if (!scope) return undefined;
+  const expressions: Expression[] = [
+    ...spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' ? [i.expression] : [])),
+    ...conditions,
+    ...(spec.where ? [spec.where] : []),
+    ...(spec.having ? [spec.having] : []),
+    ...(spec.groupBy?.groupingElements ?? []).flatMap((g) => (g.type === 'SimpleGroupBy' ? g.expressions.filter((e) => e.type !== 'LongLiteral') : [])),
+  ];
+  if (spec.select.selectItems.some((i) => i.type !== 'SingleColumn') || spec.groupBy?.groupingElements.some((g) => g.type !== 'SimpleGroupBy')) return undefined;
+  return expressions.every((e) => scope.resolve(e) !== undefined) ? scope.relations.map((r) => r.table) : undefined;
+}
+
+/** A column scope over a query specification's FROM of tables (inner joins; their ON conditions into `conditions`), or undefined. */
+function scopeOf(spec: Extract<Query['body'], { type: 'QuerySpecification' }>, session: PlannerSession, metadata: PlannerMetadata, conditions: Expression[] = []): ColumnScope | undefined {
+  const tables: { node: Table; alias?: string }[] = [];
+  if (!spec.from || !innerJoins(spec.from, tables, conditions)) return undefined;
   const relations: PlanRelation[] = [];
   for (const [index, { node, alias }] of tables.entries()) {
     const parts = partsOf(node.name);
@@ -69,16 +84,24 @@ export function standsAlone(query: Query, session: PlannerSession, metadata: Pla
     if (!layout) return undefined;
     relations.push({ index, table, name: alias ?? r.table, layout });
   }
-  const scope = new ColumnScope(relations);
-  const expressions: Expression[] = [
-    ...spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' ? [i.expression] : [])),
-    ...conditions,
-    ...(spec.where ? [spec.where] : []),
-    ...(spec.having ? [spec.having] : []),
-    ...(spec.groupBy?.groupingElements ?? []).flatMap((g) => (g.type === 'SimpleGroupBy' ? g.expressions.filter((e) => e.type !== 'LongLiteral') : [])),
-  ];
-  if (spec.select.selectItems.some((i) => i.type !== 'SingleColumn') || spec.groupBy?.groupingElements.some((g) => g.type !== 'SimpleGroupBy')) return undefined;
-  return expressions.every((e) => scope.resolve(e) !== undefined) ? relations.map((r) => r.table) : undefined;
+  return new ColumnScope(relations);
+}
+
+/** Whether any column reference in `e` resolves in `scope` (then it is no pure outer expression). */
+function readsAny(e: Expression, scope: ColumnScope): boolean {
+  let reads = false;
+  walk(e, (n) => {
+    if (reads) return false;
+    if (n.type === 'QualifiedName' || n.type === 'GenericLiteral') return false;
+    if ((n.type === 'Identifier' || n.type === 'DereferenceExpression') && scope.resolve(n)) reads = true;
+    if (n.type === 'DereferenceExpression') return false;
+    return undefined;
+  });
+  return reads;
+}
+
+function conjunctsOf(e: Expression): Expression[] {
+  return e.type === 'LogicalExpression' && e.operator === 'AND' ? e.terms.flatMap(conjunctsOf) : [e];
 }
 
 function innerJoins(relation: NonNullable<Query['body'] & { type: 'QuerySpecification' }>['from'], tables: { node: Table; alias?: string }[], conditions: Expression[]): boolean {
@@ -109,6 +132,14 @@ export class SemiJoins {
 
   /** `c` with each top-level stand-alone `IN (subquery)` reading its placeholder instead; `c` when none. */
   rewrite(c: Expression): Expression {
+    if (c.type === 'ExistsPredicate') {
+      const asIn = this.asIn(c, false);
+      return asIn ? this.rewrite(asIn) : c;
+    }
+    if (c.type === 'NotExpression' && c.value.type === 'ExistsPredicate') {
+      const asIn = this.asIn(c.value, true);
+      return asIn ? this.rewriteInside(asIn) : c;
+    }
     if (c.type === 'NotExpression') {
       const inner = this.rewrite(c.value);
       return inner === c.value ? c : { ...c, value: inner };
@@ -125,6 +156,58 @@ export class SemiJoins {
     const valueList = { ...c.valueList, query: selectAll(placeholder, c.valueList) };
     this.stand.add(valueList);
     return { ...c, valueList };
+  }
+
+  /** `x IS NULL OR x NOT IN (...)` with its IN rewritten (the shape asIn gives NOT EXISTS). */
+  private rewriteInside(e: Expression): Expression {
+    if (e.type !== 'LogicalExpression') return this.rewrite(e);
+    const terms = e.terms.map((t) => this.rewrite(t));
+    return terms.every((t, i) => t === e.terms[i]) ? e : { ...e, terms };
+  }
+
+  /**
+   * [NOT] EXISTS (SELECT ... FROM tables WHERE inner.c = <outer expression> AND <its own conjuncts>), the
+   * subquery reaching out only through that one equality, as the IN it means (Trino decorrelates it into a
+   * semi-join likewise): `outer IN (SELECT inner.c FROM tables WHERE own GROUP BY inner.c)`. NOT EXISTS keeps
+   * its meaning for NULLs: `outer IS NULL OR outer NOT IN (... WHERE inner.c IS NOT NULL ...)`. Undefined
+   * when the subquery is of another shape.
+   */
+  private asIn(e: Extract<Expression, { type: 'ExistsPredicate' }>, negated: boolean): Expression | undefined {
+    const q = e.subquery.query;
+    if (q.with || q.orderBy || q.offset || q.limit || q.body.type !== 'QuerySpecification') return undefined;
+    const spec = q.body;
+    if (!spec.from || spec.groupBy || spec.having || spec.select.distinct || spec.windows.length > 0 || !spec.where) return undefined;
+    const scope = scopeOf(spec, this.session, this.metadata);
+    if (!scope) return undefined;
+    const conjuncts = conjunctsOf(spec.where);
+    let correlation: { inner: Expression; outer: Expression } | undefined;
+    const own: Expression[] = [];
+    for (const c of conjuncts) {
+      if (scope.resolve(c)) {
+        own.push(c);
+        continue;
+      }
+      if (correlation || c.type !== 'ComparisonExpression' || c.operator !== '=') return undefined;
+      const [inner, outer] = scope.resolve(c.left) ? [c.left, c.right] : [c.right, c.left];
+      // The inner side a column of its own tables, the outer side no column of theirs at all.
+      if (!(inner.type === 'Identifier' || inner.type === 'DereferenceExpression') || !scope.resolve(inner) || readsAny(outer, scope)) return undefined;
+      correlation = { inner, outer };
+    }
+    if (!correlation) return undefined;
+    const at = e;
+    const where = [...own, ...(negated ? [{ type: 'IsNullPredicate' as const, value: correlation.inner, negated: true, location: at.location }] : [])];
+    const query: Query = {
+      ...q,
+      body: {
+        ...spec,
+        select: { ...spec.select, selectItems: [{ type: 'SingleColumn', expression: correlation.inner, alias: undefined, location: at.location }] },
+        where: where.length === 0 ? undefined : where.length === 1 ? where[0] : { type: 'LogicalExpression', operator: 'AND', terms: where, location: at.location },
+        groupBy: { type: 'GroupBy', distinct: false, location: at.location, groupingElements: [{ type: 'SimpleGroupBy', expressions: [correlation.inner], location: at.location }] },
+      },
+    };
+    const inPredicate: Expression = { type: 'InPredicate', value: correlation.outer, negated, location: at.location, valueList: { type: 'SubqueryExpression', query, location: at.location } };
+    if (!negated) return inPredicate;
+    return { type: 'LogicalExpression', operator: 'OR', location: at.location, terms: [{ type: 'IsNullPredicate', value: correlation.outer, negated: false, location: at.location }, inPredicate] };
   }
 
   /** Whether a node is a rewritten subquery (column resolution leaves it as it is). */

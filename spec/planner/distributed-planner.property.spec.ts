@@ -23,7 +23,7 @@ const queries = fc.record({
   explicit: fc.boolean(),
   filter: fc.option(fc.integer({ min: -3, max: 8 })),
   residual: fc.boolean(),
-  shape: fc.constantFrom('count', 'group', 'rows', 'distinct', 'minmax', 'topn', 'in', 'notin', 'ingroup'),
+  shape: fc.constantFrom('count', 'group', 'rows', 'distinct', 'minmax', 'topn', 'in', 'notin', 'ingroup', 'exists', 'notexists'),
   mode: fc.constantFrom('BROADCAST', 'PARTITIONED', 'AUTOMATIC') as fc.Arbitrary<PlannerSession['joinDistribution']>,
   tasks: fc.integer({ min: 1, max: 4 }),
 });
@@ -53,6 +53,10 @@ function sqlOf(q: { tables: string[]; onG: boolean; explicit: boolean; filter: n
     case 'notin': return `SELECT count(*) FROM ${from}${whereText}${where.length > 0 ? ' AND' : ' WHERE'} ${first}.k NOT IN (SELECT x.k FROM c x WHERE x.v > ${q.filter ?? 5})`;
     // An aggregating subquery over a table that splits: its two stages broadcast their rows.
     case 'ingroup': return `SELECT count(*) FROM ${from}${whereText}${where.length > 0 ? ' AND' : ' WHERE'} ${first}.k IN (SELECT y.k FROM a y GROUP BY y.k HAVING count(*) > 3)`;
+    // Correlated by one equality on k (NULLs included): decorrelated into [NOT] IN.
+    case 'exists': return `SELECT count(*), sum(${last}.v) FROM ${from}${whereText}${where.length > 0 ? ' AND' : ' WHERE'} EXISTS (SELECT 1 FROM c z WHERE z.k = ${first}.k AND z.v > 2)`;
+    // One table with its NULL keys (a join on k would drop them): NOT EXISTS keeps a row whose k is NULL.
+    case 'notexists': return `SELECT count(*), sum(a.v) FROM a WHERE NOT EXISTS (SELECT z.g FROM c z WHERE z.v < ${q.filter ?? 4} AND a.k = z.k)`;
     case 'minmax': return `SELECT min(${last}.g) AS lo, max(${first}.v) AS hi FROM ${from}${whereText}`;
     default: return `SELECT ${first}.k, ${last}.v, ${last}.g FROM ${from}${whereText}`;
   }
