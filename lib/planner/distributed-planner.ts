@@ -18,7 +18,7 @@ import { lookupFunctions } from '../sql/function-catalog.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import { GROUP_KEY_PREFIX, planStages, PARTIALS_TABLE } from './aggregate-stages.js';
 import { hashFinal } from './hash-final.js';
-import { ColumnScope, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
+import { ColumnScope, symbolOf, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
 import { DerivedScope, derivedColumnName, mergeableDerived } from './derived-tables.js';
 import { SemiJoins, withSources, type SemiSource } from './semi-joins.js';
 import { chooseJoins, estimatedBytes, validChoices, type JoinEdge } from './join-order.js';
@@ -242,7 +242,8 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   for (const e of a.edges) { need(e.left); need(e.right); }
   for (const r of a.residuals) for (const s of r.symbols) need(s);
   for (const s of a.aboveSymbols) need(s);
-  if (needed.some((s) => s.size === 0)) return undefined;
+  // A table none of whose columns is read above its scan (count(*) over it) still hands on its rows: by its first column.
+  for (const [i, s] of needed.entries()) if (s.size === 0) s.add(symbolOf(i, 0));
 
   const relationEdges: JoinEdge[] = a.edges.map((e) => ({ left: e.leftRelation, right: e.rightRelation }));
   // Splitting pays only when some table splits; small tables alone stay one task (validChoices).

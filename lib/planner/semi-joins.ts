@@ -1,8 +1,10 @@
 // `x [NOT] IN (subquery)` where the subquery stands alone (it reads only its own tables: no outer column,
 // no subquery of its own) becomes a semi-join with a replicated filtering source, as Trino plans it: the
-// subquery runs once, in a SINGLE fragment of its own, its rows are broadcast to the fragment that
-// evaluates the predicate, and the predicate reads them there through an exchange table. The predicate
-// keeps its SQL (NOT IN's NULL semantics included): only where its rows come from changes.
+// subquery runs once, in fragments of its own, its rows are broadcast to the fragment that evaluates the
+// predicate, and the predicate reads them there through an exchange table. A stand-alone scalar subquery
+// is read the same way (its one row broadcast), and [NOT] EXISTS correlated by one equality is first
+// decorrelated into the IN it means. The predicate keeps its SQL (NOT IN's NULL semantics, a scalar
+// subquery's one-row check included): only where the subquery's rows come from changes.
 import { mapTree, walk, type Expression, type Node, type Query, type Table } from '../sql/index.js';
 import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
@@ -138,31 +140,25 @@ export class SemiJoins {
     }
     if (c.type === 'NotExpression' && c.value.type === 'ExistsPredicate') {
       const asIn = this.asIn(c.value, true);
-      return asIn ? this.rewriteInside(asIn) : c;
+      return asIn ? this.rewrite(asIn) : c;
     }
-    if (c.type === 'NotExpression') {
-      const inner = this.rewrite(c.value);
-      return inner === c.value ? c : { ...c, value: inner };
-    }
-    if (c.type !== 'InPredicate' || c.valueList.type !== 'SubqueryExpression') return c;
-    const tables = standsAlone(c.valueList.query, this.session, this.metadata);
-    if (!tables) return c;
+    // Every stand-alone subquery in it (of IN, or a scalar one): read from its placeholder.
+    return mapTree(c, (n) => (n.type === 'SubqueryExpression' && !this.stand.has(n) ? this.source(n) : undefined));
+  }
+
+  /** A stand-alone subquery as a source, read through its placeholder; undefined when it is not one. */
+  private source(n: Extract<Expression, { type: 'SubqueryExpression' }>): Expression | undefined {
+    const tables = standsAlone(n.query, this.session, this.metadata);
+    if (!tables) return undefined;
     const placeholder = placeholderOf(this.sources.length);
     // The two stages the subquery would take (whatever this node's size thresholds: a worker follows the
     // coordinator's choice), and whether its table splits here (the coordinator's choice).
-    const stages = tables.length === 1 ? planStages(c.valueList.query, this.session, new Set([tables[0]!.catalog])) : undefined;
+    const stages = tables.length === 1 ? planStages(n.query, this.session, new Set([tables[0]!.catalog])) : undefined;
     const splits = tables.length === 1 && this.metadata.table(tables[0]!)?.splits === true;
-    this.sources.push({ query: c.valueList.query, placeholder, tables, splits, ...(stages ? { stages } : {}) });
-    const valueList = { ...c.valueList, query: selectAll(placeholder, c.valueList) };
-    this.stand.add(valueList);
-    return { ...c, valueList };
-  }
-
-  /** `x IS NULL OR x NOT IN (...)` with its IN rewritten (the shape asIn gives NOT EXISTS). */
-  private rewriteInside(e: Expression): Expression {
-    if (e.type !== 'LogicalExpression') return this.rewrite(e);
-    const terms = e.terms.map((t) => this.rewrite(t));
-    return terms.every((t, i) => t === e.terms[i]) ? e : { ...e, terms };
+    this.sources.push({ query: n.query, placeholder, tables, splits, ...(stages ? { stages } : {}) });
+    const read = { ...n, query: selectAll(placeholder, n) };
+    this.stand.add(read);
+    return read;
   }
 
   /**

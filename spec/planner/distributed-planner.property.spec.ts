@@ -23,7 +23,7 @@ const queries = fc.record({
   explicit: fc.boolean(),
   filter: fc.option(fc.integer({ min: -3, max: 8 })),
   residual: fc.boolean(),
-  shape: fc.constantFrom('count', 'group', 'rows', 'distinct', 'minmax', 'topn', 'in', 'notin', 'ingroup', 'exists', 'notexists'),
+  shape: fc.constantFrom('count', 'group', 'rows', 'distinct', 'minmax', 'topn', 'in', 'notin', 'ingroup', 'exists', 'notexists', 'scalar'),
   mode: fc.constantFrom('BROADCAST', 'PARTITIONED', 'AUTOMATIC') as fc.Arbitrary<PlannerSession['joinDistribution']>,
   tasks: fc.integer({ min: 1, max: 4 }),
 });
@@ -57,6 +57,7 @@ function sqlOf(q: { tables: string[]; onG: boolean; explicit: boolean; filter: n
     case 'exists': return `SELECT count(*), sum(${last}.v) FROM ${from}${whereText}${where.length > 0 ? ' AND' : ' WHERE'} EXISTS (SELECT 1 FROM c z WHERE z.k = ${first}.k AND z.v > 2)`;
     // One table with its NULL keys (a join on k would drop them): NOT EXISTS keeps a row whose k is NULL.
     case 'notexists': return `SELECT count(*), sum(a.v) FROM a WHERE NOT EXISTS (SELECT z.g FROM c z WHERE z.v < ${q.filter ?? 4} AND a.k = z.k)`;
+    case 'scalar': return `SELECT count(*) FROM ${from}${whereText}${where.length > 0 ? ' AND' : ' WHERE'} ${first}.v >= (SELECT avg(z.v) FROM a z WHERE z.g <> 'c')`;
     case 'minmax': return `SELECT min(${last}.g) AS lo, max(${first}.v) AS hi FROM ${from}${whereText}`;
     default: return `SELECT ${first}.k, ${last}.v, ${last}.g FROM ${from}${whereText}`;
   }

@@ -52,6 +52,11 @@ const EXISTS = `SELECT o.orderpriority, count(*) AS n FROM orders o
   GROUP BY o.orderpriority ORDER BY 1`;
 const NOT_EXISTS = `SELECT count(*) AS n, sum(c.acctbal) AS s FROM customer c JOIN nation n ON c.nationkey = n.nationkey
   WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.custkey = c.custkey AND o.totalprice > 100000)`;
+// A stand-alone scalar subquery (two stages over lineitem's splits), its one row broadcast; Q22's shape over one table.
+const SCALAR = `SELECT o.orderpriority, count(*) AS n FROM orders o JOIN lineitem l ON o.orderkey = l.orderkey
+  WHERE l.extendedprice > (SELECT avg(l2.extendedprice) * 1.5 FROM lineitem l2 WHERE l2.quantity < 5) GROUP BY 1 ORDER BY 1`;
+const SCALAR_ONE = `SELECT count(*) AS n FROM customer c WHERE c.acctbal > (SELECT avg(x.acctbal) FROM customer x WHERE x.acctbal > 0)
+  AND NOT EXISTS (SELECT * FROM orders o WHERE o.custkey = c.custkey)`;
 const RESIDUAL = `SELECT count(*) AS n FROM lineitem l JOIN orders o ON l.orderkey = o.orderkey AND l.shipdate > o.orderdate + INTERVAL '100' DAY
   JOIN customer c ON c.custkey = o.custkey WHERE c.nationkey % 2 = 0 OR o.orderpriority = '1-URGENT'`;
 
@@ -66,7 +71,7 @@ describe('distributed planner: join queries cut into fragments', function () {
     return { plan: plan!, rows: await runPlan(db(), plan!, { tasks, catalog: 'tpch', schema: 'tiny' }) };
   };
 
-  for (const [name, sql] of Object.entries({ Q3, Q5, Q10, PLAIN, DISTINCT, CROSS, RESIDUAL, DERIVED, TOPN, SEMI, EXISTS, NOT_EXISTS })) {
+  for (const [name, sql] of Object.entries({ Q3, Q5, Q10, PLAIN, DISTINCT, CROSS, RESIDUAL, DERIVED, TOPN, SEMI, EXISTS, NOT_EXISTS, SCALAR, SCALAR_ONE })) {
     it(`${name}: the same rows as one task, broadcast, partitioned and automatic`, async () => {
       const expected = await oneTask(sql);
       expect(expected.length).to.be.greaterThan(0);
