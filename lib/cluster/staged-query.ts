@@ -362,10 +362,14 @@ export class FragmentScheduler {
   /** Called when a task starts or ends (the early root watches). */
   private onChange: (() => void) | undefined;
 
-  /** The ended producer tasks of a fragment's sources whose output is gone: their worker lost, or the file. */
+  /**
+   * The ended producer tasks of a fragment's sources whose output is gone (their worker lost, or the file),
+   * with those another consumer already runs again: a consumer that failed pulling from one waits for that
+   * rerun too, and stays on its own worker when it is alive (instead of finding no other worker to go to).
+   */
   private async lostProducers(fragment: PlanFragment): Promise<TaskSlot[]> {
-    const producers = fragment.sources.flatMap((s) => this.slots.get(s.fragmentId) ?? []).filter((p) => p.output && !p.rerun);
-    const lost = await Promise.all(producers.map(async (p) => ((await this.outputThere(p)) ? undefined : p)));
+    const producers = fragment.sources.flatMap((s) => this.slots.get(s.fragmentId) ?? []).filter((p) => p.output || p.rerun);
+    const lost = await Promise.all(producers.map(async (p) => (p.rerun || !(await this.outputThere(p)) ? p : undefined)));
     return lost.filter((p): p is TaskSlot => p !== undefined);
   }
 

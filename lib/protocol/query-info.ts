@@ -7,7 +7,7 @@ import { formatDuration } from './duration.js';
 import { ERROR_CODES, type ErrorName } from './error-codes.js';
 import type { QueryView, StageView } from './query-view.types.js';
 import type { SubStageTask } from '../engine/engine.types.js';
-import { elapsedMillis, planningMillis, queuedMillis, stageStats, totalCounters } from './statement-stats.js';
+import { elapsedMillis, exchangedTotals, planningMillis, queuedMillis, stageStats, totalCounters } from './statement-stats.js';
 
 const iso = (millis: number): string => DateTime.fromMillis(millis).toISO()!;
 
@@ -30,6 +30,7 @@ function sessionJson(view: QueryView): Record<string, unknown> {
 
 function queryStatsJson(view: QueryView): Record<string, unknown> {
   const total = totalCounters(view);
+  const exchanged = exchangedTotals(view);
   const queued = queuedMillis(view);
   const elapsed = elapsedMillis(view);
   const running = view.done ? 0 : total.runningSplits;
@@ -56,15 +57,16 @@ function queryStatsJson(view: QueryView): Record<string, unknown> {
     totalMemoryReservation: formatDataSize(0),
     peakUserMemoryReservation: formatDataSize(0),
     // Input as Trino counts it: raw and processed input are the stages that scan tables' (what the
-    // scans read), physical input every table scan's, internal network input what stages exchanged.
+    // scans read), physical input every table scan's, internal network input what stages exchanged
+    // (the rows every stage below the root handed on, the bytes of its tasks' exchange files).
     rawInputDataSize: formatDataSize(total.physicalInputBytes),
     rawInputPositions: total.physicalInputRows,
     processedInputDataSize: formatDataSize(total.physicalInputBytes),
     processedInputPositions: total.physicalInputRows,
     physicalInputDataSize: formatDataSize(total.physicalInputBytes),
     physicalInputPositions: total.physicalInputRows,
-    internalNetworkInputDataSize: formatDataSize(total.processedBytes - total.physicalInputBytes),
-    internalNetworkInputPositions: total.processedRows - total.physicalInputRows,
+    internalNetworkInputDataSize: formatDataSize(exchanged.bytes),
+    internalNetworkInputPositions: exchanged.rows,
     outputDataSize: formatDataSize(view.outputBytes),
     outputPositions: view.outputRows,
     scheduled: view.scheduled,

@@ -30,6 +30,24 @@ function addCounters(total: StageCounters, stage: StageView): void {
   for (const sub of stage.subStages) addCounters(total, sub);
 }
 
+/**
+ * The rows and bytes the query's stages exchanged: what every stage below the root handed its consumer
+ * (its outputRows, and the bytes of the files its tasks wrote). Trino's QueryStats counts these as its
+ * internalNetworkInputPositions/DataSize (the exchanges' input, summed over the stages); a query in one
+ * task exchanges nothing.
+ */
+export function exchangedTotals(view: QueryView): { rows: number; bytes: number } {
+  const total = { rows: 0, bytes: 0 };
+  for (const sub of view.rootStage.subStages) addExchanged(total, sub);
+  return total;
+}
+
+function addExchanged(total: { rows: number; bytes: number }, stage: StageView): void {
+  total.rows += stage.outputRows;
+  if (stage.tasks) for (const task of stage.tasks) total.bytes += task.outputBytes;
+  for (const sub of stage.subStages) addExchanged(total, sub);
+}
+
 /** A statement response's StageStats (Trino's client protocol has no output figures per stage). */
 export interface StageStatsJson extends Omit<StageCounters, 'outputRows' | 'physicalInputRows'> {
   stageId: string;
@@ -93,11 +111,11 @@ export function statementStats(view: QueryView): Record<string, unknown> {
     analysisTimeMillis: planningMillis(view),
     finishingTimeMillis: 0,
     // Trino's: the rows the table scans read (processedInputPositions of the stages that scan tables),
-    // and the bytes read from tables and exchanged between stages.
+    // the bytes read from tables and exchanged between stages.
     processedRows: total.physicalInputRows,
     processedBytes: total.processedBytes,
     physicalInputBytes: total.physicalInputBytes,
-    internalNetworkInputBytes: total.processedBytes - total.physicalInputBytes,
+    internalNetworkInputBytes: exchangedTotals(view).bytes,
     peakMemoryBytes: 0,
     spilledBytes: 0,
     rootStage: stageStats(view.rootStage),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import type { RemoteEngine } from '../../lib/cluster/remote-engine.js';
 import { defaultConfig } from '../../lib/config.js';
-import { formatDataSize } from '../../lib/protocol/data-size.js';
+import { formatDataSize, parseDataSize } from '../../lib/protocol/data-size.js';
 import { startWorkerServer } from '../../lib/worker/worker-server.js';
 import { builtInConnectors, remoteEngine, runOn, session, testWorkerOf, WorkerList, type TestWorker } from './cluster-harness.js';
 import { request, runStatement, startTestServer, type TestServer } from '../support/http.js';
@@ -111,11 +111,15 @@ describe('rows and bytes processed: what the table scans read (one task and two 
     expect(stats.processedRows).to.equal(LINEITEM_ROWS);
     expect(stats.physicalInputBytes).to.equal(leaf.processedBytes);
     expect(stats.processedBytes).to.equal(leaf.processedBytes + stats.rootStage.processedBytes);
-    expect(stats.internalNetworkInputBytes).to.equal(stats.rootStage.processedBytes);
+    // The bytes exchanged: the leaves' Parquet files, as the leaf stage's outputDataSize says.
+    const fileBytes = info.outputStage.subStages[0].tasks.reduce((n: number, t: any) => n + parseDataSize(t.stats.outputDataSize), 0);
+    expect(fileBytes).to.be.greaterThan(0);
+    expect(info.outputStage.subStages[0].outputDataSize).to.equal(formatDataSize(fileBytes));
+    expect(stats.internalNetworkInputBytes).to.equal(fileBytes);
     expect(info.queryStats).to.include({
       rawInputPositions: LINEITEM_ROWS, processedInputPositions: LINEITEM_ROWS, physicalInputPositions: LINEITEM_ROWS,
       processedInputDataSize: formatDataSize(leaf.processedBytes),
-      internalNetworkInputPositions: exchanged, internalNetworkInputDataSize: formatDataSize(stats.rootStage.processedBytes),
+      internalNetworkInputPositions: exchanged, internalNetworkInputDataSize: formatDataSize(fileBytes),
       outputPositions: 3,
     });
   });

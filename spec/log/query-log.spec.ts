@@ -5,6 +5,10 @@ import { expect } from 'chai';
 import { createCoordinator } from '../../lib/actors/coordinator.js';
 import { startServer, type RunningServer } from '../../lib/http/server.js';
 import type { LogLevel } from '../../lib/log/log-level.js';
+import { queryLog } from '../../lib/log/query-log.js';
+import type { QueryView, StageView } from '../../lib/protocol/query-view.types.js';
+import { ZERO_COUNTERS } from '../../lib/protocol/states.js';
+import { testSession } from '../support/actors.js';
 import { createTestEngine } from '../support/duckdb.js';
 import { runStatement } from '../support/http.js';
 import { captureLog, type CapturedLog, type LogLine } from '../support/log-capture.js';
@@ -36,9 +40,10 @@ describe('log: the lines of a query', function () {
       const ok = await runStatement(url, SECRET_SQL, { 'X-Trino-User': 'alice', 'X-Trino-Source': 'the-dashboard' });
       const okLine = await finishedLine(captured, ok.final.id as string);
       expect(Object.keys(okLine).sort()).to.deep.equal(
-        ['bytes', 'elapsedMs', 'errorName', 'errorType', 'event', 'hostname', 'level', 'pid', 'queryId', 'rows', 'source', 'state', 'time', 'user'].sort(),
+        ['bytes', 'elapsedMs', 'errorName', 'errorType', 'event', 'exchangedBytes', 'exchangedRows', 'hostname', 'level', 'pid', 'queryId', 'rows', 'source', 'state', 'time', 'user'].sort(),
       );
-      expect(okLine).to.include({ level: 'info', queryId: ok.final.id, user: 'alice', source: 'the-dashboard', state: 'FINISHED', rows: 1, errorName: null, errorType: null });
+      // One task: nothing exchanged between stages.
+      expect(okLine).to.include({ level: 'info', queryId: ok.final.id, user: 'alice', source: 'the-dashboard', state: 'FINISHED', rows: 1, exchangedRows: 0, exchangedBytes: 0, errorName: null, errorType: null });
       expect(okLine.elapsedMs).to.be.a('number').and.at.least(0).and.below(30_000);
       expect(okLine.bytes).to.be.greaterThan(0);
       expect(Date.parse(okLine.time as string)).to.be.closeTo(Date.now(), 30_000);
@@ -50,6 +55,25 @@ describe('log: the lines of a query', function () {
     expect(log.lines().filter((l) => l.event === 'query_finished')).to.have.lengthOf(2);
     expect(log.chunks().join('')).not.to.include('the-text-of-a-private-query');
     expect(log.lines().some((l) => l.event === 'query_text')).to.equal(false);
+  });
+
+  it('a query in stages: exchangedRows and exchangedBytes are what every stage below the root handed on (its rows, its tasks\' files)', () => {
+    const log = captureLog('info');
+    const stage = (stageId: string, outputRows: number, taskBytes: number[], subStages: StageView[] = []): StageView => ({
+      ...ZERO_COUNTERS, stageId, state: 'FINISHED', done: true, outputRows, subStages,
+      tasks: taskBytes.map((outputBytes, partition) => ({
+        taskId: `q.${stageId}.${partition}.0`, nodeId: 'w', state: 'FINISHED', splits: 1, outputRows: 0, outputBytes,
+        processedRows: 0, processedBytes: 0, cpuTimeMillis: 0, wallTimeMillis: 0, fragmentId: Number(stageId), partition,
+      })),
+    });
+    // A root over a HASH stage (1) over two scans (2, 3): 10 + 40 + 25 rows, 100 + 50 + 400 + 30 + 20 bytes.
+    const rootStage: StageView = { ...ZERO_COUNTERS, stageId: '0', state: 'FINISHED', done: true, outputRows: 4, subStages: [stage('1', 10, [100, 50], [stage('2', 40, [400]), stage('3', 25, [30, 20])])] };
+    const view = {
+      queryId: 'q', state: 'FINISHED', done: true, queued: false, scheduled: true, session: testSession(), sql: 'SELECT 1',
+      createTime: 1000, lastHeartbeat: 1000, endTime: 1010, viewTime: 1010, outputRows: 4, outputBytes: 64, rootStage,
+    } satisfies QueryView;
+    queryLog(log.logger).ended!(view);
+    expect(log.lines()[0]).to.include({ event: 'query_finished', rows: 4, bytes: 64, exchangedRows: 75, exchangedBytes: 600 });
   });
 
   it('at debug: the SQL goes on a line of its own, at debug level', async () => {
