@@ -65,7 +65,19 @@ function flattenFrom(relation: Relation, tables: { node: Table; alias?: Identifi
 function conjuncts(e: Expression | undefined): Expression[] {
   if (!e) return [];
   if (e.type === 'LogicalExpression' && e.operator === 'AND') return e.terms.flatMap(conjuncts);
-  return [e];
+  return [e, ...sharedByDisjuncts(e)];
+}
+
+/**
+ * The conjuncts every branch of an OR has (TPC-H Q19's `p.partkey = l.partkey` in each of its three), as
+ * conjuncts of their own beside the OR, as Trino's planner extracts them: (X AND A) OR (X AND B) is
+ * X AND ((X AND A) OR (X AND B)), so the join finds its equi-join edge. The OR itself stays as written.
+ */
+function sharedByDisjuncts(e: Expression): Expression[] {
+  if (e.type !== 'LogicalExpression' || e.operator !== 'OR') return [];
+  const branches = e.terms.map((t) => conjuncts(t));
+  const texts = branches.map((b) => new Set(b.map((c) => formatSql(c))));
+  return branches[0]!.filter((c) => texts.every((t) => t.has(formatSql(c))));
 }
 
 /** A fragment while the plan is built: its SQL is rendered once every fragment has its id. */

@@ -3,6 +3,7 @@
 // whatever the join distribution.
 import { expect } from 'chai';
 import { parseStatement } from '../../lib/sql/index.js';
+import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { planDistributed } from '../../lib/planner/distributed-planner.js';
 import type { PlannerSession } from '../../lib/planner/planner.types.js';
 import { rowsOf, runPlan, withTinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
@@ -154,6 +155,13 @@ describe('distributed planner: join queries cut into fragments', function () {
     expect(plan.tables.map((t) => t.table).sort()).to.deep.equal(['customer', 'lineitem', 'orders', 'part']);
     // Split pruning never reads a semi-join's subquery.
     expect(JSON.stringify(lineitem.scan!.where ?? null)).to.not.include('SubqueryExpression');
+  });
+
+  it('finds the equi-join condition every branch of an OR shares (TPC-H Q19), so a forced PARTITIONED join hashes on it', () => {
+    const q19 = TPCH_QUERIES[18]!.sql;
+    const plan = planDistributed(parseStatement(q19), session('PARTITIONED'), metadata)!;
+    expect(plan.choices.joins).to.deep.equal(['PARTITIONED']);
+    expect(plan.fragments.filter((f) => f.output.kind === 'HASH').map((f) => f.output.kind === 'HASH' && f.output.keys.length)).to.deep.equal([1, 1]);
   });
 
   it('numbers fragments from the root (0) breadth first, each source after its consumer, with the root SINGLE', () => {
