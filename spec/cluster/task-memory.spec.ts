@@ -1,6 +1,7 @@
 // Memory per task (issue 22 §3) on `vivace serve --workers 2` as real processes: each task's peak memory in
 // /v1/query/{id} (Trino's TaskStats.peakUserMemoryReservation, DuckDB's SYSTEM_PEAK_BUFFER_MEMORY of the
-// task's statement) and its stage's.
+// task's statement) and its stage's; and query.max-memory-per-node as each worker's DuckDB memory_limit: a
+// query past it fails with EXCEEDED_LOCAL_MEMORY_LIMIT naming the limit, and the workers stay up.
 import { expect } from 'chai';
 import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +38,7 @@ async function startCluster(prefix: string, properties: Record<string, string>):
   return { cluster, remove: () => dir.remove() };
 }
 
-describe('memory per task: peaks in /v1/query/{id} on two worker processes', function () {
+describe('memory per task: peaks in /v1/query/{id} and query.max-memory-per-node on two worker processes', function () {
   this.timeout(180_000);
 
   before(function () {
@@ -72,6 +73,33 @@ describe('memory per task: peaks in /v1/query/{id} on two worker processes', fun
         expect(stagePeak, `stage ${stage.stageId}`).to.be.at.least(Math.max(...peaks));
         expect(stagePeak, `stage ${stage.stageId}`).to.be.at.most(peaks.reduce((a, b) => a + b, 0));
       }
+    });
+  });
+
+  describe('with query.max-memory-per-node=16MB', () => {
+    let started: { cluster: ClusterProcess; remove(): void } | undefined;
+    before(async () => {
+      started = await startCluster('vivace-task-memory-limit-', { 'query.max-memory-per-node': '16MB' });
+    });
+    after(async () => {
+      await started?.cluster.stop();
+      started?.remove();
+    });
+
+    it('fails an aggregation that needs more with EXCEEDED_LOCAL_MEMORY_LIMIT naming the limit; the workers stay up and answer the next query', async () => {
+      const { cluster } = started!;
+      // Every line's comment gathered per order: list() keeps its values in memory (it cannot spill them).
+      const big = 'SELECT l.orderkey, array_agg(l.comment) AS comments, array_agg(o.comment) AS orders FROM tpch.tiny.lineitem l JOIN tpch.tiny.orders o ON o.orderkey = l.orderkey GROUP BY l.orderkey';
+      const failed = await runStatement(cluster.url, big, USER);
+      expect(failed.final.stats.state).to.equal('FAILED');
+      validateResponse('statement-failed', failed.final);
+      expect(failed.final.error).to.include({ errorName: 'EXCEEDED_LOCAL_MEMORY_LIMIT', errorType: 'INSUFFICIENT_RESOURCES', errorCode: 131079 });
+      expect(failed.final.error.message).to.match(/^Query exceeded per-node memory limit of 16MB \[/);
+      // The workers did not die: both still listed, none failed, and a query runs on them.
+      expect(await healthy(cluster)).to.equal(true);
+      const next = await runStatement(cluster.url, 'SELECT count(*) FROM tpch.tiny.nation', USER);
+      expect(next.final.stats.state, JSON.stringify(next.final.error)).to.equal('FINISHED');
+      expect(next.rows).to.deep.equal([[25]]);
     });
   });
 });
