@@ -11,7 +11,9 @@
 //                      watching 1,000 simulated nodes, bench/failure-detector.bench.ts, h: TPC-H at sf1
 //                      through a cluster of 2 workers, bench/tpch-cluster.bench.ts; `tiny` under BENCH_QUICK;
 //                      l: the lake, tpch lineitem copied in by CTAS, Q1 over it, one month of a partitioned
-//                      copy: bench/lake.bench.ts at sf1, `tiny` under BENCH_QUICK)
+//                      copy: bench/lake.bench.ts at sf1, `tiny` under BENCH_QUICK; m: Q9 and Q18 with
+//                      query.max-memory-per-node a third of one task's need, each task's peak against it,
+//                      bench/task-memory.bench.ts at sf1, `tiny` under BENCH_QUICK)
 //
 // Load loops are bounded by count and by time; children are stopped by message, else killed by pid.
 import { mkdirSync } from 'node:fs';
@@ -30,11 +32,12 @@ import { generateTpch, runBenchScript } from './tpch.bench.js';
 import { runTpchClusterBench } from './tpch-cluster.bench.js';
 import { runTpchQueriesBench } from './tpch-queries.bench.js';
 import { runLakeBench } from './lake.bench.js';
+import { runTaskMemoryBench } from './task-memory.bench.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const FULL_TPCH = process.env.BENCH_TPCH === '1';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g,h,l').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g,h,l,m').split(',').map((s) => s.trim()));
 
 const SIZES = QUICK
   ? { warmup: 50, jitWarmupSeconds: 1, latencyQueries: 300, clients: 16, throughputSeconds: 3, streamRows: 500_000, memoryQueries: 2_000, tpchScales: [0.01] }
@@ -486,12 +489,38 @@ async function figureL(): Promise<void> {
   );
 }
 
+/**
+ * m. Q9 and Q18 with join_distribution_type=PARTITIONED through 2 workers whose query.max-memory-per-node
+ * is a third of what the query needs as one task (measured first, in the same run): they finish, each
+ * task's peak under the limit.
+ */
+async function figureM(): Promise<void> {
+  const scale = QUICK ? 'tiny' : 'sf1';
+  log(`m. Q9 and Q18 at ${scale} under a third of one task's memory (bench/task-memory.bench.ts)`);
+  const m = await runTaskMemoryBench(scale, (line) => log(`   ${line}`));
+  const judged = scale === 'sf1';
+  for (const q of m.queries) {
+    const ok = q.answer === 'ok' || q.answer.startsWith('ok (');
+    const top = q.tasks.reduce((n, t) => Math.max(n, t.peakBytes), 0);
+    const under = q.tasks.length > 0 && top <= q.limitBytes;
+    rows.push({
+      figure: `m. Q${q.query} ${scale}, PARTITIONED, ${q.tasks.length} tasks on ${m.workers} workers`,
+      measured: ok ? `largest task peak ${mb(top)}` : q.answer.slice(0, 60),
+      baseline: `one task ${mb(q.needBytes)}`,
+      ratio: `limit ${mb(q.limitBytes)} (${((q.limitBytes / Math.max(1, q.needBytes)) * 100).toFixed(0)}%)`,
+      target: 'right answer, every task <= limit',
+      verdict: ok && under ? 'ok' : judged ? 'MISS' : '-',
+    });
+    notes.push(`m. Q${q.query} task peaks (stage/node: MB): ${q.tasks.map((t) => `${t.stageId}/${t.nodeId}: ${(t.peakBytes / 1e6).toFixed(1)}`).join(', ') || 'none'}`);
+  }
+}
+
 async function main(): Promise<void> {
   const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
   notes.push(`load average at start: ${load()} (${cpus().length} CPUs): other processes on the machine distort every figure`);
   log(`vivace bench${QUICK ? ' (BENCH_QUICK)' : ''}: node ${process.version}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '(unset)'}`
     + `${PROFILE_DIR ? `, CPU profiles in ${PROFILE_DIR}` : ''}`);
-  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE], ['f', figureF], ['g', figureG], ['h', figureH], ['l', figureL]];
+  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE], ['f', figureF], ['g', figureG], ['h', figureH], ['l', figureL], ['m', figureM]];
   let failed = false;
   for (const [name, run] of figures) {
     if (!ONLY.has(name)) continue;

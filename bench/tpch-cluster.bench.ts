@@ -74,9 +74,10 @@ export interface ClusterAnswer {
 }
 
 /** One statement through the protocol as a client runs it: POST, then GET nextUri until none, every page parsed. */
-export async function runOnCluster(client: PrestoHttpClient, sql: string, schema: string, catalog = 'tpch'): Promise<ClusterAnswer> {
+export async function runOnCluster(client: PrestoHttpClient, sql: string, schema: string, catalog = 'tpch', headers: Record<string, string> = {}): Promise<ClusterAnswer> {
   const deadline = performance.now() + QUERY_TIMEOUT_MS;
   let reply = await client.request('POST', '/v1/statement', sql, {
+    ...headers,
     'X-Trino-User': 'bench',
     'X-Trino-Catalog': catalog,
     'X-Trino-Schema': schema,
@@ -154,7 +155,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** 'ok' or the first difference from the rows the engine in this process returned. */
-function compareRows(actual: unknown[][], expected: unknown[][]): string {
+export function compareRows(actual: unknown[][], expected: unknown[][]): string {
   if (actual.length !== expected.length) return `${actual.length} rows, expected ${expected.length}`;
   for (const [i, row] of actual.entries()) {
     const want = expected[i]!;

@@ -37,7 +37,7 @@ export interface TpchQueriesFigures {
 
 const SCHEMA = 'sf1';
 const THREADS = 2;
-const sessionOn = (schema: string): Session => ({
+export const sessionOn = (schema: string): Session => ({
   prefix: 'X-Trino-', user: 'bench', clientTags: [], properties: {}, preparedStatements: {},
   remoteUserAddress: '127.0.0.1', startTime: 0, catalog: 'tpch', schema,
 });

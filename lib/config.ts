@@ -58,6 +58,14 @@ export interface CoordinatorConfig {
   /** DuckDB spill directory */
   tempDirectory: string;
   engineMemoryLimit: string;
+  /**
+   * query.max-memory-per-node (Trino's name, a data size): a worker's DuckDB memory_limit when set. DuckDB's
+   * limit is the instance's, so this bounds every task a worker runs at once together, and a task past it
+   * fails with EXCEEDED_LOCAL_MEMORY_LIMIT. Trino's default is 30% of the JVM's heap; here unset, the
+   * worker's limit is engine.memory-limit. It cannot exceed engine.memory-limit (memoryLimitOf), as
+   * Trino's query.max-memory-per-node cannot exceed the heap.
+   */
+  maxMemoryPerNodeBytes?: number;
   engineThreads: number;
   /**
    * Resident bytes past which the coordinator fails the query holding the most memory and admits none
@@ -264,6 +272,7 @@ const PROPERTIES: Record<string, Parser> = {
   'catalog.dynamic-roots': (v) => ({ catalogDynamicRoots: dynamicRoots(v) }),
   'engine.temp-directory': (v) => ({ tempDirectory: v }),
   'engine.memory-limit': (v) => ({ engineMemoryLimit: v }),
+  'query.max-memory-per-node': (v) => ({ maxMemoryPerNodeBytes: positiveDataSize(v, 'query.max-memory-per-node') }),
   'engine.threads': (v) => ({ engineThreads: integer(v, 'engine.threads') }),
   'coordinator.max-resident-memory': (v) => ({ maxResidentMemoryBytes: parseDataSize(v) }),
   'transaction.max-open': (v) => ({ maxOpenTransactions: integer(v, 'transaction.max-open') }),
@@ -311,6 +320,27 @@ function exchangeCodec(value: string): ExchangeCodec {
 }
 
 export const CONFIG_PROPERTY_NAMES = Object.keys(PROPERTIES);
+
+function positiveDataSize(value: string, name: string): number {
+  const bytes = parseDataSize(value);
+  if (!(bytes > 0)) throw new VivaceError('INVALID_ARGUMENTS', `${name} must be more than 0B: ${value}`);
+  return bytes;
+}
+
+/**
+ * The DuckDB memory_limit of a worker: query.max-memory-per-node when set, else engine.memory-limit. Set
+ * above engine.memory-limit, the configuration is refused (CONFIGURATION_INVALID) as Trino's
+ * LocalMemoryManager refuses a query.max-memory-per-node larger than the heap ("Invalid memory
+ * configuration"): the lower one is the limit, and a larger one would promise memory the engine does not have.
+ */
+export function memoryLimitOf(config: Pick<CoordinatorConfig, 'engineMemoryLimit' | 'maxMemoryPerNodeBytes'>): string {
+  if (config.maxMemoryPerNodeBytes === undefined) return config.engineMemoryLimit;
+  const engine = parseDataSize(config.engineMemoryLimit);
+  if (config.maxMemoryPerNodeBytes > engine) {
+    throw new VivaceError('CONFIGURATION_INVALID', `Invalid memory configuration. query.max-memory-per-node (${config.maxMemoryPerNodeBytes}B) cannot be larger than engine.memory-limit (${config.engineMemoryLimit})`);
+  }
+  return `${config.maxMemoryPerNodeBytes}B`;
+}
 
 /** Parse `key=value` lines (# comments); unknown keys are an error, as in Presto. */
 export function parseConfigProperties(text: string): Partial<CoordinatorConfig> {

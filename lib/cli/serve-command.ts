@@ -19,7 +19,7 @@ import { connectorsOf } from '../connectors/connectors.js';
 import { CatalogManager } from '../connectors/catalog-manager.js';
 import { catalogStoreDirectory, dynamicCatalogSettings } from '../connectors/dynamic-catalogs.js';
 import { CatalogStatementsEngine, catalogRulesOf } from '../cluster/catalog-statements.js';
-import { defaultConfig, loadConfigFile, type CoordinatorConfig } from '../config.js';
+import { defaultConfig, loadConfigFile, memoryLimitOf, type CoordinatorConfig } from '../config.js';
 import { coordinatorDiscovery } from '../http/announcement.routes.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { createAccessControl } from '../security/access-control.js';
@@ -47,6 +47,8 @@ export async function runServe(args: string[]): Promise<number> {
     }
     config.dataDirectory = values['data-dir'];
   }
+  // Its workers' memory limit is checked here too: a configuration they would refuse stops the start.
+  memoryLimitOf(config);
   const workerCount = values.workers === undefined ? DEFAULT_LOCAL_WORKERS : Number(values.workers);
   if (!Number.isSafeInteger(workerCount) || workerCount < 0 || workerCount > MAX_LOCAL_WORKERS) {
     process.stderr.write(`vivace: --workers takes a number from 0 to ${MAX_LOCAL_WORKERS}\n`);

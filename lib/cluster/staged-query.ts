@@ -323,6 +323,7 @@ export class FragmentScheduler {
         const figures = {
           outputRows: headerNumber(done, TASK_HEADERS.updateCount), outputBytes: headerNumber(done, TASK_HEADERS.outputBytes), processedRows: headerNumber(done, TASK_HEADERS.processedRows),
           processedBytes: headerNumber(done, TASK_HEADERS.processedBytes), cpuTimeMillis: headerNumber(done, TASK_HEADERS.cpuTimeMillis),
+          peakMemoryBytes: headerNumber(done, TASK_HEADERS.peakMemoryBytes),
         };
         stats.completedSplits += splits;
         stats.runningSplits = Math.max(0, stats.runningSplits - splits);
@@ -512,7 +513,7 @@ export class FragmentScheduler {
 
 /** A task's figures before it ended. */
 const emptyTask = (fragmentId: number, partition: number): SubStageTask => ({
-  taskId: '', nodeId: '', state: 'PLANNED', splits: 0, outputRows: 0, outputBytes: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0, wallTimeMillis: 0, fragmentId, partition,
+  taskId: '', nodeId: '', state: 'PLANNED', splits: 0, outputRows: 0, outputBytes: 0, processedRows: 0, processedBytes: 0, cpuTimeMillis: 0, wallTimeMillis: 0, peakMemoryBytes: 0, fragmentId, partition,
 });
 
 /** POSTs a producer task, executed with its plan: the statement's columns come back at once, the task runs on. */

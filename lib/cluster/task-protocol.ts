@@ -180,6 +180,8 @@ export const TASK_HEADERS = {
   cpuTimeMillis: 'x-vivace-cpu-millis',
   /** Bytes the task wrote so far: a producer's exchange files, any other task's rendered rows. */
   outputBytes: 'x-vivace-output-bytes',
+  /** The peak of the worker's DuckDB buffer memory while the task's statement ran (ExecutionProgress.peakMemoryBytes), once it has. */
+  peakMemoryBytes: 'x-vivace-peak-memory-bytes',
   /** On a POST answered with its first page inline: the byte length of the plan JSON the body starts with. */
   planBytes: 'x-vivace-plan-bytes',
 } as const;

@@ -37,6 +37,8 @@ import { CatalogNames } from './dialect/catalog-names.js';
 import { statementOutput } from '../sql/statement-output.js';
 import { outputNames } from '../sql/output-names.js';
 import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
+import { succinctBytes } from './dialect/explain-format.js';
+import { parseDataSize } from '../protocol/data-size.js';
 import { translateStatement, type TableReference, type Translation, type TranslationContext } from '../sql/duckdb-translation.js';
 import { informationSchemaSql } from './dialect/information-schema.js';
 import { parseStatement } from '../sql/parser.js';
@@ -145,6 +147,16 @@ export interface DuckDbEngine extends Engine {
   syncCatalogs(sync: CatalogSync): Promise<void>;
 }
 
+/** A memory limit as Trino's errors write a data size (DataSize.succinctBytes: 16MB), when it is one. */
+function memoryLimitNameOf(limit: string | undefined): string | undefined {
+  if (!limit) return undefined;
+  try {
+    return succinctBytes(parseDataSize(limit));
+  } catch {
+    return undefined;
+  }
+}
+
 export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<DuckDbEngine> {
   const config: Record<string, string> = {
     ...SANDBOX_INSTANCE_CONFIG,
@@ -159,6 +171,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     enable_external_file_cache: 'false',
   };
   if (options.memoryLimit) config.memory_limit = options.memoryLimit;
+  const memoryLimitName = memoryLimitNameOf(options.memoryLimit);
   if (options.threads) config.threads = String(options.threads);
   const memoryFile = options.memoryDirectory === undefined ? undefined : join(options.memoryDirectory, MEMORY_DATABASE_FILE);
   if (options.memoryDirectory !== undefined) mkdirSync(options.memoryDirectory, { recursive: true });
@@ -354,6 +367,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       user: (s2, session2) => plan(s2, session2, signal),
       own: (s2, session2) => planTrusted(s2, session2, signal),
       bound: (b, session2) => planBound(b, session2, signal),
+      ...(memoryLimitName === undefined ? {} : { memoryLimit: memoryLimitName }),
     };
     const withGuards = (guards: StatementGuards | undefined) => {
       // One translation per tree and plan: tpch's beforePlan and the planning itself share it.
@@ -482,6 +496,8 @@ interface Replans {
   user: Engine['plan'];
   own: Engine['plan'];
   bound: (bound: BoundStatement, session: Session) => Promise<Plan>;
+  /** The instance's memory limit as its errors name it (ErrorContext.memoryLimit). */
+  memoryLimit?: string;
 }
 
 /** A user's statement: its tree, its translation to DuckDB SQL, and the engine's declared column types. */
@@ -554,7 +570,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     throw abortReason(signal);
   }
   const stopListening = signal?.onAbort(interrupt);
-  const context: ErrorContext = { sql, catalog: session.catalog, schema: session.schema };
+  const context: ErrorContext = { sql, catalog: session.catalog, schema: session.schema, ...(replans.memoryLimit === undefined ? {} : { memoryLimit: replans.memoryLimit }) };
   try {
     // A user's statement names every table fully (its translation); the project's own SQL runs in memory.default.
     if (!user) await useSchema(connection, cache.schemaOf, 'memory', 'default');
@@ -573,7 +589,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
       ...(user?.fragments ? { fragments: user.fragments } : {}),
     });
     if (dialectPlan) return dialectPlan;
-    const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema };
+    const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema, ...(context.memoryLimit === undefined ? {} : { memoryLimit: context.memoryLimit }) };
     const cacheKey = PlanCache.key(`${user?.key === undefined ? sql : `${sql}\u0000${user.key}`}${user?.rulesKey === undefined ? '' : `\u0000rules ${user.rulesKey}`}`, session);
     const cached = cache.get(cacheKey);
     if (cached) {

@@ -22,6 +22,8 @@ export interface ErrorContext {
   /** Used to qualify unqualified table names in messages. */
   catalog?: string;
   schema?: string;
+  /** The instance's memory_limit as Trino writes a data size (16MB): an out-of-memory error names it. */
+  memoryLimit?: string;
 }
 
 /** 1-based line/column of a 0-based character offset in `sql`. */
@@ -213,7 +215,8 @@ function badTemporal(kind: 'date' | 'timestamp' | 'time', value: string, ctx: Er
 const RULES: Rule[] = [
   { pattern: /^Parser Error: (.*)/, name: 'SYNTAX_ERROR', message: (m) => m[1]! },
   { pattern: /^INTERRUPT Error/, name: 'USER_CANCELED', message: () => 'Query was canceled' },
-  { pattern: /^Out of Memory Error: (.*)/, name: 'EXCEEDED_LOCAL_MEMORY_LIMIT', message: (m) => `Query exceeded per-node memory limit: ${m[1]}` },
+  // Trino's ExceededMemoryLimitException: "Query exceeded per-node memory limit of 16MB [Allocated: ...]".
+  { pattern: /^Out of Memory Error: (.*)/, name: 'EXCEEDED_LOCAL_MEMORY_LIMIT', message: (m, ctx) => (ctx.memoryLimit === undefined ? `Query exceeded per-node memory limit: ${m[1]}` : `Query exceeded per-node memory limit of ${ctx.memoryLimit} [${m[1]}]`) },
   { pattern: /Division by zero/, name: 'DIVISION_BY_ZERO', message: () => 'Division by zero' },
   {
     pattern: /^Catalog Error: Table with name (\S+) does not exist because schema "?([^"\s]+)"? does not exist/,

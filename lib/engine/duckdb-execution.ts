@@ -107,6 +107,7 @@ abstract class ConnectionExecution implements Execution {
       outputRows: this.outputRows,
       outputBytes: this.outputBytes,
       cpuTimeMillis: Math.round(this.busyMillis),
+      ...(this.scanned.peakMemoryBytes > 0 ? { peakMemoryBytes: this.scanned.peakMemoryBytes } : {}),
     };
   }
 }

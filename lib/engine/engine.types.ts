@@ -49,6 +49,11 @@ export interface ExecutionProgress {
   outputBytes?: number;
   /** milliseconds of engine CPU time so far (estimate) */
   cpuTimeMillis: number;
+  /**
+   * The peak of DuckDB's buffer memory while the statement ran (scan-profile.ts ScanCounts.peakMemoryBytes:
+   * an upper bound of its own), known once it has run; absent: not measured.
+   */
+  peakMemoryBytes?: number;
   /** The sub-stages' own figures (a query in two stages: its leaf stage), when the engine runs any. */
   subStages?: SubStageProgress[];
 }
@@ -81,6 +86,8 @@ export interface SubStageTask {
   processedBytes: number;
   cpuTimeMillis: number;
   wallTimeMillis: number;
+  /** The peak of its worker's DuckDB buffer memory while it ran (ExecutionProgress.peakMemoryBytes); 0 until it ended. */
+  peakMemoryBytes: number;
 }
 
 /** A running statement: pull batches until `null`. */

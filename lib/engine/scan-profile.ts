@@ -11,13 +11,28 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { isProcessAlive } from '../connectors/process-alive.js';
 
-/** Rows and bytes (DuckDB's in-memory size of the columns read) the table scans of one statement produced. */
+/**
+ * Rows and bytes (DuckDB's in-memory size of the columns read) the table scans of one statement produced,
+ * and the peak of DuckDB's buffer memory and of its spill files the profile reports for it.
+ */
 export interface ScanCounts {
   rows: number;
   bytes: number;
+  /**
+   * DuckDB's SYSTEM_PEAK_BUFFER_MEMORY: the most buffer memory the instance held (every connection's
+   * statements together: DuckDB does not attribute it to a statement) while this connection's
+   * statements ran. DuckDB keeps it per connection and never resets it (checked on 1.5: a SELECT 1 after
+   * a GROUP BY reports the GROUP BY's peak, and a statement run beside a big one reports the big one's),
+   * so it bounds the statement's own peak from above; it is the statement's own when the connection's
+   * first statement, or when the instance ran nothing else and it raised the mark. The instance's
+   * memory_limit bounds it, which is what a memory limit of a task is compared against.
+   */
+  peakMemoryBytes: number;
+  /** DuckDB's SYSTEM_PEAK_TEMP_DIR_SIZE: the most bytes of spill files, with the same scope. */
+  peakSpillBytes: number;
 }
 
-export const NO_SCANS: Readonly<ScanCounts> = Object.freeze({ rows: 0, bytes: 0 });
+export const NO_SCANS: Readonly<ScanCounts> = Object.freeze({ rows: 0, bytes: 0, peakMemoryBytes: 0, peakSpillBytes: 0 });
 
 /**
  * Where the profiles go: a private directory in shared memory when the system has one (written per
@@ -51,9 +66,14 @@ const METRICS = JSON.stringify(Object.fromEntries([
   'OPERATOR_TYPE', 'OPERATOR_NAME', 'OPERATOR_CARDINALITY', 'RESULT_SET_SIZE',
   // for EXPLAIN ANALYZE (explain-format.ts)
   'OPERATOR_TIMING', 'OPERATOR_ROWS_SCANNED', 'CPU_TIME', 'LATENCY', 'BLOCKED_THREAD_TIME', 'CUMULATIVE_ROWS_SCANNED', 'TOTAL_BYTES_READ',
+  // a task's peak memory (ScanCounts.peakMemoryBytes): two numbers at the profile's root
+  'SYSTEM_PEAK_BUFFER_MEMORY', 'SYSTEM_PEAK_TEMP_DIR_SIZE',
 ].map((metric) => [metric, 'true'])));
 
 interface ProfileNode {
+  /** At the root only. */
+  system_peak_buffer_memory?: number;
+  system_peak_temp_dir_size?: number;
   operator_type?: string;
   operator_name?: string;
   operator_cardinality?: number;
@@ -75,6 +95,8 @@ function addScans(node: ProfileNode, into: ScanCounts): void {
   }
   for (const child of node.children ?? []) addScans(child, into);
 }
+
+const byteCount = (n: unknown): number => (typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0);
 
 export class ScanProfiles {
   private readonly files = new WeakMap<DuckDBConnection, string>();
@@ -123,9 +145,12 @@ export class ScanProfiles {
     } catch {
       return NO_SCANS;
     }
-    const counts = { rows: 0, bytes: 0 };
+    const counts = { rows: 0, bytes: 0, peakMemoryBytes: 0, peakSpillBytes: 0 };
     try {
-      addScans(JSON.parse(text) as ProfileNode, counts);
+      const root = JSON.parse(text) as ProfileNode;
+      addScans(root, counts);
+      counts.peakMemoryBytes = byteCount(root.system_peak_buffer_memory);
+      counts.peakSpillBytes = byteCount(root.system_peak_temp_dir_size);
     } catch {
       return NO_SCANS;
     }

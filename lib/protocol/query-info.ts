@@ -95,14 +95,31 @@ function outputStageJson(stage: StageView, outputRows: number): Record<string, u
   return {
     ...stageStats(stage), outputPositions: outputRows, subStages: stage.subStages.map((sub) => outputStageJson(sub, sub.outputRows)),
     // A distributed stage's bytes exchanged: its tasks' files (Trino's StageStats.outputDataSize).
-    ...(stage.tasks === undefined ? {} : { outputDataSize: formatDataSize(stage.tasks.reduce((n, t) => n + t.outputBytes, 0)), tasks: stage.tasks.map(taskJson) }),
+    ...(stage.tasks === undefined ? {} : {
+      outputDataSize: formatDataSize(stage.tasks.reduce((n, t) => n + t.outputBytes, 0)),
+      peakUserMemoryReservation: formatDataSize(stagePeakMemory(stage.tasks)),
+      tasks: stage.tasks.map(taskJson),
+    }),
   };
+}
+
+/**
+ * A stage's peak memory (Trino's StageStats.peakUserMemoryReservation) from its tasks' peaks: each task's
+ * is its worker's DuckDB instance's peak while it ran (tasks of one worker share it), so the stage's is
+ * the sum over its workers of the largest of their tasks', a bound of what the stage held at once.
+ */
+export function stagePeakMemory(tasks: readonly SubStageTask[]): number {
+  const byNode = new Map<string, number>();
+  for (const task of tasks) byNode.set(task.nodeId, Math.max(byNode.get(task.nodeId) ?? 0, task.peakMemoryBytes));
+  let total = 0;
+  for (const peak of byNode.values()) total += peak;
+  return total;
 }
 
 /**
  * A stage's task as Trino's StageInfo lists it (TaskInfo: taskStatus and stats, the fields a worker
  * reports here): its node and state, its splits, the rows and bytes its scans read, the rows it wrote to
- * the exchange, its CPU and wall time.
+ * the exchange, its CPU and wall time, its peak memory.
  */
 function taskJson(task: SubStageTask): Record<string, unknown> {
   return {
@@ -113,6 +130,9 @@ function taskJson(task: SubStageTask): Record<string, unknown> {
       processedInputPositions: task.processedRows, processedInputDataSize: formatDataSize(task.processedBytes),
       outputPositions: task.outputRows, outputDataSize: formatDataSize(task.outputBytes),
       totalCpuTime: formatDuration(task.cpuTimeMillis), elapsedTime: formatDuration(task.wallTimeMillis),
+      // Trino's TaskStats.peakUserMemoryReservation: here DuckDB's buffer memory peak on the task's worker
+      // while it ran (an upper bound of the task's own: DuckDB does not attribute memory to a statement).
+      peakUserMemoryReservation: formatDataSize(task.peakMemoryBytes),
     },
   };
 }

@@ -253,8 +253,8 @@ class LeafExecution implements Execution {
 
   progress(): ExecutionProgress {
     // What the COPY read, once it has run; no output rows (the partial rows go to the file).
-    const { processedRows, processedBytes, cpuTimeMillis } = this.running.progress();
-    return { processedRows, processedBytes, outputRows: 0, outputBytes: this.outputBytes, cpuTimeMillis };
+    const { processedRows, processedBytes, cpuTimeMillis, peakMemoryBytes } = this.running.progress();
+    return { processedRows, processedBytes, outputRows: 0, outputBytes: this.outputBytes, cpuTimeMillis, ...(peakMemoryBytes === undefined ? {} : { peakMemoryBytes }) };
   }
 }
 

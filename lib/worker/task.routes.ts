@@ -133,6 +133,7 @@ function setPageHeaders(ctx: Context, page: TaskPage): void {
   ctx.set(TASK_HEADERS.processedBytes, String(page.progress.processedBytes));
   ctx.set(TASK_HEADERS.cpuTimeMillis, String(Math.round(page.progress.cpuTimeMillis)));
   if (page.progress.outputBytes !== undefined) ctx.set(TASK_HEADERS.outputBytes, String(page.progress.outputBytes));
+  if (page.progress.peakMemoryBytes !== undefined) ctx.set(TASK_HEADERS.peakMemoryBytes, String(page.progress.peakMemoryBytes));
   if (page.updateCount !== undefined) ctx.set(TASK_HEADERS.updateCount, String(page.updateCount));
 }
 

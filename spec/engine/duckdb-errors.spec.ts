@@ -154,6 +154,10 @@ describe('duckdb engine: errors', () => {
 
   it('maps memory, interrupt and unknown failures', () => {
     expect(toVivaceError(new Error('Out of Memory Error: failed to allocate data of size 1.0 GiB (3.7 GiB/3.7 GiB used)')).errorName).to.equal('EXCEEDED_LOCAL_MEMORY_LIMIT');
+    // Trino's message names the limit (ExceededMemoryLimitException.exceededLocalUserMemoryLimit) when the engine knows it.
+    expect(toVivaceError(new Error('Out of Memory Error: could not allocate block of size 256.0 KiB (15.8 MiB/16.0 MiB used)'), { memoryLimit: '16MB' })).to.include({
+      errorName: 'EXCEEDED_LOCAL_MEMORY_LIMIT', message: 'Query exceeded per-node memory limit of 16MB [could not allocate block of size 256.0 KiB (15.8 MiB/16.0 MiB used)]',
+    });
     expect(toVivaceError(new Error('INTERRUPT Error: Interrupted!'))).to.include({ errorName: 'USER_CANCELED', message: 'Query was canceled' });
     expect(toVivaceError(new Error('Something odd'))).to.include({ errorName: 'GENERIC_INTERNAL_ERROR', message: 'Something odd' });
   });

@@ -133,6 +133,7 @@ describe('duckdb engine: execution', () => {
       const sql = 'SELECT cardinality(array_agg(a * 10000 + b)) FROM UNNEST(sequence(1, 2000)) AS x(a) CROSS JOIN UNNEST(sequence(1, 10000)) AS y(b)';
       const err = await runSql(small, sql).then(() => undefined, (e: unknown) => e);
       expect(err).to.include({ errorName: 'EXCEEDED_LOCAL_MEMORY_LIMIT' });
+      expect((err as Error).message).to.match(/^Query exceeded per-node memory limit of 32MB \[/);
     } finally {
       await small.close();
       rmSync(dir, { recursive: true, force: true });

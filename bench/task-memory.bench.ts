@@ -1,0 +1,140 @@
+// Figure m (issue 22 §5): Q9 and Q18 with query.max-memory-per-node set to a third of what one task of the
+// query needs, through a cluster of 2 workers with join_distribution_type=PARTITIONED. Per query, in one run:
+//   1. the need: the query as one task, in this process on a fresh DuckDB engine sized as a worker's
+//      (engine.threads, engine.memory-limit): the peak of DuckDB's buffer memory its statement reports
+//      (scan-profile.ts; a fresh engine's first statement, so the peak is the statement's own);
+//   2. a cluster whose workers' DuckDB memory_limit is a third of that (query.max-memory-per-node), every
+//      table of 100,000 rows or more split: the query runs there, its answer is checked (the official sf1
+//      answers; at tiny the engine in this process), and each task's peak from GET /v1/query/{id}
+//      (stats.peakUserMemoryReservation) is printed against the limit.
+// A task's peak is DuckDB's peak on its worker while it ran (tasks running beside it included, and the
+// high-water of the pooled connection it ran on: scan-profile.ts). DuckDB's own peak can pass its
+// memory_limit a little (measured here: 23.1MB under a 20MB limit, a GROUP BY that spilled).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultConfig } from '../lib/config.js';
+import { createDuckDbEngine } from '../lib/engine/duckdb-engine.js';
+import { parseDataSize } from '../lib/protocol/data-size.js';
+import { TPCH_QUERIES } from '../lib/tpch/queries/tpch-queries.js';
+import { startCluster } from './cluster-process.js';
+import { PrestoHttpClient } from './http-client.js';
+import { TPCH_ANSWERS_SF1 } from './tpch-answers-sf1.js';
+import { checkAnswer, runOnEngine, sessionOn } from './tpch-queries.bench.js';
+import { compareRows, runOnCluster, type TpchClusterScale } from './tpch-cluster.bench.js';
+
+export const TASK_MEMORY_QUERIES = [9, 18];
+const WORKERS = 2;
+/**
+ * The least limit set: at tiny a third of a query's need is a few MB, where DuckDB fails even a scan (its
+ * blocks are 256 KiB, several per thread and operator: Q18 at tiny failed under 8MB). Far below sf1's needs.
+ */
+const FLOOR_BYTES = 16 << 20;
+
+export interface TaskPeak {
+  stageId: string;
+  taskId: string;
+  nodeId: string;
+  peakBytes: number;
+}
+
+export interface TaskMemoryFigure {
+  query: number;
+  /** The query's peak as one task (step 1). */
+  needBytes: number;
+  /** query.max-memory-per-node of the cluster (a third of the need, at least FLOOR_BYTES). */
+  limitBytes: number;
+  clusterMs?: number;
+  /** 'ok', 'ok (...)', or the first difference or the error (EXCEEDED_LOCAL_MEMORY_LIMIT when it did not fit). */
+  answer: string;
+  tasks: TaskPeak[];
+}
+
+export interface TaskMemoryFigures {
+  scale: TpchClusterScale;
+  workers: number;
+  queries: TaskMemoryFigure[];
+}
+
+/** Step 1: the query's peak buffer memory as one task, on a fresh engine of its own (and its rows). */
+async function oneTaskPeak(dataDirectory: string, sql: string, scale: TpchClusterScale): Promise<{ peakBytes: number; rows: unknown[][] }> {
+  const config = defaultConfig();
+  const tempDirectory = mkdtempSync(join(tmpdir(), 'vivace-bench-task-memory-'));
+  const engine = await createDuckDbEngine({ tempDirectory, dataDirectory, threads: config.engineThreads, memoryLimit: config.engineMemoryLimit, maxConnections: 1 });
+  try {
+    const plan = await engine.plan(sql, sessionOn(scale));
+    const execution = plan.execute();
+    while (await execution.next(1 << 20)) { /* the rows are counted below, on the same engine */ }
+    const peakBytes = execution.progress().peakMemoryBytes ?? 0;
+    return { peakBytes, rows: await runOnEngine(engine, sql, scale) };
+  } finally {
+    await engine.close();
+    rmSync(tempDirectory, { recursive: true, force: true });
+  }
+}
+
+interface StageJson { stageId?: string; subStages?: StageJson[]; tasks?: { taskStatus?: { taskId?: string; nodeId?: string }; stats?: { peakUserMemoryReservation?: string } }[] }
+
+/** Every task's peak of a finished query, from GET /v1/query/{id}. */
+async function taskPeaksOf(client: PrestoHttpClient, queryId: string): Promise<TaskPeak[]> {
+  const reply = await client.request('GET', `/v1/query/${encodeURIComponent(queryId)}`, undefined, { 'X-Trino-User': 'bench' });
+  if (reply.status !== 200) throw new Error(`GET /v1/query/${queryId}: HTTP ${reply.status}`);
+  const root = (JSON.parse(reply.body.toString('utf8')) as { outputStage?: StageJson }).outputStage;
+  const peaks: TaskPeak[] = [];
+  const visit = (stage: StageJson) => {
+    for (const t of stage.tasks ?? []) {
+      const peak = t.stats?.peakUserMemoryReservation;
+      peaks.push({ stageId: stage.stageId ?? '?', taskId: t.taskStatus?.taskId ?? '?', nodeId: t.taskStatus?.nodeId ?? '?', peakBytes: peak ? parseDataSize(peak) : 0 });
+    }
+    for (const s of stage.subStages ?? []) visit(s);
+  };
+  if (root) visit(root);
+  return peaks;
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/** Figure m at `scale` on the user's tpch cache (TPCH_BENCH_DIR, else the configured data directory). */
+export async function runTaskMemoryBench(scale: TpchClusterScale, log: (line: string) => void): Promise<TaskMemoryFigures> {
+  const dataDirectory = process.env.TPCH_BENCH_DIR ?? defaultConfig().dataDirectory;
+  const figures: TaskMemoryFigures = { scale, workers: WORKERS, queries: [] };
+  for (const number of TASK_MEMORY_QUERIES) {
+    const { sql } = TPCH_QUERIES[number - 1]!;
+    const one = await oneTaskPeak(dataDirectory, sql, scale);
+    const limitBytes = Math.max(FLOOR_BYTES, Math.floor(one.peakBytes / 3));
+    log(`Q${number}: ${mib(one.peakBytes)} as one task; query.max-memory-per-node=${limitBytes}B (${mib(limitBytes)}${limitBytes === FLOOR_BYTES ? ', the floor' : ''})`);
+    const figure: TaskMemoryFigure = { query: number, needBytes: one.peakBytes, limitBytes, answer: '', tasks: [] };
+    const cluster = await startCluster({
+      workers: WORKERS,
+      dataDirectory,
+      properties: {
+        'log.level': 'warn',
+        'vivace.distributed-tpch': 'true',
+        // Every join distributed: every table of 100,000 rows or more splits (tiny's too).
+        'vivace.distributed-tpch-min-rows': scale === 'tiny' ? '0' : '100000',
+        'query.max-memory-per-node': `${limitBytes}B`,
+      },
+    });
+    const client = new PrestoHttpClient(cluster.url, 1);
+    try {
+      const started = performance.now();
+      try {
+        const answer = await runOnCluster(client, sql, scale, 'tpch', { 'X-Trino-Session': 'join_distribution_type=PARTITIONED' });
+        figure.clusterMs = performance.now() - started;
+        figure.answer = scale === 'sf1' ? checkAnswer(answer.rows, TPCH_ANSWERS_SF1[number]!) : compareRows(answer.rows, one.rows);
+        figure.tasks = await taskPeaksOf(client, answer.queryId);
+      } catch (err) {
+        figure.answer = `error: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`;
+      }
+    } finally {
+      client.close();
+      await cluster.stop();
+    }
+    figures.queries.push(figure);
+    log(`Q${number}: ${figure.answer}${figure.clusterMs === undefined ? '' : ` in ${figure.clusterMs.toFixed(0)} ms`}; ${figure.tasks.length} tasks`);
+    for (const t of figure.tasks) {
+      log(`   stage ${t.stageId} task ${t.taskId} on ${t.nodeId}: peak ${mib(t.peakBytes)} of ${mib(limitBytes)} (${((t.peakBytes / limitBytes) * 100).toFixed(0)}%)`);
+    }
+  }
+  return figures;
+}
