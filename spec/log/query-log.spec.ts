@@ -63,7 +63,7 @@ describe('log: the lines of a query', function () {
       ...ZERO_COUNTERS, stageId, state: 'FINISHED', done: true, outputRows, subStages,
       tasks: taskBytes.map((outputBytes, partition) => ({
         taskId: `q.${stageId}.${partition}.0`, nodeId: 'w', state: 'FINISHED', splits: 1, outputRows: 0, outputBytes,
-        processedRows: 0, processedBytes: 0, cpuTimeMillis: 0, wallTimeMillis: 0, fragmentId: Number(stageId), partition,
+        processedRows: 0, processedBytes: 0, cpuTimeMillis: 0, wallTimeMillis: 0, peakMemoryBytes: 0, fragmentId: Number(stageId), partition,
       })),
     });
     // A root over a HASH stage (1) over two scans (2, 3): 10 + 40 + 25 rows, 100 + 50 + 400 + 30 + 20 bytes.
