@@ -95,6 +95,7 @@ const queryStats = {
   totalDrivers: 5, queuedDrivers: 0, runningDrivers: 0, completedDrivers: 5,
   totalMemoryReservation: '0B', rawInputDataSize: '1536B', processedInputDataSize: '1536B', outputDataSize: '612B',
   rawInputPositions: 25, processedInputPositions: 25, outputPositions: 25,
+  internalNetworkInputDataSize: '0B', internalNetworkInputPositions: 0,
 };
 
 const session = { user: 'alice', source: 'presto-cli', catalog: 'tpch', schema: 'tiny', remoteUserAddress: '127.0.0.1', userAgent: 'presto-cli/0.290', startTime: 1714564800000 };
