@@ -125,14 +125,14 @@ function innerJoins(relation: NonNullable<Query['body'] & { type: 'QuerySpecific
   return false;
 }
 
-/** Collects a query's stand-alone IN subqueries as semi-join sources (planDistributed). */
+/** Collects a query's stand-alone subqueries (of IN, EXISTS decorrelated, scalar) as broadcast sources (planDistributed). */
 export class SemiJoins {
   readonly sources: SemiSource[] = [];
   private readonly stand = new Set<Node>();
 
   constructor(private readonly session: PlannerSession, private readonly metadata: PlannerMetadata) {}
 
-  /** `c` with each top-level stand-alone `IN (subquery)` reading its placeholder instead; `c` when none. */
+  /** `c` with each stand-alone subquery in it reading its placeholder instead (EXISTS first decorrelated); `c` when none. */
   rewrite(c: Expression): Expression {
     if (c.type === 'ExistsPredicate') {
       const asIn = this.asIn(c, false);

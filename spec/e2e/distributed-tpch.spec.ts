@@ -124,10 +124,8 @@ describe('e2e: the 22 TPC-H queries in distributed plans on two worker processes
         expectSameRows(result.rows, expected, label);
         stageCounts.push(flatten(result.final.stats.rootStage as StageJson).length);
       }
-      // Q19's join key sits inside each branch of its OR, so the planner sees no equi-join condition and
-      // joins as a cross join, which broadcasts whatever the session asks (its choices say BROADCAST under
-      // PARTITIONED too); Trino pulls the common p_partkey = l_partkey out of the OR first.
-      if (JOIN_PLANNED.has(q.number) && q.number !== 19) expect(stageCounts[1], `Q${q.number}: PARTITIONED stages vs BROADCAST`).to.be.greaterThan(stageCounts[0]!);
+      // Q19's join key, in each branch of its OR, is extracted as Trino does: it hashes under PARTITIONED too.
+      if (JOIN_PLANNED.has(q.number)) expect(stageCounts[1], `Q${q.number}: PARTITIONED stages vs BROADCAST`).to.be.greaterThan(stageCounts[0]!);
     }
   });
 
@@ -152,7 +150,9 @@ describe('e2e: the 22 TPC-H queries in distributed plans on two worker processes
       await queryInfo(result.final.id as string, 'sf1');
       // The next kill waits until the coordinator saw this victim fail and come back (restarted): a worker
       // restarted before its failure is noticed is listed by /v1/node, yet dropped from the alive ones later.
-      await until(`${victim} failed and alive again`, 60_000, () => failedAndBack(victim, logged), 50);
+      // When the detector never logs the failure (the worker came back first), healthy workers are all there is to wait for.
+      await until(`${victim} failed and alive again`, 20_000, () => failedAndBack(victim, logged), 50)
+        .catch(() => until('two workers listen and are not failed', 60_000, () => healthy(cluster), 50));
     });
   }
 });
