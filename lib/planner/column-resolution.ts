@@ -4,10 +4,11 @@
 // every fragment's rows, so an expression rewritten to symbols reads the same in any fragment. What this
 // scope cannot resolve alone (a subquery, a lambda, a parameter, an ambiguous or unknown name) is left to
 // the one-task path, whose analysis reports the user's error.
-import { mapTree, type Expression, type Node } from '../sql/index.js';
-import { fold } from '../sql/names.js';
+import { mapTree, type Expression, type Identifier, type Node, type Table } from '../sql/index.js';
+import { fold, partsOf } from '../sql/names.js';
+import { resolveTable } from '../sql/statement-gate.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
-import type { TableLayout } from './planner.types.js';
+import type { PlannerMetadata, PlannerSession, TableLayout } from './planner.types.js';
 
 /** A table of the query's FROM, by its position there. */
 export interface PlanRelation {
@@ -16,6 +17,26 @@ export interface PlanRelation {
   /** The name references qualify it by (its alias, or the table's name), folded. */
   name: string;
   layout: TableLayout;
+}
+
+/**
+ * The relations of a FROM's tables (innerJoinTables), resolved in the session with their layouts, or
+ * undefined when one is no table of the metadata (or a versioned, hidden or metadata table: `$` in its name).
+ */
+export function relationsOf(tables: readonly { node: Table; alias?: Identifier }[], session: PlannerSession, metadata: PlannerMetadata): PlanRelation[] | undefined {
+  const relations: PlanRelation[] = [];
+  for (const [index, { node, alias }] of tables.entries()) {
+    if (node.queryPeriod) return undefined;
+    const parts = partsOf(node.name);
+    if (parts.length > 3) return undefined;
+    const resolved = resolveTable(parts, session);
+    if (resolved.catalog === undefined || resolved.schema === undefined || resolved.table.includes('$')) return undefined;
+    const table = { catalog: resolved.catalog, schema: resolved.schema, table: resolved.table };
+    const layout = metadata.table(table);
+    if (!layout || layout.columns.length === 0) return undefined;
+    relations.push({ index, table, name: alias ? fold(alias.value) : table.table, layout });
+  }
+  return relations;
 }
 
 export const symbolOf = (relation: number, column: number): string => `vivace_r${relation}_${column}`;

@@ -4,7 +4,7 @@
 // the inner select items' expressions, so the inner joins are planned as if written in the outer query.
 import { mapTree, type Expression, type Node, type QuerySpecification } from '../sql/index.js';
 import { fold } from '../sql/names.js';
-import { lookupFunctions } from '../sql/function-catalog.js';
+import { callsAggregate } from './plan-trees.js';
 import { OPAQUE, UNRESOLVABLE, type ResolvedExpression } from './column-resolution.js';
 
 /** The derived table in `spec`'s FROM, when it can be merged: its query and the name it is read by. */
@@ -23,14 +23,7 @@ export function mergeableDerived(spec: QuerySpecification): { inner: QuerySpecif
   if (inner.groupBy || inner.having || inner.select.distinct || inner.windows.length > 0) return undefined;
   if (inner.select.selectItems.some((i) => i.type !== 'SingleColumn')) return undefined;
   // An aggregate or window call makes the inner query aggregate (or number) its rows: no merging.
-  let aggregates = false;
-  for (const item of inner.select.selectItems) {
-    mapTree(item, (n) => {
-      if (n.type === 'FunctionCall' && (n.window || lookupFunctions(n.name.parts[n.name.parts.length - 1]!.value).some((f) => f.kind === 'aggregate'))) aggregates = true;
-      return undefined;
-    });
-  }
-  return aggregates ? undefined : { inner, ...(name !== undefined ? { name } : {}) };
+  return callsAggregate(inner.select) ? undefined : { inner, ...(name !== undefined ? { name } : {}) };
 }
 
 /** The names a derived table's columns are read by: an alias, else a plain column's name. */

@@ -8,19 +8,18 @@
 // this planner does not take (outer joins, subqueries, windows, set operations, SELECT *, tables one
 // worker holds) is undefined here and runs as before.
 import {
-  formatSql, mapTree, parseStatement, walk,
+  formatSql, parseStatement,
   type Expression, type Identifier, type Node, type Query, type QuerySpecification, type Relation, type SelectItem, type Statement, type Table,
 } from '../sql/index.js';
 import { quoteIdentifier } from '../sql/sql-formatter.js';
-import { fold, partsOf } from '../sql/names.js';
-import { resolveTable } from '../sql/statement-gate.js';
-import { lookupFunctions } from '../sql/function-catalog.js';
+import { fold } from '../sql/names.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import { GROUP_KEY_PREFIX, planStages, PARTIALS_TABLE } from './aggregate-stages.js';
 import { hashFinal } from './hash-final.js';
-import { ColumnScope, symbolOf, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
+import { ColumnScope, relationsOf, symbolOf, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
+import { andTerms, callsAggregate, innerJoinTables, replaceTable, tableNode, tableText } from './plan-trees.js';
 import { DerivedScope, derivedColumnName, mergeableDerived } from './derived-tables.js';
-import { SemiJoins, withSources, type SemiSource } from './semi-joins.js';
+import { SemiJoins, type SemiSource } from './semi-joins.js';
 import { chooseJoins, estimatedBytes, validChoices, type JoinEdge } from './join-order.js';
 import {
   EXCHANGE_CATALOG, exchangeTableOf,
@@ -31,41 +30,9 @@ import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 /** The joined rows as the query's own work reads them (a stand-in the fragments never name). */
 const JOINED: ScannedTable = { catalog: EXCHANGE_CATALOG, schema: 'exchange', table: 'joined' };
 
-const sameTable = (a: ScannedTable, b: ScannedTable) => a.catalog === b.catalog && a.schema === b.schema && a.table === b.table;
-const tableText = (t: ScannedTable) => [t.catalog, t.schema, t.table].map(quoteIdentifier).join('.');
-const identifier = (value: string, at: Node): Identifier => ({ type: 'Identifier', value, quoted: false, location: at.location });
-const tableNode = (t: ScannedTable, at: Node): Table => ({
-  type: 'Table', location: at.location, queryPeriod: undefined,
-  name: { type: 'QualifiedName', location: at.location, parts: [t.catalog, t.schema, t.table].map((p) => ({ ...identifier(p, at), quoted: true })) },
-});
-
-/** The tables of a FROM of inner joins, in order, with the ON conditions; undefined for anything else. */
-function flattenFrom(relation: Relation, tables: { node: Table; alias?: Identifier }[], conditions: Expression[]): boolean {
-  if (relation.type === 'Join') {
-    if (relation.joinType === 'INNER') {
-      if (relation.criteria?.type !== 'JoinOn') return false;
-      conditions.push(relation.criteria.expression);
-    } else if (relation.joinType !== 'IMPLICIT' && relation.joinType !== 'CROSS') {
-      return false;
-    }
-    return flattenFrom(relation.left, tables, conditions) && flattenFrom(relation.right, tables, conditions);
-  }
-  if (relation.type === 'AliasedRelation') {
-    if (relation.columnNames || relation.relation.type !== 'Table') return false;
-    tables.push({ node: relation.relation, alias: relation.alias });
-    return true;
-  }
-  if (relation.type === 'Table') {
-    tables.push({ node: relation });
-    return true;
-  }
-  return false;
-}
-
+/** A WHERE's conjuncts, with those every branch of an OR shares beside it (sharedByDisjuncts). */
 function conjuncts(e: Expression | undefined): Expression[] {
-  if (!e) return [];
-  if (e.type === 'LogicalExpression' && e.operator === 'AND') return e.terms.flatMap(conjuncts);
-  return [e, ...sharedByDisjuncts(e)];
+  return e ? andTerms(e).flatMap((t) => [t, ...sharedByDisjuncts(t)]) : [];
 }
 
 /**
@@ -125,19 +92,9 @@ function analyse(statement: Statement, session: PlannerSession, metadata: Planne
   const joinSpec = derived?.inner ?? spec;
   const tables: { node: Table; alias?: Identifier }[] = [];
   const conditions: Expression[] = [];
-  if (!joinSpec.from || !flattenFrom(joinSpec.from, tables, conditions)) return undefined;
-  const relations: PlanRelation[] = [];
-  for (const [index, { node, alias }] of tables.entries()) {
-    if (node.queryPeriod) return undefined;
-    const parts = partsOf(node.name);
-    if (parts.length > 3) return undefined;
-    const resolved = resolveTable(parts, session);
-    if (resolved.catalog === undefined || resolved.schema === undefined || resolved.table.includes('$')) return undefined;
-    const table = { catalog: resolved.catalog, schema: resolved.schema, table: resolved.table };
-    const layout = metadata.table(table);
-    if (!layout || layout.columns.length === 0) return undefined;
-    relations.push({ index, table, name: alias ? fold(alias.value) : table.table, layout });
-  }
+  if (!joinSpec.from || !innerJoinTables(joinSpec.from, tables, conditions)) return undefined;
+  const relations = relationsOf(tables, session, metadata);
+  if (!relations) return undefined;
   const scope = new ColumnScope(relations);
 
   const pushed: Expression[][] = relations.map(() => []);
@@ -414,7 +371,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
 function partialTopN(above: Query): string {
   const spec = above.body as QuerySpecification;
   if (!above.limit || above.limit.type !== 'Limit' || above.limit.rowCount.type !== 'LongLiteral') return '';
-  if (spec.select.distinct || spec.groupBy || spec.having || hasAggregate(spec.select) || (above.orderBy && hasAggregate(above.orderBy))) return '';
+  if (spec.select.distinct || spec.groupBy || spec.having || callsAggregate(spec.select) || (above.orderBy && callsAggregate(above.orderBy))) return '';
   const items = spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' ? [i] : []));
   const keys: string[] = [];
   for (const s of above.orderBy?.sortItems ?? []) {
@@ -425,15 +382,6 @@ function partialTopN(above: Query): string {
     keys.push([formatSql(key), s.ordering ?? '', s.nullOrdering ? `NULLS ${s.nullOrdering}` : ''].filter((t) => t !== '').join(' '));
   }
   return `${keys.length > 0 ? ` ORDER BY ${keys.join(', ')}` : ''} LIMIT ${above.limit.rowCount.value}`;
-}
-
-/** Whether a select list or ORDER BY calls an aggregate or window function (then no row is final before all are read). */
-function hasAggregate(node: Node): boolean {
-  let found = false;
-  walk(node, (n) => {
-    if (n.type === 'FunctionCall' && (n.window || lookupFunctions(n.name.parts[n.name.parts.length - 1]!.value).some((f) => f.kind === 'aggregate'))) found = true;
-  });
-  return found;
 }
 
 function columnNames(r: PlanRelation, symbols: ReadonlySet<string>): Set<string> {
@@ -459,15 +407,6 @@ function derivedTable(sql: string, alias: string): Relation {
   };
 }
 
-/** `tree` with each reference to `table` (a three-part name) swapped for `by`'s relation. */
-function replaceTable<T extends Node>(tree: T, table: ScannedTable, by: (at: Node) => Relation): T {
-  return mapTree(tree, (n) => {
-    if (n.type !== 'Table') return undefined;
-    const parts = partsOf(n.name);
-    return parts.length === 3 && sameTable({ catalog: parts[0]!, schema: parts[1]!, table: parts[2]! }, table) ? by(n) : undefined;
-  });
-}
-
 /** Ids (root 0, then breadth first through the sources, as Trino numbers fragments) and each fragment's SQL. */
 function render(root: Draft): PlanFragment[] {
   const ids = new Map<Draft, number>();
@@ -486,7 +425,7 @@ function render(root: Draft): PlanFragment[] {
     let sql = d.sql ? d.sql(exchange) : `SELECT ${d.columns.join(', ')} FROM ${d.from(exchange)}${d.where.length > 0 ? ` WHERE ${d.where.join(' AND ')}` : ''}`;
     // A semi-join's placeholder reads its source's exchange table, now that the source has its id.
     const semis = d.semis ?? [];
-    if (semis.length > 0) sql = formatSql(withSources(parseStatement(sql), semis.map((x) => x.source), (s, at) => tableNodeOf(exchange(semis.find((x) => x.source === s)!.draft), at)));
+    if (semis.length > 0) sql = formatSql(semis.reduce((tree, x) => replaceTable(tree, x.source.placeholder, (at) => tableNodeOf(exchange(x.draft), at)), parseStatement(sql)));
     // Every fragment must be a query the parser takes back (it is the printer's own text).
     parseStatement(sql);
     return {

@@ -14,11 +14,11 @@ import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import { ColumnScope, type PlanRelation } from './column-resolution.js';
+import { andTerms, tableNode, tableText } from './plan-trees.js';
 import { exchangeTableOf, type DistributedPlan, type PlanChoices, type PlanFragment } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession, TableLayout } from './planner.types.js';
 
 const keyOf = (t: ScannedTable) => `${t.catalog}\u0000${t.schema}\u0000${t.table}`;
-const tableText = (t: ScannedTable) => [t.catalog, t.schema, t.table].map(quoteIdentifier).join('.');
 
 /** Nodes a gathered plan cannot stand tables in for. */
 const REFUSED: ReadonlySet<string> = new Set(['Parameter', 'TableFunctionInvocation', 'QueryPeriod']);
@@ -103,11 +103,7 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
     };
   });
 
-  const stand = (n: Table, at: Node): Table => {
-    const t = exchangeTableOf(entryOf.get(n)! + 1);
-    const id = (value: string) => ({ type: 'Identifier' as const, value, quoted: true, location: at.location });
-    return { type: 'Table', location: at.location, queryPeriod: undefined, name: { type: 'QualifiedName', location: at.location, parts: [id(t.catalog), id(t.schema), id(t.table)] } };
-  };
+  const stand = (n: Table, at: Node): Table => tableNode(exchangeTableOf(entryOf.get(n)! + 1), at);
   const isRead = (n: Node): n is Table => n.type === 'Table' && read.some((r) => r.node === n);
   const rootTree = mapTree(statement, (n) => {
     if (n.type === 'AliasedRelation' && isRead(n.relation)) return { ...n, relation: stand(n.relation, n) };
@@ -142,7 +138,7 @@ function pushedConjuncts(statement: Statement, read: readonly { node: Table; tab
       relations.push({ index: relations.length, table: r.table, name: r.name, layout: layouts.get(keyOf(r.table))! });
     }
     const scope = new ColumnScope(relations);
-    for (const c of conjunctsOf(n.where)) {
+    for (const c of andTerms(n.where)) {
       const resolved = scope.resolve(c);
       if (!resolved || resolved.relations.size !== 1) continue;
       const node = tables[[...resolved.relations][0]!]!;
@@ -164,10 +160,6 @@ function innerTables(relation: Relation, tables: Table[]): boolean {
     return true;
   }
   return false;
-}
-
-function conjunctsOf(e: Expression): Expression[] {
-  return e.type === 'LogicalExpression' && e.operator === 'AND' ? e.terms.flatMap(conjunctsOf) : [e];
 }
 
 /**

@@ -5,11 +5,11 @@
 // is read the same way (its one row broadcast), and [NOT] EXISTS correlated by one equality is first
 // decorrelated into the IN it means. The predicate keeps its SQL (NOT IN's NULL semantics, a scalar
 // subquery's one-row check included): only where the subquery's rows come from changes.
-import { mapTree, walk, type Expression, type Node, type Query, type Table } from '../sql/index.js';
-import { fold, partsOf } from '../sql/names.js';
-import { resolveTable } from '../sql/statement-gate.js';
+import { mapTree, walk, type Expression, type Identifier, type Node, type Query, type Table } from '../sql/index.js';
+import { partsOf } from '../sql/names.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
-import { ColumnScope, type PlanRelation } from './column-resolution.js';
+import { ColumnScope, relationsOf, type PlanRelation } from './column-resolution.js';
+import { andTerms, innerJoinTables, sameTable, tableNode } from './plan-trees.js';
 import { planStages, type StagePlan } from './aggregate-stages.js';
 import { EXCHANGE_CATALOG, EXCHANGE_SCHEMA } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
@@ -27,12 +27,10 @@ export interface SemiSource {
 }
 
 const placeholderOf = (n: number): ScannedTable => ({ catalog: EXCHANGE_CATALOG, schema: EXCHANGE_SCHEMA, table: `vivace_semi${n}` });
-const sameTable = (a: ScannedTable, b: ScannedTable) => a.catalog === b.catalog && a.schema === b.schema && a.table === b.table;
 
 /** `SELECT * FROM <table>` as a tree (the subquery that reads the broadcast rows). */
 function selectAll(table: ScannedTable, at: Node): Query {
-  const id = (value: string) => ({ type: 'Identifier' as const, value, quoted: true, location: at.location });
-  const from: Table = { type: 'Table', location: at.location, queryPeriod: undefined, name: { type: 'QualifiedName', location: at.location, parts: [id(table.catalog), id(table.schema), id(table.table)] } };
+  const from = tableNode(table, at);
   return {
     type: 'Query', location: at.location, with: undefined, orderBy: undefined, offset: undefined, limit: undefined,
     body: {
@@ -46,11 +44,11 @@ function selectAll(table: ScannedTable, at: Node): Query {
 const OPEN: ReadonlySet<string> = new Set(['SubqueryExpression', 'ExistsPredicate', 'QuantifiedComparisonExpression', 'Lateral', 'Parameter', 'LambdaExpression', 'TableFunctionInvocation']);
 
 /**
- * The tables `query` reads when it stands alone: one query specification over tables of the metadata
+ * The relations `query` reads when it stands alone: one query specification over tables of the metadata
  * (inner joins), every column of its select list, WHERE, ON, GROUP BY and HAVING resolved among them;
  * undefined otherwise.
  */
-export function standsAlone(query: Query, session: PlannerSession, metadata: PlannerMetadata): ScannedTable[] | undefined {
+export function standsAlone(query: Query, session: PlannerSession, metadata: PlannerMetadata): readonly PlanRelation[] | undefined {
   if (query.with || query.body.type !== 'QuerySpecification' || !query.body.from) return undefined;
   const spec = query.body;
   let open = false;
@@ -69,23 +67,15 @@ export function standsAlone(query: Query, session: PlannerSession, metadata: Pla
     ...(spec.groupBy?.groupingElements ?? []).flatMap((g) => (g.type === 'SimpleGroupBy' ? g.expressions.filter((e) => e.type !== 'LongLiteral') : [])),
   ];
   if (spec.select.selectItems.some((i) => i.type !== 'SingleColumn') || spec.groupBy?.groupingElements.some((g) => g.type !== 'SimpleGroupBy')) return undefined;
-  return expressions.every((e) => scope.resolve(e) !== undefined) ? scope.relations.map((r) => r.table) : undefined;
+  return expressions.every((e) => scope.resolve(e) !== undefined) ? scope.relations : undefined;
 }
 
 /** A column scope over a query specification's FROM of tables (inner joins; their ON conditions into `conditions`), or undefined. */
 function scopeOf(spec: Extract<Query['body'], { type: 'QuerySpecification' }>, session: PlannerSession, metadata: PlannerMetadata, conditions: Expression[] = []): ColumnScope | undefined {
-  const tables: { node: Table; alias?: string }[] = [];
-  if (!spec.from || !innerJoins(spec.from, tables, conditions)) return undefined;
-  const relations: PlanRelation[] = [];
-  for (const [index, { node, alias }] of tables.entries()) {
-    const parts = partsOf(node.name);
-    const r = resolveTable(parts, session);
-    if (parts.length > 3 || r.catalog === undefined || r.schema === undefined || node.queryPeriod) return undefined;
-    const table = { catalog: r.catalog, schema: r.schema, table: r.table };
-    const layout = metadata.table(table);
-    if (!layout) return undefined;
-    relations.push({ index, table, name: alias ?? r.table, layout });
-  }
+  const tables: { node: Table; alias?: Identifier }[] = [];
+  if (!spec.from || !innerJoinTables(spec.from, tables, conditions)) return undefined;
+  const relations = relationsOf(tables, session, metadata);
+  if (!relations) return undefined;
   return new ColumnScope(relations);
 }
 
@@ -100,29 +90,6 @@ function readsAny(e: Expression, scope: ColumnScope): boolean {
     return undefined;
   });
   return reads;
-}
-
-function conjunctsOf(e: Expression): Expression[] {
-  return e.type === 'LogicalExpression' && e.operator === 'AND' ? e.terms.flatMap(conjunctsOf) : [e];
-}
-
-function innerJoins(relation: NonNullable<Query['body'] & { type: 'QuerySpecification' }>['from'], tables: { node: Table; alias?: string }[], conditions: Expression[]): boolean {
-  if (!relation) return false;
-  if (relation.type === 'Join') {
-    if (relation.joinType === 'INNER' && relation.criteria?.type === 'JoinOn') conditions.push(relation.criteria.expression);
-    else if (relation.joinType !== 'IMPLICIT' && relation.joinType !== 'CROSS') return false;
-    return innerJoins(relation.left, tables, conditions) && innerJoins(relation.right, tables, conditions);
-  }
-  if (relation.type === 'AliasedRelation') {
-    if (relation.columnNames || relation.relation.type !== 'Table') return false;
-    tables.push({ node: relation.relation, alias: fold(relation.alias.value) });
-    return true;
-  }
-  if (relation.type === 'Table') {
-    tables.push({ node: relation });
-    return true;
-  }
-  return false;
 }
 
 /** Collects a query's stand-alone subqueries (of IN, EXISTS decorrelated, scalar) as broadcast sources (planDistributed). */
@@ -148,13 +115,14 @@ export class SemiJoins {
 
   /** A stand-alone subquery as a source, read through its placeholder; undefined when it is not one. */
   private source(n: Extract<Expression, { type: 'SubqueryExpression' }>): Expression | undefined {
-    const tables = standsAlone(n.query, this.session, this.metadata);
-    if (!tables) return undefined;
+    const relations = standsAlone(n.query, this.session, this.metadata);
+    if (!relations) return undefined;
+    const tables = relations.map((r) => r.table);
     const placeholder = placeholderOf(this.sources.length);
     // The two stages the subquery would take (whatever this node's size thresholds: a worker follows the
     // coordinator's choice), and whether its table splits here (the coordinator's choice).
     const stages = tables.length === 1 ? planStages(n.query, this.session, new Set([tables[0]!.catalog])) : undefined;
-    const splits = tables.length === 1 && this.metadata.table(tables[0]!)?.splits === true;
+    const splits = relations.length === 1 && relations[0]!.layout.splits;
     this.sources.push({ query: n.query, placeholder, tables, splits, ...(stages ? { stages } : {}) });
     const read = { ...n, query: selectAll(placeholder, n) };
     this.stand.add(read);
@@ -175,7 +143,7 @@ export class SemiJoins {
     if (!spec.from || spec.groupBy || spec.having || spec.select.distinct || spec.windows.length > 0 || !spec.where) return undefined;
     const scope = scopeOf(spec, this.session, this.metadata);
     if (!scope) return undefined;
-    const conjuncts = conjunctsOf(spec.where);
+    const conjuncts = andTerms(spec.where);
     let correlation: { inner: Expression; outer: Expression } | undefined;
     const own: Expression[] = [];
     for (const c of conjuncts) {
@@ -220,15 +188,4 @@ export class SemiJoins {
     });
     return found;
   }
-}
-
-/** `sql`'s tree with each placeholder table swapped for `by(source)`. */
-export function withSources<T extends Node>(tree: T, sources: readonly SemiSource[], by: (s: SemiSource, at: Node) => Table): T {
-  return mapTree(tree, (n) => {
-    if (n.type !== 'Table') return undefined;
-    const parts = partsOf(n.name);
-    if (parts.length !== 3) return undefined;
-    const source = sources.find((s) => sameTable(s.placeholder, { catalog: parts[0]!, schema: parts[1]!, table: parts[2]! }));
-    return source ? by(source, n) : undefined;
-  });
 }
