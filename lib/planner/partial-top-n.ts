@@ -1,0 +1,25 @@
+// The partial TopN (or partial limit) a join plan's last tasks apply below a root that only sorts and limits.
+import { formatSql, type Expression, type Identifier, type Query, type QuerySpecification } from '../sql/index.js';
+import { fold } from '../sql/names.js';
+import { callsAggregate } from './plan-trees.js';
+
+/**
+ * ` ORDER BY ... LIMIT n` (or ` LIMIT n`) for the last join's tasks when the query above the joins only
+ * projects, sorts and limits (Trino's partial TopN / partial limit): each task keeps its first n rows in the
+ * query's order, the root sorts those. Sort keys read as the select items they name (an ordinal, an alias).
+ */
+export function partialTopN(above: Query): string {
+  const spec = above.body as QuerySpecification;
+  if (!above.limit || above.limit.type !== 'Limit' || above.limit.rowCount.type !== 'LongLiteral') return '';
+  if (spec.select.distinct || spec.groupBy || spec.having || callsAggregate(spec.select) || (above.orderBy && callsAggregate(above.orderBy))) return '';
+  const items = spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' ? [i] : []));
+  const keys: string[] = [];
+  for (const s of above.orderBy?.sortItems ?? []) {
+    let key: Expression = s.sortKey;
+    if (key.type === 'LongLiteral') key = items[Number(key.value) - 1]?.expression ?? key;
+    else if (key.type === 'Identifier') key = items.find((i) => i.alias && fold(i.alias.value) === fold((key as Identifier).value))?.expression ?? key;
+    if (key.type === 'LongLiteral') return '';
+    keys.push([formatSql(key), s.ordering ?? '', s.nullOrdering ? `NULLS ${s.nullOrdering}` : ''].filter((t) => t !== '').join(' '));
+  }
+  return `${keys.length > 0 ? ` ORDER BY ${keys.join(', ')}` : ''} LIMIT ${above.limit.rowCount.value}`;
+}

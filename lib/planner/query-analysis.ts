@@ -1,0 +1,165 @@
+// A query as the join planner reads it (distributed-planner.ts): its FROM's inner joins and WHERE resolved
+// against the tables' layouts (column-resolution.ts) into each table's pushed-down conjuncts, the equi-join
+// edges between tables, the residual conditions, the stand-alone subqueries (semi-joins.ts), and the query's
+// own work above the joins rewritten over the joined rows (JOINED), its columns as symbols. A query this
+// cannot read so (outer joins, windows, SELECT *, ...) is undefined here.
+import { formatSql, type Expression, type Identifier, type Node, type Query, type QuerySpecification, type SelectItem, type Statement, type Table } from '../sql/index.js';
+import { fold } from '../sql/names.js';
+import type { ScannedTable } from '../connectors/connector.types.js';
+import { ColumnScope, relationsOf, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
+import { andTerms, innerJoinTables, tableNode } from './plan-trees.js';
+import { DerivedScope, derivedColumnName, mergeableDerived } from './derived-tables.js';
+import { SemiJoins } from './semi-joins.js';
+import { EXCHANGE_CATALOG } from './fragment.types.js';
+import type { PlannerMetadata, PlannerSession } from './planner.types.js';
+
+/** The joined rows as the query's own work reads them (a stand-in the fragments never name). */
+export const JOINED: ScannedTable = { catalog: EXCHANGE_CATALOG, schema: 'exchange', table: 'joined' };
+
+/** A WHERE's conjuncts, with those every branch of an OR shares beside it (sharedByDisjuncts). */
+export function conjuncts(e: Expression | undefined): Expression[] {
+  return e ? andTerms(e).flatMap((t) => [t, ...sharedByDisjuncts(t)]) : [];
+}
+
+/**
+ * The conjuncts every branch of an OR has (TPC-H Q19's `p.partkey = l.partkey` in each of its three), as
+ * conjuncts of their own beside the OR, as Trino's planner extracts them: (X AND A) OR (X AND B) is
+ * X AND ((X AND A) OR (X AND B)), so the join finds its equi-join edge. The OR itself stays as written.
+ */
+function sharedByDisjuncts(e: Expression): Expression[] {
+  if (e.type !== 'LogicalExpression' || e.operator !== 'OR') return [];
+  const branches = e.terms.map((t) => conjuncts(t));
+  const texts = branches.map((b) => new Set(b.map((c) => formatSql(c))));
+  return branches[0]!.filter((c) => texts.every((t) => t.has(formatSql(c))));
+}
+
+/** The analysed query: its relations, the scope, and each part of the query resolved. */
+export interface Analysis {
+  query: Query;
+  spec: QuerySpecification;
+  relations: PlanRelation[];
+  scope: ColumnScope;
+  pushed: Expression[][];
+  edges: { left: string; right: string; leftRelation: number; rightRelation: number }[];
+  residuals: ResolvedExpression[];
+  /** The query above the joins over JOINED, columns as symbols. */
+  above: Query;
+  /** Symbols the query above the joins reads. */
+  aboveSymbols: ReadonlySet<string>;
+  /** Stand-alone IN subqueries, read as broadcast sources (semi-joins.ts). */
+  semis: SemiJoins;
+}
+
+export function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata): Analysis | undefined {
+  if (statement.type !== 'Query' || statement.with || statement.offset) return undefined;
+  if (statement.limit && statement.limit.type !== 'Limit') return undefined;
+  if (statement.body.type !== 'QuerySpecification') return undefined;
+  const spec = statement.body;
+  if (!spec.from || spec.windows.length > 0 || spec.select.selectItems.some((i) => i.type !== 'SingleColumn')) return undefined;
+  // The joins are the query's own, or those of a derived table merged into it (derived-tables.ts).
+  const derived = mergeableDerived(spec);
+  const joinSpec = derived?.inner ?? spec;
+  const tables: { node: Table; alias?: Identifier }[] = [];
+  const conditions: Expression[] = [];
+  if (!joinSpec.from || !innerJoinTables(joinSpec.from, tables, conditions)) return undefined;
+  const relations = relationsOf(tables, session, metadata);
+  if (!relations) return undefined;
+  const scope = new ColumnScope(relations);
+
+  const pushed: Expression[][] = relations.map(() => []);
+  const edges: Analysis['edges'] = [];
+  const residuals: ResolvedExpression[] = [];
+  // The outer query reads the derived table's columns as the inner items' expressions.
+  let outer: Pick<ColumnScope, 'resolve'> = scope;
+  if (derived) {
+    const columns = new Map<string, ResolvedExpression>();
+    for (const item of derived.inner.select.selectItems) {
+      if (item.type !== 'SingleColumn') return undefined;
+      const name = derivedColumnName(item);
+      const r = scope.resolve(item.expression);
+      if (!r) return undefined;
+      // A name given twice is ambiguous when read: leave such a query to one task.
+      if (name !== undefined) columns.set(name, columns.has(name) ? { expression: item.expression, relations: new Set([-1]), symbols: new Set() } : r);
+    }
+    if ([...columns.values()].some((c) => c.relations.has(-1))) return undefined;
+    outer = new DerivedScope(columns, derived.name);
+    for (const c of conjuncts(spec.where)) {
+      const r = outer.resolve(c);
+      if (!r) return undefined;
+      residuals.push(r);
+    }
+  }
+  const semis = new SemiJoins(session, metadata);
+  for (const written of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
+    const c = semis.rewrite(written);
+    const r = scope.resolve(c, semis.isPlaceholder);
+    if (!r) return undefined;
+    const e = r.expression;
+    if (r.relations.size === 1) {
+      pushed[[...r.relations][0]!]!.push(c);
+    } else if (e.type === 'ComparisonExpression' && e.operator === '=' && e.left.type === 'Identifier' && e.right.type === 'Identifier' && r.relations.size === 2) {
+      const [a, b] = [relationOfSymbol(e.left.value), relationOfSymbol(e.right.value)];
+      edges.push({ left: e.left.value, right: e.right.value, leftRelation: a, rightRelation: b });
+    } else {
+      residuals.push(r);
+    }
+  }
+
+  // One table is the two-stage path's (aggregate-stages.ts), unless a semi-join joins it to its subquery's.
+  if (relations.length < 2 && semis.sources.length === 0) return undefined;
+
+  // The query above the joins: its select, GROUP BY, HAVING and ORDER BY as symbols over JOINED.
+  const symbols = new Set<string>();
+  const use = (r: ResolvedExpression | undefined): Expression | undefined => {
+    if (!r) return undefined;
+    for (const s of r.symbols) symbols.add(s);
+    return r.expression;
+  };
+  const items: SelectItem[] = [];
+  for (const item of spec.select.selectItems) {
+    if (item.type !== 'SingleColumn') return undefined;
+    const e = use(outer.resolve(item.expression));
+    if (!e) return undefined;
+    // A plain column keeps its name as the output's (output-names.ts), now that it reads a symbol.
+    const named = item.alias ?? (item.expression.type === 'Identifier' ? item.expression : item.expression.type === 'DereferenceExpression' ? item.expression.field : undefined);
+    items.push({ ...item, expression: e, alias: named });
+  }
+  let groupBy = spec.groupBy;
+  if (groupBy) {
+    const elements = [];
+    for (const element of groupBy.groupingElements) {
+      if (element.type !== 'SimpleGroupBy') return undefined;
+      const expressions = [];
+      for (const g of element.expressions) {
+        const e = use(outer.resolve(g));
+        if (!e) return undefined;
+        expressions.push(e);
+      }
+      elements.push({ ...element, expressions });
+    }
+    groupBy = { ...groupBy, groupingElements: elements };
+  }
+  const having = spec.having && use(outer.resolve(spec.having));
+  if (spec.having && !having) return undefined;
+  // ORDER BY may name an output column by its alias (Trino resolves those first) or its ordinal.
+  const aliases = new Set(spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' && i.alias ? [fold(i.alias.value)] : [])));
+  const isAlias = (n: Node) => n.type === 'Identifier' && aliases.has(fold(n.value));
+  let orderBy = statement.orderBy;
+  if (orderBy) {
+    const sortItems = [];
+    for (const s of orderBy.sortItems) {
+      const e = use(outer.resolve(s.sortKey, isAlias));
+      if (!e) return undefined;
+      sortItems.push({ ...s, sortKey: e });
+    }
+    orderBy = { ...orderBy, sortItems };
+  }
+  const aboveSpec: QuerySpecification = { ...spec, select: { ...spec.select, selectItems: items }, from: tableNode(JOINED, spec), where: undefined, groupBy, having };
+  const above: Query = { ...statement, body: aboveSpec, orderBy };
+  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols, semis };
+}
+
+/** The relation a symbol belongs to (symbolOf's shape). */
+export function relationOfSymbol(symbol: string): number {
+  return Number(symbol.slice('vivace_r'.length, symbol.lastIndexOf('_')));
+}
