@@ -38,12 +38,22 @@ const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, {
  * plan as the coordinator did (distributed-plan.ts, with the coordinator's choices). Planning it also
  * generates the tpch schema into this worker's own cache when the cache lacks it (a worker on another
  * machine): the generator's parts are the same files everywhere, so the splits the coordinator named exist.
+ * A query's tasks on this worker (a leaf, its join stage, the root) share one derivation (planCache): at
+ * tiny scale deriving took a fifth of a worker's CPU, one plan per task.
  */
-async function fragmentsOf(engine: StageEngine, sql: string, session: Session, choices: PlanChoices | undefined, abort: PlanAbort | undefined, connectors: Connectors, derive: DerivePlan): Promise<{ plan: DistributedPlan; columns: Plan['columns'] }> {
+async function fragmentsOf(engine: StageEngine, sql: string, session: Session, task: FragmentTask, abort: PlanAbort | undefined, connectors: Connectors, derive: DerivePlan): Promise<{ plan: DistributedPlan; columns: Plan['columns'] }> {
+  const key = task.queryId === undefined ? undefined : planKey(task.queryId, sql, session, task.choices, connectors, derive);
+  const kept = key === undefined ? undefined : planCache.get(key);
+  if (kept) {
+    // Most recently used last: the oldest goes first when the cache is full.
+    planCache.delete(key!);
+    planCache.set(key!, kept);
+    return kept;
+  }
   const user = await engine.plan(sql, session, abort);
   const columns = user.columns;
   user.release();
-  const plan = derive(sql, session, connectors, choices);
+  const plan = derive(sql, session, connectors, task.choices);
   if (!plan) throw bad('The statement does not split into fragments');
   // A fragment reads the tables' files as they are: a user with a mask or row filter on one never gets
   // here from the coordinator (it runs such a query as one task), and a request that asks anyway is refused.
@@ -52,7 +62,32 @@ async function fragmentsOf(engine: StageEngine, sql: string, session: Session, c
       throw new VivaceError('PERMISSION_DENIED', `Access Denied: ${table.catalog}.${table.schema}.${table.table} has a column mask or row filter for this user: it is not read in stages`);
     }
   }
+  if (key !== undefined) {
+    planCache.set(key, { plan, columns });
+    if (planCache.size > PLAN_CACHE_SIZE) planCache.delete(planCache.keys().next().value!);
+  }
   return { plan, columns };
+}
+
+/** Queries whose derived plans a worker keeps (a few running at once, each with several tasks here). */
+const PLAN_CACHE_SIZE = 32;
+const planCache = new Map<string, { plan: DistributedPlan; columns: Plan['columns'] }>();
+/** Each node's connectors and each derivation (a spec's hand-built plans) by a number of its own, for the key. */
+const identities = new WeakMap<object, number>();
+const identityOf = (o: object): number => {
+  let id = identities.get(o);
+  if (id === undefined) identities.set(o, (id = nextIdentity++));
+  return id;
+};
+let nextIdentity = 0;
+
+/**
+ * A derivation's key: the query and everything the derivation reads (the statement, the whole session with
+ * its user, the coordinator's choices, the node's connectors), so a task that differs in any of them (a
+ * request naming another query's id with other text) derives its own plan.
+ */
+function planKey(queryId: string, sql: string, session: Session, choices: PlanChoices | undefined, connectors: Connectors, derive: DerivePlan): string {
+  return JSON.stringify([queryId, sql, session, choices ?? null, identityOf(connectors), identityOf(derive)]);
 }
 
 /** DuckDB's type of each Presto integer type. */
@@ -68,6 +103,8 @@ export type DerivePlan = typeof distributedPlanOf;
 
 /** A fragment task as its worker runs it: the stage it was given, with each input's files pulled here. */
 export interface FragmentTask {
+  /** The task's query: its tasks on one worker share the derived plan (fragmentsOf). */
+  queryId?: string;
   fragmentId: number;
   splits?: readonly Split[];
   inputs: readonly { fragmentId: number; files: readonly string[]; bucket?: number; buckets?: number }[];
@@ -144,7 +181,7 @@ async function fragmentSql(engine: StageEngine, fragment: PlanFragment, task: Fr
  * progress the rows and bytes its scans read. Either plan's columns are the user's statement's.
  */
 export async function planFragment(engine: StageEngine, sql: string, session: Session, task: FragmentTask, connectors: Connectors, target: FragmentTarget | undefined, abort?: PlanAbort, derive: DerivePlan = distributedPlanOf): Promise<Plan> {
-  const { plan, columns } = await fragmentsOf(engine, sql, session, task.choices, abort, connectors, derive);
+  const { plan, columns } = await fragmentsOf(engine, sql, session, task, abort, connectors, derive);
   const fragment = plan.fragments.find((f) => f.id === task.fragmentId);
   if (!fragment) throw bad(`The statement's plan has no fragment ${task.fragmentId}`);
   checkTask(fragment, plan, task);

@@ -1,7 +1,8 @@
 // A worker's stage tasks (task-protocol.ts, stage-runner.ts): where a leaf writes its output and a root
 // keeps the outputs it pulled, both under one directory inside the DuckDB sandbox, and the files removed
 // with their task. A root pulls its inputs worker to worker, with the internal bearer, before it plans.
-import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine, Plan, PlanAbort } from '../engine/engine.types.js';
 import type { Session } from '../protocol/types.js';
@@ -11,6 +12,26 @@ import { taskOutputPath, type FragmentInput, type FragmentStage, type TaskPlanRe
 import { WorkerClient, WorkerTransportError } from '../cluster/worker-client.js';
 import { bucketFile, planFragment, type FragmentTarget, type StageEngine } from './stage-runner.js';
 import type { Connectors } from '../connectors/connectors.js';
+
+/** Names of files on their way out (discard): each its own, so a slot's next file is never one of them. */
+let discarded = 0;
+
+/**
+ * Removes a task's file or directory without holding the event loop: it is renamed aside at once (one
+ * call, so the slot's path is free for the next task) and deleted in the background. A HASH output's
+ * directory removed in place took 1.2 ms of a worker's loop per task (rimraf's sync walk). Resolves once
+ * it is gone (nothing waits but specs).
+ */
+export function discard(path: string): Promise<void> {
+  const aside = `${path}.discarded-${process.pid}-${discarded++}`;
+  try {
+    renameSync(path, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') rmSync(path, { force: true, recursive: true });
+    return Promise.resolve();
+  }
+  return rm(aside, { force: true, recursive: true }).catch(() => {});
+}
 
 export interface StageTaskOptions {
   engine: StageEngine;
@@ -114,7 +135,7 @@ export class StageTasks {
 
   /** Removes a task's files (it was dropped, cancelled or failed); its slot is free again. */
   forget(taskId: string): void {
-    for (const file of this.files.get(taskId) ?? []) rmSync(file, { force: true, recursive: true });
+    for (const file of this.files.get(taskId) ?? []) void discard(file);
     this.files.delete(taskId);
     this.targets.delete(taskId);
     this.outputs.delete(taskId);
@@ -181,7 +202,7 @@ export class StageTasks {
     }
     const inputs = await this.pull(taskId, stage.inputs, abort);
     return planFragment(engine, sql, session, {
-      fragmentId: stage.fragmentId, inputs,
+      queryId: request.queryId, fragmentId: stage.fragmentId, inputs,
       ...(stage.splits ? { splits: stage.splits } : {}), ...(stage.output ? { output: stage.output } : {}), ...(stage.choices ? { choices: stage.choices } : {}),
     }, connectors, target, abort);
   }

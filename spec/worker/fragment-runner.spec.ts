@@ -4,6 +4,7 @@
 // is a file with the columns, a SOURCE-HASH-SINGLE pipeline answers as the whole statement, and a task
 // that does not fit the fragment it names is refused with a 400.
 import { expect } from 'chai';
+import sinon from 'sinon';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,5 +153,28 @@ describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function ()
       const err = await planFragment(engine, joinSql, session, task, connectors, { file }, undefined, handBuilt).then(() => undefined, (e: unknown) => e);
       expect((err as { errorName?: string } | undefined)?.errorName, JSON.stringify(task)).to.equal('INVALID_ARGUMENTS');
     }
+  });
+
+  it('derives a query\'s plan once for its tasks on this worker, and again for another query, user or set of choices', async () => {
+    const derive = sinon.spy(handBuilt);
+    const task = (queryId: string, fragmentId: number): FragmentTask => ({ queryId, fragmentId, splits: [split('nation')], inputs: [], output: { kind: 'HASH', buckets: 2 } });
+    const run = async (t: FragmentTask, s = session) => {
+      const out = join(directory, `cache-${t.queryId}-${t.fragmentId}-${s.user}-${derive.callCount}`);
+      await drain(await planFragment(engine, keysSql, s, t, connectors, { directory: out }, undefined, derive));
+    };
+    await run(task('q_cache_1', 1));
+    await run(task('q_cache_1', 2));
+    await run(task('q_cache_1', 3));
+    expect(derive.callCount, 'three tasks of one query').to.equal(1);
+    await run(task('q_cache_2', 1));
+    expect(derive.callCount, 'another query').to.equal(2);
+    await run(task('q_cache_2', 1), { ...session, user: 'mallory' });
+    expect(derive.callCount, 'the same query id for another user').to.equal(3);
+    await run({ ...task('q_cache_2', 1), choices: { order: [], joins: [], split: [true, true, true, true] } });
+    expect(derive.callCount, 'other choices').to.equal(4);
+    // A task without its query's id (a spec's, an older coordinator's) derives its own plan.
+    await run({ ...task('q_cache_3', 1), queryId: undefined });
+    await run({ ...task('q_cache_3', 1), queryId: undefined });
+    expect(derive.callCount).to.equal(6);
   });
 });
