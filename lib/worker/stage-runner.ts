@@ -124,7 +124,11 @@ const copyOptions = (target: FragmentTarget, extra = ''): string => `(FORMAT par
 /** Bucket `b`'s file of a HASH output written under `directory`. */
 export const bucketFile = (directory: string, bucket: number): string => join(directory, `bucket-${bucket}.parquet`);
 
-/** The Presto types whose values compare equal across types under SQL `=`: hashed as DOUBLE (1 = 1.0 = 1.00). */
+/**
+ * The Presto types whose values compare equal across types under SQL `=`: hashed as DOUBLE (1 = 1.0 = 1.00;
+ * DuckDB hashes -0.0 as 0.0). A date and a timestamp (without zone) hash as TIMESTAMP: Trino compares a date
+ * with a timestamp as its midnight.
+ */
 const NUMERIC: ReadonlySet<string> = new Set(['bigint', 'integer', 'smallint', 'tinyint', 'double', 'real', 'decimal']);
 /** The column of a HASH output's bucket while DuckDB partitions by it (not in the files). */
 const BUCKET_COLUMN = 'vivace_bucket';
@@ -207,7 +211,7 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
     const column = at < 0 ? undefined : shapeColumns[at];
     if (!column) throw new VivaceError('GENERIC_INTERNAL_ERROR', `Fragment ${fragment.id} has no output column ${key} to hash`);
     const name = quoteIdentifier(column.name);
-    return NUMERIC.has(column.type.base) ? `CAST(${name} AS DOUBLE)` : name;
+    return NUMERIC.has(column.type.base) ? `CAST(${name} AS DOUBLE)` : column.type.base === 'date' || column.type.base === 'timestamp' ? `CAST(${name} AS TIMESTAMP)` : name;
   });
   // One pass: every row gets its bucket, and DuckDB writes a directory per bucket (vivace_bucket=b/).
   const bucket = `CAST(hash(${hashed.length > 0 ? hashed.join(', ') : '0'}) % ${output.buckets} AS BIGINT)`;

@@ -37,6 +37,21 @@ const keysPlan: DistributedPlan = {
   ],
 };
 
+/** Dates and timestamps equal under `=` (Trino compares a date as its midnight): fragments 1 and 2 hashed on them. */
+const datesSql = 'SELECT name FROM tpch.tiny.nation';
+const dateKey = "date_add('day', nationkey, DATE '2020-01-01')";
+const datesPlan: DistributedPlan = {
+  choices: { order: [], joins: [], split: [true, true] },
+  tables: [nation],
+  fragments: [
+    { id: 0, partitioning: 'SINGLE', sources: [1, 2].map((id) => ({ fragmentId: id, table: exchangeTableOf(id) })), output: { kind: 'SINGLE' }, columns: [], sql: `SELECT k FROM ${name(1)}` },
+    ...['date', 'timestamp(3)'].map((type, i): PlanFragment => ({
+      id: i + 1, partitioning: 'SOURCE', scan: { table: nation }, sources: [], output: { kind: 'HASH', keys: ['k'] }, columns: ['k', 'name'],
+      sql: `SELECT CAST(${dateKey} AS ${type}) AS k, name FROM tpch.tiny.nation`,
+    })),
+  ],
+};
+
 const joinSql = 'SELECT o.orderpriority, count(*) AS lines, sum(l.quantity) AS qty FROM orders o JOIN lineitem l ON o.orderkey = l.orderkey WHERE l.quantity > 10 GROUP BY o.orderpriority ORDER BY 1';
 const joinPlan: DistributedPlan = {
   choices: { order: [0, 1], joins: ['PARTITIONED'], split: [true, true] },
@@ -54,7 +69,7 @@ const joinPlan: DistributedPlan = {
 
 const drain = drainPlan;
 /** The hand-built plans, given to planFragment in place of the planner's derivation. */
-const handBuilt: DerivePlan = (sql) => new Map([[keysSql, keysPlan], [joinSql, joinPlan]]).get(sql);
+const handBuilt: DerivePlan = (sql) => new Map([[keysSql, keysPlan], [joinSql, joinPlan], [datesSql, datesPlan]]).get(sql);
 
 describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function () {
   this.timeout(60_000);
@@ -97,6 +112,23 @@ describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function ()
     expect(empty).to.be.at.least(0);
     const described = await rowsOf(`DESCRIBE SELECT * FROM read_parquet('${bucketFile(join(directory, 'keys-0'), empty)}')`);
     expect(described.map((r) => r[0])).to.deep.equal(['k', 'name']);
+  });
+
+  it('hashes a date and the timestamp of its midnight into the same bucket', async () => {
+    const buckets = 16;
+    const placed: string[][] = [];
+    for (const id of [1, 2]) {
+      const out = join(directory, `dates-${id}`);
+      await drain(await planFragment(engine, datesSql, session, { fragmentId: id, splits: [split('nation')], inputs: [], output: { kind: 'HASH', buckets } }, connectors, { directory: out }, undefined, handBuilt));
+      const perBucket: string[] = [];
+      for (let b = 0; b < buckets; b++) {
+        const keys = await rowsOf(`SELECT CAST(CAST(k AS TIMESTAMP) AS VARCHAR) FROM read_parquet('${bucketFile(out, b)}') ORDER BY 1`);
+        perBucket.push(keys.map((r) => String(r[0])).join(','));
+      }
+      placed.push(perBucket);
+    }
+    expect(placed[0]!.filter((keys) => keys !== '').length, 'the 25 dates spread over buckets').to.be.above(1);
+    expect(placed[1]).to.deep.equal(placed[0]);
   });
 
   it('SOURCE fragments hashed on the join key, a HASH join per bucket, a SINGLE root: the whole statement\'s rows', async () => {
