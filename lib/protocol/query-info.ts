@@ -91,9 +91,10 @@ function errorFields(view: QueryView): Record<string, unknown> {
  * stats, its outputPositions: the rows a sub-stage handed its parent (the rows exchanged between stages),
  * and for the root the rows sent to the client.
  */
-function outputStageJson(stage: StageView, outputRows: number): Record<string, unknown> {
+function outputStageJson(queryId: string, stage: StageView, outputRows: number): Record<string, unknown> {
   return {
-    ...stageStats(stage), outputPositions: outputRows, subStages: stage.subStages.map((sub) => outputStageJson(sub, sub.outputRows)),
+    // Trino's StageInfo names every stage by its StageId, `{queryId}.{n}` (the statement stats' StageStats by n alone).
+    ...stageStats(stage), stageId: `${queryId}.${stage.stageId}`, outputPositions: outputRows, subStages: stage.subStages.map((sub) => outputStageJson(queryId, sub, sub.outputRows)),
     // A distributed stage's bytes exchanged: its tasks' files (Trino's StageStats.outputDataSize).
     ...(stage.tasks === undefined ? {} : {
       outputDataSize: formatDataSize(stage.tasks.reduce((n, t) => n + t.outputBytes, 0)),
@@ -147,7 +148,7 @@ export function renderQueryInfo(view: QueryView, self: string): Record<string, u
     fieldNames: (view.columns ?? []).map((c) => c.name),
     query: view.sql,
     queryStats: queryStatsJson(view),
-    outputStage: { ...outputStageJson(view.rootStage, view.outputRows), stageId: `${view.queryId}.${view.rootStage.stageId}` },
+    outputStage: outputStageJson(view.queryId, view.rootStage, view.outputRows),
     ...errorFields(view),
     warnings: view.warnings ?? [],
     finalQueryInfo: view.done,

@@ -35,7 +35,8 @@ export function temporaryDirectory(prefix: string): { path: string; remove(): vo
 }
 
 /** `tpchDirectory`: generated data shared between workers (generate it once, then start the others). */
-export async function startTestWorker(nodeId: string, options: { memory?: boolean; sharedSecret?: string; tpchDirectory?: string } = {}): Promise<TestWorker> {
+/** `stages`: the worker runs fragment tasks too (over its tpch cache), as serve's workers do. */
+export async function startTestWorker(nodeId: string, options: { memory?: boolean; sharedSecret?: string; tpchDirectory?: string; stages?: boolean } = {}): Promise<TestWorker> {
   const dir = mkdtempSync(join(tmpdir(), 'vivace-cluster-spec-'));
   const snapshots = new SystemSnapshots();
   const system = new SystemTablesBinding();
@@ -53,6 +54,7 @@ export async function startTestWorker(nodeId: string, options: { memory?: boolea
     engine: counting, nodeId, environment: 'vivace', host: '127.0.0.1', port: 0, system: snapshots,
     maxBodyBytes: 4 << 20, maxQueryLength: 1_000_000, gracePeriodMs: 1_000,
     ...(options.sharedSecret === undefined ? {} : { sharedSecret: options.sharedSecret }),
+    ...(options.stages ? { stages: { engine, connectors: connectorsOf([{ name: 'tpch', connector: 'tpch', directory: options.tpchDirectory ?? join(dir, 'tpch') }]), directory: join(dir, 'stages') } } : {}),
   });
   return testWorkerOf({ nodeId, memory: options.memory === true, worker, engine, planned, dir });
 }

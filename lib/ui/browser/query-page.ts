@@ -4,7 +4,7 @@ import { ApiError, cancelQuery, every, getJson } from './api.js';
 import { byId, definitionRows, el, replaceChildren, setText, stateBadge } from './dom.js';
 import { formatCount, formatPercent, progressOf, queryIdFrom } from './format.js';
 import { markSql } from './sql-marker.js';
-import type { QueryInfo, StageInfo } from './types.js';
+import type { QueryInfo, StageInfo, TaskInfo } from './types.js';
 
 const queryId = queryIdFrom(location.search);
 const cancelButton = byId<HTMLButtonElement>('cancel');
@@ -27,12 +27,41 @@ function stageNode(stage: StageInfo): HTMLLIElement {
       className: 'splits',
       text: `splits ${stage.completedSplits ?? 0}/${stage.totalSplits ?? 0} (queued ${stage.queuedSplits ?? 0}, running ${stage.runningSplits ?? 0})`,
     }),
-    el('span', { className: 'stage-stats', text: `nodes ${stage.nodes ?? 0} · rows ${formatCount(stage.processedRows ?? 0)} · CPU ${stage.cpuTimeMillis ?? 0}ms` }),
+    el('span', {
+      className: 'stage-stats',
+      text: `nodes ${stage.nodes ?? 0} · rows ${formatCount(stage.processedRows ?? 0)} · CPU ${stage.cpuTimeMillis ?? 0}ms · wall ${stage.wallTimeMillis ?? 0}ms`
+        + (stage.outputPositions !== undefined ? ` · out ${formatCount(stage.outputPositions)} rows, ${stage.outputDataSize ?? '0B'}` : '')
+        + (stage.peakUserMemoryReservation !== undefined ? ` · peak ${stage.peakUserMemoryReservation}` : ''),
+    }),
   ]);
   const item = el('li', {}, [summary]);
+  const tasks = Array.isArray(stage.tasks) ? stage.tasks : [];
+  if (tasks.length > 0) item.appendChild(taskTable(tasks));
   const subs = Array.isArray(stage.subStages) ? stage.subStages : [];
   if (subs.length > 0) item.appendChild(el('ul', {}, subs.map(stageNode)));
   return item;
+}
+
+/** A stage's tasks, a row each: where it ran, its state, the rows and bytes in and out, CPU, wall and peak memory. */
+function taskTable(tasks: readonly TaskInfo[]): HTMLTableElement {
+  const head = el('tr', {}, ['Task', 'Node', 'State', 'Rows in', 'Bytes in', 'Rows out', 'Bytes out', 'CPU', 'Elapsed', 'Peak memory'].map((h) => el('th', { text: h })));
+  const rows = tasks.map((t) => {
+    const s = t.stats ?? {};
+    const cells = [
+      el('td', { text: t.taskStatus?.taskId ?? '' }),
+      el('td', { text: t.taskStatus?.nodeId ?? '' }),
+      el('td', {}, [stateBadge(t.taskStatus?.state)]),
+      el('td', { text: formatCount(s.rawInputPositions) }),
+      el('td', { text: s.rawInputDataSize ?? '' }),
+      el('td', { text: formatCount(s.outputPositions) }),
+      el('td', { text: s.outputDataSize ?? '' }),
+      el('td', { text: s.totalCpuTime ?? '' }),
+      el('td', { text: s.elapsedTime ?? '' }),
+      el('td', { text: s.peakUserMemoryReservation ?? '' }),
+    ];
+    return el('tr', { attrs: { 'data-task-id': t.taskStatus?.taskId ?? '' } }, cells);
+  });
+  return el('table', { className: 'task-table' }, [el('thead', {}, [head]), el('tbody', {}, rows)]);
 }
 
 function showSql(info: QueryInfo): void {

@@ -74,7 +74,25 @@ export interface StageInfo {
   wallTimeMillis?: number;
   processedRows?: number;
   processedBytes?: number;
+  outputPositions?: number;
+  outputDataSize?: string;
+  peakUserMemoryReservation?: string;
   subStages?: StageInfo[];
+  tasks?: TaskInfo[];
+}
+
+/** A stage's task in /v1/query/{id} (Trino's TaskInfo, the fields the page shows). */
+export interface TaskInfo {
+  taskStatus?: { taskId?: string; nodeId?: string; state?: string };
+  stats?: {
+    rawInputPositions?: number;
+    rawInputDataSize?: string;
+    outputPositions?: number;
+    outputDataSize?: string;
+    totalCpuTime?: string;
+    elapsedTime?: string;
+    peakUserMemoryReservation?: string;
+  };
 }
 
 export interface ErrorLocation {
