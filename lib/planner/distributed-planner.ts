@@ -22,6 +22,7 @@ import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
 import { partialTopN } from './partial-top-n.js';
+import { applyCorrelated } from './correlated-subqueries.js';
 
 /**
  * The distributed plan of `statement`, or undefined when it is not a query this planner takes. Without
@@ -39,6 +40,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   for (const e of a.edges) { need(e.left); need(e.right); }
   for (const r of a.residuals) for (const s of r.symbols) need(s);
   for (const s of a.aboveSymbols) need(s);
+  for (const c of a.correlated.conjuncts) for (const s of c.symbols) need(s);
   // A table none of whose columns is read above its scan (count(*) over it) still hands on its rows: by its first column.
   for (const [i, s] of needed.entries()) if (s.size === 0) s.add(symbolOf(i, 0));
 
@@ -50,7 +52,10 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
   const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => x.stages !== undefined && x.splits);
   if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => s !== false && (s !== true || !a.semis.sources[i]!.stages))) return undefined;
-  const choices: PlanChoices = semiSplit.length > 0 ? { ...made, semis: semiSplit } : made;
+  // Each correlated subquery's table read over its splits when it splits (the coordinator's word, on a worker).
+  const correlatedSplit = given ? (given.correlated ?? []) : a.correlated.scans.map((x) => x.source.splits);
+  if (correlatedSplit.length !== a.correlated.scans.length) return undefined;
+  const choices: PlanChoices = { ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}) };
 
   const scanDraft = (r: PlanRelation, output: OutputPartitioning): Draft => {
     const symbols = [...needed[r.index]!].sort();
@@ -120,6 +125,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     const out = new Set<string>(a.aboveSymbols);
     for (const e of a.edges) if (!(joined.has(e.leftRelation) && joined.has(e.rightRelation))) { out.add(e.left); out.add(e.right); }
     for (const r of a.residuals) if (!applied.has(r)) for (const s of r.symbols) out.add(s);
+    for (const c of a.correlated.conjuncts) for (const s of c.symbols) out.add(s);
     return [...out].filter((s) => joined.has(relationOfSymbol(s))).sort();
   };
 
@@ -152,6 +158,12 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     applyResiduals(probe);
   }
   if (applied.size !== a.residuals.length) return undefined;
+  // Correlated subqueries once every outer relation is joined, co-partitioned with their tables.
+  const correlated = a.correlated.conjuncts;
+  if (correlated.length > 0) {
+    const handOn = (from: number) => [...new Set([...a.aboveSymbols, ...correlated.slice(from).flatMap((c) => [...c.symbols])])].sort();
+    probe = applyCorrelated(probe, correlated, handOn, correlatedSplit);
+  }
 
   // The query's own work over the joined rows: partial aggregation in the last join's tasks and the final
   // in the root when it splits so, else all of it in the root.
@@ -187,7 +199,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   }
   // Every table any fragment reads: a user with a mask or row filter on one runs the query as one task.
   const tables = new Map<string, ScannedTable>();
-  for (const t of [...a.relations.map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables)]) tables.set(`${t.catalog}\u0000${t.schema}\u0000${t.table}`, t);
+  for (const t of [...a.relations.map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...a.correlated.scans.map((x) => x.table)]) tables.set(`${t.catalog}\u0000${t.schema}\u0000${t.table}`, t);
   return { fragments: render(root), choices, tables: [...tables.values()] };
 }
 

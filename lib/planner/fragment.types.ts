@@ -58,6 +58,8 @@ export interface PlanChoices {
   split: readonly boolean[];
   /** Whether each semi-join's subquery (in the query's order) runs in two stages over its table's splits. */
   semis?: readonly boolean[];
+  /** Whether each table of a correlated subquery (correlated-subqueries.ts, in the query's order) is read over its splits. */
+  correlated?: readonly boolean[];
 }
 
 export interface DistributedPlan {

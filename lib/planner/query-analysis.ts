@@ -10,6 +10,7 @@ import { ColumnScope, relationsOf, type PlanRelation, type ResolvedExpression } 
 import { andTerms, innerJoinTables, tableNode } from './plan-trees.js';
 import { DerivedScope, derivedColumnName, mergeableDerived } from './derived-tables.js';
 import { SemiJoins } from './semi-joins.js';
+import { CorrelatedSubqueries } from './correlated-subqueries.js';
 import { EXCHANGE_CATALOG } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -48,6 +49,8 @@ export interface Analysis {
   aboveSymbols: ReadonlySet<string>;
   /** Stand-alone IN subqueries, read as broadcast sources (semi-joins.ts). */
   semis: SemiJoins;
+  /** Conjuncts with a subquery correlated by an equality, evaluated co-partitioned (correlated-subqueries.ts). */
+  correlated: CorrelatedSubqueries;
 }
 
 export function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata): Analysis | undefined {
@@ -90,10 +93,14 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
     }
   }
   const semis = new SemiJoins(session, metadata);
+  const correlated = new CorrelatedSubqueries(session, metadata);
   for (const written of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
     const c = semis.rewrite(written);
     const r = scope.resolve(c, semis.isPlaceholder);
-    if (!r) return undefined;
+    if (!r) {
+      if (!correlated.read(c, scope)) return undefined;
+      continue;
+    }
     const e = r.expression;
     if (r.relations.size === 1) {
       pushed[[...r.relations][0]!]!.push(c);
@@ -106,7 +113,7 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
   }
 
   // One table is the two-stage path's (aggregate-stages.ts), unless a semi-join joins it to its subquery's.
-  if (relations.length < 2 && semis.sources.length === 0) return undefined;
+  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0) return undefined;
 
   // The query above the joins: its select, GROUP BY, HAVING and ORDER BY as symbols over JOINED.
   const symbols = new Set<string>();
@@ -156,7 +163,7 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
   }
   const aboveSpec: QuerySpecification = { ...spec, select: { ...spec.select, selectItems: items }, from: tableNode(JOINED, spec), where: undefined, groupBy, having };
   const above: Query = { ...statement, body: aboveSpec, orderBy };
-  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols, semis };
+  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols, semis, correlated };
 }
 
 /** The relation a symbol belongs to (symbolOf's shape). */

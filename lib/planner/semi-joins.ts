@@ -41,7 +41,7 @@ function selectAll(table: ScannedTable, at: Node): Query {
 }
 
 /** Nodes that make a subquery more than a query over its own tables. */
-const OPEN: ReadonlySet<string> = new Set(['SubqueryExpression', 'ExistsPredicate', 'QuantifiedComparisonExpression', 'Lateral', 'Parameter', 'LambdaExpression', 'TableFunctionInvocation']);
+export const OPEN: ReadonlySet<string> = new Set(['SubqueryExpression', 'ExistsPredicate', 'QuantifiedComparisonExpression', 'Lateral', 'Parameter', 'LambdaExpression', 'TableFunctionInvocation']);
 
 /**
  * The relations `query` reads when it stands alone: one query specification over tables of the metadata

@@ -184,7 +184,12 @@ function fragmentOf(raw: Json): FragmentStage {
     if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`stage.choices.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
     const semis = choices.semis;
     if (semis !== undefined && (!Array.isArray(semis) || semis.length > MAX_FRAGMENTS || !semis.every((b) => typeof b === 'boolean'))) throw bad(`stage.choices.semis must be an array of at most ${MAX_FRAGMENTS} booleans`);
-    stage.choices = { joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[], ...(semis === undefined ? {} : { semis: semis as boolean[] }) };
+    const correlated = choices.correlated;
+    if (correlated !== undefined && (!Array.isArray(correlated) || correlated.length > MAX_FRAGMENTS || !correlated.every((b) => typeof b === 'boolean'))) throw bad(`stage.choices.correlated must be an array of at most ${MAX_FRAGMENTS} booleans`);
+    stage.choices = {
+      joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[],
+      ...(semis === undefined ? {} : { semis: semis as boolean[] }), ...(correlated === undefined ? {} : { correlated: correlated as boolean[] }),
+    };
   }
   return stage;
 }

@@ -136,6 +136,21 @@ describe('dialect: EXPLAIN of a distributed plan', function () {
     expect(join.block).to.include(', distribution = PARTITIONED]').and.include('Distribution: PARTITIONED');
   });
 
+  it('a correlated subquery (TPC-H Q17) prints its HASH fragment reading the outer rows and its table, both hashed on the correlation key', async () => {
+    const sql = `SELECT sum(l.extendedprice) / 7.0 AS avg_yearly FROM lineitem l, part p WHERE p.partkey = l.partkey AND p.brand = 'Brand#23'
+      AND p.container = 'MED BOX' AND l.quantity < (SELECT 0.2 * avg(l2.quantity) FROM lineitem l2 WHERE l2.partkey = p.partkey)`;
+    const text = await explain(`EXPLAIN (TYPE DISTRIBUTED) ${sql}`, tiny());
+    const plan = plans.get(sql)!;
+    expectFragments(text, plan);
+    const inner = fragmentOf(plan, text, (f) => f.scan?.table.table === 'lineitem' && f.sql.includes('AS "l2"'));
+    expect(inner.block).to.include('    Output partitioning: HASH [partkey]').and.match(/(TableScan|ScanFilter)\[table = tpch:tiny:lineitem/);
+    const stage = fragmentOf(plan, text, (f) => f.sources.some((s) => s.fragmentId === inner.fragment.id));
+    expect(stage.fragment.partitioning).to.equal('HASH');
+    expect(stage.block.match(/RemoteSource/g)).to.have.length(2);
+    const outer = fragmentOf(plan, text, (f) => stage.fragment.sources.some((s) => s.fragmentId === f.id) && f.id !== inner.fragment.id);
+    expect(outer.block).to.match(/\n {4}Output partitioning: HASH \[vivace_\w+\]\n/);
+  });
+
   it('a query the join planner leaves gathered (a subquery) prints each table in its fragment and the root over them', async () => {
     const sql = 'SELECT count(*) FROM customer WHERE custkey IN (SELECT custkey FROM orders WHERE totalprice > 1000)';
     const text = await explain(`EXPLAIN ${sql}`, tiny());
