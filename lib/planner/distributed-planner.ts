@@ -30,7 +30,13 @@ import { applyCorrelated } from './correlated-subqueries.js';
  * same fragments follow, or undefined when they do not fit the statement.
  */
 export function planDistributed(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
-  const a = analyse(statement, session, metadata);
+  const planned = planDrafts(statement, session, metadata, given);
+  return planned && { fragments: render(planned.root), choices: planned.choices, tables: planned.tables };
+}
+
+/** The plan's fragments as drafts (its root SINGLE), or undefined; `nested`: a semi-join's subquery planned so (no deeper). */
+function planDrafts(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices, nested = false): { root: Draft; choices: PlanChoices; tables: ScannedTable[] } | undefined {
+  const a = analyse(statement, session, metadata, nested);
   if (!a) return undefined;
   const n = a.relations.length;
 
@@ -48,14 +54,23 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   // Splitting pays only when some table splits; small tables alone stay one task (validChoices).
   const split = a.relations.map((r) => r.layout.splits);
   const made = given ?? chooseJoins(a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!))), relationEdges, split, session);
-  if (!validChoices(made, n)) return undefined;
+  // A semi-join's subquery planned of its own splits its tables (it is checked so): the rest may be small.
+  if (!validChoices(made, n, a.semis.sources.some((x) => x.planned))) return undefined;
   // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
   const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => x.stages !== undefined && x.splits);
   if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => s !== false && (s !== true || !a.semis.sources[i]!.stages))) return undefined;
   // Each correlated subquery's table read over its splits when it splits (the coordinator's word, on a worker).
   const correlatedSplit = given ? (given.correlated ?? []) : a.correlated.scans.map((x) => x.source.splits);
   if (correlatedSplit.length !== a.correlated.scans.length) return undefined;
-  const choices: PlanChoices = { ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}) };
+  // A semi-join's subquery that is a join plan of its own (its subquery correlated inside: TPC-H Q20).
+  const plannedSemis = a.semis.sources.filter((x) => x.planned);
+  if (given && (given.subplans ?? []).length !== plannedSemis.length) return undefined;
+  const subplans = plannedSemis.map((x, i) => planDrafts(x.query, session, metadata, given?.subplans?.[i], true));
+  if (subplans.some((x) => x === undefined)) return undefined;
+  const choices: PlanChoices = {
+    ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}),
+    ...(subplans.length > 0 ? { subplans: subplans.map((x) => x!.choices) } : {}),
+  };
 
   const scanDraft = (r: PlanRelation, output: OutputPartitioning): Draft => {
     const symbols = [...needed[r.index]!].sort();
@@ -89,7 +104,11 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
       let semi = semiDrafts.get(source);
       if (!semi) {
         const { stages } = source;
-        if (semiSplit[a.semis.sources.indexOf(source)] && stages) {
+        const subplan = subplans[plannedSemis.indexOf(source)];
+        if (subplan) {
+          semi = subplan.root;
+          semi.output = { kind: 'BROADCAST' };
+        } else if (semiSplit[a.semis.sources.indexOf(source)] && stages) {
           const leaf: Draft = {
             partitioning: 'SOURCE', scan: { table: stages.table, ...(stages.where ? { where: stages.where } : {}) }, sources: [], output: { kind: 'SINGLE' },
             from: () => '', where: [], columns: stages.partialColumns, sql: () => stages.leafSql,
@@ -200,7 +219,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   // Every table any fragment reads: a user with a mask or row filter on one runs the query as one task.
   const tables = new Map<string, ScannedTable>();
   for (const t of [...a.relations.map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...a.correlated.scans.map((x) => x.table)]) tables.set(`${t.catalog}\u0000${t.schema}\u0000${t.table}`, t);
-  return { fragments: render(root), choices, tables: [...tables.values()] };
+  return { root, choices, tables: [...tables.values()] };
 }
 
 function columnNames(r: PlanRelation, symbols: ReadonlySet<string>): Set<string> {

@@ -53,7 +53,8 @@ export interface Analysis {
   correlated: CorrelatedSubqueries;
 }
 
-export function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata): Analysis | undefined {
+/** `nested`: the statement is a semi-join's subquery, whose own subqueries are no join plans of their own. */
+export function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, nested = false): Analysis | undefined {
   if (statement.type !== 'Query' || statement.with || statement.offset) return undefined;
   if (statement.limit && statement.limit.type !== 'Limit') return undefined;
   if (statement.body.type !== 'QuerySpecification') return undefined;
@@ -92,7 +93,8 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
       residuals.push(r);
     }
   }
-  const semis = new SemiJoins(session, metadata);
+  // A subquery that is no stand-alone one may still be a join plan of its own (Q20's, correlated inside).
+  const semis = new SemiJoins(session, metadata, nested ? undefined : (q) => tablesRead(analyse(q, session, metadata, true)));
   const correlated = new CorrelatedSubqueries(session, metadata);
   for (const written of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
     const c = semis.rewrite(written);
@@ -169,4 +171,9 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
 /** The relation a symbol belongs to (symbolOf's shape). */
 export function relationOfSymbol(symbol: string): number {
   return Number(symbol.slice('vivace_r'.length, symbol.lastIndexOf('_')));
+}
+
+/** Every table an analysed query reads (its relations, and its subqueries' tables), or undefined. */
+function tablesRead(a: Analysis | undefined): ScannedTable[] | undefined {
+  return a && [...a.relations.map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...a.correlated.scans.map((x) => x.table)];
 }

@@ -78,6 +78,28 @@ describe('planner: correlated subqueries co-partitioned with their tables', func
     });
   }
 
+  it('TPC-H Q20: the IN subquery, correlated inside, is a join plan of its own (partsupp and lineitem hashed on both keys), its rows broadcast', async () => {
+    for (const mode of ['AUTOMATIC', 'BROADCAST', 'PARTITIONED'] as const) {
+      const plan = planDistributed(parseStatement(tpch(20)), session(mode), tiny);
+      expect(plan, `Q20 ${mode}`).to.not.equal(undefined);
+      const stage = correlatedStage(plan!, 'lineitem', ['partkey', 'suppkey']);
+      const byId = new Map(plan!.fragments.map((f) => [f.id, f]));
+      const outer = stage.sources.map((x) => byId.get(x.fragmentId)!).find((f) => f.scan?.table.table === 'partsupp')!;
+      expect(outer.output).to.deep.include({ kind: 'HASH' });
+      // The subquery's root reads the HASH fragment and is broadcast to where `s.suppkey IN` is evaluated.
+      const subRoot = plan!.fragments.find((f) => f.sources.some((x) => x.fragmentId === stage.id))!;
+      expect(subRoot).to.deep.include({ partitioning: 'SINGLE', output: { kind: 'BROADCAST' } });
+      expect(plan!.choices.subplans).to.have.length(1);
+      expect(plan!.tables.map((t) => t.table).sort()).to.deep.equal(['lineitem', 'nation', 'part', 'partsupp', 'supplier']);
+      for (const tasks of [1, 3]) await same(tpch(20), plan!, tasks);
+    }
+    const statement = parseStatement(tpch(20));
+    const plan = planDistributed(statement, session(), tiny)!;
+    expect(planDistributed(statement, session(), tiny, plan.choices), 'a worker derives the same fragments').to.deep.equal(plan);
+    expect(planDistributed(statement, session(), tiny, { ...plan.choices, subplans: [] })).to.equal(undefined);
+    expect(planDistributed(statement, session(), tiny, { ...plan.choices, subplans: [{ ...plan.choices.subplans![0]!, correlated: [] }] })).to.equal(undefined);
+  });
+
   it('Q2: the subquery\'s other tables (supplier, nation, region) are broadcast to the HASH fragment, and every table is in the access list', () => {
     const plan = planDistributed(parseStatement(tpch(2)), session(), tiny)!;
     const stage = correlatedStage(plan, 'partsupp', ['partkey']);
@@ -142,6 +164,9 @@ describe('planner: correlated subqueries co-partitioned with their tables', func
       // Keys of two types (integer = bigint) hash alike; c does not split (one task, hashed).
       'SELECT a.k, a.v FROM a WHERE (SELECT count(*) FROM c WHERE c.v = a.k AND c.g IS NOT NULL) > 1',
       'SELECT a.g, count(*) AS n FROM a, b WHERE a.g = b.g AND a.v < (SELECT avg(c.v) FROM c WHERE c.g = b.g) GROUP BY a.g',
+      // NOT IN over a subquery planned of its own (correlated inside), whose rows hold NULLs.
+      'SELECT a.k, a.v FROM a WHERE a.v NOT IN (SELECT b.v FROM b WHERE b.k IS NULL OR EXISTS (SELECT 1 FROM c WHERE c.k = b.k AND c.v > b.v))',
+      'SELECT a.k, a.v FROM a WHERE a.k IN (SELECT b.k FROM b WHERE b.v >= (SELECT max(a.v) - 3 FROM a WHERE a.g = b.g))',
     ];
     for (const sql of SHAPES) {
       it(sql, async () => {
