@@ -19,6 +19,7 @@ import type { ScannedTable } from '../connectors/connector.types.js';
 import { ColumnScope, OPAQUE, relationsOf, type PlanRelation } from './column-resolution.js';
 import { andTerms, innerJoinTables, tableNode, tableText } from './plan-trees.js';
 import { OPEN, type SemiSource } from './semi-joins.js';
+import { estimatedBytes } from './join-order.js';
 import { EXCHANGE_CATALOG, EXCHANGE_SCHEMA, type OutputPartitioning } from './fragment.types.js';
 import type { Draft } from './fragment-drafts.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
@@ -35,6 +36,8 @@ export interface CorrelatedScan {
   columns: string[];
   /** Columns hashed on, paired with the conjunct's outer keys; undefined: broadcast. */
   keys?: string[];
+  /** Its estimated bytes (statistics), when known. */
+  bytes?: number;
 }
 
 /** A conjunct with a correlated subquery, over the outer query's symbols, its tables read as placeholders. */
@@ -55,6 +58,16 @@ const baseOf = (type: string): string => type.split('(')[0]!.trim();
 function hashAlike(a: string, b: string): boolean {
   const [x, y] = [baseOf(a), baseOf(b)];
   return (NUMERIC.has(x) && NUMERIC.has(y)) || a === b || (x === 'varchar' && y === 'varchar');
+}
+
+/** Trino's functions whose answer changes from call to call. */
+const NONDETERMINISTIC: ReadonlySet<string> = new Set(['rand', 'random', 'uuid', 'shuffle']);
+function nondeterministic(e: Expression): boolean {
+  let found = false;
+  walk(e, (n) => {
+    if (n.type === 'FunctionCall' && NONDETERMINISTIC.has(fold(n.name.parts[n.name.parts.length - 1]!.value))) found = true;
+  });
+  return found;
 }
 
 const placeholderOf = (n: number): ScannedTable => ({ catalog: EXCHANGE_CATALOG, schema: EXCHANGE_SCHEMA, table: `vivace_corr${n}` });
@@ -190,6 +203,8 @@ export class CorrelatedSubqueries {
     const pushed: Expression[][] = inner.map(() => []);
     for (const t of terms) {
       if (!readsOuter(t)) {
+        // Pushed, a conjunct runs again in the subquery: only one whose answer a second run keeps.
+        if (nondeterministic(t)) continue;
         const r = innerScope.resolve(t);
         if (r && r.relations.size === 1) pushed[[...r.relations][0]!]!.push(t);
         continue;
@@ -236,7 +251,8 @@ export class CorrelatedSubqueries {
       const where = own.length === 0 ? undefined : own.length === 1 ? own[0] : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: own, location: own[0]!.location };
       const sql = `SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${tableText(r.table)} AS ${quoteIdentifier(r.name)}${where ? ` WHERE ${formatSql(where)}` : ''}`;
       const source: SemiSource = { query: parseStatement(sql) as Query, placeholder: placeholders[i]!, tables: [r.table], splits: r.layout.splits };
-      return { source, table: r.table, ...(where ? { where } : {}), sql, columns, ...(i === keyed ? { keys: keyPairs.map((p) => p.column) } : {}) };
+      const bytes = estimatedBytes(r.layout, new Set(columns));
+      return { source, table: r.table, ...(where ? { where } : {}), sql, columns, ...(i === keyed ? { keys: keyPairs.map((p) => p.column) } : {}), ...(bytes !== undefined ? { bytes } : {}) };
     });
 
     // The conjunct over the outer symbols, its subquery rewritten (the rest of it resolved in the outer scope).
@@ -287,4 +303,12 @@ export function applyCorrelated(probe: Draft, conjuncts: readonly CorrelatedConj
     current.where.push(`(${formatSql(c.expression)})`);
   }
   return current;
+}
+
+/**
+ * Whether the tables the conjuncts broadcast are within join_max_broadcast_table_size by the statistics
+ * (unknown sizes pass: a gathered plan would ship them too): the coordinator's check before it plans so.
+ */
+export function broadcastsFit(scans: readonly CorrelatedScan[], session: PlannerSession): boolean {
+  return scans.every((s) => s.keys !== undefined || s.bytes === undefined || s.bytes <= session.maxBroadcastBytes);
 }

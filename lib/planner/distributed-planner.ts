@@ -22,7 +22,7 @@ import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
 import { partialTopN } from './partial-top-n.js';
-import { applyCorrelated } from './correlated-subqueries.js';
+import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
 
 /**
  * The distributed plan of `statement`, or undefined when it is not a query this planner takes. Without
@@ -61,7 +61,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => s !== false && (s !== true || !a.semis.sources[i]!.stages))) return undefined;
   // Each correlated subquery's table read over its splits when it splits (the coordinator's word, on a worker).
   const correlatedSplit = given ? (given.correlated ?? []) : a.correlated.scans.map((x) => x.source.splits);
-  if (correlatedSplit.length !== a.correlated.scans.length) return undefined;
+  if (correlatedSplit.length !== a.correlated.scans.length || (!given && !broadcastsFit(a.correlated.scans, session))) return undefined;
   // A semi-join's subquery that is a join plan of its own (its subquery correlated inside: TPC-H Q20).
   const plannedSemis = a.semis.sources.filter((x) => x.planned);
   if (given && (given.subplans ?? []).length !== plannedSemis.length) return undefined;

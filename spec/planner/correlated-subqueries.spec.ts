@@ -141,6 +141,22 @@ describe('planner: correlated subqueries co-partitioned with their tables', func
     expect(single.fragments.filter((f) => f.scan?.table.table === 'lineitem')).to.have.length(1);
   });
 
+  it('leaves gathered a subquery whose other tables exceed join_max_broadcast_table_size; a worker given the choices follows them', () => {
+    const statement = parseStatement(tpch(2));
+    const small: PlannerSession = { ...session(), maxBroadcastBytes: 1000 };
+    expect(planDistributed(statement, small, tiny), 'supplier is over 1000 bytes').to.equal(undefined);
+    const plan = planDistributed(statement, session(), tiny)!;
+    expect(planDistributed(statement, small, tiny, plan.choices)).to.deep.equal(plan);
+  });
+
+  it('pushes the subquery\'s own conjuncts into its scan, but none calling a nondeterministic function (a second run would differ)', async () => {
+    const sql = 'SELECT count(*) AS n FROM part p WHERE p.retailprice > (SELECT avg(l.extendedprice) / 20 FROM lineitem l WHERE l.partkey = p.partkey AND random() < 2 AND l.quantity > 10)';
+    const plan = planDistributed(parseStatement(sql), session(), tiny)!;
+    const scan = plan.fragments.find((f) => f.sql.includes('AS "l"'))!;
+    expect(scan.sql).to.include('l.quantity > 10').and.not.include('random');
+    await same(sql, plan, 2);
+  });
+
   it('leaves gathered a subquery correlated by no equality, or by an equality of an expression', async () => {
     for (const sql of [
       'SELECT count(*) AS n FROM part p WHERE p.retailprice > (SELECT avg(l.extendedprice) / 20 FROM lineitem l WHERE l.partkey < p.partkey AND l.quantity > 49)',
