@@ -117,156 +117,178 @@ export class CorrelatedSubqueries {
     if (!innerJoinTables(spec.from!, tables, [])) return undefined;
     const inner = relationsOf(tables, this.session, this.metadata);
     if (!inner) return undefined;
-    const innerScope = new ColumnScope(inner);
 
-    // The subquery with each outer column as its symbol and each table read through its placeholder.
-    const base = this.placeholders;
-    const placeholders = inner.map((_, i) => placeholderOf(base + i));
-    const symbols = new Set<string>();
-    const relations = new Set<number>();
-    const made = new Set<Node>();
-    let failed = false;
-    const hasColumn = (r: PlanRelation, column: string) => r.layout.columns.some((x) => x.name === column);
-    const outerRef = (n: Node): Node => {
-      const r = outer.resolve(n as Expression);
-      if (!r) {
-        failed = true;
-        return n;
-      }
-      for (const s of r.symbols) symbols.add(s);
-      for (const i of r.relations) relations.add(i);
-      made.add(r.expression);
-      return r.expression;
-    };
-    const tableAt = (n: Table) => tables.findIndex((t) => t.node === n);
-    const replace = (n: Node): Node | undefined => {
-      if (failed || OPAQUE.has(n.type)) return n;
-      switch (n.type) {
-        case 'SingleColumn':
-          return { ...n, expression: mapTree(n.expression, replace) };
-        case 'AllColumns':
-          return n;
-        case 'AliasedRelation':
-          return n.relation.type === 'Table' ? { ...n, relation: tableNode(placeholders[tableAt(n.relation)]!, n.relation) } : undefined;
-        case 'Table': {
-          // An unaliased table keeps its name as the alias its columns are qualified by.
-          const aliased: AliasedRelation = { type: 'AliasedRelation', location: n.location, relation: tableNode(placeholders[tableAt(n)]!, n), alias: n.name.parts[n.name.parts.length - 1]!, columnNames: undefined };
-          return aliased;
-        }
-        case 'Identifier': {
-          const owners = inner.filter((r) => hasColumn(r, fold(n.value)));
-          if (owners.length === 1) return n;
-          if (owners.length > 1) failed = true;
-          return failed ? n : outerRef(n);
-        }
-        case 'DereferenceExpression': {
-          if (n.base.type !== 'Identifier') {
-            failed = true;
-            return n;
-          }
-          const qualifier = fold(n.base.value);
-          const named = inner.filter((r) => r.name === qualifier);
-          if (named.length === 1 && hasColumn(named[0]!, fold(n.field.value))) return n;
-          // An inner relation's unknown column, an ambiguous name, a row column's field: the one task says.
-          if (named.length > 0 || inner.some((r) => hasColumn(r, qualifier))) {
-            failed = true;
-            return n;
-          }
-          return outerRef(n);
-        }
-        case 'FunctionCall':
-          return { ...n, arguments: n.arguments.map((a) => mapTree(a, replace)), filter: n.filter && mapTree(n.filter, replace), orderBy: n.orderBy && mapTree(n.orderBy, replace) };
-        case 'Cast':
-          return { ...n, expression: mapTree(n.expression, replace) };
-        default:
-          return undefined;
-      }
-    };
-    const rewritten = mapTree(spec, replace);
-    if (failed || relations.size === 0) return undefined;
-
-    // The subquery's conjuncts (WHERE and inner joins' ON alike): equalities between an inner column and an
-    // outer symbol are the keys; those over one inner table and no outer column are pushed into its scan.
-    const onConditions: Expression[] = [];
-    walk(rewritten.from!, (n) => {
-      if (n.type === 'JoinOn') onConditions.push(...andTerms(n.expression));
-    });
-    const terms = [...onConditions, ...(rewritten.where ? andTerms(rewritten.where) : [])];
-    const readsOuter = (e: Expression) => {
-      let reads = false;
-      walk(e, (n) => {
-        if (made.has(n)) reads = true;
-      });
-      return reads;
-    };
-    const pairs: { relation: number; column: string; symbol: string }[] = [];
-    const pushed: Expression[][] = inner.map(() => []);
-    for (const t of terms) {
-      if (!readsOuter(t)) {
-        // Pushed, a conjunct runs again in the subquery: only one whose answer a second run keeps.
-        if (nondeterministic(t)) continue;
-        const r = innerScope.resolve(t);
-        if (r && r.relations.size === 1) pushed[[...r.relations][0]!]!.push(t);
-        continue;
-      }
-      if (t.type !== 'ComparisonExpression' || t.operator !== '=') continue;
-      for (const [a, b] of [[t.left, t.right], [t.right, t.left]] as const) {
-        if (!made.has(b) || b.type !== 'Identifier' || (a.type !== 'Identifier' && a.type !== 'DereferenceExpression')) continue;
-        const r = innerScope.resolve(a);
-        if (!r || r.relations.size !== 1) continue;
-        const relation = [...r.relations][0]!;
-        const column = a.type === 'Identifier' ? fold(a.value) : fold(a.field.value);
-        const innerType = inner[relation]!.layout.columns.find((x) => x.name === column)?.type;
-        const outerType = symbolType(outer, b.value);
-        if (innerType && outerType && hashAlike(innerType, outerType)) pairs.push({ relation, column, symbol: b.value });
-      }
-    }
-    if (pairs.length === 0) return undefined;
+    const placeholders = inner.map((_, i) => placeholderOf(this.placeholders + i));
+    const rewritten = rewriteSubquery(spec, tables.map((t) => t.node), inner, outer, placeholders);
+    if (!rewritten) return undefined;
+    const terms = termsOf(rewritten.spec, inner, outer, rewritten.made);
+    if (terms.keys.length === 0) return undefined;
     // The table with the most keys is hashed; the rest are broadcast.
-    const counts = inner.map((r) => pairs.filter((p) => p.relation === r.index).length);
+    const counts = inner.map((r) => terms.keys.filter((p) => p.relation === r.index).length);
     const keyed = counts.indexOf(Math.max(...counts));
-    const keyPairs = pairs.filter((p) => p.relation === keyed);
-
-    // The columns each table hands on: every name the subquery could read it by (a superset), all of them
-    // for a `*` that is not EXISTS's select list.
+    const keys = terms.keys.filter((p) => p.relation === keyed);
     const exists = c.type === 'ExistsPredicate' || (c.type === 'NotExpression' && c.value.type === 'ExistsPredicate');
-    const names = new Set<string>();
-    const qualified = new Map<string, Set<string>>();
-    walk(rewritten, (n) => {
-      if (n.type === 'DereferenceExpression' && n.base.type === 'Identifier') {
-        const q2 = fold(n.base.value);
-        qualified.set(q2, (qualified.get(q2) ?? new Set()).add(fold(n.field.value)));
-        return false;
-      }
-      if (n.type === 'Identifier') names.add(fold(n.value));
-      return undefined;
-    });
-    const starred = !exists && spec.select.selectItems.some((i) => i.type === 'AllColumns');
-
-    const scans: CorrelatedScan[] = inner.map((r, i) => {
-      const kept = r.layout.columns.map((x) => x.name).filter((x) => starred || names.has(x) || (qualified.get(r.name)?.has(x) ?? false));
-      for (const p of keyPairs) if (i === keyed && !kept.includes(p.column)) kept.push(p.column);
-      const columns = kept.length > 0 ? kept : [r.layout.columns[0]!.name];
-      const own = pushed[i]!;
-      const where = own.length === 0 ? undefined : own.length === 1 ? own[0] : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: own, location: own[0]!.location };
-      const sql = `SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${tableText(r.table)} AS ${quoteIdentifier(r.name)}${where ? ` WHERE ${formatSql(where)}` : ''}`;
-      const source: SemiSource = { query: parseStatement(sql) as Query, placeholder: placeholders[i]!, tables: [r.table], splits: r.layout.splits };
-      const bytes = estimatedBytes(r.layout, new Set(columns));
-      return { source, table: r.table, ...(where ? { where } : {}), sql, columns, ...(i === keyed ? { keys: keyPairs.map((p) => p.column) } : {}), ...(bytes !== undefined ? { bytes } : {}) };
-    });
+    const kept = keptColumns(rewritten.spec, inner, !exists && spec.select.selectItems.some((i) => i.type === 'AllColumns'));
+    const scans = inner.map((r, i) => scanOf(r, placeholders[i]!, terms.pushed[i]!, kept[i]!, i === keyed ? keys.map((p) => p.column) : undefined));
 
     // The conjunct over the outer symbols, its subquery rewritten (the rest of it resolved in the outer scope).
-    const rewrittenSub = { ...sub, query: { ...q, body: rewritten } };
+    const rewrittenSub = { ...sub, query: { ...q, body: rewritten.spec } };
     const swapped = mapTree(c, (n) => (n === sub ? rewrittenSub : undefined));
     const resolved = outer.resolve(swapped, (n) => n === rewrittenSub || (n.type === 'ExistsPredicate' && n.subquery === rewrittenSub));
     if (!resolved) return undefined;
-    for (const s of resolved.symbols) symbols.add(s);
-    for (const i of resolved.relations) relations.add(i);
     this.placeholders += inner.length;
-    const conjunct: CorrelatedConjunct = { expression: resolved.expression, relations, symbols, keys: keyPairs.map((p) => p.symbol), scans };
+    const conjunct: CorrelatedConjunct = {
+      expression: resolved.expression,
+      relations: new Set([...rewritten.relations, ...resolved.relations]),
+      symbols: new Set([...rewritten.symbols, ...resolved.symbols]),
+      keys: keys.map((p) => p.symbol),
+      scans,
+    };
     this.conjuncts.push(conjunct);
     return conjunct;
   }
+}
+
+type Spec = Extract<Query['body'], { type: 'QuerySpecification' }>;
+
+/**
+ * The subquery with each outer column as its symbol (`made`: those symbol nodes) and each table read
+ * through its placeholder: a name resolves among the subquery's own tables first, as Trino's scopes do;
+ * undefined when a name resolves in neither scope (or ambiguously), or it reads no outer column.
+ */
+function rewriteSubquery(spec: Spec, nodes: readonly Table[], inner: readonly PlanRelation[], outer: ColumnScope, placeholders: readonly ScannedTable[]):
+  { spec: Spec; made: ReadonlySet<Node>; symbols: ReadonlySet<string>; relations: ReadonlySet<number> } | undefined {
+  const symbols = new Set<string>();
+  const relations = new Set<number>();
+  const made = new Set<Node>();
+  let failed = false;
+  const hasColumn = (r: PlanRelation, column: string) => r.layout.columns.some((x) => x.name === column);
+  const outerRef = (n: Node): Node => {
+    const r = outer.resolve(n as Expression);
+    if (!r) {
+      failed = true;
+      return n;
+    }
+    for (const s of r.symbols) symbols.add(s);
+    for (const i of r.relations) relations.add(i);
+    made.add(r.expression);
+    return r.expression;
+  };
+  const placeholderAt = (n: Table, at: Node) => tableNode(placeholders[nodes.indexOf(n)]!, at);
+  const replace = (n: Node): Node | undefined => {
+    if (failed || OPAQUE.has(n.type)) return n;
+    switch (n.type) {
+      case 'SingleColumn':
+        return { ...n, expression: mapTree(n.expression, replace) };
+      case 'AllColumns':
+        return n;
+      case 'AliasedRelation':
+        return n.relation.type === 'Table' ? { ...n, relation: placeholderAt(n.relation, n.relation) } : undefined;
+      case 'Table': {
+        // An unaliased table keeps its name as the alias its columns are qualified by.
+        const aliased: AliasedRelation = { type: 'AliasedRelation', location: n.location, relation: placeholderAt(n, n), alias: n.name.parts[n.name.parts.length - 1]!, columnNames: undefined };
+        return aliased;
+      }
+      case 'Identifier': {
+        const owners = inner.filter((r) => hasColumn(r, fold(n.value)));
+        if (owners.length === 1) return n;
+        if (owners.length > 1) failed = true;
+        return failed ? n : outerRef(n);
+      }
+      case 'DereferenceExpression': {
+        const qualifier = n.base.type === 'Identifier' ? fold(n.base.value) : undefined;
+        const named = inner.filter((r) => r.name === qualifier);
+        if (named.length === 1 && hasColumn(named[0]!, fold(n.field.value))) return n;
+        // An inner relation's unknown column, an ambiguous name, a row column's field: the one task says.
+        if (qualifier === undefined || named.length > 0 || inner.some((r) => hasColumn(r, qualifier))) {
+          failed = true;
+          return n;
+        }
+        return outerRef(n);
+      }
+      case 'FunctionCall':
+        return { ...n, arguments: n.arguments.map((a) => mapTree(a, replace)), filter: n.filter && mapTree(n.filter, replace), orderBy: n.orderBy && mapTree(n.orderBy, replace) };
+      case 'Cast':
+        return { ...n, expression: mapTree(n.expression, replace) };
+      default:
+        return undefined;
+    }
+  };
+  const rewritten = mapTree(spec, replace);
+  return failed || relations.size === 0 ? undefined : { spec: rewritten, made, symbols, relations };
+}
+
+/**
+ * The subquery's conjuncts (WHERE and inner joins' ON alike): the keys, equalities between an inner
+ * column and an outer symbol whose types hash alike; and by table, those over it alone and no outer
+ * column (pushed into its scan), but for any calling a nondeterministic function.
+ */
+function termsOf(spec: Spec, inner: readonly PlanRelation[], outer: ColumnScope, made: ReadonlySet<Node>):
+  { keys: { relation: number; column: string; symbol: string }[]; pushed: Expression[][] } {
+  const innerScope = new ColumnScope(inner);
+  const onConditions: Expression[] = [];
+  walk(spec.from!, (n) => {
+    if (n.type === 'JoinOn') onConditions.push(...andTerms(n.expression));
+  });
+  const readsOuter = (e: Expression) => {
+    let reads = false;
+    walk(e, (n) => {
+      if (made.has(n)) reads = true;
+    });
+    return reads;
+  };
+  const keys: { relation: number; column: string; symbol: string }[] = [];
+  const pushed: Expression[][] = inner.map(() => []);
+  for (const t of [...onConditions, ...(spec.where ? andTerms(spec.where) : [])]) {
+    if (!readsOuter(t)) {
+      // Pushed, a conjunct runs again in the subquery: only one whose answer a second run keeps.
+      const r = nondeterministic(t) ? undefined : innerScope.resolve(t);
+      if (r && r.relations.size === 1) pushed[[...r.relations][0]!]!.push(t);
+      continue;
+    }
+    if (t.type !== 'ComparisonExpression' || t.operator !== '=') continue;
+    for (const [a, b] of [[t.left, t.right], [t.right, t.left]] as const) {
+      if (!made.has(b) || b.type !== 'Identifier' || (a.type !== 'Identifier' && a.type !== 'DereferenceExpression')) continue;
+      const r = innerScope.resolve(a);
+      if (!r || r.relations.size !== 1) continue;
+      const relation = [...r.relations][0]!;
+      const column = a.type === 'Identifier' ? fold(a.value) : fold(a.field.value);
+      const innerType = inner[relation]!.layout.columns.find((x) => x.name === column)?.type;
+      const outerType = symbolType(outer, b.value);
+      if (innerType && outerType && hashAlike(innerType, outerType)) keys.push({ relation, column, symbol: b.value });
+    }
+  }
+  return { keys, pushed };
+}
+
+/**
+ * The columns each table hands on: every name the subquery could read it by (a superset), all of them
+ * when `starred` (a `*` that is not EXISTS's select list).
+ */
+function keptColumns(spec: Spec, inner: readonly PlanRelation[], starred: boolean): string[][] {
+  const names = new Set<string>();
+  const qualified = new Map<string, Set<string>>();
+  walk(spec, (n) => {
+    if (n.type === 'DereferenceExpression' && n.base.type === 'Identifier') {
+      const q = fold(n.base.value);
+      qualified.set(q, (qualified.get(q) ?? new Set()).add(fold(n.field.value)));
+      return false;
+    }
+    if (n.type === 'Identifier') names.add(fold(n.value));
+    return undefined;
+  });
+  return inner.map((r) => r.layout.columns.map((x) => x.name).filter((x) => starred || names.has(x) || (qualified.get(r.name)?.has(x) ?? false)));
+}
+
+/** A table's scan: its kept columns (and keys), its own conjuncts, hashed on `keys` or broadcast. */
+function scanOf(r: PlanRelation, placeholder: ScannedTable, own: readonly Expression[], kept: readonly string[], keys: string[] | undefined): CorrelatedScan {
+  const named = [...kept, ...(keys ?? []).filter((k) => !kept.includes(k))];
+  const columns = named.length > 0 ? named : [r.layout.columns[0]!.name];
+  const where = own.length === 0 ? undefined : own.length === 1 ? own[0] : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: own, location: own[0]!.location };
+  const sql = `SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${tableText(r.table)} AS ${quoteIdentifier(r.name)}${where ? ` WHERE ${formatSql(where)}` : ''}`;
+  const source: SemiSource = { query: parseStatement(sql) as Query, placeholder, tables: [r.table], splits: r.layout.splits };
+  const bytes = estimatedBytes(r.layout, new Set(columns));
+  return { source, table: r.table, ...(where ? { where } : {}), sql, columns, ...(keys ? { keys } : {}), ...(bytes !== undefined ? { bytes } : {}) };
 }
 
 /**
