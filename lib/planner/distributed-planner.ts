@@ -54,14 +54,15 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   // Splitting pays only when some table splits; small tables alone stay one task (validChoices).
   const split = a.relations.map((r) => r.layout.splits);
   const made = given ?? chooseJoins(a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!))), relationEdges, split, session);
-  // A semi-join's subquery planned of its own splits its tables (it is checked so): the rest may be small.
-  if (!validChoices(made, n, a.semis.sources.some((x) => x.planned))) return undefined;
-  // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
-  const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => x.stages !== undefined && x.splits);
-  if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => s !== false && (s !== true || !a.semis.sources[i]!.stages))) return undefined;
   // Each correlated subquery's table read over its splits when it splits (the coordinator's word, on a worker).
   const correlatedSplit = given ? (given.correlated ?? []) : a.correlated.scans.map((x) => x.source.splits);
   if (correlatedSplit.length !== a.correlated.scans.length || (!given && !broadcastsFit(a.correlated.scans, session))) return undefined;
+  // A semi-join's subquery planned of its own splits its tables (it is checked so), or a correlated subquery's
+  // table splits: the rest may be small.
+  if (!validChoices(made, n, a.semis.sources.some((x) => x.planned) || correlatedSplit.includes(true))) return undefined;
+  // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
+  const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => x.stages !== undefined && x.splits);
+  if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => s !== false && (s !== true || !a.semis.sources[i]!.stages))) return undefined;
   // A semi-join's subquery that is a join plan of its own (its subquery correlated inside: TPC-H Q20).
   const plannedSemis = a.semis.sources.filter((x) => x.planned);
   if (given && (given.subplans ?? []).length !== plannedSemis.length) return undefined;
