@@ -22,6 +22,7 @@ import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
 import { partialTopN } from './partial-top-n.js';
+import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
 
 /**
  * The distributed plan of `statement`, or undefined when it is not a query this planner takes. Without
@@ -29,7 +30,13 @@ import { partialTopN } from './partial-top-n.js';
  * same fragments follow, or undefined when they do not fit the statement.
  */
 export function planDistributed(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
-  const a = analyse(statement, session, metadata);
+  const planned = planDrafts(statement, session, metadata, given);
+  return planned && { fragments: render(planned.root), choices: planned.choices, tables: planned.tables };
+}
+
+/** The plan's fragments as drafts (its root SINGLE), or undefined; `nested`: a semi-join's subquery planned so (no deeper). */
+function planDrafts(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices, nested = false): { root: Draft; choices: PlanChoices; tables: ScannedTable[] } | undefined {
+  const a = analyse(statement, session, metadata, nested);
   if (!a) return undefined;
   const n = a.relations.length;
 
@@ -39,6 +46,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   for (const e of a.edges) { need(e.left); need(e.right); }
   for (const r of a.residuals) for (const s of r.symbols) need(s);
   for (const s of a.aboveSymbols) need(s);
+  for (const c of a.correlated.conjuncts) for (const s of c.symbols) need(s);
   // A table none of whose columns is read above its scan (count(*) over it) still hands on its rows: by its first column.
   for (const [i, s] of needed.entries()) if (s.size === 0) s.add(symbolOf(i, 0));
 
@@ -46,11 +54,24 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   // Splitting pays only when some table splits; small tables alone stay one task (validChoices).
   const split = a.relations.map((r) => r.layout.splits);
   const made = given ?? chooseJoins(a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!))), relationEdges, split, session);
-  if (!validChoices(made, n)) return undefined;
+  // Each correlated subquery's table read over its splits when it splits (the coordinator's word, on a worker).
+  const correlatedSplit = given ? (given.correlated ?? []) : a.correlated.scans.map((x) => x.source.splits);
+  if (correlatedSplit.length !== a.correlated.scans.length || (!given && !broadcastsFit(a.correlated.scans, session))) return undefined;
+  // A semi-join's subquery planned of its own splits its tables (it is checked so), or a correlated subquery's
+  // table splits: the rest may be small.
+  if (!validChoices(made, n, a.semis.sources.some((x) => x.planned) || correlatedSplit.includes(true))) return undefined;
   // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
   const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => x.stages !== undefined && x.splits);
   if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => s !== false && (s !== true || !a.semis.sources[i]!.stages))) return undefined;
-  const choices: PlanChoices = semiSplit.length > 0 ? { ...made, semis: semiSplit } : made;
+  // A semi-join's subquery that is a join plan of its own (its subquery correlated inside: TPC-H Q20).
+  const plannedSemis = a.semis.sources.filter((x) => x.planned);
+  if (given && (given.subplans ?? []).length !== plannedSemis.length) return undefined;
+  const subplans = plannedSemis.map((x, i) => planDrafts(x.query, session, metadata, given?.subplans?.[i], true));
+  if (subplans.some((x) => x === undefined)) return undefined;
+  const choices: PlanChoices = {
+    ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}),
+    ...(subplans.length > 0 ? { subplans: subplans.map((x) => x!.choices) } : {}),
+  };
 
   const scanDraft = (r: PlanRelation, output: OutputPartitioning): Draft => {
     const symbols = [...needed[r.index]!].sort();
@@ -84,7 +105,11 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
       let semi = semiDrafts.get(source);
       if (!semi) {
         const { stages } = source;
-        if (semiSplit[a.semis.sources.indexOf(source)] && stages) {
+        const subplan = subplans[plannedSemis.indexOf(source)];
+        if (subplan) {
+          semi = subplan.root;
+          semi.output = { kind: 'BROADCAST' };
+        } else if (semiSplit[a.semis.sources.indexOf(source)] && stages) {
           const leaf: Draft = {
             partitioning: 'SOURCE', scan: { table: stages.table, ...(stages.where ? { where: stages.where } : {}) }, sources: [], output: { kind: 'SINGLE' },
             from: () => '', where: [], columns: stages.partialColumns, sql: () => stages.leafSql,
@@ -120,6 +145,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     const out = new Set<string>(a.aboveSymbols);
     for (const e of a.edges) if (!(joined.has(e.leftRelation) && joined.has(e.rightRelation))) { out.add(e.left); out.add(e.right); }
     for (const r of a.residuals) if (!applied.has(r)) for (const s of r.symbols) out.add(s);
+    for (const c of a.correlated.conjuncts) for (const s of c.symbols) out.add(s);
     return [...out].filter((s) => joined.has(relationOfSymbol(s))).sort();
   };
 
@@ -152,6 +178,12 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     applyResiduals(probe);
   }
   if (applied.size !== a.residuals.length) return undefined;
+  // Correlated subqueries once every outer relation is joined, co-partitioned with their tables.
+  const correlated = a.correlated.conjuncts;
+  if (correlated.length > 0) {
+    const handOn = (from: number) => [...new Set([...a.aboveSymbols, ...correlated.slice(from).flatMap((c) => [...c.symbols])])].sort();
+    probe = applyCorrelated(probe, correlated, handOn, correlatedSplit);
+  }
 
   // The query's own work over the joined rows: partial aggregation in the last join's tasks and the final
   // in the root when it splits so, else all of it in the root.
@@ -187,8 +219,8 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   }
   // Every table any fragment reads: a user with a mask or row filter on one runs the query as one task.
   const tables = new Map<string, ScannedTable>();
-  for (const t of [...a.relations.map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables)]) tables.set(`${t.catalog}\u0000${t.schema}\u0000${t.table}`, t);
-  return { fragments: render(root), choices, tables: [...tables.values()] };
+  for (const t of [...a.relations.map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...a.correlated.scans.map((x) => x.table)]) tables.set(`${t.catalog}\u0000${t.schema}\u0000${t.table}`, t);
+  return { root, choices, tables: [...tables.values()] };
 }
 
 function columnNames(r: PlanRelation, symbols: ReadonlySet<string>): Set<string> {

@@ -58,6 +58,10 @@ export interface PlanChoices {
   split: readonly boolean[];
   /** Whether each semi-join's subquery (in the query's order) runs in two stages over its table's splits. */
   semis?: readonly boolean[];
+  /** Whether each table of a correlated subquery (correlated-subqueries.ts, in the query's order) is read over its splits. */
+  correlated?: readonly boolean[];
+  /** The choices of each semi-join's subquery planned as a join plan of its own (in the query's order; they have none deeper). */
+  subplans?: readonly PlanChoices[];
 }
 
 export interface DistributedPlan {

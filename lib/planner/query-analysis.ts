@@ -10,6 +10,7 @@ import { ColumnScope, relationsOf, type PlanRelation, type ResolvedExpression } 
 import { andTerms, innerJoinTables, tableNode } from './plan-trees.js';
 import { DerivedScope, derivedColumnName, mergeableDerived } from './derived-tables.js';
 import { SemiJoins } from './semi-joins.js';
+import { CorrelatedSubqueries } from './correlated-subqueries.js';
 import { EXCHANGE_CATALOG } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -48,9 +49,12 @@ export interface Analysis {
   aboveSymbols: ReadonlySet<string>;
   /** Stand-alone IN subqueries, read as broadcast sources (semi-joins.ts). */
   semis: SemiJoins;
+  /** Conjuncts with a subquery correlated by an equality, evaluated co-partitioned (correlated-subqueries.ts). */
+  correlated: CorrelatedSubqueries;
 }
 
-export function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata): Analysis | undefined {
+/** `nested`: the statement is a semi-join's subquery, whose own subqueries are no join plans of their own. */
+export function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, nested = false): Analysis | undefined {
   if (statement.type !== 'Query' || statement.with || statement.offset) return undefined;
   if (statement.limit && statement.limit.type !== 'Limit') return undefined;
   if (statement.body.type !== 'QuerySpecification') return undefined;
@@ -89,11 +93,16 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
       residuals.push(r);
     }
   }
-  const semis = new SemiJoins(session, metadata);
+  // A subquery that is no stand-alone one may still be a join plan of its own (Q20's, correlated inside).
+  const semis = new SemiJoins(session, metadata, nested ? undefined : (q) => tablesRead(analyse(q, session, metadata, true)));
+  const correlated = new CorrelatedSubqueries(session, metadata);
   for (const written of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
     const c = semis.rewrite(written);
     const r = scope.resolve(c, semis.isPlaceholder);
-    if (!r) return undefined;
+    if (!r) {
+      if (!correlated.read(c, scope)) return undefined;
+      continue;
+    }
     const e = r.expression;
     if (r.relations.size === 1) {
       pushed[[...r.relations][0]!]!.push(c);
@@ -106,7 +115,7 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
   }
 
   // One table is the two-stage path's (aggregate-stages.ts), unless a semi-join joins it to its subquery's.
-  if (relations.length < 2 && semis.sources.length === 0) return undefined;
+  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0) return undefined;
 
   // The query above the joins: its select, GROUP BY, HAVING and ORDER BY as symbols over JOINED.
   const symbols = new Set<string>();
@@ -156,10 +165,15 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
   }
   const aboveSpec: QuerySpecification = { ...spec, select: { ...spec.select, selectItems: items }, from: tableNode(JOINED, spec), where: undefined, groupBy, having };
   const above: Query = { ...statement, body: aboveSpec, orderBy };
-  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols, semis };
+  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols, semis, correlated };
 }
 
 /** The relation a symbol belongs to (symbolOf's shape). */
 export function relationOfSymbol(symbol: string): number {
   return Number(symbol.slice('vivace_r'.length, symbol.lastIndexOf('_')));
+}
+
+/** Every table an analysed query reads (its relations, and its subqueries' tables), or undefined. */
+function tablesRead(a: Analysis | undefined): ScannedTable[] | undefined {
+  return a && [...a.relations.map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...a.correlated.scans.map((x) => x.table)];
 }

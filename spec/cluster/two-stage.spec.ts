@@ -206,8 +206,9 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
   });
 
   it('a mask or row filter on any table a distributed plan reads, even only in a semi-join\'s subquery, runs the query as one task', async () => {
-    // Q16 reads supplier only in its NOT IN subquery (a semi-join source); Q3 joins customer; Q17 gathers part.
-    for (const [number, table] of [[16, 'supplier'], [3, 'customer'], [17, 'part']] as const) {
+    // Q16 reads supplier only in its NOT IN subquery (a semi-join source); Q3 joins customer; Q17 joins part;
+    // Q21 reads nation outside its correlated subqueries, Q20 lineitem only in the one nested in its IN; Q22 gathers orders.
+    for (const [number, table] of [[16, 'supplier'], [3, 'customer'], [17, 'part'], [21, 'nation'], [20, 'lineitem'], [22, 'orders']] as const) {
       w0.copies.length = 0;
       w1.copies.length = 0;
       const guarded = remoteEngine(list, { connectors: builtInConnectors(TPCH, { tpchMinRows: 0 }), stages: { guarded: (user, t) => user === tiny.user && t.table === table } });

@@ -16,6 +16,8 @@ import { request, runStatement } from '../support/http.js';
 import { runOn, session } from '../cluster/cluster-harness.js';
 import { expectSameRows } from '../cluster/same-rows.js';
 import { killWorkerRunning, startTpchCluster, stopTpchCluster, workerTasks, type TpchCluster } from './cluster-nodes.js';
+import { distributedPlanFor } from '../../lib/planner/statement-plans.js';
+import { tinyMetadata } from '../planner/fragment-runner.js';
 
 const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
 const SECRET = 'two-stage-e2e-secret';
@@ -54,6 +56,31 @@ describe('e2e: two stages across two worker processes (the default, every table 
       const nodes = new Set(flatten(info.body.outputStage as StageNode).flatMap((s) => (s.tasks ?? []).map((t) => t.taskStatus.nodeId)));
       expect([...nodes].sort(), `Q${q.number} workers`).to.deep.equal([...cluster.workerUrls.keys()].sort());
       if (q.sql === Q1 || q.sql === Q6) expect(stages[1], `Q${q.number} leaf stage`).to.include({ nodes: 2, completedSplits: 2 });
+    }
+  });
+
+  it('Q2, Q17, Q20 and Q21 at tiny: each correlated subquery meets its table in a HASH stage with tasks on both workers', async () => {
+    // The plan the coordinator makes (every tiny table splits here): the HASH fragment that evaluates the
+    // correlated subquery reads a scan of its table hashed on the correlation keys.
+    const metadata = tinyMetadata(() => true);
+    for (const n of [2, 17, 20, 21]) {
+      const q = TPCH_QUERIES[n - 1]!;
+      const plan = distributedPlanFor(q.sql, session({ catalog: 'tpch', schema: 'tiny' }), metadata)!;
+      const byId = new Map(plan.fragments.map((f) => [f.id, f]));
+      const hashed = plan.fragments.filter((f) => f.partitioning === 'HASH' && f.sql.includes('(SELECT ') && f.sources.some((s) => {
+        const source = byId.get(s.fragmentId)!;
+        return source.output.kind === 'HASH' && source.columns.every((c) => !c.startsWith('vivace_'));
+      }));
+      expect(hashed, `Q${n}: the HASH fragment of its correlated subquery`).to.have.length(1);
+      const result = await runStatement(cluster.url, q.sql, headersFor('tiny'));
+      expect(result.final.stats.state, `Q${n}: ${JSON.stringify(result.final.error)}`).to.equal('FINISHED');
+      expectSameRows(result.rows, (await runOn(local, q.sql, session({ catalog: 'tpch', schema: 'tiny' }))).rows, `Q${n}`);
+      const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: headersFor('tiny') });
+      const stages = flatten(info.body.outputStage as StageNode);
+      // A stage per fragment below the root (the root's stage id is the query's own).
+      expect(stages.slice(1).map((s) => Number(s.stageId)).sort((x, y) => x - y), `Q${n}: a stage per fragment`).to.deep.equal(plan.fragments.slice(1).map((f) => f.id).sort((x, y) => x - y));
+      const stage = stages.find((s) => s.stageId === String(hashed[0]!.id))!;
+      expect(new Set((stage.tasks ?? []).map((t) => t.taskStatus.nodeId)), `Q${n}: the HASH stage's workers`).to.deep.equal(new Set(cluster.workerUrls.keys()));
     }
   });
 

@@ -5,16 +5,11 @@ import fc from 'fast-check';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { parseStatement } from '../../lib/sql/index.js';
 import { planDistributed } from '../../lib/planner/distributed-planner.js';
-import type { PlannerMetadata, PlannerSession } from '../../lib/planner/planner.types.js';
-import { plannerDuckDb, rowsOf, runPlan, sortedRows, translate } from './fragment-runner.js';
+import type { PlannerSession } from '../../lib/planner/planner.types.js';
+import { createSmallLakeTables, plannerDuckDb, rowsOf, runPlan, smallLakeMetadata, sortedRows, translate } from './fragment-runner.js';
 
 const TABLES = ['a', 'b', 'c'] as const;
-const metadata: PlannerMetadata = {
-  table(t) {
-    if (t.catalog !== 'lake' || t.schema !== 's' || !(TABLES as readonly string[]).includes(t.table)) return undefined;
-    return { columns: [{ name: 'k', type: 'integer' }, { name: 'g', type: 'varchar' }, { name: 'v', type: 'bigint' }], splits: t.table !== 'c', rows: 40 };
-  },
-};
+const metadata = smallLakeMetadata(TABLES, (t) => t !== 'c');
 
 /** A generated query: a chain of tables joined on k (or g), filters, and one of a few output shapes. */
 const queries = fc.record({
@@ -70,14 +65,7 @@ describe('distributed planner: generated joins give the one-task answer', functi
 
   before(async () => {
     ({ connection, close } = await plannerDuckDb());
-    await connection.run('ATTACH \':memory:\' AS lake');
-    await connection.run('CREATE SCHEMA lake.s');
-    // Small tables with repeated keys, NULLs and a few groups, fixed by a seed so a failure replays.
-    await connection.run('SELECT setseed(0.42)');
-    for (const t of TABLES) {
-      await connection.run(`CREATE TABLE lake.s.${t} AS SELECT CASE WHEN random() < 0.1 THEN NULL ELSE CAST(floor(random() * 12) AS INTEGER) END AS k,
-        CASE WHEN random() < 0.1 THEN NULL ELSE chr(97 + CAST(floor(random() * 4) AS INTEGER)) END AS g, CAST(floor(random() * 10) AS BIGINT) AS v FROM range(40)`);
-    }
+    await createSmallLakeTables(connection, TABLES, 0.42);
   });
   after(() => close?.());
 

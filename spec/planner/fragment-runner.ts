@@ -17,6 +17,9 @@ import { translateStatement } from '../../lib/sql/duckdb-translation.js';
 import { quoteIdentifier } from '../../lib/sql/sql-formatter.js';
 import type { DistributedPlan, PlanFragment } from '../../lib/planner/fragment.types.js';
 
+/** DuckDB's numeric types (the worker hashes Presto's numeric types as DOUBLE). */
+const NUMERIC = /^(?:U?TINYINT|U?SMALLINT|U?INTEGER|U?BIGINT|U?HUGEINT|FLOAT|DOUBLE|DECIMAL\(\d+,\d+\))$/u;
+
 export interface RunOptions {
   /** Tasks of a SOURCE fragment (slices of its table) and of a HASH fragment (buckets). */
   tasks: number;
@@ -75,7 +78,9 @@ export async function runPlan(connection: DuckDBConnection, plan: DistributedPla
       const consumer = consumerOf.get(f.id);
       if (f.output.kind === 'HASH' && consumer) {
         const buckets = taskCount(consumer);
-        const keys = f.output.keys.map((k) => quoteIdentifier(k)).join(', ');
+        // Numeric keys hashed as DOUBLE, as the worker hashes them (stage-runner.ts): 1 = 1.0 lands alike.
+        const types = new Map((await rowsOf(connection, `DESCRIBE SELECT * FROM (${sql})`)).map((r) => [String(r[0]), String(r[1])]));
+        const keys = f.output.keys.map((k) => (NUMERIC.test(types.get(k) ?? '') ? `CAST(${quoteIdentifier(k)} AS DOUBLE)` : quoteIdentifier(k))).join(', ');
         await connection.run(`CREATE TEMP TABLE ${output} AS SELECT *, hash(${keys}) % ${buckets} AS vivace_bucket FROM (${sql})`);
       } else {
         await connection.run(`CREATE TEMP TABLE ${output} AS ${sql}`);
@@ -108,11 +113,12 @@ export async function tinyDuckDb(): Promise<{ connection: DuckDBConnection; clos
   return db;
 }
 
-/** Mocha hooks holding a tinyDuckDb for a describe block: the getter answers its connection. */
-export function withTinyDuckDb(): () => DuckDBConnection {
+/** Mocha hooks holding a tinyDuckDb for a describe block (after `setup`): the getter answers its connection. */
+export function withTinyDuckDb(setup?: (connection: DuckDBConnection) => Promise<void>): () => DuckDBConnection {
   let db: { connection: DuckDBConnection; close(): void } | undefined;
   before(async () => {
     db = await tinyDuckDb();
+    await setup?.(db.connection);
   });
   after(() => db?.close());
   return () => db!.connection;
@@ -127,6 +133,31 @@ export function tinyMetadata(splits: (table: string) => boolean): PlannerMetadat
     table(t) {
       const columns = t.catalog === 'tpch' && t.schema === 'tiny' ? tpchTableColumns(t.table) : undefined;
       return columns && { columns: columns.map((c) => ({ name: c.name, type: formatType(c.type) })), splits: splits(t.table), rows: TINY_ROWS[t.table] };
+    },
+  };
+}
+
+/**
+ * Small tables lake.s.<name> (k integer, g varchar, v bigint, 40 rows) in an attached `lake`, with repeated
+ * keys (`keys` values), NULLs and a few groups, fixed by `seed` so a failure replays; `nullV`: v has NULLs too.
+ */
+export async function createSmallLakeTables(connection: DuckDBConnection, names: readonly string[], seed: number, keys = 12, nullV = false): Promise<void> {
+  await connection.run('ATTACH \':memory:\' AS lake');
+  await connection.run('CREATE SCHEMA lake.s');
+  await connection.run(`SELECT setseed(${seed})`);
+  const v = 'CAST(floor(random() * 10) AS BIGINT)';
+  for (const t of names) {
+    await connection.run(`CREATE TABLE lake.s.${t} AS SELECT CASE WHEN random() < 0.1 THEN NULL ELSE CAST(floor(random() * ${keys}) AS INTEGER) END AS k,
+      CASE WHEN random() < 0.1 THEN NULL ELSE chr(97 + CAST(floor(random() * 4) AS INTEGER)) END AS g, ${nullV ? `CASE WHEN random() < 0.1 THEN NULL ELSE ${v} END` : v} AS v FROM range(40)`);
+  }
+}
+
+/** The planner's metadata of those tables: the ones `splits` names read over splits. */
+export function smallLakeMetadata(names: readonly string[], splits: (table: string) => boolean): PlannerMetadata {
+  return {
+    table(t) {
+      if (t.catalog !== 'lake' || t.schema !== 's' || !names.includes(t.table)) return undefined;
+      return { columns: [{ name: 'k', type: 'integer' }, { name: 'g', type: 'varchar' }, { name: 'v', type: 'bigint' }], splits: splits(t.table), rows: 40 };
     },
   };
 }

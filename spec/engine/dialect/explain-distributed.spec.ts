@@ -11,6 +11,7 @@ import type { DistributedPlan } from '../../../lib/planner/fragment.types.js';
 import type { Session } from '../../../lib/protocol/types.js';
 import { generatedTiny } from '../../support/generated-tiny.js';
 import { tinyMetadata } from '../../planner/fragment-runner.js';
+import { TPCH_QUERIES } from '../../../lib/tpch/queries/tpch-queries.js';
 import { runSql, testSession } from '../engine-helpers.js';
 import { FileBasedAccessControl } from '../../../lib/security/access-control.js';
 import { parseAccessRules } from '../../../lib/security/access-rules.js';
@@ -134,6 +135,31 @@ describe('dialect: EXPLAIN of a distributed plan', function () {
     expect(join.fragment.sources.map((s) => s.fragmentId).sort()).to.deep.equal([orders.fragment.id, lineitem.fragment.id].sort());
     expect(join.block.match(/RemoteSource/g)).to.have.length(2);
     expect(join.block).to.include(', distribution = PARTITIONED]').and.include('Distribution: PARTITIONED');
+  });
+
+  it('correlated subqueries (TPC-H Q17, Q21) print their HASH fragment reading the outer rows and their tables, hashed on the correlation key', async () => {
+    const sql = `SELECT sum(l.extendedprice) / 7.0 AS avg_yearly FROM lineitem l, part p WHERE p.partkey = l.partkey AND p.brand = 'Brand#23'
+      AND p.container = 'MED BOX' AND l.quantity < (SELECT 0.2 * avg(l2.quantity) FROM lineitem l2 WHERE l2.partkey = p.partkey)`;
+    const text = await explain(`EXPLAIN (TYPE DISTRIBUTED) ${sql}`, tiny());
+    const plan = plans.get(sql)!;
+    expectFragments(text, plan);
+    const inner = fragmentOf(plan, text, (f) => f.scan?.table.table === 'lineitem' && f.sql.includes('AS "l2"'));
+    expect(inner.block).to.include('    Output partitioning: HASH [partkey]').and.match(/(TableScan|ScanFilter)\[table = tpch:tiny:lineitem/);
+    const stage = fragmentOf(plan, text, (f) => f.sources.some((s) => s.fragmentId === inner.fragment.id));
+    expect(stage.fragment.partitioning).to.equal('HASH');
+    expect(stage.block.match(/RemoteSource/g)).to.have.length(2);
+    const outer = fragmentOf(plan, text, (f) => stage.fragment.sources.some((s) => s.fragmentId === f.id) && f.id !== inner.fragment.id);
+    expect(outer.block).to.match(/\n {4}Output partitioning: HASH \[vivace_\w+\]\n/);
+    // Q21's EXISTS and NOT EXISTS on l1.orderkey: one HASH fragment reading the outer rows and both lineitem scans.
+    const q21 = TPCH_QUERIES[20]!.sql;
+    const text21 = await explain(`EXPLAIN (TYPE DISTRIBUTED) ${q21}`, tiny());
+    const plan21 = plans.get(q21)!;
+    expectFragments(text21, plan21);
+    const scans = plan21.fragments.filter((f) => f.scan?.table.table === 'lineitem' && f.output.kind === 'HASH' && f.output.keys.join() === 'orderkey');
+    expect(scans).to.have.length(2);
+    const stage21 = fragmentOf(plan21, text21, (f) => scans.every((x) => f.sources.some((s) => s.fragmentId === x.id)));
+    expect(stage21.fragment.partitioning).to.equal('HASH');
+    expect(stage21.block.match(/RemoteSource/g)).to.have.length(3);
   });
 
   it('a query the join planner leaves gathered (a subquery) prints each table in its fragment and the root over them', async () => {
