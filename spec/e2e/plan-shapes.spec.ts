@@ -1,0 +1,47 @@
+// `vivace serve --workers 2` as real processes (vivace.distributed-tpch-min-rows=0: every tpch table
+// splits), over tpch.tiny: plan shapes beyond joins run in stages across both workers and answer as DuckDB
+// in process does, with the statement's column names and types. One-table aggregates beyond count, sum,
+// min, max and avg split into partial and final (aggregate-stages.ts).
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { defaultConfig } from '../../lib/config.js';
+import type { OutputColumn } from '../../lib/protocol/types.js';
+import { request, runStatement } from '../support/http.js';
+import { runOn, session } from '../cluster/cluster-harness.js';
+import { expectSameRows } from '../cluster/same-rows.js';
+import { sortedRows } from '../planner/fragment-runner.js';
+import { formatType } from '../../lib/protocol/presto-type.js';
+import { withTpchCluster } from './cluster-nodes.js';
+
+const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
+const SECRET = 'plan-shapes-e2e-secret';
+const headers = { 'X-Trino-User': 'alice', 'X-Trino-Catalog': 'tpch', 'X-Trino-Schema': 'tiny' };
+
+interface StageNode { stageId: string; nodes: number; subStages: StageNode[]; tasks?: { taskStatus: { nodeId: string } }[] }
+const flatten = (s: StageNode): StageNode[] => [s, ...s.subStages.flatMap(flatten)];
+
+describe('e2e: more plan shapes in stages across two worker processes', function () {
+  this.timeout(180_000);
+  const started = withTpchCluster(SHARED_TPCH, SECRET, 'vivace-e2e-plan-shapes-');
+
+  /** Runs `sql` on the cluster and in process: the same rows, names and types, in `stages` stages or more, with tasks on both workers. */
+  async function expectStaged(sql: string, stages: number, ordered = false): Promise<void> {
+    const { cluster, local } = started();
+    const result = await runStatement(cluster.url, sql, headers);
+    expect(result.final.stats.state, `${sql}: ${JSON.stringify(result.final.error)}`).to.equal('FINISHED');
+    const expected = await runOn(local, sql, session({ catalog: 'tpch', schema: 'tiny' }));
+    expectSameRows(ordered ? result.rows : sortedRows(result.rows), ordered ? expected.rows : sortedRows(expected.rows), sql);
+    const columns = (result.responses.find((r) => r.columns)?.columns ?? []) as { name: string; type: string }[];
+    expect(columns.map((c) => [c.name, c.type]), `${sql} columns`).to.deep.equal((expected.columns as OutputColumn[]).map((c) => [c.name, formatType(c.type)]));
+    expect(flatten(result.final.stats.rootStage as StageNode).length, `${sql} stages`).to.be.at.least(stages);
+    const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers });
+    const nodes = new Set(flatten(info.body.outputStage as StageNode).flatMap((s) => (s.tasks ?? []).map((t) => t.taskStatus.nodeId)));
+    expect([...nodes].sort(), `${sql} workers`).to.deep.equal([...cluster.workerUrls.keys()].sort());
+  }
+
+  it('bool_and, every, bool_or, count_if, arbitrary, max_by and min_by: partial in the leaves, final in the root', async () => {
+    await expectStaged(`SELECT orderpriority, bool_and(totalprice > 1000) AS a, every(orderstatus <> 'X') AS e, bool_or(totalprice > 500000) AS o,
+      count_if(totalprice > 100000) AS n, arbitrary(orderpriority) AS p, max_by(clerk, orderkey) AS c, min_by(orderdate, orderkey) AS d
+      FROM orders GROUP BY orderpriority ORDER BY 1`, 2, true);
+  });
+});
