@@ -1,7 +1,8 @@
 // `vivace serve --workers 2` as real processes (vivace.distributed-tpch-min-rows=0: every tpch table
 // splits), over tpch.tiny: plan shapes beyond joins run in stages across both workers and answer as DuckDB
 // in process does, with the statement's column names and types. One-table aggregates beyond count, sum,
-// min, max and avg split into partial and final (aggregate-stages.ts).
+// min, max and avg split into partial and final (aggregate-stages.ts); windows partition their rows across
+// HASH buckets (window-stages.ts).
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { defaultConfig } from '../../lib/config.js';
@@ -43,5 +44,11 @@ describe('e2e: more plan shapes in stages across two worker processes', function
     await expectStaged(`SELECT orderpriority, bool_and(totalprice > 1000) AS a, every(orderstatus <> 'X') AS e, bool_or(totalprice > 500000) AS o,
       count_if(totalprice > 100000) AS n, arbitrary(orderpriority) AS p, max_by(clerk, orderkey) AS c, min_by(orderdate, orderkey) AS d
       FROM orders GROUP BY orderpriority ORDER BY 1`, 2, true);
+  });
+
+  it('windows partitioned on their keys: scan, HASH buckets, root (three stages)', async () => {
+    await expectStaged(`SELECT o.custkey, o.orderkey, rank() OVER (PARTITION BY o.custkey ORDER BY o.totalprice DESC, o.orderkey) AS r,
+      sum(o.shippriority) OVER (PARTITION BY custkey) AS s FROM orders o WHERE o.orderstatus = 'F' ORDER BY r, o.orderkey LIMIT 25`, 3, true);
+    await expectStaged('SELECT orderkey, linenumber, lag(quantity) OVER (PARTITION BY orderkey ORDER BY linenumber) AS before FROM lineitem WHERE linenumber > 5', 3);
   });
 });

@@ -9,7 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { parseStatement } from '../../lib/sql/index.js';
 import { planStages } from '../../lib/planner/aggregate-stages.js';
 import { fragmentsOfStages } from '../../lib/cluster/distributed-plan.js';
-import { withLakeDuckDb } from './lake-tables.js';
+import { randomInts, randomLetters, withLakeDuckDb } from './lake-tables.js';
 import { rowsOf, runPlan, sortedRows, translate, withTinyDuckDb } from './fragment-runner.js';
 
 const TPCH = new Set(['tpch']);
@@ -69,11 +69,8 @@ describe('aggregate stages: more aggregates split into partial and final', funct
 describe('aggregate stages: generated aggregates over small random tables give the one-task answer', function () {
   this.timeout(120_000);
   // u is unique (max_by's key has one best row); k, g, v and b have NULLs and repeats.
-  const connection = withLakeDuckDb(0.29, [`CREATE TABLE lake.s.t AS SELECT CASE WHEN random() < 0.1 THEN NULL ELSE CAST(floor(random() * 5) AS INTEGER) END AS k,
-    CASE WHEN random() < 0.15 THEN NULL ELSE chr(97 + CAST(floor(random() * 3) AS INTEGER)) END AS g,
-    CASE WHEN random() < 0.1 THEN NULL ELSE CAST(floor(random() * 10) AS BIGINT) END AS v,
-    CASE WHEN random() < 0.2 THEN NULL ELSE random() < 0.7 END AS b,
-    CAST(i * 7919 % 101 AS BIGINT) AS u FROM range(60) r(i)`]);
+  const connection = withLakeDuckDb(0.29, [`CREATE TABLE lake.s.t AS SELECT ${randomInts('k', 5, 0.1)}, ${randomLetters('g', 3, 0.15)}, ${randomInts('v', 10, 0.1, 'BIGINT')},
+    CASE WHEN random() < 0.2 THEN NULL ELSE random() < 0.7 END AS b, CAST(i * 7919 % 101 AS BIGINT) AS u FROM range(60) r(i)`]);
 
   const AGGREGATES = [
     'bool_and(b)', 'every(v > 1)', 'bool_or(b)', 'bool_or(v > 8)', 'count_if(b)', 'count_if(v > 4)',

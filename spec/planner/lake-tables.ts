@@ -13,3 +13,11 @@ export function withLakeDuckDb(seed: number, tables: readonly string[]): () => D
   after(() => db?.close());
   return () => db!.connection;
 }
+
+/** A column `name` of random integers 0..n-1 (NULL with probability `nulls`), for a CREATE TABLE ... AS SELECT. */
+export const randomInts = (name: string, n: number, nulls: number, type = 'INTEGER'): string =>
+  `CASE WHEN random() < ${nulls} THEN NULL ELSE CAST(floor(random() * ${n}) AS ${type}) END AS ${name}`;
+
+/** A column `name` of random letters among the first n (NULL with probability `nulls`). */
+export const randomLetters = (name: string, n: number, nulls: number): string =>
+  `CASE WHEN random() < ${nulls} THEN NULL ELSE chr(97 + CAST(floor(random() * ${n}) AS INTEGER)) END AS ${name}`;
