@@ -2,7 +2,7 @@
 // splits), over tpch.tiny: plan shapes beyond joins run in stages across both workers and answer as DuckDB
 // in process does, with the statement's column names and types. One-table aggregates beyond count, sum,
 // min, max and avg split into partial and final (aggregate-stages.ts); windows partition their rows across
-// HASH buckets (window-stages.ts).
+// HASH buckets (window-stages.ts); UNION [ALL] plans each branch on its own (union-stages.ts).
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { defaultConfig } from '../../lib/config.js';
@@ -50,5 +50,13 @@ describe('e2e: more plan shapes in stages across two worker processes', function
     await expectStaged(`SELECT o.custkey, o.orderkey, rank() OVER (PARTITION BY o.custkey ORDER BY o.totalprice DESC, o.orderkey) AS r,
       sum(o.shippriority) OVER (PARTITION BY custkey) AS s FROM orders o WHERE o.orderstatus = 'F' ORDER BY r, o.orderkey LIMIT 25`, 3, true);
     await expectStaged('SELECT orderkey, linenumber, lag(quantity) OVER (PARTITION BY orderkey ORDER BY linenumber) AS before FROM lineitem WHERE linenumber > 5', 3);
+  });
+
+  it('UNION ALL and UNION: each branch in its own fragments side by side, the root unions, sorts and limits', async () => {
+    await expectStaged(`SELECT orderpriority AS k, count(*) AS n FROM orders GROUP BY 1 UNION ALL SELECT name, nationkey FROM nation
+      UNION ALL SELECT o.orderpriority, count(*) FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey WHERE l.quantity > 49 GROUP BY 1
+      UNION ALL SELECT returnflag, count(*) FROM lineitem WHERE shipmode = 'AIR' GROUP BY returnflag ORDER BY k, n`, 5, true);
+    await expectStaged(`SELECT orderkey, totalprice * 2, 'o' AS source FROM orders WHERE totalprice > 450000
+      UNION SELECT orderkey, extendedprice, 'l' FROM lineitem WHERE extendedprice > 100000 ORDER BY 2 DESC LIMIT 12`, 3, true);
   });
 });

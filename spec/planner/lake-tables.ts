@@ -1,7 +1,9 @@
 // A DuckDB with the engine's macros and small tables in lake.s (the catalog the planner specs split), made
-// by each describe block's own SQL: the data of the property specs over generated statements.
+// by each describe block's own SQL: the data of the property specs over generated statements; and a plan's
+// answer beside the one-task answer.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { plannerDuckDb } from './fragment-runner.js';
+import type { DistributedPlan } from '../../lib/planner/fragment.types.js';
+import { plannerDuckDb, rowsOf, runPlan, sortedRows, translate } from './fragment-runner.js';
 
 /** Mocha hooks holding such a DuckDB, seeded (a failure replays), its tables made by `tables`. */
 export function withLakeDuckDb(seed: number, tables: readonly string[]): () => DuckDBConnection {
@@ -21,3 +23,10 @@ export const randomInts = (name: string, n: number, nulls: number, type = 'INTEG
 /** A column `name` of random letters among the first n (NULL with probability `nulls`). */
 export const randomLetters = (name: string, n: number, nulls: number): string =>
   `CASE WHEN random() < ${nulls} THEN NULL ELSE chr(97 + CAST(floor(random() * ${n}) AS INTEGER)) END AS ${name}`;
+
+/** The plan's answer and the one-task answer, each in canonical order unless `ordered`. */
+export async function planAnswers(connection: DuckDBConnection, sql: string, plan: DistributedPlan, options: { tasks: number; catalog: string; schema: string }, ordered: boolean) {
+  const actual = await runPlan(connection, plan, options);
+  const expected = await rowsOf(connection, translate(sql, options));
+  return ordered ? { actual, expected } : { actual: sortedRows(actual), expected: sortedRows(expected) };
+}

@@ -34,4 +34,12 @@ describe('plan shapes: EXPLAIN (TYPE DISTRIBUTED) of windows and UNION', functio
     expect(text).to.include('Output partitioning: HASH [custkey]').and.include('ScanFilter[table = tpch:tiny:orders');
     expect(text.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/g)).to.have.length(2);
   });
+
+  it('a UNION ALL: each branch\'s fragments under the SINGLE root, which reads every branch', async () => {
+    const text = await explain(`SELECT orderpriority AS k, count(*) AS n FROM orders GROUP BY 1 UNION ALL SELECT name, nationkey FROM nation
+      UNION ALL SELECT linestatus, linenumber FROM lineitem WHERE quantity > 49 ORDER BY k LIMIT 3`);
+    expect(text.match(/^Fragment \d+ \[[A-Z]+\]$/gm)).to.deep.equal(['Fragment 0 [SINGLE]', 'Fragment 1 [SINGLE]', 'Fragment 2 [SINGLE]', 'Fragment 3 [SOURCE]', 'Fragment 4 [SOURCE]']);
+    expect(text.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/g)).to.have.length(4);
+    expect(text).to.include('tpch:tiny:nation').and.include('tpch:tiny:lineitem').and.include('tpch:tiny:orders');
+  });
 });

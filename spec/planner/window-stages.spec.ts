@@ -5,23 +5,14 @@
 // generated windows and any number of tasks.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { parseStatement } from '../../lib/sql/index.js';
 import { planWindowed } from '../../lib/planner/window-stages.js';
 import type { PlannerMetadata, PlannerSession } from '../../lib/planner/planner.types.js';
-import type { DistributedPlan } from '../../lib/planner/fragment.types.js';
-import { rowsOf, runPlan, sortedRows, tinyMetadata, translate, withTinyDuckDb } from './fragment-runner.js';
-import { randomInts, randomLetters, withLakeDuckDb } from './lake-tables.js';
+import { tinyMetadata, withTinyDuckDb } from './fragment-runner.js';
+import { planAnswers, randomInts, randomLetters, withLakeDuckDb } from './lake-tables.js';
 
 const session: PlannerSession = { catalog: 'tpch', schema: 'tiny', joinDistribution: 'AUTOMATIC', maxBroadcastBytes: 100 * 1024 * 1024 };
 const metadata = tinyMetadata((t) => t === 'orders' || t === 'lineitem');
-
-/** The plan's answer and the one-task answer, each in canonical order unless `ordered`. */
-export async function planAnswers(connection: DuckDBConnection, sql: string, plan: DistributedPlan, options: { tasks: number; catalog: string; schema: string }, ordered: boolean) {
-  const actual = await runPlan(connection, plan, options);
-  const expected = await rowsOf(connection, translate(sql, options));
-  return ordered ? { actual, expected } : { actual: sortedRows(actual), expected: sortedRows(expected) };
-}
 
 describe('window stages: windows partitioned across buckets', function () {
   this.timeout(120_000);
