@@ -216,6 +216,23 @@ function columnName(item: Extract<SelectItem, { type: 'SingleColumn' }>): Identi
   return undefined;
 }
 
+/**
+ * ` ORDER BY ... LIMIT n` (or ` LIMIT n`) over a branch's output columns when the query limits its rows
+ * and each sort key is an output column (by ordinal or name), as Trino pushes a partial TopN (or LIMIT)
+ * through a union's sources: the first n rows of the union are among the first n of its branches.
+ */
+function partialTopN(query: Query, names: readonly (Identifier | undefined)[]): string {
+  if (query.limit?.type !== 'Limit' || query.limit.rowCount.type !== 'LongLiteral') return '';
+  const keys: string[] = [];
+  for (const s of query.orderBy?.sortItems ?? []) {
+    const key = s.sortKey;
+    const at = key.type === 'LongLiteral' ? Number(key.value) - 1 : key.type === 'Identifier' ? names.findIndex((n) => n && fold(n.value) === fold(key.value)) : -1;
+    if (at < 0 || at >= names.length) return '';
+    keys.push([unionName(at), s.ordering ?? '', s.nullOrdering ? `NULLS ${s.nullOrdering}` : ''].filter((t) => t !== '').join(' '));
+  }
+  return `${keys.length > 0 ? ` ORDER BY ${keys.join(', ')}` : ''} LIMIT ${query.limit.rowCount.value}`;
+}
+
 /** The union's plan, or undefined when the query is no UNION of query specifications this room takes. */
 export function planUnion(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
   if (statement.type !== 'Query' || statement.with || statement.offset || statement.body.type !== 'Union') return undefined;
@@ -239,6 +256,8 @@ export function planUnion(statement: Statement, session: PlannerSession, metadat
 
   // Ids: the root 0, each branch's root 1..k, then the branches' other fragments in order.
   const columns = Array.from({ length: width }, (_, i) => unionName(i));
+  const names = (specs[0]!.select.selectItems as Extract<SelectItem, { type: 'SingleColumn' }>[]).map(columnName);
+  const topN = partialTopN(statement, names);
   let next = plans.length + 1;
   const fragments: PlanFragment[] = [];
   const roots: PlanFragment[] = [];
@@ -250,7 +269,7 @@ export function planUnion(statement: Statement, session: PlannerSession, metadat
       let sql = renumbered(f.sql, id);
       const isRoot = f.id === 0;
       // The branch's output columns are vivace_u{i} (the root reads them so), its rows distinct under UNION.
-      if (isRoot) sql = `SELECT ${distinct ? 'DISTINCT ' : ''}* FROM (${sql}) AS vivace_b(${columns.join(', ')})`;
+      if (isRoot) sql = `SELECT ${distinct ? 'DISTINCT ' : ''}* FROM (${sql}) AS vivace_b(${columns.join(', ')})${topN}`;
       const fragment: PlanFragment = {
         ...f,
         id: id(f.id),
@@ -263,7 +282,6 @@ export function planUnion(statement: Statement, session: PlannerSession, metadat
   }
 
   // The root: the query with each branch reading its exchange table, the first naming the union's columns.
-  const names = (specs[0]!.select.selectItems as Extract<SelectItem, { type: 'SingleColumn' }>[]).map(columnName);
   const branchOf = new Map<Node, number>(specs.map((s, i) => [s, i]));
   const rootTree = mapTree(statement, (n) => {
     const b = branchOf.get(n);

@@ -71,6 +71,15 @@ describe('union stages: each branch planned on its own, unioned in the root', fu
     expect(planUnion(parseStatement(MIXED), session('PARTITIONED'), metadata, { ...partitioned.choices, split: [true] })).to.equal(undefined);
   });
 
+  it('keeps a partial TopN in each branch under ORDER BY ... LIMIT over output columns, and none for an expression', () => {
+    const plan = planUnion(parseStatement(CASES['scans over splits, ORDER BY ... LIMIT in the root']!.sql), session(), metadata)!;
+    for (const f of plan.fragments.slice(1)) expect(f.sql).to.match(/ORDER BY vivace_u1 DESC, vivace_u0 LIMIT 10$/);
+    const limited = planUnion(parseStatement('SELECT orderkey FROM orders UNION SELECT orderkey FROM lineitem LIMIT 4'), session(), metadata)!;
+    for (const f of limited.fragments.slice(1)) expect(f.sql).to.match(/^SELECT DISTINCT .* LIMIT 4$/);
+    const computed = planUnion(parseStatement('SELECT orderkey AS k FROM orders UNION ALL SELECT orderkey FROM lineitem ORDER BY k % 7 LIMIT 4'), session(), metadata)!;
+    for (const f of computed.fragments.slice(1)) expect(f.sql).to.not.include('LIMIT');
+  });
+
   it('leaves to the planners before: mixed UNION and UNION ALL, INTERSECT, `*`, a table outside the metadata, nothing that splits', () => {
     for (const sql of [
       'SELECT orderkey FROM orders UNION SELECT orderkey FROM lineitem UNION ALL SELECT 1',
