@@ -1,11 +1,13 @@
 // The plans of the shapes beyond joins and one table's aggregation, which statement-plans.ts asks here
-// first: a query whose windows partition their rows (window-stages.ts), and a UNION [ALL] of query
-// specifications. Each branch of a union is planned on its own, as Trino plans each source of a UnionNode:
+// first: a query whose windows partition their rows (window-stages.ts), and set operations (UNION [ALL],
+// INTERSECT, EXCEPT, mixed) of query specifications. Each branch is planned on its own, as Trino plans
+// each source of a UnionNode (and of the union an INTERSECT or EXCEPT is planned as):
 // its windows, one table's two aggregation stages (aggregate-stages.ts), one table's scan over its splits,
 // the join planner, the gathered plan, or one SINGLE fragment reading it whole; each branch's output goes
 // SINGLE to the root, which unions their exchange tables and applies the query's ORDER BY and LIMIT. The
-// branches' fragments run side by side (the scheduler starts every fragment whose sources are done). Under
-// UNION (DISTINCT) each branch keeps its distinct rows (a partial DISTINCT) and the root's UNION the rest.
+// branches' fragments run side by side (the scheduler starts every fragment whose sources are done). A
+// branch whose own operation is DISTINCT keeps its distinct rows (a partial DISTINCT); the root's set
+// operations do the rest.
 import {
   formatSql, mapTree, parseStatement, walk,
   type Identifier, type Node, type Query, type QueryBody, type QuerySpecification, type SelectItem, type Statement,
@@ -27,7 +29,7 @@ export function mayShape(statement: Statement): boolean {
   if (statement.type !== 'Query') return false;
   let found = false;
   walk(statement, (n) => {
-    if ((n.type === 'FunctionCall' && n.window) || n.type === 'Union') found = true;
+    if ((n.type === 'FunctionCall' && n.window) || n.type === 'Union' || n.type === 'Intersect' || n.type === 'Except') found = true;
     return !found;
   });
   return found;
@@ -56,13 +58,26 @@ interface BranchPlan {
   tables: readonly ScannedTable[];
 }
 
-/** The query specifications a union body joins, all with the same DISTINCT, or undefined. */
-function unionBranches(body: QueryBody, distinct: boolean, out: QuerySpecification[]): boolean {
-  if (body.type === 'Union') return body.distinct === distinct && unionBranches(body.left, distinct, out) && unionBranches(body.right, distinct, out);
+/**
+ * The query specifications a body of set operations (UNION, INTERSECT, EXCEPT, any mix) combines, left to
+ * right, each with whether its own operation is DISTINCT (its duplicates do not count, so it may drop them
+ * early); false when a leaf is no query specification.
+ */
+function setBranches(body: QueryBody, distinct: boolean, out: { spec: QuerySpecification; distinct: boolean }[]): boolean {
+  if (body.type === 'Union' || body.type === 'Intersect' || body.type === 'Except') return setBranches(body.left, body.distinct, out) && setBranches(body.right, body.distinct, out);
+  // A parenthesized body of its own (no WITH, ORDER BY, OFFSET or LIMIT) is the same rows.
+  if (body.type === 'TableSubquery') {
+    const q = body.query;
+    return !q.with && !q.orderBy && !q.offset && !q.limit && setBranches(q.body, distinct, out);
+  }
   if (body.type !== 'QuerySpecification') return false;
-  out.push(body);
+  out.push({ spec: body, distinct });
   return true;
 }
+
+/** Whether a body is UNIONs alone (a TopN or LIMIT may go through it to its branches). */
+const unionsOnly = (body: QueryBody): boolean => body.type === 'QuerySpecification' || (body.type === 'TableSubquery' && unionsOnly(body.query.body))
+  || (body.type === 'Union' && unionsOnly(body.left) && unionsOnly(body.right));
 
 /** The one table (maybe aliased) of a FROM, resolved, when it is in the metadata. */
 function oneTable(spec: QuerySpecification, session: PlannerSession, metadata: PlannerMetadata) {
@@ -235,11 +250,12 @@ function partialTopN(query: Query, names: readonly (Identifier | undefined)[]): 
 
 /** The union's plan, or undefined when the query is no UNION of query specifications this room takes. */
 export function planUnion(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
-  if (statement.type !== 'Query' || statement.with || statement.offset || statement.body.type !== 'Union') return undefined;
-  if (statement.limit && statement.limit.type !== 'Limit') return undefined;
-  const distinct = statement.body.distinct;
-  const specs: QuerySpecification[] = [];
-  if (!unionBranches(statement.body, distinct, specs)) return undefined;
+  if (statement.type !== 'Query' || statement.with || statement.offset) return undefined;
+  const { body } = statement;
+  if ((body.type !== 'Union' && body.type !== 'Intersect' && body.type !== 'Except') || (statement.limit && statement.limit.type !== 'Limit')) return undefined;
+  const leaves: { spec: QuerySpecification; distinct: boolean }[] = [];
+  if (!setBranches(body, body.distinct, leaves)) return undefined;
+  const specs = leaves.map((l) => l.spec);
   let refused = false;
   walk(statement, (n) => { if (REFUSED.has(n.type)) refused = true; });
   const width = specs[0]!.select.selectItems.length;
@@ -257,7 +273,7 @@ export function planUnion(statement: Statement, session: PlannerSession, metadat
   // Ids: the root 0, each branch's root 1..k, then the branches' other fragments in order.
   const columns = Array.from({ length: width }, (_, i) => unionName(i));
   const names = (specs[0]!.select.selectItems as Extract<SelectItem, { type: 'SingleColumn' }>[]).map(columnName);
-  const topN = partialTopN(statement, names);
+  const topN = unionsOnly(body) ? partialTopN(statement, names) : '';
   let next = plans.length + 1;
   const fragments: PlanFragment[] = [];
   const roots: PlanFragment[] = [];
@@ -268,8 +284,8 @@ export function planUnion(statement: Statement, session: PlannerSession, metadat
     for (const f of plan.fragments) {
       let sql = renumbered(f.sql, id);
       const isRoot = f.id === 0;
-      // The branch's output columns are vivace_u{i} (the root reads them so), its rows distinct under UNION.
-      if (isRoot) sql = `SELECT ${distinct ? 'DISTINCT ' : ''}* FROM (${sql}) AS vivace_b(${columns.join(', ')})${topN}`;
+      // The branch's output columns are vivace_u{i} (the root reads them so), its rows distinct under a DISTINCT operation.
+      if (isRoot) sql = `SELECT ${leaves[b]!.distinct ? 'DISTINCT ' : ''}* FROM (${sql}) AS vivace_b(${columns.join(', ')})${topN}`;
       const fragment: PlanFragment = {
         ...f,
         id: id(f.id),

@@ -52,11 +52,13 @@ describe('e2e: more plan shapes in stages across two worker processes', function
     await expectStaged('SELECT orderkey, linenumber, lag(quantity) OVER (PARTITION BY orderkey ORDER BY linenumber) AS before FROM lineitem WHERE linenumber > 5', 3);
   });
 
-  it('UNION ALL and UNION: each branch in its own fragments side by side, the root unions, sorts and limits', async () => {
+  it('UNION ALL, UNION, INTERSECT and EXCEPT: each branch in its own fragments side by side, the root unions, sorts and limits', async () => {
     await expectStaged(`SELECT orderpriority AS k, count(*) AS n FROM orders GROUP BY 1 UNION ALL SELECT name, nationkey FROM nation
       UNION ALL SELECT o.orderpriority, count(*) FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey WHERE l.quantity > 49 GROUP BY 1
       UNION ALL SELECT returnflag, count(*) FROM lineitem WHERE shipmode = 'AIR' GROUP BY returnflag ORDER BY k, n`, 5, true);
     await expectStaged(`SELECT orderkey, totalprice * 2, 'o' AS source FROM orders WHERE totalprice > 450000
       UNION SELECT orderkey, extendedprice, 'l' FROM lineitem WHERE extendedprice > 100000 ORDER BY 2 DESC LIMIT 12`, 3, true);
+    await expectStaged(`SELECT custkey AS c FROM orders WHERE orderpriority = '1-URGENT' INTERSECT SELECT custkey FROM orders WHERE orderstatus = 'F'
+      EXCEPT SELECT suppkey FROM lineitem WHERE quantity = 50 ORDER BY c`, 3, true);
   });
 });

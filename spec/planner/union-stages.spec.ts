@@ -36,6 +36,12 @@ describe('union stages: each branch planned on its own, unioned in the root', fu
       sql: 'SELECT orderstatus AS s FROM orders UNION SELECT linestatus FROM lineitem UNION SELECT \'Z\' UNION SELECT orderstatus FROM orders WHERE totalprice > 1000',
       ordered: false,
     },
+    'INTERSECT, EXCEPT and a mix with UNION ALL, each operation evaluated in the root': {
+      sql: `(SELECT custkey FROM orders WHERE orderpriority = '1-URGENT' INTERSECT SELECT custkey FROM orders WHERE orderstatus = 'F')
+        EXCEPT SELECT c.custkey FROM customer c WHERE c.acctbal < 0
+        UNION ALL SELECT suppkey FROM lineitem WHERE quantity = 50 AND discount = 0 ORDER BY 1`,
+      ordered: true,
+    },
     'a branch of windows beside a scan': {
       sql: `SELECT custkey, rank() OVER (PARTITION BY custkey ORDER BY orderkey) AS r FROM orders WHERE custkey < 40
         UNION ALL SELECT orderkey, linenumber FROM lineitem WHERE orderkey < 40`,
@@ -80,10 +86,9 @@ describe('union stages: each branch planned on its own, unioned in the root', fu
     for (const f of computed.fragments.slice(1)) expect(f.sql).to.not.include('LIMIT');
   });
 
-  it('leaves to the planners before: mixed UNION and UNION ALL, INTERSECT, `*`, a table outside the metadata, nothing that splits', () => {
+  it('leaves to the planners before: a branch that sorts or limits, `*`, a table outside the metadata, nothing that splits', () => {
     for (const sql of [
-      'SELECT orderkey FROM orders UNION SELECT orderkey FROM lineitem UNION ALL SELECT 1',
-      'SELECT orderkey FROM orders INTERSECT SELECT orderkey FROM lineitem',
+      'SELECT orderkey FROM orders UNION ALL (SELECT orderkey FROM lineitem ORDER BY 1 LIMIT 3)',
       'SELECT * FROM orders UNION ALL SELECT * FROM orders',
       'SELECT orderkey FROM orders UNION ALL SELECT a FROM memory.default.t',
       'SELECT nationkey FROM nation UNION ALL SELECT regionkey FROM region',
@@ -92,7 +97,7 @@ describe('union stages: each branch planned on its own, unioned in the root', fu
   });
 });
 
-describe('union stages: generated unions over small random tables give the one-task answer', function () {
+describe('union stages: generated set operations over small random tables give the one-task answer', function () {
   this.timeout(120_000);
   const table = (name: string) => `CREATE TABLE lake.s.${name} AS SELECT ${randomInts('k', 6, 0.1)}, ${randomLetters('g', 3, 0.1)}, ${randomInts('v', 10, 0.1, 'BIGINT')} FROM range(30)`;
   const connection = withLakeDuckDb(0.17, ['a', 'b', 'c'].map(table));
@@ -114,7 +119,7 @@ describe('union stages: generated unions over small random tables give the one-t
   ];
   const queries = fc.record({
     branches: fc.array(fc.constantFrom(...BRANCHES), { minLength: 2, maxLength: 4 }),
-    distinct: fc.boolean(),
+    operators: fc.array(fc.constantFrom('UNION', 'UNION ALL', 'INTERSECT', 'INTERSECT ALL', 'EXCEPT', 'EXCEPT ALL'), { minLength: 3, maxLength: 3 }),
     limit: fc.option(fc.integer({ min: 1, max: 15 })),
     mode: fc.constantFrom('BROADCAST', 'PARTITIONED', 'AUTOMATIC') as fc.Arbitrary<PlannerSession['joinDistribution']>,
     tasks: fc.integer({ min: 1, max: 4 }),
@@ -123,7 +128,7 @@ describe('union stages: generated unions over small random tables give the one-t
   it('holds for 60 generated queries', async () => {
     await fc.assert(fc.asyncProperty(queries, async (q) => {
       // Sorted by both columns: the first rows are the same rows whatever the ties.
-      const sql = `${q.branches.join(q.distinct ? ' UNION ' : ' UNION ALL ')}${q.limit === null ? '' : ` ORDER BY 1 NULLS FIRST, 2 NULLS FIRST LIMIT ${q.limit}`}`;
+      const sql = `${q.branches.map((b, i) => (i === 0 ? b : ` ${q.operators[i - 1]!} ${b}`)).join('')}${q.limit === null ? '' : ` ORDER BY 1 NULLS FIRST, 2 NULLS FIRST LIMIT ${q.limit}`}`;
       const plan = planUnion(parseStatement(sql), { catalog: 'lake', schema: 's', joinDistribution: q.mode, maxBroadcastBytes: 100 * 1024 * 1024 }, lake);
       if (q.branches.every((b) => b.includes('FROM c') || !b.includes('FROM'))) return;
       expect(plan, sql).to.not.equal(undefined);
