@@ -5,8 +5,10 @@
 // which holds every row of each of its partitions, with a partial TopN under ORDER BY ... LIMIT; the root
 // gathers the buckets' rows and applies ORDER BY and LIMIT. Rows keep the table's column names (and the
 // table's alias) from scan to bucket, so the select list reads in the bucket as it reads over the table.
-// What does not fit (a window without PARTITION BY, windows with no key in common, named windows,
-// aggregation, DISTINCT, `*`, subqueries, several tables) is undefined here.
+// Under GROUP BY the rows are hashed on the shared partition keys that are group keys too, and each
+// bucket aggregates its groups (whole there) before its windows. What does not fit (a window without
+// PARTITION BY, windows with no key in common, or none among the group keys, named windows, a global
+// aggregation, grouping sets, DISTINCT, `*`, subqueries, several tables) is undefined here.
 import {
   formatSql, walk,
   type Expression, type Identifier, type Node, type Query, type QuerySpecification, type Relation, type SelectItem, type SortItem, type Statement, type Table,
@@ -84,7 +86,9 @@ export function planWindowed(statement: Statement, session: PlannerSession, meta
   const query: Query = statement;
   if (query.body.type !== 'QuerySpecification') return undefined;
   const spec: QuerySpecification = query.body;
-  if (spec.select.distinct || spec.groupBy || spec.having || spec.windows.length > 0) return undefined;
+  if (spec.select.distinct || spec.windows.length > 0) return undefined;
+  const grouping = spec.groupBy?.groupingElements ?? [];
+  if (spec.groupBy?.distinct || grouping.some((g) => g.type !== 'SimpleGroupBy')) return undefined;
   const from = singleTable(spec.from);
   if (!from) return undefined;
   let refused = false;
@@ -92,7 +96,7 @@ export function planWindowed(statement: Statement, session: PlannerSession, meta
   const functionNames = new Set<Node>();
   /** Visits a tree: refuses what this plan does not take, and collects the names it may read columns by. */
   const visit = (n: Node): boolean | undefined => {
-    if (REFUSED.has(n.type) || aggregatesAlone(n)) refused = true;
+    if (REFUSED.has(n.type) || (!spec.groupBy && aggregatesAlone(n))) refused = true;
     // A function's name is no column (row_number() is no reference to tpch's hidden row_number).
     if (n.type === 'FunctionCall') functionNames.add(n.name);
     if (functionNames.has(n)) return false;
@@ -108,16 +112,23 @@ export function planWindowed(statement: Statement, session: PlannerSession, meta
   // The WHERE runs in the scan: the columns only it reads stay there.
   if (spec.where) walk(spec.where, visit);
   named.clear();
-  walk(spec.select, visit);
-  if (query.orderBy) walk(query.orderBy, visit);
+  for (const tree of [spec.select, spec.groupBy, spec.having, query.orderBy]) if (tree) walk(tree, visit);
   if (refused) return undefined;
   const items = spec.select.selectItems as readonly Extract<SelectItem, { type: 'SingleColumn' }>[];
   const qualifier = from.alias ? fold(from.alias.value) : partsOf(from.node.name).at(-1)!;
   /** The column a key is (c, or q.c), else undefined. */
   const columnOf = (key: Expression): string | undefined => (key.type === 'Identifier' ? fold(key.value)
     : key.type === 'DereferenceExpression' && key.base.type === 'Identifier' && fold(key.base.value) === qualifier ? fold(key.field.value) : undefined);
-  const keys = sharedPartitionKeys([...items, ...(query.orderBy ? [query.orderBy] : [])], (e) => columnOf(e) ?? formatSql(e));
-  if (!keys) return undefined;
+  const textOf = (e: Expression) => columnOf(e) ?? formatSql(e);
+  const shared = sharedPartitionKeys([...items, ...(query.orderBy ? [query.orderBy] : [])], textOf);
+  // Grouped, the rows are hashed on partition keys that are group keys too: a group's rows, and a
+  // window's partition of groups, are then each in one bucket, which aggregates them and runs the windows.
+  const groupKeys = new Set(grouping.flatMap((g) => (g.type === 'SimpleGroupBy' ? g.expressions : [])).map((e) => {
+    const item = e.type === 'LongLiteral' ? items[Number(e.value) - 1] : undefined;
+    return textOf(item ? item.expression : e);
+  }));
+  const keys = spec.groupBy ? shared?.filter((k) => groupKeys.has(textOf(k))) : shared;
+  if (!keys || keys.length === 0) return undefined;
   const relations = relationsOf([from], session, metadata);
   const relation = relations?.[0];
   if (!relation || (given === undefined && !relation.layout.splits)) return undefined;
@@ -175,7 +186,8 @@ export function planWindowed(statement: Statement, session: PlannerSession, meta
   const bucketColumns = [...items.map((_, i) => outputName(i)), ...extra.map((_, j) => sortName(j))];
   const scanExchange = exchangeTableOf(2);
   const bucketFrom = `${tableText(scanExchange)} AS ${alias}`;
-  const bucketInner = `SELECT ${[...outputs, ...extra].join(', ')} FROM ${bucketFrom}`;
+  const groupText = grouping.flatMap((g) => (g.type === 'SimpleGroupBy' ? g.expressions : [])).map((e) => formatSql(e)).join(', ');
+  const bucketInner = `SELECT ${[...outputs, ...extra].join(', ')} FROM ${bucketFrom}${spec.groupBy ? ` GROUP BY ${groupText}` : ''}${spec.having ? ` HAVING ${formatSql(spec.having)}` : ''}`;
   const limit = query.limit?.type === 'Limit' && query.limit.rowCount.type === 'LongLiteral' ? ` LIMIT ${query.limit.rowCount.value}` : query.limit ? undefined : '';
   if (limit === undefined) return undefined;
   const orderText = rootSort.length > 0 ? ` ORDER BY ${rootSort.join(', ')}` : '';

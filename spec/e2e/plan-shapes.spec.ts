@@ -50,6 +50,9 @@ describe('e2e: more plan shapes in stages across two worker processes', function
     await expectStaged(`SELECT o.custkey, o.orderkey, rank() OVER (PARTITION BY o.custkey ORDER BY o.totalprice DESC, o.orderkey) AS r,
       sum(o.shippriority) OVER (PARTITION BY custkey) AS s FROM orders o WHERE o.orderstatus = 'F' ORDER BY r, o.orderkey LIMIT 25`, 3, true);
     await expectStaged('SELECT orderkey, linenumber, lag(quantity) OVER (PARTITION BY orderkey ORDER BY linenumber) AS before FROM lineitem WHERE linenumber > 5', 3);
+    // Grouped: the groups of a partition key that is a group key are aggregated in its bucket, then ranked.
+    await expectStaged(`SELECT returnflag, linestatus, shipmode, count(*) AS n, rank() OVER (PARTITION BY shipmode ORDER BY count(*) DESC, returnflag, linestatus) AS r
+      FROM lineitem GROUP BY returnflag, linestatus, shipmode ORDER BY shipmode, r`, 3, true);
   });
 
   it('UNION ALL, UNION, INTERSECT and EXCEPT: each branch in its own fragments side by side, the root unions, sorts and limits', async () => {

@@ -35,6 +35,12 @@ describe('window stages: windows partitioned across buckets', function () {
         FROM lineitem WHERE shipmode = 'AIR' ORDER BY dense_rank() OVER (PARTITION BY orderkey % 97 ORDER BY quantity), orderkey, linenumber LIMIT 20`,
       ordered: true,
     },
+    'GROUP BY with windows over the groups, hashed on a partition key that is a group key': {
+      sql: `SELECT o.custkey, orderstatus, count(*) AS n, max(totalprice) AS top, rank() OVER (PARTITION BY orderstatus ORDER BY count(*) DESC, o.custkey) AS r,
+        sum(count(*)) OVER (PARTITION BY orderstatus, o.custkey) AS same FROM orders o WHERE custkey < 300 GROUP BY o.custkey, 2 HAVING count(*) > 1
+        ORDER BY r, orderstatus LIMIT 30`,
+      ordered: true,
+    },
     'no ORDER BY, a LIMIT kept by each bucket and the root': {
       sql: 'SELECT count(*) OVER (PARTITION BY clerk) AS n FROM orders WHERE clerk = \'Clerk#000000001\' LIMIT 1000',
       ordered: false,
@@ -65,12 +71,13 @@ describe('window stages: windows partitioned across buckets', function () {
     expect(planWindowed(parseStatement(CASES['rank and a partition\'s sum, the WHERE in the scan']!.sql), session, metadata, { order: [0], joins: [], split: [true] })).to.equal(undefined);
   });
 
-  it('leaves to one task: no PARTITION BY, windows with no key in common, a named window, aggregation, `*`, a table that does not split', () => {
+  it('leaves to one task: no PARTITION BY, windows with no key in common, a named window, a partition key no group key, grouping sets, a global aggregation, `*`, a table that does not split', () => {
     for (const sql of [
       'SELECT rank() OVER (ORDER BY orderkey) FROM orders',
       'SELECT rank() OVER (PARTITION BY custkey ORDER BY orderkey), rank() OVER (PARTITION BY clerk ORDER BY orderkey) FROM orders',
       'SELECT rank() OVER w FROM orders WINDOW w AS (PARTITION BY custkey ORDER BY orderkey)',
-      'SELECT custkey, count(*), rank() OVER (PARTITION BY custkey ORDER BY count(*)) FROM orders GROUP BY custkey',
+      'SELECT custkey % 3, count(*), rank() OVER (PARTITION BY max(orderstatus) ORDER BY count(*)) FROM orders GROUP BY custkey % 3',
+      'SELECT custkey, count(*), rank() OVER (PARTITION BY custkey ORDER BY count(*)) FROM orders GROUP BY GROUPING SETS ((custkey), ())',
       'SELECT count(*), rank() OVER (PARTITION BY 1) FROM orders',
       'SELECT *, rank() OVER (PARTITION BY custkey ORDER BY orderkey) FROM orders',
       'SELECT rank() OVER (PARTITION BY nationkey ORDER BY custkey) FROM customer',
@@ -96,7 +103,13 @@ describe('window stages: generated windows over a small random table give the on
     filter: fc.option(fc.integer({ min: 0, max: 9 })),
     limit: fc.option(fc.integer({ min: 1, max: 20 })),
     tasks: fc.integer({ min: 1, max: 4 }),
+    grouped: fc.option(fc.record({ fn: fc.constantFrom('rank()', 'sum(count(*))', 'lag(sum(v))', 'max(min(u))'), keys: fc.constantFrom('k', 'g', 'g, k') })),
   });
+
+  /** A window over the groups of (k, g), ordered totally within its partition. */
+  const groupedSql = (q: { grouped: { fn: string; keys: string }; filter: number | null; limit: number | null }) =>
+    `SELECT k, g, sum(v) AS s, ${q.grouped.fn} OVER (PARTITION BY ${q.grouped.keys} ORDER BY sum(v), g NULLS FIRST, k NULLS FIRST) AS w FROM t
+      ${q.filter === null ? '' : `WHERE v <> ${q.filter}`} GROUP BY k, g${q.limit === null ? '' : ` ORDER BY k NULLS FIRST, g NULLS FIRST LIMIT ${q.limit}`}`;
 
   it('holds for 60 generated queries', async () => {
     await fc.assert(fc.asyncProperty(queries, async (q) => {
@@ -105,7 +118,7 @@ describe('window stages: generated windows over a small random table give the on
       const order = q.order || (['sum(v)', 'count(g)', 'max(v)'].includes(q.fn) ? '' : 'u');
       const over = `OVER (PARTITION BY ${q.keys}${order ? ` ORDER BY ${order}` : ''})`;
       const tail = q.limit === null ? '' : ` ORDER BY u LIMIT ${q.limit}`;
-      const sql = `SELECT u, k, ${q.fn} ${over} AS w FROM t${q.filter === null ? '' : ` WHERE v <> ${q.filter}`}${tail}`;
+      const sql = q.grouped ? groupedSql({ ...q, grouped: q.grouped }) : `SELECT u, k, ${q.fn} ${over} AS w FROM t${q.filter === null ? '' : ` WHERE v <> ${q.filter}`}${tail}`;
       const options = { tasks: q.tasks, catalog: 'lake', schema: 's' };
       const plan = planWindowed(parseStatement(sql), { ...session, catalog: 'lake', schema: 's' }, lake);
       expect(plan, sql).to.not.equal(undefined);
