@@ -20,7 +20,7 @@ import { planDistributed } from './distributed-planner.js';
 import { planGathered } from './gather-planner.js';
 import { relationsOf } from './column-resolution.js';
 import { callsAggregate, sameTable, tableNode } from './plan-trees.js';
-import { ONE_SPLIT_CHOICES, oneSplit, planWindowed } from './window-stages.js';
+import { expandedStar, ONE_SPLIT_CHOICES, oneSplit, planWindowed } from './window-stages.js';
 import { EXCHANGE_CATALOG, EXCHANGE_SCHEMA, exchangeTableOf, type DistributedPlan, type PlanChoices, type PlanFragment } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -47,7 +47,7 @@ const NOT_A_SCAN: ReadonlySet<string> = new Set([
   'GroupingOperation', 'QuantifiedComparisonExpression', 'Values', 'AllColumns',
 ]);
 /** Nodes no branch is planned with (a parameter, a table function: the one-task path's). */
-const REFUSED: ReadonlySet<string> = new Set(['Parameter', 'TableFunctionInvocation', 'Unnest', 'Lateral', 'With', 'AllColumns']);
+const REFUSED: ReadonlySet<string> = new Set(['Parameter', 'TableFunctionInvocation', 'Unnest', 'Lateral', 'With']);
 
 const unionName = (i: number) => `vivace_u${i}`;
 
@@ -255,7 +255,10 @@ export function planUnion(statement: Statement, session: PlannerSession, metadat
   if ((body.type !== 'Union' && body.type !== 'Intersect' && body.type !== 'Except') || (statement.limit && statement.limit.type !== 'Limit')) return undefined;
   const leaves: { spec: QuerySpecification; distinct: boolean }[] = [];
   if (!setBranches(body, body.distinct, leaves)) return undefined;
-  const specs = leaves.map((l) => l.spec);
+  // A branch's `*` is its table's columns (expandedStar), so each branch's width is known.
+  const expanded = leaves.map((l) => expandedStar(l.spec, session, metadata));
+  if (expanded.some((e) => !e)) return undefined;
+  const specs = expanded as QuerySpecification[];
   let refused = false;
   walk(statement, (n) => { if (REFUSED.has(n.type)) refused = true; });
   const width = specs[0]!.select.selectItems.length;
@@ -298,7 +301,7 @@ export function planUnion(statement: Statement, session: PlannerSession, metadat
   }
 
   // The root: the query with each branch reading its exchange table, the first naming the union's columns.
-  const branchOf = new Map<Node, number>(specs.map((s, i) => [s, i]));
+  const branchOf = new Map<Node, number>(leaves.map((l, i) => [l.spec, i]));
   const rootTree = mapTree(statement, (n) => {
     const b = branchOf.get(n);
     if (b === undefined) return undefined;

@@ -45,6 +45,31 @@ function singleTable(from: Relation | undefined): { node: Table; alias?: Identif
   return undefined;
 }
 
+/**
+ * `spec` with each `*` (or `t.*` of its one table) as that table's columns in order, as the one task
+ * names them (the layout's columns are what `*` reads, gather-planner.ts too); undefined when a `*`
+ * cannot be so read (several tables, column aliases, a table outside the metadata). `spec` itself when it has none.
+ */
+export function expandedStar(spec: QuerySpecification, session: PlannerSession, metadata: PlannerMetadata): QuerySpecification | undefined {
+  if (!spec.select.selectItems.some((i) => i.type === 'AllColumns')) return spec;
+  const from = singleTable(spec.from);
+  const layout = from && relationsOf([from], session, metadata)?.[0]?.layout;
+  if (!from || !layout) return undefined;
+  const qualifier = from.alias ? fold(from.alias.value) : partsOf(from.node.name).at(-1)!;
+  const selectItems: SelectItem[] = [];
+  for (const item of spec.select.selectItems) {
+    if (item.type === 'SingleColumn') {
+      selectItems.push(item);
+      continue;
+    }
+    if (item.aliases.length > 0 || (item.target && !(item.target.type === 'Identifier' && fold(item.target.value) === qualifier))) return undefined;
+    for (const c of layout.columns) {
+      selectItems.push({ type: 'SingleColumn', location: item.location, alias: undefined, expression: { type: 'Identifier', value: c.name, quoted: true, location: item.location } });
+    }
+  }
+  return { ...spec, select: { ...spec.select, selectItems } };
+}
+
 /** Whether a call aggregates without OVER (a global aggregation the windows would run over). */
 const aggregatesAlone = (n: Node): boolean =>
   n.type === 'FunctionCall' && !n.window && lookupFunctions(n.name.parts[n.name.parts.length - 1]!.value).some((f) => f.kind === 'aggregate');
@@ -83,9 +108,10 @@ const itemName = (item: Extract<SelectItem, { type: 'SingleColumn' }>): string |
 export function planWindowed(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
   if (statement.type !== 'Query' || statement.with || statement.offset || (statement.limit && statement.limit.type !== 'Limit')) return undefined;
   if (given && !oneSplit(given)) return undefined;
-  const query: Query = statement;
-  if (query.body.type !== 'QuerySpecification') return undefined;
-  const spec: QuerySpecification = query.body;
+  if (statement.body.type !== 'QuerySpecification') return undefined;
+  const spec = expandedStar(statement.body, session, metadata);
+  if (!spec) return undefined;
+  const query: Query = { ...statement, body: spec };
   if (spec.select.distinct || spec.windows.length > 0) return undefined;
   const grouping = spec.groupBy?.groupingElements ?? [];
   if (spec.groupBy?.distinct || grouping.some((g) => g.type !== 'SimpleGroupBy')) return undefined;

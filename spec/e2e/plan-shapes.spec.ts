@@ -50,6 +50,7 @@ describe('e2e: more plan shapes in stages across two worker processes', function
     await expectStaged(`SELECT o.custkey, o.orderkey, rank() OVER (PARTITION BY o.custkey ORDER BY o.totalprice DESC, o.orderkey) AS r,
       sum(o.shippriority) OVER (PARTITION BY custkey) AS s FROM orders o WHERE o.orderstatus = 'F' ORDER BY r, o.orderkey LIMIT 25`, 3, true);
     await expectStaged('SELECT orderkey, linenumber, lag(quantity) OVER (PARTITION BY orderkey ORDER BY linenumber) AS before FROM lineitem WHERE linenumber > 5', 3);
+    await expectStaged('SELECT *, rank() OVER (PARTITION BY nationkey ORDER BY acctbal DESC, custkey) AS r FROM customer WHERE custkey < 200', 3);
     // Grouped: the groups of a partition key that is a group key are aggregated in its bucket, then ranked.
     await expectStaged(`SELECT returnflag, linestatus, shipmode, count(*) AS n, rank() OVER (PARTITION BY shipmode ORDER BY count(*) DESC, returnflag, linestatus) AS r
       FROM lineitem GROUP BY returnflag, linestatus, shipmode ORDER BY shipmode, r`, 3, true);
@@ -61,6 +62,7 @@ describe('e2e: more plan shapes in stages across two worker processes', function
       UNION ALL SELECT returnflag, count(*) FROM lineitem WHERE shipmode = 'AIR' GROUP BY returnflag ORDER BY k, n`, 5, true);
     await expectStaged(`SELECT orderkey, totalprice * 2, 'o' AS source FROM orders WHERE totalprice > 450000
       UNION SELECT orderkey, extendedprice, 'l' FROM lineitem WHERE extendedprice > 100000 ORDER BY 2 DESC LIMIT 12`, 3, true);
+    await expectStaged('SELECT * FROM nation UNION ALL SELECT n.* FROM nation n WHERE regionkey = 1 ORDER BY nationkey, name', 3, true);
     await expectStaged(`SELECT custkey AS c FROM orders WHERE orderpriority = '1-URGENT' INTERSECT SELECT custkey FROM orders WHERE orderstatus = 'F'
       EXCEPT SELECT suppkey FROM lineitem WHERE quantity = 50 ORDER BY c`, 3, true);
   });

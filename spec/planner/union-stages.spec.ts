@@ -42,6 +42,10 @@ describe('union stages: each branch planned on its own, unioned in the root', fu
         UNION ALL SELECT suppkey FROM lineitem WHERE quantity = 50 AND discount = 0 ORDER BY 1`,
       ordered: true,
     },
+    '`*` as the table\'s columns in each branch': {
+      sql: 'SELECT * FROM orders WHERE totalprice > 400000 UNION ALL SELECT o.* FROM orders o WHERE orderkey < 100 ORDER BY orderkey LIMIT 20',
+      ordered: true,
+    },
     'a branch of windows beside a scan': {
       sql: `SELECT custkey, rank() OVER (PARTITION BY custkey ORDER BY orderkey) AS r FROM orders WHERE custkey < 40
         UNION ALL SELECT orderkey, linenumber FROM lineitem WHERE orderkey < 40`,
@@ -86,10 +90,10 @@ describe('union stages: each branch planned on its own, unioned in the root', fu
     for (const f of computed.fragments.slice(1)) expect(f.sql).to.not.include('LIMIT');
   });
 
-  it('leaves to the planners before: a branch that sorts or limits, `*`, a table outside the metadata, nothing that splits', () => {
+  it('leaves to the planners before: a branch that sorts or limits, `*` over a join, a table outside the metadata, nothing that splits', () => {
     for (const sql of [
       'SELECT orderkey FROM orders UNION ALL (SELECT orderkey FROM lineitem ORDER BY 1 LIMIT 3)',
-      'SELECT * FROM orders UNION ALL SELECT * FROM orders',
+      'SELECT * FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey UNION ALL SELECT * FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey',
       'SELECT orderkey FROM orders UNION ALL SELECT a FROM memory.default.t',
       'SELECT nationkey FROM nation UNION ALL SELECT regionkey FROM region',
       'SELECT orderkey FROM orders UNION ALL SELECT orderkey FROM lineitem ORDER BY 1 OFFSET 2',
