@@ -50,6 +50,8 @@ const NOT_A_SCAN: ReadonlySet<string> = new Set([
 const REFUSED: ReadonlySet<string> = new Set(['Parameter', 'TableFunctionInvocation', 'Unnest', 'Lateral', 'With']);
 
 const unionName = (i: number) => `vivace_u${i}`;
+/** The most fragments, and entries of each choices list, a task request carries (lib/cluster/task-protocol.ts MAX_FRAGMENTS). */
+const MAX_WIRE = 256;
 
 /** A branch's plan with its own fragment ids (root 0) and the choices that give it back on a worker. */
 interface BranchPlan {
@@ -314,6 +316,10 @@ export function planUnion(statement: Statement, session: PlannerSession, metadat
   };
   const tables: ScannedTable[] = [];
   for (const t of plans.flatMap((p) => p.tables)) if (!tables.some((x) => sameTable(x, t))) tables.push(t);
-  return { fragments: [root, ...roots, ...fragments], choices: unionChoices(plans), tables };
+  const choices = unionChoices(plans);
+  const all = [root, ...roots, ...fragments];
+  // A task request names at most 256 fragments and choices of each kind (task-protocol.ts MAX_FRAGMENTS).
+  if ([all, choices.order, choices.joins, choices.split, choices.semis ?? []].some((list) => list.length > MAX_WIRE)) return undefined;
+  return { fragments: all, choices, tables };
 }
 

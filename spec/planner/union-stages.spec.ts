@@ -90,13 +90,15 @@ describe('union stages: each branch planned on its own, unioned in the root', fu
     for (const f of computed.fragments.slice(1)) expect(f.sql).to.not.include('LIMIT');
   });
 
-  it('leaves to the planners before: a branch that sorts or limits, `*` over a join, a table outside the metadata, nothing that splits', () => {
+  it('leaves to the planners before: a branch that sorts or limits, `*` over a join, too many branches, a table outside the metadata, nothing that splits', () => {
     for (const sql of [
       'SELECT orderkey FROM orders UNION ALL (SELECT orderkey FROM lineitem ORDER BY 1 LIMIT 3)',
       'SELECT * FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey UNION ALL SELECT * FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey',
       'SELECT orderkey FROM orders UNION ALL SELECT a FROM memory.default.t',
       'SELECT nationkey FROM nation UNION ALL SELECT regionkey FROM region',
       'SELECT orderkey FROM orders UNION ALL SELECT orderkey FROM lineitem ORDER BY 1 OFFSET 2',
+      // More branches than a task request carries choices for (3 per branch in the order).
+      Array.from({ length: 90 }, (_, i) => `SELECT orderkey FROM orders WHERE custkey = ${i}`).join(' UNION ALL '),
     ]) expect(planUnion(parseStatement(sql), session(), metadata), sql).to.equal(undefined);
   });
 });
