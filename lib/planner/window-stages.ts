@@ -5,19 +5,23 @@
 // which holds every row of each of its partitions, with a partial TopN under ORDER BY ... LIMIT; the root
 // gathers the buckets' rows and applies ORDER BY and LIMIT. Rows keep the table's column names (and the
 // table's alias) from scan to bucket, so the select list reads in the bucket as it reads over the table.
-// Under GROUP BY the rows are hashed on the shared partition keys that are group keys too, and each
-// bucket aggregates its groups (whole there) before its windows. What does not fit (a window without
+// Under GROUP BY the rows are hashed on the shared partition keys that are group keys too, so each
+// bucket holds its groups whole: the leaves compute partial aggregates when the aggregation splits as one
+// table's does (aggregate-stages.ts; partialGroups), else they hand on the rows and the bucket groups them;
+// either way the bucket finishes its groups before its windows. What does not fit (a window without
 // PARTITION BY, windows with no key in common, or none among the group keys, named windows, a global
-// aggregation, grouping sets, DISTINCT, `*`, subqueries, several tables) is undefined here.
+// aggregation, grouping sets, DISTINCT, a `*` over no one table, subqueries, several tables) is undefined here.
 import {
-  formatSql, walk,
+  formatSql, mapTree, parseStatement, walk,
   type Expression, type Identifier, type Node, type Query, type QuerySpecification, type Relation, type SelectItem, type SortItem, type Statement, type Table,
 } from '../sql/index.js';
-import { quoteIdentifier } from '../sql/sql-formatter.js';
+import { isExpression, quoteIdentifier } from '../sql/sql-formatter.js';
 import { fold, partsOf } from '../sql/names.js';
 import { lookupFunctions } from '../sql/function-catalog.js';
 import { relationsOf } from './column-resolution.js';
-import { tableText } from './plan-trees.js';
+import { replaceTable, tableNode, tableText } from './plan-trees.js';
+import { GROUP_KEY_PREFIX, PARTIALS_TABLE, planStages } from './aggregate-stages.js';
+import type { ScannedTable } from '../connectors/connector.types.js';
 import { exchangeTableOf, type DistributedPlan, type PlanChoices, type PlanFragment } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -175,10 +179,18 @@ export function planWindowed(statement: Statement, session: PlannerSession, meta
   }
   const alias = quoteIdentifier(qualifier);
   const scanSql = `SELECT ${[...columns.map(quoteIdentifier), ...computed].join(', ')} FROM ${tableText(relation.table)} AS ${alias}${spec.where ? ` WHERE ${formatSql(spec.where)}` : ''}`;
+  const groupText = grouping.flatMap((g) => (g.type === 'SimpleGroupBy' ? g.expressions : [])).map((e) => formatSql(e)).join(', ');
+  const scanExchange = exchangeTableOf(2);
+  // The bucket reads the scanned rows (and groups them itself), or, when the aggregation splits, the
+  // final aggregation of the leaves' partials (partialGroups): then each expression reads the groups' columns.
+  const grouped = spec.groupBy ? partialGroups(query, spec, items, keys, textOf, relation.table, session) : undefined;
+  const rewrite = grouped?.rewrite ?? ((e: Expression) => e);
+  const bucketFrom = grouped ? grouped.from : `${tableText(scanExchange)} AS ${alias}`;
+  const clauses = grouped ? grouped.clauses : `${spec.groupBy ? ` GROUP BY ${groupText}` : ''}${spec.having ? ` HAVING ${formatSql(spec.having)}` : ''}`;
 
   // The bucket: the select list over the scanned rows, each output named vivace_o{i}, each sort key that
   // is no output computed as vivace_s{j}; the root reads those names.
-  const outputs = items.map((item, i) => `${formatSql(item.expression)} AS ${outputName(i)}`);
+  const outputs = items.map((item, i) => `${formatSql(rewrite(item.expression))} AS ${outputName(i)}`);
   const names = items.map(itemName);
   const extra: string[] = [];
   const rootSort: string[] = [];
@@ -205,15 +217,13 @@ export function planWindowed(statement: Statement, session: PlannerSession, meta
       });
       if (namesOutput || key.type === 'LongLiteral') return undefined;
       name = sortName(extra.length);
-      extra.push(`${formatSql(key)} AS ${name}`);
+      extra.push(`${formatSql(rewrite(key))} AS ${name}`);
     }
     rootSort.push(sortText(name, s));
   }
   const bucketColumns = [...items.map((_, i) => outputName(i)), ...extra.map((_, j) => sortName(j))];
-  const scanExchange = exchangeTableOf(2);
-  const bucketFrom = `${tableText(scanExchange)} AS ${alias}`;
-  const groupText = grouping.flatMap((g) => (g.type === 'SimpleGroupBy' ? g.expressions : [])).map((e) => formatSql(e)).join(', ');
-  const bucketInner = `SELECT ${[...outputs, ...extra].join(', ')} FROM ${bucketFrom}${spec.groupBy ? ` GROUP BY ${groupText}` : ''}${spec.having ? ` HAVING ${formatSql(spec.having)}` : ''}`;
+  const bucketInner = `SELECT ${[...outputs, ...extra].join(', ')} FROM ${bucketFrom}${clauses}`;
+  if (grouped?.failed()) return undefined;
   const limit = query.limit?.type === 'Limit' && query.limit.rowCount.type === 'LongLiteral' ? ` LIMIT ${query.limit.rowCount.value}` : query.limit ? undefined : '';
   if (limit === undefined) return undefined;
   const orderText = rootSort.length > 0 ? ` ORDER BY ${rootSort.join(', ')}` : '';
@@ -224,13 +234,81 @@ export function planWindowed(statement: Statement, session: PlannerSession, meta
   const scan: PlanFragment = {
     id: 2, partitioning: 'SOURCE',
     scan: { table: relation.table, ...(spec.where ? { where: spec.where } : {}) },
-    sources: [], output: { kind: 'HASH', keys: hashKeys }, sql: scanSql, columns: [...columns, ...computed.map((_, i) => keyName(i))],
+    sources: [], output: { kind: 'HASH', keys: grouped?.hashKeys ?? hashKeys }, sql: grouped?.leafSql ?? scanSql, columns: grouped?.leafColumns ?? [...columns, ...computed.map((_, i) => keyName(i))],
   };
   const bucket: PlanFragment = {
     id: 1, partitioning: 'HASH', sources: [{ fragmentId: 2, table: scanExchange }], output: { kind: 'SINGLE' }, sql: bucketSql, columns: bucketColumns,
   };
   const root: PlanFragment = { id: 0, partitioning: 'SINGLE', sources: [{ fragmentId: 1, table: exchangeTableOf(1) }], output: { kind: 'SINGLE' }, sql: rootSql, columns: [] };
   return { fragments: [root, bucket, scan], choices: ONE_SPLIT_CHOICES, tables: [relation.table] };
+}
+
+/** The columns of the groups the final aggregation gives a bucket: the group keys, then the aggregates. */
+const coreName = (i: number) => `vivace_c${i}`;
+
+/**
+ * The grouped query's aggregation split as one table's is (aggregate-stages.ts): the leaf (over the scan's
+ * splits) computes partials per group, hashed on the group keys that are the windows' partition keys, and
+ * the bucket finishes each of its groups (the final aggregation over its partials) before the windows,
+ * reading each group key and aggregate as a column vivace_c{i} of the groups; HAVING filters the groups.
+ * Undefined when the aggregation does not split so; `failed` says whether some expression still read a
+ * column of the table (no group key as written) after `rewrite`.
+ */
+function partialGroups(query: Query, spec: QuerySpecification, items: readonly Extract<SelectItem, { type: 'SingleColumn' }>[], keys: readonly Expression[], textOf: (e: Expression) => string, table: ScannedTable, session: PlannerSession) {
+  const groups: Expression[] = [];
+  for (const g of spec.groupBy!.groupingElements) {
+    for (const e of g.type === 'SimpleGroupBy' ? g.expressions : []) {
+      const item = e.type === 'LongLiteral' ? items[Number(e.value) - 1] : undefined;
+      const expression = item ? item.expression : e;
+      if (!groups.some((x) => formatSql(x) === formatSql(expression))) groups.push(expression);
+    }
+  }
+  const aggregates: Expression[] = [];
+  for (const tree of [...items.map((i) => i.expression), ...(spec.having ? [spec.having] : []), ...(query.orderBy?.sortItems ?? []).map((x) => x.sortKey)]) {
+    walk(tree, (n) => {
+      if (aggregatesAlone(n) && !aggregates.some((a) => formatSql(a) === formatSql(n as Expression))) aggregates.push(n as Expression);
+    });
+  }
+  const core = `SELECT ${[...groups, ...aggregates].map((e) => formatSql(e)).join(', ')} FROM ${formatSql(spec.from!)}${spec.where ? ` WHERE ${formatSql(spec.where)}` : ''} GROUP BY ${groups.map((e) => formatSql(e)).join(', ')}`;
+  const stages = planStages(parseStatement(core), session, new Set([table.catalog]));
+  if (!stages) return undefined;
+  // planStages keys the groups in their order (its texts are these, once each): vivace_g{i} is groups[i].
+  const keyAt = keys.map((k) => groups.findIndex((g) => textOf(g) === textOf(k)));
+  if (keyAt.some((i) => i < 0)) return undefined;
+  const hashKeys = keyAt.map((i) => `${GROUP_KEY_PREFIX}${i}`);
+  const width = groups.length + aggregates.length;
+  const finalSql = formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNode(exchangeTableOf(2), at)));
+  const groupTexts = groups.map(textOf);
+  const aggregateTexts = aggregates.map((a) => formatSql(a));
+  let failed = false;
+  const rewrite = (e: Expression): Expression => {
+    const functionNames = new Set<Node>();
+    const out = mapTree(e, (n) => {
+      if (n.type === 'QualifiedName' || n.type === 'WindowReference') return n;
+      if (n.type === 'FunctionCall') functionNames.add(n.name);
+      if (!isExpression(n)) return undefined;
+      const a = aggregatesAlone(n) ? aggregateTexts.indexOf(formatSql(n)) : -1;
+      const g = a < 0 ? groupTexts.indexOf(textOf(n)) : -1;
+      const at = a >= 0 ? groups.length + a : g;
+      return at >= 0 ? { type: 'Identifier', value: coreName(at), quoted: false, location: n.location } : undefined;
+    });
+    walk(out, (n) => {
+      if (n.type === 'FunctionCall') functionNames.add(n.name);
+      if (functionNames.has(n)) return false;
+      if (n.type === 'Identifier' && !/^vivace_c\d+$/.test(n.value)) failed = true;
+      return undefined;
+    });
+    return out;
+  };
+  return {
+    leafSql: stages.leafSql,
+    leafColumns: stages.partialColumns,
+    hashKeys,
+    from: `(${finalSql}) AS vivace_core(${Array.from({ length: width }, (_, i) => coreName(i)).join(', ')})`,
+    clauses: spec.having ? ` WHERE ${formatSql(rewrite(spec.having))}` : '',
+    rewrite,
+    failed: () => failed,
+  };
 }
 
 /** A sort item over a column name, with its ordering. */

@@ -45,6 +45,11 @@ describe('window stages: windows partitioned across buckets', function () {
       sql: 'SELECT *, rank() OVER (PARTITION BY custkey ORDER BY orderkey) AS r, o.* FROM orders o WHERE custkey < 60',
       ordered: false,
     },
+    'GROUP BY whose aggregation does not split: the bucket groups the scanned rows itself': {
+      sql: `SELECT custkey, avg(CAST(totalprice AS decimal(12, 2))) AS a, dense_rank() OVER (PARTITION BY custkey % 5 ORDER BY count(*), custkey) AS r
+        FROM orders WHERE custkey < 200 GROUP BY custkey, custkey % 5`,
+      ordered: false,
+    },
     'no ORDER BY, a LIMIT kept by each bucket and the root': {
       sql: 'SELECT count(*) OVER (PARTITION BY clerk) AS n FROM orders WHERE clerk = \'Clerk#000000001\' LIMIT 1000',
       ordered: false,
@@ -73,6 +78,16 @@ describe('window stages: windows partitioned across buckets', function () {
     // A worker derives the same fragments from the coordinator's choices, and refuses others.
     expect(planWindowed(parseStatement(CASES['rank and a partition\'s sum, the WHERE in the scan']!.sql), session, metadata, plan.choices)).to.deep.equal(plan);
     expect(planWindowed(parseStatement(CASES['rank and a partition\'s sum, the WHERE in the scan']!.sql), session, metadata, { order: [0], joins: [], split: [true] })).to.equal(undefined);
+  });
+
+  it('splits a grouped query\'s aggregation: partials in the leaves hashed on the group key, the final and the windows in the buckets', () => {
+    const grouped = planWindowed(parseStatement(CASES['GROUP BY with windows over the groups, hashed on a partition key that is a group key']!.sql), session, metadata)!;
+    expect(grouped.fragments[2]!.output).to.deep.equal({ kind: 'HASH', keys: ['vivace_g1'] });
+    expect(grouped.fragments[2]!.columns).to.deep.equal(['vivace_g0', 'vivace_g1', 'vivace_a0', 'vivace_a1']);
+    expect(grouped.fragments[1]!.sql).to.include('AS vivace_core(vivace_c0, vivace_c1, vivace_c2, vivace_c3) WHERE vivace_c2 > 1');
+    const raw = planWindowed(parseStatement(CASES['GROUP BY whose aggregation does not split: the bucket groups the scanned rows itself']!.sql), session, metadata)!;
+    expect(raw.fragments[2]!.output).to.deep.equal({ kind: 'HASH', keys: ['vivace_p0'] });
+    expect(raw.fragments[1]!.sql).to.include('GROUP BY custkey, custkey % 5');
   });
 
   it('leaves to one task: no PARTITION BY, windows with no key in common, a named window, a partition key no group key, grouping sets, a global aggregation, a table that does not split', () => {
