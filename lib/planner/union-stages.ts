@@ -156,6 +156,11 @@ const SINGLE_CHOICES: PlanChoices = { order: [], joins: [], split: [false] };
 const KINDS = ['fixed', 'single', 'join', 'gathered'] as const;
 type BranchKind = (typeof KINDS)[number];
 
+/** The choices fields unionChoices carries for a branch: a plan whose choices hold more (a subplan's) is not taken. */
+const CARRIED: ReadonlySet<string> = new Set(['order', 'joins', 'split', 'semis']);
+const carried = (plan: DistributedPlan | undefined): DistributedPlan | undefined =>
+  (plan && Object.keys(plan.choices).every((k) => CARRIED.has(k)) ? plan : undefined);
+
 /** A branch's plan: with `given`, the one that kind and those choices give, else the planners' own. */
 function planBranch(query: Query, session: PlannerSession, metadata: PlannerMetadata, given?: { kind: BranchKind; choices: PlanChoices }): (BranchPlan & { kind: BranchKind }) | undefined {
   const kind = given?.kind;
@@ -163,9 +168,9 @@ function planBranch(query: Query, session: PlannerSession, metadata: PlannerMeta
   if ((kind === 'fixed' && !oneSplit(given!.choices)) || (kind === 'single' && (given!.choices.split.length !== 1 || given!.choices.split[0] !== false))) return undefined;
   const fixed = kind === undefined || kind === 'fixed' ? fixedBranch(query, session, metadata, kind === 'fixed') : undefined;
   if (fixed) return { ...fixed, kind: 'fixed' };
-  const join = kind === undefined || kind === 'join' ? planDistributed(query, session, metadata, given?.choices) : undefined;
+  const join = kind === undefined || kind === 'join' ? carried(planDistributed(query, session, metadata, given?.choices)) : undefined;
   if (join) return { ...join, kind: 'join' };
-  const gathered = kind === undefined || kind === 'gathered' ? planGathered(query, session, metadata, given?.choices) : undefined;
+  const gathered = kind === undefined || kind === 'gathered' ? carried(planGathered(query, session, metadata, given?.choices)) : undefined;
   if (gathered) return { ...gathered, kind: 'gathered' };
   const tables = kind === undefined || kind === 'single' ? wholeTables(query, session, metadata) : undefined;
   if (!tables) return undefined;
