@@ -1,7 +1,8 @@
 // Splits a query over one table of a catalog whose connector cuts scans into two stages, on its tree:
 // the leaf (stage 1) scans a table's splits with the query's WHERE and computes partial aggregates
 // grouped by the query's keys; the root (stage 0) combines the partials (count and sum by sum, min by
-// min, max by max, avg as sum / count) and applies HAVING, ORDER BY and LIMIT. count(DISTINCT x) and approx_distinct(x) make x one more leaf key
+// min, max by max, avg as sum / count, count_if by sum, bool_and/every, bool_or, arbitrary and any_value
+// by themselves, max_by/min_by by the value at the best partial key) and applies HAVING, ORDER BY and LIMIT. count(DISTINCT x) and approx_distinct(x) make x one more leaf key
 // (the leaf emits each (keys, x) once) and the root counts x, as Trino's partial aggregation over
 // distinct values does; all of them must count the same x. Only what decomposes exactly is planned so:
 // one table, no join, subquery, window, other DISTINCT aggregate, grouping set, OFFSET or parameter;
@@ -35,7 +36,17 @@ export interface StagePlan {
   where?: Expression;
 }
 
-const AGGREGATES: ReadonlySet<string> = new Set(['count', 'sum', 'min', 'max', 'avg', 'approx_distinct']);
+const AGGREGATES: ReadonlySet<string> = new Set([
+  'count', 'sum', 'min', 'max', 'avg', 'approx_distinct', 'bool_and', 'every', 'bool_or', 'arbitrary', 'any_value', 'count_if', 'max_by', 'min_by',
+]);
+/**
+ * The aggregates whose final step is the same aggregate over the partials (Trino's combine function over
+ * one state: BooleanAndAggregation's TriStateBooleanState, ArbitraryAggregationFunction's first value),
+ * by name: bool_and (every is its alias), bool_or, arbitrary and any_value. min and max too.
+ */
+const SELF_COMBINED: Readonly<Record<string, string>> = {
+  min: 'min', max: 'max', sum: 'sum', bool_and: 'bool_and', every: 'bool_and', bool_or: 'bool_or', arbitrary: 'arbitrary', any_value: 'any_value',
+};
 /** Nodes that make a query more than one table's scan, filter and aggregation. */
 const REFUSED: ReadonlySet<string> = new Set([
   'SubqueryExpression', 'TableSubquery', 'ExistsPredicate', 'Join', 'Unnest', 'Lateral', 'TableFunctionInvocation',
@@ -84,7 +95,8 @@ function distinctArgument(call: FunctionCall, name: string): Expression | undefi
 /** A call named like an aggregate that is not a plain one (DISTINCT, FILTER, ORDER BY, OVER, nested). */
 function plainAggregate(call: FunctionCall, name: string): boolean {
   if (name === 'approx_distinct' || call.distinct || call.filter || call.orderBy || call.window || call.nullTreatment) return false;
-  if (name === 'count' ? call.arguments.length > 1 : call.arguments.length !== 1) return false;
+  const arity = name === 'max_by' || name === 'min_by' ? 2 : 1;
+  if (name === 'count' ? call.arguments.length > 1 : call.arguments.length !== arity) return false;
   if (nestsAggregate(call)) return false;
   // avg's type follows its argument's: double for the tpch columns (all double, bigint, integer), but
   // decimal for a decimal literal and real for a real cast, which sum / count would not give back.
@@ -208,13 +220,20 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
       if (agg.name === 'avg') {
         partials.push(`sum(${formatSql(arg!)})`, `count(${formatSql(arg!)})`);
         combine = parseExpression(`CAST(sum(${partialName(at)}) AS double) / CAST(nullif(sum(${partialName(at + 1)}), 0) AS double)`);
-      } else if (agg.name === 'count') {
+      } else if (agg.name === 'count' || agg.name === 'count_if') {
         partials.push(text);
         // A count is never null: with no row at all the leaves' counts are 0 (a global aggregate) or absent.
         combine = parseExpression(`coalesce(CAST(sum(${partialName(at)}) AS bigint), 0)`);
+      } else if (agg.name === 'max_by' || agg.name === 'min_by') {
+        // Trino's state is the (key, value) pair of the best key (minmaxby/AbstractMinMaxBy.java): here the
+        // leaf's max_by(x, y) and the key it was taken at, the best y among the rows max_by reads (DuckDB's
+        // max_by skips a row whose x or y is NULL); the root takes the value of the best key.
+        const [x, y] = agg.call.arguments.map((e) => formatSql(e));
+        partials.push(text, `${agg.name === 'max_by' ? 'max' : 'min'}(CASE WHEN (${x}) IS NOT NULL THEN ${y} END)`);
+        combine = parseExpression(`${agg.name}(${partialName(at)}, ${partialName(at + 1)})`);
       } else {
         partials.push(text);
-        combine = parseExpression(`${agg.name}(${partialName(at)})`);
+        combine = parseExpression(`${SELF_COMBINED[agg.name]!}(${partialName(at)})`);
       }
       combined.set(text, combine);
     }

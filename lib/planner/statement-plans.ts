@@ -8,6 +8,7 @@ import { sessionPropertyValue } from '../protocol/session-properties.js';
 import type { Session } from '../protocol/types.js';
 import { planDistributed } from './distributed-planner.js';
 import { planGathered } from './gather-planner.js';
+import { mayShape, planShapes } from './union-stages.js';
 import type { DistributedPlan, PlanChoices } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -54,7 +55,8 @@ export function distributedPlanFor(sql: string, session: Session, metadata: Plan
   } catch {
     return undefined;
   }
-  if (!readsTables(statement)) {
+  const joins = readsTables(statement);
+  if (!joins && !mayShape(statement)) {
     if (sql.length <= MAX_KEPT_TEXT) {
       notJoins.add(sql);
       if (notJoins.size > MAX_KEPT) notJoins.delete(notJoins.values().next().value!);
@@ -63,6 +65,9 @@ export function distributedPlanFor(sql: string, session: Session, metadata: Plan
   }
   try {
     const planner = plannerSessionOf(session);
+    // Windows and UNION first (union-stages.ts); one table's query they do not take runs as before.
+    const shaped = planShapes(statement, planner, metadata, choices);
+    if (shaped || !joins) return shaped;
     // A join plan's choices order its relations; a gathered plan's order none.
     if (choices) return choices.order.length > 0 ? planDistributed(statement, planner, metadata, choices) : planGathered(statement, planner, metadata, choices);
     return planDistributed(statement, planner, metadata) ?? planGathered(statement, planner, metadata);

@@ -85,7 +85,7 @@ const EXPRESSION_TYPES = new Set<string>([
   'Extract', 'CurrentTime', 'CurrentUser', 'CurrentCatalog', 'CurrentSchema', 'CurrentPath', 'Trim', 'GroupingOperation',
 ]);
 
-function isExpression(node: Node): node is Expression {
+export function isExpression(node: Node): node is Expression {
   return EXPRESSION_TYPES.has(node.type);
 }
 

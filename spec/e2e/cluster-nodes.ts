@@ -1,7 +1,7 @@
 // What the coordinator of an e2e cluster (bench/cluster-process.ts) says of its workers: /v1/node and
 // /v1/node/failed, each answer checked against its schema.
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
@@ -84,4 +84,18 @@ export async function killWorkerRunning(cluster: ClusterProcess, secret: string,
   expect(pid, `pid of ${victim}`).to.be.a('number');
   process.kill(pid!, 'SIGKILL');
   return victim!;
+}
+
+/**
+ * Mocha hooks holding a startTpchCluster for a describe block (skipped without the shared tiny cache):
+ * the getter answers the cluster and the in-process engine.
+ */
+export function withTpchCluster(sharedTpch: string, secret: string, prefix: string): () => TpchCluster {
+  let started: Partial<TpchCluster> = {};
+  before(async function () {
+    if (!existsSync(join(sharedTpch, 'tiny', 'manifest.json'))) this.skip();
+    started = await startTpchCluster(sharedTpch, secret, prefix);
+  });
+  after(() => stopTpchCluster(started));
+  return () => started as TpchCluster;
 }

@@ -1,0 +1,45 @@
+// EXPLAIN prints the plans of windows and UNION (window-stages.ts, union-stages.ts) as it prints a join's:
+// Trino's fragments through the engine's distributedPlan hook (statement-plans.ts asks those planners first).
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
+import { distributedPlanFor } from '../../lib/planner/statement-plans.js';
+import { generatedTiny } from '../support/generated-tiny.js';
+import { tinyMetadata } from './fragment-runner.js';
+import { runSql, testSession } from '../engine/engine-helpers.js';
+
+describe('plan shapes: EXPLAIN (TYPE DISTRIBUTED) of windows and UNION', function () {
+  this.timeout(60_000);
+  let engine: DuckDbEngine;
+  let dir: string;
+
+  before(async () => {
+    const { directory } = await generatedTiny();
+    dir = mkdtempSync(join(tmpdir(), 'vivace-shapes-explain-'));
+    const metadata = tinyMetadata((t) => t === 'lineitem' || t === 'orders');
+    engine = await createDuckDbEngine({ tempDirectory: dir, threads: 2, maxConnections: 1, tpch: { directory }, distributedPlan: (sql, session) => distributedPlanFor(sql, session, metadata) });
+  });
+  after(async () => {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const explain = async (sql: string) => String((await runSql(engine, `EXPLAIN (TYPE DISTRIBUTED) ${sql}`, testSession({ catalog: 'tpch', schema: 'tiny' }))).rows[0]![0]);
+
+  it('a window: the scan hashed on the partition key, the HASH fragment, the root', async () => {
+    const text = await explain('SELECT orderkey, rank() OVER (PARTITION BY custkey ORDER BY totalprice) AS r FROM orders WHERE orderstatus = \'F\' ORDER BY r LIMIT 5');
+    expect(text.match(/^Fragment \d+ \[[A-Z]+\]$/gm)).to.deep.equal(['Fragment 0 [SINGLE]', 'Fragment 1 [HASH]', 'Fragment 2 [SOURCE]']);
+    expect(text).to.include('Output partitioning: HASH [custkey]').and.include('ScanFilter[table = tpch:tiny:orders');
+    expect(text.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/g)).to.have.length(2);
+  });
+
+  it('a UNION ALL: each branch\'s fragments under the SINGLE root, which reads every branch', async () => {
+    const text = await explain(`SELECT orderpriority AS k, count(*) AS n FROM orders GROUP BY 1 UNION ALL SELECT name, nationkey FROM nation
+      UNION ALL SELECT linestatus, linenumber FROM lineitem WHERE quantity > 49 ORDER BY k LIMIT 3`);
+    expect(text.match(/^Fragment \d+ \[[A-Z]+\]$/gm)).to.deep.equal(['Fragment 0 [SINGLE]', 'Fragment 1 [SINGLE]', 'Fragment 2 [SINGLE]', 'Fragment 3 [SOURCE]', 'Fragment 4 [SOURCE]']);
+    expect(text.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/g)).to.have.length(4);
+    expect(text).to.include('tpch:tiny:nation').and.include('tpch:tiny:lineitem').and.include('tpch:tiny:orders');
+  });
+});
