@@ -77,9 +77,10 @@ describe('e2e: two stages across two worker processes (the default, every table 
       expectSameRows(result.rows, (await runOn(local, q.sql, session({ catalog: 'tpch', schema: 'tiny' }))).rows, `Q${n}`);
       const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: headersFor('tiny') });
       const stages = flatten(info.body.outputStage as StageNode);
-      // A stage per fragment below the root (the root's stage id is the query's own).
-      expect(stages.slice(1).map((s) => Number(s.stageId)).sort((x, y) => x - y), `Q${n}: a stage per fragment`).to.deep.equal(plan.fragments.slice(1).map((f) => f.id).sort((x, y) => x - y));
-      const stage = stages.find((s) => s.stageId === String(hashed[0]!.id))!;
+      // A stage per fragment below the root, each named {queryId}.{fragment id} as Trino's StageInfo names it.
+      const fragmentOf = (s: StageNode) => Number(s.stageId.slice(s.stageId.lastIndexOf('.') + 1));
+      expect(stages.slice(1).map(fragmentOf).sort((x, y) => x - y), `Q${n}: a stage per fragment`).to.deep.equal(plan.fragments.slice(1).map((f) => f.id).sort((x, y) => x - y));
+      const stage = stages.find((s) => fragmentOf(s) === hashed[0]!.id)!;
       expect(new Set((stage.tasks ?? []).map((t) => t.taskStatus.nodeId)), `Q${n}: the HASH stage's workers`).to.deep.equal(new Set(cluster.workerUrls.keys()));
     }
   });
