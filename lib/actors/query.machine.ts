@@ -9,6 +9,7 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDataSize } from '../protocol/data-size.js';
 import { ResultPump, type ResultPumpEvent } from './result-pump.js';
 import { stageMachine, type StageFigures } from './stage.machine.js';
+import { selectionOf } from '../resource-groups/selection.js';
 import type { StageCounters } from '../protocol/states.js';
 
 export interface QueryLimits {
@@ -219,7 +220,7 @@ export const queryMachine = setup({
   },
   actions: {
     requestAdmission: enqueueActions(({ context, enqueue, self }) => {
-      if (context.dispatcher) enqueue.sendTo(context.dispatcher, { type: 'dispatcher.enqueue', queryId: context.queryId, query: self });
+      if (context.dispatcher) enqueue.sendTo(context.dispatcher, { type: 'dispatcher.enqueue', queryId: context.queryId, query: self, ...selectionOf(context.session, context.sql) });
       else enqueue.raise({ type: 'query.admit' });
     }),
     releaseAdmission: enqueueActions(({ context, enqueue }) => {

@@ -10,7 +10,7 @@ import { ResultSlug } from '../protocol/result-slug.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDuration } from '../protocol/duration.js';
 import type { CoordinatorConfig } from '../config.js';
-import { dispatcherMachine } from './dispatcher.machine.js';
+import { dispatcherMachine, type DispatcherInput } from './dispatcher.machine.js';
 import type { QueryActorRef, QueryContext, QueryLimits } from './query.machine.js';
 import { toQueryView, type QueryView } from './query-view.js';
 import { memoryLimitError, queryToShed, type MemoryWatch } from './memory-watch.js';
@@ -36,6 +36,8 @@ export interface TrackerInput {
   now: () => number;
   /** Sheds load past a resident-memory limit; absent: not watched. */
   memory?: MemoryWatch;
+  /** The dispatcher's resource groups (absent: the single `global` group of maxRunningQueries and maxQueuedQueries). */
+  resourceGroups?: Pick<DispatcherInput, 'resourceGroups' | 'clusterMemoryBytes' | 'random'>;
 }
 
 export interface TrackerContext extends TrackerInput {
@@ -162,7 +164,7 @@ export const trackerMachine = setup({
     dispatcher: spawn('dispatcher', {
       id: 'dispatcher',
       systemId: 'dispatcher',
-      input: { maxRunning: input.limits.maxRunningQueries, maxQueued: input.limits.maxQueuedQueries },
+      input: { maxRunning: input.limits.maxRunningQueries, maxQueued: input.limits.maxQueuedQueries, ...input.resourceGroups },
     }),
     queries: new Map(),
     history: [],
