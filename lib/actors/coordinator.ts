@@ -17,6 +17,7 @@ import { dialectOf } from '../protocol/header-prefix.js';
 import { parseDataSize } from '../protocol/data-size.js';
 import { stageSnapshotsOf, toQueryView, type QueryView } from './query-view.js';
 import { startIdleCollector } from './idle-collector.js';
+import { selectionOf } from '../resource-groups/selection.js';
 import { trackerMachine, type TrackedQuery, type TrackerActorRef, type TrackerInput } from './tracker.machine.js';
 
 export interface CoordinatorOptions {
@@ -152,9 +153,10 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     } catch (err) {
       invalid = VivaceError.from(err);
     }
+    const resourceGroupId = dispatcher.getSnapshot().context.groups.selectedGroupId(selectionOf(session, sql).criteria);
     const query = createActor(queryMachine, {
       ...clockOption,
-      input: { queryId, sql, session, engine: options.engine, limits, now, dispatcher },
+      input: { queryId, sql, session, engine: options.engine, limits, now, dispatcher, ...(resourceGroupId ? { resourceGroupId } : {}) },
     });
     // Before start(): the query as submitted, even if it fails at once (queue full, bad session).
     const initial = query.getSnapshot();

@@ -40,6 +40,8 @@ export interface QueryInput {
   now: () => number;
   /** Admission control; without one the query admits itself (standalone harness). */
   dispatcher?: AnyActorRef;
+  /** The resource group its selectors place it in (Trino's ResourceGroupId segments), when one does. */
+  resourceGroupId?: string[];
 }
 
 /** When the query reached each point (epoch milliseconds). */
@@ -358,6 +360,7 @@ export const queryMachine = setup({
       limits: input.limits,
       now: input.now,
       dispatcher: input.dispatcher,
+      resourceGroupId: input.resourceGroupId,
       stages: [spawn('stage', { id: 'stage-0', input: { stageId: '0' } })],
       times: { createTime: now, lastHeartbeat: now, planningStartTime: undefined, executionStartTime: undefined, endTime: undefined },
       output: {},

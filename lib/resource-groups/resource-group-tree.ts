@@ -148,9 +148,21 @@ export class ResourceGroupTree {
     for (const selector of this.selectors) {
       const variables = selector.matches(criteria);
       if (!variables) continue;
-      return { id: selector.group.expand(variables), templates: selector.group.segments.map((s) => s.text) };
+      const id = selector.group.expand(variables);
+      // ResourceGroupId's own check: a variable that expanded to nothing makes no name
+      if (id.includes('')) throw new VivaceError('INVALID_RESOURCE_GROUP', 'Empty segment in resource group id');
+      return { id, templates: selector.group.segments.map((s) => s.text) };
     }
     throw new VivaceError('QUERY_REJECTED', 'Query did not match any selection rule');
+  }
+
+  /** The group a query with `criteria` goes to, or undefined when none would take it (for display). */
+  selectedGroupId(criteria: SelectionCriteria): string[] | undefined {
+    try {
+      return this.select(criteria).id;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Selects the query's group and starts, queues or rejects it there. */
