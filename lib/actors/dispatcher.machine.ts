@@ -30,6 +30,7 @@ export type DispatcherEvent =
   | { type: 'dispatcher.enqueue'; queryId: string; query: AnyActorRef; criteria?: SelectionCriteria; priority?: number }
   | { type: 'dispatcher.release'; queryId: string }
   | { type: 'dispatcher.usage'; queryId: string; memoryBytes: number; cpuMillis: number }
+  | { type: 'dispatcher.quota'; seconds: number }
   | { type: 'dispatcher.configure'; resourceGroups: ResourceGroupsConfig }
   | { type: 'dispatcher.hold' }
   | { type: 'dispatcher.resume' };
@@ -69,6 +70,10 @@ export const dispatcherMachine = setup({
       if (event.type !== 'dispatcher.usage') return;
       for (const id of context.groups.reportUsage(event.queryId, event)) enqueue.sendTo(context.queries.get(id)!, { type: 'query.admit' });
     }),
+    quota: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'dispatcher.quota') return;
+      for (const id of context.groups.generateQuotas(event.seconds)) enqueue.sendTo(context.queries.get(id)!, { type: 'query.admit' });
+    }),
     configure: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'dispatcher.configure') return;
       for (const id of context.groups.reconfigure(event.resourceGroups)) enqueue.sendTo(context.queries.get(id)!, { type: 'query.admit' });
@@ -92,6 +97,7 @@ export const dispatcherMachine = setup({
     'dispatcher.enqueue': { actions: 'enqueue' },
     'dispatcher.release': { actions: 'release' },
     'dispatcher.usage': { actions: 'usage' },
+    'dispatcher.quota': { actions: 'quota' },
     'dispatcher.configure': { actions: 'configure' },
   },
   states: {

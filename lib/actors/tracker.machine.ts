@@ -11,6 +11,7 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDuration } from '../protocol/duration.js';
 import type { CoordinatorConfig } from '../config.js';
 import { dispatcherMachine, type DispatcherInput } from './dispatcher.machine.js';
+import { groupUsageEvents } from '../resource-groups/group-usage.js';
 import type { QueryActorRef, QueryContext, QueryLimits } from './query.machine.js';
 import { toQueryView, type QueryView } from './query-view.js';
 import { memoryLimitError, queryToShed, type MemoryWatch } from './memory-watch.js';
@@ -119,6 +120,15 @@ export const trackerMachine = setup({
       });
     },
     expireHistory: ({ context }) => expireHistory(context),
+    // The resource groups' view of the running queries' memory and CPU, and their CPU quota's regeneration.
+    reportGroupUsage: enqueueActions(({ context, enqueue }) => {
+      const running = [];
+      for (const tracked of context.queries.values()) {
+        const snapshot = tracked.ref?.getSnapshot();
+        if (snapshot?.status === 'active' && !snapshot.matches({ active: 'QUEUED' })) running.push({ queryId: tracked.queryId, progress: snapshot.context.results.progress });
+      }
+      for (const event of groupUsageEvents(running, context.limits.trackerIntervalMs)) enqueue.sendTo(context.dispatcher, event);
+    }),
     // One query per sweep at most: memory takes a moment to go back once a query's work stops.
     enforceMemoryLimit: enqueueActions(({ context, enqueue }) => {
       if (!context.memory) return;
@@ -179,7 +189,7 @@ export const trackerMachine = setup({
         'query.engineLate': { actions: 'recordLateEngine' },
       },
       after: {
-        trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'enforceMemoryLimit', 'expireHistory'] },
+        trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'enforceMemoryLimit', 'expireHistory', 'reportGroupUsage'] },
       },
     },
   },

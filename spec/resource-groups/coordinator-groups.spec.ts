@@ -47,9 +47,10 @@ describe('resource groups in the coordinator', () => {
     coordinator = undefined;
   });
 
-  function start(engine: Engine): Coordinator {
-    const clock = new SimulatedClock();
-    coordinator = createCoordinator({ engine, clock, now: () => clock.now(), resourceGroups: { resourceGroups: GROUPS, random: seeded(7) } });
+  let clock: SimulatedClock;
+  function start(engine: Engine, resourceGroups = GROUPS): Coordinator {
+    clock = new SimulatedClock();
+    coordinator = createCoordinator({ engine, clock, now: () => clock.now(), config: { trackerIntervalMs: 1000 }, resourceGroups: { resourceGroups, random: seeded(7) } });
     return coordinator;
   }
 
@@ -96,5 +97,51 @@ describe('resource groups in the coordinator', () => {
     const dashboards = firstForty.filter((s) => s.startsWith('carol:')).length;
     expect(dashboards).to.be.within(26, 34);
     expect(40 - dashboards).to.be.within(6, 14);
+  });
+
+  it('softMemoryLimit binds on the memory its running queries reported at the last sweep', async () => {
+    // One batch, then the execution waits: its workers reported a 2MB peak.
+    let finish = () => {};
+    const ended = new Promise<void>((resolve) => (finish = resolve));
+    const engine: Engine = {
+      async plan(sql: string) {
+        return {
+          columns: [{ name: 'x', type: { base: 'bigint' } }],
+          execute: () => {
+            let sent = false;
+            return {
+              next: async () => {
+                if (sql === 'SELECT big' && !sent) return ((sent = true), { json: '[1]', rows: 1, bytes: 3 });
+                await ended;
+                return null;
+              },
+              cancel() {},
+              progress: () => ({ processedRows: 1, processedBytes: 3, cpuTimeMillis: 5, peakMemoryBytes: sql === 'SELECT big' ? 2 << 20 : 0 }),
+            };
+          },
+          release() {},
+        };
+      },
+      async close() {},
+    };
+    const small = parseResourceGroupsConfig(JSON.stringify({ rootGroups: [{ name: 'g', softMemoryLimit: '1MB', hardConcurrencyLimit: 10, maxQueued: 10 }], selectors: [{ group: 'g' }] }), 'rg.json');
+    const c = start(engine, small);
+    const big = c.start('SELECT big', testSession()).tracked;
+    await settle();
+    expect(c.view(big).state).to.equal('RUNNING');
+    const before = c.start('SELECT before', testSession()).tracked;
+    await settle();
+    expect(c.view(before).state).to.not.equal('QUEUED'); // nothing reported yet
+    clock.increment(1000); // the tracker's sweep reports the 2MB
+    await settle();
+    const after = c.start('SELECT after', testSession()).tracked;
+    await settle();
+    expect(c.view(after).state).to.equal('QUEUED');
+    const groups = c.tracker.getSnapshot().context.dispatcher.getSnapshot().context.groups;
+    expect(groups.info(['g'])).to.include({ state: 'CAN_QUEUE', memoryUsageBytes: 2 << 20 });
+    c.lookup(big.queryId)!.ref!.send({ type: 'query.cancel' });
+    await settle();
+    expect(c.view(after).state).to.not.equal('QUEUED');
+    finish();
   });
 });
