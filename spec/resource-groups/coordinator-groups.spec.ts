@@ -144,4 +144,26 @@ describe('resource groups in the coordinator', () => {
     expect(c.view(after).state).to.not.equal('QUEUED');
     finish();
   });
+
+  it('a new configuration (a re-read file) reaches the dispatcher: queued queries start under the new limits', async () => {
+    const gated = gatedEngine();
+    const c = start(gated.engine);
+    const first = c.start('SELECT 1', testSession({ user: 'alice' })).tracked;
+    const second = c.start('SELECT 2', testSession({ user: 'alice' })).tracked;
+    await settle();
+    expect(c.view(second).state).to.equal('QUEUED');
+    const wider = parseResourceGroupsConfig(JSON.stringify({
+      rootGroups: [{ name: 'root', softMemoryLimit: '100%', hardConcurrencyLimit: 2, maxQueued: 100, subGroups: [{ name: 'adhoc', softMemoryLimit: '100%', hardConcurrencyLimit: 10, maxQueued: 50 }] }],
+      selectors: [{ group: 'root.adhoc' }],
+    }), 'rg.json');
+    c.tracker.getSnapshot().context.dispatcher.send({ type: 'dispatcher.configure', resourceGroups: wider });
+    await settle();
+    expect(c.view(first).state).to.equal('PLANNING');
+    expect(c.view(second).state).to.equal('PLANNING');
+    // the new selectors take new queries: mallory now has a group
+    const third = c.start('SELECT 3', testSession({ user: 'mallory' })).tracked;
+    await settle();
+    expect(c.view(third).state).to.equal('QUEUED');
+    expect(c.view(third).resourceGroupId).to.deep.equal(['root', 'adhoc']);
+  });
 });
