@@ -121,6 +121,8 @@ export class ResourceGroupTree {
   private readonly groupOfQuery = new Map<string, Group>();
   private seq = 0;
   private paused = false;
+  /** queries refused QUERY_QUEUE_FULL, by the template path of their group (bounded by the file) */
+  private readonly rejectedByTemplate = new Map<string, number>();
   private readonly random: () => number;
 
   constructor(
@@ -183,6 +185,8 @@ export class ResourceGroupTree {
       canRun &&= this.canRunMore(g);
     }
     if (!canQueue && !canRun) {
+      const template = group.templates.join('.');
+      this.rejectedByTemplate.set(template, (this.rejectedByTemplate.get(template) ?? 0) + 1);
       this.prune(group);
       return { state: 'rejected', groupId: group.id, error: new VivaceError('QUERY_QUEUE_FULL', `Too many queued queries for "${group.key}"`) };
     }
@@ -287,6 +291,26 @@ export class ResourceGroupTree {
     let group = this.roots.get(id[0] ?? '');
     for (const name of id.slice(1)) group = group?.subGroups.get(name);
     return group ? this.infoOf(group, true) : undefined;
+  }
+
+  /**
+   * Running, queued and rejected queries by group as the file names it (`global.adhoc.other.${USER}`): the
+   * groups a template made are summed, so the set of groups a metric names is the file's, not the clients'.
+   */
+  countsByTemplate(): { group: string; running: number; queued: number; rejected: number }[] {
+    const counts = new Map<string, { group: string; running: number; queued: number; rejected: number }>();
+    const entry = (group: string) => {
+      let found = counts.get(group);
+      if (!found) counts.set(group, (found = { group, running: 0, queued: 0, rejected: 0 }));
+      return found;
+    };
+    for (const group of this.allGroups()) {
+      const counted = entry(group.templates.join('.'));
+      counted.running += group.runningCount;
+      counted.queued += group.queuedCount;
+    }
+    for (const [group, rejected] of this.rejectedByTemplate) entry(group).rejected = rejected;
+    return [...counts.values()];
   }
 
   /** Every live group (roots first, then depth first). */

@@ -10,6 +10,7 @@ import { queryRow } from '../../lib/actors/system-tables.source.js';
 import { request, startTestServer, type TestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
 import { settle, testSession } from '../support/actors.js';
+import { parseExposition, sampleValue } from '../support/prometheus-text.js';
 
 /** Plans that never finish: queries stay where admission put them. */
 const waitingEngine: Engine = {
@@ -83,5 +84,20 @@ describe('resource groups over HTTP', () => {
     expect(spaced.status).to.equal(200);
     expect(spaced.body.id).to.deep.equal(['global', 'carol x']);
     expect((await request('GET', `${server.url}/v1/resourceGroupState/global/carol+x`)).body.id).to.deep.equal(['global', 'carol x']);
+  });
+
+  it('counts running, queued and rejected queries per group in /metrics, named as the file names the group', async () => {
+    const c = server.coordinator;
+    // alice's group (1 running, 1 queued, maxQueued 5) takes 4 more queued, then refuses
+    for (let i = 0; i < 5; i++) c.start(`SELECT ${10 + i}`, testSession({ user: 'alice' }));
+    await settle();
+    const res = await request('GET', `${server.url}/metrics`);
+    expect(res.status).to.equal(200);
+    const metrics = parseExposition(res.text);
+    expect(sampleValue(metrics, 'vivace_resource_group_queries', { group: 'global', state: 'running' })).to.equal(2);
+    expect(sampleValue(metrics, 'vivace_resource_group_queries', { group: 'global.${USER}', state: 'running' })).to.equal(2);
+    expect(sampleValue(metrics, 'vivace_resource_group_queries', { group: 'global.${USER}', state: 'queued' })).to.equal(6); // alice's 5 and carol x's 1
+    expect(sampleValue(metrics, 'vivace_resource_group_rejected_total', { group: 'global.${USER}' })).to.equal(1);
+    expect(res.text).to.not.include('alice');
   });
 });
