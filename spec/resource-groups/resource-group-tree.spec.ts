@@ -3,6 +3,7 @@
 // full, QUERY_QUEUE_FULL, and each policy's start order; plus the query types selectors match on.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { parseResourceGroupsConfig, type ResourceGroupsConfig } from '../../lib/resource-groups/resource-groups-config.js';
 import { ResourceGroupTree, globalGroupConfig, type SelectionCriteria } from '../../lib/resource-groups/resource-group-tree.js';
 import { queryTypeOf } from '../../lib/resource-groups/selection.js';
@@ -233,5 +234,65 @@ describe('resource group tree (InternalResourceGroup)', () => {
       ['', undefined],
     ];
     for (const [sql, type] of cases) expect(queryTypeOf(sql), sql).to.equal(type);
+  });
+
+  it('under any policies, limits and order of events: limits hold, and every accepted query starts exactly once', () => {
+    const policy = fc.constantFrom('fair', 'weighted', 'weighted_fair', 'query_priority');
+    const limits = fc.record({ hard: fc.integer({ min: 0, max: 3 }), queued: fc.integer({ min: 0, max: 4 }) });
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('submit' as const), user: fc.constantFrom('ann', 'ben', 'cy'), priority: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({ kind: fc.constant('finish' as const), pick: fc.nat() }),
+    );
+    fc.assert(fc.property(policy, limits, limits, fc.array(op, { maxLength: 60 }), fc.integer(), (rootPolicy, root, leaf, ops, seed) => {
+      const weighted = rootPolicy === 'weighted' || rootPolicy === 'weighted_fair';
+      const tree = new ResourceGroupTree(config({
+        rootGroups: [group('root', Math.max(root.hard, 1), { maxQueued: root.queued, schedulingPolicy: rootPolicy, subGroups: [group('${USER}', leaf.hard, { maxQueued: leaf.queued, ...(weighted ? { schedulingWeight: 2 } : {}) })] })],
+        selectors: [{ group: 'root.${USER}' }],
+      }), { random: seeded(seed) });
+      const running = new Set<string>();
+      const queued = new Set<string>();
+      const startedTwice: string[] = [];
+      const start = (ids: string[]) => {
+        for (const id of ids) {
+          if (running.has(id) || !queued.delete(id)) startedTwice.push(id);
+          running.add(id);
+        }
+      };
+      const check = () => {
+        expect(tree.runningCount).to.equal(running.size);
+        expect(tree.queuedCount).to.equal(queued.size);
+        expect(running.size).to.be.at.most(Math.max(root.hard, 1));
+        expect(queued.size).to.be.at.most(root.queued);
+        for (const info of tree.groups()) {
+          expect(info.numRunningQueries).to.be.at.most(info.hardConcurrencyLimit);
+          expect(info.numQueuedQueries).to.be.at.most(info.maxQueuedQueries);
+        }
+      };
+      let n = 0;
+      for (const step of ops) {
+        if (step.kind === 'submit') {
+          const id = `q${n++}`;
+          const outcome = tree.submit({ queryId: id, priority: step.priority }, { user: step.user });
+          if (outcome.state === 'running') running.add(id);
+          if (outcome.state === 'queued') queued.add(id);
+        } else if (running.size + queued.size > 0) {
+          const all = [...running, ...queued];
+          const id = all[step.pick % all.length]!;
+          running.delete(id);
+          queued.delete(id);
+          start(tree.finish(id));
+        }
+        check();
+      }
+      // Drained: with every group able to run one, each queued query starts as the running ones end.
+      while (running.size > 0) {
+        const id = running.values().next().value!;
+        running.delete(id);
+        start(tree.finish(id));
+        check();
+      }
+      if (leaf.hard > 0) expect([...queued]).to.deep.equal([]);
+      expect(startedTwice).to.deep.equal([]);
+    }), { numRuns: 300 });
   });
 });
