@@ -17,7 +17,8 @@ import { dialectOf } from '../protocol/header-prefix.js';
 import { parseDataSize } from '../protocol/data-size.js';
 import { stageSnapshotsOf, toQueryView, type QueryView } from './query-view.js';
 import { startIdleCollector } from './idle-collector.js';
-import { trackerMachine, type TrackedQuery, type TrackerActorRef } from './tracker.machine.js';
+import { selectionOf } from '../resource-groups/selection.js';
+import { trackerMachine, type TrackedQuery, type TrackerActorRef, type TrackerInput } from './tracker.machine.js';
 
 export interface CoordinatorOptions {
   engine: Engine;
@@ -32,6 +33,8 @@ export interface CoordinatorOptions {
   pingTransport?: PingTransport;
   /** Whether the cluster can take statements yet (serve's ClusterSizeMonitor); absent: it always can. */
   cluster?: ClusterStartup;
+  /** Resource groups (resource-groups.config-file, read); absent: one `global` group with the query limits. */
+  resourceGroups?: TrackerInput['resourceGroups'];
 }
 
 /** The start of a cluster: over once its required workers were active (query-manager.required-workers). */
@@ -122,7 +125,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
   const ids = new QueryIdGenerator(now);
   const clockOption = options.clock ? { clock: options.clock } : {};
   const memory = { limitBytes: maxResidentMemoryBytes(config), readRss: options.readRss ?? (() => process.memoryUsage.rss()) };
-  const tracker = createActor(trackerMachine, { ...clockOption, input: { limits: config, now, memory } });
+  const tracker = createActor(trackerMachine, { ...clockOption, input: { limits: config, now, memory, ...(options.resourceGroups ? { resourceGroups: options.resourceGroups } : {}) } });
   tracker.start();
   const dispatcher = tracker.getSnapshot().context.dispatcher;
   const startTime = now();
@@ -150,9 +153,10 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     } catch (err) {
       invalid = VivaceError.from(err);
     }
+    const resourceGroupId = dispatcher.getSnapshot().context.groups.selectedGroupId(selectionOf(session, sql).criteria);
     const query = createActor(queryMachine, {
       ...clockOption,
-      input: { queryId, sql, session, engine: options.engine, limits, now, dispatcher },
+      input: { queryId, sql, session, engine: options.engine, limits, now, dispatcher, ...(resourceGroupId ? { resourceGroupId } : {}) },
     });
     // Before start(): the query as submitted, even if it fails at once (queue full, bad session).
     const initial = query.getSnapshot();

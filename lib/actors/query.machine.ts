@@ -9,6 +9,7 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDataSize } from '../protocol/data-size.js';
 import { ResultPump, type ResultPumpEvent } from './result-pump.js';
 import { stageMachine, type StageFigures } from './stage.machine.js';
+import { selectionOf } from '../resource-groups/selection.js';
 import type { StageCounters } from '../protocol/states.js';
 
 export interface QueryLimits {
@@ -39,6 +40,8 @@ export interface QueryInput {
   now: () => number;
   /** Admission control; without one the query admits itself (standalone harness). */
   dispatcher?: AnyActorRef;
+  /** The resource group its selectors place it in (Trino's ResourceGroupId segments), when one does. */
+  resourceGroupId?: string[];
 }
 
 /** When the query reached each point (epoch milliseconds). */
@@ -219,7 +222,7 @@ export const queryMachine = setup({
   },
   actions: {
     requestAdmission: enqueueActions(({ context, enqueue, self }) => {
-      if (context.dispatcher) enqueue.sendTo(context.dispatcher, { type: 'dispatcher.enqueue', queryId: context.queryId, query: self });
+      if (context.dispatcher) enqueue.sendTo(context.dispatcher, { type: 'dispatcher.enqueue', queryId: context.queryId, query: self, ...selectionOf(context.session, context.sql) });
       else enqueue.raise({ type: 'query.admit' });
     }),
     releaseAdmission: enqueueActions(({ context, enqueue }) => {
@@ -357,6 +360,7 @@ export const queryMachine = setup({
       limits: input.limits,
       now: input.now,
       dispatcher: input.dispatcher,
+      resourceGroupId: input.resourceGroupId,
       stages: [spawn('stage', { id: 'stage-0', input: { stageId: '0' } })],
       times: { createTime: now, lastHeartbeat: now, planningStartTime: undefined, executionStartTime: undefined, endTime: undefined },
       output: {},

@@ -32,8 +32,7 @@ export function queryRow(view: QueryView): SystemQueryRow {
     user: view.session.user,
     source: view.session.source ?? null,
     query: view.sql,
-    // Everything runs in the one admission queue, Trino's default group.
-    resourceGroupId: ['global'],
+    resourceGroupId: view.resourceGroupId ?? null,
     queuedTimeMs: queuedMillis(view),
     analysisTimeMs: planningMillis(view),
     planningTimeMs: planningMillis(view),

@@ -10,7 +10,8 @@ import { ResultSlug } from '../protocol/result-slug.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDuration } from '../protocol/duration.js';
 import type { CoordinatorConfig } from '../config.js';
-import { dispatcherMachine } from './dispatcher.machine.js';
+import { dispatcherMachine, type DispatcherInput } from './dispatcher.machine.js';
+import { groupUsageEvents } from '../resource-groups/group-usage.js';
 import type { QueryActorRef, QueryContext, QueryLimits } from './query.machine.js';
 import { toQueryView, type QueryView } from './query-view.js';
 import { memoryLimitError, queryToShed, type MemoryWatch } from './memory-watch.js';
@@ -36,6 +37,8 @@ export interface TrackerInput {
   now: () => number;
   /** Sheds load past a resident-memory limit; absent: not watched. */
   memory?: MemoryWatch;
+  /** The dispatcher's resource groups (absent: the single `global` group of maxRunningQueries and maxQueuedQueries). */
+  resourceGroups?: Pick<DispatcherInput, 'resourceGroups' | 'clusterMemoryBytes' | 'random'>;
 }
 
 export interface TrackerContext extends TrackerInput {
@@ -117,6 +120,15 @@ export const trackerMachine = setup({
       });
     },
     expireHistory: ({ context }) => expireHistory(context),
+    // The resource groups' view of the running queries' memory and CPU, and their CPU quota's regeneration.
+    reportGroupUsage: enqueueActions(({ context, enqueue }) => {
+      const running = [];
+      for (const tracked of context.queries.values()) {
+        const snapshot = tracked.ref?.getSnapshot();
+        if (snapshot?.status === 'active' && !snapshot.matches({ active: 'QUEUED' })) running.push({ queryId: tracked.queryId, progress: snapshot.context.results.progress });
+      }
+      for (const event of groupUsageEvents(running, context.limits.trackerIntervalMs)) enqueue.sendTo(context.dispatcher, event);
+    }),
     // One query per sweep at most: memory takes a moment to go back once a query's work stops.
     enforceMemoryLimit: enqueueActions(({ context, enqueue }) => {
       if (!context.memory) return;
@@ -162,7 +174,7 @@ export const trackerMachine = setup({
     dispatcher: spawn('dispatcher', {
       id: 'dispatcher',
       systemId: 'dispatcher',
-      input: { maxRunning: input.limits.maxRunningQueries, maxQueued: input.limits.maxQueuedQueries },
+      input: { maxRunning: input.limits.maxRunningQueries, maxQueued: input.limits.maxQueuedQueries, ...input.resourceGroups },
     }),
     queries: new Map(),
     history: [],
@@ -177,7 +189,7 @@ export const trackerMachine = setup({
         'query.engineLate': { actions: 'recordLateEngine' },
       },
       after: {
-        trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'enforceMemoryLimit', 'expireHistory'] },
+        trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'enforceMemoryLimit', 'expireHistory', 'reportGroupUsage'] },
       },
     },
   },

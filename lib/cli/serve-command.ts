@@ -25,6 +25,8 @@ import { startServer, type RunningServer } from '../http/server.js';
 import { createAccessControl } from '../security/access-control.js';
 import { createLogger, setDefaultLogger } from '../log/logger.js';
 import { canSeeQuery } from '../security/query-visibility.js';
+import { readResourceGroupsProperties, resourceGroupsPropertiesPath, ResourceGroupsFile } from '../resource-groups/resource-groups-file.js';
+import { parseDataSize } from '../protocol/data-size.js';
 
 export const SERVE_USAGE = 'usage: vivace serve [--port PORT] [--host HOST] [--config FILE] [--workers N] [--data-dir DIR]';
 
@@ -63,6 +65,13 @@ export async function runServe(args: string[]): Promise<number> {
   setDefaultLogger(logger);
   // Rules first (an invalid rules file stops the start), and the catalog files (so does a bad one).
   const accessControl = createAccessControl(config);
+  // etc/resource-groups.properties: a broken resource-groups file stops the start too; later, a change is
+  // taken when it reads well (the dispatcher reconfigures its groups) and logged when it does not.
+  const groupsProperties = resourceGroupsPropertiesPath(values.config);
+  const groupsFile = groupsProperties === undefined ? undefined : new ResourceGroupsFile(readResourceGroupsProperties(groupsProperties), {
+    onChange: (resourceGroups) => coordinator.tracker.getSnapshot().context.dispatcher.send({ type: 'dispatcher.configure', resourceGroups }),
+    logger,
+  });
   const catalogDir = catalogDirectory({ configDirectory: config.catalogConfigDirectory, configFile: values.config, dataDirectory: config.dataDirectory });
   const dynamicStore = config.catalogManagement === 'dynamic' ? catalogStoreDirectory(catalogDir, config.dataDirectory) : undefined;
   const catalogs = loadCatalogs({ configDirectory: catalogDir, dataDirectory: config.dataDirectory, ...(dynamicStore === undefined ? {} : { createdStore: dynamicStore }) });
@@ -113,7 +122,9 @@ export async function runServe(args: string[]): Promise<number> {
   });
   // CREATE and DROP CATALOG run here, on the catalog set's owner; the rest on the workers.
   const engine = new CatalogStatementsEngine(remote, catalogManager, catalogRulesOf(accessControl));
-  const coordinator = createCoordinator({ engine, config, cluster: clusterSize });
+  // softMemoryLimit percentages are of the local workers' memory (DuckDB's limit on each).
+  const resourceGroups = groupsFile && { resourceGroups: groupsFile.current, clusterMemoryBytes: parseDataSize(memoryLimitOf(config)) * Math.max(1, workerCount) };
+  const coordinator = createCoordinator({ engine, config, cluster: clusterSize, ...(resourceGroups ? { resourceGroups } : {}) });
   // Discovery's workers with the failure detector's verdict.
   late.workers = clusterWorkers(() => coordinatorDiscovery(coordinator, nodeId()).list(), () => coordinator.nodes());
 
@@ -130,11 +141,13 @@ export async function runServe(args: string[]): Promise<number> {
     await server.close();
     await coordinator.stop();
     accessControl.close();
+    groupsFile?.stop();
     rmSync(privateDir, { recursive: true, force: true });
     process.exit(code);
   };
   const server = await startServer(coordinator, { onShutdown: () => void stop(0), accessControl, logger });
   late.server = server;
+  groupsFile?.start();
   coordinatorDiscovery(coordinator, server.nodeId);
   late.system = createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }, { canViewQueryOwnedBy: (viewer, owner) => canSeeQuery(accessControl, viewer, owner) });
   process.stdout.write(`vivace coordinator listening on ${server.url}${server.httpsUrl ? ` and ${server.httpsUrl}` : ''} (environment ${config.environment})\n`);

@@ -16,6 +16,7 @@ import { createCoordinatorMetrics, type CoordinatorMetrics } from '../metrics/co
 import { httpMetrics } from '../metrics/http-metrics.js';
 import { metricsRoutes } from './metrics.routes.js';
 import { nodeRoutes } from './node.routes.js';
+import { resourceGroupRoutes } from './resource-group.routes.js';
 import { queryRoutes } from './query.routes.js';
 import { requestTarget } from './request-target.js';
 import { stageRoutes } from './stage.routes.js';
@@ -57,6 +58,7 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   queryRoutes(router, coordinator, access);
   stageRoutes(router, coordinator);
   nodeRoutes(router, coordinator, access);
+  resourceGroupRoutes(router, coordinator, access);
   infoRoutes(router, coordinator, serverState, options.nodeId, access, options.eventLoop);
   clusterRoutes(router, coordinator, serverState);
   announcementRoutes(router, coordinator, options.nodeId);

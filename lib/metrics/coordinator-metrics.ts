@@ -5,6 +5,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { TalliedHistogram, type HistogramTally } from './tallied-histogram.js';
 import type { Coordinator } from '../actors/coordinator.js';
+import { registerResourceGroupMetrics } from '../resource-groups/group-metrics.js';
 import { queryStateOf, type QueryView } from '../actors/query-view.js';
 import type { QueryEventListener } from './query-events.js';
 
@@ -91,6 +92,7 @@ export function createCoordinatorMetrics(coordinator: Coordinator): CoordinatorM
       this.set(liveQueries(coordinator).running);
     },
   });
+  registerResourceGroupMetrics(registers, () => coordinator.tracker.getSnapshot().context.dispatcher.getSnapshot().context.groups);
   new Gauge({
     name: 'vivace_nodes',
     help: 'Worker nodes the failure detector monitors, by health',

@@ -20,6 +20,8 @@ export interface QueryView {
   scheduled: boolean;
   session: Session;
   sql: string;
+  /** Trino's ResourceGroupId: the group's path of names */
+  resourceGroupId?: string[];
   columns?: OutputColumn[];
   updateType?: string;
   updateCount?: number;

@@ -17,7 +17,7 @@ describe('dispatcherMachine', () => {
     const dispatcher = createActor(dispatcherMachine, { input: { maxRunning: 2, maxQueued: 10 } }).start();
     for (const id of ['a', 'b', 'c', 'd']) dispatcher.send({ type: 'dispatcher.enqueue', queryId: id, query: recorder(received, id) });
     expect(received).to.deep.equal(['a:query.admit', 'b:query.admit']);
-    expect(dispatcher.getSnapshot().context.queue.map((q) => q.queryId)).to.deep.equal(['c', 'd']);
+    expect(dispatcher.getSnapshot().context.groups.queuedQueryIds()).to.deep.equal(['c', 'd']);
     dispatcher.send({ type: 'dispatcher.release', queryId: 'b' });
     expect(received).to.deep.equal(['a:query.admit', 'b:query.admit', 'c:query.admit']);
     // releasing twice, or releasing a query that never ran, admits nobody extra
