@@ -4,9 +4,11 @@
 // to them, or in a new hash-partitioned fragment fed by both sides hashed on the join keys (Trino's
 // REPLICATED and PARTITIONED joins). Above the last join the query's own work runs as a query over one
 // table of the joined rows: its aggregation split into partial (in the last join's tasks) and final (in
-// the root) as aggregate-stages.ts splits it, or, when it does not split, all of it in the root. What
-// this planner does not take (outer joins, subqueries, windows, set operations, SELECT *, tables one
-// worker holds) is undefined here and runs as before. The query as read is query-analysis.ts's, the
+// the root) as aggregate-stages.ts splits it, or, when it does not split, all of it in the root. Outer
+// joins follow the inner ones as written (outer-joins.ts); a derived table that groups is a sub-plan whose
+// rows feed the query above in its own tasks (derived-relations.ts). What this planner does not take
+// (correlated subqueries, windows, set operations, SELECT *, tables one worker holds) is undefined here
+// and runs as before. The query as read is query-analysis.ts's, the
 // fragments while built fragment-drafts.ts's.
 import { formatSql, parseStatement, type Expression, type Query, type Statement } from '../sql/index.js';
 import { quoteIdentifier } from '../sql/sql-formatter.js';
@@ -16,7 +18,9 @@ import { hashFinal } from './hash-final.js';
 import { symbolOf, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
 import { replaceTable, tableText } from './plan-trees.js';
 import { type SemiSource } from './semi-joins.js';
-import { chooseJoins, estimatedBytes, validChoices, type JoinEdge } from './join-order.js';
+import { chooseWithOuterJoins, estimatedBytes, validChoices, validOuterChoices, type JoinEdge } from './join-order.js';
+import { derivedDraft, derivedRows, subPlans, type SubPlan } from './derived-relations.js';
+import { joinClause, outerSymbols } from './outer-joins.js';
 import { EXCHANGE_CATALOG, type DistributedPlan, type OutputPartitioning, type PlanChoices } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
@@ -29,7 +33,16 @@ import { partialTopN } from './partial-top-n.js';
  * same fragments follow, or undefined when they do not fit the statement.
  */
 export function planDistributed(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
-  const a = analyse(statement, session, metadata);
+  const planned = planDrafts(statement, session, metadata, given, false);
+  return planned && { fragments: render(planned.root), choices: planned.choices, tables: planned.tables };
+}
+
+/**
+ * The drafts of a query's plan: its root, and the draft whose rows are the query's (the root, or the
+ * HASH stage whose rows the root only gathers); `sub` for a derived table's query (derived-relations.ts).
+ */
+function planDrafts(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given: PlanChoices | undefined, sub: boolean): SubPlan | undefined {
+  const a = analyse(statement, session, metadata, sub);
   if (!a) return undefined;
   const n = a.relations.length;
 
@@ -39,14 +52,21 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   for (const e of a.edges) { need(e.left); need(e.right); }
   for (const r of a.residuals) for (const s of r.symbols) need(s);
   for (const s of a.aboveSymbols) need(s);
+  for (const o of a.outer) for (const s of outerSymbols(o)) need(s);
   // A table none of whose columns is read above its scan (count(*) over it) still hands on its rows: by its first column.
   for (const [i, s] of needed.entries()) if (s.size === 0) s.add(symbolOf(i, 0));
 
   const relationEdges: JoinEdge[] = a.edges.map((e) => ({ left: e.leftRelation, right: e.rightRelation }));
   // Splitting pays only when some table splits; small tables alone stay one task (validChoices).
   const split = a.relations.map((r) => r.layout.splits);
-  const made = given ?? chooseJoins(a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!))), relationEdges, split, session);
-  if (!validChoices(made, n)) return undefined;
+  const outerShape = a.outer.map((o) => ({ type: o.type, keyed: o.keys.length > 0 }));
+  const sizes = a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!)));
+  const chosen = given ?? chooseWithOuterJoins(sizes, relationEdges, split, session, outerShape);
+  if (!validChoices(chosen, n) || !validOuterChoices(chosen, n, outerShape)) return undefined;
+  // Each derived table's sub-plan, with its own choices.
+  const subs = subPlans(a.derived, given, a.semis.sources.length > 0, (query, choices) => planDrafts(query, session, metadata, choices, true));
+  if (!subs) return undefined;
+  const made: PlanChoices = subs.size > 0 ? { ...chosen, derived: [...subs.values()].map((x) => x.choices) } : chosen;
   // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
   const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => x.stages !== undefined && x.splits);
   if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => s !== false && (s !== true || !a.semis.sources[i]!.stages))) return undefined;
@@ -57,6 +77,12 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     const where = a.pushed[r.index]!;
     const whereText = where.length > 0 ? ` WHERE ${where.map((w) => `(${formatSql(w)})`).join(' AND ')}` : '';
     const select = symbols.map((s) => `${quoteIdentifier(columnOf(r, s))} AS ${s}`).join(', ');
+    const subPlan = subs.get(r.index);
+    if (subPlan) {
+      const draft = derivedDraft(r, subPlan.rows, output, symbols, (x) => `SELECT ${select} FROM ${derivedRows(r, subPlan.rows, x)}${whereText}`);
+      for (const w of where) readSemis(draft, w);
+      return draft;
+    }
     const inner = `SELECT ${select} FROM ${tableText(r.table)} AS ${quoteIdentifier(r.name)}${whereText}`;
     // Split pruning reads the conjuncts without a semi-join's subquery.
     const prunable = where.filter((w) => a.semis.readIn(w).length === 0);
@@ -108,7 +134,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   const applied = new Set<ResolvedExpression>();
   const applyResiduals = (d: Draft) => {
     for (const r of a.residuals) {
-      if (applied.has(r) || ![...r.relations].every((i) => joined.has(i))) continue;
+      if (applied.has(r) || ![...r.relations].every((i) => joined.has(i)) || (a.late.has(r) && joined.size < n)) continue;
       applied.add(r);
       d.where.push(`(${formatSql(r.expression)})`);
       readSemis(d, r.expression);
@@ -120,25 +146,27 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     const out = new Set<string>(a.aboveSymbols);
     for (const e of a.edges) if (!(joined.has(e.leftRelation) && joined.has(e.rightRelation))) { out.add(e.left); out.add(e.right); }
     for (const r of a.residuals) if (!applied.has(r)) for (const s of r.symbols) out.add(s);
+    for (const o of a.outer) if (!joined.has(o.relation)) for (const s of outerSymbols(o)) out.add(s);
     return [...out].filter((s) => joined.has(relationOfSymbol(s))).sort();
   };
 
   for (let step = 1; step < n; step++) {
     const next = choices.order[step]!;
     const relation = a.relations[next]!;
-    const keys = a.edges.flatMap((e) => {
+    const outerJoin = a.outer.find((o) => o.relation === next);
+    const keys = outerJoin?.keys ?? a.edges.flatMap((e) => {
       if (e.rightRelation === next && joined.has(e.leftRelation)) return [{ probe: e.left, build: e.right }];
       if (e.leftRelation === next && joined.has(e.rightRelation)) return [{ probe: e.right, build: e.left }];
       return [];
     });
     const distribution = choices.joins[step - 1]!;
     if (keys.length === 0 && distribution !== 'BROADCAST') return undefined;
-    const on = keys.map((k) => `${k.probe} = ${k.build}`).join(' AND ');
+    const { join, on } = joinClause(keys, outerJoin);
     if (distribution === 'BROADCAST') {
       const build = scanDraft(relation, { kind: 'BROADCAST' });
       const before = probe.from;
       probe.sources.push(build);
-      probe.from = (x) => `${before(x)} ${keys.length > 0 ? 'JOIN' : 'CROSS JOIN'} ${x(build)}${keys.length > 0 ? ` ON ${on}` : ''}`;
+      probe.from = (x) => `${before(x)} ${join} ${x(build)}${on}`;
       joined.add(next);
     } else {
       const probeColumns = stillNeeded();
@@ -147,7 +175,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
       left.output = { kind: 'HASH', keys: keys.map((k) => k.probe) };
       const build = scanDraft(relation, { kind: 'HASH', keys: keys.map((k) => k.build) });
       joined.add(next);
-      probe = { partitioning: 'HASH', sources: [left, build], output: { kind: 'SINGLE' }, from: (x) => `${x(left)} JOIN ${x(build)} ON ${on}`, where: [], columns: [] };
+      probe = { partitioning: 'HASH', sources: [left, build], output: { kind: 'SINGLE' }, from: (x) => `${x(left)} ${join} ${x(build)}${on}`, where: [], columns: [] };
     }
     applyResiduals(probe);
   }
@@ -163,6 +191,8 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
     `SELECT ${columns.length > 0 ? columns.join(', ') : '1 AS vivace_one'} FROM ${last.from(x)}${last.where.length > 0 ? ` WHERE ${last.where.join(' AND ')}` : ''}`;
   const joinedColumns = [...a.aboveSymbols].sort();
   let root: Draft;
+  // The draft whose rows are the query's: the root, or the HASH stage whose rows the root only gathers.
+  let rows: Draft | undefined;
   if (stages) {
     last.columns = stages.partialColumns;
     last.sql = (x) => formatSql(replaceTable(parseStatement(stages.leafSql), JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
@@ -176,6 +206,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
         sql: (x) => formatSql(replaceTable(split.bucketQuery, PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))),
       };
       root = { partitioning: 'SINGLE', sources: [final], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(split.rootQuery(tableNodeOf(x(final), a.query))) };
+      if (!a.query.orderBy && !a.query.limit) rows = final;
     } else {
       root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))) };
     }
@@ -187,8 +218,9 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
   }
   // Every table any fragment reads: a user with a mask or row filter on one runs the query as one task.
   const tables = new Map<string, ScannedTable>();
-  for (const t of [...a.relations.map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables)]) tables.set(`${t.catalog}\u0000${t.schema}\u0000${t.table}`, t);
-  return { fragments: render(root), choices, tables: [...tables.values()] };
+  const read = [...a.relations.filter((r) => !subs.has(r.index)).map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...[...subs.values()].flatMap((x) => x.tables)];
+  for (const t of read) tables.set(`${t.catalog}\u0000${t.schema}\u0000${t.table}`, t);
+  return { root, rows: rows ?? root, choices, tables: [...tables.values()] };
 }
 
 function columnNames(r: PlanRelation, symbols: ReadonlySet<string>): Set<string> {

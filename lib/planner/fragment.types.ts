@@ -58,6 +58,8 @@ export interface PlanChoices {
   split: readonly boolean[];
   /** Whether each semi-join's subquery (in the query's order) runs in two stages over its table's splits. */
   semis?: readonly boolean[];
+  /** Each derived table's sub-plan choices, in the FROM's order (outer-joins.ts). */
+  derived?: readonly PlanChoices[];
 }
 
 export interface DistributedPlan {

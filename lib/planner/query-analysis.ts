@@ -1,13 +1,14 @@
-// A query as the join planner reads it (distributed-planner.ts): its FROM's inner joins and WHERE resolved
+// A query as the join planner reads it (distributed-planner.ts): its FROM's joins (outer-joins.ts) and WHERE resolved
 // against the tables' layouts (column-resolution.ts) into each table's pushed-down conjuncts, the equi-join
 // edges between tables, the residual conditions, the stand-alone subqueries (semi-joins.ts), and the query's
 // own work above the joins rewritten over the joined rows (JOINED), its columns as symbols. A query this
-// cannot read so (outer joins, windows, SELECT *, ...) is undefined here.
-import { formatSql, type Expression, type Identifier, type Node, type Query, type QuerySpecification, type SelectItem, type Statement, type Table } from '../sql/index.js';
+// cannot read so (windows, SELECT *, ...) is undefined here.
+import { formatSql, type Expression, type Node, type Query, type QuerySpecification, type SelectItem, type Statement } from '../sql/index.js';
 import { fold } from '../sql/names.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
-import { ColumnScope, relationsOf, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
-import { andTerms, innerJoinTables, tableNode } from './plan-trees.js';
+import { ColumnScope, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
+import { andTerms, tableNode } from './plan-trees.js';
+import { fromShape, nullableRelations, outerJoinOf, type DerivedRelation, type OuterJoin } from './outer-joins.js';
 import { DerivedScope, derivedColumnName, mergeableDerived } from './derived-tables.js';
 import { SemiJoins } from './semi-joins.js';
 import { EXCHANGE_CATALOG } from './fragment.types.js';
@@ -48,9 +49,16 @@ export interface Analysis {
   aboveSymbols: ReadonlySet<string>;
   /** Stand-alone IN subqueries, read as broadcast sources (semi-joins.ts). */
   semis: SemiJoins;
+  /** The outer joins, in written order after the inner ones (outer-joins.ts). */
+  outer: OuterJoin[];
+  /** Residuals that run only after the last join (they read a side an outer join fills with NULLs). */
+  late: ReadonlySet<ResolvedExpression>;
+  /** The derived tables, by relation position: each a sub-plan. */
+  derived: ReadonlyMap<number, DerivedRelation>;
 }
 
-export function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata): Analysis | undefined {
+/** `sub`: the query of a derived table, planned even over one table (the two-stage path takes no sub-plan). */
+export function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, sub = false): Analysis | undefined {
   if (statement.type !== 'Query' || statement.with || statement.offset) return undefined;
   if (statement.limit && statement.limit.type !== 'Limit') return undefined;
   if (statement.body.type !== 'QuerySpecification') return undefined;
@@ -59,11 +67,14 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
   // The joins are the query's own, or those of a derived table merged into it (derived-tables.ts).
   const derived = mergeableDerived(spec);
   const joinSpec = derived?.inner ?? spec;
-  const tables: { node: Table; alias?: Identifier }[] = [];
-  const conditions: Expression[] = [];
-  if (!joinSpec.from || !innerJoinTables(joinSpec.from, tables, conditions)) return undefined;
-  const relations = relationsOf(tables, session, metadata);
-  if (!relations) return undefined;
+  // Its relations (tables, derived tables) and outer joins (outer-joins.ts).
+  const from = joinSpec.from && fromShape(joinSpec.from, session, metadata);
+  if (!from) return undefined;
+  const { relations, conditions } = from;
+  const nullable = nullableRelations(from.outer);
+  // An inner join whose rows an outer join may fill with NULLs: its WHERE is no edge; not planned here.
+  const block = from.outer[0]?.relation ?? relations.length;
+  if (block > 1 && relations.some((r) => r.index < block && nullable.has(r.index))) return undefined;
   const scope = new ColumnScope(relations);
 
   const pushed: Expression[][] = relations.map(() => []);
@@ -90,12 +101,23 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
     }
   }
   const semis = new SemiJoins(session, metadata);
+  const outerJoins: OuterJoin[] = [];
+  for (const o of from.outer) {
+    const planned = outerJoinOf(o, conjuncts(o.on), scope, pushed, relationOfSymbol);
+    if (!planned) return undefined;
+    outerJoins.push(planned);
+  }
+  const late = new Set<ResolvedExpression>();
   for (const written of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
     const c = semis.rewrite(written);
     const r = scope.resolve(c, semis.isPlaceholder);
     if (!r) return undefined;
     const e = r.expression;
-    if (r.relations.size === 1) {
+    if ([...r.relations].some((i) => nullable.has(i))) {
+      // It reads a side an outer join may fill with NULLs: after the joins.
+      residuals.push(r);
+      late.add(r);
+    } else if (r.relations.size === 1) {
       pushed[[...r.relations][0]!]!.push(c);
     } else if (e.type === 'ComparisonExpression' && e.operator === '=' && e.left.type === 'Identifier' && e.right.type === 'Identifier' && r.relations.size === 2) {
       const [a, b] = [relationOfSymbol(e.left.value), relationOfSymbol(e.right.value)];
@@ -106,7 +128,7 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
   }
 
   // One table is the two-stage path's (aggregate-stages.ts), unless a semi-join joins it to its subquery's.
-  if (relations.length < 2 && semis.sources.length === 0) return undefined;
+  if (relations.length < 2 && semis.sources.length === 0 && from.derived.size === 0 && !sub) return undefined;
 
   // The query above the joins: its select, GROUP BY, HAVING and ORDER BY as symbols over JOINED.
   const symbols = new Set<string>();
@@ -156,7 +178,7 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
   }
   const aboveSpec: QuerySpecification = { ...spec, select: { ...spec.select, selectItems: items }, from: tableNode(JOINED, spec), where: undefined, groupBy, having };
   const above: Query = { ...statement, body: aboveSpec, orderBy };
-  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols, semis };
+  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols, semis, outer: outerJoins, late, derived: from.derived };
 }
 
 /** The relation a symbol belongs to (symbolOf's shape). */

@@ -6,6 +6,7 @@ import type { HeaderPrefix, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { MAX_BUCKETS, MAX_FRAGMENTS, MAX_STAGE_ITEMS, type FragmentInput, type FragmentStage, type StageInput, type SystemSnapshot, type TaskPlanRequest, type TaskSplit, type TaskStage } from '../cluster/task-protocol.js';
+import type { PlanChoices } from '../planner/fragment.types.js';
 
 /** Task ids are Trino's `{queryId}.{stage}.{partition}.{attempt}`: short and plain. */
 export const MAX_TASK_ID_LENGTH = 256;
@@ -175,18 +176,27 @@ function fragmentOf(raw: Json): FragmentStage {
       stage.output = { kind: 'HASH', buckets: output.buckets };
     } else throw bad("stage.output.kind must be 'SINGLE', 'BROADCAST' or 'HASH'");
   }
-  if (raw.choices !== undefined && raw.choices !== null) {
-    // Checked for shape here; the planner checks that they fit the statement (join-order.ts validChoices).
-    const choices = isObject(raw.choices) ? raw.choices : {};
-    const { joins, order, split } = choices;
-    if (!Array.isArray(joins) || joins.length > MAX_FRAGMENTS || !joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED')) throw bad(`stage.choices.joins must be an array of at most ${MAX_FRAGMENTS} of 'BROADCAST' and 'PARTITIONED'`);
-    if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`stage.choices.order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
-    if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`stage.choices.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
-    const semis = choices.semis;
-    if (semis !== undefined && (!Array.isArray(semis) || semis.length > MAX_FRAGMENTS || !semis.every((b) => typeof b === 'boolean'))) throw bad(`stage.choices.semis must be an array of at most ${MAX_FRAGMENTS} booleans`);
-    stage.choices = { joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[], ...(semis === undefined ? {} : { semis: semis as boolean[] }) };
-  }
+  if (raw.choices !== undefined && raw.choices !== null) stage.choices = choicesOf(raw.choices, 'stage.choices', 0);
   return stage;
+}
+
+/** Most levels of derived tables' sub-plan choices. */
+const MAX_DERIVED_DEPTH = 8;
+
+/** Plan choices checked for shape; the planner checks that they fit the statement (join-order.ts validChoices). */
+function choicesOf(raw: unknown, path: string, depth: number): PlanChoices {
+  const choices = isObject(raw) ? raw : {};
+  const { joins, order, split, semis, derived } = choices;
+  if (!Array.isArray(joins) || joins.length > MAX_FRAGMENTS || !joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED')) throw bad(`${path}.joins must be an array of at most ${MAX_FRAGMENTS} of 'BROADCAST' and 'PARTITIONED'`);
+  if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`${path}.order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
+  if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`${path}.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
+  if (semis !== undefined && (!Array.isArray(semis) || semis.length > MAX_FRAGMENTS || !semis.every((b) => typeof b === 'boolean'))) throw bad(`${path}.semis must be an array of at most ${MAX_FRAGMENTS} booleans`);
+  if (derived !== undefined && (!Array.isArray(derived) || derived.length > MAX_FRAGMENTS || depth >= MAX_DERIVED_DEPTH)) throw bad(`${path}.derived must be an array of at most ${MAX_FRAGMENTS} plan choices, ${MAX_DERIVED_DEPTH} levels deep`);
+  return {
+    joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[],
+    ...(semis === undefined ? {} : { semis: semis as boolean[] }),
+    ...(derived === undefined ? {} : { derived: (derived as unknown[]).map((d, i) => choicesOf(d, `${path}.derived[${i}]`, depth + 1)) }),
+  };
 }
 
 function sessionOf(raw: unknown): Session {

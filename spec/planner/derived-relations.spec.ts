@@ -1,0 +1,85 @@
+// Derived tables that group, as relations of their own (derived-relations.ts): each is a sub-plan whose rows
+// feed the query above in its own tasks. Run by fragment-runner.ts, each gives the one-task answer under
+// every join distribution; TPC-H Q13's plan has Trino's shape.
+import { expect } from 'chai';
+import { parseStatement } from '../../lib/sql/index.js';
+import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
+import { planDistributed } from '../../lib/planner/distributed-planner.js';
+import type { PlannerSession } from '../../lib/planner/planner.types.js';
+import { rowsOf, runPlan, sortedRows, withTinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
+import { expectSameRows } from '../cluster/same-rows.js';
+
+const SPLIT = new Set(['lineitem', 'orders', 'partsupp', 'customer']);
+const metadata = tinyMetadata((t) => SPLIT.has(t));
+const session = (joinDistribution: PlannerSession['joinDistribution'] = 'AUTOMATIC'): PlannerSession =>
+  ({ catalog: 'tpch', schema: 'tiny', joinDistribution, maxBroadcastBytes: 100 * 1024 * 1024 });
+const Q13 = TPCH_QUERIES.find((q) => q.number === 13)!.sql;
+
+const SHAPES: Record<string, string> = {
+  Q13,
+  // Q15 without its WITH: a grouped derived table over one table joined to a table, filtered above.
+  JOINED: `SELECT s.suppkey, s.name, r.total FROM supplier s, (SELECT l.suppkey AS k, sum(l.extendedprice) AS total FROM lineitem l
+    WHERE l.shipdate >= DATE '1996-01-01' GROUP BY l.suppkey) AS r WHERE s.suppkey = r.k AND r.total > 1500000 ORDER BY s.suppkey`,
+  // A WHERE on the derived table's columns alone, pushed onto its rows; its columns read qualified and not.
+  FILTERED: `SELECT t.n, count(*) AS customers, max(t.spent) AS most FROM (SELECT o.custkey, count(*) AS n, sum(o.totalprice) AS spent
+    FROM orders o GROUP BY o.custkey) t WHERE n > 10 AND t.spent > 100000 GROUP BY t.n`,
+  // A global aggregate inside: its one row comes from a SINGLE root, cross joined.
+  GLOBAL: `SELECT o.orderpriority, count(*) AS n FROM orders o, (SELECT avg(l.quantity) AS q FROM lineitem l) AS a, lineitem l
+    WHERE l.orderkey = o.orderkey AND l.quantity > a.q GROUP BY o.orderpriority`,
+  // One derived table inside another; the outer one joined to a table on a left outer join.
+  NESTED: `SELECT c.mktsegment, count(x.c) AS with_orders, count(*) AS n FROM customer c LEFT JOIN (
+      SELECT k, count(*) AS c FROM (SELECT o.custkey AS k, o.orderkey FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey WHERE l.quantity > 49) AS i GROUP BY k
+    ) AS x (k, c) ON x.k = c.custkey GROUP BY c.mktsegment`,
+  // Two derived tables joined to each other.
+  TWO: `SELECT a.k, a.n, b.m FROM (SELECT custkey AS k, count(*) AS n FROM orders GROUP BY custkey) AS a
+    FULL JOIN (SELECT c.nationkey AS k, count(*) AS m FROM customer c GROUP BY c.nationkey) AS b ON a.k = b.k`,
+};
+
+describe('planner: derived tables that group, as sub-plans', function () {
+  this.timeout(120_000);
+  const db = withTinyDuckDb();
+  const oneTask = (sql: string) => rowsOf(db(), translate(sql, { tasks: 1, catalog: 'tpch', schema: 'tiny' }));
+
+  for (const [name, sql] of Object.entries(SHAPES)) {
+    it(`${name}: the one-task answer, broadcast, partitioned and automatic, and the same plan from its choices`, async () => {
+      const expected = sortedRows(await oneTask(sql));
+      expect(expected.length, name).to.be.greaterThan(0);
+      for (const mode of ['BROADCAST', 'PARTITIONED', 'AUTOMATIC'] as const) {
+        const plan = planDistributed(parseStatement(sql), session(mode), metadata);
+        expect(plan, `${name} ${mode}: a join plan`).to.not.equal(undefined);
+        expect(plan!.choices.derived, name).to.not.equal(undefined);
+        expectSameRows(sortedRows(await runPlan(db(), plan!, { tasks: 3, catalog: 'tpch', schema: 'tiny' })), expected, `${name} ${mode}`);
+        // A worker derives the same fragments from the choices (the derived tables' among them).
+        expect(planDistributed(parseStatement(sql), session(), metadata, plan!.choices)!.fragments, name).to.deep.equal(plan!.fragments);
+        expect(planDistributed(parseStatement(sql), session(), metadata, { ...plan!.choices, derived: [] }), name).to.equal(undefined);
+      }
+    });
+  }
+
+  it('plans Q13 as Trino does: the inner aggregation and the outer partial in one HASH stage, the outer final in another', () => {
+    const plan = planDistributed(parseStatement(Q13), session(), metadata)!;
+    const byId = (id: number) => plan.fragments.find((f) => f.id === id)!;
+    const root = plan.fragments[0]!;
+    const outerFinal = byId(root.sources[0]!.fragmentId);
+    expect(outerFinal.partitioning).to.equal('HASH');
+    const inner = byId(outerFinal.sources[0]!.fragmentId);
+    expect(inner.partitioning).to.equal('HASH');
+    expect(inner.output).to.deep.equal({ kind: 'HASH', keys: ['vivace_g0'] });
+    // Grouped by c.custkey, then by its count, in the same tasks; the column aliases name the counts.
+    expect(inner.sql).to.include('AS "c_orders" ("c_custkey", "c_count")');
+    expect(inner.sql).to.match(/GROUP BY vivace_g0\) AS "c_orders" .* GROUP BY vivace_r0_1$/);
+    const join = byId(inner.sources[0]!.fragmentId);
+    expect(join.sql).to.include(' LEFT JOIN ');
+    expect(plan.tables.map((t) => t.table).sort()).to.deep.equal(['customer', 'orders']);
+  });
+
+  it('leaves to the gathered plan a derived table it cannot name the columns of', () => {
+    for (const sql of [
+      'SELECT max(n) FROM (SELECT o.custkey, count(*) FROM orders o GROUP BY o.custkey) t (a, b, c)',
+      'SELECT count(*) FROM (SELECT o.custkey, count(*) FROM orders o GROUP BY o.custkey) t',
+      'SELECT count(*) FROM (SELECT o.custkey, o.custkey FROM orders o GROUP BY o.custkey) t',
+      'SELECT count(*) FROM (SELECT o.custkey FROM orders o GROUP BY o.custkey ORDER BY 1 LIMIT 5) t',
+      'SELECT count(*) FROM (SELECT * FROM orders o) t (a)',
+    ]) expect(planDistributed(parseStatement(sql), session(), metadata), sql).to.equal(undefined);
+  });
+});
