@@ -5,14 +5,15 @@
 // inner group keys, or its root) reads them as the relation's scan would, its columns named by the
 // derived table's column aliases. The query above works in that draft's tasks: with a grouped inner query
 // the outer partial aggregation runs in the inner final stage's tasks and the outer final in a stage of
-// its own, as Trino plans Q13.
+// its own, as Trino plans Q13. A stand-alone subquery that reads derived tables (Q15's
+// `(SELECT max(total_revenue) FROM revenue0)` once its WITH is inlined) is a sub-plan too, its root's
+// rows broadcast as semi-joins.ts broadcasts any stand-alone subquery's.
 import { quoteIdentifier } from '../sql/sql-formatter.js';
 import type { Query } from '../sql/index.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import type { PlanRelation } from './column-resolution.js';
 import type { Draft } from './fragment-drafts.js';
 import type { OutputPartitioning, PlanChoices } from './fragment.types.js';
-import type { DerivedRelation } from './outer-joins.js';
 
 /** A query planned in drafts: its root, the draft whose rows are the query's, its choices and tables. */
 export interface SubPlan {
@@ -23,20 +24,16 @@ export interface SubPlan {
 }
 
 /**
- * Each derived table's sub-plan by relation position (with the coordinator's choices for it, on a worker),
- * or undefined when one is not planned, the choices do not fit, or a sub-plan's rows read semi-join sources
- * while the query above has some too (their placeholders would share names in one fragment).
+ * The sub-plans of `queries` (derived tables in the FROM's order, then subqueries over derived tables), with
+ * the coordinator's choices for each on a worker; undefined when one is not planned or the choices do not fit.
  */
-export function subPlans(
-  derived: ReadonlyMap<number, DerivedRelation>, given: PlanChoices | undefined, aboveSemis: boolean,
-  plan: (query: Query, choices: PlanChoices | undefined) => SubPlan | undefined,
-): Map<number, SubPlan> | undefined {
-  if (given && (given.derived?.length ?? 0) !== derived.size) return undefined;
-  const subs = new Map<number, SubPlan>();
-  for (const [k, [index, d]] of [...derived.entries()].entries()) {
-    const sub = plan(d.query, given?.derived?.[k]);
-    if (!sub || (aboveSemis && (sub.rows.semis?.length ?? 0) > 0)) return undefined;
-    subs.set(index, sub);
+export function subPlans(queries: readonly Query[], given: PlanChoices | undefined, plan: (query: Query, choices: PlanChoices | undefined) => SubPlan | undefined): SubPlan[] | undefined {
+  if (given && (given.derived?.length ?? 0) !== queries.length) return undefined;
+  const subs: SubPlan[] = [];
+  for (const [k, query] of queries.entries()) {
+    const sub = plan(query, given?.derived?.[k]);
+    if (!sub) return undefined;
+    subs.push(sub);
   }
   return subs;
 }

@@ -2,7 +2,7 @@
 // filters and computes columns (TPC-H Q7, Q8, Q9: `SELECT ..., sum(volume) FROM (SELECT ... FROM joins
 // WHERE ...) AS shipping GROUP BY ...`): the outer query's references to the derived table's columns read
 // the inner select items' expressions, so the inner joins are planned as if written in the outer query.
-import { mapTree, type Expression, type Node, type QuerySpecification } from '../sql/index.js';
+import { mapTree, walk, type Expression, type Node, type Query, type QuerySpecification, type Relation, type WithQuery } from '../sql/index.js';
 import { fold } from '../sql/names.js';
 import { callsAggregate } from './plan-trees.js';
 import { OPAQUE, UNRESOLVABLE, type ResolvedExpression } from './column-resolution.js';
@@ -70,4 +70,39 @@ export class DerivedScope {
     const mapped = mapTree(expression, replace);
     return failed ? undefined : { expression: mapped, relations, symbols };
   }
+}
+
+/**
+ * `query` with its WITH queries written inline at each reference (Trino inlines a non-recursive WITH query
+ * likewise): `FROM revenue0` reads `(SELECT ...) AS revenue0 (its column names)`, in the main query and in
+ * its subqueries, each WITH query seeing those before it. Undefined for a recursive WITH, a WITH inside
+ * (names it may shadow), or `TABLE name` as a query body.
+ */
+export function inlineWith(query: Query): Query | undefined {
+  if (!query.with) return query;
+  if (query.with.recursive) return undefined;
+  let refused = false;
+  walk({ ...query, with: undefined }, (n) => {
+    if (n.type === 'With' || (n.type === 'Query' && n.body.type === 'Table')) refused = true;
+  });
+  for (const w of query.with.queries) walk(w.query, (n) => {
+    if (n.type === 'With' || (n.type === 'Query' && n.body.type === 'Table')) refused = true;
+  });
+  if (refused) return undefined;
+  const defined = new Map<string, WithQuery>();
+  const inline = <T extends Node>(tree: T): T => mapTree(tree, (n) => {
+    const table = n.type === 'AliasedRelation' ? n.relation : n;
+    if (table.type !== 'Table' || table.name.parts.length !== 1) return undefined;
+    const written = table.name.parts[0]!;
+    const cte = defined.get(fold(written.value));
+    if (!cte) return undefined;
+    const relation: Relation = { type: 'TableSubquery', query: cte.query, location: table.location };
+    if (n.type === 'AliasedRelation') return { ...n, relation, columnNames: n.columnNames ?? cte.columnNames };
+    return { type: 'AliasedRelation', relation, alias: written, columnNames: cte.columnNames, location: n.location };
+  });
+  for (const w of query.with.queries) {
+    if (defined.has(fold(w.name.value))) return undefined;
+    defined.set(fold(w.name.value), { ...w, query: inline(w.query) });
+  }
+  return inline({ ...query, with: undefined });
 }

@@ -42,7 +42,7 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
  * HASH stage whose rows the root only gathers); `sub` for a derived table's query (derived-relations.ts).
  */
 function planDrafts(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given: PlanChoices | undefined, sub: boolean): SubPlan | undefined {
-  const a = analyse(statement, session, metadata, sub);
+  const a = analyse(statement, session, metadata, sub, (query) => planDrafts(query, session, metadata, undefined, true) !== undefined);
   if (!a) return undefined;
   const n = a.relations.length;
 
@@ -63,10 +63,15 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   const sizes = a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!)));
   const chosen = given ?? chooseWithOuterJoins(sizes, relationEdges, split, session, outerShape);
   if (!validChoices(chosen, n) || !validOuterChoices(chosen, n, outerShape)) return undefined;
-  // Each derived table's sub-plan, with its own choices.
-  const subs = subPlans(a.derived, given, a.semis.sources.length > 0, (query, choices) => planDrafts(query, session, metadata, choices, true));
-  if (!subs) return undefined;
-  const made: PlanChoices = subs.size > 0 ? { ...chosen, derived: [...subs.values()].map((x) => x.choices) } : chosen;
+  // Each derived table's sub-plan, then each subquery's over derived tables, with their own choices.
+  const subQueries = [...[...a.derived.values()].map((d) => d.query), ...a.semis.sources.filter((x) => x.sub).map((x) => x.query)];
+  const planned = subPlans(subQueries, given, (query, choices) => planDrafts(query, session, metadata, choices, true));
+  if (!planned) return undefined;
+  const subs = new Map([...a.derived.keys()].map((index, k) => [index, planned[k]!]));
+  const semiSubs = new Map(a.semis.sources.filter((x) => x.sub).map((x, k) => [x, planned[a.derived.size + k]!]));
+  // A derived table's rows read in the query above's draft: their semi-join placeholders would share names there.
+  if (a.semis.sources.length > 0 && [...subs.values()].some((x) => (x.rows.semis?.length ?? 0) > 0)) return undefined;
+  const made: PlanChoices = planned.length > 0 ? { ...chosen, derived: planned.map((x) => x.choices) } : chosen;
   // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
   const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => x.stages !== undefined && x.splits);
   if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => s !== false && (s !== true || !a.semis.sources[i]!.stages))) return undefined;
@@ -110,7 +115,11 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
       let semi = semiDrafts.get(source);
       if (!semi) {
         const { stages } = source;
-        if (semiSplit[a.semis.sources.indexOf(source)] && stages) {
+        const subPlan = semiSubs.get(source);
+        if (subPlan) {
+          semi = subPlan.root;
+          semi.output = { kind: 'BROADCAST' };
+        } else if (semiSplit[a.semis.sources.indexOf(source)] && stages) {
           const leaf: Draft = {
             partitioning: 'SOURCE', scan: { table: stages.table, ...(stages.where ? { where: stages.where } : {}) }, sources: [], output: { kind: 'SINGLE' },
             from: () => '', where: [], columns: stages.partialColumns, sql: () => stages.leafSql,
@@ -185,6 +194,11 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   // in the root when it splits so, else all of it in the root.
   const last = probe;
   last.output = { kind: 'SINGLE' };
+  // The draft that evaluates HAVING reads its subqueries' sources.
+  const readHaving = (d: Draft) => {
+    const having = a.above.body.type === 'QuerySpecification' ? a.above.body.having : undefined;
+    if (having) readSemis(d, having);
+  };
   const aboveSql = formatSql(a.above);
   const stages = planStages(parseStatement(aboveSql), {}, new Set([EXCHANGE_CATALOG]));
   const joinSql = (x: (d: Draft) => string, columns: readonly string[]) =>
@@ -207,6 +221,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
       };
       root = { partitioning: 'SINGLE', sources: [final], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(split.rootQuery(tableNodeOf(x(final), a.query))) };
       if (!a.query.orderBy && !a.query.limit) rows = final;
+      readHaving(final);
     } else {
       root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))) };
     }
@@ -216,9 +231,10 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     last.sql = (x) => `${joinSql(x, joinedColumns)}${topN}`;
     root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(a.above, JOINED, (at) => tableNodeOf(x(last), at))) };
   }
+  if (root.sources[0] === last) readHaving(root);
   // Every table any fragment reads: a user with a mask or row filter on one runs the query as one task.
   const tables = new Map<string, ScannedTable>();
-  const read = [...a.relations.filter((r) => !subs.has(r.index)).map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...[...subs.values()].flatMap((x) => x.tables)];
+  const read = [...a.relations.filter((r) => !subs.has(r.index)).map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...planned.flatMap((x) => x.tables)];
   for (const t of read) tables.set(`${t.catalog}\u0000${t.schema}\u0000${t.table}`, t);
   return { root, rows: rows ?? root, choices, tables: [...tables.values()] };
 }

@@ -9,7 +9,7 @@ import type { ScannedTable } from '../connectors/connector.types.js';
 import { ColumnScope, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
 import { andTerms, tableNode } from './plan-trees.js';
 import { fromShape, nullableRelations, outerJoinOf, type DerivedRelation, type OuterJoin } from './outer-joins.js';
-import { DerivedScope, derivedColumnName, mergeableDerived } from './derived-tables.js';
+import { DerivedScope, derivedColumnName, inlineWith, mergeableDerived } from './derived-tables.js';
 import { SemiJoins } from './semi-joins.js';
 import { EXCHANGE_CATALOG } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
@@ -58,8 +58,10 @@ export interface Analysis {
 }
 
 /** `sub`: the query of a derived table, planned even over one table (the two-stage path takes no sub-plan). */
-export function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, sub = false): Analysis | undefined {
-  if (statement.type !== 'Query' || statement.with || statement.offset) return undefined;
+export function analyse(written: Statement, session: PlannerSession, metadata: PlannerMetadata, sub = false, subPlanned?: (query: Query) => boolean): Analysis | undefined {
+  // WITH queries read as if written inline at each reference (derived-tables.ts).
+  const statement = written.type === 'Query' ? inlineWith(written) : undefined;
+  if (!statement || statement.offset) return undefined;
   if (statement.limit && statement.limit.type !== 'Limit') return undefined;
   if (statement.body.type !== 'QuerySpecification') return undefined;
   const spec = statement.body;
@@ -100,7 +102,7 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
       residuals.push(r);
     }
   }
-  const semis = new SemiJoins(session, metadata);
+  const semis = new SemiJoins(session, metadata, subPlanned);
   const outerJoins: OuterJoin[] = [];
   for (const o of from.outer) {
     const planned = outerJoinOf(o, conjuncts(o.on), scope, pushed, relationOfSymbol);
@@ -161,7 +163,8 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
     }
     groupBy = { ...groupBy, groupingElements: elements };
   }
-  const having = spec.having && use(outer.resolve(spec.having));
+  // A stand-alone subquery in HAVING (TPC-H Q11) is a broadcast source as in WHERE.
+  const having = spec.having && use(outer.resolve(semis.rewrite(spec.having), semis.isPlaceholder));
   if (spec.having && !having) return undefined;
   // ORDER BY may name an output column by its alias (Trino resolves those first) or its ordinal.
   const aliases = new Set(spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' && i.alias ? [fold(i.alias.value)] : [])));

@@ -24,6 +24,8 @@ export interface SemiSource {
   stages?: StagePlan;
   /** Whether its one table splits on this node (the coordinator runs it in two stages then). */
   splits: boolean;
+  /** Planned as a query of its own (a subquery over derived tables, derived-relations.ts): its tables are its plan's. */
+  sub?: boolean;
 }
 
 const placeholderOf = (n: number): ScannedTable => ({ catalog: EXCHANGE_CATALOG, schema: EXCHANGE_SCHEMA, table: `vivace_semi${n}` });
@@ -97,7 +99,8 @@ export class SemiJoins {
   readonly sources: SemiSource[] = [];
   private readonly stand = new Set<Node>();
 
-  constructor(private readonly session: PlannerSession, private readonly metadata: PlannerMetadata) {}
+  /** `subPlanned`: whether a subquery that reads more than tables (a derived table) has a plan of its own. */
+  constructor(private readonly session: PlannerSession, private readonly metadata: PlannerMetadata, private readonly subPlanned?: (query: Query) => boolean) {}
 
   /** `c` with each stand-alone subquery in it reading its placeholder instead (EXISTS first decorrelated); `c` when none. */
   rewrite(c: Expression): Expression {
@@ -116,14 +119,23 @@ export class SemiJoins {
   /** A stand-alone subquery as a source, read through its placeholder; undefined when it is not one. */
   private source(n: Extract<Expression, { type: 'SubqueryExpression' }>): Expression | undefined {
     const relations = standsAlone(n.query, this.session, this.metadata);
-    if (!relations) return undefined;
-    const tables = relations.map((r) => r.table);
+    if (!relations && !this.subPlanned?.(n.query)) return undefined;
     const placeholder = placeholderOf(this.sources.length);
+    if (!relations) {
+      this.sources.push({ query: n.query, placeholder, tables: [], splits: false, sub: true });
+      return this.read(n, placeholder);
+    }
+    const tables = relations.map((r) => r.table);
     // The two stages the subquery would take (whatever this node's size thresholds: a worker follows the
     // coordinator's choice), and whether its table splits here (the coordinator's choice).
     const stages = tables.length === 1 ? planStages(n.query, this.session, new Set([tables[0]!.catalog])) : undefined;
     const splits = relations.length === 1 && relations[0]!.layout.splits;
     this.sources.push({ query: n.query, placeholder, tables, splits, ...(stages ? { stages } : {}) });
+    return this.read(n, placeholder);
+  }
+
+  /** The subquery reading its placeholder. */
+  private read(n: Extract<Expression, { type: 'SubqueryExpression' }>, placeholder: ScannedTable): Expression {
     const read = { ...n, query: selectAll(placeholder, n) };
     this.stand.add(read);
     return read;
