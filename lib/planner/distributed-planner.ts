@@ -42,7 +42,10 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
  * HASH stage whose rows the root only gathers); `sub` for a derived table's query (derived-relations.ts).
  */
 function planDrafts(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given: PlanChoices | undefined, sub: boolean): SubPlan | undefined {
-  const a = analyse(statement, session, metadata, sub, (query) => planDrafts(query, session, metadata, undefined, true) !== undefined);
+  // Whether a subquery has a plan of its own is asked alike on every node, whatever splits where (a
+  // worker's own layouts may not split a table the coordinator's choices split).
+  const splitting: PlannerMetadata = { table: (t) => { const l = metadata.table(t); return l && { ...l, splits: true }; } };
+  const a = analyse(statement, session, metadata, sub, (query) => planDrafts(query, session, splitting, undefined, true) !== undefined);
   if (!a) return undefined;
   const n = a.relations.length;
 
