@@ -184,6 +184,8 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
       const probeColumns = stillNeeded();
       const left = probe;
       left.columns = probeColumns;
+      // A RIGHT join's ON conjuncts on the rows joined so far filter them below the join.
+      for (const r of outerJoin?.left ?? []) left.where.push(`(${formatSql(r.expression)})`);
       left.output = { kind: 'HASH', keys: keys.map((k) => k.probe) };
       const build = scanDraft(relation, { kind: 'HASH', keys: keys.map((k) => k.build) });
       joined.add(next);

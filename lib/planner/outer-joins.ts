@@ -4,9 +4,10 @@
 // the statistics (join-order.ts) and the outer joins follow as written; a FROM mixing them otherwise
 // (an inner join after an outer one, an outer join inside a comma list) is left to the gathered plan.
 // Predicates move as Trino's PredicatePushDown moves them around an outer join: an ON conjunct on the
-// non-preserved side alone is pushed into its scan (LEFT), every other ON conjunct stays in the ON (the
-// preserved side's own among them); a WHERE conjunct reading a side an outer join may fill with NULLs
-// runs after the joins (Trino would first turn such a join inner; this planner does not).
+// non-preserved side alone is pushed below the join (into its scan for LEFT, onto the rows joined so far
+// for RIGHT), every other ON conjunct stays in the ON (the preserved side's own among them, and all of a
+// FULL join's); a WHERE conjunct reading a side an outer join may fill with NULLs runs after the joins
+// (Trino would first turn such a join inner; this planner does not).
 import { formatSql, type Expression, type Identifier, type Query, type Relation, type Table } from '../sql/index.js';
 import { fold } from '../sql/names.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
@@ -119,6 +120,8 @@ export interface OuterJoin {
   relation: number;
   keys: { probe: string; build: string }[];
   on: ResolvedExpression[];
+  /** A RIGHT join's ON conjuncts on the rows joined before it alone: they filter those rows. */
+  left: ResolvedExpression[];
 }
 
 /**
@@ -130,6 +133,7 @@ export interface OuterJoin {
 export function outerJoinOf(o: WrittenOuterJoin, conjuncts: readonly Expression[], scope: ColumnScope, pushed: Expression[][], relationOfSymbol: (s: string) => number): OuterJoin | undefined {
   const keys: OuterJoin['keys'] = [];
   const on: ResolvedExpression[] = [];
+  const left: ResolvedExpression[] = [];
   for (const c of conjuncts) {
     const r = scope.resolve(c);
     if (!r || [...r.relations].some((i) => i > o.relation)) return undefined;
@@ -140,14 +144,15 @@ export function outerJoinOf(o: WrittenOuterJoin, conjuncts: readonly Expression[
       if (right === o.relation && left < o.relation) { keys.push({ probe: e.left.value, build: e.right.value }); continue; }
     }
     if (o.type === 'LEFT' && r.relations.size === 1 && r.relations.has(o.relation)) pushed[o.relation]!.push(c);
+    else if (o.type === 'RIGHT' && r.relations.size > 0 && !r.relations.has(o.relation)) left.push(r);
     else on.push(r);
   }
-  return { type: o.type, relation: o.relation, keys, on };
+  return { type: o.type, relation: o.relation, keys, on, left };
 }
 
 /** The symbols an outer join's keys and ON read. */
 export function outerSymbols(o: OuterJoin): string[] {
-  return [...o.keys.flatMap((k) => [k.probe, k.build]), ...o.on.flatMap((r) => [...r.symbols])];
+  return [...o.keys.flatMap((k) => [k.probe, k.build]), ...[...o.on, ...o.left].flatMap((r) => [...r.symbols])];
 }
 
 /** The join's keyword and ON text (with a leading space) for its keys, an outer join's whole ON kept. */

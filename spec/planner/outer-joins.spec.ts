@@ -52,13 +52,19 @@ describe('planner: outer joins and cross joins in fragments', function () {
     });
   }
 
-  it('pushes an ON conjunct on the non-preserved side into its scan and keeps the preserved side\'s in the ON', () => {
+  it('pushes an ON conjunct on the non-preserved side below the join and keeps the preserved side\'s in the ON', () => {
     const plan = planDistributed(parseStatement(SHAPES.LEFT_ON_BOTH!), session('PARTITIONED'), metadata)!;
     const scan = (t: string) => plan.fragments.find((f) => f.scan?.table.table === t)!;
     expect(scan('orders').sql).to.include("WHERE (o.orderpriority = '1-URGENT')");
     expect(scan('customer').sql).to.not.include('WHERE');
     const join = plan.fragments.find((f) => f.partitioning === 'HASH')!;
     expect(join.sql).to.match(/ LEFT JOIN .* ON vivace_r0_0 = vivace_r1_1 AND \(vivace_r0_5 > 5000\) AND \(vivace_r1_3 > vivace_r0_5 \* 10\)/);
+    // A RIGHT join's ON conjunct on its left side alone filters that side below the join; the preserved side's stays.
+    const right = planDistributed(parseStatement(SHAPES.RIGHT_ON_LEFT!), session(), metadata)!;
+    expect(right.fragments.find((f) => f.scan?.table.table === 'orders')!.sql).to.include("= '5-LOW')");
+    const rightJoin = right.fragments.find((f) => f.partitioning === 'HASH')!.sql;
+    expect(rightJoin).to.not.include('5-LOW');
+    expect(rightJoin).to.include("'BUILDING'");
     // A WHERE conjunct on the side filled with NULLs runs after the join, never in that side's scan.
     const anti = planDistributed(parseStatement(SHAPES.LEFT_WHERE_NULL!), session(), metadata)!;
     expect(anti.fragments.find((f) => f.scan?.table.table === 'orders')!.sql).to.not.include('IS NULL');
