@@ -72,11 +72,26 @@ export class DerivedScope {
   }
 }
 
+/** Aggregates whose value does not depend on the order rows are added in (a double's sum and avg do). */
+const ORDER_FREE: ReadonlySet<string> = new Set(['count', 'count_if', 'min', 'max', 'min_by', 'max_by', 'approx_distinct', 'arbitrary', 'any_value', 'bool_and', 'bool_or', 'every']);
+
+/** Whether `node` calls an aggregate (or window) whose value may depend on the order it adds rows in. */
+function ordersMatter(node: Node): boolean {
+  let found = false;
+  walk(node, (n) => {
+    if (n.type === 'FunctionCall' && !ORDER_FREE.has(fold(n.name.parts[n.name.parts.length - 1]!.value)) && callsAggregate(n)) found = true;
+  });
+  return found;
+}
+
 /**
  * `query` with its WITH queries written inline at each reference (Trino inlines a non-recursive WITH query
  * likewise): `FROM revenue0` reads `(SELECT ...) AS revenue0 (its column names)`, in the main query and in
  * its subqueries, each WITH query seeing those before it. Undefined for a recursive WITH, a WITH inside
- * (names it may shadow), or `TABLE name` as a query body.
+ * (names it may shadow), `TABLE name` as a query body, or a WITH query read twice or more that sums or
+ * averages: one task computes it once (DuckDB materializes it), so TPC-H Q15's `total_revenue = (SELECT
+ * max(total_revenue) FROM revenue0)` compares a double sum with itself; computed twice, in fragments that
+ * add in different orders, the two sums may differ in their last bit and the row be lost.
  */
 export function inlineWith(query: Query): Query | undefined {
   if (!query.with) return query;
@@ -100,9 +115,16 @@ export function inlineWith(query: Query): Query | undefined {
     if (n.type === 'AliasedRelation') return { ...n, relation, columnNames: n.columnNames ?? cte.columnNames };
     return { type: 'AliasedRelation', relation, alias: written, columnNames: cte.columnNames, location: n.location };
   });
+  const reads = new Map<string, number>();
   for (const w of query.with.queries) {
     if (defined.has(fold(w.name.value))) return undefined;
     defined.set(fold(w.name.value), { ...w, query: inline(w.query) });
   }
-  return inline({ ...query, with: undefined });
+  const inlined = inline({ ...query, with: undefined });
+  // How often each is read, counting reads through another WITH query's inlined text.
+  walk(inlined, (n) => {
+    if (n.type === 'TableSubquery') for (const [name, w] of defined) if (n.query === w.query) reads.set(name, (reads.get(name) ?? 0) + 1);
+  });
+  for (const [name, count] of reads) if (count > 1 && ordersMatter(defined.get(name)!.query)) return undefined;
+  return inlined;
 }
