@@ -21,7 +21,7 @@ import { type SemiSource } from './semi-joins.js';
 import { chooseWithOuterJoins, estimatedBytes, validChoices, validOuterChoices, type JoinEdge } from './join-order.js';
 import { derivedDraft, derivedRows, subPlans, type SubPlan } from './derived-relations.js';
 import { joinClause, outerSymbols } from './outer-joins.js';
-import { EXCHANGE_CATALOG, type DistributedPlan, type OutputPartitioning, type PlanChoices } from './fragment.types.js';
+import { EXCHANGE_CATALOG, MAX_SUB_PLAN_DEPTH, type DistributedPlan, type OutputPartitioning, type PlanChoices } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
@@ -33,19 +33,22 @@ import { partialTopN } from './partial-top-n.js';
  * same fragments follow, or undefined when they do not fit the statement.
  */
 export function planDistributed(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
-  const planned = planDrafts(statement, session, metadata, given, false);
+  const planned = planDrafts(statement, session, metadata, given, 0);
   return planned && { fragments: render(planned.root), choices: planned.choices, tables: planned.tables };
 }
 
 /**
  * The drafts of a query's plan: its root, and the draft whose rows are the query's (the root, or the
- * HASH stage whose rows the root only gathers); `sub` for a derived table's query (derived-relations.ts).
+ * HASH stage whose rows the root only gathers). `depth`: 0 for the statement, more for a derived table's
+ * query or a subquery's planned of its own (derived-relations.ts); their choices travel to the workers,
+ * which take MAX_SUB_PLAN_DEPTH levels.
  */
-function planDrafts(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given: PlanChoices | undefined, sub: boolean): SubPlan | undefined {
+function planDrafts(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given: PlanChoices | undefined, depth: number): SubPlan | undefined {
+  if (depth > MAX_SUB_PLAN_DEPTH) return undefined;
   // Whether a subquery has a plan of its own is asked alike on every node, whatever splits where (a
   // worker's own layouts may not split a table the coordinator's choices split).
   const splitting: PlannerMetadata = { table: (t) => { const l = metadata.table(t); return l && { ...l, splits: true }; } };
-  const a = analyse(statement, session, metadata, sub, (query) => planDrafts(query, session, splitting, undefined, true) !== undefined);
+  const a = analyse(statement, session, metadata, depth > 0, (query) => planDrafts(query, session, splitting, undefined, depth + 1) !== undefined);
   if (!a) return undefined;
   const n = a.relations.length;
 
@@ -68,7 +71,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   if (!validChoices(chosen, n) || !validOuterChoices(chosen, n, outerShape)) return undefined;
   // Each derived table's sub-plan, then each subquery's over derived tables, with their own choices.
   const subQueries = [...[...a.derived.values()].map((d) => d.query), ...a.semis.sources.filter((x) => x.sub).map((x) => x.query)];
-  const planned = subPlans(subQueries, given, (query, choices) => planDrafts(query, session, metadata, choices, true));
+  const planned = subPlans(subQueries, given, (query, choices) => planDrafts(query, session, metadata, choices, depth + 1));
   if (!planned) return undefined;
   const subs = new Map([...a.derived.keys()].map((index, k) => [index, planned[k]!]));
   const semiSubs = new Map(a.semis.sources.filter((x) => x.sub).map((x, k) => [x, planned[a.derived.size + k]!]));

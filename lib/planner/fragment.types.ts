@@ -58,9 +58,12 @@ export interface PlanChoices {
   split: readonly boolean[];
   /** Whether each semi-join's subquery (in the query's order) runs in two stages over its table's splits. */
   semis?: readonly boolean[];
-  /** Each derived table's sub-plan choices, in the FROM's order (outer-joins.ts). */
+  /** Each derived table's sub-plan choices, in the FROM's order (outer-joins.ts), at most MAX_SUB_PLAN_DEPTH deep. */
   derived?: readonly PlanChoices[];
 }
+
+/** Most levels of sub-plans (derived tables in derived tables) a plan has; a deeper query is gathered. */
+export const MAX_SUB_PLAN_DEPTH = 8;
 
 export interface DistributedPlan {
   /** Root first (id 0), then every fragment once, each after its consumer. */

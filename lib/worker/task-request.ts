@@ -6,7 +6,7 @@ import type { HeaderPrefix, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { MAX_BUCKETS, MAX_FRAGMENTS, MAX_STAGE_ITEMS, type FragmentInput, type FragmentStage, type StageInput, type SystemSnapshot, type TaskPlanRequest, type TaskSplit, type TaskStage } from '../cluster/task-protocol.js';
-import type { PlanChoices } from '../planner/fragment.types.js';
+import { MAX_SUB_PLAN_DEPTH, type PlanChoices } from '../planner/fragment.types.js';
 
 /** Task ids are Trino's `{queryId}.{stage}.{partition}.{attempt}`: short and plain. */
 export const MAX_TASK_ID_LENGTH = 256;
@@ -180,9 +180,6 @@ function fragmentOf(raw: Json): FragmentStage {
   return stage;
 }
 
-/** Most levels of derived tables' sub-plan choices. */
-const MAX_DERIVED_DEPTH = 8;
-
 /** Plan choices checked for shape; the planner checks that they fit the statement (join-order.ts validChoices). */
 function choicesOf(raw: unknown, path: string, depth: number): PlanChoices {
   const choices = isObject(raw) ? raw : {};
@@ -191,7 +188,7 @@ function choicesOf(raw: unknown, path: string, depth: number): PlanChoices {
   if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`${path}.order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
   if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`${path}.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
   if (semis !== undefined && (!Array.isArray(semis) || semis.length > MAX_FRAGMENTS || !semis.every((b) => typeof b === 'boolean'))) throw bad(`${path}.semis must be an array of at most ${MAX_FRAGMENTS} booleans`);
-  if (derived !== undefined && (!Array.isArray(derived) || derived.length > MAX_FRAGMENTS || depth >= MAX_DERIVED_DEPTH)) throw bad(`${path}.derived must be an array of at most ${MAX_FRAGMENTS} plan choices, ${MAX_DERIVED_DEPTH} levels deep`);
+  if (derived !== undefined && (!Array.isArray(derived) || derived.length > MAX_FRAGMENTS || depth >= MAX_SUB_PLAN_DEPTH)) throw bad(`${path}.derived must be an array of at most ${MAX_FRAGMENTS} plan choices, ${MAX_SUB_PLAN_DEPTH} levels deep`);
   return {
     joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[],
     ...(semis === undefined ? {} : { semis: semis as boolean[] }),

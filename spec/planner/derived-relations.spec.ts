@@ -6,6 +6,7 @@ import { parseStatement } from '../../lib/sql/index.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { planDistributed } from '../../lib/planner/distributed-planner.js';
 import type { PlannerSession } from '../../lib/planner/planner.types.js';
+import { MAX_SUB_PLAN_DEPTH } from '../../lib/planner/fragment.types.js';
 import { rowsOf, runPlan, sortedRows, withTinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
 import { expectSameRows } from '../cluster/same-rows.js';
 
@@ -82,6 +83,21 @@ describe('planner: derived tables that group, as sub-plans', function () {
     const join = byId(inner.sources[0]!.fragmentId);
     expect(join.sql).to.include(' LEFT JOIN ');
     expect(plan.tables.map((t) => t.table).sort()).to.deep.equal(['customer', 'orders']);
+  });
+
+  it('plans derived tables in derived tables as deep as the workers take their choices, and gathers a deeper one', async () => {
+    const nested = (levels: number) => {
+      let sql = 'SELECT o.custkey AS k, count(*) AS c FROM orders o GROUP BY o.custkey';
+      for (let i = 0; i < levels; i++) sql = `SELECT t${i}.k % ${10 + i} AS k, max(t${i}.c) AS c FROM (${sql}) AS t${i} GROUP BY 1`;
+      return sql;
+    };
+    const sql = nested(MAX_SUB_PLAN_DEPTH);
+    const plan = planDistributed(parseStatement(sql), session(), metadata)!;
+    let depth = 0;
+    for (let c = plan.choices; c.derived; c = c.derived[0]!) depth++;
+    expect(depth).to.equal(MAX_SUB_PLAN_DEPTH);
+    expectSameRows(sortedRows(await runPlan(db(), plan, { tasks: 2, catalog: 'tpch', schema: 'tiny' })), sortedRows(await oneTask(sql)), 'nested');
+    expect(planDistributed(parseStatement(nested(MAX_SUB_PLAN_DEPTH + 1)), session(), metadata)).to.equal(undefined);
   });
 
   it('leaves to the gathered plan a derived table it cannot name the columns of, and WITH queries it cannot inline', () => {
