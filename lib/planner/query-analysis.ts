@@ -82,6 +82,9 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   const pushed: Expression[][] = relations.map(() => []);
   const edges: Analysis['edges'] = [];
   const residuals: ResolvedExpression[] = [];
+  /** Residuals reading a side an outer join may fill with NULLs: they run after the joins. */
+  const late = new Set<ResolvedExpression>();
+  const readsNullable = (r: ResolvedExpression) => [...r.relations].some((i) => nullable.has(i));
   // The outer query reads the derived table's columns as the inner items' expressions.
   let outer: Pick<ColumnScope, 'resolve'> = scope;
   if (derived) {
@@ -100,6 +103,7 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
       const r = outer.resolve(c);
       if (!r) return undefined;
       residuals.push(r);
+      if (readsNullable(r)) late.add(r);
     }
   }
   const semis = new SemiJoins(session, metadata, subPlanned);
@@ -109,14 +113,12 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
     if (!planned) return undefined;
     outerJoins.push(planned);
   }
-  const late = new Set<ResolvedExpression>();
   for (const written of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
     const c = semis.rewrite(written);
     const r = scope.resolve(c, semis.isPlaceholder);
     if (!r) return undefined;
     const e = r.expression;
-    if ([...r.relations].some((i) => nullable.has(i))) {
-      // It reads a side an outer join may fill with NULLs: after the joins.
+    if (readsNullable(r)) {
       residuals.push(r);
       late.add(r);
     } else if (r.relations.size === 1) {

@@ -30,6 +30,9 @@ const SHAPES: Record<string, string> = {
   LEFT_THEN_LEFT: `SELECT c.nationkey, count(o.orderkey) AS o, count(l.linenumber) AS l FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey AND o.orderdate < DATE '1993-01-01' LEFT JOIN lineitem l ON l.orderkey = o.orderkey AND l.quantity > 48 GROUP BY c.nationkey`,
   LEFT_THEN_RIGHT: `SELECT n.name, c.custkey, o.orderkey FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey AND o.totalprice > 400000 RIGHT JOIN nation n ON n.nationkey = c.nationkey AND c.acctbal > 9900 WHERE n.regionkey < 3 OR o.orderkey IS NULL`,
   FULL_THEN_LEFT: `SELECT r.name, n.name AS nation, c.custkey FROM region r FULL JOIN nation n ON n.regionkey = r.regionkey + 0 * n.nationkey AND n.nationkey < 20 AND r.regionkey = n.regionkey LEFT JOIN customer c ON c.nationkey = n.nationkey AND c.acctbal > 9950`,
+  // A derived table merged into the query above: the outer WHERE on its NULL side runs after the RIGHT join too.
+  MERGED: `SELECT t.nn, t.ck FROM (SELECT c.custkey AS ck, o.orderkey AS ok, n.name AS nn FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey AND o.totalprice > 300000
+    RIGHT JOIN nation n ON n.nationkey = c.nationkey AND c.acctbal > 9900) t WHERE t.ok IS NULL`,
   LEFT_NO_KEYS: `SELECT c.custkey, r.name FROM customer c LEFT JOIN region r ON c.acctbal > 9990 AND r.regionkey < 2`,
   CROSS: `SELECT n.name, count(*) AS n FROM nation n, orders o WHERE o.totalprice > 450000 GROUP BY n.name`,
   EMPTY: `SELECT c.custkey, o.orderkey FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey WHERE c.acctbal > 100000`,
