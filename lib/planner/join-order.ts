@@ -4,7 +4,8 @@
 // one exists (a cross join only when none is left), and a build side is broadcast when its estimated
 // size is at most join_max_broadcast_table_size (Trino's DetermineJoinDistributionType), else both sides
 // are hash-partitioned on the join keys. The session's join_distribution_type forces either; a cross
-// join is always broadcast. The choices travel to the workers, which derive the same fragments from them.
+// join is always broadcast. Outer joins keep their written order after the inner ones (chooseWithOuterJoins).
+// The choices travel to the workers, which derive the same fragments from them.
 import type { PlanChoices } from './fragment.types.js';
 import type { PlannerSession, TableLayout } from './planner.types.js';
 
