@@ -42,6 +42,11 @@ const SHAPES: Record<string, string> = {
   Q11: TPCH_QUERIES.find((q) => q.number === 11)!.sql,
   HAVING: `SELECT o.orderpriority, count(*) AS n FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey GROUP BY o.orderpriority
     HAVING count(*) > (SELECT avg(n) FROM (SELECT o2.orderstatus, count(*) AS n FROM orders o2 GROUP BY o2.orderstatus) AS x) / 2`,
+  // Semi-joins inside the derived table (its scan's IN, its HAVING's scalar subquery) and above it.
+  SEMIS: `SELECT t.n, count(*) AS c FROM (SELECT o.custkey, count(*) AS n FROM orders o WHERE o.custkey IN (SELECT c.custkey FROM customer c WHERE c.acctbal > 5000)
+    GROUP BY o.custkey) AS t WHERE t.custkey NOT IN (SELECT c2.custkey FROM customer c2 WHERE c2.nationkey = 3) GROUP BY t.n`,
+  HAVING_INSIDE: `SELECT t.n, count(*) AS c FROM (SELECT o.custkey, count(*) AS n FROM orders o GROUP BY o.custkey
+    HAVING count(*) > (SELECT count(*) FROM orders o2 WHERE o2.orderstatus = 'P') / 100) AS t GROUP BY t.n`,
   // Two derived tables joined to each other.
   TWO: `SELECT a.k, a.n, b.m FROM (SELECT custkey AS k, count(*) AS n FROM orders GROUP BY custkey) AS a
     FULL JOIN (SELECT c.nationkey AS k, count(*) AS m FROM customer c GROUP BY c.nationkey) AS b ON a.k = b.k`,
@@ -107,6 +112,8 @@ describe('planner: derived tables that group, as sub-plans', function () {
       'SELECT count(*) FROM (SELECT o.custkey, o.custkey FROM orders o GROUP BY o.custkey) t',
       'SELECT count(*) FROM (SELECT o.custkey FROM orders o GROUP BY o.custkey ORDER BY 1 LIMIT 5) t',
       'SELECT count(*) FROM (SELECT * FROM orders o) t (a)',
+      // The derived table's HAVING reads a subquery's rows in the fragment the query above reads it in, which reads one of its own.
+      `${SHAPES.HAVING_INSIDE} HAVING count(*) > (SELECT count(*) FROM nation)`,
       // A recursive WITH, a WITH inside that may shadow, TABLE name as a query.
       'WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT count(*) FROM t, orders o, lineitem l WHERE o.orderkey = l.orderkey',
       'WITH a AS (SELECT custkey, count(*) AS n FROM orders GROUP BY custkey) SELECT count(*) FROM a, (WITH a AS (SELECT 1 AS custkey) SELECT custkey FROM a) b WHERE a.custkey = b.custkey',
