@@ -9,7 +9,7 @@
 // `(SELECT max(total_revenue) FROM revenue0)` once its WITH is inlined) is a sub-plan too, its root's
 // rows broadcast as semi-joins.ts broadcasts any stand-alone subquery's.
 import { quoteIdentifier } from '../sql/sql-formatter.js';
-import type { Query } from '../sql/index.js';
+import { walk, type Node, type Query } from '../sql/index.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import type { PlanRelation } from './column-resolution.js';
 import type { Draft } from './fragment-drafts.js';
@@ -38,19 +38,54 @@ export function subPlans(queries: readonly Query[], given: PlanChoices | undefin
   return subs;
 }
 
-/** The derived table's rows, as a FROM item naming it and its columns as the query above reads them. */
-export function derivedRows(r: PlanRelation, rows: Draft, exchange: (d: Draft) => string): string {
-  return `(${rows.sql!(exchange)}) AS ${quoteIdentifier(r.name)} (${r.layout.columns.map((c) => quoteIdentifier(c.name)).join(', ')})`;
+/**
+ * The sub-plans of one statement: each derived query planned once, by identity (a WITH query's references
+ * share one query, derived-tables.ts inlineWith), and the queries read at more than one place.
+ */
+export interface SubPlanContext {
+  memo: Map<Query, SubPlan>;
+  shared: Set<Query>;
 }
 
-/** The relation's draft: the sub-plan's rows draft (its tasks, its sources) selecting `symbols` by `sql`. */
-export function derivedDraft(r: PlanRelation, rows: Draft, output: OutputPartitioning, symbols: string[], sql: (exchange: (d: Draft) => string) => string): Draft {
+/** The derived queries `statement` reads at more than one place. */
+export function sharedQueries(statement: Node): Set<Query> {
+  const seen = new Set<Query>();
+  const shared = new Set<Query>();
+  walk(statement, (n) => {
+    if (n.type !== 'TableSubquery') return;
+    if (seen.has(n.query)) shared.add(n.query);
+    seen.add(n.query);
+  });
+  return shared;
+}
+
+/**
+ * The derived table's rows, as a FROM item naming it and its columns as the query above reads them: the
+ * rows draft's SQL, or (`shared`) its exchange table.
+ */
+export function derivedRows(r: PlanRelation, rows: Draft, exchange: (d: Draft) => string, shared: boolean): string {
+  const sql = shared ? `SELECT * FROM ${exchange(rows)}` : rows.sql!(exchange);
+  return `(${sql}) AS ${quoteIdentifier(r.name)} (${r.layout.columns.map((c) => quoteIdentifier(c.name)).join(', ')})`;
+}
+
+/**
+ * The relation's draft selecting `symbols` by `sql`: the sub-plan's rows draft (its tasks, its sources), or
+ * (`shared`, a WITH query read at more than one place) one task reading the rows draft's output, which
+ * every reader reads whole: the rows are computed once, as one task computes a WITH query read twice once
+ * (TPC-H Q15 compares a double sum with its own max: computed twice, the sums may differ in their last bit).
+ */
+export function derivedDraft(r: PlanRelation, rows: Draft, output: OutputPartitioning, symbols: string[], sql: (exchange: (d: Draft) => string) => string, shared: boolean): Draft {
+  const from = (x: (d: Draft) => string) => `(${sql(x)}) AS ${quoteIdentifier(`vivace_s${r.index}`)}`;
+  if (shared) {
+    rows.output = { kind: 'BROADCAST' };
+    return { partitioning: 'SINGLE', sources: [rows], output, from, where: [], columns: symbols };
+  }
   return {
     partitioning: rows.partitioning,
     sources: [...rows.sources],
     ...(rows.semis ? { semis: [...rows.semis] } : {}),
     output,
-    from: (x) => `(${sql(x)}) AS ${quoteIdentifier(`vivace_s${r.index}`)}`,
+    from,
     where: [],
     columns: symbols,
   };

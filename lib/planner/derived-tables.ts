@@ -84,14 +84,22 @@ function ordersMatter(node: Node): boolean {
   return found;
 }
 
+/** Whether a query groups its rows (a derived table of it is then a sub-plan of its own, never merged). */
+function groups(query: Query): boolean {
+  const body = query.body;
+  return body.type === 'QuerySpecification' && (body.groupBy !== undefined || body.having !== undefined || callsAggregate(body.select));
+}
+
 /**
  * `query` with its WITH queries written inline at each reference (Trino inlines a non-recursive WITH query
  * likewise): `FROM revenue0` reads `(SELECT ...) AS revenue0 (its column names)`, in the main query and in
- * its subqueries, each WITH query seeing those before it. Undefined for a recursive WITH, a WITH inside
- * (names it may shadow), `TABLE name` as a query body, or a WITH query read twice or more that sums or
- * averages: one task computes it once (DuckDB materializes it), so TPC-H Q15's `total_revenue = (SELECT
- * max(total_revenue) FROM revenue0)` compares a double sum with itself; computed twice, in fragments that
- * add in different orders, the two sums may differ in their last bit and the row be lost.
+ * its subqueries, each WITH query seeing those before it; its references share one query (the planner
+ * plans it once: derived-relations.ts). Undefined for a recursive WITH, a WITH inside (names it may
+ * shadow), `TABLE name` as a query body, or a WITH query read twice or more that sums or averages without
+ * grouping (merged into the query above at each reference, it would be computed at each): one task
+ * computes it once (DuckDB materializes it), so TPC-H Q15's `total_revenue = (SELECT max(total_revenue)
+ * FROM revenue0)` compares a double sum with itself, which two computations adding in different orders
+ * may miss by a bit.
  */
 export function inlineWith(query: Query): Query | undefined {
   if (!query.with) return query;
@@ -125,6 +133,6 @@ export function inlineWith(query: Query): Query | undefined {
   walk(inlined, (n) => {
     if (n.type === 'TableSubquery') for (const [name, w] of defined) if (n.query === w.query) reads.set(name, (reads.get(name) ?? 0) + 1);
   });
-  for (const [name, count] of reads) if (count > 1 && ordersMatter(defined.get(name)!.query)) return undefined;
+  for (const [name, count] of reads) if (count > 1 && ordersMatter(defined.get(name)!.query) && !groups(defined.get(name)!.query)) return undefined;
   return inlined;
 }

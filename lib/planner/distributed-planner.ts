@@ -19,7 +19,7 @@ import { symbolOf, type PlanRelation, type ResolvedExpression } from './column-r
 import { replaceTable, tableText } from './plan-trees.js';
 import { type SemiSource } from './semi-joins.js';
 import { chooseWithOuterJoins, estimatedBytes, validChoices, validOuterChoices, type JoinEdge } from './join-order.js';
-import { derivedDraft, derivedRows, subPlans, type SubPlan } from './derived-relations.js';
+import { derivedDraft, derivedRows, sharedQueries, subPlans, type SubPlan, type SubPlanContext } from './derived-relations.js';
 import { joinClause, outerSymbols } from './outer-joins.js';
 import { EXCHANGE_CATALOG, MAX_SUB_PLAN_DEPTH, type DistributedPlan, type OutputPartitioning, type PlanChoices } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
@@ -33,7 +33,7 @@ import { partialTopN } from './partial-top-n.js';
  * same fragments follow, or undefined when they do not fit the statement.
  */
 export function planDistributed(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
-  const planned = planDrafts(statement, session, metadata, given, 0);
+  const planned = planDrafts(statement, session, metadata, given, 0, { memo: new Map(), shared: new Set() });
   return planned && { fragments: render(planned.root), choices: planned.choices, tables: planned.tables };
 }
 
@@ -43,13 +43,14 @@ export function planDistributed(statement: Statement, session: PlannerSession, m
  * query or a subquery's planned of its own (derived-relations.ts); their choices travel to the workers,
  * which take MAX_SUB_PLAN_DEPTH levels.
  */
-function planDrafts(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given: PlanChoices | undefined, depth: number): SubPlan | undefined {
+function planDrafts(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given: PlanChoices | undefined, depth: number, context: SubPlanContext): SubPlan | undefined {
   if (depth > MAX_SUB_PLAN_DEPTH) return undefined;
   // Whether a subquery has a plan of its own is asked alike on every node, whatever splits where (a
   // worker's own layouts may not split a table the coordinator's choices split).
   const splitting: PlannerMetadata = { table: (t) => { const l = metadata.table(t); return l && { ...l, splits: true }; } };
-  const a = analyse(statement, session, metadata, depth > 0, (query) => planDrafts(query, session, splitting, undefined, depth + 1) !== undefined);
+  const a = analyse(statement, session, metadata, depth > 0, (query) => planDrafts(query, session, splitting, undefined, depth + 1, { memo: new Map(), shared: new Set() }) !== undefined);
   if (!a) return undefined;
+  if (depth === 0) for (const q of sharedQueries(a.query)) context.shared.add(q);
   const n = a.relations.length;
 
   // Each relation's symbols that some part of the plan above its scan reads.
@@ -71,7 +72,14 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   if (!validChoices(chosen, n) || !validOuterChoices(chosen, n, outerShape)) return undefined;
   // Each derived table's sub-plan, then each subquery's over derived tables, with their own choices.
   const subQueries = [...[...a.derived.values()].map((d) => d.query), ...a.semis.sources.filter((x) => x.sub).map((x) => x.query)];
-  const planned = subPlans(subQueries, given, (query, choices) => planDrafts(query, session, metadata, choices, depth + 1));
+  const planned = subPlans(subQueries, given, (query, choices) => {
+    // A query read at more than one place (a WITH query) is planned once.
+    const known = context.memo.get(query);
+    if (known) return known;
+    const sub = planDrafts(query, session, metadata, choices, depth + 1, context);
+    if (sub) context.memo.set(query, sub);
+    return sub;
+  });
   if (!planned) return undefined;
   const subs = new Map([...a.derived.keys()].map((index, k) => [index, planned[k]!]));
   const semiSubs = new Map(a.semis.sources.filter((x) => x.sub).map((x, k) => [x, planned[a.derived.size + k]!]));
@@ -90,7 +98,8 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     const select = symbols.map((s) => `${quoteIdentifier(columnOf(r, s))} AS ${s}`).join(', ');
     const subPlan = subs.get(r.index);
     if (subPlan) {
-      const draft = derivedDraft(r, subPlan.rows, output, symbols, (x) => `SELECT ${select} FROM ${derivedRows(r, subPlan.rows, x)}${whereText}`);
+      const shared = context.shared.has(a.derived.get(r.index)!.query);
+      const draft = derivedDraft(r, subPlan.rows, output, symbols, (x) => `SELECT ${select} FROM ${derivedRows(r, subPlan.rows, x, shared)}${whereText}`, shared);
       for (const w of where) readSemis(draft, w);
       return draft;
     }

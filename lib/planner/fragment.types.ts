@@ -66,7 +66,7 @@ export interface PlanChoices {
 export const MAX_SUB_PLAN_DEPTH = 8;
 
 export interface DistributedPlan {
-  /** Root first (id 0), then every fragment once, each after its consumer. */
+  /** Root first (id 0), then every fragment once, each after its consumers (a WITH query's rows may have two). */
   fragments: readonly PlanFragment[];
   choices: PlanChoices;
   /** Every table the plan reads (a user who reads one through a mask or row filter runs the query as one task). */

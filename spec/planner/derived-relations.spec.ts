@@ -16,8 +16,6 @@ const session = (joinDistribution: PlannerSession['joinDistribution'] = 'AUTOMAT
   ({ catalog: 'tpch', schema: 'tiny', joinDistribution, maxBroadcastBytes: 100 * 1024 * 1024 });
 const Q13 = TPCH_QUERIES.find((q) => q.number === 13)!.sql;
 const Q15 = TPCH_QUERIES.find((q) => q.number === 15)!.sql;
-/** Q15 with an aggregate that adds in no order (max): its WITH query read twice may be computed twice. */
-const Q15_MAX = Q15.replace('sum(extendedprice * (1 - discount))', 'max(extendedprice * (1 - discount))');
 
 const SHAPES: Record<string, string> = {
   Q13,
@@ -34,8 +32,8 @@ const SHAPES: Record<string, string> = {
   NESTED: `SELECT c.mktsegment, count(x.c) AS with_orders, count(*) AS n FROM customer c LEFT JOIN (
       SELECT k, count(*) AS c FROM (SELECT o.custkey AS k, o.orderkey FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey WHERE l.quantity > 49) AS i GROUP BY k
     ) AS x (k, c) ON x.k = c.custkey GROUP BY c.mktsegment`,
-  // WITH queries inline: one read twice (once in a scalar subquery, TPC-H Q15's shape), one reading another, column names.
-  Q15_MAX,
+  // WITH queries inline: one read twice (once in a scalar subquery, TPC-H Q15), one reading another, column names.
+  Q15,
   WITH: `WITH big (k, total) AS (SELECT o.custkey, max(o.totalprice) FROM orders o GROUP BY o.custkey), top AS (SELECT k FROM big WHERE total > 450000)
     SELECT c.name, b.total FROM customer c JOIN big b ON b.k = c.custkey WHERE c.custkey IN (SELECT k FROM top) AND b.total > (SELECT avg(total) FROM big) ORDER BY 1`,
   // A stand-alone subquery in HAVING (TPC-H Q11), over a join, and over a derived table.
@@ -72,6 +70,19 @@ describe('planner: derived tables that group, as sub-plans', function () {
       }
     });
   }
+
+  it('plans a WITH query read twice once, its rows read whole by each reader (TPC-H Q15 compares a double sum with its own max)', () => {
+    const plan = planDistributed(parseStatement(Q15), session(), metadata)!;
+    // lineitem is scanned once; the revenue rows' fragment is read by the join with supplier and by the max.
+    expect(plan.fragments.filter((f) => f.scan?.table.table === 'lineitem')).to.have.length(1);
+    const revenue = plan.fragments.find((f) => f.sources.some((s) => plan.fragments.find((x) => x.id === s.fragmentId)!.scan?.table.table === 'lineitem'))!;
+    expect(revenue.output).to.deep.equal({ kind: 'BROADCAST' });
+    const readers = plan.fragments.filter((f) => f.sources.some((s) => s.fragmentId === revenue.id));
+    expect(readers).to.have.length(2);
+    // Numbered after both its readers, as every fragment comes after its consumers.
+    expect(plan.fragments.findIndex((f) => f.id === revenue.id)).to.be.greaterThan(Math.max(...readers.map((r) => plan.fragments.indexOf(r))));
+    expect(revenue.id).to.be.greaterThan(Math.max(...readers.map((r) => r.id)));
+  });
 
   it('plans Q13 as Trino does: the inner aggregation and the outer partial in one HASH stage, the outer final in another', () => {
     const plan = planDistributed(parseStatement(Q13), session(), metadata)!;
@@ -118,9 +129,9 @@ describe('planner: derived tables that group, as sub-plans', function () {
       'WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT count(*) FROM t, orders o, lineitem l WHERE o.orderkey = l.orderkey',
       'WITH a AS (SELECT custkey, count(*) AS n FROM orders GROUP BY custkey) SELECT count(*) FROM a, (WITH a AS (SELECT 1 AS custkey) SELECT custkey FROM a) b WHERE a.custkey = b.custkey',
       'WITH a AS (SELECT custkey, count(*) AS n FROM orders GROUP BY custkey) SELECT count(*) FROM customer c WHERE c.custkey IN (TABLE a)',
-      // A WITH query read twice that sums doubles: one task computes it once, two fragments may add in
-      // different orders (TPC-H Q15's equality with its own max would lose its row).
-      Q15,
+      // A WITH query read twice that sums doubles without grouping: merged into the query above at each
+      // reference, it would be computed twice, while one task computes it once.
+      'WITH a AS (SELECT o.custkey, o.totalprice / (SELECT sum(totalprice) FROM orders) AS share FROM orders o) SELECT count(*) FROM a x JOIN a y ON x.custkey = y.custkey AND x.share = y.share',
       'WITH a AS (SELECT custkey, avg(totalprice) AS m FROM orders GROUP BY custkey), b AS (SELECT * FROM a) SELECT count(*) FROM a JOIN b ON a.custkey = b.custkey AND a.m = b.m',
     ]) expect(planDistributed(parseStatement(sql), session(), metadata), sql).to.equal(undefined);
   });

@@ -51,6 +51,15 @@ describe('dialect: EXPLAIN of outer joins and grouped derived tables in fragment
     expect(broadcast).to.match(/(LeftJoin|RightJoin)\[/);
   });
 
+  it('prints TPC-H Q15 with its WITH query\'s rows in one fragment read by two', async () => {
+    const text = await explain(TPCH_QUERIES.find((q) => q.number === 15)!.sql, tiny());
+    expect(fragments(text)).to.include('Fragment 0 [SINGLE]');
+    const remote = [...text.matchAll(/RemoteSource\[sourceFragmentIds = \[(\d+)\]\]/g)].map((m) => m[1]);
+    // One fragment is read by two RemoteSources: the join with supplier's and the max's.
+    expect(remote.filter((id) => remote.indexOf(id) !== remote.lastIndexOf(id)), text).to.have.length(2);
+    expect(text.match(/TableScan\[table = tpch:tiny:lineitem\]|ScanFilter\[table = tpch:tiny:lineitem/g), text).to.have.length(1);
+  });
+
   it('prints TPC-H Q13 with its outer join and both aggregations in HASH fragments', async () => {
     const text = await explain(TPCH_QUERIES.find((q) => q.number === 13)!.sql, tiny());
     const headers = fragments(text);
