@@ -36,6 +36,9 @@ const SHAPES: Record<string, string> = {
   Q15,
   WITH: `WITH big (k, total) AS (SELECT o.custkey, max(o.totalprice) FROM orders o GROUP BY o.custkey), top AS (SELECT k FROM big WHERE total > 450000)
     SELECT c.name, b.total FROM customer c JOIN big b ON b.k = c.custkey WHERE c.custkey IN (SELECT k FROM top) AND b.total > (SELECT avg(total) FROM big) ORDER BY 1`,
+  // A grouped WITH query joined to itself, and read again in an IN subquery: planned once.
+  SELF: `WITH a AS (SELECT o.custkey, count(*) AS n, sum(o.totalprice) AS t FROM orders o GROUP BY o.custkey)
+    SELECT x.n, count(*) AS c, sum(y.t) AS t FROM a x LEFT JOIN a y ON x.n = y.custkey WHERE x.custkey IN (SELECT custkey FROM a WHERE t > 1000000) GROUP BY x.n`,
   // A stand-alone subquery in HAVING (TPC-H Q11), over a join, and over a derived table.
   Q11: TPCH_QUERIES.find((q) => q.number === 11)!.sql,
   HAVING: `SELECT o.orderpriority, count(*) AS n FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey GROUP BY o.orderpriority
@@ -82,6 +85,11 @@ describe('planner: derived tables that group, as sub-plans', function () {
     // Numbered after both its readers, as every fragment comes after its consumers.
     expect(plan.fragments.findIndex((f) => f.id === revenue.id)).to.be.greaterThan(Math.max(...readers.map((r) => plan.fragments.indexOf(r))));
     expect(revenue.id).to.be.greaterThan(Math.max(...readers.map((r) => r.id)));
+    // Joined to itself and read in a subquery: one scan of orders, its grouped rows read three times.
+    const self = planDistributed(parseStatement(SHAPES.SELF!), session('PARTITIONED'), metadata)!;
+    expect(self.fragments.filter((f) => f.scan?.table.table === 'orders')).to.have.length(1);
+    const grouped = self.fragments.find((f) => f.output.kind === 'BROADCAST' && f.partitioning === 'HASH')!;
+    expect(self.fragments.filter((f) => f.sources.some((s) => s.fragmentId === grouped.id))).to.have.length(3);
   });
 
   it('plans Q13 as Trino does: the inner aggregation and the outer partial in one HASH stage, the outer final in another', () => {
