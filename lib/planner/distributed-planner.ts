@@ -4,9 +4,11 @@
 // to them, or in a new hash-partitioned fragment fed by both sides hashed on the join keys (Trino's
 // REPLICATED and PARTITIONED joins). Above the last join the query's own work runs as a query over one
 // table of the joined rows: its aggregation split into partial (in the last join's tasks) and final (in
-// the root) as aggregate-stages.ts splits it, or, when it does not split, all of it in the root. What
-// this planner does not take (outer joins, subqueries, windows, set operations, SELECT *, tables one
-// worker holds) is undefined here and runs as before. The query as read is query-analysis.ts's, the
+// the root) as aggregate-stages.ts splits it, or, when it does not split, all of it in the root. Outer
+// joins follow the inner ones as written (outer-joins.ts); a derived table that groups is a sub-plan whose
+// rows feed the query above in its own tasks (derived-relations.ts). What this planner does not take
+// (correlated subqueries, windows, set operations, SELECT *, tables one worker holds) is undefined here
+// and runs as before. The query as read is query-analysis.ts's, the
 // fragments while built fragment-drafts.ts's.
 import { formatSql, parseStatement, type Expression, type Query, type Statement } from '../sql/index.js';
 import { quoteIdentifier } from '../sql/sql-formatter.js';
@@ -16,8 +18,10 @@ import { hashFinal } from './hash-final.js';
 import { symbolOf, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
 import { replaceTable, tableText } from './plan-trees.js';
 import { type SemiSource } from './semi-joins.js';
-import { chooseJoins, estimatedBytes, validChoices, type JoinEdge } from './join-order.js';
-import { EXCHANGE_CATALOG, type DistributedPlan, type OutputPartitioning, type PlanChoices } from './fragment.types.js';
+import { chooseWithOuterJoins, estimatedBytes, validChoices, validOuterChoices, type JoinEdge } from './join-order.js';
+import { derivedDraft, derivedRows, sharedQueries, subPlans, type SubPlan, type SubPlanContext } from './derived-relations.js';
+import { joinClause, outerSymbols } from './outer-joins.js';
+import { EXCHANGE_CATALOG, MAX_SUB_PLAN_DEPTH, type DistributedPlan, type OutputPartitioning, type PlanChoices } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
@@ -30,14 +34,24 @@ import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
  * same fragments follow, or undefined when they do not fit the statement.
  */
 export function planDistributed(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
-  const planned = planDrafts(statement, session, metadata, given);
+  const planned = planDrafts(statement, session, metadata, given, 0, { memo: new Map(), shared: new Set() });
   return planned && { fragments: render(planned.root), choices: planned.choices, tables: planned.tables };
 }
 
-/** The plan's fragments as drafts (its root SINGLE), or undefined; `nested`: a semi-join's subquery planned so (no deeper). */
-function planDrafts(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices, nested = false): { root: Draft; choices: PlanChoices; tables: ScannedTable[] } | undefined {
-  const a = analyse(statement, session, metadata, nested);
+/**
+ * The drafts of a query's plan: its root, and the draft whose rows are the query's (the root, or the
+ * HASH stage whose rows the root only gathers). `depth`: 0 for the statement, more for a derived table's
+ * query or a subquery's planned of its own (derived-relations.ts); their choices travel to the workers,
+ * which take MAX_SUB_PLAN_DEPTH levels.
+ */
+function planDrafts(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given: PlanChoices | undefined, depth: number, context: SubPlanContext): SubPlan | undefined {
+  if (depth > MAX_SUB_PLAN_DEPTH) return undefined;
+  // Whether a subquery has a plan of its own is asked alike on every node, whatever splits where (a
+  // worker's own layouts may not split a table the coordinator's choices split).
+  const splitting: PlannerMetadata = { table: (t) => { const l = metadata.table(t); return l && { ...l, splits: true }; } };
+  const a = analyse(statement, session, metadata, depth > 0, (query) => planDrafts(query, session, splitting, undefined, depth + 1, { memo: new Map(), shared: new Set() }) !== undefined);
   if (!a) return undefined;
+  if (depth === 0) for (const q of sharedQueries(a.query)) context.shared.add(q);
   const n = a.relations.length;
 
   // Each relation's symbols that some part of the plan above its scan reads.
@@ -47,37 +61,56 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   for (const r of a.residuals) for (const s of r.symbols) need(s);
   for (const s of a.aboveSymbols) need(s);
   for (const c of a.correlated.conjuncts) for (const s of c.symbols) need(s);
+  for (const o of a.outer) for (const s of outerSymbols(o)) need(s);
   // A table none of whose columns is read above its scan (count(*) over it) still hands on its rows: by its first column.
   for (const [i, s] of needed.entries()) if (s.size === 0) s.add(symbolOf(i, 0));
 
   const relationEdges: JoinEdge[] = a.edges.map((e) => ({ left: e.leftRelation, right: e.rightRelation }));
   // Splitting pays only when some table splits; small tables alone stay one task (validChoices).
   const split = a.relations.map((r) => r.layout.splits);
-  const made = given ?? chooseJoins(a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!))), relationEdges, split, session);
+  const outerShape = a.outer.map((o) => ({ type: o.type, keyed: o.keys.length > 0 }));
+  const sizes = a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!)));
+  const chosen = given ?? chooseWithOuterJoins(sizes, relationEdges, split, session, outerShape);
   // Each correlated subquery's table read over its splits when it splits (the coordinator's word, on a worker).
   const correlatedSplit = given ? (given.correlated ?? []) : a.correlated.scans.map((x) => x.source.splits);
   if (correlatedSplit.length !== a.correlated.scans.length || (!given && !broadcastsFit(a.correlated.scans, session))) return undefined;
   // A semi-join's subquery planned of its own splits its tables (it is checked so), or a correlated subquery's
   // table splits: the rest may be small.
-  if (!validChoices(made, n, a.semis.sources.some((x) => x.planned) || correlatedSplit.includes(true))) return undefined;
+  const splitsElsewhere = a.semis.sources.some((x) => x.sub) || correlatedSplit.includes(true);
+  if (!validChoices(chosen, n, splitsElsewhere) || !validOuterChoices(chosen, n, outerShape)) return undefined;
+  // Each derived table's sub-plan, then each subquery's over derived tables, with their own choices.
+  const subQueries = [...[...a.derived.values()].map((d) => d.query), ...a.semis.sources.filter((x) => x.sub).map((x) => x.query)];
+  const planned = subPlans(subQueries, given, (query, choices) => {
+    // A query read at more than one place (a WITH query) is planned once.
+    const known = context.memo.get(query);
+    if (known) return known;
+    const sub = planDrafts(query, session, metadata, choices, depth + 1, context);
+    if (sub) context.memo.set(query, sub);
+    return sub;
+  });
+  if (!planned) return undefined;
+  const subs = new Map([...a.derived.keys()].map((index, k) => [index, planned[k]!]));
+  const semiSubs = new Map(a.semis.sources.filter((x) => x.sub).map((x, k) => [x, planned[a.derived.size + k]!]));
+  // A derived table's rows read in the query above's draft: their semi-join placeholders would share names there.
+  if (a.semis.sources.length > 0 && [...subs.values()].some((x) => (x.rows.semis?.length ?? 0) > 0)) return undefined;
+  const made: PlanChoices = planned.length > 0 ? { ...chosen, derived: planned.map((x) => x.choices) } : chosen;
   // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
   const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => x.stages !== undefined && x.splits);
   if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => s !== false && (s !== true || !a.semis.sources[i]!.stages))) return undefined;
-  // A semi-join's subquery that is a join plan of its own (its subquery correlated inside: TPC-H Q20).
-  const plannedSemis = a.semis.sources.filter((x) => x.planned);
-  if (given && (given.subplans ?? []).length !== plannedSemis.length) return undefined;
-  const subplans = plannedSemis.map((x, i) => planDrafts(x.query, session, metadata, given?.subplans?.[i], true));
-  if (subplans.some((x) => x === undefined)) return undefined;
-  const choices: PlanChoices = {
-    ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}),
-    ...(subplans.length > 0 ? { subplans: subplans.map((x) => x!.choices) } : {}),
-  };
+  const choices: PlanChoices = { ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}) };
 
   const scanDraft = (r: PlanRelation, output: OutputPartitioning): Draft => {
     const symbols = [...needed[r.index]!].sort();
     const where = a.pushed[r.index]!;
     const whereText = where.length > 0 ? ` WHERE ${where.map((w) => `(${formatSql(w)})`).join(' AND ')}` : '';
     const select = symbols.map((s) => `${quoteIdentifier(columnOf(r, s))} AS ${s}`).join(', ');
+    const subPlan = subs.get(r.index);
+    if (subPlan) {
+      const shared = context.shared.has(a.derived.get(r.index)!.query);
+      const draft = derivedDraft(r, subPlan.rows, output, symbols, (x) => `SELECT ${select} FROM ${derivedRows(r, subPlan.rows, x, shared)}${whereText}`, shared);
+      for (const w of where) readSemis(draft, w);
+      return draft;
+    }
     const inner = `SELECT ${select} FROM ${tableText(r.table)} AS ${quoteIdentifier(r.name)}${whereText}`;
     // Split pruning reads the conjuncts without a semi-join's subquery.
     const prunable = where.filter((w) => a.semis.readIn(w).length === 0);
@@ -105,9 +138,9 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
       let semi = semiDrafts.get(source);
       if (!semi) {
         const { stages } = source;
-        const subplan = subplans[plannedSemis.indexOf(source)];
-        if (subplan) {
-          semi = subplan.root;
+        const subPlan = semiSubs.get(source);
+        if (subPlan) {
+          semi = subPlan.root;
           semi.output = { kind: 'BROADCAST' };
         } else if (semiSplit[a.semis.sources.indexOf(source)] && stages) {
           const leaf: Draft = {
@@ -133,7 +166,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   const applied = new Set<ResolvedExpression>();
   const applyResiduals = (d: Draft) => {
     for (const r of a.residuals) {
-      if (applied.has(r) || ![...r.relations].every((i) => joined.has(i))) continue;
+      if (applied.has(r) || ![...r.relations].every((i) => joined.has(i)) || (a.late.has(r) && joined.size < n)) continue;
       applied.add(r);
       d.where.push(`(${formatSql(r.expression)})`);
       readSemis(d, r.expression);
@@ -146,34 +179,38 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     for (const e of a.edges) if (!(joined.has(e.leftRelation) && joined.has(e.rightRelation))) { out.add(e.left); out.add(e.right); }
     for (const r of a.residuals) if (!applied.has(r)) for (const s of r.symbols) out.add(s);
     for (const c of a.correlated.conjuncts) for (const s of c.symbols) out.add(s);
+    for (const o of a.outer) if (!joined.has(o.relation)) for (const s of outerSymbols(o)) out.add(s);
     return [...out].filter((s) => joined.has(relationOfSymbol(s))).sort();
   };
 
   for (let step = 1; step < n; step++) {
     const next = choices.order[step]!;
     const relation = a.relations[next]!;
-    const keys = a.edges.flatMap((e) => {
+    const outerJoin = a.outer.find((o) => o.relation === next);
+    const keys = outerJoin?.keys ?? a.edges.flatMap((e) => {
       if (e.rightRelation === next && joined.has(e.leftRelation)) return [{ probe: e.left, build: e.right }];
       if (e.leftRelation === next && joined.has(e.rightRelation)) return [{ probe: e.right, build: e.left }];
       return [];
     });
     const distribution = choices.joins[step - 1]!;
     if (keys.length === 0 && distribution !== 'BROADCAST') return undefined;
-    const on = keys.map((k) => `${k.probe} = ${k.build}`).join(' AND ');
+    const { join, on } = joinClause(keys, outerJoin);
     if (distribution === 'BROADCAST') {
       const build = scanDraft(relation, { kind: 'BROADCAST' });
       const before = probe.from;
       probe.sources.push(build);
-      probe.from = (x) => `${before(x)} ${keys.length > 0 ? 'JOIN' : 'CROSS JOIN'} ${x(build)}${keys.length > 0 ? ` ON ${on}` : ''}`;
+      probe.from = (x) => `${before(x)} ${join} ${x(build)}${on}`;
       joined.add(next);
     } else {
       const probeColumns = stillNeeded();
       const left = probe;
       left.columns = probeColumns;
+      // A RIGHT join's ON conjuncts on the rows joined so far filter them below the join.
+      for (const r of outerJoin?.left ?? []) left.where.push(`(${formatSql(r.expression)})`);
       left.output = { kind: 'HASH', keys: keys.map((k) => k.probe) };
       const build = scanDraft(relation, { kind: 'HASH', keys: keys.map((k) => k.build) });
       joined.add(next);
-      probe = { partitioning: 'HASH', sources: [left, build], output: { kind: 'SINGLE' }, from: (x) => `${x(left)} JOIN ${x(build)} ON ${on}`, where: [], columns: [] };
+      probe = { partitioning: 'HASH', sources: [left, build], output: { kind: 'SINGLE' }, from: (x) => `${x(left)} ${join} ${x(build)}${on}`, where: [], columns: [] };
     }
     applyResiduals(probe);
   }
@@ -189,12 +226,19 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   // in the root when it splits so, else all of it in the root.
   const last = probe;
   last.output = { kind: 'SINGLE' };
+  // The draft that evaluates HAVING reads its subqueries' sources.
+  const readHaving = (d: Draft) => {
+    const having = a.above.body.type === 'QuerySpecification' ? a.above.body.having : undefined;
+    if (having) readSemis(d, having);
+  };
   const aboveSql = formatSql(a.above);
   const stages = planStages(parseStatement(aboveSql), {}, new Set([EXCHANGE_CATALOG]));
   const joinSql = (x: (d: Draft) => string, columns: readonly string[]) =>
     `SELECT ${columns.length > 0 ? columns.join(', ') : '1 AS vivace_one'} FROM ${last.from(x)}${last.where.length > 0 ? ` WHERE ${last.where.join(' AND ')}` : ''}`;
   const joinedColumns = [...a.aboveSymbols].sort();
   let root: Draft;
+  // The draft whose rows are the query's: the root, or the HASH stage whose rows the root only gathers.
+  let rows: Draft | undefined;
   if (stages) {
     last.columns = stages.partialColumns;
     last.sql = (x) => formatSql(replaceTable(parseStatement(stages.leafSql), JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
@@ -208,6 +252,8 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
         sql: (x) => formatSql(replaceTable(split.bucketQuery, PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))),
       };
       root = { partitioning: 'SINGLE', sources: [final], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(split.rootQuery(tableNodeOf(x(final), a.query))) };
+      if (!a.query.orderBy && !a.query.limit) rows = final;
+      readHaving(final);
     } else {
       root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))) };
     }
@@ -217,10 +263,12 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     last.sql = (x) => `${joinSql(x, joinedColumns)}${topN}`;
     root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(a.above, JOINED, (at) => tableNodeOf(x(last), at))) };
   }
+  if (root.sources[0] === last) readHaving(root);
   // Every table any fragment reads: a user with a mask or row filter on one runs the query as one task.
   const tables = new Map<string, ScannedTable>();
-  for (const t of [...a.relations.map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...a.correlated.scans.map((x) => x.table)]) tables.set(`${t.catalog}\u0000${t.schema}\u0000${t.table}`, t);
-  return { root, choices, tables: [...tables.values()] };
+  const read = [...a.relations.filter((r) => !subs.has(r.index)).map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...planned.flatMap((x) => x.tables), ...a.correlated.scans.map((x) => x.table)];
+  for (const t of read) tables.set(`${t.catalog}\u0000${t.schema}\u0000${t.table}`, t);
+  return { root, rows: rows ?? root, choices, tables: [...tables.values()] };
 }
 
 function columnNames(r: PlanRelation, symbols: ReadonlySet<string>): Set<string> {

@@ -39,15 +39,34 @@ export function derivedTable(sql: string, alias: string): Relation {
   };
 }
 
-/** Ids (root 0, then breadth first through the sources, as Trino numbers fragments) and each fragment's SQL. */
+/**
+ * Ids (root 0, then breadth first through the sources, as Trino numbers fragments) and each fragment's SQL.
+ * A fragment several read (a WITH query's rows, derived-relations.ts) is numbered once all its readers are,
+ * so each fragment comes after every consumer of it (fragment.types.ts).
+ */
 export function render(root: Draft): PlanFragment[] {
+  const readers = new Map<Draft, number>();
+  const seen = new Set<Draft>();
+  const walk = [root];
+  while (walk.length > 0) {
+    const d = walk.pop()!;
+    if (seen.has(d)) continue;
+    seen.add(d);
+    for (const s of d.sources) {
+      readers.set(s, (readers.get(s) ?? 0) + 1);
+      walk.push(s);
+    }
+  }
   const ids = new Map<Draft, number>();
   const queue = [root];
   while (queue.length > 0) {
     const d = queue.shift()!;
-    if (ids.has(d)) continue;
     ids.set(d, ids.size);
-    queue.push(...d.sources);
+    for (const s of d.sources) {
+      const left = readers.get(s)! - 1;
+      readers.set(s, left);
+      if (left === 0) queue.push(s);
+    }
   }
   const exchange = (d: Draft) => {
     const t = exchangeTableOf(ids.get(d)!);

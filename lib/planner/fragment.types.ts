@@ -60,12 +60,15 @@ export interface PlanChoices {
   semis?: readonly boolean[];
   /** Whether each table of a correlated subquery (correlated-subqueries.ts, in the query's order) is read over its splits. */
   correlated?: readonly boolean[];
-  /** The choices of each semi-join's subquery planned as a join plan of its own (in the query's order; they have none deeper). */
-  subplans?: readonly PlanChoices[];
+  /** Each derived table's sub-plan choices, in the FROM's order (outer-joins.ts), at most MAX_SUB_PLAN_DEPTH deep. */
+  derived?: readonly PlanChoices[];
 }
 
+/** Most levels of sub-plans (derived tables in derived tables) a plan has; a deeper query is gathered. */
+export const MAX_SUB_PLAN_DEPTH = 8;
+
 export interface DistributedPlan {
-  /** Root first (id 0), then every fragment once, each after its consumer. */
+  /** Root first (id 0), then every fragment once, each after its consumers (a WITH query's rows may have two). */
   fragments: readonly PlanFragment[];
   choices: PlanChoices;
   /** Every table the plan reads (a user who reads one through a mask or row filter runs the query as one task). */

@@ -4,7 +4,8 @@
 // one exists (a cross join only when none is left), and a build side is broadcast when its estimated
 // size is at most join_max_broadcast_table_size (Trino's DetermineJoinDistributionType), else both sides
 // are hash-partitioned on the join keys. The session's join_distribution_type forces either; a cross
-// join is always broadcast. The choices travel to the workers, which derive the same fragments from them.
+// join is always broadcast. Outer joins keep their written order after the inner ones (chooseWithOuterJoins).
+// The choices travel to the workers, which derive the same fragments from them.
 import type { PlanChoices } from './fragment.types.js';
 import type { PlannerSession, TableLayout } from './planner.types.js';
 
@@ -84,4 +85,28 @@ export function validChoices(choices: PlanChoices, relations: number, splitsElse
     seen.add(i);
   }
   return choices.joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED');
+}
+
+/**
+ * The choices of a FROM whose last relations are outer joins (`outer`: their types, in written order, and
+ * whether each has equi-join keys): the inner block first (chooseJoins), then each outer join as written.
+ * A LEFT join may broadcast its build side as an inner join does (and must without keys); RIGHT and FULL
+ * are always partitioned, as Trino's DetermineJoinDistributionType.mustPartition has it (a broadcast
+ * would give an unmatched build row once per probe task).
+ */
+export function chooseWithOuterJoins(sizes: readonly (number | undefined)[], edges: readonly JoinEdge[], split: readonly boolean[], session: PlannerSession, outer: readonly { type: string; keyed: boolean }[]): PlanChoices {
+  const block = sizes.length - outer.length;
+  const inner = chooseJoins(sizes.slice(0, block), edges, split.slice(0, block), session);
+  return {
+    order: [...inner.order, ...outer.map((_, i) => block + i)],
+    joins: [...inner.joins, ...outer.map((o, i) => (o.type !== 'LEFT' ? 'PARTITIONED' : !o.keyed ? 'BROADCAST' : distribution(sizes[block + i], session)))],
+    split: [...split],
+  };
+}
+
+/** Whether `choices` keep the outer joins as written and distribute them as they must be (chooseWithOuterJoins). */
+export function validOuterChoices(choices: PlanChoices, relations: number, outer: readonly { type: string; keyed: boolean }[]): boolean {
+  const block = relations - outer.length;
+  return outer.every((o, i) =>
+    choices.order[block + i] === block + i && (block + i === 0 || (o.type === 'LEFT' ? o.keyed || choices.joins[block + i - 1] === 'BROADCAST' : choices.joins[block + i - 1] === 'PARTITIONED' && o.keyed)));
 }

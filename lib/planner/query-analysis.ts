@@ -1,14 +1,15 @@
-// A query as the join planner reads it (distributed-planner.ts): its FROM's inner joins and WHERE resolved
+// A query as the join planner reads it (distributed-planner.ts): its FROM's joins (outer-joins.ts) and WHERE resolved
 // against the tables' layouts (column-resolution.ts) into each table's pushed-down conjuncts, the equi-join
 // edges between tables, the residual conditions, the stand-alone subqueries (semi-joins.ts), and the query's
 // own work above the joins rewritten over the joined rows (JOINED), its columns as symbols. A query this
-// cannot read so (outer joins, windows, SELECT *, ...) is undefined here.
-import { formatSql, type Expression, type Identifier, type Node, type Query, type QuerySpecification, type SelectItem, type Statement, type Table } from '../sql/index.js';
+// cannot read so (windows, SELECT *, ...) is undefined here.
+import { formatSql, type Expression, type Node, type Query, type QuerySpecification, type SelectItem, type Statement } from '../sql/index.js';
 import { fold } from '../sql/names.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
-import { ColumnScope, relationsOf, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
-import { andTerms, innerJoinTables, tableNode } from './plan-trees.js';
-import { DerivedScope, derivedColumnName, mergeableDerived } from './derived-tables.js';
+import { ColumnScope, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
+import { andTerms, tableNode } from './plan-trees.js';
+import { fromShape, nullableRelations, outerJoinOf, type DerivedRelation, type OuterJoin } from './outer-joins.js';
+import { DerivedScope, derivedColumnName, inlineWith, mergeableDerived } from './derived-tables.js';
 import { SemiJoins } from './semi-joins.js';
 import { CorrelatedSubqueries } from './correlated-subqueries.js';
 import { EXCHANGE_CATALOG } from './fragment.types.js';
@@ -51,11 +52,19 @@ export interface Analysis {
   semis: SemiJoins;
   /** Conjuncts with a subquery correlated by an equality, evaluated co-partitioned (correlated-subqueries.ts). */
   correlated: CorrelatedSubqueries;
+  /** The outer joins, in written order after the inner ones (outer-joins.ts). */
+  outer: OuterJoin[];
+  /** Residuals that run only after the last join (they read a side an outer join fills with NULLs). */
+  late: ReadonlySet<ResolvedExpression>;
+  /** The derived tables, by relation position: each a sub-plan. */
+  derived: ReadonlyMap<number, DerivedRelation>;
 }
 
-/** `nested`: the statement is a semi-join's subquery, whose own subqueries are no join plans of their own. */
-export function analyse(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, nested = false): Analysis | undefined {
-  if (statement.type !== 'Query' || statement.with || statement.offset) return undefined;
+/** `sub`: the query of a derived table, planned even over one table (the two-stage path takes no sub-plan). */
+export function analyse(written: Statement, session: PlannerSession, metadata: PlannerMetadata, sub = false, subPlanned?: (query: Query) => boolean): Analysis | undefined {
+  // WITH queries read as if written inline at each reference (derived-tables.ts).
+  const statement = written.type === 'Query' ? inlineWith(written) : undefined;
+  if (!statement || statement.offset) return undefined;
   if (statement.limit && statement.limit.type !== 'Limit') return undefined;
   if (statement.body.type !== 'QuerySpecification') return undefined;
   const spec = statement.body;
@@ -63,16 +72,22 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
   // The joins are the query's own, or those of a derived table merged into it (derived-tables.ts).
   const derived = mergeableDerived(spec);
   const joinSpec = derived?.inner ?? spec;
-  const tables: { node: Table; alias?: Identifier }[] = [];
-  const conditions: Expression[] = [];
-  if (!joinSpec.from || !innerJoinTables(joinSpec.from, tables, conditions)) return undefined;
-  const relations = relationsOf(tables, session, metadata);
-  if (!relations) return undefined;
+  // Its relations (tables, derived tables) and outer joins (outer-joins.ts).
+  const from = joinSpec.from && fromShape(joinSpec.from, session, metadata);
+  if (!from) return undefined;
+  const { relations, conditions } = from;
+  const nullable = nullableRelations(from.outer);
+  // An inner join whose rows an outer join may fill with NULLs: its WHERE is no edge; not planned here.
+  const block = from.outer[0]?.relation ?? relations.length;
+  if (block > 1 && relations.some((r) => r.index < block && nullable.has(r.index))) return undefined;
   const scope = new ColumnScope(relations);
 
   const pushed: Expression[][] = relations.map(() => []);
   const edges: Analysis['edges'] = [];
   const residuals: ResolvedExpression[] = [];
+  /** Residuals reading a side an outer join may fill with NULLs: they run after the joins. */
+  const late = new Set<ResolvedExpression>();
+  const readsNullable = (r: ResolvedExpression) => [...r.relations].some((i) => nullable.has(i));
   // The outer query reads the derived table's columns as the inner items' expressions.
   let outer: Pick<ColumnScope, 'resolve'> = scope;
   if (derived) {
@@ -91,11 +106,17 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
       const r = outer.resolve(c);
       if (!r) return undefined;
       residuals.push(r);
+      if (readsNullable(r)) late.add(r);
     }
   }
-  // A subquery that is no stand-alone one may still be a join plan of its own (Q20's, correlated inside).
-  const semis = new SemiJoins(session, metadata, nested ? undefined : (q) => tablesRead(analyse(q, session, metadata, true)));
+  const semis = new SemiJoins(session, metadata, subPlanned);
   const correlated = new CorrelatedSubqueries(session, metadata);
+  const outerJoins: OuterJoin[] = [];
+  for (const o of from.outer) {
+    const planned = outerJoinOf(o, conjuncts(o.on), scope, pushed, relationOfSymbol);
+    if (!planned) return undefined;
+    outerJoins.push(planned);
+  }
   for (const written of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
     const c = semis.rewrite(written);
     const r = scope.resolve(c, semis.isPlaceholder);
@@ -104,7 +125,10 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
       continue;
     }
     const e = r.expression;
-    if (r.relations.size === 1) {
+    if (readsNullable(r)) {
+      residuals.push(r);
+      late.add(r);
+    } else if (r.relations.size === 1) {
       pushed[[...r.relations][0]!]!.push(c);
     } else if (e.type === 'ComparisonExpression' && e.operator === '=' && e.left.type === 'Identifier' && e.right.type === 'Identifier' && r.relations.size === 2) {
       const [a, b] = [relationOfSymbol(e.left.value), relationOfSymbol(e.right.value)];
@@ -115,7 +139,10 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
   }
 
   // One table is the two-stage path's (aggregate-stages.ts), unless a semi-join joins it to its subquery's.
-  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0) return undefined;
+  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0 && from.derived.size === 0 && !sub) return undefined;
+  // A correlated subquery beside an outer join is not planned co-partitioned (the NULL-filled side's rows
+  // would be hashed before the join fills them): such a query stays gathered.
+  if (correlated.conjuncts.length > 0 && outerJoins.length > 0) return undefined;
 
   // The query above the joins: its select, GROUP BY, HAVING and ORDER BY as symbols over JOINED.
   const symbols = new Set<string>();
@@ -148,7 +175,8 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
     }
     groupBy = { ...groupBy, groupingElements: elements };
   }
-  const having = spec.having && use(outer.resolve(spec.having));
+  // A stand-alone subquery in HAVING (TPC-H Q11) is a broadcast source as in WHERE.
+  const having = spec.having && use(outer.resolve(semis.rewrite(spec.having), semis.isPlaceholder));
   if (spec.having && !having) return undefined;
   // ORDER BY may name an output column by its alias (Trino resolves those first) or its ordinal.
   const aliases = new Set(spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' && i.alias ? [fold(i.alias.value)] : [])));
@@ -165,15 +193,10 @@ export function analyse(statement: Statement, session: PlannerSession, metadata:
   }
   const aboveSpec: QuerySpecification = { ...spec, select: { ...spec.select, selectItems: items }, from: tableNode(JOINED, spec), where: undefined, groupBy, having };
   const above: Query = { ...statement, body: aboveSpec, orderBy };
-  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols, semis, correlated };
+  return { query: statement, spec, relations, scope, pushed, edges, residuals, above, aboveSymbols: symbols, semis, correlated, outer: outerJoins, late, derived: from.derived };
 }
 
 /** The relation a symbol belongs to (symbolOf's shape). */
 export function relationOfSymbol(symbol: string): number {
   return Number(symbol.slice('vivace_r'.length, symbol.lastIndexOf('_')));
-}
-
-/** Every table an analysed query reads (its relations, and its subqueries' tables), or undefined. */
-function tablesRead(a: Analysis | undefined): ScannedTable[] | undefined {
-  return a && [...a.relations.map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...a.correlated.scans.map((x) => x.table)];
 }

@@ -24,8 +24,8 @@ export interface SemiSource {
   stages?: StagePlan;
   /** Whether its one table splits on this node (the coordinator runs it in two stages then). */
   splits: boolean;
-  /** A join plan of its own, its rows broadcast (a subquery correlated inside it: TPC-H Q20's). */
-  planned?: boolean;
+  /** Planned as a query of its own (a subquery over derived tables, or with a subquery correlated inside it: TPC-H Q20's): its tables are its plan's. */
+  sub?: boolean;
 }
 
 const placeholderOf = (n: number): ScannedTable => ({ catalog: EXCHANGE_CATALOG, schema: EXCHANGE_SCHEMA, table: `vivace_semi${n}` });
@@ -99,8 +99,8 @@ export class SemiJoins {
   readonly sources: SemiSource[] = [];
   private readonly stand = new Set<Node>();
 
-  /** `plannable`: the tables a subquery reads when it is a join plan of its own (distributed-planner.ts), else undefined. */
-  constructor(private readonly session: PlannerSession, private readonly metadata: PlannerMetadata, private readonly plannable?: (query: Query) => readonly ScannedTable[] | undefined) {}
+  /** `subPlanned`: whether a subquery that reads more than tables (a derived table) has a plan of its own. */
+  constructor(private readonly session: PlannerSession, private readonly metadata: PlannerMetadata, private readonly subPlanned?: (query: Query) => boolean) {}
 
   /** `c` with each stand-alone subquery in it reading its placeholder instead (EXISTS first decorrelated); `c` when none. */
   rewrite(c: Expression): Expression {
@@ -119,11 +119,10 @@ export class SemiJoins {
   /** A stand-alone subquery as a source, read through its placeholder; undefined when it is not one. */
   private source(n: Extract<Expression, { type: 'SubqueryExpression' }>): Expression | undefined {
     const relations = standsAlone(n.query, this.session, this.metadata);
+    if (!relations && !this.subPlanned?.(n.query)) return undefined;
     const placeholder = placeholderOf(this.sources.length);
     if (!relations) {
-      const tables = this.plannable?.(n.query);
-      if (!tables) return undefined;
-      this.sources.push({ query: n.query, placeholder, tables, splits: false, planned: true });
+      this.sources.push({ query: n.query, placeholder, tables: [], splits: false, sub: true });
       return this.read(n, placeholder);
     }
     const tables = relations.map((r) => r.table);
@@ -135,7 +134,7 @@ export class SemiJoins {
     return this.read(n, placeholder);
   }
 
-  /** The subquery reading its placeholder's rows instead. */
+  /** The subquery reading its placeholder. */
   private read(n: Extract<Expression, { type: 'SubqueryExpression' }>, placeholder: ScannedTable): Expression {
     const read = { ...n, query: selectAll(placeholder, n) };
     this.stand.add(read);

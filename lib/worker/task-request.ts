@@ -6,7 +6,7 @@ import type { HeaderPrefix, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { MAX_BUCKETS, MAX_FRAGMENTS, MAX_STAGE_ITEMS, type FragmentInput, type FragmentStage, type StageInput, type SystemSnapshot, type TaskPlanRequest, type TaskSplit, type TaskStage } from '../cluster/task-protocol.js';
-import type { PlanChoices } from '../planner/fragment.types.js';
+import { MAX_SUB_PLAN_DEPTH, type PlanChoices } from '../planner/fragment.types.js';
 
 /** Task ids are Trino's `{queryId}.{stage}.{partition}.{attempt}`: short and plain. */
 export const MAX_TASK_ID_LENGTH = 256;
@@ -176,32 +176,25 @@ function fragmentOf(raw: Json): FragmentStage {
       stage.output = { kind: 'HASH', buckets: output.buckets };
     } else throw bad("stage.output.kind must be 'SINGLE', 'BROADCAST' or 'HASH'");
   }
-  if (raw.choices !== undefined && raw.choices !== null) stage.choices = choicesOf(raw.choices, 'stage.choices.', true);
+  if (raw.choices !== undefined && raw.choices !== null) stage.choices = choicesOf(raw.choices, 'stage.choices', 0);
   return stage;
 }
 
-/**
- * Plan choices, checked for shape here (the planner checks that they fit the statement: join-order.ts
- * validChoices); `subplans` (a semi-join's subquery planned as a join plan) one level deep only.
- */
-function choicesOf(raw: unknown, path: string, outer: boolean): PlanChoices {
+/** Plan choices checked for shape; the planner checks that they fit the statement (join-order.ts validChoices). */
+function choicesOf(raw: unknown, path: string, depth: number): PlanChoices {
   const choices = isObject(raw) ? raw : {};
-  const { joins, order } = choices;
-  if (!Array.isArray(joins) || joins.length > MAX_FRAGMENTS || !joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED')) throw bad(`${path}joins must be an array of at most ${MAX_FRAGMENTS} of 'BROADCAST' and 'PARTITIONED'`);
-  if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`${path}order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
-  const flags = (name: string, value: unknown): boolean[] | undefined => {
-    if (value !== undefined && (!Array.isArray(value) || value.length > MAX_FRAGMENTS || !value.every((b) => typeof b === 'boolean'))) throw bad(`${path}${name} must be an array of at most ${MAX_FRAGMENTS} booleans`);
-    return value as boolean[] | undefined;
-  };
-  const split = flags('split', choices.split ?? null);
-  const semis = flags('semis', choices.semis);
-  const correlated = flags('correlated', choices.correlated);
-  const subplans = choices.subplans;
-  if (subplans !== undefined && (!outer || !Array.isArray(subplans) || subplans.length > MAX_FRAGMENTS)) throw bad(`${path}subplans must be an array of at most ${MAX_FRAGMENTS} plan choices, in the outer choices only`);
+  const { joins, order, split, semis, correlated, derived } = choices;
+  if (!Array.isArray(joins) || joins.length > MAX_FRAGMENTS || !joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED')) throw bad(`${path}.joins must be an array of at most ${MAX_FRAGMENTS} of 'BROADCAST' and 'PARTITIONED'`);
+  if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`${path}.order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
+  if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`${path}.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
+  if (semis !== undefined && (!Array.isArray(semis) || semis.length > MAX_FRAGMENTS || !semis.every((b) => typeof b === 'boolean'))) throw bad(`${path}.semis must be an array of at most ${MAX_FRAGMENTS} booleans`);
+  if (correlated !== undefined && (!Array.isArray(correlated) || correlated.length > MAX_FRAGMENTS || !correlated.every((b) => typeof b === 'boolean'))) throw bad(`${path}.correlated must be an array of at most ${MAX_FRAGMENTS} booleans`);
+  if (derived !== undefined && (!Array.isArray(derived) || derived.length > MAX_FRAGMENTS || depth >= MAX_SUB_PLAN_DEPTH)) throw bad(`${path}.derived must be an array of at most ${MAX_FRAGMENTS} plan choices, ${MAX_SUB_PLAN_DEPTH} levels deep`);
   return {
-    joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split!,
-    ...(semis === undefined ? {} : { semis }), ...(correlated === undefined ? {} : { correlated }),
-    ...(subplans === undefined ? {} : { subplans: subplans.map((x, i) => choicesOf(x, `${path}subplans[${i}].`, false)) }),
+    joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[],
+    ...(semis === undefined ? {} : { semis: semis as boolean[] }),
+    ...(correlated === undefined ? {} : { correlated: correlated as boolean[] }),
+    ...(derived === undefined ? {} : { derived: (derived as unknown[]).map((d, i) => choicesOf(d, `${path}.derived[${i}]`, depth + 1)) }),
   };
 }
 

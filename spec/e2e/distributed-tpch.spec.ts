@@ -30,7 +30,7 @@ const headersFor = (schema: string, joinDistribution?: string) => ({
   ...(joinDistribution === undefined ? {} : { 'X-Trino-Session': `join_distribution_type=${joinDistribution}` }),
 });
 /** The queries the join planner takes (lib/planner, spec/planner/tpch-plans.spec.ts); the others are gathered. */
-const JOIN_PLANNED = new Set([2, 3, 5, 7, 8, 9, 10, 12, 14, 17, 19, 20, 21]);
+const JOIN_PLANNED = new Set([2, 3, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 19, 20, 21]);
 
 interface StageJson {
   stageId: string; outputPositions?: number; outputDataSize?: string; subStages: StageJson[];

@@ -2,7 +2,8 @@
 // small tables split too), as real processes: the 22 TPC-H queries
 // at tiny answer as DuckDB in process does (Q1 and Q6 in two stages, leaves on both workers), and a
 // worker killed with SIGKILL while its leaf of Q1 at sf1 runs leaves the answer right (the leaf runs
-// again on the other).
+// again on the other). Outer joins and Q13, Q15, Q11 run in HASH stages on both workers under either
+// forced join distribution.
 // The workers read the shared tpch cache (a link from this run's data directory), so sf1 is not
 // generated here; the spec skips what needs sf1 when the cache has none.
 import { expect } from 'chai';
@@ -82,6 +83,34 @@ describe('e2e: two stages across two worker processes (the default, every table 
       expect(stages.slice(1).map(fragmentOf).sort((x, y) => x - y), `Q${n}: a stage per fragment`).to.deep.equal(plan.fragments.slice(1).map((f) => f.id).sort((x, y) => x - y));
       const stage = stages.find((s) => fragmentOf(s) === hashed[0]!.id)!;
       expect(new Set((stage.tasks ?? []).map((t) => t.taskStatus.nodeId)), `Q${n}: the HASH stage's workers`).to.deep.equal(new Set(cluster.workerUrls.keys()));
+    }
+  });
+
+  it('outer joins, Q13, Q15 and Q11 at tiny: HASH stages with tasks on both workers, the same answers under forced BROADCAST and PARTITIONED', async () => {
+    const byNumber = (n: number) => TPCH_QUERIES.find((q) => q.number === n)!.sql;
+    const queries: [string, string][] = [
+      ['Q13', byNumber(13)], ['Q15', byNumber(15)], ['Q11', byNumber(11)],
+      ['RIGHT', 'SELECT o.orderkey, c.custkey FROM orders o RIGHT JOIN customer c ON o.custkey = c.custkey AND o.totalprice > 300000 ORDER BY 2, 1'],
+      ['FULL', 'SELECT count(*), count(o.orderkey), count(c.custkey) FROM orders o FULL JOIN customer c ON o.custkey = c.custkey AND c.acctbal > 0 AND o.totalprice > 1000 * c.nationkey'],
+    ];
+    for (const [name, sql] of queries) {
+      const expected = (await runOn(local, sql, session({ catalog: 'tpch', schema: 'tiny' }))).rows;
+      for (const distribution of ['BROADCAST', 'PARTITIONED']) {
+        const label = `${name} ${distribution}`;
+        const headers = { ...headersFor('tiny'), 'X-Trino-Session': `join_distribution_type=${distribution}` };
+        const result = await runStatement(cluster.url, sql, headers);
+        expect(result.final.stats.state, `${label}: ${JSON.stringify(result.final.error)}`).to.equal('FINISHED');
+        expectSameRows(result.rows, expected, label);
+        const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers });
+        const stages = flatten(info.body.outputStage as StageNode);
+        // Some stage below the root, reading no splits (a HASH stage), has its tasks on both workers.
+        const spread = stages.slice(1).filter((st) => new Set((st.tasks ?? []).map((t) => t.taskStatus.nodeId)).size === 2);
+        expect(spread.length, `${label}: stages on both workers`).to.be.greaterThan(0);
+        const plan = await runStatement(cluster.url, `EXPLAIN (TYPE DISTRIBUTED) ${sql}`, headers);
+        const text = String(plan.rows[0]![0]);
+        if (name !== 'Q11' || distribution === 'PARTITIONED') expect(text, label).to.match(/^Fragment \d+ \[HASH\]$/m);
+        if (name === 'RIGHT' || name === 'FULL' || name === 'Q13') expect(text, label).to.match(/(LeftJoin|RightJoin|FullJoin)\[/);
+      }
     }
   });
 

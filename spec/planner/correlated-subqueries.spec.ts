@@ -93,15 +93,15 @@ describe('planner: correlated subqueries co-partitioned with their tables', func
       // The subquery's root reads the HASH fragment and is broadcast to where `s.suppkey IN` is evaluated.
       const subRoot = plan!.fragments.find((f) => f.sources.some((x) => x.fragmentId === stage.id))!;
       expect(subRoot).to.deep.include({ partitioning: 'SINGLE', output: { kind: 'BROADCAST' } });
-      expect(plan!.choices.subplans).to.have.length(1);
+      expect(plan!.choices.derived).to.have.length(1);
       expect(plan!.tables.map((t) => t.table).sort()).to.deep.equal(['lineitem', 'nation', 'part', 'partsupp', 'supplier']);
       for (const tasks of [1, 3]) await same(tpch(20), plan!, tasks);
     }
     const statement = parseStatement(tpch(20));
     const plan = planDistributed(statement, session(), tiny)!;
     expect(planDistributed(statement, session(), tiny, plan.choices), 'a worker derives the same fragments').to.deep.equal(plan);
-    expect(planDistributed(statement, session(), tiny, { ...plan.choices, subplans: [] })).to.equal(undefined);
-    expect(planDistributed(statement, session(), tiny, { ...plan.choices, subplans: [{ ...plan.choices.subplans![0]!, correlated: [] }] })).to.equal(undefined);
+    expect(planDistributed(statement, session(), tiny, { ...plan.choices, derived: [] })).to.equal(undefined);
+    expect(planDistributed(statement, session(), tiny, { ...plan.choices, derived: [{ ...plan.choices.derived![0]!, correlated: [] }] })).to.equal(undefined);
   });
 
   it('Q2: the subquery\'s other tables (supplier, nation, region) are broadcast to the HASH fragment, and every table is in the access list', () => {

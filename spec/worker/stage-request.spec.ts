@@ -76,8 +76,8 @@ describe('task request: stage', () => {
     const stage = {
       kind: 'fragment', fragmentId: 1,
       inputs: [{ fragmentId: 2, tasks: [{ uri: 'http://127.0.0.1:8081', taskId: 'q.2.0.0' }], bucket: 1, buckets: 2 }, { fragmentId: 3, tasks: [{ uri: 'http://127.0.0.1:8082', taskId: 'q.3.0.0' }] }],
-      output: { kind: 'HASH', buckets: 4 }, choices: { order: [1, 0, 2], joins: ['PARTITIONED', 'BROADCAST'], split: [true, false, true], semis: [true, false], correlated: [false, true],
-        subplans: [{ order: [0], joins: [], split: [true], semis: [false], correlated: [true] }] },
+      output: { kind: 'HASH', buckets: 4 },
+      choices: { order: [1, 0, 2], joins: ['PARTITIONED', 'BROADCAST'], split: [true, false, true], semis: [true, false], correlated: [false, true], derived: [{ order: [0, 1], joins: ['BROADCAST'], split: [false, true], correlated: [true] }] },
     };
     expect(read(stage).stage).to.deep.equal(stage);
     const leaf = { kind: 'fragment', fragmentId: 2, splits: [{ file: 'orders/orders-00001.parquet', slice: 0, slices: 1 }], inputs: [], output: { kind: 'SINGLE' } };
@@ -100,8 +100,11 @@ describe('task request: stage', () => {
       { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, true], semis: [1] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, true], correlated: [true, 0] } },
-      { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], subplans: [{ order: [0], joins: [], split: [true], subplans: [] }] } },
-      { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], subplans: [{ order: [0], joins: [] }] } },
+      { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: [{ order: [0], joins: [], split: [true], correlated: 'yes' }] } },
+      // A derived table's choices are checked alike, and nest only so deep.
+      { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: [{ order: [0], joins: ['CROSS'], split: [true] }] } },
+      { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: {} } },
+      { kind: 'fragment', fragmentId: 1, choices: Array.from({ length: 10 }).reduce<Record<string, unknown>>((inner) => ({ order: [0], joins: [], split: [true], derived: [inner] }), { order: [0], joins: [], split: [true] }) },
       { kind: 'fragment', fragmentId: 1, choices: { order: Array.from({ length: MAX_FRAGMENTS + 1 }, (_, i) => i % 10), joins: [], split: [] } },
       { kind: 'fragment', fragmentId: 1, splits: [] }, { kind: 'fragment', fragmentId: 1, inputs: [{ fragmentId: 2, tasks: [{ uri: 'file:///etc/passwd', taskId: 'q' }] }] },
     ]) {

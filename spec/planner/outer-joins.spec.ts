@@ -1,0 +1,107 @@
+// Outer joins, cross joins and derived tables that group, in the join planner (outer-joins.ts,
+// derived-relations.ts): each shape's fragments, run by fragment-runner.ts (slices, buckets, broadcasts in
+// one DuckDB), give the one-task answer under every join distribution, with NULL keys, duplicate keys,
+// rows without a match, extra ON conditions on either side and WHERE conjuncts on the side filled with NULLs.
+import { expect } from 'chai';
+import { parseStatement } from '../../lib/sql/index.js';
+import { planDistributed } from '../../lib/planner/distributed-planner.js';
+import type { PlannerSession } from '../../lib/planner/planner.types.js';
+import { rowsOf, runPlan, sortedRows, withTinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
+import { expectSameRows } from '../cluster/same-rows.js';
+
+const SPLIT = new Set(['lineitem', 'orders', 'partsupp', 'customer']);
+const metadata = tinyMetadata((t) => SPLIT.has(t));
+const session = (joinDistribution: PlannerSession['joinDistribution'] = 'AUTOMATIC', maxBroadcastBytes = 100 * 1024 * 1024): PlannerSession =>
+  ({ catalog: 'tpch', schema: 'tiny', joinDistribution, maxBroadcastBytes });
+
+// NULL keys on both sides (a CASE leaves a third of them NULL), duplicate keys, rows with no match.
+const SHAPES: Record<string, string> = {
+  LEFT: `SELECT c.custkey, count(o.orderkey) AS n, sum(o.totalprice) AS t FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey GROUP BY c.custkey`,
+  LEFT_ON_BOTH: `SELECT c.custkey, o.orderkey FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey AND o.orderpriority = '1-URGENT' AND c.acctbal > 5000 AND o.totalprice > c.acctbal * 10`,
+  LEFT_WHERE_NULL: `SELECT c.custkey, c.name FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey WHERE o.orderkey IS NULL AND c.nationkey < 10`,
+  LEFT_WHERE_OTHER: `SELECT c.custkey, o.orderkey, o.orderstatus FROM customer c LEFT OUTER JOIN orders o ON c.custkey = o.custkey WHERE o.orderstatus = 'F' OR o.orderstatus IS NULL`,
+  NULL_KEYS: `SELECT l.orderkey, l.linenumber, o.orderkey AS o_key FROM lineitem l LEFT JOIN orders o ON CASE WHEN l.orderkey % 3 = 0 THEN NULL ELSE l.orderkey END = o.orderkey AND o.orderdate > DATE '1995-01-01' WHERE l.quantity > 45`,
+  RIGHT: `SELECT o.orderkey, c.custkey, c.name FROM orders o RIGHT JOIN customer c ON o.custkey = c.custkey AND o.totalprice > 300000 WHERE c.acctbal > 9000`,
+  RIGHT_ON_LEFT: `SELECT o.orderkey, c.custkey FROM orders o RIGHT OUTER JOIN customer c ON o.custkey = c.custkey AND o.orderpriority = '5-LOW' AND c.mktsegment = 'BUILDING'`,
+  FULL: `SELECT o.orderkey, c.custkey FROM orders o FULL JOIN customer c ON o.custkey = c.custkey AND o.totalprice > 400000 AND c.acctbal > 0 AND o.orderkey % 7 <> c.custkey % 5`,
+  FULL_WHERE: `SELECT count(*) AS n, count(o.orderkey) AS o, count(c.custkey) AS c FROM orders o FULL OUTER JOIN customer c ON o.custkey = c.custkey AND o.orderstatus = 'P' WHERE o.orderkey IS NULL OR c.custkey IS NULL`,
+  NO_MATCH: `SELECT c.custkey, n.name, r.name AS region FROM customer c JOIN nation n ON c.nationkey = n.nationkey LEFT JOIN region r ON n.regionkey = r.regionkey AND r.name = 'NOWHERE' WHERE c.custkey < 50`,
+  INNER_THEN_LEFT: `SELECT o.orderpriority, count(*) AS n, count(l.orderkey) AS lines FROM customer c JOIN orders o ON c.custkey = o.custkey LEFT JOIN lineitem l ON l.orderkey = o.orderkey AND l.returnflag = 'R' WHERE c.mktsegment = 'AUTOMOBILE' GROUP BY o.orderpriority`,
+  LEFT_THEN_LEFT: `SELECT c.nationkey, count(o.orderkey) AS o, count(l.linenumber) AS l FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey AND o.orderdate < DATE '1993-01-01' LEFT JOIN lineitem l ON l.orderkey = o.orderkey AND l.quantity > 48 GROUP BY c.nationkey`,
+  LEFT_THEN_RIGHT: `SELECT n.name, c.custkey, o.orderkey FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey AND o.totalprice > 400000 RIGHT JOIN nation n ON n.nationkey = c.nationkey AND c.acctbal > 9900 WHERE n.regionkey < 3 OR o.orderkey IS NULL`,
+  FULL_THEN_LEFT: `SELECT r.name, n.name AS nation, c.custkey FROM region r FULL JOIN nation n ON n.regionkey = r.regionkey + 0 * n.nationkey AND n.nationkey < 20 AND r.regionkey = n.regionkey LEFT JOIN customer c ON c.nationkey = n.nationkey AND c.acctbal > 9950`,
+  // A derived table merged into the query above: the outer WHERE on its NULL side runs after the RIGHT join too.
+  MERGED: `SELECT t.nn, t.ck FROM (SELECT c.custkey AS ck, o.orderkey AS ok, n.name AS nn FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey AND o.totalprice > 300000
+    RIGHT JOIN nation n ON n.nationkey = c.nationkey AND c.acctbal > 9900) t WHERE t.ok IS NULL`,
+  LEFT_NO_KEYS: `SELECT c.custkey, r.name FROM customer c LEFT JOIN region r ON c.acctbal > 9990 AND r.regionkey < 2`,
+  CROSS: `SELECT n.name, count(*) AS n FROM nation n, orders o WHERE o.totalprice > 450000 GROUP BY n.name`,
+  EMPTY: `SELECT c.custkey, o.orderkey FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey WHERE c.acctbal > 100000`,
+  EMPTY_BUILD: `SELECT c.custkey, o.orderkey FROM customer c FULL JOIN orders o ON c.custkey = o.custkey AND o.totalprice < 0 WHERE c.custkey < 20`,
+};
+
+describe('planner: outer joins and cross joins in fragments', function () {
+  this.timeout(120_000);
+  const db = withTinyDuckDb();
+  const oneTask = (sql: string) => rowsOf(db(), translate(sql, { tasks: 1, catalog: 'tpch', schema: 'tiny' }));
+
+  for (const [name, sql] of Object.entries(SHAPES)) {
+    it(`${name}: the one-task answer, broadcast, partitioned and automatic`, async () => {
+      const expected = sortedRows(await oneTask(sql));
+      for (const mode of ['BROADCAST', 'PARTITIONED', 'AUTOMATIC'] as const) {
+        const plan = planDistributed(parseStatement(sql), session(mode), metadata);
+        expect(plan, `${name} ${mode}: a join plan`).to.not.equal(undefined);
+        expectSameRows(sortedRows(await runPlan(db(), plan!, { tasks: 3, catalog: 'tpch', schema: 'tiny' })), expected, `${name} ${mode}`);
+      }
+    });
+  }
+
+  it('pushes an ON conjunct on the non-preserved side below the join and keeps the preserved side\'s in the ON', () => {
+    const plan = planDistributed(parseStatement(SHAPES.LEFT_ON_BOTH!), session('PARTITIONED'), metadata)!;
+    const scan = (t: string) => plan.fragments.find((f) => f.scan?.table.table === t)!;
+    expect(scan('orders').sql).to.include("WHERE (o.orderpriority = '1-URGENT')");
+    expect(scan('customer').sql).to.not.include('WHERE');
+    const join = plan.fragments.find((f) => f.partitioning === 'HASH')!;
+    expect(join.sql).to.match(/ LEFT JOIN .* ON vivace_r0_0 = vivace_r1_1 AND \(vivace_r0_5 > 5000\) AND \(vivace_r1_3 > vivace_r0_5 \* 10\)/);
+    // A RIGHT join's ON conjunct on its left side alone filters that side below the join; the preserved side's stays.
+    const right = planDistributed(parseStatement(SHAPES.RIGHT_ON_LEFT!), session(), metadata)!;
+    expect(right.fragments.find((f) => f.scan?.table.table === 'orders')!.sql).to.include("= '5-LOW')");
+    const rightJoin = right.fragments.find((f) => f.partitioning === 'HASH')!.sql;
+    expect(rightJoin).to.not.include('5-LOW');
+    expect(rightJoin).to.include("'BUILDING'");
+    // A WHERE conjunct on the side filled with NULLs runs after the join, never in that side's scan.
+    const anti = planDistributed(parseStatement(SHAPES.LEFT_WHERE_NULL!), session(), metadata)!;
+    expect(anti.fragments.find((f) => f.scan?.table.table === 'orders')!.sql).to.not.include('IS NULL');
+    expect(anti.fragments.find((f) => f.scan?.table.table === 'customer')!.sql).to.include('WHERE (c.nationkey < 10)');
+  });
+
+  it('broadcasts a LEFT join\'s build side, and partitions RIGHT and FULL joins even when BROADCAST is forced', () => {
+    expect(planDistributed(parseStatement(SHAPES.LEFT!), session(), metadata)!.choices.joins).to.deep.equal(['BROADCAST']);
+    for (const shape of ['RIGHT', 'FULL', 'FULL_WHERE']) {
+      const plan = planDistributed(parseStatement(SHAPES[shape]!), session('BROADCAST'), metadata)!;
+      expect(plan.choices.joins, shape).to.deep.equal(['PARTITIONED']);
+      const join = plan.fragments.find((f) => f.partitioning === 'HASH')!;
+      expect(join.sql, shape).to.include(shape.startsWith('FULL') ? ' FULL JOIN ' : ' RIGHT JOIN ');
+      // The coordinator's choices on a worker must keep it so.
+      expect(planDistributed(parseStatement(SHAPES[shape]!), session(), metadata, { ...plan.choices, joins: ['BROADCAST'] }), shape).to.equal(undefined);
+    }
+    // A keyless LEFT join is broadcast whatever the session says; a CROSS JOIN broadcasts the smaller side.
+    expect(planDistributed(parseStatement(SHAPES.LEFT_NO_KEYS!), session('PARTITIONED'), metadata)!.choices.joins).to.deep.equal(['BROADCAST']);
+    const cross = planDistributed(parseStatement(SHAPES.CROSS!), session('PARTITIONED'), metadata)!;
+    expect(cross.choices).to.deep.include({ order: [1, 0], joins: ['BROADCAST'] });
+  });
+
+  it('leaves to the gathered plan what it cannot order or partition', () => {
+    for (const sql of [
+      // An inner join after an outer one, an outer join inside a comma list.
+      'SELECT n.name FROM nation n LEFT JOIN region r ON n.regionkey = r.regionkey JOIN customer c ON c.nationkey = n.nationkey',
+      'SELECT n.name FROM customer c, nation n LEFT JOIN region r ON n.regionkey = r.regionkey WHERE c.nationkey = n.nationkey',
+      // RIGHT and FULL joins without an equi-join key have nothing to partition on.
+      'SELECT o.orderkey, c.custkey FROM orders o FULL JOIN customer c ON o.custkey = c.custkey + 1',
+      'SELECT o.orderkey, c.custkey FROM orders o RIGHT JOIN customer c ON o.totalprice > c.acctbal * 100',
+      // An inner block an outer join may fill with NULLs.
+      'SELECT c.custkey FROM customer c JOIN nation n ON c.nationkey = n.nationkey RIGHT JOIN orders o ON o.custkey = c.custkey',
+      // USING, and an ON reading a relation joined later.
+      'SELECT c.custkey FROM customer c LEFT JOIN orders o USING (custkey)',
+    ]) expect(planDistributed(parseStatement(sql), session(), metadata), sql).to.equal(undefined);
+  });
+});
