@@ -114,3 +114,18 @@ export const SPOOLING_PROPERTIES: Record<string, (value: string) => Partial<Spoo
 export function segmentLinks(config: Pick<SpoolingConfig, 'spoolingRetrievalMode' | 'spoolingCompressionThreshold'>, coordinatorBase: string): SegmentLinks {
   return { compressionThreshold: config.spoolingCompressionThreshold, ...(config.spoolingRetrievalMode === 'COORDINATOR_PROXY' ? { proxyBase: coordinatorBase } : {}) };
 }
+
+/** A worker's spool and inlining limits from the configuration (worker-server.ts `spooling`). */
+export function workerSpoolingOf(config: SpoolingConfig, key: Buffer, directory: string) {
+  return {
+    directory,
+    key,
+    maxBytes: config.spoolingMaxBytes,
+    ttlMs: config.spoolingSegmentTtlMs,
+    compressionThreshold: config.spoolingCompressionThreshold,
+    inliningEnabled: config.spoolingInliningEnabled,
+    inliningMaxRows: config.spoolingInliningMaxRows,
+    inliningMaxBytes: config.spoolingInliningMaxBytes,
+    segmentBytes: config.spoolingSegmentBytes,
+  };
+}

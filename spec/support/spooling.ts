@@ -98,5 +98,6 @@ export async function runSpooled(url: string, sql: string, encodings: string, he
     current = next.body;
     responses.push(current);
   }
+  if (current.stats?.state === 'FAILED') throw new Error(`${sql}: ${JSON.stringify(current.error)}`);
   return { rows, responses, segments, texts };
 }
