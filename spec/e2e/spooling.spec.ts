@@ -10,6 +10,7 @@ import { defaultConfig } from '../../lib/config.js';
 import { request, runStatement } from '../support/http.js';
 import { runSpooled } from '../support/spooling.js';
 import { healthy, USER } from './cluster-nodes.js';
+import { runCli } from '../cli/cli-process.js';
 
 const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
 const ORDERS = 'SELECT orderkey, custkey, orderstatus, totalprice, orderdate, comment FROM tpch.tiny.orders ORDER BY orderkey';
@@ -108,6 +109,17 @@ describe('e2e: spooled segments served by the workers (STORAGE)', function () {
     expect(await status(segment.uri)).to.equal(200);
     expect((await request('DELETE', current.nextUri)).status).to.equal(204);
     await until('the segment is gone', 10_000, async () => (await status(segment.uri)) === 404, 50);
+  });
+
+  it('vivace query downloads and decodes the spooled segments: the same output as through the direct protocol', async () => {
+    const direct = await runCli(['--server', cluster.url, '--encoding', 'none', '--execute', SEQUENCE]);
+    expect(direct.code).to.equal(0);
+    const spooled = await runCli(['--server', cluster.url, '--execute', SEQUENCE]);
+    expect(spooled.stderr).to.equal('');
+    const a = spooled.stdout.split('\n');
+    const b = direct.stdout.split('\n');
+    const first = a.findIndex((line, i) => line !== b[i]);
+    expect({ lines: a.length, first, line: a[first] }).to.deep.equal({ lines: b.length, first: -1, line: undefined });
   });
 
   it('SHOW and small results stay arrays or inline', async () => {
