@@ -53,7 +53,7 @@ export function spooledRoutes(router: Router, coordinator: Coordinator): void {
     const res = await forward(workerUrl(ctx, SPOOLED_ACK_PREFIX));
     await res.body?.cancel();
     if (res.status !== 200) throw notFound();
-    ctx.status = 200;
-    ctx.body = '';
+    ctx.type = 'application/json';
+    ctx.body = '{}';
   });
 }

@@ -94,13 +94,15 @@ export class SegmentSpool {
     return { path: join(this.options.directory, handle.name), bytes: entry.bytes };
   }
 
-  /** The client has the segment: it goes. False when the id names nothing here. */
+  /**
+   * The client has the segment: it goes. Idempotent, as Trino's (its acknowledge deletes a file that may be
+   * gone): an id sealed for this worker and not expired is acknowledged again (trino-python-client sends
+   * the ack once more when it reads an empty 200). False for a forged, foreign or expired id.
+   */
   acknowledge(id: string): boolean {
     const handle = openSegmentId(this.options.key, id);
-    if (!handle || handle.nodeId !== this.options.nodeId) return false;
-    const entry = this.entries.get(handle.name);
-    if (!entry || entry.queryId !== handle.queryId) return false;
-    this.remove(handle.name);
+    if (!handle || handle.nodeId !== this.options.nodeId || handle.expiresAt <= this.now()) return false;
+    if (this.entries.get(handle.name)?.queryId === handle.queryId) this.remove(handle.name);
     return true;
   }
 

@@ -1,5 +1,5 @@
 // A worker's spooled segments over HTTP, at Trino's paths: GET /v1/spooled/download/{id} (the bytes),
-// GET /v1/spooled/ack/{id} (the client has them: they go). Both are open, as Trino's: the sealed id is the
+// GET /v1/spooled/ack/{id} (the client has them: they go; idempotent). Both are open, as Trino's: the sealed id is the
 // whole protection (segment-id.ts), and anything it does not name answers 404 alike. DELETE
 // /v1/spooled/queries/{queryId} (internal, with the bearer) drops a cancelled query's segments.
 import { createReadStream } from 'node:fs';
@@ -31,8 +31,9 @@ export function spooledRoutes(router: Router, spool: SegmentSpool): void {
 
   router.get(`${SPOOLED_ACK_PREFIX}:id`, (ctx) => {
     if (!spool.acknowledge(idOf(ctx))) throw notFound();
-    ctx.status = 200;
-    ctx.body = '';
+    // A body: trino-python-client takes an empty 200 for a transient failure and sends the ack again.
+    ctx.type = 'application/json';
+    ctx.body = '{}';
   });
 
   router.delete('/v1/spooled/queries/:queryId', (ctx) => {

@@ -46,7 +46,9 @@ describe('a worker spool', () => {
     const spool = spoolOf();
     const [a, b, c] = await Promise.all([1, 2, 3].map((i) => spool.write(i === 3 ? 'q2' : 'q1', 'json', rowsText(10, i * 10), 10)));
     expect(spool.acknowledge(a!.id)).to.equal(true);
-    expect(spool.acknowledge(a!.id)).to.equal(false);
+    expect(await spool.open(a!.id)).to.equal(undefined);
+    // Acknowledged again (a client's retry): still fine, and still gone.
+    expect(spool.acknowledge(a!.id)).to.equal(true);
     expect(await spool.open(a!.id)).to.equal(undefined);
     // Another worker's id with the same key, and an id naming this segment's file for another query.
     const foreign = sealSegmentId(KEY, { queryId: 'q1', nodeId: 'w2', expiresAt: now + 1000 });
@@ -58,6 +60,8 @@ describe('a worker spool', () => {
     expect(await spool.open(c!.id)).to.equal(undefined);
     now += 60_000;
     expect(await spool.open(b!.id)).to.equal(undefined);
+    expect(spool.acknowledge(b!.id)).to.equal(false);
+    expect(spool.acknowledge(foreign.id)).to.equal(false);
     expect(spool.size).to.equal(0);
     expect(spool.bytes).to.equal(0);
     // Removal settles after the writes: poll the directory for the files' going.
