@@ -9,8 +9,10 @@ import { parseDuration } from './protocol/duration.js';
 import { VivaceError } from './protocol/vivace-error.js';
 import { parseLogLevel, type LogLevel } from './log/log-level.js';
 import { DEFAULT_LOCAL_WORKERS_NICE, parseNice } from './cluster/process-priority.js';
+import { defaultSpoolingConfig, SPOOLING_PROPERTIES, type SpoolingConfig } from './spooling/spooling-config.js';
 
-export interface CoordinatorConfig {
+/** The spooling protocol's settings live in spooling/spooling-config.ts. */
+export interface CoordinatorConfig extends SpoolingConfig {
   host: string;
   port: number;
   environment: string;
@@ -183,6 +185,7 @@ export function defaultConfig(): CoordinatorConfig {
     webUiSessionTimeoutMs: 24 * 60 * 60_000,
     httpsEnabled: false,
     httpsPort: 8443,
+    ...defaultSpoolingConfig(),
   };
 }
 
@@ -307,6 +310,7 @@ const PROPERTIES: Record<string, Parser> = {
   'vivace.distributed-tpch-min-rows': (v) => ({ distributedTpchMinRows: integer(v, 'vivace.distributed-tpch-min-rows') }),
   'vivace.distributed-lake-min-bytes': (v) => ({ distributedLakeMinBytes: parseDataSize(v) }),
   'exchange.compression-codec': (v) => ({ exchangeCompressionCodec: exchangeCodec(v) }),
+  ...SPOOLING_PROPERTIES,
 };
 
 /** Trino's exchange codecs (exchange.compression-codec), as their Parquet codec. */

@@ -15,8 +15,21 @@ export async function main(argv: string[]): Promise<number> {
   return command === undefined || command === '--help' ? 0 : 2;
 }
 
+/**
+ * Exits once what was written to stdout and stderr has left: writes to a pipe are asynchronous, and an exit
+ * at once cut `vivace query`'s output of a large result short (64 kB to a shell pipe) with status 0.
+ */
+function exitAfterOutput(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   (err) => {
     process.stderr.write(`vivace: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

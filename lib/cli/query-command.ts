@@ -14,12 +14,13 @@ import { passwordFromEnvironment, promptPassword } from '../client/password-prom
 import { finalLines } from '../client/progress-line.js';
 import { parseSessionOption } from '../client/session-option.js';
 import { isBlank, splitStatements } from '../client/statement-splitter.js';
-import { StatementClient, type Authentication, type RunningQuery } from '../client/statement-client.js';
+import { DEFAULT_ENCODING, StatementClient, type Authentication, type RunningQuery } from '../client/statement-client.js';
 import { StatusDisplay } from '../client/status-display.js';
 
 export const QUERY_USAGE =
   'usage: vivace query [--server URL] [--user USER] [--password] [--access-token TOKEN] [--catalog CATALOG] [--schema SCHEMA]\n' +
-  '                    [--session NAME=VALUE]... [--execute SQL | --file FILE] [--output-format FORMAT] [--ignore-errors] [--progress] [--truststore-path PEM]';
+  '                    [--session NAME=VALUE]... [--execute SQL | --file FILE] [--output-format FORMAT] [--ignore-errors] [--progress] [--truststore-path PEM]\n' +
+  '                    [--encoding json+zstd,json+lz4,json|none]';
 
 /** `vivace> `, or `vivace:tiny> ` once a schema is set (Trino's CLI shows the schema the same way). */
 function prompt(client: StatementClient): string {
@@ -47,6 +48,7 @@ interface QueryOptions {
   ignoreErrors?: boolean;
   progress?: boolean;
   truststorePath?: string;
+  encoding: string;
 }
 
 class UsageError extends Error {}
@@ -114,6 +116,7 @@ function parseOptions(args: string[]): QueryOptions {
     .option('--ignore-errors', 'in batch, go on after a failed statement')
     .option('--progress', 'in batch, show the progress of each query on a terminal stderr')
     .option('--truststore-path <pem>', 'PEM certificates to trust for HTTPS')
+    .option('--encoding <list>', `spooling protocol encodings to ask for, in order ('none': the direct protocol)`, DEFAULT_ENCODING)
     .allowExcessArguments(false);
   program.parse(args, { from: 'user' });
   return program.opts<QueryOptions>();
@@ -168,6 +171,7 @@ async function createClient(options: QueryOptions): Promise<StatementClient> {
     session,
     authentication,
     ...(options.truststorePath === undefined ? {} : { truststorePath: options.truststorePath }),
+    ...(options.encoding === 'none' ? {} : { encoding: options.encoding }),
   });
 }
 

@@ -15,6 +15,8 @@ import { createAccessControl } from '../security/access-control.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { SystemSnapshots } from '../worker/system-snapshot.js';
 import { startWorkerServer } from '../worker/worker-server.js';
+import { spoolingKeyOf } from '../spooling/segment-id.js';
+import { workerSpoolingOf } from '../spooling/spooling-config.js';
 import { Announcer } from '../worker/announcer.js';
 import { engineSizingOf } from './engine-options.js';
 import { sweepStaleSpill } from './stale-spill.js';
@@ -188,6 +190,7 @@ export async function runWorker(argv: string[]): Promise<number> {
     if (config.tempDirectory === defaultConfig().tempDirectory) rmSync(config.tempDirectory, { recursive: true, force: true });
     process.exit(code);
   };
+  const spoolKey = config.spoolingEnabled ? spoolingKeyOf(config) : undefined;
   const worker = await startWorkerServer({
     engine,
     nodeId,
@@ -207,6 +210,8 @@ export async function runWorker(argv: string[]): Promise<number> {
       engine, connectors: connectorsOf(catalogs), directory: join(config.tempDirectory, 'stages'),
       ...(config.exchangeCompressionCodec ? { compression: EXCHANGE_CODECS[config.exchangeCompressionCodec] } : {}),
     },
+    // Spooling protocol: segments of query results in the worker's own spool, served to clients from here.
+    ...(spoolKey ? { spooling: workerSpoolingOf(config, spoolKey, join(dataDir, 'spool')) } : {}),
     leaveDiscovery: async () => discovery.announcer?.stop(),
     onStopped: () => void stop(0),
   });

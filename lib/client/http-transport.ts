@@ -8,6 +8,8 @@ export interface HttpResponse {
   /** Lower-case names, every value of a repeated header. */
   headers: Record<string, string[] | undefined>;
   text: string;
+  /** The body's bytes (a spooled segment is binary). */
+  bytes: Buffer;
 }
 
 export interface HttpOptions {
@@ -39,7 +41,10 @@ export function httpCall(method: string, url: string, options: HttpOptions = {})
           else chunks.push(chunk);
         });
         res.on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headersDistinct, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headersDistinct, text: bytes.toString('utf8'), bytes });
+        });
       },
     );
     req.on('error', reject);

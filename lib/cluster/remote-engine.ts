@@ -2,7 +2,8 @@
 // task on one worker (lib/cluster/task-protocol.ts). The coordinator picks the worker from the statement's
 // tree (statement-route.ts), forwards the worker's rendered pages unparsed, and turns every way a worker
 // can fail (refused, reset, silent, garbage, failed by the detector) into a clear query error.
-import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
+import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SpooledSegment } from '../engine/engine.types.js';
+import { spooledQueryPath } from '../spooling/spooled-paths.js';
 import { ERROR_CODES, type ErrorName } from '../protocol/error-codes.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
@@ -287,7 +288,9 @@ export class RemoteEngine implements Engine {
       if (response.status !== 200) throw taskError(response, client, 'plan');
       const { planned, firstPage } = splitPlanResponse(response, client);
       this.noteTransaction(base.session, planned, client);
-      return new RemotePlan(this, client, taskId, planned, firstPage, attempt, rerun);
+      const plan = new RemotePlan(this, client, taskId, planned, firstPage, attempt, rerun);
+      if (base.session.queryDataEncoding !== undefined) plan.spooledQuery = base.queryId;
+      return plan;
     } catch (err) {
       if (abort?.aborted) {
         this.deleteTask(client, taskId);
@@ -306,6 +309,13 @@ export class RemoteEngine implements Engine {
       this.transactions.set(updates.startedTransactionId, client.nodeId);
     }
     if (updates?.clearTransactionId && session.transactionId !== undefined) this.transactions.delete(session.transactionId);
+  }
+
+  /** A cancelled query's spooled segments on a worker go (spooling protocol); nobody waits for the answer. */
+  dropSpooledSegments(client: WorkerClient, queryId: string): void {
+    void this.headers()
+      .then((headers) => client.call('DELETE', spooledQueryPath(queryId), undefined, { timeoutMs: this.settings.controlTimeoutMs, headers }))
+      .catch(() => undefined);
   }
 
   /** Cancel and release a task; nobody waits for the answer. */
@@ -330,6 +340,8 @@ class RemotePlan implements Plan {
   readonly updateType;
   readonly sessionUpdates;
   private used = false;
+  /** The query whose client asked for the spooling protocol: its segments go when it is cancelled. */
+  spooledQuery?: string;
 
   constructor(
     private readonly engine: RemoteEngine,
@@ -371,6 +383,7 @@ class RemoteExecution implements Execution {
   private taskId!: string;
   /** Page 0, when it came with the plan. */
   private inline: WorkerResponse | undefined;
+  private spooledQuery: string | undefined;
   private attempt = 0;
 
   constructor(
@@ -382,6 +395,7 @@ class RemoteExecution implements Execution {
   }
 
   private runOn(plan: RemotePlan): void {
+    this.spooledQuery = plan.spooledQuery;
     this.client = plan.client;
     this.taskId = plan.taskId;
     this.inline = plan.firstPage;
@@ -447,6 +461,7 @@ class RemoteExecution implements Execution {
     this.canceled = true;
     this.controller.abort();
     this.engine.deleteTask(this.client, this.taskId);
+    if (this.spooledQuery !== undefined) this.engine.dropSpooledSegments(this.client, this.spooledQuery);
   }
 
   progress(): ExecutionProgress {
@@ -491,6 +506,12 @@ class RemoteExecution implements Execution {
     if (response.headers[TASK_HEADERS.exhausted] === 'true') this.exhausted = true;
     const updateCount = headerNumber(response, TASK_HEADERS.updateCount);
     if (updateCount !== undefined) this.updateCount = updateCount;
+    const spooled = response.headers[TASK_HEADERS.spooledSegment];
+    if (typeof spooled === 'string') {
+      // The rows are in the worker's spool: only where they are travels on (spooling protocol).
+      const segment = parseSpooledSegment(spooled, this.client);
+      return { json: '', rows, bytes: segment.uncompressedSize ?? segment.segmentSize, spooled: segment };
+    }
     // Forwarded as the worker's bytes, in the socket's pieces: never joined or decoded here (the client's
     // response is written from the same pieces).
     return { json: response.chunks, rows, bytes: response.size };
@@ -525,6 +546,28 @@ function parsePlanResponse(body: Buffer, client: WorkerClient): TaskPlanResponse
   const plan = parsed as Partial<TaskPlanResponse> | null;
   if (typeof plan !== 'object' || plan === null || !Array.isArray(plan.columns)) throw garbage(client, 'plan', 'a plan without columns');
   return plan as TaskPlanResponse;
+}
+
+/** A spooled page's segment as its worker described it (TASK_HEADERS.spooledSegment), at that worker's address. */
+function parseSpooledSegment(text: string, client: WorkerClient): SpooledSegment {
+  let raw: Partial<Record<keyof SpooledSegment, unknown>> | null;
+  try {
+    raw = JSON.parse(text) as typeof raw;
+  } catch {
+    raw = null;
+  }
+  const count = (v: unknown) => Number.isSafeInteger(v) && (v as number) > 0;
+  if (!raw || typeof raw.id !== 'string' || typeof raw.expiresAt !== 'string' || !count(raw.rowsCount) || !count(raw.segmentSize) || (raw.uncompressedSize !== undefined && !count(raw.uncompressedSize))) {
+    throw garbage(client, 'results', 'a spooled segment that is not one');
+  }
+  return {
+    id: raw.id,
+    workerUri: client.uri,
+    rowsCount: raw.rowsCount as number,
+    segmentSize: raw.segmentSize as number,
+    ...(raw.uncompressedSize === undefined ? {} : { uncompressedSize: raw.uncompressedSize as number }),
+    expiresAt: raw.expiresAt,
+  };
 }
 
 const garbage = (client: WorkerClient, step: string, what: string) =>

@@ -184,6 +184,8 @@ export const TASK_HEADERS = {
   peakMemoryBytes: 'x-vivace-peak-memory-bytes',
   /** On a POST answered with its first page inline: the byte length of the plan JSON the body starts with. */
   planBytes: 'x-vivace-plan-bytes',
+  /** Spooling protocol: the page's rows went to a segment of the worker's spool, whose JSON this is (the body is empty). */
+  spooledSegment: 'x-vivace-spooled-segment',
 } as const;
 
 /** Trino's internal authentication header: an HS256 JWT signed with internal-communication.shared-secret. */

@@ -19,6 +19,26 @@ export interface RowBatch {
   rows: number;
   /** Byte length of `json` in UTF-8 (for paging and stats). */
   bytes: number;
+  /**
+   * Spooling protocol: the rows a worker wrote to a segment of its own spool (`json` is then empty and
+   * `bytes` the rows' JSON size); the client downloads them from the worker (lib/worker/spool/).
+   */
+  spooled?: SpooledSegment;
+  /** A page joined from batches of which some were spooled: the batches, in row order (`json` empty). */
+  parts?: readonly RowBatch[];
+}
+
+/** A segment a worker spooled: where it is and what the client needs to read it (protocol/spooling). */
+export interface SpooledSegment {
+  /** The segment's id: authenticated, opaque, URL-safe. */
+  id: string;
+  /** The worker that holds it (http(s)://host:port). */
+  workerUri: string;
+  rowsCount: number;
+  segmentSize: number;
+  uncompressedSize?: number;
+  /** Trino's format: a local date-time without offset (UTC here), milliseconds. */
+  expiresAt: string;
 }
 
 /** A statement that has been parsed and analysed: its output is known, nothing has run yet. */

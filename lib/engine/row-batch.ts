@@ -27,6 +27,8 @@ export function joinBatches(batches: readonly RowBatch[]): RowBatch | undefined 
     rows += b.rows;
     bytes += b.bytes;
   }
+  // Spooled batches stay parts of their own: each is a segment of the page.
+  if (batches.some((b) => b.spooled !== undefined || b.parts !== undefined)) return { json: '', rows, bytes, parts: batches.flatMap((b) => b.parts ?? [b]) };
   if (batches.every((b) => typeof b.json === 'string')) return { json: batches.map((b) => b.json).join(','), rows, bytes };
   const pieces: Buffer[] = [];
   for (const [i, b] of batches.entries()) {

@@ -1,4 +1,5 @@
 // The Koa application: error middleware first, then one router per resource.
+import { spooledRoutes } from './spooled.routes.js';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Coordinator } from '../actors/coordinator.js';
@@ -55,6 +56,7 @@ export function createApp(coordinator: Coordinator, options: AppOptions): Koa {
   // The web UI's sessions (Trino-UI-Token): its login form checks passwords with the same chain.
   const uiTokens = new UiSessionTokens({ sessionTimeoutMs: config.webUiSessionTimeoutMs, now: () => coordinator.now(), ...(config.webUiSharedSecret === undefined ? {} : { sharedSecret: config.webUiSharedSecret }) });
   statementRoutes(router, coordinator, access);
+  spooledRoutes(router, coordinator);
   queryRoutes(router, coordinator, access);
   stageRoutes(router, coordinator);
   nodeRoutes(router, coordinator, access);

@@ -6,12 +6,14 @@ import type { Context, Middleware, Next } from 'koa';
 import type { Authenticator } from '../security/authenticator.js';
 import { errorBody } from './error-middleware.js';
 import { requestScheme } from './request-context.js';
+import { isOpenSpooledPath } from '../spooling/spooled-paths.js';
 
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/v1/info', '/v1/info/state', '/v1/info/coordinator', '/v1/status']);
 
 /** Exact, case-sensitive paths: a variant that routes elsewhere is never mistaken for a public one. */
 export function isPublicRequest(method: string, path: string): boolean {
-  return (method === 'GET' || method === 'HEAD') && PUBLIC_PATHS.has(path);
+  // Spooled segments too, as Trino's SegmentResource: clients send no credentials there, the sealed id is the key.
+  return (method === 'GET' || method === 'HEAD') && (PUBLIC_PATHS.has(path) || isOpenSpooledPath(path));
 }
 
 /**

@@ -16,6 +16,10 @@ import type { Logger } from '../log/logger.js';
 import { baseUri, headerValue, protocolFamily, sendJsonText, type ProtocolFamily } from './request-context.js';
 import { refuseNulCharacters } from './statement-text.js';
 import { requestUser } from './request-user.js';
+import { headerValue as requestHeader } from '../protocol/header-prefix.js';
+import { queryDataEncodingOf } from '../spooling/spooled-statement.js';
+import { enabledEncodings, segmentLinks } from '../spooling/spooling-config.js';
+import type { CoordinatorConfig } from '../config.js';
 import type { AccessControl } from '../security/access-control.js';
 
 function findQuery(coordinator: Coordinator, ctx: Context): TrackedQuery {
@@ -32,7 +36,7 @@ function parseToken(ctx: Context, tracked: TrackedQuery): number {
 }
 
 /** `nextToken` undefined: the last response, without nextUri (isLastResponse says when). */
-function respond(ctx: Context, family: ProtocolFamily, tracked: TrackedQuery, view: QueryView, nextToken: number | undefined, page?: RowBatch): SentResponse {
+function respond(ctx: Context, config: CoordinatorConfig, family: ProtocolFamily, tracked: TrackedQuery, view: QueryView, nextToken: number | undefined, page?: RowBatch): SentResponse {
   const base = baseUri(ctx);
   const { slug } = tracked;
   const stageId = view.rootStage.stageId;
@@ -43,6 +47,7 @@ function respond(ctx: Context, family: ProtocolFamily, tracked: TrackedQuery, vi
       // As Trino: only beside a nextUri, and only while a stage can still be cancelled.
       partialCancelUri: nextToken !== undefined && view.state === 'RUNNING' ? `${base}/v1/stage/${view.queryId}.${stageId}/${slug.stage(stageId)}` : undefined,
       nextUri: nextToken !== undefined ? `${base}/v1/statement/${view.queryId}/${slug.token(nextToken)}` : undefined,
+      segments: segmentLinks(config, base),
     },
     family.dialect,
     page,
@@ -85,6 +90,12 @@ export function statementRoutes(router: Router, coordinator: Coordinator, access
     const user = requestUser(ctx, access);
     access.checkCanExecuteQuery(user);
     const session = { ...parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now(), prefix: family.prefix }), user };
+    const encoding = config.spoolingEnabled ? queryDataEncodingOf(sql, requestHeader(ctx.headers, `${family.prefix}Query-Data-Encoding`), enabledEncodings(config)) : undefined;
+    if (encoding !== undefined) {
+      session.queryDataEncoding = encoding;
+      // Echoed with the chosen encoding, as Trino's QueuedStatementResource does.
+      ctx.set(`${family.prefix}Query-Data-Encoding`, encoding);
+    }
     refuseNulCharacters(sql, session);
     const { tracked, asSubmitted } = coordinator.start(sql, session);
     logInternalFailure(tracked, loggerOf(ctx));
@@ -101,7 +112,7 @@ export function statementRoutes(router: Router, coordinator: Coordinator, access
     // always-QUEUED POST. The first GET carries the failure.
     // No updateType on the POST: Trino's (QueuedStatementResource.createQueryResults) has none; the GETs carry it.
     const posted = planned.state === 'FAILED' ? asSubmitted() : planned;
-    respond(ctx, family, tracked, posted.updateType === undefined ? posted : { ...posted, updateType: undefined, updateCount: undefined }, FIRST_TOKEN);
+    respond(ctx, config, family, tracked, posted.updateType === undefined ? posted : { ...posted, updateType: undefined, updateCount: undefined }, FIRST_TOKEN);
   });
 
   router.get('/v1/statement/:queryId/:token', async (ctx) => {
@@ -134,7 +145,7 @@ export function statementRoutes(router: Router, coordinator: Coordinator, access
       view = coordinator.view(tracked);
     }
     const last = isLastResponse(view, page);
-    tracked.cursor.record(token, respond(ctx, family, tracked, view, last ? undefined : token + 1, page), last);
+    tracked.cursor.record(token, respond(ctx, config, family, tracked, view, last ? undefined : token + 1, page), last);
   });
 
   // Trino clients send HEAD to the nextUri as a heartbeat while they consume rows.

@@ -7,11 +7,14 @@ import type { QueryView } from './query-view.types.js';
 import { statementStats } from './statement-stats.js';
 import type { OutputColumn, ProtocolDialect } from './types.js';
 import { batchText, TEXT_PAGE_MAX_BYTES } from '../engine/row-batch.js';
+import { renderQueryData, type SegmentLinks } from './spooling/query-data.js';
 
 export interface StatementLinks {
   infoUri: string;
   nextUri?: string;
   partialCancelUri?: string;
+  /** Where spooled segments are fetched (spooling protocol). */
+  segments?: SegmentLinks;
 }
 
 /** Columns rendered once per query and dialect: every response of the query repeats them. */
@@ -53,6 +56,9 @@ export function renderStatement(view: QueryView, links: StatementLinks, dialect:
   // for an empty list; trino-client, lento and presto-js-client read both alike.
   const rows = page !== undefined && page.rows > 0 ? page.json : undefined;
   if (rows === undefined) return head + tail;
+  // Spooling protocol: segments, whose row offsets count from the result's first row (outputRows has this page's).
+  const encoding = view.session.queryDataEncoding;
+  if (encoding !== undefined) return `${head},"data":${renderQueryData(page!, encoding, view.outputRows - page!.rows, links.segments)}${tail}`;
   // A small page as text (a worker's few rows arrive as bytes): one string body is the cheaper write.
   if (typeof rows === 'string' || page!.bytes <= TEXT_PAGE_MAX_BYTES) return `${head},"data":[${batchText(page!)}]${tail}`;
   return [Buffer.from(`${head},"data":[`, 'utf8'), ...rows, Buffer.from(`]${tail}`, 'utf8')];

@@ -65,6 +65,11 @@ export interface Session {
   userAgent?: string;
   /** epoch milliseconds */
   startTime: number;
+  /**
+   * Spooling protocol: the encoding negotiated from Query-Data-Encoding for a query (SELECT, VALUES, WITH,
+   * TABLE); absent: `data` as arrays. Travels with the session to the worker that spools the rows.
+   */
+  queryDataEncoding?: 'json' | 'json+zstd' | 'json+lz4';
 }
 
 export type ErrorType = 'USER_ERROR' | 'INTERNAL_ERROR' | 'INSUFFICIENT_RESOURCES' | 'EXTERNAL';

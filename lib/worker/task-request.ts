@@ -2,6 +2,7 @@
 // the cluster secret (or anyone, without one) can send anything, and a malformed body is a 400 with a
 // clear message, never a crash inside the engine.
 import { HEADER_PREFIXES } from '../protocol/header-prefix.js';
+import { isQueryDataEncoding, QUERY_DATA_ENCODINGS } from '../protocol/spooling/query-data-encoding.js';
 import type { HeaderPrefix, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
@@ -221,6 +222,10 @@ function sessionOf(raw: unknown): Session {
   for (const key of ['source', 'catalog', 'schema', 'timeZone', 'language', 'clientInfo', 'traceToken', 'transactionId', 'userAgent'] as const) {
     const value = optionalText(raw, key, path, 4096);
     if (value !== undefined) session[key] = value;
+  }
+  if (raw.queryDataEncoding !== undefined) {
+    if (!isQueryDataEncoding(raw.queryDataEncoding)) throw bad(`session.queryDataEncoding must be one of ${QUERY_DATA_ENCODINGS.join(', ')}`);
+    session.queryDataEncoding = raw.queryDataEncoding;
   }
   return session;
 }

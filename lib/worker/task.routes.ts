@@ -14,6 +14,8 @@ import type { ServerState as WorkerState } from '../http/info.routes.js';
 import type { SystemSnapshots } from './system-snapshot.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { sendJsonText } from '../http/request-context.js';
+import type { TaskSpooling } from './spool/task-spooling.js';
+import type { WrittenSegment } from './spool/segment-spool.js';
 
 export interface TaskRouteOptions {
   /** Largest request body (http-server.max-request-size). */
@@ -22,6 +24,8 @@ export interface TaskRouteOptions {
   maxQueryLength: number;
   /** Where the rows a task brings for the system catalog go; absent: they are ignored. */
   system?: SystemSnapshots;
+  /** Spooling protocol: which pages go to the worker's spool (spool/task-spooling.ts); absent: none. */
+  spooling?: TaskSpooling;
   /** Brings the engine's catalogs to the set a dynamic cluster's task carries, before the task plans. */
   syncCatalogs?: (sync: CatalogSync) => Promise<void>;
 }
@@ -100,9 +104,12 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
   router.get(`${TASK_PATH}/:taskId/results/:token`, async (ctx) => {
     const task = taskOf(registry, ctx);
     const token = tokenOf((ctx.params as Record<string, string>).token ?? '');
-    const targetBytes = targetBytesOf(ctx.query.targetBytes, DEFAULT_TARGET_BYTES);
+    const spooling = options.spooling;
+    const asked = targetBytesOf(ctx.query.targetBytes, DEFAULT_TARGET_BYTES);
+    const targetBytes = spooling ? spooling.targetBytes(task, asked) : asked;
     const page = await holding(task, registry, () => task.results(token, targetBytes).catch((err: unknown) => Promise.reject(statementError(err))));
-    sendPage(ctx, page);
+    const segment = spooling ? await holding(task, registry, () => spooling.segmentOf(task, page)) : undefined;
+    sendPage(ctx, page, segment);
   });
 
   router.get(`${TASK_PATH}/:taskId/output`, (ctx) => {
@@ -137,13 +144,19 @@ function setPageHeaders(ctx: Context, page: TaskPage): void {
   if (page.updateCount !== undefined) ctx.set(TASK_HEADERS.updateCount, String(page.updateCount));
 }
 
-function sendPage(ctx: Context, page: TaskPage): void {
+function sendPage(ctx: Context, page: TaskPage, segment?: WrittenSegment): void {
   setPageHeaders(ctx, page);
   if (page.batch === null) {
     ctx.status = 204;
     return;
   }
   ctx.set(TASK_HEADERS.rows, String(page.batch.rows));
+  if (segment) {
+    // The rows are in the spool: the coordinator hands out the segment, never the rows.
+    ctx.set(TASK_HEADERS.spooledSegment, JSON.stringify(segment));
+    sendJsonText(ctx, 200, '', PAGE_TYPE);
+    return;
+  }
   sendJsonText(ctx, 200, page.batch.json, PAGE_TYPE);
 }
 

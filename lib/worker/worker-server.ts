@@ -11,6 +11,8 @@ import { createWorkerApp } from './worker-app.js';
 import type { SystemSnapshots } from './system-snapshot.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { StageTasks } from './stage-tasks.js';
+import { SegmentSpool, type SegmentSpoolOptions } from './spool/segment-spool.js';
+import { TaskSpooling, type InliningPolicy } from './spool/task-spooling.js';
 import type { FragmentTarget, StageEngine } from './stage-runner.js';
 
 export interface WorkerServerOptions {
@@ -39,6 +41,8 @@ export interface WorkerServerOptions {
   /** Called when a graceful shutdown has stopped the server (the command closes the engine and exits). */
   onStopped?: () => void;
   now?: () => number;
+  /** Spooling protocol: the worker's spool (its directory, key, cap, TTL) and inlining limits; absent: rows always go through the coordinator. */
+  spooling?: Omit<SegmentSpoolOptions, 'nodeId' | 'now'> & InliningPolicy;
   /** Stage tasks (task-protocol.ts): the node's connectors (a leaf's splits) and where their files go (inside the engine's sandbox); absent: refused. */
   stages?: { engine: StageEngine; connectors: Connectors; directory: string; compression?: FragmentTarget['compression'] };
 }
@@ -49,6 +53,8 @@ export interface RunningWorker {
   readonly port: number;
   readonly state: WorkerState;
   readonly registry: TaskRegistry;
+  /** The spool of spooled segments, when spooling is on. */
+  readonly spool?: SegmentSpool;
   readonly server: Server;
   /** Cancels every task and stops listening (not graceful; the engine stays open). Idempotent. */
   close(): Promise<void>;
@@ -70,6 +76,8 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
     nodeId: options.nodeId,
     ...(options.sharedSecret === undefined ? {} : { sharedSecret: options.sharedSecret }),
   });
+  const spool = options.spooling && new SegmentSpool({ ...options.spooling, nodeId: options.nodeId, now });
+  const spooling = spool && new TaskSpooling(spool, options.spooling!);
   const registry = new TaskRegistry(options.engine, { now, ...options.registry, ...(stages ? { stages } : {}) });
   const sleep = options.sleep ?? realSleep;
   const state = new WorkerState(async () => {
@@ -89,6 +97,7 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
     maxQueryLength: options.maxQueryLength,
     ...(options.system ? { system: options.system } : {}),
     ...(options.syncCatalogs ? { syncCatalogs: options.syncCatalogs } : {}),
+    ...(spool && spooling ? { spool, spooling } : {}),
   });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
@@ -99,7 +108,10 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
       resolve();
     });
   });
-  const sweep = setInterval(() => registry.sweep(), options.sweepIntervalMs ?? 1000);
+  const sweep = setInterval(() => {
+    registry.sweep();
+    spool?.sweep();
+  }, options.sweepIntervalMs ?? 1000);
   sweep.unref();
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -107,6 +119,7 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
       clearInterval(sweep);
       registry.cancelAll();
       stages?.close();
+      spool?.close();
       server.close(() => resolve());
       server.closeIdleConnections();
       // Requests still being answered end with their answer; a connection left open past that is cut.
@@ -116,5 +129,5 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
   };
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
-  return { url: `http://${host}:${port}`, nodeId: options.nodeId, port, state, registry, server, close };
+  return { url: `http://${host}:${port}`, nodeId: options.nodeId, port, state, registry, server, close, ...(spool ? { spool } : {}) };
 }

@@ -6,6 +6,7 @@ import type { Engine, Execution, ExecutionProgress, Plan, RowBatch } from '../en
 import { PlanAbortController } from '../engine/plan-abort.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { TaskInfo, TaskPlanRequest, TaskPlanResponse } from '../cluster/task-protocol.js';
+import type { QueryDataEncoding } from '../protocol/spooling/query-data-encoding.js';
 
 /** One results page: RowBatch.json as it is, or the end (`batch` null: the GET answers 204). */
 export interface TaskPage {
@@ -26,6 +27,8 @@ const NO_PROGRESS: ExecutionProgress = { processedRows: 0, processedBytes: 0, cp
 
 export class WorkerTask {
   readonly queryId: string;
+  /** The spooling protocol's encoding the query's client asked for (spool/task-spooling.ts); absent: rows as they are. */
+  readonly queryDataEncoding?: QueryDataEncoding;
   /** Millisecond time of the last request about this task (the registry drops abandoned tasks). */
   lastTouched: number;
   /** Requests about this task being answered now: a task waited on is never abandoned. */
@@ -55,6 +58,7 @@ export class WorkerTask {
     private readonly hooks: TaskHooks = { settled: () => {}, read: () => {} },
   ) {
     this.queryId = request.queryId;
+    if (request.session.queryDataEncoding !== undefined) this.queryDataEncoding = request.session.queryDataEncoding;
     this.lastTouched = now;
     this.planned = this.planAndMaybeExecute(engine, request);
     // A plan nobody waits for (the POST's client left) must not be an unhandled rejection.

@@ -1,0 +1,161 @@
+// The spooling protocol across real processes: `vivace serve --workers 2`, segments written by the worker
+// that produced the rows (a one-task query, and a staged query's root task), downloaded from that worker
+// without credentials, and the attacks on their ids.
+import { expect } from 'chai';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
+import { defaultConfig } from '../../lib/config.js';
+import { request, runStatement } from '../support/http.js';
+import { runSpooled } from '../support/spooling.js';
+import { healthy, USER } from './cluster-nodes.js';
+import { runCli } from '../cli/cli-process.js';
+
+const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
+const ORDERS = 'SELECT orderkey, custkey, orderstatus, totalprice, orderdate, comment FROM tpch.tiny.orders ORDER BY orderkey';
+// Reads no table: one task on one worker, its first page riding with the plan.
+const SEQUENCE = "SELECT a.x * 10000 + b.y AS x, concat('value ', CAST(a.x * 10000 + b.y AS varchar)) AS s FROM UNNEST(sequence(0, 9)) AS a(x) CROSS JOIN UNNEST(sequence(1, 10000)) AS b(y) ORDER BY 1";
+
+async function startSpoolingCluster(properties: Record<string, string>): Promise<{ dir: string; cluster: ClusterProcess }> {
+  const dir = mkdtempSync(join(tmpdir(), 'vivace-e2e-spooling-'));
+  symlinkSync(SHARED_TPCH, join(dir, 'tpch'));
+  const cluster = await startClusterProcess({
+    workers: 2,
+    dataDirectory: dir,
+    properties: { 'shutdown.grace-period': '1s', 'internal-communication.shared-secret': 'spooling-e2e', 'vivace.distributed-tpch-min-rows': '0', ...properties },
+    captureOutput: true,
+  });
+  await until('two workers listen and are not failed', 60_000, () => healthy(cluster), 50);
+  return { dir, cluster };
+}
+
+const status = async (url: string) => (await fetch(url)).status;
+
+describe('e2e: spooled segments served by the workers (STORAGE)', function () {
+  this.timeout(180_000);
+  let started: { dir: string; cluster: ClusterProcess } | undefined;
+  let cluster: ClusterProcess;
+  let workers: string[];
+
+  before(async function () {
+    if (!existsSync(join(SHARED_TPCH, 'tiny', 'manifest.json'))) this.skip();
+    started = await startSpoolingCluster({ 'protocol.spooling.initial-segment-size': '1MB' });
+    cluster = started.cluster;
+    workers = [...cluster.workerUrls.values()];
+  });
+  after(async () => {
+    await started?.cluster.stop();
+    if (started) rmSync(started.dir, { recursive: true, force: true });
+  });
+
+  for (const encoding of ['json', 'json+zstd', 'json+lz4']) {
+    it(`${encoding}: a staged query's rows come from its root's worker, equal to the direct protocol's`, async () => {
+      const direct = await runStatement(cluster.url, ORDERS, USER);
+      const read = await runSpooled(cluster.url, ORDERS, encoding);
+      expect(read.rows).to.have.length(15000);
+      expect(read.rows).to.deep.equal(direct.rows);
+      const spooled = read.segments.filter((s) => s.type === 'spooled');
+      expect(spooled.length).to.be.greaterThan(0);
+      for (const s of spooled) {
+        const worker = workers.find((w) => s.uri.startsWith(`${w}/v1/spooled/download/`));
+        expect(worker, s.uri).to.not.equal(undefined);
+        expect(s.ackUri).to.equal(`${worker}/v1/spooled/ack/${s.uri.slice(`${worker}/v1/spooled/download/`.length)}`);
+        expect(Object.keys(s.metadata).sort()).to.deep.equal(['expiresAt', 'rowOffset', 'rowsCount', 'segmentSize', ...(encoding === 'json' ? [] : ['uncompressedSize'])].sort());
+      }
+    });
+  }
+
+  it('a one-task query spools past its inlined first rows', async () => {
+    const read = await runSpooled(cluster.url, SEQUENCE, 'json+zstd');
+    expect(read.rows).to.have.length(100000);
+    expect(read.rows[99999]).to.deep.equal([100000, "value 100000"]);
+    expect(read.segments[0].type).to.equal('inline');
+    expect(read.segments.some((s) => s.type === 'spooled')).to.equal(true);
+  });
+
+  it('a download answers 404 once acknowledged, and download and ack 404 for an id altered, given to the other worker, with a path or huge; neither needs credentials', async () => {
+    const read = await runSpooled(cluster.url, SEQUENCE, 'json', USER, { ack: false });
+    const segment = read.segments.find((s) => s.type === 'spooled');
+    const base = segment.uri.slice(0, segment.uri.indexOf('/v1/spooled/'));
+    const id: string = segment.uri.slice(segment.uri.lastIndexOf('/') + 1);
+    const other = workers.find((w) => w !== base)!;
+    const flipped = id.slice(0, 20) + (id[20] === 'A' ? 'B' : 'A') + id.slice(21);
+    for (const bad of [flipped, id.slice(0, -2), `${id}AA`, 'A'.repeat(10_000), '..%2F..%2F..%2Fetc%2Fpasswd']) {
+      expect(await status(`${base}/v1/spooled/download/${bad}`), bad.slice(0, 30)).to.equal(404);
+      expect(await status(`${base}/v1/spooled/ack/${bad}`), bad.slice(0, 30)).to.equal(404);
+    }
+    // Dot segments resolve before the request leaves: off the open paths, where the internal bearer is asked.
+    for (const dots of ['%2e%2e', '..%2F', '../../v1/task']) expect(await status(`${base}/v1/spooled/download/${dots}`), dots).to.be.oneOf([401, 404]);
+    expect(await status(`${other}/v1/spooled/download/${id}`)).to.equal(404);
+    // The coordinator's /v1/spooled paths serve any mode's ids (COORDINATOR_PROXY only hands them out).
+    expect(await status(`${cluster.url}/v1/spooled/download/${id}`)).to.equal(200);
+    expect(await status(segment.uri)).to.equal(200);
+    expect(await status(segment.ackUri)).to.equal(200);
+    expect(await status(segment.uri)).to.equal(404);
+    // An ack again is fine (idempotent, as Trino's; clients retry it), the segment stays gone.
+    expect(await status(segment.ackUri)).to.equal(200);
+    expect(await status(segment.uri)).to.equal(404);
+  });
+
+  it('cancelling a query deletes its segments', async () => {
+    // 1MB segments (protocol.spooling.initial-segment-size below): lineitem's many outrun the two pages read ahead.
+    const first = await request('POST', `${cluster.url}/v1/statement`, { body: 'SELECT * FROM tpch.tiny.lineitem', headers: { ...USER, 'X-Trino-Query-Data-Encoding': 'json' } });
+    let current = first.body;
+    let segment: any;
+    while (!segment && current.nextUri) {
+      current = (await request('GET', current.nextUri)).body;
+      segment = current.data?.segments?.find((s: any) => s.type === 'spooled');
+    }
+    expect(segment, 'a spooled segment before the end').to.not.equal(undefined);
+    expect(await status(segment.uri)).to.equal(200);
+    expect((await request('DELETE', current.nextUri)).status).to.equal(204);
+    await until('the segment is gone', 10_000, async () => (await status(segment.uri)) === 404, 50);
+  });
+
+  it('vivace query downloads and decodes the spooled segments: the same output as through the direct protocol', async () => {
+    const direct = await runCli(['--server', cluster.url, '--encoding', 'none', '--execute', SEQUENCE]);
+    expect(direct.code).to.equal(0);
+    const spooled = await runCli(['--server', cluster.url, '--execute', SEQUENCE]);
+    expect(spooled.stderr).to.equal('');
+    const a = spooled.stdout.split('\n');
+    const b = direct.stdout.split('\n');
+    const first = a.findIndex((line, i) => line !== b[i]);
+    expect({ lines: a.length, first, line: a[first] }).to.deep.equal({ lines: b.length, first: -1, line: undefined });
+  });
+
+  it('SHOW and small results stay arrays or inline', async () => {
+    const show = await runSpooled(cluster.url, 'SHOW CATALOGS', 'json');
+    expect(show.segments).to.have.length(0);
+    const small = await runSpooled(cluster.url, 'SELECT * FROM tpch.tiny.nation', 'json');
+    expect(small.rows).to.have.length(25);
+    expect(small.segments.every((s) => s.type === 'inline')).to.equal(true);
+  });
+});
+
+describe('e2e: spooled segments through the coordinator (COORDINATOR_PROXY)', function () {
+  this.timeout(180_000);
+  let started: { dir: string; cluster: ClusterProcess } | undefined;
+
+  before(async function () {
+    if (!existsSync(join(SHARED_TPCH, 'tiny', 'manifest.json'))) this.skip();
+    started = await startSpoolingCluster({ 'protocol.spooling.retrieval-mode': 'COORDINATOR_PROXY' });
+  });
+  after(async () => {
+    await started?.cluster.stop();
+    if (started) rmSync(started.dir, { recursive: true, force: true });
+  });
+
+  it('hands out coordinator URIs whose bytes stream from the worker, acknowledged there', async () => {
+    const { cluster } = started!;
+    const read = await runSpooled(cluster.url, SEQUENCE, 'json+lz4', USER, { ack: false });
+    expect(read.rows).to.have.length(100000);
+    const spooled = read.segments.filter((s) => s.type === 'spooled');
+    expect(spooled.length).to.be.greaterThan(0);
+    for (const s of spooled) {
+      expect(s.uri.startsWith(`${cluster.url}/v1/spooled/download/`)).to.equal(true);
+      expect(await status(s.ackUri)).to.equal(200);
+      expect(await status(s.uri)).to.equal(404);
+    }
+  });
+});
