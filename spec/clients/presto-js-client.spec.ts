@@ -1,6 +1,10 @@
 // @prestodb/presto-js-client (the official prestodb client, fetch-based) against a real coordinator on DuckDB.
 import { expect } from 'chai';
-import { PrestoClient, PrestoError, type PrestoQuery } from '@prestodb/presto-js-client';
+import prestoJsClient, { type PrestoQuery, type PrestoError as PrestoErrorType } from '@prestodb/presto-js-client';
+
+// The package is CommonJS whose exports Node's ESM loader cannot list (SWC's _export_star re-exports): its
+// classes are read from the module object, as any ESM importer of it must.
+const { PrestoClient, PrestoError } = prestoJsClient as unknown as typeof import('@prestodb/presto-js-client');
 import {
   ENDLESS_SQL,
   expectTrinoPagingThrough,
@@ -87,7 +91,7 @@ describe('@prestodb/presto-js-client against the coordinator', function () {
     // presto-js-client throws PrestoError only for an `error` on a nextUri page; a POST answer without
     // nextUri makes query() throw a plain Error("Didn't receive the first nextUri") (client.js, query()).
     expect(thrown, String(thrown)).to.be.instanceOf(PrestoError);
-    const error = thrown as PrestoError;
+    const error = thrown as PrestoErrorType;
     expect(error.errorName).to.equal('SYNTAX_ERROR');
     expect(error.errorType).to.equal('USER_ERROR');
     expect(error.errorCode).to.equal(1);
@@ -114,6 +118,6 @@ describe('@prestodb/presto-js-client against the coordinator', function () {
     const { result, error } = await polling;
     expect(result).to.equal(undefined);
     expect(error).to.be.instanceOf(PrestoError);
-    expect((error as PrestoError).errorName).to.equal('USER_CANCELED');
+    expect((error as PrestoErrorType).errorName).to.equal('USER_CANCELED');
   });
 });
