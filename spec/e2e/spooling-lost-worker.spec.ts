@@ -80,4 +80,28 @@ describe('e2e: spooled segments of a worker that died', function () {
     const after = await finishedStatement(cluster, 'SELECT count(*) FROM tpch.tiny.nation');
     expect(after.rows).to.deep.equal([[25]]);
   });
+
+  it('a query still producing its rows on the worker that died fails, saying which worker', async () => {
+    const { cluster } = started();
+    // About 40 MB of JSON: segments of 8 MB, more than the coordinator reads ahead.
+    const sql = "SELECT a.x * 10000 + b.y AS x, concat('a longer value to spool for row ', CAST(a.x * 10000 + b.y AS varchar)) AS s FROM UNNEST(sequence(0, 99)) AS a(x) CROSS JOIN UNNEST(sequence(1, 10000)) AS b(y)";
+    const first = await request('POST', `${cluster.url}/v1/statement`, { body: sql, headers: { ...USER, 'X-Trino-Query-Data-Encoding': 'json' } });
+    let current = first.body;
+    let segment: any;
+    while (!segment && current.nextUri) {
+      current = (await request('GET', current.nextUri)).body;
+      segment = current.data?.segments?.find((s: any) => s.type === 'spooled');
+    }
+    expect(segment, `a spooled segment before the end: ${JSON.stringify(current.error)}`).to.not.equal(undefined);
+    const [nodeId] = [...cluster.workerUrls].find(([, url]) => segment.uri.startsWith(`${url}/`))!;
+    process.kill(workerPids(cluster.pid).get(nodeId)!, 'SIGKILL');
+    while (current.nextUri) {
+      const next = await request('GET', current.nextUri);
+      validateStatement(next.body, false);
+      current = next.body;
+    }
+    expect(current.stats.state).to.equal('FAILED');
+    expect(current.error.message).to.include(nodeId);
+    await until('the worker restarted and healthy', 60_000, () => healthy(cluster), 50);
+  });
 });
