@@ -27,6 +27,7 @@ import { memoryGrowth } from './memory.bench.js';
 import { startVivace } from './server-child.js';
 import { LINEITEM_SF1_ROWS, renderInProcess, streamOverHttp, wideResultSql, type StreamFigures } from './stream.bench.js';
 import { watchLoadCpu, workerPids, type LoadCpu } from './process-cpu.js';
+import { measureSpooled, spooledReport, type BenchRow, type SpooledRun } from './spooled-stream.bench.js';
 import { plainGetThroughput, queryThroughput, warmUp, type ThroughputFigures } from './throughput.bench.js';
 import { generateTpch, runBenchScript } from './tpch.bench.js';
 import { runTpchClusterBench } from './tpch-cluster.bench.js';
@@ -43,14 +44,7 @@ const SIZES = QUICK
   ? { warmup: 50, jitWarmupSeconds: 1, latencyQueries: 300, clients: 16, throughputSeconds: 3, streamRows: 500_000, memoryQueries: 2_000, tpchScales: [0.01] }
   : { warmup: 200, jitWarmupSeconds: 15, latencyQueries: 2_000, clients: 16, throughputSeconds: 10, streamRows: LINEITEM_SF1_ROWS, memoryQueries: 10_000, tpchScales: FULL_TPCH ? [1] : [0.01, 0.1] };
 
-interface Row {
-  figure: string;
-  measured: string;
-  baseline: string;
-  ratio: string;
-  target: string;
-  verdict: 'ok' | 'MISS' | '-';
-}
+type Row = BenchRow;
 const rows: Row[] = [];
 
 /** A row shown for context: no target, no verdict. */
@@ -220,11 +214,14 @@ async function figureC(): Promise<void> {
   log(`   engine in process: ${JSON.stringify(round(engine))}`);
   // The CPU of every process of the stream (the cluster's from /proc, the client's this process's own).
   let streamCpu: LoadCpu | undefined;
+  let spooled: SpooledRun[] = [];
   const viaWorker = await withCluster(async (c) => {
     const watch = watchLoadCpu([c.pid, ...workerPids(c.pid).values()]);
     const r = await streamOverHttp(c.url, sql, 'raw');
     streamCpu = watch.stop();
     log(`   cluster, no parse:         ${JSON.stringify(round(r))}`);
+    // The same rows through the spooling protocol, each encoding (bench/spooled-stream.bench.ts).
+    spooled = await measureSpooled(c, sql, (line) => log(`   ${line}`));
     return r;
   });
   if (streamCpu) {
@@ -249,7 +246,7 @@ async function figureC(): Promise<void> {
   const rate = (f: StreamFigures) => `${num(SIZES.streamRows / f.seconds)} rows/s, ${(f.bytes / 1e6 / f.seconds).toFixed(1)} MB/s`;
   // The target is for the plain client (reads every page, follows nextUri). The JSON.parse client is
   // shown beside it: parsing 800 MB costs its own CPU on the same 2 cores, so it measures the client too.
-  for (const [label, f, judged] of [['via a worker, no-parse client', viaWorker, true], ['single process, JSON.parse client', parsed, false], ['single process, no-parse client', raw, false]] as const) {
+  for (const [label, f, judged] of [['c0: direct protocol via a worker, no-parse client', viaWorker, true], ['single process, JSON.parse client', parsed, false], ['single process, no-parse client', raw, false]] as const) {
     const ratio = f.seconds / engine.seconds;
     rows.push({
       figure: `c. stream, ${label}`,
@@ -261,6 +258,9 @@ async function figureC(): Promise<void> {
     });
   }
   rows.push(info('c. engine alone (in process)', `${engine.seconds.toFixed(2)} s: ${rate(engine)}`));
+  const report = spooledReport(spooled, engine, viaWorker, SIZES.streamRows);
+  rows.push(...report.rows);
+  notes.push(...report.notes);
   if (process.env.BENCH_RENDER === '1') {
     const output = await runBenchScript('engine-render.bench.ts', [String(SIZES.streamRows)], 1800);
     log(`   bench/engine-render.bench.ts ${SIZES.streamRows}:\n   ${output.split('\n').join('\n   ')}`);

@@ -74,6 +74,10 @@ export interface Coordinator {
   announceNode(nodeId: string, uri: string): void;
   /** The node left discovery: it is forgotten after the expiration grace. */
   forgetNode(nodeId: string): void;
+  /** Spooling protocol: worker `nodeId`, gone, held segments of `queryId` (a warning in its query info). */
+  spooledSegmentsLost(queryId: string, nodeId: string): void;
+  /** Whether worker `nodeId` was lost with spooled segments of `queryId` (a query the coordinator still knows). */
+  spooledSegmentsLostOn(queryId: string, nodeId: string): boolean;
   /** The client polled: keeps the query from being abandoned (recorded at most once a second). */
   heartbeat(tracked: TrackedQuery): void;
   /** Number of live query actors (for leak checks). */
@@ -251,6 +255,8 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     forgetNode(nodeId) {
       nodeActors.get(nodeId)?.send({ type: 'node.gone' });
     },
+    spooledSegmentsLost: (queryId, nodeId) => tracker.send({ type: 'query.segmentsLost', queryId, nodeId }),
+    spooledSegmentsLostOn: (queryId, nodeId) => queries().get(queryId)?.segmentsLostOn?.includes(nodeId) === true,
     liveQueryCount: () => liveQueries,
     async stop() {
       for (const tracked of queries().values()) (tracked.ref as AnyActorRef | undefined)?.send({ type: 'query.cancel' });

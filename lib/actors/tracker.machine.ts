@@ -14,6 +14,7 @@ import { dispatcherMachine, type DispatcherInput } from './dispatcher.machine.js
 import { groupUsageEvents } from '../resource-groups/group-usage.js';
 import type { QueryActorRef, QueryContext, QueryLimits } from './query.machine.js';
 import { toQueryView, type QueryView } from './query-view.js';
+import type { QueryWarning } from '../protocol/query-view.types.js';
 import { memoryLimitError, queryToShed, type MemoryWatch } from './memory-watch.js';
 
 /** The tracker's share of the coordinator configuration (documented in config.ts). */
@@ -30,6 +31,10 @@ export interface TrackedQuery {
   ref?: QueryActorRef;
   /** final view once finished */
   final?: QueryView;
+  /** Warnings that came while the query was live, for its final view. */
+  pendingWarnings?: QueryWarning[];
+  /** Workers lost with spooled segments of this query (spooling protocol). */
+  segmentsLostOn?: string[];
 }
 
 export interface TrackerInput {
@@ -55,12 +60,17 @@ export type TrackerEvent =
   | { type: 'query.register'; queryId: string; session: Session; query: QueryActorRef }
   | { type: 'query.finished'; queryId: string }
   /** The engine gave up the plan of an ended query `lateMs` after its end (work it could not interrupt). */
-  | { type: 'query.engineLate'; queryId: string; lateMs: number };
+  | { type: 'query.engineLate'; queryId: string; lateMs: number }
+  /** Worker `nodeId`, holding spooled segments of the query, is gone (and those segments with it). */
+  | { type: 'query.segmentsLost'; queryId: string; nodeId: string };
 
 export const FIRST_TOKEN = 1;
 
 /** The project's warning for engine work that outlived its query (Trino's own warning codes are below 100). */
 export const ENGINE_WORK_AFTER_END = { code: 1001, name: 'ENGINE_WORK_AFTER_END' } as const;
+
+/** The project's warning for spooled segments lost with their worker (Trino's segments live in object storage and have none). */
+export const SPOOLED_SEGMENTS_LOST = { code: 1002, name: 'SPOOLED_SEGMENTS_LOST' } as const;
 
 /** Drops the oldest finished queries beyond max-history once older than min-expire-age (or beyond the hard cap). */
 function expireHistory(context: TrackerContext): void {
@@ -105,6 +115,8 @@ export const trackerMachine = setup({
       if (!tracked?.ref) return;
       tracked.final = toQueryView(tracked.ref.getSnapshot());
       tracked.final.page = undefined;
+      if (tracked.pendingWarnings) (tracked.final.warnings ??= []).push(...tracked.pendingWarnings);
+      tracked.pendingWarnings = undefined;
       tracked.ref = undefined;
       context.history.push(event.queryId);
       expireHistory(context);
@@ -118,6 +130,18 @@ export const trackerMachine = setup({
         warningCode: ENGINE_WORK_AFTER_END,
         message: `The engine went on planning this query for ${seconds} s after it ended: DuckDB could not interrupt that work (the coordinator did not wait for it)`,
       });
+    },
+    recordLostSegments: ({ context, event }) => {
+      if (event.type !== 'query.segmentsLost') return;
+      const tracked = context.queries.get(event.queryId);
+      if (!tracked) return;
+      (tracked.segmentsLostOn ??= []).push(event.nodeId);
+      const warning = {
+        warningCode: SPOOLED_SEGMENTS_LOST,
+        message: `Worker ${event.nodeId} is gone, and with it the spooled segments of this query it held: downloading one of them fails`,
+      };
+      if (tracked.final) (tracked.final.warnings ??= []).push(warning);
+      else (tracked.pendingWarnings ??= []).push(warning);
     },
     expireHistory: ({ context }) => expireHistory(context),
     // The resource groups' view of the running queries' memory and CPU, and their CPU quota's regeneration.
@@ -187,6 +211,7 @@ export const trackerMachine = setup({
         'query.register': { actions: 'registerQuery' },
         'query.finished': { actions: 'recordFinalView' },
         'query.engineLate': { actions: 'recordLateEngine' },
+        'query.segmentsLost': { actions: 'recordLostSegments' },
       },
       after: {
         trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'enforceMemoryLimit', 'expireHistory', 'reportGroupUsage'] },

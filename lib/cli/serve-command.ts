@@ -119,6 +119,8 @@ export async function runServe(args: string[]): Promise<number> {
     ...(config.distributedTpch === true ? { stages: { guarded: (user, table) => accessControl.tableGuard(user, table) !== undefined } } : {}),
     // Dynamic: every task carries the catalog set, so each worker (one restarted or joining later too) has it.
     catalogSync: () => catalogManager.catalogSync(),
+    // Told to the query info of each query whose spooled segments the lost worker held.
+    onSpooledSegmentsLost: (queryId, nodeId) => coordinator.spooledSegmentsLost(queryId, nodeId),
   });
   // CREATE and DROP CATALOG run here, on the catalog set's owner; the rest on the workers.
   const engine = new CatalogStatementsEngine(remote, catalogManager, catalogRulesOf(accessControl));

@@ -4,6 +4,7 @@
 // can fail (refused, reset, silent, garbage, failed by the detector) into a clear query error.
 import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SpooledSegment } from '../engine/engine.types.js';
 import { spooledQueryPath } from '../spooling/spooled-paths.js';
+import { SegmentHolders } from '../spooling/segment-holders.js';
 import { ERROR_CODES, type ErrorName } from '../protocol/error-codes.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
@@ -57,6 +58,8 @@ export interface RemoteEngineOptions {
    * may announce itself after another worker already made the required count. Absent: never waits.
    */
   waitForMemoryWorker?(abort?: PlanAbort): Promise<unknown>;
+  /** A worker that held spooled segments of `queryId` is gone, and those segments with it (told once per query and worker). */
+  onSpooledSegmentsLost?(queryId: string, nodeId: string): void;
   /**
    * The connectors of the node's catalog set: the catalogs every worker reads alike (a read-only query over
    * them runs on any worker) and, with `stages`, how a scan of a catalog's table splits.
@@ -95,6 +98,8 @@ export class RemoteEngine implements Engine {
   private taskSeq = 0;
   private readonly taskPrefix = `r${Date.now().toString(36)}`;
   readonly settings: Required<Pick<RemoteEngineOptions, 'firstBatchBytes' | 'workTimeoutMs' | 'controlTimeoutMs'>>;
+  /** Spooling protocol: the workers each query's handed-out segments are on (keyed as `clients`). */
+  readonly segmentHolders = new SegmentHolders();
 
   constructor(private readonly options: RemoteEngineOptions) {
     this.settings = {
@@ -262,6 +267,7 @@ export class RemoteEngine implements Engine {
     for (const [key, client] of this.clients) {
       if (alive.has(key)) continue;
       client.abortAll(`worker ${client.nodeId} was marked failed by the failure detector`);
+      for (const queryId of this.segmentHolders.lose(key)) this.options.onSpooledSegmentsLost?.(queryId, client.nodeId);
       // Gone workers' agents are closed once nothing runs on them.
       if (!client.busy) {
         client.close();
@@ -313,6 +319,7 @@ export class RemoteEngine implements Engine {
 
   /** A cancelled query's spooled segments on a worker go (spooling protocol); nobody waits for the answer. */
   dropSpooledSegments(client: WorkerClient, queryId: string): void {
+    this.segmentHolders.forget(queryId);
     void this.headers()
       .then((headers) => client.call('DELETE', spooledQueryPath(queryId), undefined, { timeoutMs: this.settings.controlTimeoutMs, headers }))
       .catch(() => undefined);
@@ -510,6 +517,7 @@ class RemoteExecution implements Execution {
     if (typeof spooled === 'string') {
       // The rows are in the worker's spool: only where they are travels on (spooling protocol).
       const segment = parseSpooledSegment(spooled, this.client);
+      if (this.spooledQuery !== undefined) this.engine.segmentHolders.note(this.spooledQuery, `${this.client.nodeId}@${this.client.uri}`);
       return { json: '', rows, bytes: segment.uncompressedSize ?? segment.segmentSize, spooled: segment };
     }
     // Forwarded as the worker's bytes, in the socket's pieces: never joined or decoded here (the client's

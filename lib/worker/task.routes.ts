@@ -78,11 +78,16 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
     if (request.inlineFirstPage === true && response.executing === true) {
       // One round trip for a small query: the first page rides with the plan (task-protocol.ts).
       const page = await holding(task, registry, () => task.results(0, request.targetBytes ?? DEFAULT_TARGET_BYTES)).catch(() => undefined);
-      if (page) {
+      // The inlining limits hold for this page too: past them its rows are spooled and only the segment
+      // rides along (Trino's OutputSpoolingController decides from a query's very first page).
+      const spooling = options.spooling;
+      const segment = page && spooling ? await holding(task, registry, () => spooling.segmentOf(task, page)).catch(() => null) : undefined;
+      if (page && segment !== null) {
         setPageHeaders(ctx, page);
         ctx.set(TASK_HEADERS.planBytes, String(Buffer.byteLength(plan)));
         ctx.set(TASK_HEADERS.rows, String(page.batch?.rows ?? 0));
-        const rows = page.batch?.json;
+        if (segment) ctx.set(TASK_HEADERS.spooledSegment, JSON.stringify(segment));
+        const rows = segment ? undefined : page.batch?.json;
         sendJsonText(ctx, 200, rows === undefined ? plan : typeof rows === 'string' ? plan + rows : [Buffer.from(plan, 'utf8'), ...rows], PAGE_TYPE);
         return;
       }

@@ -226,4 +226,32 @@ describe('trackerMachine (through createCoordinator)', () => {
       message: 'The engine went on planning this query for 2.5 s after it ended: DuckDB could not interrupt that work (the coordinator did not wait for it)',
     }]);
   });
+
+  it('names a worker lost with spooled segments of a query in its info, whether the query had ended or not', async () => {
+    const { coordinator, engine } = setup();
+    const ended = coordinator.submit('SELECT 1', testSession());
+    await drain(coordinator, ended);
+    await settle();
+    const live = coordinator.submit('slow', testSession());
+    await settle();
+    coordinator.spooledSegmentsLost(ended, 'worker-1');
+    coordinator.spooledSegmentsLost(live, 'worker-0');
+    coordinator.spooledSegmentsLost('no-such-query', 'worker-0');
+    const warning = (nodeId: string) => ({
+      warningCode: { code: 1002, name: 'SPOOLED_SEGMENTS_LOST' },
+      message: `Worker ${nodeId} is gone, and with it the spooled segments of this query it held: downloading one of them fails`,
+    });
+    expect(coordinator.lookup(ended)!.final!.warnings).to.deep.equal([warning('worker-1')]);
+    expect(coordinator.spooledSegmentsLostOn(ended, 'worker-1')).to.equal(true);
+    expect(coordinator.spooledSegmentsLostOn(ended, 'worker-0')).to.equal(false);
+    expect(coordinator.spooledSegmentsLostOn('no-such-query', 'worker-0')).to.equal(false);
+    expect(coordinator.spooledSegmentsLostOn(live, 'worker-0')).to.equal(true);
+    for (let i = 0; i < 10 && coordinator.lookup(live)!.ref; i++) {
+      engine.openGates();
+      await settle();
+      coordinator.lookup(live)!.ref?.send({ type: 'results.take' });
+    }
+    await settle();
+    expect(coordinator.lookup(live)!.final!.warnings).to.deep.equal([warning('worker-0')]);
+  });
 });

@@ -14,7 +14,7 @@ import { runCli } from '../cli/cli-process.js';
 
 const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
 const ORDERS = 'SELECT orderkey, custkey, orderstatus, totalprice, orderdate, comment FROM tpch.tiny.orders ORDER BY orderkey';
-// Reads no table: one task on one worker, its first page riding with the plan.
+// Reads no table: one task on one worker, its first page riding with the plan (spooled: past the inlining limits).
 const SEQUENCE = "SELECT a.x * 10000 + b.y AS x, concat('value ', CAST(a.x * 10000 + b.y AS varchar)) AS s FROM UNNEST(sequence(0, 9)) AS a(x) CROSS JOIN UNNEST(sequence(1, 10000)) AS b(y) ORDER BY 1";
 
 async function startSpoolingCluster(properties: Record<string, string>): Promise<{ dir: string; cluster: ClusterProcess }> {
@@ -66,12 +66,15 @@ describe('e2e: spooled segments served by the workers (STORAGE)', function () {
     });
   }
 
-  it('a one-task query spools past its inlined first rows', async () => {
+  it('a query that reads no table: its first page, which comes with the plan, is inline within the inlining limits and spooled past them', async () => {
     const read = await runSpooled(cluster.url, SEQUENCE, 'json+zstd');
     expect(read.rows).to.have.length(100000);
     expect(read.rows[99999]).to.deep.equal([100000, "value 100000"]);
-    expect(read.segments[0].type).to.equal('inline');
-    expect(read.segments.some((s) => s.type === 'spooled')).to.equal(true);
+    // Its first page holds far more than protocol.spooling.inlining.max-rows (1000): spooled, as the rest.
+    expect(read.segments.map((s) => s.type)).to.not.include('inline');
+    const small = await runSpooled(cluster.url, 'SELECT x FROM UNNEST(sequence(1, 500)) AS t(x)', 'json+zstd');
+    expect(small.rows).to.have.length(500);
+    expect(small.segments.map((s) => s.type)).to.deep.equal(['inline']);
   });
 
   it('a download answers 404 once acknowledged, and download and ack 404 for an id altered, given to the other worker, with a path or huge; neither needs credentials', async () => {
