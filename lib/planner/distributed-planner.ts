@@ -27,6 +27,7 @@ import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
 import { partialTopN } from './partial-top-n.js';
 import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
+import { twoStageSemi } from './semi-stages.js';
 
 /**
  * The distributed plan of `statement`, or undefined when it is not a query this planner takes. Without
@@ -131,7 +132,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   const semiDrafts = new Map<SemiSource, Draft>();
   /**
    * Makes `d` read the semi-join sources `e` reads: each runs once, its rows broadcast; in a SINGLE
-   * fragment, or (an aggregation over one table that splits) in two stages over the table's splits.
+   * fragment, or (an aggregation over one table that splits) in two stages over the table's splits (semi-stages.ts).
    */
   const readSemis = (d: Draft, e: Expression) => {
     for (const source of a.semis.readIn(e)) {
@@ -143,14 +144,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
           semi = subPlan.root;
           semi.output = { kind: 'BROADCAST' };
         } else if (semiSplit[a.semis.sources.indexOf(source)] && stages) {
-          const leaf: Draft = {
-            partitioning: 'SOURCE', scan: { table: stages.table, ...(stages.where ? { where: stages.where } : {}) }, sources: [], output: { kind: 'SINGLE' },
-            from: () => '', where: [], columns: stages.partialColumns, sql: () => stages.leafSql,
-          };
-          semi = {
-            partitioning: 'SINGLE', sources: [leaf], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [],
-            sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(leaf), at))),
-          };
+          semi = twoStageSemi(source.query, stages);
         } else {
           semi = { partitioning: 'SINGLE', sources: [], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [], sql: () => formatSql(source.query) };
         }

@@ -1,4 +1,5 @@
-// EXPLAIN prints the plans of windows and UNION (window-stages.ts, union-stages.ts) as it prints a join's:
+// EXPLAIN prints the plans of windows and UNION (window-stages.ts, union-stages.ts) as it prints a join's,
+// and a grouped semi-join source's HASH final (semi-stages.ts):
 // Trino's fragments through the engine's distributedPlan hook (statement-plans.ts asks those planners first).
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import { distributedPlanFor } from '../../lib/planner/statement-plans.js';
 import { generatedTiny } from '../support/generated-tiny.js';
+import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { tinyMetadata } from './fragment-runner.js';
 import { runSql, testSession } from '../engine/engine-helpers.js';
 
@@ -41,5 +43,13 @@ describe('plan shapes: EXPLAIN (TYPE DISTRIBUTED) of windows and UNION', functio
     expect(text.match(/^Fragment \d+ \[[A-Z]+\]$/gm)).to.deep.equal(['Fragment 0 [SINGLE]', 'Fragment 1 [SINGLE]', 'Fragment 2 [SINGLE]', 'Fragment 3 [SOURCE]', 'Fragment 4 [SOURCE]']);
     expect(text.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/g)).to.have.length(4);
     expect(text).to.include('tpch:tiny:nation').and.include('tpch:tiny:lineitem').and.include('tpch:tiny:orders');
+  });
+
+  it('TPC-H Q18: the IN source\'s leaf hashed on its key, its final a HASH fragment broadcast to the join', async () => {
+    const text = await explain(TPCH_QUERIES[17]!.sql);
+    const final = text.split(/\n(?=Fragment \d)/).find((f) => /^Fragment \d+ \[HASH\]$/m.test(f) && f.includes('Output partitioning: BROADCAST []'));
+    expect(final, text).to.not.equal(undefined);
+    expect(final).to.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/);
+    expect(text).to.include('Output partitioning: HASH [vivace_g0]');
   });
 });
