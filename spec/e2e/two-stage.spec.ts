@@ -86,7 +86,7 @@ describe('e2e: two stages across two worker processes (the default, every table 
     }
   });
 
-  it('Q4 and Q18 at tiny: the semi-join source\'s final runs in a HASH stage with tasks on both workers, its rows broadcast', async () => {
+  it('Q4 and Q18 at tiny: the semi-join source\'s final runs in a HASH stage with tasks on both workers, its rows broadcast, or partitioned under PARTITIONED', async () => {
     const metadata = tinyMetadata(() => true);
     for (const n of [4, 18]) {
       const q = TPCH_QUERIES[n - 1]!;
@@ -99,6 +99,13 @@ describe('e2e: two stages across two worker processes (the default, every table 
       const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: headersFor('tiny') });
       const stage = flatten(info.body.outputStage as StageNode).find((s) => s.stageId.endsWith(`.${final[0]!.id}`))!;
       expect(new Set((stage.tasks ?? []).map((t) => t.taskStatus.nodeId)), `Q${n}: the HASH final's workers`).to.deep.equal(new Set(cluster.workerUrls.keys()));
+      // Under PARTITIONED the semi-join itself is partitioned (the workers take PlanChoices.semis 'PARTITIONED').
+      const headers = { ...headersFor('tiny'), 'X-Trino-Session': 'join_distribution_type=PARTITIONED' };
+      const partitioned = await runStatement(cluster.url, q.sql, headers);
+      expect(partitioned.final.stats.state, `Q${n} PARTITIONED: ${JSON.stringify(partitioned.final.error)}`).to.equal('FINISHED');
+      expectSameRows(partitioned.rows, (await runOn(local, q.sql, session({ catalog: 'tpch', schema: 'tiny' }))).rows, `Q${n} PARTITIONED`);
+      const text = String((await runStatement(cluster.url, `EXPLAIN (TYPE DISTRIBUTED) ${q.sql}`, headers)).rows[0]![0]);
+      expect(text, `Q${n} PARTITIONED`).to.include('Output partitioning: HASH [vivace_o0]');
     }
   });
 

@@ -4,6 +4,9 @@
 // SINGLE stage for their sources; run by fragment-runner.ts with 1 and 3 tasks every shape (NOT IN over a
 // source with a NULL key, an empty source, a HAVING that keeps nothing, count(DISTINCT)) gives the one-task
 // answer; a source with ORDER BY ... LIMIT keeps its SINGLE final. EXPLAIN prints it (shapes-explain.spec.ts).
+// Partitioned semi-joins (Trino's DetermineSemiJoinDistributionType): under PARTITIONED, or over the broadcast
+// limit, a WHERE conjunct `column IN (source)` meets the source's rows in a HASH fragment on that column;
+// NOT IN, NOT EXISTS and an IN under OR stay broadcast; every shape keeps the one-task answer.
 import { expect } from 'chai';
 import { parseStatement } from '../../lib/sql/index.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
@@ -111,5 +114,64 @@ describe('planner: grouped semi-join sources finish in a HASH stage', function (
       const expected = unordered(await oneTask(sql));
       expectSameRows(unordered(await runPlan(db(), plan, { tasks: 3, catalog: 'tpch', schema: 'tiny' })), expected, sql);
     }
+  });
+});
+
+describe('planner: semi-joins partitioned with their probe (DetermineSemiJoinDistributionType)', function () {
+  this.timeout(60_000);
+  const db = withTinyDuckDb((connection) => createSmallLakeTables(connection, LAKE, 0.31, 8));
+  const oneTask = (sql: string) => rowsOf(db(), translate(sql, { tasks: 1, catalog: 'tpch', schema: 'tiny' }));
+  const IN_JOIN = `SELECT o.orderpriority, count(*) AS n FROM orders o JOIN lineitem l ON o.orderkey = l.orderkey
+    WHERE l.partkey IN (SELECT ps.partkey FROM partsupp ps WHERE ps.availqty > 5000 GROUP BY ps.partkey HAVING count(*) > 2) GROUP BY 1 ORDER BY 1`;
+  const IN_OR = `SELECT a.k, a.v FROM lake.s.a a WHERE a.v IN (SELECT c.v FROM lake.s.c c GROUP BY c.v HAVING count(*) > 3) OR a.k IS NULL`;
+
+  /** Whether a fragment is a source's final hashed on its column. */
+  const hashedOnSource = (f: PlanFragment) => f.output.kind === 'HASH' && f.output.keys.join() === 'vivace_o0';
+  /** The HASH fragment that evaluates the semi-join: it reads a source's final hashed on vivace_o0. */
+  const semiStage = (plan: DistributedPlan) => {
+    const byId = new Map(plan.fragments.map((f) => [f.id, f]));
+    return plan.fragments.filter((f) => f.partitioning === 'HASH' && f.sources.length === 2 && f.sources.some((x) => hashedOnSource(byId.get(x.fragmentId)!)));
+  };
+
+  const cases = { ...SHAPES, Q4: tpch(4), Q18: tpch(18), IN_JOIN, IN_OR };
+  for (const [name, sql] of Object.entries(cases)) {
+    it(`${name} under PARTITIONED: the one-task answer with 1 and 3 tasks, a worker derives the same fragments`, async () => {
+      const plan = planDistributed(parseStatement(sql), session('PARTITIONED'), metadata)!;
+      expect(plan, 'a distributed plan').to.not.equal(undefined);
+      const partitioned = ['in', 'emptyIn', 'distinct', 'exists', 'Q4', 'Q18', 'IN_JOIN'].includes(name);
+      expect(plan.choices.semis ?? [], name).to.satisfy((semis: unknown[]) => semis.includes('PARTITIONED') === partitioned);
+      expect(semiStage(plan), name).to.have.length(partitioned ? 1 : 0);
+      if (partitioned) {
+        // The probe's rows hashed on the IN's column, beside the source's final hashed on its own.
+        const stage = semiStage(plan)[0]!;
+        const inputs = stage.sources.map((x) => plan.fragments.find((f) => f.id === x.fragmentId)!);
+        const probe = inputs.find((f) => !hashedOnSource(f))!;
+        expect(probe.output.kind).to.equal('HASH');
+        expect(stage.sql).to.match(/ IN \(SELECT \* FROM "vivace_stage"\."exchange"\."f\d+"\)/);
+      }
+      expect(planDistributed(parseStatement(sql), session('PARTITIONED'), metadata, plan.choices)!.fragments).to.deep.equal(plan.fragments);
+      const expected = unordered(await oneTask(sql));
+      for (const tasks of [1, 3]) expectSameRows(unordered(await runPlan(db(), plan, { tasks, catalog: 'tpch', schema: 'tiny' })), expected, `${name} ${tasks}`);
+    });
+  }
+
+  it('AUTOMATIC partitions a source over join_max_broadcast_table_size, broadcasts it under; BROADCAST always broadcasts', () => {
+    const over = planDistributed(parseStatement(tpch(18)), { ...session('AUTOMATIC'), maxBroadcastBytes: 1000 }, metadata)!;
+    expect(over.choices.semis).to.deep.equal(['PARTITIONED']);
+    expect(semiStage(over)).to.have.length(1);
+    for (const s of [session('AUTOMATIC'), session('BROADCAST'), { ...session('BROADCAST'), maxBroadcastBytes: 1000 }]) {
+      const plan = planDistributed(parseStatement(tpch(18)), s, metadata)!;
+      expect(plan.choices.semis).to.deep.equal([true]);
+      expect(semiStage(plan)).to.have.length(0);
+    }
+  });
+
+  it('refuses PARTITIONED choices for a semi-join that cannot run so (NOT IN), and a forced one where it can', () => {
+    const notIn = planDistributed(parseStatement(SHAPES.notIn!), session('PARTITIONED'), metadata)!;
+    expect(notIn.choices.semis).to.deep.equal([true]);
+    expect(planDistributed(parseStatement(SHAPES.notIn!), session(), metadata, { ...notIn.choices, semis: ['PARTITIONED'] })).to.equal(undefined);
+    const q18 = planDistributed(parseStatement(tpch(18)), session(), metadata)!;
+    const forced = planDistributed(parseStatement(tpch(18)), session(), metadata, { ...q18.choices, semis: ['PARTITIONED'] })!;
+    expect(semiStage(forced)).to.have.length(1);
   });
 });

@@ -28,7 +28,8 @@ describe('plan shapes: EXPLAIN (TYPE DISTRIBUTED) of windows and UNION', functio
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const explain = async (sql: string) => String((await runSql(engine, `EXPLAIN (TYPE DISTRIBUTED) ${sql}`, testSession({ catalog: 'tpch', schema: 'tiny' }))).rows[0]![0]);
+  const explain = async (sql: string, properties: Record<string, string> = {}) =>
+    String((await runSql(engine, `EXPLAIN (TYPE DISTRIBUTED) ${sql}`, testSession({ catalog: 'tpch', schema: 'tiny', properties }))).rows[0]![0]);
 
   it('a window: the scan hashed on the partition key, the HASH fragment, the root', async () => {
     const text = await explain('SELECT orderkey, rank() OVER (PARTITION BY custkey ORDER BY totalprice) AS r FROM orders WHERE orderstatus = \'F\' ORDER BY r LIMIT 5');
@@ -51,5 +52,14 @@ describe('plan shapes: EXPLAIN (TYPE DISTRIBUTED) of windows and UNION', functio
     expect(final, text).to.not.equal(undefined);
     expect(final).to.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/);
     expect(text).to.include('Output partitioning: HASH [vivace_g0]');
+  });
+
+  it('TPC-H Q18 under join_distribution_type PARTITIONED: the semi-join in a HASH fragment over both sides hashed, Distribution: PARTITIONED', async () => {
+    const text = await explain(TPCH_QUERIES[17]!.sql, { join_distribution_type: 'PARTITIONED' });
+    const stage = text.split(/\n(?=Fragment \d)/).find((f) => f.includes('SemiJoin'));
+    expect(stage, text).to.match(/^Fragment \d+ \[HASH\]$/m);
+    expect(stage).to.include('Distribution: PARTITIONED');
+    expect(text).to.include('Output partitioning: HASH [vivace_o0]');
+    expect(text).to.not.include('BROADCAST []');
   });
 });
