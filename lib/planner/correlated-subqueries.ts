@@ -55,7 +55,7 @@ export interface CorrelatedConjunct {
 const NUMERIC: ReadonlySet<string> = new Set(['bigint', 'integer', 'smallint', 'tinyint', 'double', 'real', 'decimal']);
 const baseOf = (type: string): string => type.split('(')[0]!.trim();
 /** Whether values of the two types that are equal under `=` hash alike in the exchange. */
-function hashAlike(a: string, b: string): boolean {
+export function hashAlike(a: string, b: string): boolean {
   const [x, y] = [baseOf(a), baseOf(b)];
   return (NUMERIC.has(x) && NUMERIC.has(y)) || a === b || (x === 'varchar' && y === 'varchar');
 }

@@ -27,6 +27,7 @@ import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
 import { partialTopN } from './partial-top-n.js';
 import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
+import { applyPartitionedSemis, partitionableSemis, partitionsSemi, twoStageSemi } from './semi-stages.js';
 
 /**
  * The distributed plan of `statement`, or undefined when it is not a query this planner takes. Without
@@ -95,8 +96,22 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   if (a.semis.sources.length > 0 && [...subs.values()].some((x) => (x.rows.semis?.length ?? 0) > 0)) return undefined;
   const made: PlanChoices = planned.length > 0 ? { ...chosen, derived: planned.map((x) => x.choices) } : chosen;
   // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
-  const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => x.stages !== undefined && x.splits);
-  if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => s !== false && (s !== true || !a.semis.sources[i]!.stages))) return undefined;
+  // A semi-join whose source is too big to broadcast, or under PARTITIONED, partitioned with its probe (semi-stages.ts).
+  const partitionable = partitionableSemis(a, metadata);
+  const partitionableOf = (x: SemiSource) => partitionable.find((p) => p.source === x);
+  const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => {
+    const p = partitionableOf(x);
+    return p && x.splits && partitionsSemi(p, session) ? 'PARTITIONED' as const : x.stages !== undefined && x.splits;
+  });
+  if (semiSplit.length !== a.semis.sources.length || semiSplit.some((s, i) => (s === 'PARTITIONED' ? !partitionableOf(a.semis.sources[i]!) : s !== false && (s !== true || !a.semis.sources[i]!.stages)))) return undefined;
+  // Those conjuncts leave their scans and residuals: they run above the joins.
+  const parted = partitionable.filter((p) => semiSplit[a.semis.sources.indexOf(p.source)] === 'PARTITIONED');
+  for (const p of parted) {
+    for (const list of a.pushed) if (list.includes(p.written)) list.splice(list.indexOf(p.written), 1);
+    const k = a.residuals.findIndex((r) => r.expression === p.written);
+    if (k >= 0) a.residuals.splice(k, 1);
+    need(p.symbol);
+  }
   const choices: PlanChoices = { ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}) };
 
   const scanDraft = (r: PlanRelation, output: OutputPartitioning): Draft => {
@@ -131,7 +146,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   const semiDrafts = new Map<SemiSource, Draft>();
   /**
    * Makes `d` read the semi-join sources `e` reads: each runs once, its rows broadcast; in a SINGLE
-   * fragment, or (an aggregation over one table that splits) in two stages over the table's splits.
+   * fragment, or (an aggregation over one table that splits) in two stages over the table's splits (semi-stages.ts).
    */
   const readSemis = (d: Draft, e: Expression) => {
     for (const source of a.semis.readIn(e)) {
@@ -143,14 +158,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
           semi = subPlan.root;
           semi.output = { kind: 'BROADCAST' };
         } else if (semiSplit[a.semis.sources.indexOf(source)] && stages) {
-          const leaf: Draft = {
-            partitioning: 'SOURCE', scan: { table: stages.table, ...(stages.where ? { where: stages.where } : {}) }, sources: [], output: { kind: 'SINGLE' },
-            from: () => '', where: [], columns: stages.partialColumns, sql: () => stages.leafSql,
-          };
-          semi = {
-            partitioning: 'SINGLE', sources: [leaf], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [],
-            sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(leaf), at))),
-          };
+          semi = twoStageSemi(source.query, stages);
         } else {
           semi = { partitioning: 'SINGLE', sources: [], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [], sql: () => formatSql(source.query) };
         }
@@ -180,6 +188,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     for (const r of a.residuals) if (!applied.has(r)) for (const s of r.symbols) out.add(s);
     for (const c of a.correlated.conjuncts) for (const s of c.symbols) out.add(s);
     for (const o of a.outer) if (!joined.has(o.relation)) for (const s of outerSymbols(o)) out.add(s);
+    for (const p of parted) out.add(p.symbol);
     return [...out].filter((s) => joined.has(relationOfSymbol(s))).sort();
   };
 
@@ -218,9 +227,10 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   // Correlated subqueries once every outer relation is joined, co-partitioned with their tables.
   const correlated = a.correlated.conjuncts;
   if (correlated.length > 0) {
-    const handOn = (from: number) => [...new Set([...a.aboveSymbols, ...correlated.slice(from).flatMap((c) => [...c.symbols])])].sort();
+    const handOn = (from: number) => [...new Set([...a.aboveSymbols, ...correlated.slice(from).flatMap((c) => [...c.symbols]), ...parted.map((p) => p.symbol)])].sort();
     probe = applyCorrelated(probe, correlated, handOn, correlatedSplit);
   }
+  if (parted.length > 0) probe = applyPartitionedSemis(probe, parted, (from) => [...new Set([...a.aboveSymbols, ...parted.slice(from).map((p) => p.symbol)])].sort());
 
   // The query's own work over the joined rows: partial aggregation in the last join's tasks and the final
   // in the root when it splits so, else all of it in the root.

@@ -56,8 +56,11 @@ export interface PlanChoices {
   joins: readonly ('BROADCAST' | 'PARTITIONED')[];
   /** Whether each relation (by position) is read over its splits (SOURCE) or whole by one task (SINGLE). */
   split: readonly boolean[];
-  /** Whether each semi-join's subquery (in the query's order) runs in two stages over its table's splits. */
-  semis?: readonly boolean[];
+  /**
+   * Whether each semi-join's subquery (in the query's order) runs in two stages over its table's splits;
+   * 'PARTITIONED': so, and partitioned with its probe rather than broadcast (semi-stages.ts).
+   */
+  semis?: readonly (boolean | 'PARTITIONED')[];
   /** Whether each table of a correlated subquery (correlated-subqueries.ts, in the query's order) is read over its splits. */
   correlated?: readonly boolean[];
   /** Each derived table's sub-plan choices, in the FROM's order (outer-joins.ts), at most MAX_SUB_PLAN_DEPTH deep. */

@@ -188,12 +188,12 @@ function choicesOf(raw: unknown, path: string, depth: number): PlanChoices {
   if (!Array.isArray(joins) || joins.length > MAX_FRAGMENTS || !joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED')) throw bad(`${path}.joins must be an array of at most ${MAX_FRAGMENTS} of 'BROADCAST' and 'PARTITIONED'`);
   if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`${path}.order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
   if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`${path}.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
-  if (semis !== undefined && (!Array.isArray(semis) || semis.length > MAX_FRAGMENTS || !semis.every((b) => typeof b === 'boolean'))) throw bad(`${path}.semis must be an array of at most ${MAX_FRAGMENTS} booleans`);
+  if (semis !== undefined && (!Array.isArray(semis) || semis.length > MAX_FRAGMENTS || !semis.every((b) => typeof b === 'boolean' || b === 'PARTITIONED'))) throw bad(`${path}.semis must be an array of at most ${MAX_FRAGMENTS} booleans and 'PARTITIONED'`);
   if (correlated !== undefined && (!Array.isArray(correlated) || correlated.length > MAX_FRAGMENTS || !correlated.every((b) => typeof b === 'boolean'))) throw bad(`${path}.correlated must be an array of at most ${MAX_FRAGMENTS} booleans`);
   if (derived !== undefined && (!Array.isArray(derived) || derived.length > MAX_FRAGMENTS || depth >= MAX_SUB_PLAN_DEPTH)) throw bad(`${path}.derived must be an array of at most ${MAX_FRAGMENTS} plan choices, ${MAX_SUB_PLAN_DEPTH} levels deep`);
   return {
     joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[],
-    ...(semis === undefined ? {} : { semis: semis as boolean[] }),
+    ...(semis === undefined ? {} : { semis: semis as (boolean | 'PARTITIONED')[] }),
     ...(correlated === undefined ? {} : { correlated: correlated as boolean[] }),
     ...(derived === undefined ? {} : { derived: (derived as unknown[]).map((d, i) => choicesOf(d, `${path}.derived[${i}]`, depth + 1)) }),
   };

@@ -3,7 +3,7 @@
 // at tiny answer as DuckDB in process does (Q1 and Q6 in two stages, leaves on both workers), and a
 // worker killed with SIGKILL while its leaf of Q1 at sf1 runs leaves the answer right (the leaf runs
 // again on the other). Outer joins and Q13, Q15, Q11 run in HASH stages on both workers under either
-// forced join distribution.
+// forced join distribution; Q4's and Q18's semi-join sources finish in HASH stages on both workers.
 // The workers read the shared tpch cache (a link from this run's data directory), so sf1 is not
 // generated here; the spec skips what needs sf1 when the cache has none.
 import { expect } from 'chai';
@@ -83,6 +83,29 @@ describe('e2e: two stages across two worker processes (the default, every table 
       expect(stages.slice(1).map(fragmentOf).sort((x, y) => x - y), `Q${n}: a stage per fragment`).to.deep.equal(plan.fragments.slice(1).map((f) => f.id).sort((x, y) => x - y));
       const stage = stages.find((s) => fragmentOf(s) === hashed[0]!.id)!;
       expect(new Set((stage.tasks ?? []).map((t) => t.taskStatus.nodeId)), `Q${n}: the HASH stage's workers`).to.deep.equal(new Set(cluster.workerUrls.keys()));
+    }
+  });
+
+  it('Q4 and Q18 at tiny: the semi-join source\'s final runs in a HASH stage with tasks on both workers, its rows broadcast, or partitioned under PARTITIONED', async () => {
+    const metadata = tinyMetadata(() => true);
+    for (const n of [4, 18]) {
+      const q = TPCH_QUERIES[n - 1]!;
+      const plan = distributedPlanFor(q.sql, session({ catalog: 'tpch', schema: 'tiny' }), metadata)!;
+      const final = plan.fragments.filter((f) => f.partitioning === 'HASH' && f.output.kind === 'BROADCAST');
+      expect(final, `Q${n}: the source's HASH final (semi-stages.ts)`).to.have.length(1);
+      const result = await runStatement(cluster.url, q.sql, headersFor('tiny'));
+      expect(result.final.stats.state, `Q${n}: ${JSON.stringify(result.final.error)}`).to.equal('FINISHED');
+      expectSameRows(result.rows, (await runOn(local, q.sql, session({ catalog: 'tpch', schema: 'tiny' }))).rows, `Q${n}`);
+      const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: headersFor('tiny') });
+      const stage = flatten(info.body.outputStage as StageNode).find((s) => s.stageId.endsWith(`.${final[0]!.id}`))!;
+      expect(new Set((stage.tasks ?? []).map((t) => t.taskStatus.nodeId)), `Q${n}: the HASH final's workers`).to.deep.equal(new Set(cluster.workerUrls.keys()));
+      // Under PARTITIONED the semi-join itself is partitioned (the workers take PlanChoices.semis 'PARTITIONED').
+      const headers = { ...headersFor('tiny'), 'X-Trino-Session': 'join_distribution_type=PARTITIONED' };
+      const partitioned = await runStatement(cluster.url, q.sql, headers);
+      expect(partitioned.final.stats.state, `Q${n} PARTITIONED: ${JSON.stringify(partitioned.final.error)}`).to.equal('FINISHED');
+      expectSameRows(partitioned.rows, (await runOn(local, q.sql, session({ catalog: 'tpch', schema: 'tiny' }))).rows, `Q${n} PARTITIONED`);
+      const text = String((await runStatement(cluster.url, `EXPLAIN (TYPE DISTRIBUTED) ${q.sql}`, headers)).rows[0]![0]);
+      expect(text, `Q${n} PARTITIONED`).to.include('Output partitioning: HASH [vivace_o0]');
     }
   });
 

@@ -142,11 +142,12 @@ describe('distributed planner: join queries cut into fragments', function () {
     const lineitem = plan.fragments.find((f) => f.scan?.table.table === 'lineitem')!;
     expect(lineitem.sources.map((s) => s.fragmentId)).to.include(part.id);
     expect(lineitem.sql).to.include(`IN (SELECT * FROM "vivace_stage"."exchange"."f${part.id}")`);
-    // The NOT IN subquery aggregates customer, which splits: two stages, its final rows broadcast.
+    // The NOT IN subquery groups customer, which splits: two stages, its final in a HASH stage on the group
+    // key (semi-stages.ts), every bucket's rows broadcast.
     const leaf = plan.fragments.find((f) => f.scan?.table.table === 'customer')!;
     const final = plan.fragments.find((f) => f.sources.some((s) => s.fragmentId === leaf.id))!;
-    expect(leaf.output).to.deep.equal({ kind: 'SINGLE' });
-    expect(final).to.include({ partitioning: 'SINGLE' });
+    expect(leaf.output).to.deep.equal({ kind: 'HASH', keys: ['vivace_g0'] });
+    expect(final).to.include({ partitioning: 'HASH' });
     expect(final.output).to.deep.equal({ kind: 'BROADCAST' });
     expect(plan.choices.semis).to.deep.equal([false, true]);
     expect(planDistributed(parseStatement(SEMI), session(), metadata, { ...plan.choices, semis: [true, true] }), 'a subquery without two stages').to.equal(undefined);

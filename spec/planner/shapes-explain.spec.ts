@@ -1,4 +1,5 @@
-// EXPLAIN prints the plans of windows and UNION (window-stages.ts, union-stages.ts) as it prints a join's:
+// EXPLAIN prints the plans of windows and UNION (window-stages.ts, union-stages.ts) as it prints a join's,
+// and a grouped semi-join source's HASH final (semi-stages.ts):
 // Trino's fragments through the engine's distributedPlan hook (statement-plans.ts asks those planners first).
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import { distributedPlanFor } from '../../lib/planner/statement-plans.js';
 import { generatedTiny } from '../support/generated-tiny.js';
+import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { tinyMetadata } from './fragment-runner.js';
 import { runSql, testSession } from '../engine/engine-helpers.js';
 
@@ -26,7 +28,8 @@ describe('plan shapes: EXPLAIN (TYPE DISTRIBUTED) of windows and UNION', functio
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const explain = async (sql: string) => String((await runSql(engine, `EXPLAIN (TYPE DISTRIBUTED) ${sql}`, testSession({ catalog: 'tpch', schema: 'tiny' }))).rows[0]![0]);
+  const explain = async (sql: string, properties: Record<string, string> = {}) =>
+    String((await runSql(engine, `EXPLAIN (TYPE DISTRIBUTED) ${sql}`, testSession({ catalog: 'tpch', schema: 'tiny', properties }))).rows[0]![0]);
 
   it('a window: the scan hashed on the partition key, the HASH fragment, the root', async () => {
     const text = await explain('SELECT orderkey, rank() OVER (PARTITION BY custkey ORDER BY totalprice) AS r FROM orders WHERE orderstatus = \'F\' ORDER BY r LIMIT 5');
@@ -41,5 +44,22 @@ describe('plan shapes: EXPLAIN (TYPE DISTRIBUTED) of windows and UNION', functio
     expect(text.match(/^Fragment \d+ \[[A-Z]+\]$/gm)).to.deep.equal(['Fragment 0 [SINGLE]', 'Fragment 1 [SINGLE]', 'Fragment 2 [SINGLE]', 'Fragment 3 [SOURCE]', 'Fragment 4 [SOURCE]']);
     expect(text.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/g)).to.have.length(4);
     expect(text).to.include('tpch:tiny:nation').and.include('tpch:tiny:lineitem').and.include('tpch:tiny:orders');
+  });
+
+  it('TPC-H Q18: the IN source\'s leaf hashed on its key, its final a HASH fragment broadcast to the join', async () => {
+    const text = await explain(TPCH_QUERIES[17]!.sql);
+    const final = text.split(/\n(?=Fragment \d)/).find((f) => /^Fragment \d+ \[HASH\]$/m.test(f) && f.includes('Output partitioning: BROADCAST []'));
+    expect(final, text).to.not.equal(undefined);
+    expect(final).to.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/);
+    expect(text).to.include('Output partitioning: HASH [vivace_g0]');
+  });
+
+  it('TPC-H Q18 under join_distribution_type PARTITIONED: the semi-join in a HASH fragment over both sides hashed, Distribution: PARTITIONED', async () => {
+    const text = await explain(TPCH_QUERIES[17]!.sql, { join_distribution_type: 'PARTITIONED' });
+    const stage = text.split(/\n(?=Fragment \d)/).find((f) => f.includes('SemiJoin'));
+    expect(stage, text).to.match(/^Fragment \d+ \[HASH\]$/m);
+    expect(stage).to.include('Distribution: PARTITIONED');
+    expect(text).to.include('Output partitioning: HASH [vivace_o0]');
+    expect(text).to.not.include('BROADCAST []');
   });
 });

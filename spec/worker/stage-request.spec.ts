@@ -77,7 +77,7 @@ describe('task request: stage', () => {
       kind: 'fragment', fragmentId: 1,
       inputs: [{ fragmentId: 2, tasks: [{ uri: 'http://127.0.0.1:8081', taskId: 'q.2.0.0' }], bucket: 1, buckets: 2 }, { fragmentId: 3, tasks: [{ uri: 'http://127.0.0.1:8082', taskId: 'q.3.0.0' }] }],
       output: { kind: 'HASH', buckets: 4 },
-      choices: { order: [1, 0, 2], joins: ['PARTITIONED', 'BROADCAST'], split: [true, false, true], semis: [true, false], correlated: [false, true], derived: [{ order: [0, 1], joins: ['BROADCAST'], split: [false, true], correlated: [true] }] },
+      choices: { order: [1, 0, 2], joins: ['PARTITIONED', 'BROADCAST'], split: [true, false, true], semis: [true, false, 'PARTITIONED'], correlated: [false, true], derived: [{ order: [0, 1], joins: ['BROADCAST'], split: [false, true], correlated: [true] }] },
     };
     expect(read(stage).stage).to.deep.equal(stage);
     const leaf = { kind: 'fragment', fragmentId: 2, splits: [{ file: 'orders/orders-00001.parquet', slice: 0, slices: 1 }], inputs: [], output: { kind: 'SINGLE' } };
@@ -99,6 +99,7 @@ describe('task request: stage', () => {
       { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, 'yes'] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, true], semis: [1] } },
+      { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, true], semis: ['BROADCAST'] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, true], correlated: [true, 0] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: [{ order: [0], joins: [], split: [true], correlated: 'yes' }] } },
       // A derived table's choices are checked alike, and nest only so deep.
