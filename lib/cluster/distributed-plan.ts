@@ -49,7 +49,7 @@ const metadataOf = new WeakMap<PlanConnectors, ReturnType<typeof plannerMetadata
  * choices that order and split nothing; the planner's always split some relation.
  */
 export function distributedPlanOf(sql: string, session: Session, connectors: PlanConnectors, choices?: PlanChoices): DistributedPlan | undefined {
-  if (choices === undefined || choices.split.length === 0) {
+  if (choices === undefined || (choices.split.length === 0 && choices.branches === undefined)) {
     const stages = cachedStages(sql, session, connectors.splittable);
     if (stages) return fragmentsOfStages(stages);
     if (choices !== undefined) return undefined;

@@ -84,7 +84,8 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
   }
   const split = given ? given.split : entries.map((e) => e.layout.splits);
   if (split.length !== entries.length || !split.some((s) => s === true)) return undefined;
-  if (given && (given.order.length > 0 || given.joins.length > 0)) return undefined;
+  // A gathered plan orders and joins nothing, and has no sub-plans or branches.
+  if (given && (given.order.length > 0 || given.joins.length > 0 || Object.keys(given).some((k) => k !== 'order' && k !== 'joins' && k !== 'split'))) return undefined;
 
   const sources: PlanFragment[] = entries.map((e, i) => {
     // Every column the statement could name of it (namedColumns: a superset).

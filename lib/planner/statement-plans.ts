@@ -67,7 +67,8 @@ export function distributedPlanFor(sql: string, session: Session, metadata: Plan
     const planner = plannerSessionOf(session);
     // Windows and UNION first (union-stages.ts); one table's query they do not take runs as before.
     const shaped = planShapes(statement, planner, metadata, choices);
-    if (shaped || !joins) return shaped;
+    // A union's choices (branches) are for union-stages.ts alone.
+    if (shaped || !joins || choices?.branches) return shaped;
     // A join plan's choices order its relations; a gathered plan's order none.
     if (choices) return choices.order.length > 0 ? planDistributed(statement, planner, metadata, choices) : planGathered(statement, planner, metadata, choices);
     return planDistributed(statement, planner, metadata) ?? planGathered(statement, planner, metadata);
