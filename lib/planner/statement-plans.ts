@@ -1,6 +1,9 @@
-// The distributed plan of a statement's text in a session, as the coordinator and each worker ask for it:
-// the join planner's when it takes the query, else the gathered plan (each table read in its own fragment,
-// the rest in the root). Every statement asks (SELECT 1 too), so whether a text names two tables at all is
+// The distributed plan of a statement's text in a session, as the coordinator and each worker ask for it
+// (after one table's two stages, lib/cluster/distributed-plan.ts): windows over one table and set
+// operations first (union-stages.ts, window-stages.ts), then, for a query naming two tables or more, the
+// join planner's when it takes the query (distributed-planner.ts: joins, subqueries, derived tables,
+// WITH), else the gathered plan (gather-planner.ts: each table read in its own fragment, the rest in the
+// root). A worker is given the coordinator's choices and asks the planner they name. Every statement asks (SELECT 1 too), so whether a text names two tables at all is
 // kept by text: only such a query is analysed against the catalogs' metadata (which changes: a lake
 // table's files and columns), and that analysis is not kept.
 import { parseStatement, walk, type Statement } from '../sql/index.js';

@@ -7,7 +7,8 @@
 // SINGLE to the root, which unions their exchange tables and applies the query's ORDER BY and LIMIT. The
 // branches' fragments run side by side (the scheduler starts every fragment whose sources are done). A
 // branch whose own operation is DISTINCT keeps its distinct rows (a partial DISTINCT); the root's set
-// operations do the rest.
+// operations do the rest. A worker is told how each branch was planned: PlanChoices.branches holds each
+// branch's kind and its planner's own choices (sub-plans and correlated subqueries included).
 import { isDeepStrictEqual } from 'node:util';
 import {
   formatSql, mapTree, parseStatement, walk,
