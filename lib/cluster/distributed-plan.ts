@@ -10,6 +10,7 @@ import type { Session } from '../protocol/types.js';
 import { cachedStages, type StagePlan } from '../planner/aggregate-stages.js';
 import { distributedPlanFor } from '../planner/statement-plans.js';
 import type { Connectors } from '../connectors/connectors.js';
+import type { QueryListings } from '../connectors/connector.types.js';
 import { plannerMetadataOf } from './planner-metadata.js';
 
 /** What distributedPlanOf reads of the node's connectors: which split, and each table's layout. */
@@ -40,21 +41,18 @@ export function fragmentsOfStages(stages: StagePlan): DistributedPlan {
   return plan;
 }
 
-/** The metadata view of each Connectors (a node keeps one set; a dynamic catalog change makes another). */
-const metadataOf = new WeakMap<PlanConnectors, ReturnType<typeof plannerMetadataOf>>();
-
 /**
  * The statement's distributed plan, or undefined when it runs as one task. `choices`: the coordinator's
  * (a worker is given them); absent on the coordinator, which makes them. The two stages answer with
- * choices that order and split nothing; the planner's always split some relation.
+ * choices that order and split nothing; the planner's always split some relation. `listings`: what the
+ * connectors list while the query is planned (the coordinator's stagedQuery reads its scans' splits from
+ * them too); absent, this plan's own, so a table the planner asks about again is listed once.
  */
-export function distributedPlanOf(sql: string, session: Session, connectors: PlanConnectors, choices?: PlanChoices): DistributedPlan | undefined {
-  if (choices === undefined || choices.split.length === 0) {
+export function distributedPlanOf(sql: string, session: Session, connectors: PlanConnectors, choices?: PlanChoices, listings: QueryListings = new Map()): DistributedPlan | undefined {
+  if (choices === undefined || (choices.split.length === 0 && choices.branches === undefined)) {
     const stages = cachedStages(sql, session, connectors.splittable);
     if (stages) return fragmentsOfStages(stages);
     if (choices !== undefined) return undefined;
   }
-  let metadata = metadataOf.get(connectors);
-  if (!metadata) metadataOf.set(connectors, (metadata = plannerMetadataOf(connectors)));
-  return distributedPlanFor(sql, session, metadata, choices);
+  return distributedPlanFor(sql, session, plannerMetadataOf(connectors, listings), choices);
 }

@@ -16,7 +16,7 @@ import { PlanAbortController } from '../engine/plan-abort.js';
 import type { OutputColumn, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { Connectors } from '../connectors/connectors.js';
-import type { ScanSplits, Split } from '../connectors/connector.types.js';
+import type { QueryListings, ScanSplits, Split } from '../connectors/connector.types.js';
 import type { DistributedPlan, PlanFragment } from '../planner/fragment.types.js';
 import { distributedPlanOf } from './distributed-plan.js';
 import { splitsOf } from './stage-sql.js';
@@ -70,12 +70,14 @@ export interface StagedQuery {
  */
 export function stagedQuery(sql: string, session: Session, connectors: Connectors): StagedQuery | undefined {
   if (session.transactionId !== undefined && session.transactionId !== 'NONE') return undefined;
-  const plan = distributedPlanOf(sql, session, connectors);
+  // One listing of each lake table serves the planner's layout and the scans' splits (QueryListings).
+  const listings: QueryListings = new Map();
+  const plan = distributedPlanOf(sql, session, connectors, undefined, listings);
   if (!plan || plan.fragments.length < 2 || plan.fragments[0]?.id !== 0 || plan.fragments[0].partitioning !== 'SINGLE') return undefined;
   const splits = new Map<number, ScanSplits>();
   for (const fragment of plan.fragments) {
     if (!fragment.scan) continue;
-    const files = connectors.of(fragment.scan.table.catalog)?.scanSplits?.(fragment.scan.table, fragment.scan.where, MAX_STAGE_ITEMS);
+    const files = connectors.of(fragment.scan.table.catalog)?.scanSplits?.(fragment.scan.table, fragment.scan.where, MAX_STAGE_ITEMS, listings);
     if (!files) return undefined;
     splits.set(fragment.id, files);
   }

@@ -69,7 +69,7 @@ export interface CatalogConnector {
    * undefined when the scan runs as one task (too little data, no such table, more than `maxSplits`).
    * Absent: the catalog's tables never split.
    */
-  scanSplits?(table: ScannedTable, where: Expression | undefined, maxSplits: number): ScanSplits | undefined;
+  scanSplits?(table: ScannedTable, where: Expression | undefined, maxSplits: number, listings?: QueryListings): ScanSplits | undefined;
   /**
    * Worker: DuckDB SQL reading the rows of `splits` of `table`, with its columns; each split is checked to
    * be a file of the table here (a request naming another file is refused).
@@ -79,8 +79,16 @@ export interface CatalogConnector {
    * Planner (coordinator and workers): a table's columns and size, for a catalog every worker reads alike;
    * undefined for a table it does not have. Absent: its tables are never planned in fragments.
    */
-  tableLayout?(table: ScannedTable): TableLayout | undefined;
+  tableLayout?(table: ScannedTable, listings?: QueryListings): TableLayout | undefined;
 }
+
+/**
+ * What connectors listed while one query is planned and its splits chosen (the coordinator's stagedQuery
+ * makes one per statement, distributedPlanOf one per plan): a lake table's files, listed once for its
+ * layout, serve each of its scans' splits. Keyed by the connector (its catalog's name first); nothing in
+ * it outlives the query, so no clock decides when a listing is stale.
+ */
+export type QueryListings = Map<string, unknown>;
 
 /** Options of the connectors a node builds from its catalog set. */
 export interface ConnectorOptions {

@@ -6,7 +6,8 @@
 // (the leaf emits each (keys, x) once) and the root counts x, as Trino's partial aggregation over
 // distinct values does; all of them must count the same x. Only what decomposes exactly is planned so:
 // one table, no join, subquery, window, other DISTINCT aggregate, grouping set, OFFSET or parameter;
-// anything else is undefined and runs as one task. Both stages are printed from trees (sql-formatter.ts) and parsed again, so each is a
+// anything else is undefined here (windows over one table are window-stages.ts's; joins, subqueries and
+// set operations the other planners', which reuse these stages over joined rows or a branch). Both stages are printed from trees (sql-formatter.ts) and parsed again, so each is a
 // plain Trino query the DuckDB printer translates like any other.
 import {
   childrenOf, formatSql, mapTree, parseExpression, parseStatement, walk,

@@ -11,7 +11,7 @@
 // one task, and every aggregate, EXISTS, IN, NULL (a NULL x matches no row anywhere) and empty-group answer
 // is the one-task answer. Values equal under `=` hash alike: the exchange hashes numeric keys as DOUBLE
 // (stage-runner.ts), and a pair of keys of other types must be of one type. A subquery with no such
-// equality stays gathered (gather-planner.ts).
+// equality stays gathered (gather-planner.ts), as does one beside an outer join (query-analysis.ts).
 import { formatSql, mapTree, parseStatement, walk, type AliasedRelation, type Expression, type Identifier, type Node, type Query, type Table } from '../sql/index.js';
 import { fold } from '../sql/names.js';
 import { quoteIdentifier } from '../sql/sql-formatter.js';

@@ -2,6 +2,10 @@
 // filters and computes columns (TPC-H Q7, Q8, Q9: `SELECT ..., sum(volume) FROM (SELECT ... FROM joins
 // WHERE ...) AS shipping GROUP BY ...`): the outer query's references to the derived table's columns read
 // the inner select items' expressions, so the inner joins are planned as if written in the outer query.
+// WITH queries are written inline at each reference as Trino inlines them (inlineWith), the references
+// sharing one query the join planner plans once (derived-relations.ts); a recursive WITH, a WITH inside a
+// subquery, or one read twice that sums or averages without grouping is not inlined (the gathered plan or
+// one task takes the query).
 import { mapTree, walk, type Expression, type Node, type Query, type QuerySpecification, type Relation, type WithQuery } from '../sql/index.js';
 import { fold } from '../sql/names.js';
 import { callsAggregate } from './plan-trees.js';

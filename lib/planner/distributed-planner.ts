@@ -3,12 +3,18 @@
 // order join-order.ts chooses, each join either in the probe side's tasks with the build side broadcast
 // to them, or in a new hash-partitioned fragment fed by both sides hashed on the join keys (Trino's
 // REPLICATED and PARTITIONED joins). Above the last join the query's own work runs as a query over one
-// table of the joined rows: its aggregation split into partial (in the last join's tasks) and final (in
-// the root) as aggregate-stages.ts splits it, or, when it does not split, all of it in the root. Outer
-// joins follow the inner ones as written (outer-joins.ts); a derived table that groups is a sub-plan whose
-// rows feed the query above in its own tasks (derived-relations.ts). What this planner does not take
-// (correlated subqueries, windows, set operations, SELECT *, tables one worker holds) is undefined here
-// and runs as before. The query as read is query-analysis.ts's, the
+// table of the joined rows: its aggregation split into partial (in the last join's tasks) and final (in a
+// HASH stage on its group keys, hash-final.ts, or in the root without keys) as aggregate-stages.ts splits
+// it, or, when it does not split, all of it in the root, with a partial TopN under ORDER BY ... LIMIT
+// (partial-top-n.ts). Outer joins follow the inner ones as written (outer-joins.ts); a derived table that
+// only filters and computes is merged into the query above and WITH queries are inlined (derived-tables.ts);
+// a derived table that groups is a sub-plan whose rows feed the query above in its own tasks
+// (derived-relations.ts); a stand-alone IN, EXISTS or scalar subquery in WHERE or HAVING is a broadcast
+// semi-join (semi-joins.ts); a subquery correlated by an equality runs co-partitioned with the outer rows
+// (correlated-subqueries.ts). What this planner does not take (windows, set operations, SELECT *, a
+// correlated subquery with no such equality or beside an outer join, a FROM mixing inner and outer joins
+// otherwise, tables one worker holds) is undefined here: union-stages.ts, window-stages.ts or the gathered
+// plan (gather-planner.ts) may take it (statement-plans.ts). The query as read is query-analysis.ts's, the
 // fragments while built fragment-drafts.ts's.
 import { formatSql, parseStatement, type Expression, type Query, type Statement } from '../sql/index.js';
 import { quoteIdentifier } from '../sql/sql-formatter.js';

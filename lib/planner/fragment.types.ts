@@ -65,6 +65,22 @@ export interface PlanChoices {
   correlated?: readonly boolean[];
   /** Each derived table's sub-plan choices, in the FROM's order (outer-joins.ts), at most MAX_SUB_PLAN_DEPTH deep. */
   derived?: readonly PlanChoices[];
+  /** A set operation's branches in the query's order (union-stages.ts); the union's own order, joins and split are then empty. */
+  branches?: readonly BranchChoices[];
+}
+
+/**
+ * How a set operation's branch is planned, which a worker is told (its layouts need not split as the
+ * coordinator's do): over one table's splits (its windows, two aggregation stages or a scan), whole in
+ * one task, by the join planner, or gathered.
+ */
+export const BRANCH_KINDS = ['fixed', 'single', 'join', 'gathered'] as const;
+export type BranchKind = (typeof BRANCH_KINDS)[number];
+
+/** A branch's kind and the choices its planner made, every field kept (derived, correlated, ...). */
+export interface BranchChoices {
+  kind: BranchKind;
+  choices: PlanChoices;
 }
 
 /** Most levels of sub-plans (derived tables in derived tables) a plan has; a deeper query is gathered. */

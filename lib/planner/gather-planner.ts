@@ -1,9 +1,17 @@
-// The plan of a query the join planner does not take (subqueries, outer joins, derived tables, windows,
-// set operations) over tables every worker reads alike: each table it names is read in a fragment of its
-// own, over its splits on every worker, keeping only the columns the statement could name, and the root
-// runs the statement with each table standing for its fragment's rows (Trino gathers a source stage into
-// a SINGLE stage the same way when a plan cannot be split further). Correct for any such query: a table's
-// rows are the same rows wherever they are read, and every reference keeps its alias.
+// The plan of a query naming tables that the other planners leave (statement-plans.ts asks here last):
+// windows over joins, SELECT * over joins, a correlated subquery with no equality to the outer rows or
+// beside an outer join (correlated-subqueries.ts, query-analysis.ts), a FROM mixing inner and outer joins
+// other than inner ones first (outer-joins.ts), a WITH the join planner does not inline (derived-tables.ts),
+// TPC-H Q22 unless customer splits, and a set operation's branch none of those take (union-stages.ts).
+// Inner and outer joins, stand-alone and equality-correlated subqueries, grouped derived tables and WITH
+// are the join planner's (distributed-planner.ts); windows over one table window-stages.ts's; set
+// operations union-stages.ts's. Not taken here either (one task): a recursive WITH, a parameter, a table
+// function, column aliases on a table, hidden columns, `TABLE t` as a query. Over tables every worker
+// reads alike, each table it names is read in a fragment of its own, over its splits on every worker,
+// keeping only the columns the statement could name, and the root runs the statement with each table
+// standing for its fragment's rows (Trino gathers a source stage into a SINGLE stage the same way when a
+// plan cannot be split further). Correct for any such query: a table's rows are the same rows wherever
+// they are read, and every reference keeps its alias.
 import {
   mapTree, walk,
   type AliasedRelation, type Expression, type Node, type Relation, type Statement, type Table,
@@ -84,7 +92,8 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
   }
   const split = given ? given.split : entries.map((e) => e.layout.splits);
   if (split.length !== entries.length || !split.some((s) => s === true)) return undefined;
-  if (given && (given.order.length > 0 || given.joins.length > 0)) return undefined;
+  // A gathered plan orders and joins nothing, and has no sub-plans or branches.
+  if (given && (given.order.length > 0 || given.joins.length > 0 || Object.keys(given).some((k) => k !== 'order' && k !== 'joins' && k !== 'split'))) return undefined;
 
   const sources: PlanFragment[] = entries.map((e, i) => {
     // Every column the statement could name of it (namedColumns: a superset).

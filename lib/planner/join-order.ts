@@ -77,7 +77,7 @@ function distribution(buildBytes: number | undefined, session: PlannerSession): 
 
 /** Whether `choices` (from the coordinator) fit a query of `relations` relations. */
 export function validChoices(choices: PlanChoices, relations: number, splitsElsewhere = false): boolean {
-  if (choices.order.length !== relations || choices.joins.length !== relations - 1 || choices.split.length !== relations) return false;
+  if (choices.order.length !== relations || choices.joins.length !== relations - 1 || choices.split.length !== relations || choices.branches !== undefined) return false;
   if ((!splitsElsewhere && !choices.split.some((s) => s === true)) || choices.split.some((s) => typeof s !== 'boolean')) return false;
   const seen = new Set<number>();
   for (const i of choices.order) {

@@ -2,7 +2,8 @@
 // against the tables' layouts (column-resolution.ts) into each table's pushed-down conjuncts, the equi-join
 // edges between tables, the residual conditions, the stand-alone subqueries (semi-joins.ts), and the query's
 // own work above the joins rewritten over the joined rows (JOINED), its columns as symbols. A query this
-// cannot read so (windows, SELECT *, ...) is undefined here.
+// cannot read so (windows, SELECT *, set operations, a correlated subquery beside an outer join, ...) is
+// undefined here.
 import { formatSql, type Expression, type Node, type Query, type QuerySpecification, type SelectItem, type Statement } from '../sql/index.js';
 import { fold } from '../sql/names.js';
 import type { ScannedTable } from '../connectors/connector.types.js';

@@ -1,6 +1,9 @@
-// The distributed plan of a statement's text in a session, as the coordinator and each worker ask for it:
-// the join planner's when it takes the query, else the gathered plan (each table read in its own fragment,
-// the rest in the root). Every statement asks (SELECT 1 too), so whether a text names two tables at all is
+// The distributed plan of a statement's text in a session, as the coordinator and each worker ask for it
+// (after one table's two stages, lib/cluster/distributed-plan.ts): windows over one table and set
+// operations first (union-stages.ts, window-stages.ts), then, for a query naming two tables or more, the
+// join planner's when it takes the query (distributed-planner.ts: joins, subqueries, derived tables,
+// WITH), else the gathered plan (gather-planner.ts: each table read in its own fragment, the rest in the
+// root). A worker is given the coordinator's choices and asks the planner they name. Every statement asks (SELECT 1 too), so whether a text names two tables at all is
 // kept by text: only such a query is analysed against the catalogs' metadata (which changes: a lake
 // table's files and columns), and that analysis is not kept.
 import { parseStatement, walk, type Statement } from '../sql/index.js';
@@ -67,7 +70,8 @@ export function distributedPlanFor(sql: string, session: Session, metadata: Plan
     const planner = plannerSessionOf(session);
     // Windows and UNION first (union-stages.ts); one table's query they do not take runs as before.
     const shaped = planShapes(statement, planner, metadata, choices);
-    if (shaped || !joins) return shaped;
+    // A union's choices (branches) are for union-stages.ts alone.
+    if (shaped || !joins || choices?.branches) return shaped;
     // A join plan's choices order its relations; a gathered plan's order none.
     if (choices) return choices.order.length > 0 ? planDistributed(statement, planner, metadata, choices) : planGathered(statement, planner, metadata, choices);
     return planDistributed(statement, planner, metadata) ?? planGathered(statement, planner, metadata);

@@ -7,7 +7,9 @@
 // SINGLE to the root, which unions their exchange tables and applies the query's ORDER BY and LIMIT. The
 // branches' fragments run side by side (the scheduler starts every fragment whose sources are done). A
 // branch whose own operation is DISTINCT keeps its distinct rows (a partial DISTINCT); the root's set
-// operations do the rest.
+// operations do the rest. A worker is told how each branch was planned: PlanChoices.branches holds each
+// branch's kind and its planner's own choices (sub-plans and correlated subqueries included).
+import { isDeepStrictEqual } from 'node:util';
 import {
   formatSql, mapTree, parseStatement, walk,
   type Identifier, type Node, type Query, type QueryBody, type QuerySpecification, type SelectItem, type Statement,
@@ -21,7 +23,9 @@ import { planGathered } from './gather-planner.js';
 import { relationsOf } from './column-resolution.js';
 import { callsAggregate, sameTable, tableNode } from './plan-trees.js';
 import { expandedStar, ONE_SPLIT_CHOICES, oneSplit, planWindowed } from './window-stages.js';
-import { EXCHANGE_CATALOG, EXCHANGE_SCHEMA, exchangeTableOf, type DistributedPlan, type PlanChoices, type PlanFragment } from './fragment.types.js';
+import {
+  EXCHANGE_CATALOG, EXCHANGE_SCHEMA, exchangeTableOf, type BranchChoices, type BranchKind, type DistributedPlan, type PlanChoices, type PlanFragment,
+} from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
 /** Whether a query may be such a shape (a window, a set operation): its text is then never kept as no join. */
@@ -50,7 +54,7 @@ const NOT_A_SCAN: ReadonlySet<string> = new Set([
 const REFUSED: ReadonlySet<string> = new Set(['Parameter', 'TableFunctionInvocation', 'Unnest', 'Lateral', 'With']);
 
 const unionName = (i: number) => `vivace_u${i}`;
-/** The most fragments, and entries of each choices list, a task request carries (lib/cluster/task-protocol.ts MAX_FRAGMENTS). */
+/** The most fragments, plan choices (sub-plans, branches) and entries of each choices list a task request carries (lib/cluster/task-protocol.ts MAX_FRAGMENTS). */
 const MAX_WIRE = 256;
 
 /** A branch's plan with its own fragment ids (root 0) and the choices that give it back on a worker. */
@@ -148,29 +152,16 @@ function wholeTables(query: Query, session: PlannerSession, metadata: PlannerMet
 /** The SINGLE plan of a branch read whole by one task. */
 const SINGLE_CHOICES: PlanChoices = { order: [], joins: [], split: [false] };
 
-/**
- * How a branch is planned, as its choices carry it to a worker (a worker's layouts need not split as the
- * coordinator's do, so it is told): over one table's splits (fixedBranch), whole in one task, by the join
- * planner, gathered.
- */
-const KINDS = ['fixed', 'single', 'join', 'gathered'] as const;
-type BranchKind = (typeof KINDS)[number];
-
-/** The choices fields unionChoices carries for a branch: a plan whose choices hold more (a subplan's) is not taken. */
-const CARRIED: ReadonlySet<string> = new Set(['order', 'joins', 'split', 'semis']);
-const carried = (plan: DistributedPlan | undefined): DistributedPlan | undefined =>
-  (plan && Object.keys(plan.choices).every((k) => CARRIED.has(k)) ? plan : undefined);
-
 /** A branch's plan: with `given`, the one that kind and those choices give, else the planners' own. */
-function planBranch(query: Query, session: PlannerSession, metadata: PlannerMetadata, given?: { kind: BranchKind; choices: PlanChoices }): (BranchPlan & { kind: BranchKind }) | undefined {
+function planBranch(query: Query, session: PlannerSession, metadata: PlannerMetadata, given?: BranchChoices): (BranchPlan & { kind: BranchKind }) | undefined {
   const kind = given?.kind;
   // A branch over one table's splits, or read whole, has but one set of choices.
-  if ((kind === 'fixed' && !oneSplit(given!.choices)) || (kind === 'single' && (given!.choices.split.length !== 1 || given!.choices.split[0] !== false))) return undefined;
+  if ((kind === 'fixed' && !oneSplit(given!.choices)) || (kind === 'single' && !isDeepStrictEqual(given!.choices, SINGLE_CHOICES))) return undefined;
   const fixed = kind === undefined || kind === 'fixed' ? fixedBranch(query, session, metadata, kind === 'fixed') : undefined;
   if (fixed) return { ...fixed, kind: 'fixed' };
-  const join = kind === undefined || kind === 'join' ? carried(planDistributed(query, session, metadata, given?.choices)) : undefined;
+  const join = kind === undefined || kind === 'join' ? planDistributed(query, session, metadata, given?.choices) : undefined;
   if (join) return { ...join, kind: 'join' };
-  const gathered = kind === undefined || kind === 'gathered' ? carried(planGathered(query, session, metadata, given?.choices)) : undefined;
+  const gathered = kind === undefined || kind === 'gathered' ? planGathered(query, session, metadata, given?.choices) : undefined;
   if (gathered) return { ...gathered, kind: 'gathered' };
   const tables = kind === undefined || kind === 'single' ? wholeTables(query, session, metadata) : undefined;
   if (!tables) return undefined;
@@ -178,46 +169,23 @@ function planBranch(query: Query, session: PlannerSession, metadata: PlannerMeta
 }
 
 /**
- * The branches' choices one after another, each branch's `order` led by a header: its kind, the length of
- * its `split` and of its `semis` (its `order` and `joins` follow from its kind and split: a join orders
- * every relation); a worker reads them back with branchChoices.
+ * The branches' choices a worker is given, or undefined when `given` is no union's of `count` branches:
+ * the union's own lists are empty, its branches listed one by one.
  */
-function unionChoices(branches: readonly { kind: BranchKind; choices: PlanChoices }[]): PlanChoices {
-  const semis = branches.flatMap((b) => b.choices.semis ?? []);
-  return {
-    order: branches.flatMap((b) => [KINDS.indexOf(b.kind), b.choices.split.length, (b.choices.semis ?? []).length, ...b.choices.order]),
-    joins: branches.flatMap((b) => b.choices.joins),
-    split: branches.flatMap((b) => b.choices.split),
-    ...(semis.length > 0 ? { semis } : {}),
-  };
+function branchChoices(given: PlanChoices, count: number): readonly BranchChoices[] | undefined {
+  const own = given.order.length + given.joins.length + given.split.length + (given.semis ?? []).length + (given.correlated ?? []).length + (given.derived ?? []).length;
+  return own === 0 && given.branches?.length === count ? given.branches : undefined;
 }
 
-/** The branches' kinds and choices unionChoices wrote, or undefined when `given` is not `count` branches so written. */
-function branchChoices(given: PlanChoices, count: number): { kind: BranchKind; choices: PlanChoices }[] | undefined {
-  const out: { kind: BranchKind; choices: PlanChoices }[] = [];
-  let order = 0;
-  let joins = 0;
-  let split = 0;
-  let semis = 0;
-  for (let b = 0; b < count; b++) {
-    const [k, splits, semiCount] = given.order.slice(order, order + 3);
-    const kind = k === undefined ? undefined : KINDS[k];
-    if (kind === undefined || splits === undefined || semiCount === undefined) return undefined;
-    const ordered = kind === 'join' ? splits : 0;
-    const joined = kind === 'join' ? splits - 1 : 0;
-    const allSemis = given.semis ?? [];
-    const choices: PlanChoices = {
-      order: given.order.slice(order + 3, order + 3 + ordered), joins: given.joins.slice(joins, joins + joined), split: given.split.slice(split, split + splits),
-      ...(semiCount > 0 ? { semis: allSemis.slice(semis, semis + semiCount) } : {}),
-    };
-    order += 3 + ordered;
-    joins += joined;
-    split += splits;
-    semis += semiCount;
-    out.push({ kind, choices });
-  }
-  const fits = order === given.order.length && joins === given.joins.length && split === given.split.length && semis === (given.semis ?? []).length;
-  return fits ? out : undefined;
+/** Whether choices fit a task request: each list and the count of choices (sub-plans, branches) at most MAX_WIRE (task-request.ts). */
+function fitsWire(choices: PlanChoices): boolean {
+  let count = 0;
+  const fits = (c: PlanChoices): boolean => {
+    count++;
+    const lists = [c.order, c.joins, c.split, c.semis ?? [], c.correlated ?? [], c.derived ?? [], c.branches ?? []];
+    return count <= MAX_WIRE && lists.every((l) => l.length <= MAX_WIRE) && (c.derived ?? []).every(fits) && (c.branches ?? []).every((b) => fits(b.choices));
+  };
+  return fits(choices);
 }
 
 /** `sql` with each exchange table f{n} named f{ids(n)}. */
@@ -321,10 +289,10 @@ export function planUnion(statement: Statement, session: PlannerSession, metadat
   };
   const tables: ScannedTable[] = [];
   for (const t of plans.flatMap((p) => p.tables)) if (!tables.some((x) => sameTable(x, t))) tables.push(t);
-  const choices = unionChoices(plans);
+  const choices: PlanChoices = { order: [], joins: [], split: [], branches: plans.map((p) => ({ kind: p.kind, choices: p.choices })) };
   const all = [root, ...roots, ...fragments];
-  // A task request names at most 256 fragments and choices of each kind (task-protocol.ts MAX_FRAGMENTS).
-  if ([all, choices.order, choices.joins, choices.split, choices.semis ?? []].some((list) => list.length > MAX_WIRE)) return undefined;
+  // A task request names at most 256 fragments and choices (task-protocol.ts MAX_FRAGMENTS).
+  if (all.length > MAX_WIRE || !fitsWire(choices)) return undefined;
   return { fragments: all, choices, tables };
 }
 

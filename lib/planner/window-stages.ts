@@ -36,7 +36,8 @@ export const ONE_SPLIT_CHOICES: PlanChoices = { order: [], joins: [], split: [tr
 
 /** Whether `given` is ONE_SPLIT_CHOICES (a worker's copy of the coordinator's). */
 export const oneSplit = (given: PlanChoices): boolean =>
-  given.order.length === 0 && given.joins.length === 0 && given.split.length === 1 && given.split[0] === true && (given.semis ?? []).length === 0;
+  given.order.length === 0 && given.joins.length === 0 && given.split.length === 1 && given.split[0] === true && (given.semis ?? []).length === 0
+  && (given.correlated ?? []).length === 0 && (given.derived ?? []).length === 0 && given.branches === undefined;
 
 const outputName = (i: number) => `vivace_o${i}`;
 const sortName = (j: number) => `vivace_s${j}`;

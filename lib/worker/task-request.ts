@@ -7,7 +7,7 @@ import type { HeaderPrefix, Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { MAX_BUCKETS, MAX_FRAGMENTS, MAX_STAGE_ITEMS, type FragmentInput, type FragmentStage, type StageInput, type SystemSnapshot, type TaskPlanRequest, type TaskSplit, type TaskStage } from '../cluster/task-protocol.js';
-import { MAX_SUB_PLAN_DEPTH, type PlanChoices } from '../planner/fragment.types.js';
+import { BRANCH_KINDS, MAX_SUB_PLAN_DEPTH, type BranchChoices, type PlanChoices } from '../planner/fragment.types.js';
 
 /** Task ids are Trino's `{queryId}.{stage}.{partition}.{attempt}`: short and plain. */
 export const MAX_TASK_ID_LENGTH = 256;
@@ -177,26 +177,40 @@ function fragmentOf(raw: Json): FragmentStage {
       stage.output = { kind: 'HASH', buckets: output.buckets };
     } else throw bad("stage.output.kind must be 'SINGLE', 'BROADCAST' or 'HASH'");
   }
-  if (raw.choices !== undefined && raw.choices !== null) stage.choices = choicesOf(raw.choices, 'stage.choices', 0);
+  if (raw.choices !== undefined && raw.choices !== null) stage.choices = choicesOf(raw.choices, 'stage.choices', 0, { left: MAX_FRAGMENTS }, true);
   return stage;
 }
 
-/** Plan choices checked for shape; the planner checks that they fit the statement (join-order.ts validChoices). */
-function choicesOf(raw: unknown, path: string, depth: number): PlanChoices {
+/**
+ * Plan choices checked for shape; the planner checks that they fit the statement (join-order.ts validChoices).
+ * Bounded: MAX_FRAGMENTS choices in all (each is a plan of at least one fragment), sub-plans
+ * MAX_SUB_PLAN_DEPTH deep, and a union's branches (BRANCH_KINDS) only at the top, holding none of their own.
+ */
+function choicesOf(raw: unknown, path: string, depth: number, budget: { left: number }, top: boolean): PlanChoices {
+  if (--budget.left < 0) throw bad(`stage.choices must hold at most ${MAX_FRAGMENTS} plan choices in all`);
   const choices = isObject(raw) ? raw : {};
-  const { joins, order, split, semis, correlated, derived } = choices;
+  const { joins, order, split, semis, correlated, derived, branches } = choices;
   if (!Array.isArray(joins) || joins.length > MAX_FRAGMENTS || !joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED')) throw bad(`${path}.joins must be an array of at most ${MAX_FRAGMENTS} of 'BROADCAST' and 'PARTITIONED'`);
   if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`${path}.order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
   if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`${path}.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
   if (semis !== undefined && (!Array.isArray(semis) || semis.length > MAX_FRAGMENTS || !semis.every((b) => typeof b === 'boolean' || b === 'PARTITIONED'))) throw bad(`${path}.semis must be an array of at most ${MAX_FRAGMENTS} booleans and 'PARTITIONED'`);
   if (correlated !== undefined && (!Array.isArray(correlated) || correlated.length > MAX_FRAGMENTS || !correlated.every((b) => typeof b === 'boolean'))) throw bad(`${path}.correlated must be an array of at most ${MAX_FRAGMENTS} booleans`);
   if (derived !== undefined && (!Array.isArray(derived) || derived.length > MAX_FRAGMENTS || depth >= MAX_SUB_PLAN_DEPTH)) throw bad(`${path}.derived must be an array of at most ${MAX_FRAGMENTS} plan choices, ${MAX_SUB_PLAN_DEPTH} levels deep`);
+  if (branches !== undefined && (!top || !Array.isArray(branches) || branches.length === 0 || branches.length > MAX_FRAGMENTS || !branches.every(isObject))) throw bad(`${path}.branches must be an array of 1 to ${MAX_FRAGMENTS} objects, in the top choices only`);
   return {
     joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[],
     ...(semis === undefined ? {} : { semis: semis as (boolean | 'PARTITIONED')[] }),
     ...(correlated === undefined ? {} : { correlated: correlated as boolean[] }),
-    ...(derived === undefined ? {} : { derived: (derived as unknown[]).map((d, i) => choicesOf(d, `${path}.derived[${i}]`, depth + 1)) }),
+    ...(derived === undefined ? {} : { derived: (derived as unknown[]).map((d, i) => choicesOf(d, `${path}.derived[${i}]`, depth + 1, budget, false)) }),
+    ...(branches === undefined ? {} : { branches: (branches as Json[]).map((b, i) => branchOf(b, `${path}.branches[${i}]`, budget)) }),
   };
+}
+
+/** A union's branch: its kind and its choices (a plan of its own, from depth 0). */
+function branchOf(raw: Json, path: string, budget: { left: number }): BranchChoices {
+  const kind = BRANCH_KINDS.find((k) => k === raw.kind);
+  if (kind === undefined) throw bad(`${path}.kind must be one of ${BRANCH_KINDS.map((k) => `'${k}'`).join(', ')}`);
+  return { kind, choices: choicesOf(raw.choices, `${path}.choices`, 0, budget, false) };
 }
 
 function sessionOf(raw: unknown): Session {

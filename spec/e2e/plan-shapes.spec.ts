@@ -66,4 +66,12 @@ describe('e2e: more plan shapes in stages across two worker processes', function
     await expectStaged(`SELECT custkey AS c FROM orders WHERE orderpriority = '1-URGENT' INTERSECT SELECT custkey FROM orders WHERE orderstatus = 'F'
       EXCEPT SELECT suppkey FROM lineitem WHERE quantity = 50 ORDER BY c`, 3, true);
   });
+
+  it('UNION ALL of branches whose join plans carry sub-plans and a correlated subquery: the workers derive them from the branches\' choices', async () => {
+    await expectStaged(`SELECT t.n AS k, count(*) AS c FROM (SELECT o.custkey, count(*) AS n FROM orders o GROUP BY o.custkey) AS t GROUP BY t.n
+      UNION ALL SELECT p.size, count(*) FROM part p, partsupp ps WHERE p.partkey = ps.partkey AND ps.availqty > 9000
+        AND p.retailprice > (SELECT min(l.extendedprice) / 10 FROM lineitem l WHERE l.partkey = p.partkey AND l.quantity > 49) GROUP BY 1
+      UNION ALL SELECT c.nationkey, count(x.c) FROM customer c LEFT JOIN (SELECT o.custkey AS k, count(*) AS c FROM orders o GROUP BY o.custkey) AS x
+        ON x.k = c.custkey GROUP BY 1 ORDER BY k, c`, 8, true);
+  });
 });

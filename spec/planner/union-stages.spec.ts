@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { parseStatement } from '../../lib/sql/index.js';
 import { planUnion } from '../../lib/planner/union-stages.js';
 import type { PlannerMetadata, PlannerSession } from '../../lib/planner/planner.types.js';
+import type { PlanChoices } from '../../lib/planner/fragment.types.js';
 import { tinyMetadata, withTinyDuckDb } from './fragment-runner.js';
 import { planAnswers, randomInts, randomLetters, withLakeDuckDb } from './lake-tables.js';
 
@@ -20,6 +21,12 @@ const MIXED = `SELECT orderpriority AS k, count(*) AS n FROM orders GROUP BY ord
   UNION ALL SELECT name, nationkey FROM nation WHERE regionkey = 1
   UNION ALL SELECT o.orderpriority, count(*) FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey WHERE l.quantity > 49 GROUP BY 1
   ORDER BY k, n`;
+
+/** Branches whose join plans carry sub-plans (a grouped derived table, an outer join to one) and a correlated subquery. */
+const SUB_PLANS = `SELECT t.n AS k, count(*) AS c FROM (SELECT o.custkey, count(*) AS n FROM orders o GROUP BY o.custkey) AS t GROUP BY t.n
+  UNION ALL SELECT p.size, count(*) FROM part p, partsupp ps WHERE p.partkey = ps.partkey AND ps.availqty > 9000
+    AND p.retailprice > (SELECT min(l.extendedprice) / 10 FROM lineitem l WHERE l.partkey = p.partkey AND l.quantity > 49) GROUP BY 1
+  UNION ALL SELECT c.nationkey, count(x.c) FROM customer c LEFT JOIN (SELECT o.custkey AS k, count(*) AS c FROM orders o GROUP BY o.custkey) AS x ON x.k = c.custkey GROUP BY 1`;
 
 describe('union stages: each branch planned on its own, unioned in the root', function () {
   this.timeout(120_000);
@@ -46,6 +53,7 @@ describe('union stages: each branch planned on its own, unioned in the root', fu
       sql: 'SELECT * FROM orders WHERE totalprice > 400000 UNION ALL SELECT o.* FROM orders o WHERE orderkey < 100 ORDER BY orderkey LIMIT 20',
       ordered: true,
     },
+    'branches planned with sub-plans and a correlated subquery': { sql: SUB_PLANS, ordered: false },
     'a branch of windows beside a scan': {
       sql: `SELECT custkey, rank() OVER (PARTITION BY custkey ORDER BY orderkey) AS r FROM orders WHERE custkey < 40
         UNION ALL SELECT orderkey, linenumber FROM lineitem WHERE orderkey < 40`,
@@ -77,8 +85,32 @@ describe('union stages: each branch planned on its own, unioned in the root', fu
       expect(planUnion(parseStatement(MIXED), session(), tinyMetadata(() => false), plan.choices), `${mode} on a worker`).to.deep.equal(plan);
     }
     const partitioned = planUnion(parseStatement(MIXED), session('PARTITIONED'), metadata)!;
-    expect(partitioned.choices.joins).to.deep.equal(['PARTITIONED']);
+    expect(partitioned.choices.branches![3]!.choices.joins).to.deep.equal(['PARTITIONED']);
+    // The union's own lists stay empty; each branch says its kind and carries its planner's choices.
     expect(planUnion(parseStatement(MIXED), session('PARTITIONED'), metadata, { ...partitioned.choices, split: [true] })).to.equal(undefined);
+    expect(partitioned.choices.branches!.map((b) => b.kind)).to.deep.equal(['fixed', 'fixed', 'single', 'join']);
+    const branches = partitioned.choices.branches!;
+    for (const wrong of [
+      { ...partitioned.choices, branches: branches.slice(1) },
+      { ...partitioned.choices, branches: [...branches, branches[0]!] },
+      { ...partitioned.choices, branches: branches.map((b, i) => (i === 2 ? { ...b, kind: 'fixed' as const } : b)) },
+      { ...partitioned.choices, branches: branches.map((b, i) => (i === 0 ? { ...b, choices: { ...b.choices, derived: [b.choices] } } : b)) },
+      { ...partitioned.choices, branches: branches.map((b, i) => (i === 3 ? { ...b, choices: { ...b.choices, branches } } : b)) },
+      { ...partitioned.choices, branches: branches.map((b, i) => (i === 3 ? { ...b, choices: { ...b.choices, joins: ['BROADCAST' as const, 'BROADCAST' as const] } } : b)) },
+      { ...partitioned.choices, semis: [true] },
+    ]) expect(planUnion(parseStatement(MIXED), session('PARTITIONED'), metadata, wrong), JSON.stringify(wrong)).to.equal(undefined);
+  });
+
+  it('keeps every field of a branch\'s choices (sub-plans, correlated subqueries): a worker derives the same fragments', () => {
+    const plan = planUnion(parseStatement(SUB_PLANS), session(), metadata)!;
+    const branches = plan.choices.branches!;
+    expect(branches.map((b) => b.kind)).to.deep.equal(['join', 'join', 'join']);
+    expect(branches.map((b) => Object.keys(b.choices).filter((k) => k === 'derived' || k === 'correlated'))).to.deep.equal([['derived'], ['correlated'], ['derived']]);
+    const sent = JSON.parse(JSON.stringify(plan.choices)) as PlanChoices;
+    expect(planUnion(parseStatement(SUB_PLANS), session(), tinyMetadata(() => false), sent)).to.deep.equal(plan);
+    // A branch's sub-plan choices that do not fit its query.
+    const dropped = { ...sent, branches: sent.branches!.map((b, i) => (i === 0 ? { ...b, choices: { ...b.choices, derived: [] } } : b)) };
+    expect(planUnion(parseStatement(SUB_PLANS), session(), metadata, dropped)).to.equal(undefined);
   });
 
   it('keeps a partial TopN in each branch under ORDER BY ... LIMIT over output columns, and none for an expression', () => {
@@ -97,8 +129,8 @@ describe('union stages: each branch planned on its own, unioned in the root', fu
       'SELECT orderkey FROM orders UNION ALL SELECT a FROM memory.default.t',
       'SELECT nationkey FROM nation UNION ALL SELECT regionkey FROM region',
       'SELECT orderkey FROM orders UNION ALL SELECT orderkey FROM lineitem ORDER BY 1 OFFSET 2',
-      // More branches than a task request carries choices for (3 per branch in the order).
-      Array.from({ length: 90 }, (_, i) => `SELECT orderkey FROM orders WHERE custkey = ${i}`).join(' UNION ALL '),
+      // More branches than a task request carries fragments for.
+      Array.from({ length: 256 }, (_, i) => `SELECT orderkey FROM orders WHERE custkey = ${i}`).join(' UNION ALL '),
     ]) expect(planUnion(parseStatement(sql), session(), metadata), sql).to.equal(undefined);
   });
 });

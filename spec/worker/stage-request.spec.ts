@@ -6,6 +6,9 @@ import { parseTaskPlanRequest } from '../../lib/worker/task-request.js';
 import { MAX_BUCKETS, MAX_FRAGMENTS, MAX_STAGE_ITEMS } from '../../lib/cluster/task-protocol.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
 import { session } from './worker-support.js';
+import { distributedPlanFor } from '../../lib/planner/statement-plans.js';
+import { MAX_SUB_PLAN_DEPTH } from '../../lib/planner/fragment.types.js';
+import { tinyMetadata } from '../planner/fragment-runner.js';
 
 const read = (stage: unknown) => parseTaskPlanRequest(JSON.parse(JSON.stringify({ queryId: 'q', sql: 'SELECT 1', session: session(), stage })), 10_000);
 
@@ -85,7 +88,23 @@ describe('task request: stage', () => {
     expect(read({ kind: 'fragment', fragmentId: 0 }).stage).to.deep.equal({ kind: 'fragment', fragmentId: 0, inputs: [] });
   });
 
+  it('reads a union\'s branches, each with its kind and its planner\'s choices, and a worker derives the coordinator\'s fragments from them', () => {
+    const sql = `SELECT orderpriority AS k, count(*) AS n FROM orders GROUP BY 1 UNION ALL SELECT name, nationkey FROM nation
+      UNION ALL SELECT t.n, count(*) FROM (SELECT o.custkey, count(*) AS n FROM orders o GROUP BY o.custkey) AS t GROUP BY t.n
+      UNION ALL SELECT p.size, count(*) FROM part p, partsupp ps WHERE p.partkey = ps.partkey AND ps.availqty > 9000
+        AND p.retailprice > (SELECT min(l.extendedprice) / 10 FROM lineitem l WHERE l.partkey = p.partkey AND l.quantity > 49) GROUP BY 1`;
+    const tiny = session({ catalog: 'tpch', schema: 'tiny' });
+    const plan = distributedPlanFor(sql, tiny, tinyMetadata((t) => t === 'orders' || t === 'lineitem'))!;
+    expect(plan.choices.branches!.map((b) => b.kind)).to.deep.equal(['fixed', 'single', 'join', 'join']);
+    const stage = { kind: 'fragment', fragmentId: 3, inputs: [], output: { kind: 'SINGLE' }, choices: plan.choices };
+    const sent = read(stage).stage as { choices: typeof plan.choices };
+    expect(sent).to.deep.equal(stage);
+    // The worker's own layouts split nothing: the choices say how each branch was planned.
+    expect(distributedPlanFor(sql, tiny, tinyMetadata(() => false), sent.choices)).to.deep.equal(plan);
+  });
+
   it('refuses a fragment task out of bounds: ids, bucket counts, a bucket out of range, odd outputs and choices', () => {
+    const one = { order: [], joins: [], split: [true] };
     const input = (extra: Record<string, unknown>) => ({ kind: 'fragment', fragmentId: 1, inputs: [{ fragmentId: 2, tasks: [{ uri: 'http://h:1', taskId: 'q.2.0.0' }], ...extra }] });
     for (const stage of [
       { kind: 'fragment' }, { kind: 'fragment', fragmentId: -1 }, { kind: 'fragment', fragmentId: MAX_FRAGMENTS }, { kind: 'fragment', fragmentId: 1.5 },
@@ -107,6 +126,15 @@ describe('task request: stage', () => {
       { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: {} } },
       { kind: 'fragment', fragmentId: 1, choices: Array.from({ length: 10 }).reduce<Record<string, unknown>>((inner) => ({ order: [0], joins: [], split: [true], derived: [inner] }), { order: [0], joins: [], split: [true] }) },
       { kind: 'fragment', fragmentId: 1, choices: { order: Array.from({ length: MAX_FRAGMENTS + 1 }, (_, i) => i % 10), joins: [], split: [] } },
+      // A union's branches: a kind of BRANCH_KINDS, choices checked alike, 1 to MAX_FRAGMENTS of them, at the top only, MAX_FRAGMENTS choices in all.
+      ...[
+        [], {}, [{ kind: 'join' }], [{ kind: 'other', choices: one }], [{ kind: 'fixed', choices: { ...one, split: ['yes'] } }], ['fixed'],
+        [{ kind: 'join', choices: { ...one, branches: [{ kind: 'fixed', choices: one }] } }],
+        Array.from({ length: MAX_FRAGMENTS + 1 }, () => ({ kind: 'fixed', choices: one })),
+        Array.from({ length: MAX_FRAGMENTS / 2 }, () => ({ kind: 'join', choices: { ...one, derived: [one] } })),
+        [{ kind: 'join', choices: Array.from({ length: MAX_SUB_PLAN_DEPTH + 1 }).reduce<Record<string, unknown>>((inner) => ({ ...one, derived: [inner] }), one) }],
+      ].map((branches) => ({ kind: 'fragment', fragmentId: 1, choices: { order: [], joins: [], split: [], branches } })),
+      { kind: 'fragment', fragmentId: 1, choices: { ...one, derived: [{ ...one, branches: [{ kind: 'fixed', choices: one }] }] } },
       { kind: 'fragment', fragmentId: 1, splits: [] }, { kind: 'fragment', fragmentId: 1, inputs: [{ fragmentId: 2, tasks: [{ uri: 'file:///etc/passwd', taskId: 'q' }] }] },
     ]) {
       const err = refusal(stage);

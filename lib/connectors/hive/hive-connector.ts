@@ -1,13 +1,14 @@
 // The hive connector as the planner and the workers ask it: a scan's splits are its table's data files,
-// listed now (other nodes and tools write the tree), pruned by the query's partition predicate and cut
-// into byte ranges as Trino's HiveSplitSource (hive-splits.ts); a worker reads the row groups that start
-// in its ranges. The root is one path on every node (a shared mount in a cluster of machines): shared.
+// listed for each query (other nodes and tools write the tree, so no listing outlives its query; the
+// planner's layout and the scans' splits share one, QueryListings), pruned by the query's partition
+// predicate and cut into byte ranges as Trino's HiveSplitSource (hive-splits.ts); a worker reads the row
+// groups that start in its ranges. The root is one path on every node (a shared mount in a cluster of machines): shared.
 import type { HiveCatalogConfig } from '../catalog.types.js';
-import type { CatalogConnector, ConnectorOptions } from '../connector.types.js';
+import type { CatalogConnector, ConnectorOptions, ScannedTable } from '../connector.types.js';
 import { HiveCatalog, type ResolvedHiveTable } from './hive-catalog.js';
 import { prestoTypeOfHive } from './hive-types.js';
 import { formatType } from '../../protocol/presto-type.js';
-import { hiveSplitSourceSql, hiveTableSplits } from './hive-splits.js';
+import { hiveSplitSourceSql, hiveTableListing, hiveTableSplits, type HiveTableListing } from './hive-splits.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 
 /**
@@ -25,25 +26,31 @@ export function hiveConnector(config: HiveCatalogConfig, options: ConnectorOptio
     listed !== undefined && listed.splits.length > 0 && listed.splits.length <= maxSplits && listed.bytes >= minBytes;
   // A worker's reading view of the catalog (its metastore, its tables' files), made on its first split.
   let catalog: HiveCatalog | undefined;
+  const listingKey = (table: ScannedTable) => `${config.name}\u0000${table.schema}\u0000${table.table}`;
   return {
     catalog: config.name,
     connector: 'hive',
     shared: true,
-    scanSplits(table, where, maxSplits) {
-      const listed = hiveTableSplits(config, table.schema, table.table, where);
+    scanSplits(table, where, maxSplits, listings) {
+      // The query's listing when its planner asked for the table's layout; else listed here, pruned first.
+      const listing = listings?.get(listingKey(table)) as HiveTableListing | undefined;
+      const listed = hiveTableSplits(config, table.schema, table.table, where, listing);
       if (!splits(listed, maxSplits)) return undefined;
       const cut = listed.splits.map((s) => ({ file: s.file, slice: 0, slices: 1, start: s.start, length: s.length }));
       return { names: [...new Set(cut.map((s) => s.file))], splits: cut };
     },
-    tableLayout(table) {
-      let resolved: ResolvedHiveTable | undefined;
+    tableLayout(table, listings) {
+      const key = listingKey(table);
+      if (listings && !listings.has(key)) listings.set(key, hiveTableListing(config, table.schema, table.table));
+      const listing = listings ? listings.get(key) as HiveTableListing | undefined : hiveTableListing(config, table.schema, table.table);
+      let resolved: ResolvedHiveTable | undefined = listing?.resolved;
       try {
-        resolved = new HiveCatalog(config, []).resolve(table.schema, table.table);
+        resolved ??= new HiveCatalog(config, []).resolve(table.schema, table.table);
       } catch {
         return undefined;
       }
       if (!resolved) return undefined;
-      const listed = hiveTableSplits(config, table.schema, table.table);
+      const listed = listing && hiveTableSplits(config, table.schema, table.table, undefined, listing);
       return {
         columns: [...resolved.dataColumns, ...resolved.partitionColumns].map((c) => ({ name: c.name, type: formatType(prestoTypeOfHive(c.hive)) })),
         splits: splits(listed, MAX_LAYOUT_SPLITS),

@@ -5,7 +5,7 @@
 // ParquetMetadata) and the file's own columns from its footer, through the same SQL as the table's view.
 import { relative, join } from 'node:path';
 import type { HiveCatalogConfig } from '../catalog.types.js';
-import { HiveCatalog } from './hive-catalog.js';
+import { HiveCatalog, type ResolvedHiveTable } from './hive-catalog.js';
 import { tableReadSql, type ReadableTable } from './hive-read-sql.js';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import type { Expression } from '../../sql/ast.js';
@@ -78,9 +78,10 @@ const SPLITTABLE = new Set(['PARQUET']);
 /**
  * The table's splits for the leaf stage: its files pruned by the WHERE clause, cut by the catalog's split
  * sizes, with their bytes and partitions; undefined for a table that is not there or not readable.
+ * `listing`: the query's listing of the table (hiveTableListing), pruned in memory instead of listed again.
  */
-export function hiveTableSplits(config: HiveCatalogConfig, schema: string, table: string, where?: Expression): { splits: ByteSplit[]; bytes: number; partitions: number } | undefined {
-  const listed = hiveTableFiles(config, schema, table, where);
+export function hiveTableSplits(config: HiveCatalogConfig, schema: string, table: string, where?: Expression, listing?: HiveTableListing): { splits: ByteSplit[]; bytes: number; partitions: number } | undefined {
+  const listed = listing ? listedTableFiles(config, listing, where) : hiveTableFiles(config, schema, table, where);
   if (!listed) return undefined;
   const files = listed.files.map((file, i) => ({ file, size: listed.sizes[i]! }));
   return { splits: cutSplits(files, SPLITTABLE.has(listed.format), config), bytes: listed.bytes, partitions: listed.partitions };
@@ -88,27 +89,66 @@ export function hiveTableSplits(config: HiveCatalogConfig, schema: string, table
 
 const PATH_COLUMN: { name: string; hive: HiveType } = { name: '$path', hive: { name: 'varchar', numbers: [], children: [], fields: [] } };
 
+type TableFiles = { files: string[]; sizes: number[]; bytes: number; partitions: number; format: string };
+
 /** The table's data files relative to its location, and their bytes; undefined for a table that is not there or not readable. */
-export function hiveTableFiles(config: HiveCatalogConfig, schema: string, table: string, where?: Expression): { files: string[]; sizes: number[]; bytes: number; partitions: number; format: string } | undefined {
+export function hiveTableFiles(config: HiveCatalogConfig, schema: string, table: string, where?: Expression): TableFiles | undefined {
   const catalog = new HiveCatalog(config, []);
   try {
     const resolved = catalog.resolve(schema, table);
     if (!resolved) return undefined;
     // Partitions the WHERE clause rules out are neither listed nor split (their files are never named to a worker).
-    const { table: readable, files: listed } = catalog.readable(resolved, partitionFilter(where, resolved.partitionColumns));
-    // Then files by "$path" (local:///<path under the root>, as the hidden column reads), tested as a varchar.
-    const onPath = partitionFilter(where, [PATH_COLUMN]);
-    const files = listed.filter((f) => onPath([`local:///${relative(config.root, f.path)}`]));
-    return {
-      files: files.map((f) => relative(resolved.location, f.path)),
-      sizes: files.map((f) => f.size),
-      format: readable.properties.format,
-      bytes: files.reduce((sum, f) => sum + f.size, 0),
-      partitions: readable.partitions.length,
-    };
+    const { table: readable, files } = catalog.readable(resolved, partitionFilter(where, resolved.partitionColumns));
+    return onPath(config, resolved.location, readable.properties.format, files, readable.partitions.length, where);
   } catch {
     return undefined;
   }
+}
+
+/** The files of `listed` whose "$path" (local:///<path under the root>, as the hidden column reads) the WHERE leaves, tested as a varchar. */
+function onPath(config: HiveCatalogConfig, location: string, format: string, listed: readonly { path: string; size: number }[], partitions: number, where: Expression | undefined): TableFiles {
+  const keep = partitionFilter(where, [PATH_COLUMN]);
+  const files = listed.filter((f) => keep([`local:///${relative(config.root, f.path)}`]));
+  return {
+    files: files.map((f) => relative(location, f.path)),
+    sizes: files.map((f) => f.size),
+    format,
+    bytes: files.reduce((sum, f) => sum + f.size, 0),
+    partitions,
+  };
+}
+
+/**
+ * Every partition and data file of a table, listed once for a query on the coordinator (hive-connector.ts
+ * keeps it in the query's listings): the planner's layout and each scan's splits read it, a scan's WHERE
+ * pruning it in memory (listedTableFiles) as hiveTableFiles prunes before listing.
+ */
+export interface HiveTableListing {
+  resolved: ResolvedHiveTable;
+  format: string;
+  partitions: readonly { values: readonly (string | null)[]; files: readonly string[] }[];
+  files: readonly { path: string; size: number }[];
+}
+
+/** The table's listing, or undefined for a table that is not there or not readable. */
+export function hiveTableListing(config: HiveCatalogConfig, schema: string, table: string): HiveTableListing | undefined {
+  const catalog = new HiveCatalog(config, []);
+  try {
+    const resolved = catalog.resolve(schema, table);
+    if (!resolved) return undefined;
+    const { table: readable, files } = catalog.readable(resolved);
+    return { resolved, format: readable.properties.format, partitions: readable.partitions, files };
+  } catch {
+    return undefined;
+  }
+}
+
+/** hiveTableFiles from a listing: the partitions, then the files, the WHERE leaves. */
+export function listedTableFiles(config: HiveCatalogConfig, listing: HiveTableListing, where?: Expression): TableFiles {
+  const keep = partitionFilter(where, listing.resolved.partitionColumns);
+  const kept = listing.partitions.filter((p) => keep(p.values));
+  const paths = new Set(kept.flatMap((p) => p.files));
+  return onPath(config, listing.resolved.location, listing.format, listing.files.filter((f) => paths.has(f.path)), kept.length, where);
 }
 
 /** The first and end row of slice `slice` of `slices` of a file's row groups: whole row groups, each in one slice. */
