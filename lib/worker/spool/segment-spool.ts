@@ -140,6 +140,16 @@ export class SegmentSpool {
     this.entries.delete(name);
     this.usedBytes -= entry.bytes;
     // After its write settles (a file removed while being written would come back).
-    void entry.written.catch(() => {}).then(() => rm(join(this.options.directory, name), { force: true })).catch(() => {});
+    const removal: Promise<void> = entry.written.catch(() => {}).then(() => rm(join(this.options.directory, name), { force: true })).catch(() => {})
+      .finally(() => this.removals.delete(removal));
+    this.removals.add(removal);
+  }
+
+  /** Removals still under way, until their files are gone. */
+  private readonly removals = new Set<Promise<void>>();
+
+  /** Resolves once every removal begun so far has ended (a spec waits for the files' going). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.removals]);
   }
 }

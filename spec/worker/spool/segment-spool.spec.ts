@@ -64,8 +64,8 @@ describe('a worker spool', () => {
     expect(spool.acknowledge(foreign.id)).to.equal(false);
     expect(spool.size).to.equal(0);
     expect(spool.bytes).to.equal(0);
-    // Removal settles after the writes: poll the directory for the files' going.
-    for (let i = 0; i < 100 && readdirSync(join(dir, 'spool')).length > 0; i++) await new Promise((r) => setImmediate(r));
+    // Removal settles after the writes.
+    await spool.settled();
     expect(readdirSync(join(dir, 'spool'))).to.deep.equal([]);
   });
 
