@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { historyStoreOf } from '../history/history-store.js';
 import { createCoordinator } from '../actors/coordinator.js';
 import { createSystemTablesSource } from '../actors/system-tables.source.js';
 import { ClusterSizeMonitor } from '../cluster/cluster-size-monitor.js';
@@ -124,7 +125,9 @@ export async function runServe(args: string[]): Promise<number> {
   const engine = new CatalogStatementsEngine(remote, catalogManager, catalogRulesOf(accessControl));
   // softMemoryLimit percentages are of the local workers' memory (DuckDB's limit on each).
   const resourceGroups = groupsFile && { resourceGroups: groupsFile.current, clusterMemoryBytes: parseDataSize(memoryLimitOf(config)) * Math.max(1, workerCount) };
-  const coordinator = createCoordinator({ engine, config, cluster: clusterSize, ...(resourceGroups ? { resourceGroups } : {}) });
+  // The durable query history under <data.directory>/history (query.history.*), read back at start.
+  const history = historyStoreOf(config);
+  const coordinator = createCoordinator({ engine, config, cluster: clusterSize, ...(resourceGroups ? { resourceGroups } : {}), ...(history ? { history } : {}) });
   // Discovery's workers with the failure detector's verdict.
   late.workers = clusterWorkers(() => coordinatorDiscovery(coordinator, nodeId()).list(), () => coordinator.nodes());
 
