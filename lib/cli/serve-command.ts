@@ -100,9 +100,12 @@ export async function runServe(args: string[]): Promise<number> {
     workers: () => late.workers?.() ?? [],
     nodeId,
     ...(config.internalSharedSecret === undefined ? {} : { sharedSecret: config.internalSharedSecret }),
-    systemSnapshot: (viewer) => {
+    systemSnapshot: (viewer, texts) => {
       const system = late.system;
-      return system ? { nodes: system.nodes(), queries: system.queries(viewer), tasks: system.tasks() } : {};
+      if (!system) return {};
+      // The stored history is read from its files: only for a statement that names the table.
+      const completed = texts.some((text) => text.toLowerCase().includes('completed_queries'));
+      return { nodes: system.nodes(), queries: system.queries(viewer), tasks: system.tasks(), ...(completed ? { completedQueries: system.completedQueries?.(viewer) ?? [] } : {}) };
     },
     firstBatchBytes: config.targetResultBytes,
     // Statements sent while the local workers start wait for them, so `make run` answers its first query

@@ -3,21 +3,11 @@
 // rows and bytes it returned and read, its CPU time and its peak memory.
 import type { QueryView } from '../actors/query-view.js';
 import { queryRow } from '../actors/system-tables.source.js';
-import type { SystemQueryRow } from '../connectors/system/system-tables.js';
+import type { SystemCompletedQueryRow } from '../connectors/system/system-tables.js';
 import { stagePeakMemory } from '../protocol/query-info.js';
 import { allStages, totalCounters } from '../protocol/statement-stats.js';
 
-export interface HistoryRow extends SystemQueryRow {
-  errorMessage: string | null;
-  outputRows: number;
-  outputBytes: number;
-  physicalInputRows: number;
-  physicalInputBytes: number;
-  cpuTimeMs: number;
-  wallTimeMs: number;
-  /** the largest of its stages' peaks (query-info.ts stagePeakMemory); 0 for a query run in one task */
-  peakMemoryBytes: number;
-}
+export type HistoryRow = SystemCompletedQueryRow;
 
 export function historyRow(view: QueryView): HistoryRow {
   const total = totalCounters(view);

@@ -192,6 +192,33 @@ export class QueryHistoryStore {
     this.files = kept;
   }
 
+  /**
+   * The flat rows (no info) of the newest `limit` stored queries whose owner `visible` accepts, newest
+   * file first. Only the part of each line before its `info` is parsed: the flat fields come first, and
+   * `,"info":` cannot occur inside them (a quote inside a JSON string is escaped).
+   */
+  recentRows(limit: number, visible: (owner: string) => boolean = () => true): HistoryRow[] {
+    const rows: HistoryRow[] = [];
+    const take = (lines: readonly string[]) => {
+      for (let i = lines.length - 1; i >= 0 && rows.length < limit; i--) {
+        const line = lines[i]!;
+        const cut = line.indexOf(',"info":');
+        if (cut < 0) continue;
+        const row = JSON.parse(`${line.slice(0, cut)}}`) as HistoryRow;
+        if (visible(row.user)) rows.push(row);
+      }
+    };
+    take(this.batch);
+    for (let f = this.files.length - 1; f >= 0 && rows.length < limit; f--) {
+      try {
+        take(readFileSync(join(this.options.directory, this.files[f]!.name), 'utf8').split('\n'));
+      } catch {
+        // removed meanwhile
+      }
+    }
+    return rows;
+  }
+
   /** The stored record of `queryId` (in the batch held or in a file whose range holds its creation second). */
   find(queryId: string): HistoryRecord | undefined {
     const prefix = `{"queryId":${JSON.stringify(queryId)},`;
