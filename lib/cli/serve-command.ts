@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { historyStoreOf } from '../history/history-store.js';
+import { eventListenerPropertiesPath, HttpEventListener, readEventListenerProperties } from '../history/http-event-listener.js';
+import { watchQueryEvents } from '../metrics/query-events.js';
 import { createCoordinator } from '../actors/coordinator.js';
 import { createSystemTablesSource } from '../actors/system-tables.source.js';
 import { ClusterSizeMonitor } from '../cluster/cluster-size-monitor.js';
@@ -73,6 +75,9 @@ export async function runServe(args: string[]): Promise<number> {
     onChange: (resourceGroups) => coordinator.tracker.getSnapshot().context.dispatcher.send({ type: 'dispatcher.configure', resourceGroups }),
     logger,
   });
+  // etc/event-listener.properties: Trino's HTTP event listener (a broken file stops the start).
+  const eventListenerFile = eventListenerPropertiesPath(values.config);
+  const eventListenerSettings = eventListenerFile === undefined ? undefined : readEventListenerProperties(eventListenerFile);
   const catalogDir = catalogDirectory({ configDirectory: config.catalogConfigDirectory, configFile: values.config, dataDirectory: config.dataDirectory });
   const dynamicStore = config.catalogManagement === 'dynamic' ? catalogStoreDirectory(catalogDir, config.dataDirectory) : undefined;
   const catalogs = loadCatalogs({ configDirectory: catalogDir, dataDirectory: config.dataDirectory, ...(dynamicStore === undefined ? {} : { createdStore: dynamicStore }) });
@@ -153,6 +158,14 @@ export async function runServe(args: string[]): Promise<number> {
   };
   const server = await startServer(coordinator, { onShutdown: () => void stop(0), accessControl, logger });
   late.server = server;
+  if (eventListenerSettings) {
+    const listener = new HttpEventListener({
+      settings: eventListenerSettings,
+      server: { environment: config.environment, serverVersion: config.nodeVersion, serverAddress: new URL(server.url).hostname, uri: server.url },
+      onDropped: (queryId, reason) => logger.warn({ event: 'query_event_dropped', queryId, reason }),
+    });
+    watchQueryEvents(coordinator, [listener]);
+  }
   groupsFile?.start();
   coordinatorDiscovery(coordinator, server.nodeId);
   late.system = createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }, { canViewQueryOwnedBy: (viewer, owner) => canSeeQuery(accessControl, viewer, owner) });
