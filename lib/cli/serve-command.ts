@@ -134,7 +134,7 @@ export async function runServe(args: string[]): Promise<number> {
   // softMemoryLimit percentages are of the local workers' memory (DuckDB's limit on each).
   const resourceGroups = groupsFile && { resourceGroups: groupsFile.current, clusterMemoryBytes: parseDataSize(memoryLimitOf(config)) * Math.max(1, workerCount) };
   // The durable query history under <data.directory>/history (query.history.*), read back at start.
-  const history = historyStoreOf(config);
+  const history = historyStoreOf(config, Date.now, (message, err) => logger.warn({ event: 'query_history_error', message, error: String(err) }));
   const coordinator = createCoordinator({ engine, config, cluster: clusterSize, ...(resourceGroups ? { resourceGroups } : {}), ...(history ? { history } : {}) });
   // Discovery's workers with the failure detector's verdict.
   late.workers = clusterWorkers(() => coordinatorDiscovery(coordinator, nodeId()).list(), () => coordinator.nodes());

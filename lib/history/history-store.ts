@@ -12,7 +12,7 @@
 // A file is named `<first created>-<last created>-<sequence>.jsonl` (epoch milliseconds of the queries'
 // creation, zero-padded): a lookup by query id reads only the files whose range holds the creation second
 // its id names, and the sequence orders files across restarts.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, fsyncSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QueryView } from '../actors/query-view.js';
 import { renderQueryInfo } from '../protocol/query-info.js';
@@ -23,7 +23,7 @@ import type { CoordinatorConfig } from '../config.js';
 export const HISTORY_DEFAULTS = { maxAgeMs: 7 * 24 * 3_600_000, maxSizeBytes: 1 << 30, batchSize: 100, flushIntervalMs: 10_000 } as const;
 
 /** The store a coordinator keeps under `<data.directory>/history` (none with query.history.enabled=false). */
-export function historyStoreOf(config: CoordinatorConfig, now: () => number = Date.now): QueryHistoryStore | undefined {
+export function historyStoreOf(config: CoordinatorConfig, now: () => number = Date.now, onError?: QueryHistoryOptions['onError']): QueryHistoryStore | undefined {
   if (config.queryHistoryEnabled === false) return undefined;
   return new QueryHistoryStore({
     directory: join(config.dataDirectory, 'history'),
@@ -32,6 +32,7 @@ export function historyStoreOf(config: CoordinatorConfig, now: () => number = Da
     batchSize: config.queryHistoryBatchSize ?? HISTORY_DEFAULTS.batchSize,
     flushIntervalMs: config.queryHistoryFlushIntervalMs ?? HISTORY_DEFAULTS.flushIntervalMs,
     now,
+    ...(onError ? { onError } : {}),
   });
 }
 
@@ -48,6 +49,8 @@ export interface QueryHistoryOptions {
   flushIntervalMs?: number;
   /** epoch milliseconds (the coordinator's clock) */
   now: () => number;
+  /** Told when a batch could not be written (it is dropped: memory stays bounded) or a file not removed. */
+  onError?: (message: string, err: unknown) => void;
 }
 
 /** One line of a history file: the flat columns of system.runtime.completed_queries and the query's info. */
@@ -151,28 +154,49 @@ export class QueryHistoryStore {
     if (this.batch.length >= this.options.batchSize) this.flush();
   }
 
-  /** Writes the batch held in memory (if any) as one file, then removes files past the bounds. */
+  /**
+   * Writes the batch held in memory (if any) as one file, then removes files past the bounds. A failed
+   * write (disk full, directory gone) drops the batch and is reported, never thrown: it runs on a timer
+   * and in the tracker's listeners, where a throw would take the coordinator down.
+   */
   flush(): void {
     if (this.batch.length === 0) return;
+    try {
+      this.writeBatch();
+    } catch (err) {
+      this.options.onError?.(`could not write ${this.batch.length} finished queries to ${this.options.directory}`, err);
+    }
+    this.batch = [];
+    this.batchFirst = Infinity;
+    this.batchLast = -Infinity;
+    try {
+      this.expire();
+    } catch (err) {
+      this.options.onError?.(`could not remove old files from ${this.options.directory}`, err);
+    }
+  }
+
+  private writeBatch(): void {
     const sequence = ++this.sequence;
     const pad = (n: number) => String(Math.max(0, Math.trunc(n))).padStart(PAD, '0');
     const name = `${pad(this.batchFirst)}-${pad(this.batchLast)}-${pad(sequence)}${FILE_SUFFIX}`;
     const text = `${this.batch.join('\n')}\n`;
     const path = join(this.options.directory, name);
     const temporary = `${path}.tmp`;
-    const fd = openSync(temporary, 'w', 0o600);
     try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      const fd = openSync(temporary, 'w', 0o600);
+      try {
+        writeFileSync(fd, text); // loops until every byte is written
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, path);
+    } catch (err) {
+      rmSync(temporary, { force: true });
+      throw err;
     }
-    renameSync(temporary, path);
     this.files.push({ name, firstCreated: this.batchFirst, lastCreated: this.batchLast, sequence, bytes: Buffer.byteLength(text) });
-    this.batch = [];
-    this.batchFirst = Infinity;
-    this.batchLast = -Infinity;
-    this.expire();
   }
 
   /** Removes the files whose newest query is older than max-age, then the oldest until the rest fit in max-size. */

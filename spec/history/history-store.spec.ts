@@ -113,6 +113,18 @@ describe('history: the query history store', () => {
     expect(sized.find(views[2]!.queryId)).to.equal(undefined);
   });
 
+  it('drops a batch it cannot write and says so, without throwing (memory stays bounded)', async () => {
+    const views = await finishedViews(2);
+    const errors: string[] = [];
+    const history = store({ batchSize: 1, onError: (message) => errors.push(message) });
+    rmSync(dir, { recursive: true, force: true }); // the directory is gone: the write fails
+    expect(() => history.append(views[0]!)).to.not.throw();
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.contain('could not write 1 finished queries');
+    expect(history.pending).to.equal(0);
+    expect(history.filePaths()).to.deep.equal([]);
+  });
+
   it('reads query.history.* and keeps its files under <data.directory>/history', () => {
     const config = { ...defaultConfig(), ...parseConfigProperties('query.history.max-age=2d\nquery.history.max-size=10MB\nquery.history.batch-size=5\nquery.history.flush-interval=1s\n') };
     expect(config).to.include({ queryHistoryMaxAgeMs: 2 * 86_400_000, queryHistoryMaxSizeBytes: 10 * 1024 * 1024, queryHistoryBatchSize: 5, queryHistoryFlushIntervalMs: 1000 });
