@@ -89,6 +89,15 @@ export function queryIdSecond(queryId: string): number | undefined {
   return Number.isNaN(millis) ? undefined : millis;
 }
 
+/** A stored line, or undefined when it does not parse (a file damaged or edited by hand is skipped, not fatal). */
+function parseLine<T>(line: string): T | undefined {
+  try {
+    return JSON.parse(line) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 export class QueryHistoryStore {
   private batch: string[] = [];
   private batchFirst = Infinity;
@@ -228,8 +237,8 @@ export class QueryHistoryStore {
         const line = lines[i]!;
         const cut = line.indexOf(',"info":');
         if (cut < 0) continue;
-        const row = JSON.parse(`${line.slice(0, cut)}}`) as HistoryRow;
-        if (visible(row.user)) rows.push(row);
+        const row = parseLine<HistoryRow>(`${line.slice(0, cut)}}`);
+        if (row && typeof row.user === 'string' && visible(row.user)) rows.push(row);
       }
     };
     take(this.batch);
@@ -247,7 +256,7 @@ export class QueryHistoryStore {
   find(queryId: string): HistoryRecord | undefined {
     const prefix = `{"queryId":${JSON.stringify(queryId)},`;
     const held = this.batch.find((line) => line.startsWith(prefix));
-    if (held) return JSON.parse(held) as HistoryRecord;
+    if (held) return parseLine<HistoryRecord>(held);
     const second = queryIdSecond(queryId);
     if (second === undefined) return undefined;
     // Newest first: an id is unique, and recent queries are the likely ones.
@@ -260,7 +269,10 @@ export class QueryHistoryStore {
       } catch {
         continue; // removed meanwhile
       }
-      for (const line of text.split('\n')) if (line.startsWith(prefix)) return JSON.parse(line) as HistoryRecord;
+      for (const line of text.split('\n')) {
+        const record = line.startsWith(prefix) ? parseLine<HistoryRecord>(line) : undefined;
+        if (record && typeof record.user === 'string' && record.info !== null && typeof record.info === 'object') return record;
+      }
     }
     return undefined;
   }

@@ -125,6 +125,18 @@ describe('history: the query history store', () => {
     expect(history.filePaths()).to.deep.equal([]);
   });
 
+  it('skips a damaged line instead of failing a lookup or a scan', async () => {
+    const views = await finishedViews(2);
+    const history = store({ batchSize: 2 });
+    for (const view of views) history.append(view);
+    const [path] = history.filePaths();
+    const lines = readFileSync(path!, 'utf8').split('\n');
+    writeFileSync(path!, [`{"queryId":${JSON.stringify(views[0]!.queryId)},"user":alice,"info":{}}`, lines[1]].join('\n'));
+    expect(history.find(views[0]!.queryId)).to.equal(undefined);
+    expect(history.find(views[1]!.queryId)?.queryId).to.equal(views[1]!.queryId);
+    expect(history.recentRows(10).map((r) => r.queryId)).to.deep.equal([views[1]!.queryId]);
+  });
+
   it('reads query.history.* and keeps its files under <data.directory>/history', () => {
     const config = { ...defaultConfig(), ...parseConfigProperties('query.history.max-age=2d\nquery.history.max-size=10MB\nquery.history.batch-size=5\nquery.history.flush-interval=1s\n') };
     expect(config).to.include({ queryHistoryMaxAgeMs: 2 * 86_400_000, queryHistoryMaxSizeBytes: 10 * 1024 * 1024, queryHistoryBatchSize: 5, queryHistoryFlushIntervalMs: 1000 });
