@@ -48,6 +48,16 @@ export interface CoordinatorConfig extends SpoolingConfig {
   maxBodyBytes: number;
   /** where generated data (tpch) lives */
   dataDirectory: string;
+  /** the durable query history under `<data.directory>/history` (query.history.enabled, ours; serve only) */
+  queryHistoryEnabled?: boolean;
+  /** query.history.max-age (ours): history files whose newest query is older go */
+  queryHistoryMaxAgeMs?: number;
+  /** query.history.max-size (ours): the oldest history files go until the rest fit */
+  queryHistoryMaxSizeBytes?: number;
+  /** query.history.batch-size (ours): finished queries held in memory before they are written */
+  queryHistoryBatchSize?: number;
+  /** query.history.flush-interval (ours): a batch held this long is written even if not full */
+  queryHistoryFlushIntervalMs?: number;
   /** Trino's `catalog.config-dir`: the catalog files (default: catalog/ beside the config file, as etc/catalog beside etc/config.properties, else etc/catalog beside it; none: the built-in set) */
   catalogConfigDirectory?: string;
   /** Trino's `catalog.management`: `dynamic` allows CREATE CATALOG and DROP CATALOG (default `static`). */
@@ -270,6 +280,11 @@ const PROPERTIES: Record<string, Parser> = {
   'protocol.v1.target-result-size': (v) => ({ targetResultBytes: parseDataSize(v) }),
   'protocol.v1.max-wait': (v) => ({ longPollMs: parseDuration(v) }),
   'data.directory': (v) => ({ dataDirectory: v }),
+  'query.history.enabled': (v) => ({ queryHistoryEnabled: boolean(v, 'query.history.enabled') }),
+  'query.history.max-age': (v) => ({ queryHistoryMaxAgeMs: parseDuration(v) }),
+  'query.history.max-size': (v) => ({ queryHistoryMaxSizeBytes: parseDataSize(v) }),
+  'query.history.batch-size': (v) => ({ queryHistoryBatchSize: Math.max(1, integer(v, 'query.history.batch-size')) }),
+  'query.history.flush-interval': (v) => ({ queryHistoryFlushIntervalMs: parseDuration(v) }),
   'catalog.config-dir': (v) => ({ catalogConfigDirectory: v }),
   'catalog.management': (v) => ({ catalogManagement: catalogManagement(v) }),
   'catalog.dynamic-roots': (v) => ({ catalogDynamicRoots: dynamicRoots(v) }),

@@ -19,6 +19,8 @@ import { stageSnapshotsOf, toQueryView, type QueryView } from './query-view.js';
 import { startIdleCollector } from './idle-collector.js';
 import { selectionOf } from '../resource-groups/selection.js';
 import { trackerMachine, type TrackedQuery, type TrackerActorRef, type TrackerInput } from './tracker.machine.js';
+import type { QueryHistoryStore } from '../history/history-store.js';
+import { watchQueryEvents } from '../metrics/query-events.js';
 
 export interface CoordinatorOptions {
   engine: Engine;
@@ -35,6 +37,8 @@ export interface CoordinatorOptions {
   cluster?: ClusterStartup;
   /** Resource groups (resource-groups.config-file, read); absent: one `global` group with the query limits. */
   resourceGroups?: TrackerInput['resourceGroups'];
+  /** The durable query history (serve: `<data.directory>/history`); absent: none. */
+  history?: QueryHistoryStore;
 }
 
 /** The start of a cluster: over once its required workers were active (query-manager.required-workers). */
@@ -52,6 +56,8 @@ export interface Coordinator {
   readonly startTime: number;
   /** The cluster's start, when the coordinator has one to wait for (its workers). */
   readonly cluster?: ClusterStartup;
+  /** The durable history of finished queries, when kept. */
+  readonly history?: QueryHistoryStore;
   now(): number;
   /** Create a query; it queues for admission at once. Returns its id. */
   submit(sql: string, session: Session): string;
@@ -182,12 +188,13 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     return { tracked: queries().get(queryId)!, asSubmitted: () => toQueryView(initial, initialStages) };
   };
 
-  return {
+  const coordinator: Coordinator = {
     config,
     engine: options.engine,
     tracker,
     startTime,
     ...(options.cluster ? { cluster: options.cluster } : {}),
+    ...(options.history ? { history: options.history } : {}),
     now,
     submit: (sql, session) => start(sql, session).tracked.queryId,
     start,
@@ -264,7 +271,12 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
       heartbeats.stop();
       for (const ref of nodeActors.values()) ref.stop();
       tracker.stop();
+      stopHistory();
+      options.history?.close();
       await options.engine.close();
     },
   };
+  // Every finished query's final view goes to the history as the tracker records it.
+  const stopHistory = options.history ? watchQueryEvents(coordinator, [options.history]) : () => {};
+  return coordinator;
 }

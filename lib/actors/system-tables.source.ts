@@ -81,6 +81,9 @@ export function taskRows(view: QueryView, nodeId: string): SystemTaskRow[] {
 /** `{node http}/v1/status` (the failure detector's ping URI) -> the node's http URI. */
 const httpUriOf = (statusUri: unknown): string => String(statusUri ?? '').replace(/\/v1\/status\/?$/, '');
 
+/** Rows of system.runtime.completed_queries a statement gets: the newest (a worker keeps as many). */
+export const COMPLETED_QUERIES_LIMIT = 10_000;
+
 /** Who may see whose queries (the access control's view rule); absent: everyone sees every query. */
 export interface QueryVisibility {
   canViewQueryOwnedBy(viewer: string, owner: string): boolean;
@@ -103,5 +106,8 @@ export function createSystemTablesSource(coordinator: Coordinator, self: Coordin
     queries: (viewer) =>
       (viewer === undefined || !visibility ? views() : views().filter((view) => visibility.canViewQueryOwnedBy(viewer, view.session.user))).map(queryRow),
     tasks: () => views().flatMap((view) => taskRows(view, self.nodeId)),
+    // The durable history's newest rows the viewer may see (lib/history/history-store.ts), bounded.
+    completedQueries: (viewer) =>
+      coordinator.history?.recentRows(COMPLETED_QUERIES_LIMIT, viewer === undefined || !visibility ? undefined : (owner) => visibility.canViewQueryOwnedBy(viewer, owner)) ?? [],
   };
 }

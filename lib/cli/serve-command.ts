@@ -7,6 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { historyStoreOf } from '../history/history-store.js';
+import { eventListenerPropertiesPath, HttpEventListener, readEventListenerProperties } from '../history/http-event-listener.js';
+import { watchQueryEvents } from '../metrics/query-events.js';
 import { createCoordinator } from '../actors/coordinator.js';
 import { createSystemTablesSource } from '../actors/system-tables.source.js';
 import { ClusterSizeMonitor } from '../cluster/cluster-size-monitor.js';
@@ -72,6 +75,9 @@ export async function runServe(args: string[]): Promise<number> {
     onChange: (resourceGroups) => coordinator.tracker.getSnapshot().context.dispatcher.send({ type: 'dispatcher.configure', resourceGroups }),
     logger,
   });
+  // etc/event-listener.properties: Trino's HTTP event listener (a broken file stops the start).
+  const eventListenerFile = eventListenerPropertiesPath(values.config);
+  const eventListenerSettings = eventListenerFile === undefined ? undefined : readEventListenerProperties(eventListenerFile);
   const catalogDir = catalogDirectory({ configDirectory: config.catalogConfigDirectory, configFile: values.config, dataDirectory: config.dataDirectory });
   const dynamicStore = config.catalogManagement === 'dynamic' ? catalogStoreDirectory(catalogDir, config.dataDirectory) : undefined;
   const catalogs = loadCatalogs({ configDirectory: catalogDir, dataDirectory: config.dataDirectory, ...(dynamicStore === undefined ? {} : { createdStore: dynamicStore }) });
@@ -99,9 +105,12 @@ export async function runServe(args: string[]): Promise<number> {
     workers: () => late.workers?.() ?? [],
     nodeId,
     ...(config.internalSharedSecret === undefined ? {} : { sharedSecret: config.internalSharedSecret }),
-    systemSnapshot: (viewer) => {
+    systemSnapshot: (viewer, texts) => {
       const system = late.system;
-      return system ? { nodes: system.nodes(), queries: system.queries(viewer), tasks: system.tasks() } : {};
+      if (!system) return {};
+      // The stored history is read from its files: only for a statement that names the table.
+      const completed = texts.some((text) => text.toLowerCase().includes('completed_queries'));
+      return { nodes: system.nodes(), queries: system.queries(viewer), tasks: system.tasks(), ...(completed ? { completedQueries: system.completedQueries?.(viewer) ?? [] } : {}) };
     },
     firstBatchBytes: config.targetResultBytes,
     // Statements sent while the local workers start wait for them, so `make run` answers its first query
@@ -126,7 +135,9 @@ export async function runServe(args: string[]): Promise<number> {
   const engine = new CatalogStatementsEngine(remote, catalogManager, catalogRulesOf(accessControl));
   // softMemoryLimit percentages are of the local workers' memory (DuckDB's limit on each).
   const resourceGroups = groupsFile && { resourceGroups: groupsFile.current, clusterMemoryBytes: parseDataSize(memoryLimitOf(config)) * Math.max(1, workerCount) };
-  const coordinator = createCoordinator({ engine, config, cluster: clusterSize, ...(resourceGroups ? { resourceGroups } : {}) });
+  // The durable query history under <data.directory>/history (query.history.*), read back at start.
+  const history = historyStoreOf(config, Date.now, (message, err) => logger.warn({ event: 'query_history_error', message, error: String(err) }));
+  const coordinator = createCoordinator({ engine, config, cluster: clusterSize, ...(resourceGroups ? { resourceGroups } : {}), ...(history ? { history } : {}) });
   // Discovery's workers with the failure detector's verdict.
   late.workers = clusterWorkers(() => coordinatorDiscovery(coordinator, nodeId()).list(), () => coordinator.nodes());
 
@@ -149,6 +160,14 @@ export async function runServe(args: string[]): Promise<number> {
   };
   const server = await startServer(coordinator, { onShutdown: () => void stop(0), accessControl, logger });
   late.server = server;
+  if (eventListenerSettings) {
+    const listener = new HttpEventListener({
+      settings: eventListenerSettings,
+      server: { environment: config.environment, serverVersion: config.nodeVersion, serverAddress: new URL(server.url).hostname, uri: server.url },
+      onDropped: (queryId, reason) => logger.warn({ event: 'query_event_dropped', queryId, reason }),
+    });
+    watchQueryEvents(coordinator, [listener]);
+  }
   groupsFile?.start();
   coordinatorDiscovery(coordinator, server.nodeId);
   late.system = createSystemTablesSource(coordinator, { nodeId: server.nodeId, uri: server.url }, { canViewQueryOwnedBy: (viewer, owner) => canSeeQuery(accessControl, viewer, owner) });

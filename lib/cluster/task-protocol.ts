@@ -140,6 +140,8 @@ export interface SystemSnapshot {
   nodes?: unknown[];
   queries?: unknown[];
   tasks?: unknown[];
+  /** system.runtime.completed_queries: the newest stored queries the statement's user may see (bounded) */
+  completedQueries?: unknown[];
 }
 
 export interface TaskPlanResponse {

@@ -49,7 +49,7 @@ import { checkExpressionReads, checkTableAccess, tableAccessContext, type Statem
 import { accessFunctions, checkGuardTypes, listingSql, statementGuards, type GuardPath, type StatementGuards } from './access-guards.js';
 import { AdmittedQueries } from './admitted-queries.js';
 import { TPCH_CATALOG } from '../connectors/tpch/tpch-schemas.js';
-import { SYSTEM_CATALOG, SYSTEM_QUERIES_FUNCTION } from './catalogs/system-catalog.js';
+import { SYSTEM_CATALOG, SYSTEM_COMPLETED_QUERIES_FUNCTION, SYSTEM_QUERIES_FUNCTION } from './catalogs/system-catalog.js';
 import { quoteString } from '../sql/sql-formatter.js';
 import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
 import { checkCatalogSessionProperties } from '../protocol/catalog-session-properties.js';
@@ -329,6 +329,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     if (system !== undefined) return system;
     // system.runtime.queries shows the queries its reader may view (the access control's rule).
     if (catalog === SYSTEM_CATALOG && schema === 'runtime' && table === 'queries') return `SELECT * FROM ${SYSTEM_QUERIES_FUNCTION}(${quoteString(session.user)})`;
+    if (catalog === SYSTEM_CATALOG && schema === 'runtime' && table === 'completed_queries') return `SELECT * FROM ${SYSTEM_COMPLETED_QUERIES_FUNCTION}(${quoteString(session.user)})`;
     return undefined;
   };
   const catalogVisibility = (session: Session) => {

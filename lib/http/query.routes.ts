@@ -24,13 +24,26 @@ function stateFilter(raw: string | string[] | undefined): Set<QueryState> | unde
   return new Set(wanted as QueryState[]);
 }
 
+/** A stored QueryInfo with its `self` where renderQueryInfo puts it (after `scheduled`). */
+function withSelf(info: Record<string, unknown>, self: string): Record<string, unknown> {
+  const { queryId, session, state, scheduled, ...rest } = info;
+  return { queryId, session, state, scheduled, self, ...rest };
+}
+
 export function queryRoutes(router: Router, coordinator: Coordinator, access: AccessControl): void {
   /** The view of a query `ctx`'s user may see, else Trino's "Access Denied: Cannot view query". */
-  const visible = (ctx: Context, view: QueryView) => {
+  const visibleOwner = (ctx: Context, owner: string) => {
     const user = requestUser(ctx, access);
     // Not visible: the view check throws Trino's denial.
-    if (!canSeeQuery(access, user, view.session.user)) access.checkCanViewQueryOwnedBy(user, view.session.user);
+    if (!canSeeQuery(access, user, owner)) access.checkCanViewQueryOwnedBy(user, owner);
+  };
+  const visible = (ctx: Context, view: QueryView) => {
+    visibleOwner(ctx, view.session.user);
     return view;
+  };
+  const storedQueryInfo = (queryId: string) => {
+    const record = coordinator.history?.find(queryId);
+    return record && { owner: record.user, body: (self: string) => withSelf(record.info, self) };
   };
   const killable = (ctx: Context, tracked: TrackedQuery) => access.checkCanKillQueryOwnedBy(requestUser(ctx, access), tracked.session.user);
 
@@ -54,6 +67,13 @@ export function queryRoutes(router: Router, coordinator: Coordinator, access: Ac
   });
 
   router.get('/v1/query/:queryId', (ctx) => {
+    const stored = coordinator.lookup(ctx.params.queryId) ? undefined : storedQueryInfo(ctx.params.queryId);
+    if (stored) {
+      // Past the in-memory history: the info stored at its end, under the same rule as a live query.
+      visibleOwner(ctx, stored.owner);
+      sendJsonText(ctx, 200, JSON.stringify(stored.body(`${baseUri(ctx)}/v1/query/${ctx.params.queryId}`)));
+      return;
+    }
     const view = visible(ctx, coordinator.view(find(ctx.params.queryId)));
     sendJsonText(ctx, 200, JSON.stringify(renderQueryInfo(view, `${baseUri(ctx)}/v1/query/${view.queryId}`)));
   });

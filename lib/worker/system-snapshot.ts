@@ -2,7 +2,7 @@
 // and never calls back. Nodes and tasks are the latest snapshot; queries are kept per user, since the
 // coordinator sends the queries the statement's user may see and another user's statement must not read
 // them. Rows are read field by field with their types, so a malformed row becomes nulls, not an engine error.
-import type { SystemNodeRow, SystemQueryRow, SystemTablesSource, SystemTaskRow } from '../connectors/system/system-tables.js';
+import type { SystemCompletedQueryRow, SystemNodeRow, SystemQueryRow, SystemTablesSource, SystemTaskRow } from '../connectors/system/system-tables.js';
 import type { SystemSnapshot } from '../cluster/task-protocol.js';
 
 /** Users whose query lists are remembered; past this the least recent goes. */
@@ -32,6 +32,14 @@ function queryRow(r: Row): SystemQueryRow {
   };
 }
 
+const COMPLETED_NUMBERS = ['outputRows', 'outputBytes', 'physicalInputRows', 'physicalInputBytes', 'cpuTimeMs', 'wallTimeMs', 'peakMemoryBytes'] as const;
+
+function completedQueryRow(r: Row): SystemCompletedQueryRow {
+  const row = { ...queryRow(r), errorMessage: str(r, 'errorMessage') } as SystemCompletedQueryRow;
+  for (const k of COMPLETED_NUMBERS) row[k] = num(r, k) ?? 0;
+  return row;
+}
+
 const TASK_NUMBERS = ['splits', 'queuedSplits', 'runningSplits', 'completedSplits', 'splitScheduledTimeMs', 'splitCpuTimeMs', 'splitBlockedTimeMs', 'rawInputBytes', 'rawInputRows', 'processedInputBytes', 'processedInputRows'] as const;
 const TASK_NULLABLE = ['outputBytes', 'outputRows', 'physicalInputBytes', 'physicalWrittenBytes', 'created', 'start', 'lastHeartbeat', 'end'] as const;
 
@@ -44,20 +52,31 @@ function taskRow(r: Row): SystemTaskRow {
 
 const rowsOf = <T>(rows: unknown[], read: (r: Row) => T): T[] => rows.slice(0, MAX_ROWS).map((r) => read(r as Row));
 
+/** A user's rows, most recent user last; past MAX_USERS the least recent goes. */
+function remember<T>(byUser: Map<string, T[]>, user: string, rows: T[]): void {
+  byUser.delete(user);
+  if (byUser.size >= MAX_USERS) byUser.delete(byUser.keys().next().value as string);
+  byUser.set(user, rows);
+}
+
 export class SystemSnapshots implements SystemTablesSource {
   private latestNodes: SystemNodeRow[] = [];
   private latestTasks: SystemTaskRow[] = [];
   private readonly queriesByUser = new Map<string, SystemQueryRow[]>();
+  private readonly completedByUser = new Map<string, SystemCompletedQueryRow[]>();
 
   /** Takes what a task brought, for the statement of `user`. */
   accept(snapshot: SystemSnapshot, user: string): void {
     if (snapshot.nodes) this.latestNodes = rowsOf(snapshot.nodes, nodeRow);
     if (snapshot.tasks) this.latestTasks = rowsOf(snapshot.tasks, taskRow);
-    if (snapshot.queries) {
-      this.queriesByUser.delete(user);
-      if (this.queriesByUser.size >= MAX_USERS) this.queriesByUser.delete(this.queriesByUser.keys().next().value as string);
-      this.queriesByUser.set(user, rowsOf(snapshot.queries, queryRow));
-    }
+    if (snapshot.queries) remember(this.queriesByUser, user, rowsOf(snapshot.queries, queryRow));
+    // Sent only with statements that read completed_queries: another statement leaves them as they were.
+    if (snapshot.completedQueries) remember(this.completedByUser, user, rowsOf(snapshot.completedQueries, completedQueryRow));
+  }
+
+  /** The stored queries the coordinator last sent for `viewer`. */
+  completedQueries(viewer?: string): SystemCompletedQueryRow[] {
+    return viewer === undefined ? [] : (this.completedByUser.get(viewer) ?? []);
   }
 
   nodes(): SystemNodeRow[] {

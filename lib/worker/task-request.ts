@@ -248,7 +248,7 @@ function sessionOf(raw: unknown): Session {
 function snapshotOf(raw: unknown): SystemSnapshot {
   if (!isObject(raw)) throw bad('system must be a JSON object');
   const snapshot: SystemSnapshot = {};
-  for (const key of ['nodes', 'queries', 'tasks'] as const) {
+  for (const key of ['nodes', 'queries', 'tasks', 'completedQueries'] as const) {
     const rows = raw[key];
     if (rows === undefined || rows === null) continue;
     if (!Array.isArray(rows) || !rows.every(isObject)) throw bad(`system.${key} must be an array of objects`);

@@ -268,8 +268,9 @@ describe('RemoteEngine with real workers', function () {
     it('sends the coordinator\'s system.runtime rows with a statement that reads them', async () => {
       const seen: string[] = [];
       const withSystem = remoteEngine(list, {
-        systemSnapshot: (viewer) => {
+        systemSnapshot: (viewer, texts) => {
           seen.push(viewer);
+          if (texts.some((t) => t.includes('completed_queries'))) return { completedQueries: [{ queryId: 'q-stored', user: viewer, state: 'FAILED', query: 'SELECT 1', errorMessage: 'boom', cpuTimeMs: 12, peakMemoryBytes: 4096 }] };
           return { nodes: [{ nodeId: 'coordinator-x', httpUri: 'http://127.0.0.1:1', nodeVersion: '1', coordinator: true, state: 'active' }], queries: [], tasks: [] };
         },
       });
@@ -279,6 +280,9 @@ describe('RemoteEngine with real workers', function () {
         expect(seen).to.deep.equal(['bob']);
         await runOn(withSystem, 'SELECT 1', session());
         expect(seen).to.have.length(1); // not sent with statements that do not read them
+        // system.runtime.completed_queries: the stored rows go with the statement that names the table.
+        const stored = await runOn(withSystem, 'SELECT query_id, state, error_message, cpu_time_ms, peak_memory_bytes FROM system.runtime.completed_queries', session({ user: 'bob' }));
+        expect(stored.rows).to.deep.equal([['q-stored', 'FAILED', 'boom', 12, 4096]]);
       } finally {
         await withSystem.close();
       }

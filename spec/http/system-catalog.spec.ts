@@ -69,6 +69,6 @@ describe('system catalog over HTTP', () => {
     const inSession = await runStatement(server.url, 'SELECT count(*) FROM nodes WHERE coordinator', { 'X-Trino-Catalog': 'system', 'X-Trino-Schema': 'runtime' });
     expect(inSession.rows).to.deep.equal([[1]]);
     const tables = await runStatement(server.url, 'SHOW TABLES FROM system.runtime');
-    expect(tables.rows).to.deep.equal([['nodes'], ['queries'], ['tasks']]);
+    expect(tables.rows).to.deep.equal([['completed_queries'], ['nodes'], ['queries'], ['tasks']]);
   });
 });

@@ -31,6 +31,21 @@ export interface SystemQueryRow {
   errorCode: string | null;
 }
 
+/**
+ * system.runtime.completed_queries (ours): a query of the durable history (lib/history), with
+ * system.runtime.queries' columns and what a finished query adds.
+ */
+export interface SystemCompletedQueryRow extends SystemQueryRow {
+  errorMessage: string | null;
+  outputRows: number;
+  outputBytes: number;
+  physicalInputRows: number;
+  physicalInputBytes: number;
+  cpuTimeMs: number;
+  wallTimeMs: number;
+  peakMemoryBytes: number;
+}
+
 /** system.runtime.tasks (Trino's TaskSystemTable). Unknown counters are null. */
 export interface SystemTaskRow {
   nodeId: string;
@@ -65,6 +80,8 @@ export interface SystemTablesSource {
   /** The queries `viewer` may see (every query for the project's own SQL, which names no viewer). */
   queries(viewer?: string): SystemQueryRow[];
   tasks(): SystemTaskRow[];
+  /** The stored finished queries `viewer` may see, newest first and bounded (none without a history). */
+  completedQueries?(viewer?: string): SystemCompletedQueryRow[];
 }
 
 /** The engine's end of the late binding: empty tables until `bind` is called. */
@@ -93,5 +110,9 @@ export class SystemTablesBinding implements SystemTablesSource {
 
   tasks(): SystemTaskRow[] {
     return this.source?.tasks() ?? [];
+  }
+
+  completedQueries(viewer?: string): SystemCompletedQueryRow[] {
+    return this.source?.completedQueries?.(viewer) ?? [];
   }
 }

@@ -24,7 +24,7 @@ import {
 } from '@duckdb/node-api';
 import { CatalogNames } from '../dialect/catalog-names.js';
 import { systemJdbcFunctions, systemJdbcSql } from './system-jdbc.js';
-import type { SystemNodeRow, SystemQueryRow, SystemTaskRow, SystemTablesSource } from '../../connectors/system/system-tables.js';
+import type { SystemCompletedQueryRow, SystemNodeRow, SystemQueryRow, SystemTaskRow, SystemTablesSource } from '../../connectors/system/system-tables.js';
 
 export const SYSTEM_CATALOG = 'system';
 export const SYSTEM_DATABASE = 'vivace_system';
@@ -79,6 +79,19 @@ const QUERY_COLUMNS: Column<SystemQueryRow>[] = [
   timestamp('end', (r) => r.end),
   varchar('error_type', (r) => r.errorType),
   varchar('error_code', (r) => r.errorCode),
+];
+
+/** system.runtime.completed_queries (ours): system.runtime.queries' columns, then what a finished query adds. */
+const COMPLETED_QUERY_COLUMNS: Column<SystemCompletedQueryRow>[] = [
+  ...(QUERY_COLUMNS as Column<SystemCompletedQueryRow>[]),
+  varchar('error_message', (r) => r.errorMessage),
+  bigint('output_rows', (r) => r.outputRows),
+  bigint('output_bytes', (r) => r.outputBytes),
+  bigint('physical_input_rows', (r) => r.physicalInputRows),
+  bigint('physical_input_bytes', (r) => r.physicalInputBytes),
+  bigint('cpu_time_ms', (r) => r.cpuTimeMs),
+  bigint('wall_time_ms', (r) => r.wallTimeMs),
+  bigint('peak_memory_bytes', (r) => r.peakMemoryBytes),
 ];
 
 const TASK_COLUMNS: Column<SystemTaskRow>[] = [
@@ -166,7 +179,7 @@ const catalogsSql = (hidden: readonly string[], renamed: ReadonlyMap<string, str
 };
 
 /** The catalog's DDL, run once on a scratch database that is then attached read-only. */
-function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 'tasks', string>, served: ServedCatalogs): string[] {
+function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 'tasks' | 'completed_queries', string>, served: ServedCatalogs): string[] {
   const CATALOGS = catalogsSql(served.hidden ?? [], served.renamed ?? new Map());
   const connectors = served.connectors ?? new Map<string, string>();
   const other = served.otherConnector === undefined ? 'catalog' : quoteString(served.otherConnector);
@@ -175,7 +188,7 @@ function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 't
   return [
     `CREATE SCHEMA ${q(database)}.runtime`,
     `CREATE SCHEMA ${q(database)}.metadata`,
-    ...Object.entries(functions).map(([table, fn]) => `CREATE VIEW ${q(database)}.runtime.${table} AS SELECT * FROM ${fn}(${table === 'queries' ? 'NULL' : ''})`),
+    ...Object.entries(functions).map(([table, fn]) => `CREATE VIEW ${q(database)}.runtime.${table} AS SELECT * FROM ${fn}(${VIEWER_TABLES.has(table) ? 'NULL' : ''})`),
     // memory, tpch and system are their connectors' names; a hive catalog says hive, as Trino's connector_name.
     `CREATE VIEW ${q(database)}.metadata.catalogs AS
        SELECT catalog AS catalog_name, catalog AS connector_id, ${connectorName} AS connector_name FROM ${CATALOGS}`,
@@ -185,6 +198,10 @@ function catalogSql(database: string, functions: Record<'nodes' | 'queries' | 't
 
 /** The table function behind system.runtime.queries; its argument is the reading user. */
 export const SYSTEM_QUERIES_FUNCTION = 'vivace_system_queries';
+/** The table function behind system.runtime.completed_queries; its argument is the reading user. */
+export const SYSTEM_COMPLETED_QUERIES_FUNCTION = 'vivace_system_completed_queries';
+/** The runtime tables whose function takes the reading user. */
+const VIEWER_TABLES = new Set(['queries', 'completed_queries']);
 
 export interface SystemCatalog {
   close(): void;
@@ -209,11 +226,14 @@ export interface ServedCatalogs {
 export async function attachSystemCatalog(instance: DuckDBInstance, source: SystemTablesSource, directory: string, served: ServedCatalogs = {}): Promise<SystemCatalog> {
   // Table functions live on the instance, but stay valid only while the registering connection is open.
   const connection: DuckDBConnection = await instance.connect();
-  const functions = { nodes: 'vivace_system_nodes', queries: SYSTEM_QUERIES_FUNCTION, tasks: 'vivace_system_tasks' };
+  const functions = { nodes: 'vivace_system_nodes', queries: SYSTEM_QUERIES_FUNCTION, tasks: 'vivace_system_tasks', completed_queries: SYSTEM_COMPLETED_QUERIES_FUNCTION };
   connection.registerTableFunction(tableFunction(functions.nodes, 'system.runtime.nodes', NODE_COLUMNS, () => source.nodes()));
   // The viewer's queries only: each user statement names its user (lib/engine/duckdb-engine.ts virtualTable).
   connection.registerTableFunction(tableFunction(functions.queries, 'system.runtime.queries', QUERY_COLUMNS, (viewer) => source.queries(viewer), true));
   connection.registerTableFunction(tableFunction(functions.tasks, 'system.runtime.tasks', TASK_COLUMNS, () => source.tasks()));
+  connection.registerTableFunction(
+    tableFunction(functions.completed_queries, 'system.runtime.completed_queries', COMPLETED_QUERY_COLUMNS, (viewer) => source.completedQueries?.(viewer) ?? [], true),
+  );
   for (const fn of systemJdbcFunctions()) connection.registerScalarFunction(fn);
 
   mkdirSync(directory, { recursive: true });

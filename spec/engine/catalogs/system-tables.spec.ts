@@ -138,11 +138,11 @@ describe('system catalog (engine, fake source)', () => {
   it('is listed by SHOW CATALOGS / SCHEMAS / TABLES, DESCRIBE and information_schema', async () => {
     expect((await runSql(engine, 'SHOW CATALOGS')).rows).to.deep.equal([['memory'], ['system']]);
     expect((await runSql(engine, 'SHOW SCHEMAS FROM system')).rows).to.deep.equal([['information_schema'], ['jdbc'], ['metadata'], ['runtime']]);
-    expect((await runSql(engine, 'SHOW TABLES FROM system.runtime')).rows).to.deep.equal([['nodes'], ['queries'], ['tasks']]);
+    expect((await runSql(engine, 'SHOW TABLES FROM system.runtime')).rows).to.deep.equal([['completed_queries'], ['nodes'], ['queries'], ['tasks']]);
     const described = await runSql(engine, 'DESCRIBE system.runtime.queries');
     expect(described.rows.slice(0, 3).map((r) => r.slice(0, 2))).to.deep.equal([['query_id', 'varchar'], ['state', 'varchar'], ['user', 'varchar']]);
     const tables = await runSql(engine, `SELECT table_name FROM system.information_schema.tables WHERE table_schema = 'runtime' ORDER BY 1`);
-    expect(tables.rows).to.deep.equal([['nodes'], ['queries'], ['tasks']]);
+    expect(tables.rows).to.deep.equal([['completed_queries'], ['nodes'], ['queries'], ['tasks']]);
   });
 
   it('system.metadata.catalogs names each catalog and its connector', async () => {
@@ -155,7 +155,7 @@ describe('system catalog (engine, fake source)', () => {
     const err = await failure(runSql(engine, 'CREATE TABLE system.runtime.extra (a INTEGER)'));
     expect(err).to.include({ errorName: 'NOT_SUPPORTED' });
     expect(String((err as Error).message)).to.equal("line 1:14: Catalog 'system' is read-only: this connector does not support writes");
-    expect((await runSql(engine, 'SHOW TABLES FROM system.runtime')).rows).to.have.length(3);
+    expect((await runSql(engine, 'SHOW TABLES FROM system.runtime')).rows).to.have.length(4);
   });
 
   it('points errors after a system name at the SQL as written (DuckDB sees "vivace_system")', async () => {
