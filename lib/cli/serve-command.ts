@@ -105,11 +105,10 @@ export async function runServe(args: string[]): Promise<number> {
     workers: () => late.workers?.() ?? [],
     nodeId,
     ...(config.internalSharedSecret === undefined ? {} : { sharedSecret: config.internalSharedSecret }),
-    systemSnapshot: (viewer, texts) => {
+    systemSnapshot: (viewer, completed) => {
       const system = late.system;
       if (!system) return {};
-      // The stored history is read from its files: only for a statement that names the table.
-      const completed = texts.some((text) => text.toLowerCase().includes('completed_queries'));
+      // The stored history is read from its files: only for a statement that reads the table.
       return { nodes: system.nodes(), queries: system.queries(viewer), tasks: system.tasks(), ...(completed ? { completedQueries: system.completedQueries?.(viewer) ?? [] } : {}) };
     },
     firstBatchBytes: config.targetResultBytes,

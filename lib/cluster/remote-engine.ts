@@ -37,10 +37,10 @@ export interface RemoteEngineOptions {
   nodeId(): string;
   sharedSecret?: string;
   /**
-   * system.runtime rows as `viewer` may see them, for statements that read them; `texts`: the statement's
-   * SQL and its session's prepared statements (completed_queries' rows go only to those that name it).
+   * system.runtime rows as `viewer` may see them, for statements that read them; `completedQueries`: the
+   * statement (or what it EXECUTEs) reads system.runtime.completed_queries, whose rows go only then.
    */
-  systemSnapshot?(viewer: string, texts: readonly string[]): SystemSnapshot;
+  systemSnapshot?(viewer: string, completedQueries: boolean): SystemSnapshot;
   /** Size of the first batch a worker renders with the plan (protocol.v1.target-result-size). */
   firstBatchBytes?: number;
   /** Deadline of a plan and of a results page (a statement's own limits end it sooner). */
@@ -134,7 +134,7 @@ export class RemoteEngine implements Engine {
       // reads no table has that page come back with the plan: one round trip for `SELECT 1`. Others do
       // not wait for their first rows in planning, so the client sees them RUNNING meanwhile.
       ...(sizesPages(session) ? {} : { execute: true, targetBytes: this.settings.firstBatchBytes, ...(route.tableFree ? { inlineFirstPage: true } : {}) }),
-      ...(route.readsSystemRuntime && this.options.systemSnapshot ? { system: this.options.systemSnapshot(session.user, [sql, ...Object.values(session.preparedStatements ?? {})]) } : {}),
+      ...(route.readsSystemRuntime && this.options.systemSnapshot ? { system: this.options.systemSnapshot(session.user, route.readsCompletedQueries) } : {}),
     };
     if (catalogs) request.catalogs = catalogs;
     // A statement that may run anywhere runs again on another alive worker when its worker is lost before

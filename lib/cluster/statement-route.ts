@@ -14,11 +14,13 @@ export interface StatementRoute {
   target: 'any' | 'memory';
   /** The statement reads system.runtime.* (the coordinator's snapshot rows go with it). */
   readsSystemRuntime: boolean;
+  /** It reads system.runtime.completed_queries (the stored history's rows go with it too). */
+  readsCompletedQueries: boolean;
   /** A query that reads no table: cheap enough to wait for its first rows in the planning call. */
   tableFree: boolean;
 }
 
-const ANYWHERE: StatementRoute = { target: 'any', readsSystemRuntime: false, tableFree: false };
+const ANYWHERE: StatementRoute = { target: 'any', readsSystemRuntime: false, readsCompletedQueries: false, tableFree: false };
 
 /** `shared`: catalogs whose data every worker reads alike (Connectors.shared): a read-only query over them runs anywhere. */
 export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'> & Partial<Pick<Session, 'preparedStatements'>>, shared: ReadonlySet<string>): StatementRoute {
@@ -38,6 +40,7 @@ export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'
   return {
     target: anywhere ? 'any' : 'memory',
     readsSystemRuntime: read.tables.some(isRuntime) || executedReads.some(isRuntime),
+    readsCompletedQueries: [...read.tables, ...executedReads].some((t) => isRuntime(t) && fold(t.table) === 'completed_queries'),
     tableFree: statement.type === 'Query' && read.tables.length === 0 && !read.tableFunction,
   };
 }
@@ -62,6 +65,7 @@ function executedStatement(statement: Statement, session: Partial<Pick<Session, 
 interface ResolvedTable {
   catalog?: string;
   schema?: string;
+  table: string;
 }
 
 const isRuntime = (t: ResolvedTable) => t.catalog === 'system' && t.schema === 'runtime';
