@@ -163,10 +163,12 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     } catch (err) {
       invalid = VivaceError.from(err);
     }
-    const resourceGroupId = dispatcher.getSnapshot().context.groups.selectedGroupId(selectionOf(session, sql).criteria);
+    // Selected once: the group shown from the start and the one the dispatcher queues it in are the same.
+    const selection = selectionOf(session, sql);
+    const resourceGroupId = dispatcher.getSnapshot().context.groups.selectedGroupId(selection.criteria);
     const query = createActor(queryMachine, {
       ...clockOption,
-      input: { queryId, sql, session, engine: options.engine, limits, now, dispatcher, ...(resourceGroupId ? { resourceGroupId } : {}) },
+      input: { queryId, sql, session, engine: options.engine, limits, now, dispatcher, group: { selection, ...(resourceGroupId ? { resourceGroupId } : {}) } },
     });
     // Before start(): the query as submitted, even if it fails at once (queue full, bad session).
     const initial = query.getSnapshot();

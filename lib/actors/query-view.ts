@@ -62,7 +62,7 @@ export function toQueryView(snapshot: QuerySnapshot, stages: StageSnapshot[] = s
     scheduled: allStages(rootStage).every((s) => isStageScheduled(s.state)),
     session: c.session,
     sql: c.sql,
-    resourceGroupId: c.resourceGroupId,
+    resourceGroupId: c.group?.resourceGroupId,
     columns: c.output.columns,
     updateType: c.output.updateType,
     updateCount: c.output.updateCount,

@@ -40,9 +40,16 @@ export interface QueryInput {
   now: () => number;
   /** Admission control; without one the query admits itself (standalone harness). */
   dispatcher?: AnyActorRef;
-  /** The resource group its selectors place it in (Trino's ResourceGroupId segments), when one does. */
-  resourceGroupId?: string[];
+  /**
+   * Its resource group as the coordinator selected it, once: the group (Trino's ResourceGroupId segments,
+   * when a selector places it) and what it was selected by, which the dispatcher queues it with. A harness's
+   * query without one makes its selection when it enqueues.
+   */
+  group?: { resourceGroupId?: string[]; selection: QuerySelection };
 }
+
+/** A query's resource-group selection criteria and query_priority (selection.ts). */
+export type QuerySelection = ReturnType<typeof selectionOf>;
 
 /** When the query reached each point (epoch milliseconds). */
 export interface QueryTimes {
@@ -222,7 +229,7 @@ export const queryMachine = setup({
   },
   actions: {
     requestAdmission: enqueueActions(({ context, enqueue, self }) => {
-      if (context.dispatcher) enqueue.sendTo(context.dispatcher, { type: 'dispatcher.enqueue', queryId: context.queryId, query: self, ...selectionOf(context.session, context.sql) });
+      if (context.dispatcher) enqueue.sendTo(context.dispatcher, { type: 'dispatcher.enqueue', queryId: context.queryId, query: self, ...(context.group?.selection ?? selectionOf(context.session, context.sql)) });
       else enqueue.raise({ type: 'query.admit' });
     }),
     releaseAdmission: enqueueActions(({ context, enqueue }) => {
@@ -360,7 +367,7 @@ export const queryMachine = setup({
       limits: input.limits,
       now: input.now,
       dispatcher: input.dispatcher,
-      resourceGroupId: input.resourceGroupId,
+      group: input.group,
       stages: [spawn('stage', { id: 'stage-0', input: { stageId: '0' } })],
       times: { createTime: now, lastHeartbeat: now, planningStartTime: undefined, executionStartTime: undefined, endTime: undefined },
       output: {},
