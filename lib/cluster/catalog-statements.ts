@@ -4,7 +4,7 @@
 import type { Engine, Plan, PlanAbort } from '../engine/engine.types.js';
 import { staticRowsPlan } from '../engine/dialect/values-plan.js';
 import type { Expression, OtherStatement, Statement } from '../sql/ast.js';
-import { parseStatement } from '../sql/parser.js';
+import { parsedStatement } from '../sql/statement-cache.js';
 import { fold, partsOf } from '../sql/names.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
@@ -87,7 +87,7 @@ function propertyValue(key: string, value: Expression, parameters: readonly Expr
  * not parse (the worker answers its syntax error).
  */
 export function catalogStatementOf(sql: string, session: Pick<Session, 'preparedStatements'>): { statement: OtherStatement; parameters: readonly Expression[] } | undefined {
-  const statement = parseOrUndefined(sql);
+  const statement = parsedStatement(sql);
   if (!statement) return undefined;
   if (isCatalogStatement(statement)) return { statement, parameters: [] };
   let text: string | undefined;
@@ -98,7 +98,7 @@ export function catalogStatementOf(sql: string, session: Pick<Session, 'prepared
     text = key === undefined ? undefined : prepared[key];
   }
   if (text === undefined || (statement.type !== 'Execute' && statement.type !== 'ExecuteImmediate')) return undefined;
-  const executed = parseOrUndefined(text);
+  const executed = parsedStatement(text);
   return executed && isCatalogStatement(executed) ? { statement: executed, parameters: statement.parameters } : undefined;
 }
 
@@ -106,10 +106,3 @@ function isCatalogStatement(statement: Statement): statement is OtherStatement {
   return (statement.type === 'CreateCatalog' || statement.type === 'DropCatalog') && (statement as OtherStatement).catalog !== undefined;
 }
 
-function parseOrUndefined(sql: string): Statement | undefined {
-  try {
-    return parseStatement(sql);
-  } catch {
-    return undefined;
-  }
-}

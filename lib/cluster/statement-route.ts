@@ -4,7 +4,8 @@
 // system tables that list memory's objects, DDL, DML, session and transaction statements, PREPARE and
 // EXECUTE) goes to the worker holding the memory catalog. Text that does not parse may go anywhere: the
 // worker answers the syntax error with its location.
-import { parseStatement, walk, type Node, type Statement } from '../sql/index.js';
+import { walk, type Node, type Statement } from '../sql/index.js';
+import { parsedStatement } from '../sql/statement-cache.js';
 import { partsOf, fold } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { Session } from '../protocol/types.js';
@@ -24,12 +25,8 @@ const ANYWHERE: StatementRoute = { target: 'any', readsSystemRuntime: false, rea
 
 /** `shared`: catalogs whose data every worker reads alike (Connectors.shared): a read-only query over them runs anywhere. */
 export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'> & Partial<Pick<Session, 'preparedStatements'>>, shared: ReadonlySet<string>): StatementRoute {
-  let statement: Statement;
-  try {
-    statement = parseStatement(sql);
-  } catch {
-    return ANYWHERE;
-  }
+  const statement = parsedStatement(sql);
+  if (!statement) return ANYWHERE;
   // EXPLAIN (ANALYZE) of a query reads what the query reads.
   const subject = statement.type === 'Explain' ? statement.statement : statement;
   const read = tablesRead(subject, session);
@@ -54,12 +51,7 @@ function executedStatement(statement: Statement, session: Partial<Pick<Session, 
     const key = Object.keys(prepared).find((name) => name === statement.name.value || name.toLowerCase() === fold(statement.name.value));
     text = key === undefined ? undefined : prepared[key];
   }
-  if (text === undefined) return undefined;
-  try {
-    return parseStatement(text);
-  } catch {
-    return undefined;
-  }
+  return text === undefined ? undefined : parsedStatement(text);
 }
 
 interface ResolvedTable {

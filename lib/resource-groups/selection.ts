@@ -1,7 +1,10 @@
 // What a query offers the resource-group selectors (Trino's SelectionCriteria) and its query_priority: the
 // session's user, source and client tags, and the statement's query type as Trino's StatementUtils.getQueryType
-// classes it, read from its leading keywords (no regular expression over the SQL).
+// classes its parse tree.
 import type { Session } from '../protocol/types.js';
+import type { Statement } from '../sql/ast.js';
+import { fold } from '../sql/names.js';
+import { parsedStatement } from '../sql/statement-cache.js';
 import { sessionPropertyValue } from '../protocol/session-properties.js';
 import type { QueryType } from './resource-groups-config.js';
 import type { SelectionCriteria } from './resource-group-tree.js';
@@ -9,7 +12,7 @@ import type { SelectionCriteria } from './resource-group-tree.js';
 export function selectionOf(session: Session, sql: string): { criteria: SelectionCriteria; priority: number } {
   const criteria: SelectionCriteria = { user: session.user, originalUser: session.user, clientTags: session.clientTags, userGroups: [] };
   if (session.source !== undefined) criteria.source = session.source;
-  const queryType = queryTypeOf(sql);
+  const queryType = queryTypeOf(sql, session);
   if (queryType) criteria.queryType = queryType;
   let priority = 1;
   try {
@@ -20,75 +23,46 @@ export function selectionOf(session: Session, sql: string): { criteria: Selectio
   return { criteria, priority };
 }
 
-/** The index just past a comment that opens at `i` (to the end of the text when unclosed), or `i` when none does. */
-function pastComment(sql: string, i: number): number {
-  const two = sql.slice(i, i + 2);
-  if (two !== '--' && two !== '/*') return i;
-  const end = sql.indexOf(two === '--' ? '\n' : '*/', i + 2);
-  return end < 0 ? sql.length : end + (two === '--' ? 1 : 2);
-}
-
-/** The statement's words, uppercased, past blanks, comments and opening parentheses (at most `limit`). */
-function leadingWords(sql: string, limit: number): string[] {
-  const words: string[] = [];
-  let i = 0;
-  while (i < sql.length && words.length < limit) {
-    const next = pastComment(sql, i);
-    if (next !== i) {
-      i = next;
-      continue;
-    }
-    const start = i;
-    while (i < sql.length && isWordChar(sql[i]!)) i++;
-    if (i > start) words.push(sql.slice(start, i).toUpperCase());
-    else if (sql[i++] === '(' && words.length > 0) words.push('(');
-    // anything else (blanks, quotes, punctuation) only separates words
-  }
-  return words;
-}
-
-function isWordChar(ch: string): boolean {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch === '_';
-}
-
-const BY_FIRST_WORD: Readonly<Record<string, QueryType>> = {
-  SELECT: 'SELECT',
-  WITH: 'SELECT',
-  VALUES: 'SELECT',
-  TABLE: 'SELECT',
-  EXPLAIN: 'EXPLAIN',
-  DESCRIBE: 'DESCRIBE',
-  SHOW: 'DESCRIBE',
-  INSERT: 'INSERT',
-  UPDATE: 'UPDATE',
-  MERGE: 'MERGE',
-  DELETE: 'DELETE',
-  ANALYZE: 'ANALYZE',
+/** Trino's StatementUtils: the query type of each statement class (EXPLAIN ANALYZE and EXECUTE aside). */
+const BY_TYPE: Readonly<Partial<Record<Statement['type'], QueryType>>> = {
+  Query: 'SELECT',
+  Explain: 'EXPLAIN',
+  ShowCatalogs: 'DESCRIBE', ShowSchemas: 'DESCRIBE', ShowTables: 'DESCRIBE', ShowColumns: 'DESCRIBE', ShowFunctions: 'DESCRIBE',
+  ShowSession: 'DESCRIBE', ShowCreate: 'DESCRIBE', ShowStats: 'DESCRIBE', DescribeInput: 'DESCRIBE', DescribeOutput: 'DESCRIBE',
+  ShowGrants: 'DESCRIBE', ShowRoles: 'DESCRIBE', ShowRoleGrants: 'DESCRIBE',
+  TableExecute: 'ALTER_TABLE_EXECUTE',
+  CreateTableAsSelect: 'INSERT', RefreshMaterializedView: 'INSERT', Insert: 'INSERT',
+  Update: 'UPDATE', Delete: 'DELETE', Merge: 'MERGE', Analyze: 'ANALYZE',
 };
 
-const DATA_DEFINITION_WORDS = new Set(['CREATE', 'DROP', 'ALTER', 'COMMENT', 'GRANT', 'REVOKE', 'DENY', 'SET', 'RESET', 'USE', 'START', 'COMMIT', 'ROLLBACK', 'PREPARE', 'DEALLOCATE', 'CALL', 'TRUNCATE', 'REFRESH']);
+/**
+ * Trino's query type of `sql` (StatementUtils.getQueryType of the statement QueryPreparer prepares): EXPLAIN
+ * ANALYZE has its statement's type, EXECUTE and EXECUTE IMMEDIATE the type of the statement they run; every
+ * other statement not classed above is DATA_DEFINITION. Undefined: text that does not parse, or EXECUTE of a
+ * statement the session has not prepared. Read from the parse tree every reader of the text shares
+ * (statement-cache.ts), so a comment, a string or a parenthesis cannot change it.
+ */
+export function queryTypeOf(sql: string, session: Partial<Pick<Session, 'preparedStatements'>> = {}): QueryType | undefined {
+  const statement = parsedStatement(sql);
+  return statement && queryTypeOfStatement(statement, session);
+}
 
-/** Trino's query type of `sql`, or undefined (EXECUTE of a prepared statement, or text it cannot class). */
-export function queryTypeOf(sql: string): QueryType | undefined {
-  const words = leadingWords(sql, 40);
-  const first = words[0];
-  if (first === undefined) return undefined;
-  if (first === 'EXPLAIN' && words[1] === 'ANALYZE') {
-    // EXPLAIN ANALYZE has the type of the statement it runs
-    const rest = words.slice(words[2] === 'VERBOSE' ? 3 : 2);
-    return queryTypeOf(rest.join(' '));
+function queryTypeOfStatement(statement: Statement, session: Partial<Pick<Session, 'preparedStatements'>>, depth = 0): QueryType | undefined {
+  if (statement.type === 'Explain' && statement.analyze) return queryTypeOfStatement(statement.statement, session, depth);
+  if (statement.type === 'Execute' || statement.type === 'ExecuteImmediate') {
+    // A prepared EXECUTE is not prepared again (PREPARE of an EXECUTE runs it once): one level is all there is.
+    if (depth > 0) return undefined;
+    const text = statement.type === 'ExecuteImmediate' ? statement.statement.value : preparedText(statement.name.value, session);
+    const executed = text === undefined ? undefined : parsedStatement(text);
+    return executed && queryTypeOfStatement(executed, session, depth + 1);
   }
-  if (Object.hasOwn(BY_FIRST_WORD, first)) return BY_FIRST_WORD[first];
-  if (!DATA_DEFINITION_WORDS.has(first)) return undefined;
-  if (first === 'REFRESH' && words[1] === 'MATERIALIZED') return 'INSERT';
-  if (first === 'ALTER' && words[1] === 'TABLE' && words.includes('EXECUTE')) return 'ALTER_TABLE_EXECUTE';
-  if (first === 'CREATE') {
-    // CREATE TABLE AS is an INSERT: after the table's name comes AS, WITH or COMMENT, not its columns' '('
-    const at = words.indexOf('TABLE');
-    if (at > 0 && at <= 3) {
-      const decider = words.slice(at + 1).find((w) => w === '(' || w === 'AS' || w === 'WITH' || w === 'COMMENT');
-      if (decider !== undefined && decider !== '(') return 'INSERT';
-    }
-  }
-  return 'DATA_DEFINITION';
+  return BY_TYPE[statement.type] ?? 'DATA_DEFINITION';
+}
+
+/** The session's prepared statement of that name (names fold as identifiers do). */
+function preparedText(name: string, session: Partial<Pick<Session, 'preparedStatements'>>): string | undefined {
+  const prepared = session.preparedStatements ?? {};
+  if (Object.hasOwn(prepared, name)) return prepared[name];
+  const key = Object.keys(prepared).find((n) => fold(n) === fold(name));
+  return key === undefined ? undefined : prepared[key];
 }

@@ -1,6 +1,6 @@
 // Which statements answer with the spooling protocol: queries only (SELECT, VALUES, WITH ... SELECT,
 // TABLE), as Trino's; SHOW, DESCRIBE, EXPLAIN, DDL, DML and session statements answer `data` arrays.
-import { parseStatement } from '../sql/index.js';
+import { parsedStatement } from '../sql/statement-cache.js';
 import { chooseEncoding, type QueryDataEncoding } from '../protocol/spooling/query-data-encoding.js';
 
 /**
@@ -11,9 +11,5 @@ import { chooseEncoding, type QueryDataEncoding } from '../protocol/spooling/que
 export function queryDataEncodingOf(sql: string, header: string | undefined, enabled?: readonly QueryDataEncoding[]): QueryDataEncoding | undefined {
   const encoding = chooseEncoding(header, enabled);
   if (encoding === undefined) return undefined;
-  try {
-    return parseStatement(sql).type === 'Query' ? encoding : undefined;
-  } catch {
-    return undefined;
-  }
+  return parsedStatement(sql)?.type === 'Query' ? encoding : undefined;
 }

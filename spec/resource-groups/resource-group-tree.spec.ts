@@ -209,7 +209,10 @@ describe('resource group tree (InternalResourceGroup)', () => {
   it("classes statements as Trino's query types", () => {
     const cases: [string, string | undefined][] = [
       ['SELECT 1', 'SELECT'],
-      ['  -- hi\n/* c */ (with x as (select 1) select * from x)', 'SELECT'],
+      ['  -- hi\n/* c */ (select 1)', 'SELECT'],
+      ['with x as (select 1) select * from x', 'SELECT'],
+      // Trino's grammar has no WITH inside parentheses: text that does not parse has no type
+      ['(with x as (select 1) select * from x)', undefined],
       ['VALUES 1', 'SELECT'],
       ['EXPLAIN SELECT 1', 'EXPLAIN'],
       ['EXPLAIN ANALYZE INSERT INTO t VALUES 1', 'INSERT'],
@@ -232,8 +235,22 @@ describe('resource group tree (InternalResourceGroup)', () => {
       ['START TRANSACTION', 'DATA_DEFINITION'],
       ['EXECUTE stmt', undefined],
       ['', undefined],
+      // read from the tree: a quoted name, a column or a comment that spells a keyword changes nothing
+      ['CREATE TABLE "AS" (a int)', 'DATA_DEFINITION'],
+      ['ALTER TABLE t ADD COLUMN "execute" int', 'DATA_DEFINITION'],
+      ['/* DELETE */ SELECT \'INSERT\'', 'SELECT'],
+      ['SHOW GRANTS', 'DESCRIBE'],
+      ["EXECUTE IMMEDIATE 'DELETE FROM t'", 'DELETE'],
     ];
     for (const [sql, type] of cases) expect(queryTypeOf(sql), sql).to.equal(type);
+  });
+
+  it('classes EXECUTE as the statement it runs, as Trino\'s QueryPreparer prepares it', () => {
+    const session = { preparedStatements: { ins: 'INSERT INTO t VALUES 1', Sel: 'SELECT 1' } };
+    expect(queryTypeOf('EXECUTE ins', session)).to.equal('INSERT');
+    expect(queryTypeOf('EXECUTE sel', session)).to.equal('SELECT');
+    expect(queryTypeOf('EXPLAIN ANALYZE EXECUTE ins', session)).to.equal('INSERT');
+    expect(queryTypeOf('EXECUTE other', session)).to.equal(undefined);
   });
 
   it('under any policies, limits and order of events: limits hold, and every accepted query starts exactly once', () => {
