@@ -39,6 +39,8 @@ export interface CoordinatorOptions {
   resourceGroups?: TrackerInput['resourceGroups'];
   /** The durable query history (serve: `<data.directory>/history`); absent: none. */
   history?: QueryHistoryStore;
+  /** Sees every event and transition of the tracker, the dispatcher, the queries and their stages (xstate inspection). */
+  inspect?: ActorOptions<typeof trackerMachine>['inspect'];
 }
 
 /** The start of a cluster: over once its required workers were active (query-manager.required-workers). */
@@ -134,8 +136,9 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
   const now = options.now ?? Date.now;
   const ids = new QueryIdGenerator(now);
   const clockOption = options.clock ? { clock: options.clock } : {};
+  const actorOptions = { ...clockOption, ...(options.inspect ? { inspect: options.inspect } : {}) };
   const memory = { limitBytes: maxResidentMemoryBytes(config), readRss: options.readRss ?? (() => process.memoryUsage.rss()) };
-  const tracker = createActor(trackerMachine, { ...clockOption, input: { limits: config, now, memory, ...(options.resourceGroups ? { resourceGroups: options.resourceGroups } : {}) } });
+  const tracker = createActor(trackerMachine, { ...actorOptions, input: { limits: config, now, memory, ...(options.resourceGroups ? { resourceGroups: options.resourceGroups } : {}) } });
   tracker.start();
   const dispatcher = tracker.getSnapshot().context.dispatcher;
   const startTime = now();
@@ -167,7 +170,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     const selection = selectionOf(session, sql);
     const resourceGroupId = dispatcher.getSnapshot().context.groups.selectedGroupId(selection.criteria);
     const query = createActor(queryMachine, {
-      ...clockOption,
+      ...actorOptions,
       input: { queryId, sql, session, engine: options.engine, limits, now, dispatcher, group: { selection, ...(resourceGroupId ? { resourceGroupId } : {}) } },
     });
     // Before start(): the query as submitted, even if it fails at once (queue full, bad session).
@@ -259,7 +262,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
         known.send({ type: 'node.announced' });
         return;
       }
-      nodeActors.set(nodeId, createActor(nodeMachine, { ...clockOption, input: { nodeId, uri, now, scheduler: heartbeats } }).start());
+      nodeActors.set(nodeId, createActor(nodeMachine, { ...actorOptions, input: { nodeId, uri, now, scheduler: heartbeats } }).start());
     },
     forgetNode(nodeId) {
       nodeActors.get(nodeId)?.send({ type: 'node.gone' });
