@@ -1,6 +1,6 @@
 // The node object of GET /v1/node and /v1/node/failed (the seed's Node object, Trino's
 // HeartbeatFailureDetector.Stats with ISO 8601 times), rendered from plain data.
-import { DateTime } from 'luxon';
+import { isoTime as iso } from './iso-time.js';
 import { formatDuration } from './duration.js';
 
 /** One node's failure-detector statistics, already read off its counters (numbers are decayed counts). */
@@ -24,7 +24,6 @@ export interface NodeStatsView {
   lastFailure?: { type: string; message: string; stack: string[] };
 }
 
-const iso = (millis: number): string => DateTime.fromMillis(millis).toISO()!;
 
 /**
  * The node object. Upstream omits the two times before the first ping; the seed's object always has them, so

@@ -1,7 +1,7 @@
 // The query resource: full QueryInfo for /v1/query/{id} and BasicQueryInfo for the /v1/query list.
 // Times are ISO 8601 with offset, durations airlift-style, data sizes in bytes (protocol.md section 8).
 import { timeZoneKey } from './time-zone-keys.js';
-import { DateTime } from 'luxon';
+import { isoTime as iso } from './iso-time.js';
 import { formatDataSize } from './data-size.js';
 import { formatDuration } from './duration.js';
 import { ERROR_CODES, type ErrorName } from './error-codes.js';
@@ -9,7 +9,6 @@ import type { QueryView, StageView } from './query-view.types.js';
 import type { SubStageTask } from '../engine/engine.types.js';
 import { elapsedMillis, exchangedTotals, planningMillis, queuedMillis, stageStats, totalCounters } from './statement-stats.js';
 
-const iso = (millis: number): string => DateTime.fromMillis(millis).toISO()!;
 
 function sessionJson(view: QueryView): Record<string, unknown> {
   const s = view.session;

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { request as rawRequest } from 'node:http';
+import { DateTime } from 'luxon';
+import sinon from 'sinon';
 import { BIGINT_COLUMN, FakeEngine } from '../support/fake-engine.js';
 import { request, runStatement, startTestServer, type TestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
@@ -48,6 +50,19 @@ describe('query routes', () => {
     expect(info.body.session.startTime).to.be.a('number');
     expect(info.body.queryStats.outputPositions).to.equal(1);
     expect(info.body.outputStage.done).to.equal(true);
+  });
+
+  it("writes the query information's times as luxon would, without a luxon DateTime per time (iso-time.ts)", async () => {
+    const { final } = await runStatement(server.url, 'SELECT 1');
+    const fromMillis = sinon.spy(DateTime, 'fromMillis');
+    try {
+      const info = await request('GET', `${server.url}/v1/query/${final.id}`);
+      expect(fromMillis.callCount).to.equal(0);
+      const { createTime, executionStartTime, lastHeartbeat, endTime } = info.body.queryStats;
+      for (const time of [createTime, executionStartTime, lastHeartbeat, endTime]) expect(time).to.equal(DateTime.fromISO(time).toISO());
+    } finally {
+      fromMillis.restore();
+    }
   });
 
   it('lists live and finished queries, filtered by ?state=', async () => {
