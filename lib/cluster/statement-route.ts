@@ -62,21 +62,42 @@ interface ResolvedTable {
 
 const isRuntime = (t: ResolvedTable) => t.catalog === 'system' && t.schema === 'runtime';
 
+/** What a statement's tree names, whatever the session: its tables' name parts (WITH names excluded) and whether it calls a table function. */
+interface NamedTables {
+  parts: readonly string[][];
+  tableFunction: boolean;
+}
+
+/**
+ * Each tree's names, read once: trees are shared by text (statement-cache.ts), so a text sent again is
+ * neither parsed nor walked again; only the session's catalog and schema are applied per query.
+ */
+const namedByTree = new WeakMap<Statement, NamedTables>();
+
+/** The walk over a tree's names (an object, so that specs can count the walks). */
+export const routeReading = {
+  tablesNamed(statement: Statement): NamedTables {
+    const cteNames = new Set<string>();
+    walk(statement, (node) => {
+      if (node.type === 'WithQuery') cteNames.add(fold(node.name.value));
+    });
+    const parts: string[][] = [];
+    let tableFunction = false;
+    walk(statement, (node: Node) => {
+      if (node.type === 'TableFunctionInvocation') tableFunction = true;
+      if (node.type !== 'Table') return;
+      const named = partsOf(node.name);
+      if (named.length === 1 && cteNames.has(named[0]!)) return;
+      parts.push(named);
+    });
+    return { parts, tableFunction };
+  },
+};
+
 /** The tables a statement names (WITH names excluded), resolved in the session, and whether it calls a table function. */
 function tablesRead(statement: Statement, session: Pick<Session, 'catalog' | 'schema'>): { tables: ResolvedTable[]; tableFunction: boolean } {
+  let named = namedByTree.get(statement);
+  if (!named) namedByTree.set(statement, (named = routeReading.tablesNamed(statement)));
   const context = { catalog: session.catalog, schema: session.schema };
-  const cteNames = new Set<string>();
-  walk(statement, (node) => {
-    if (node.type === 'WithQuery') cteNames.add(fold(node.name.value));
-  });
-  const tables: ResolvedTable[] = [];
-  let tableFunction = false;
-  walk(statement, (node: Node) => {
-    if (node.type === 'TableFunctionInvocation') tableFunction = true;
-    if (node.type !== 'Table') return;
-    const parts = partsOf(node.name);
-    if (parts.length === 1 && cteNames.has(parts[0]!)) return;
-    tables.push(resolveTable(parts, context));
-  });
-  return { tables, tableFunction };
+  return { tables: named.parts.map((parts) => resolveTable(parts, context)), tableFunction: named.tableFunction };
 }

@@ -1,6 +1,7 @@
 // Where a statement runs, decided on its tree: and whether the coordinator's system.runtime snapshot goes with it.
 import { expect } from 'chai';
-import { routeOf as routeIn } from '../../lib/cluster/statement-route.js';
+import sinon from 'sinon';
+import { routeOf as routeIn, routeReading } from '../../lib/cluster/statement-route.js';
 import { builtInConnectors } from './cluster-harness.js';
 
 /** Routes in the built-in catalogs (tpch shared, memory and system not). */
@@ -9,6 +10,17 @@ const routeOf = (sql: string, s: Parameters<typeof routeIn>[1]) => routeIn(sql, 
 const session = { catalog: 'tpch', schema: 'tiny' };
 
 describe('cluster: statement route', () => {
+  afterEach(() => sinon.restore());
+
+  it('reads the names of a text once; each query resolves them in its own session', () => {
+    const walks = sinon.spy(routeReading, 'tablesNamed');
+    const sql = 'SELECT * FROM nation /* route read once */';
+    expect(routeOf(sql, session).target).to.equal('any');
+    expect(routeOf(sql, { catalog: 'memory', schema: 'default' }).target).to.equal('memory');
+    expect(routeOf(sql, { catalog: 'system', schema: 'runtime' })).to.deep.include({ target: 'any', readsSystemRuntime: true });
+    expect(walks.callCount).to.equal(1);
+  });
+
   it('a read-only tpch or system.runtime query runs anywhere; writes, memory and EXECUTE go to the memory worker', () => {
     expect(routeOf('SELECT * FROM nation', session)).to.deep.equal({ target: 'any', readsSystemRuntime: false, readsCompletedQueries: false, tableFree: false });
     expect(routeOf('SELECT query FROM system.runtime.queries', session)).to.deep.include({ target: 'any', readsSystemRuntime: true });
