@@ -2,7 +2,8 @@
 // RemoteEngine and a real worker (real DuckDB, real HTTP, the internal bearer on), a repeated `SELECT 1`
 // is one HTTP exchange (the plan's POST, its only page riding on the answer), is parsed and analysed on the
 // worker once, and from then on only runs its prepared render statement. A result larger than the first
-// page still pages by GET, and a cancel still reaches the worker.
+// page still pages by GET, and a cancel still reaches the worker. The coordinator routes the repeated
+// statement once (lib/cluster/route-cache.ts).
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
 import type { EnginePlanStats } from '../../lib/engine/duckdb-engine.js';
@@ -41,6 +42,12 @@ describe('The SELECT 1 path through a real worker', function () {
   it('takes one exchange per query: the POST answers with the plan and the only page', async () => {
     for (let i = 0; i < 5; i++) expect((await runOn(engine, 'SELECT 1')).rows).to.deep.equal([[1]]);
     expect(requests).to.deep.equal(Array(5).fill('POST /v1/task/{id}'));
+  });
+
+  it('routes a repeated statement on the coordinator once (no parse to place it again)', async () => {
+    const before = engine.routes.computed;
+    for (let i = 0; i < 5; i++) await runOn(engine, 'SELECT 3 AS routed_once');
+    expect(engine.routes.computed - before).to.equal(1);
   });
 
   it('parses, analyses and prepares a repeated statement once on the worker, then only runs it', async () => {
