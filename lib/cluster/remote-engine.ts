@@ -9,7 +9,7 @@ import { ERROR_CODES, type ErrorName } from '../protocol/error-codes.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from './cluster-auth.js';
-import { routeOf } from './statement-route.js';
+import { RouteCache } from './route-cache.js';
 import type { Connectors } from '../connectors/connectors.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { planStaged, stagedQuery, type StagedQuery, type StageHost } from './staged-query.js';
@@ -103,6 +103,10 @@ export class RemoteEngine implements Engine {
   readonly settings: Required<Pick<RemoteEngineOptions, 'firstBatchBytes' | 'workTimeoutMs' | 'controlTimeoutMs'>>;
   /** Spooling protocol: the workers each query's handed-out segments are on (keyed as `clients`). */
   readonly segmentHolders = new SegmentHolders();
+  /** Statements' routes by text and session (a repeated statement is not parsed again to place it). */
+  readonly routes = new RouteCache();
+  /** A dynamic cluster's shared catalogs, one set per catalog set (the route cache's key). */
+  private readonly sharedSets = new WeakMap<CatalogSync, ReadonlySet<string>>();
 
   constructor(private readonly options: RemoteEngineOptions) {
     this.settings = {
@@ -118,10 +122,11 @@ export class RemoteEngine implements Engine {
 
   async plan(sql: string, session: Session, abort?: PlanAbort, queryId?: string): Promise<Plan> {
     const { stages } = this.options;
-    const staged = stages && stagedQuery(sql, session, this.options.connectors);
-    if (staged && !staged.plan.tables.some((t) => stages.guarded?.(session.user, t))) return this.planTwoStages(sql, session, staged, abort, queryId);
     const catalogs = this.options.catalogSync?.();
-    const route = routeOf(sql, session, catalogs ? sharedWith(this.options.connectors.shared, catalogs) : this.options.connectors.shared);
+    const route = this.routes.routeOf(sql, session, catalogs ? this.sharedWith(catalogs) : this.options.connectors.shared);
+    // A query that reads no table has no scan to split: it is never staged (and not planned as if it might be).
+    const staged = stages && !route.tableFree && stagedQuery(sql, session, this.options.connectors);
+    if (staged && !staged.plan.tables.some((t) => stages.guarded?.(session.user, t))) return this.planTwoStages(sql, session, staged, abort, queryId);
     const pinned = this.pinnedWorker(session);
     const worker = pinned ?? (await this.pickOnceReady(route.target, abort));
     const request: TaskPlanRequest = {
@@ -196,6 +201,15 @@ export class RemoteEngine implements Engine {
     clearInterval(this.watch);
     for (const client of this.clients.values()) client.close();
     this.clients.clear();
+  }
+
+  private sharedWith(sync: CatalogSync): ReadonlySet<string> {
+    let shared = this.sharedSets.get(sync);
+    if (!shared) {
+      shared = sharedWith(this.options.connectors.shared, sync);
+      this.sharedSets.set(sync, shared);
+    }
+    return shared;
   }
 
   /** The worker a session's open transaction lives on; REMOTE_HOST_GONE when it is not alive. */

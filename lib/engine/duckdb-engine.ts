@@ -145,6 +145,24 @@ export interface DuckDbEngine extends Engine {
    * Rejects (CONFIGURATION_INVALID) without `dynamicRoots`.
    */
   syncCatalogs(sync: CatalogSync): Promise<void>;
+  /** What planning the statements so far cost: parses of users' statements, plans analysed, plans reused (specs hold the hot path to it). */
+  planStats(): EnginePlanStats;
+}
+
+/**
+ * Counts of the engine's planning work since it started. A repeated user query is parsed once (its admitted
+ * tree is kept), analysed and prepared once (the plan cache, and its render statement per connection), and
+ * from then on only runs: `reused` grows, the others do not.
+ */
+export interface EnginePlanStats {
+  /** Users' statements parsed as Trino SQL (not found among the admitted trees). */
+  parsed: number;
+  /** Query plans analysed: the statement prepared to learn its columns (not found in the plan cache). */
+  analysed: number;
+  /** Query plans taken from the plan cache. */
+  reused: number;
+  /** Render statements prepared on a connection (one per plan and connection that runs it). */
+  renderPrepares: number;
 }
 
 /** A memory limit as Trino's errors write a data size (DataSize.succinctBytes: 16MB), when it is one. */
@@ -247,11 +265,13 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   // allow-list first (lib/sql/statement-gate.ts), and so is SQL a statement leads to (EXECUTE's
   // prepared statement). The project's own rewrites (information_schema) are planned as they are.
   const admitted = new AdmittedQueries();
+  let parsed = 0;
   const plan: Engine['plan'] = (sql, session, signal) => {
     const key = AdmittedQueries.key(sql, session.catalog, session.schema);
     let statement = admitted.get(key);
     if (!statement) {
       try {
+        parsed++;
         statement = parseStatement(sql);
         // A marker outside EXECUTE has no value (Trino's QueryPreparer, before any analysis: none were supplied).
         checkParameterCount(statement, sql, 0);
@@ -458,6 +478,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     parquetFooter,
     syncCatalogs: (sync) => (syncing = syncing.then(() => applySync(sync), () => applySync(sync))),
     readsGuarded: (user, table) => options.access?.tableGuard(user, table) !== undefined,
+    planStats: () => ({ parsed, analysed: cache.analysed, reused: cache.counts.reused, renderPrepares: cache.counts.renderPrepares }),
     close: async () => {
       tpch?.close();
       await transactions.rollbackIdle();
@@ -622,6 +643,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
       // The project's own SQL (a stage's) reads Parquet files it names itself: always profiled.
       const planned: CachedQueryPlan = { columns: output, renderSql, readsTables: translation ? translation.tables.length > 0 : true };
       cache.set(cacheKey, planned);
+      cache.analysed++;
       return makePlan(output, undefined, () => streamingExecution(connection, cache, planned, giveBack, runtime, scans), giveBack, () => held);
     }
     prepared.destroySync();

@@ -28,6 +28,11 @@ export class PlanCache {
   private readonly plans = new Map<string, CachedQueryPlan>();
   constructor(private readonly maxEntries = 1000) {}
 
+  /** How often a plan was found (a repeated query only ran) and render statements DuckDB prepared (EnginePlanStats). */
+  readonly counts = { reused: 0, renderPrepares: 0 };
+  /** Query plans analysed and kept (counted by the engine as it sets them). */
+  analysed = 0;
+
   /**
    * What a plan depends on besides the text: the session's catalog and schema (names resolve against
    * them, and their absence is an error), its time zone, its user (current_user is part of the plan) and
@@ -40,6 +45,7 @@ export class PlanCache {
   get(key: string): CachedQueryPlan | undefined {
     const plan = this.plans.get(key);
     if (plan) {
+      this.counts.reused++;
       this.plans.delete(key); // most recently used last
       this.plans.set(key, plan);
     }
@@ -74,6 +80,7 @@ export class PlanCache {
       entry.statements.delete(sql); // most recently used last
     } else {
       statement = await connection.prepare(sql);
+      this.counts.renderPrepares++;
       if (entry.statements.size >= MAX_PREPARED_PER_CONNECTION) {
         const [oldestSql, oldest] = entry.statements.entries().next().value!;
         entry.statements.delete(oldestSql);

@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import sinon from 'sinon';
+import { DuckDBDataChunk } from '@duckdb/node-api';
 import { createDuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import type { Engine, RowBatch } from '../../lib/engine/engine.types.js';
 import { VivaceError } from '../../lib/protocol/vivace-error.js';
@@ -182,6 +184,24 @@ describe('duckdb engine: small results run materialized once learned', () => {
       await runSql(engine, 'INSERT INTO grows SELECT CAST(i AS integer) FROM UNNEST(sequence(0, 4999)) AS t(i)');
       expect((await runSql(engine, 'SELECT x FROM grows')).rows).to.have.length(5001);
     } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('duckdb engine: reading a chunk\'s rendered rows', () => {
+  it('reads the string entries straight from the bindings, never through node-api\'s vector (its type and validity calls)', async () => {
+    const engine = await newEngine(1);
+    const getColumnVector = sinon.spy(DuckDBDataChunk.prototype, 'getColumnVector');
+    try {
+      const sql = "SELECT i, 'row ' || CAST(i AS varchar) AS s FROM UNNEST(sequence(0, 2999)) AS t(i)";
+      for (let run = 0; run < 3; run++) {
+        expect((await runSql(engine, 'SELECT 1')).rows).to.deep.equal([[1]]);
+        expect((await runSql(engine, sql)).rows).to.have.length(3000); // streamed, then materialized once small
+      }
+      expect(getColumnVector.callCount).to.equal(0);
+    } finally {
+      getColumnVector.restore();
       await engine.close();
     }
   });

@@ -180,20 +180,18 @@ export class HiveCatalogs {
   async beforePlan(statement: Statement, session: Session, tables: () => readonly QualifiedTable[]): Promise<boolean> {
     const named = new Set<string>();
     if (session.catalog !== undefined && this.catalogs.has(fold(session.catalog))) named.add(fold(session.catalog));
-    walk(statement, (node) => {
-      if (node.type !== 'QualifiedName') return;
-      const first = fold(node.parts[0]?.value ?? '');
+    const { firstParts, tableNames } = namesOf(statement);
+    for (const first of firstParts) {
       if (this.catalogs.has(first)) named.add(first);
       // system.jdbc and system.metadata list every catalog's tables.
       if (first === SYSTEM_CATALOG) for (const name of this.catalogs.keys()) named.add(name);
-    });
+    }
     // System tables (t$partitions) are no reads of the translation: their tables are mirrored as read.
     const systemReads: QualifiedTable[] = [];
-    walk(statement, (node) => {
-      if (node.type !== 'Table') return;
-      const t = qualifyTable(partsOf(node.name), session.catalog, session.schema);
+    for (const parts of tableNames) {
+      const t = qualifyTable(parts, session.catalog, session.schema);
       if (t && this.catalogs.has(t.catalog) && systemTableOf(t.table)) systemReads.push(t);
-    });
+    }
     const read = [...tables(), ...systemReads];
     for (const t of read) if (this.catalogs.has(t.catalog)) named.add(t.catalog);
     let changed = this.changedSincePlan;
@@ -529,4 +527,31 @@ function renameTarget(target: QualifiedName, from: QualifiedTable): QualifiedTab
   if (parts.length === 3 && parts[0] === from.catalog) return { catalog: from.catalog, schema: parts[1]!, table: parts[2]! };
   if (parts.length === 3) throw new VivaceError('NOT_SUPPORTED', 'Table rename across catalogs is not supported');
   throw new VivaceError('SYNTAX_ERROR', `Too many dots in table name: ${parts.join('.')}`);
+}
+
+/** What beforePlan reads of a tree: the first part of every qualified name (folded) and every table's name parts. */
+interface TreeNames {
+  firstParts: readonly string[];
+  tableNames: readonly (readonly string[])[];
+}
+
+/**
+ * An admitted tree is planned again for every repetition of its text (admitted-queries.ts): its names are
+ * gathered once, not walked twice per plan. They depend on the tree alone; the catalogs and the session
+ * are applied to them on each plan.
+ */
+const TREE_NAMES = new WeakMap<Statement, TreeNames>();
+
+function namesOf(statement: Statement): TreeNames {
+  let names = TREE_NAMES.get(statement);
+  if (names) return names;
+  const firstParts = new Set<string>();
+  const tableNames: (readonly string[])[] = [];
+  walk(statement, (node) => {
+    if (node.type === 'QualifiedName') firstParts.add(fold(node.parts[0]?.value ?? ''));
+    if (node.type === 'Table') tableNames.push(partsOf(node.name));
+  });
+  names = { firstParts: [...firstParts], tableNames };
+  TREE_NAMES.set(statement, names);
+  return names;
 }
