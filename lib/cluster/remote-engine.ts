@@ -9,7 +9,7 @@ import { ERROR_CODES, type ErrorName } from '../protocol/error-codes.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from './cluster-auth.js';
-import { RouteCache } from './route-cache.js';
+import { routeOf } from './statement-route.js';
 import type { Connectors } from '../connectors/connectors.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { planStaged, stagedQuery, type StagedQuery, type StageHost } from './staged-query.js';
@@ -103,9 +103,7 @@ export class RemoteEngine implements Engine {
   readonly settings: Required<Pick<RemoteEngineOptions, 'firstBatchBytes' | 'workTimeoutMs' | 'controlTimeoutMs'>>;
   /** Spooling protocol: the workers each query's handed-out segments are on (keyed as `clients`). */
   readonly segmentHolders = new SegmentHolders();
-  /** Statements' routes by text and session (a repeated statement is not parsed again to place it). */
-  readonly routes = new RouteCache();
-  /** A dynamic cluster's shared catalogs, one set per catalog set (the route cache's key). */
+  /** A dynamic cluster's shared catalogs, one set per catalog set (not a new Set for every statement). */
   private readonly sharedSets = new WeakMap<CatalogSync, ReadonlySet<string>>();
 
   constructor(private readonly options: RemoteEngineOptions) {
@@ -123,7 +121,7 @@ export class RemoteEngine implements Engine {
   async plan(sql: string, session: Session, abort?: PlanAbort, queryId?: string): Promise<Plan> {
     const { stages } = this.options;
     const catalogs = this.options.catalogSync?.();
-    const route = this.routes.routeOf(sql, session, catalogs ? this.sharedWith(catalogs) : this.options.connectors.shared);
+    const route = routeOf(sql, session, catalogs ? this.sharedWith(catalogs) : this.options.connectors.shared);
     // A query that reads no table has no scan to split: it is never staged (and not planned as if it might be).
     const staged = stages && !route.tableFree && stagedQuery(sql, session, this.options.connectors);
     if (staged && !staged.plan.tables.some((t) => stages.guarded?.(session.user, t))) return this.planTwoStages(sql, session, staged, abort, queryId);
