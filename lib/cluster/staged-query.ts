@@ -27,6 +27,7 @@ import {
 import { WorkerTransportError, type WorkerClient, type WorkerResponse } from './worker-client.js';
 import { earlyRoot } from './stage-early-root.js';
 import { busyWorker, lostWorker } from './worker-trouble.js';
+import { stageTrace } from './stage-trace.js';
 
 /** What the staged path needs of the remote engine. */
 export interface StageHost {
@@ -268,6 +269,7 @@ export class FragmentScheduler {
       splitCount = 1;
     }
     this.slots.set(fragment.id, slots);
+    stageTrace('c.fragment', `${this.request.queryId}.${fragment.id}`, { tasks: slots.length });
     const stats = this.stats.get(fragment.id)!;
     Object.assign(stats, { nodes: new Set(slots.map((s) => s.node.nodeId)).size, totalSplits: splitCount, runningSplits: splitCount, startedAt: stats.startedAt ?? Date.now(), endedAt: undefined });
     await Promise.all(slots.map((s) => this.runSlot(s)));
@@ -316,11 +318,14 @@ export class FragmentScheduler {
       try {
         const task: TaskPlanRequest = { queryId: this.request.queryId, sql: this.request.sql, session: this.request.session, execute: true, stage: this.stageOf(slot) };
         const started = Date.now();
+        stageTrace('c.post', taskId);
         this.answerColumns?.(await postProducerTask(this.host, client, taskId, task, signal, this.taskError));
         slot.running = { ...node, taskId };
+        stageTrace('c.planned', taskId);
         this.onChange?.();
         const done = await client.call('GET', taskResultsPath(taskId, 0, 1 << 16), undefined, { timeoutMs: this.host.workTimeoutMs, signal, headers: await this.host.headers() });
         if (done.status !== 204 && done.status !== 200) throw this.taskError(done, client, 'fragment results');
+        stageTrace('c.noticed', taskId);
         const splits = slot.splits?.length ?? 1;
         const figures = {
           outputRows: headerNumber(done, TASK_HEADERS.updateCount), outputBytes: headerNumber(done, TASK_HEADERS.outputBytes), processedRows: headerNumber(done, TASK_HEADERS.processedRows),
@@ -460,11 +465,13 @@ export class FragmentScheduler {
         removeAbort();
       }
       try {
+        stageTrace('c.post', `${this.request.queryId}.0.0.${rootAttempt(k)}`);
         const plan = await this.host.planRoot({
           queryId: this.request.queryId, sql: this.request.sql, session: this.request.session, execute: true, inlineFirstPage: true,
           ...(this.request.targetBytes === undefined ? {} : { targetBytes: this.request.targetBytes }),
           stage: { kind: 'fragment', fragmentId: 0, inputs, choices: this.staged.plan.choices },
         }, rootAttempt(k), abort);
+        stageTrace('c.planned', `${this.request.queryId}.0.0.${rootAttempt(k)}`);
         // The root pulled its inputs while it planned: the producers are done with.
         this.dropAll();
         return plan;

@@ -12,6 +12,7 @@ import { taskOutputPath, type FragmentInput, type FragmentStage, type TaskPlanRe
 import { WorkerClient, WorkerTransportError } from '../cluster/worker-client.js';
 import { bucketFile, planFragment, type FragmentTarget, type StageEngine } from './stage-runner.js';
 import type { Connectors } from '../connectors/connectors.js';
+import { stageTrace } from '../cluster/stage-trace.js';
 
 /** Names of files on their way out (discard): each its own, so a slot's next file is never one of them. */
 let discarded = 0;
@@ -120,6 +121,7 @@ export class StageTasks {
    * has read its inputs, so they go now and its slot is free for the next root, not when it is dropped.
    */
   completed(taskId: string): void {
+    stageTrace('w.completed', taskId);
     if (!this.leaves.has(taskId)) {
       this.forget(taskId);
       return;
@@ -200,11 +202,15 @@ export class StageTasks {
         target = { file, ...(compression ? { compression } : {}) };
       }
     }
+    stageTrace('w.plan', taskId);
     const inputs = await this.pull(taskId, stage.inputs, abort);
-    return planFragment(engine, sql, session, {
+    stageTrace('w.pulled', taskId, { files: inputs.reduce((n, i) => n + i.files.length, 0) });
+    const plan = await planFragment(engine, sql, session, {
       queryId: request.queryId, fragmentId: stage.fragmentId, inputs,
       ...(stage.splits ? { splits: stage.splits } : {}), ...(stage.output ? { output: stage.output } : {}), ...(stage.choices ? { choices: stage.choices } : {}),
     }, connectors, target, abort);
+    stageTrace('w.prepared', taskId);
+    return plan;
   }
 
   /**
