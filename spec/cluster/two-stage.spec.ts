@@ -21,7 +21,9 @@ import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-s
 import type { StageEngine } from '../../lib/worker/stage-runner.js';
 import { builtInConnectors, remoteEngine, runOn, session, startTestWorker, testWorkerOf, WorkerList, type TestWorker } from './cluster-harness.js';
 import { call, planTask, results } from '../worker/worker-support.js';
-import { taskOutputPath, taskPath } from '../../lib/cluster/task-protocol.js';
+import { taskOutputPath, taskPath, type TaskPlanRequest } from '../../lib/cluster/task-protocol.js';
+import { StageTasks } from '../../lib/worker/stage-tasks.js';
+import { TaskRegistry } from '../../lib/worker/task-registry.js';
 import { request, runStatement, startTestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
 import type { HiveCatalogConfig } from '../../lib/connectors/catalog.types.js';
@@ -289,6 +291,37 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     } finally {
       w1.hold = undefined;
       release();
+    }
+  });
+
+  it('keeps a finished producer\'s output past the finished tasks\' linger, until its query drops it or the abandonment timeout', async () => {
+    let now = 0;
+    // Inside the engine's sandbox (its temp directory), as a worker's stage directory is.
+    const dir = join(localDir, 'linger-stages');
+    const stages = new StageTasks({ engine: local, connectors: connectorsOf([{ name: 'tpch', connector: 'tpch', directory: TPCH }]), directory: dir, nodeId: 'linger' });
+    const registry = new TaskRegistry(local, { now: () => now, stages, finishedLingerMs: 10_000, abandonedAfterMs: 120_000 });
+    const finish = async (taskId: string, request: TaskPlanRequest) => {
+      const task = registry.create(taskId, request);
+      await task.planResponse();
+      await task.results(0, 1 << 20);
+    };
+    try {
+      await finish('linger.1.0.0', {
+        queryId: 'linger', sql: TPCH_QUERIES[5]!.sql, session: tiny, execute: true,
+        stage: { kind: 'fragment', fragmentId: 1, splits: [{ file: 'lineitem/lineitem-00001.parquet', slice: 0, slices: 1 }], inputs: [], output: { kind: 'SINGLE' } },
+      });
+      await finish('plain', { queryId: 'other', sql: 'SELECT 1', session: tiny, execute: true });
+      now = 11_000;
+      registry.sweep();
+      // Another stage of its query may run for minutes: the exchange file stays; a plain task's page goes.
+      expect(registry.list().map((t) => t.taskId)).to.deep.equal(['linger.1.0.0']);
+      expect(stages.outputOf('linger.1.0.0')).to.be.a('string');
+      now = 121_000;
+      registry.sweep();
+      expect(stages.outputOf('linger.1.0.0')).to.equal(undefined);
+    } finally {
+      stages.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
