@@ -42,7 +42,7 @@ const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, {
  * A query's tasks on this worker (a leaf, its join stage, the root) share one derivation (planCache): at
  * tiny scale deriving took a fifth of a worker's CPU, one plan per task.
  */
-async function fragmentsOf(engine: StageEngine, sql: string, session: Session, task: FragmentTask, abort: PlanAbort | undefined, connectors: Connectors, derive: DerivePlan): Promise<{ plan: DistributedPlan; columns: Plan['columns'] }> {
+async function fragmentsOf(engine: StageEngine, sql: string, session: Session, task: Pick<FragmentTask, 'queryId' | 'choices'>, abort: PlanAbort | undefined, connectors: Connectors, derive: DerivePlan): Promise<{ plan: DistributedPlan; columns: Plan['columns'] }> {
   const key = task.queryId === undefined ? undefined : planKey(task.queryId, sql, session, task.choices, connectors, derive);
   const kept = key === undefined ? undefined : planCache.get(key);
   if (kept) {
@@ -68,6 +68,14 @@ async function fragmentsOf(engine: StageEngine, sql: string, session: Session, t
     if (planCache.size > PLAN_CACHE_SIZE) planCache.delete(planCache.keys().next().value!);
   }
   return { plan, columns };
+}
+
+/**
+ * Plans the user's statement and derives its plan into the cache as planFragment will (a task does it while
+ * its inputs are pulled or its producers here still run, off the path from its inputs to its COPY).
+ */
+export async function prepareFragments(engine: StageEngine, sql: string, session: Session, task: Pick<FragmentTask, 'queryId' | 'choices'>, connectors: Connectors, abort?: PlanAbort, derive: DerivePlan = distributedPlanOf): Promise<void> {
+  await fragmentsOf(engine, sql, session, task, abort, connectors, derive);
 }
 
 /** Queries whose derived plans a worker keeps (a few running at once, each with several tasks here). */
