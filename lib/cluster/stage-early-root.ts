@@ -6,6 +6,7 @@ import type { PlanChoices } from '../planner/fragment.types.js';
 import type { Plan, PlanAbort } from '../engine/engine.types.js';
 import { PlanAbortController } from '../engine/plan-abort.js';
 import { VivaceError } from '../protocol/vivace-error.js';
+import { stageTrace } from './stage-trace.js';
 import type { LeafRound, StagedRequest, StageHost } from './staged-query.js';
 
 /**
@@ -32,12 +33,14 @@ export async function earlyRoot(host: StageHost, request: StagedRequest, leaves:
   leaves.outputs.catch((err: unknown) => rootAbort.abort(err instanceof VivaceError ? err : new VivaceError('REMOTE_TASK_ERROR', 'A leaf failed')));
   const taskId = `${request.queryId}.0.0.${EARLY_ROOT_ATTEMPT}`;
   try {
+    stageTrace('c.post', taskId);
     const plan = await host.planRootOn(last, {
       queryId: request.queryId, sql: request.sql, session: request.session, execute: true, inlineFirstPage: true,
       ...(request.targetBytes === undefined ? {} : { targetBytes: request.targetBytes }),
       // The plan's choices: the worker derives the root from them as the coordinator planned it.
       stage: { kind: 'fragment', fragmentId: 0, inputs, choices },
     }, taskId, rootAbort);
+    stageTrace('c.planned', taskId);
     // The root read every input, so each leaf has ended: its figures arrive now (then the scheduler drops them).
     await leaves.outputs.catch(() => undefined);
     return plan;

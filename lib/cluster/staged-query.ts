@@ -27,6 +27,7 @@ import {
 import { WorkerTransportError, type WorkerClient, type WorkerResponse } from './worker-client.js';
 import { earlyRoot } from './stage-early-root.js';
 import { busyWorker, lostWorker } from './worker-trouble.js';
+import { stageTrace } from './stage-trace.js';
 
 /** What the staged path needs of the remote engine. */
 export interface StageHost {
@@ -150,6 +151,8 @@ interface TaskSlot {
   task: SubStageTask;
 }
 
+/** Turns of the queries' placement (FragmentScheduler.byLoad): each query starts its ties on the next worker. */
+let nextTurn = 0;
 /** Attempts of one task at most (each on an alive worker, or after its producers ran again). */
 const MAX_ATTEMPTS = 8;
 /** The root's task attempts: 0-3 and 5 on; 4 is the early root's (stage-early-root.ts). */
@@ -244,7 +247,9 @@ export class FragmentScheduler {
   }
 
   private async runFragment(fragment: PlanFragment): Promise<TaskSlot[]> {
-    await Promise.all(fragment.sources.map((s) => this.fragmentTasks(s.fragmentId)));
+    // Its tasks are placed once its sources' are (a SINGLE consumer goes where most of them run); each
+    // starts once its sources' tasks on other workers ended (readyFor), not once all of them did.
+    await Promise.all(fragment.sources.map((s) => this.placed(s.fragmentId)));
     if (this.controller.signal.aborted) throw this.controller.signal.reason ?? new VivaceError('USER_CANCELED', 'Query was canceled');
     const alive = this.alive();
     if (alive.length === 0) throw new VivaceError('NO_NODES_AVAILABLE', `No worker left to run fragment ${fragment.id} of query ${this.request.queryId}`);
@@ -257,22 +262,108 @@ export class FragmentScheduler {
       const files = this.staged.splits.get(fragment.id)!;
       const splits = files.splits ? [...files.splits] : splitsOf(files.names, alive.length, files.rows);
       const partitions = alive.map((_, p) => splits.filter((__, i) => i % alive.length === p)).filter((s) => s.length > 0);
-      slots = partitions.map((mine, p) => slot(p, alive[p]!, { splits: mine }));
+      // A scan of fewer splits than workers starts on the least loaded ones (not always the first).
+      const order = partitions.length < alive.length ? this.byLoad(alive) : alive;
+      slots = partitions.map((mine, p) => slot(p, order[p]!, { splits: mine }));
       splitCount = splits.length;
     } else if (fragment.partitioning === 'HASH') {
       const n = this.buckets.get(fragment.id)!;
       slots = Array.from({ length: n }, (_, b) => slot(b, alive[b % alive.length]!, { bucket: b }));
       splitCount = n;
     } else {
-      slots = [slot(0, alive[0]!, {})];
+      slots = [slot(0, this.singleNode(fragment, alive), {})];
       splitCount = 1;
     }
+    for (const s of slots) this.load.set(s.node.nodeId, (this.load.get(s.node.nodeId) ?? 0) + 1);
     this.slots.set(fragment.id, slots);
+    this.notify();
+    stageTrace('c.fragment', `${this.request.queryId}.${fragment.id}`, { tasks: slots.length });
     const stats = this.stats.get(fragment.id)!;
     Object.assign(stats, { nodes: new Set(slots.map((s) => s.node.nodeId)).size, totalSplits: splitCount, runningSplits: splitCount, startedAt: stats.startedAt ?? Date.now(), endedAt: undefined });
-    await Promise.all(slots.map((s) => this.runSlot(s)));
+    await Promise.all(slots.map(async (s) => {
+      await this.readyFor(s);
+      await this.runSlot(s);
+    }));
     stats.endedAt = Date.now();
     return slots;
+  }
+
+  /** Tasks this query placed on each worker so far (a fragment without a preferred worker takes the least loaded). */
+  private readonly load = new Map<string, number>();
+
+  /** `alive` least loaded first (ties: in order from a place that turns with each query, so queries spread too). */
+  private byLoad(alive: readonly Node[]): Node[] {
+    const start = this.turn % alive.length;
+    const turned = [...alive.slice(start), ...alive.slice(0, start)];
+    return turned.sort((a, b) => (this.load.get(a.nodeId) ?? 0) - (this.load.get(b.nodeId) ?? 0));
+  }
+
+  private readonly turn = nextTurn++;
+
+  /**
+   * The worker of a one-task fragment: where most of its producers' tasks run (their files are linked
+   * there, not pulled), else the least loaded (a query's gathered scans spread over the workers).
+   */
+  private singleNode(fragment: PlanFragment, alive: readonly Node[]): Node {
+    const producers = new Map<string, number>();
+    for (const s of fragment.sources) for (const p of this.slots.get(s.fragmentId) ?? []) producers.set(p.node.nodeId, (producers.get(p.node.nodeId) ?? 0) + 1);
+    const ordered = this.byLoad(alive);
+    let best: Node | undefined;
+    for (const node of ordered) if ((producers.get(node.nodeId) ?? 0) > (best ? producers.get(best.nodeId) ?? 0 : 0)) best = node;
+    return best ?? ordered[0]!;
+  }
+
+  /** Resolves once a fragment's tasks are placed (their workers known). */
+  private placed(id: number): Promise<void> {
+    const run = this.fragmentTasks(id);
+    return new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!this.slots.has(id)) return false;
+        this.changes.delete(check);
+        resolve();
+        return true;
+      };
+      if (check()) return;
+      this.changes.add(check);
+      run.then(() => check(), (err: unknown) => {
+        this.changes.delete(check);
+        reject(err);
+      });
+    });
+  }
+
+  /**
+   * Resolves once `slot` can start: every task of its sources has ended, except those running, planned,
+   * on the slot's own worker, which the task waits for there (stage-tasks.ts links their files once
+   * they end). So a consumer's plan, pulls and DuckDB set-up overlap its local producers' run, as
+   * Trino's all-at-once scheduler starts a stage before its sources finish. Rejects as a source fails.
+   */
+  private readyFor(slot: TaskSlot): Promise<void> {
+    const { sources } = slot.fragment;
+    if (sources.length === 0) return Promise.resolve();
+    const all = Promise.all(sources.map((s) => this.fragmentTasks(s.fragmentId)));
+    const ready = () => sources.every((s) => (this.slots.get(s.fragmentId) ?? []).every((p) => p.output !== undefined || (p.running !== undefined && p.running.nodeId === slot.node.nodeId && !p.rerun)));
+    return new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!ready()) return false;
+        this.changes.delete(check);
+        resolve();
+        return true;
+      };
+      if (check()) return;
+      this.changes.add(check);
+      all.then(() => check() || (this.changes.delete(check), resolve()), (err: unknown) => {
+        this.changes.delete(check);
+        reject(err);
+      });
+    });
+  }
+
+  /** Whoever waits for a task to be placed, start or end (readyFor, placed, the early root). */
+  private readonly changes = new Set<() => unknown>();
+
+  private notify(): void {
+    for (const listener of [...this.changes]) listener();
   }
 
   /** A consumer's input from a source fragment's ended tasks (its bucket of a HASH output). */
@@ -316,11 +407,14 @@ export class FragmentScheduler {
       try {
         const task: TaskPlanRequest = { queryId: this.request.queryId, sql: this.request.sql, session: this.request.session, execute: true, stage: this.stageOf(slot) };
         const started = Date.now();
+        stageTrace('c.post', taskId);
         this.answerColumns?.(await postProducerTask(this.host, client, taskId, task, signal, this.taskError));
         slot.running = { ...node, taskId };
-        this.onChange?.();
+        stageTrace('c.planned', taskId);
+        this.notify();
         const done = await client.call('GET', taskResultsPath(taskId, 0, 1 << 16), undefined, { timeoutMs: this.host.workTimeoutMs, signal, headers: await this.host.headers() });
         if (done.status !== 204 && done.status !== 200) throw this.taskError(done, client, 'fragment results');
+        stageTrace('c.noticed', taskId);
         const splits = slot.splits?.length ?? 1;
         const figures = {
           outputRows: headerNumber(done, TASK_HEADERS.updateCount), outputBytes: headerNumber(done, TASK_HEADERS.outputBytes), processedRows: headerNumber(done, TASK_HEADERS.processedRows),
@@ -337,15 +431,17 @@ export class FragmentScheduler {
         slot.task = { ...slot.task, taskId, nodeId: node.nodeId, state: 'FINISHED', splits, ...figures, wallTimeMillis: Date.now() - started };
         slot.running = undefined;
         slot.output = { ...node, taskId };
-        this.onChange?.();
+        this.notify();
         return;
       } catch (err) {
         slot.running = undefined;
         // Cancelled, or another task failed: this one ends too (the worker may have started it).
         this.host.deleteTask(client, taskId);
-        this.onChange?.();
+        this.notify();
         if (signal.aborted || !workerTrouble(err)) throw err;
         if (err instanceof WorkerTransportError) this.suspects.add(node.nodeId);
+        // Started before its producers ended (readyFor): it runs again once they all did, wherever they ran.
+        await Promise.all(slot.fragment.sources.map((s) => this.fragmentTasks(s.fragmentId)));
         // Its producers' files may be what was lost (a pull failed): those run again first.
         const lost = await this.lostProducers(slot.fragment);
         if (signal.aborted) throw signal.reason ?? err;
@@ -361,9 +457,6 @@ export class FragmentScheduler {
       }
     }
   }
-
-  /** Called when a task starts or ends (the early root watches). */
-  private onChange: (() => void) | undefined;
 
   /**
    * The ended producer tasks of a fragment's sources whose output is gone (their worker lost, or the file),
@@ -416,11 +509,11 @@ export class FragmentScheduler {
       const answer = (value: Awaited<LeafRound['oneLeft']>) => {
         if (settled) return;
         settled = true;
-        this.onChange = undefined;
+        this.changes.delete(watch);
         resolve(value);
       };
       outputs.then(() => answer(undefined), () => answer(undefined));
-      this.onChange = () => {
+      const watch = () => {
         const slots = this.slots.get(source.fragmentId);
         if (!slots) return;
         const left = slots.filter((s) => !s.output);
@@ -430,6 +523,7 @@ export class FragmentScheduler {
         const input = this.inputOf(root, source.fragmentId, slots, undefined);
         answer({ inputs: [input], last: { nodeId: last.nodeId, uri: last.uri } });
       };
+      this.changes.add(watch);
     });
   }
 
@@ -460,11 +554,13 @@ export class FragmentScheduler {
         removeAbort();
       }
       try {
+        stageTrace('c.post', `${this.request.queryId}.0.0.${rootAttempt(k)}`);
         const plan = await this.host.planRoot({
           queryId: this.request.queryId, sql: this.request.sql, session: this.request.session, execute: true, inlineFirstPage: true,
           ...(this.request.targetBytes === undefined ? {} : { targetBytes: this.request.targetBytes }),
           stage: { kind: 'fragment', fragmentId: 0, inputs, choices: this.staged.plan.choices },
         }, rootAttempt(k), abort);
+        stageTrace('c.planned', `${this.request.queryId}.0.0.${rootAttempt(k)}`);
         // The root pulled its inputs while it planned: the producers are done with.
         this.dropAll();
         return plan;

@@ -18,6 +18,7 @@ import type { DistributedPlan, PlanChoices, PlanFragment } from '../planner/frag
 import type { Connectors } from '../connectors/connectors.js';
 import type { Split } from '../connectors/connector.types.js';
 import type { ParquetFooter } from '../connectors/hive/hive-splits.js';
+import { stageTrace } from '../cluster/stage-trace.js';
 
 /** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
 export interface StageEngine extends Engine {
@@ -41,7 +42,7 @@ const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, {
  * A query's tasks on this worker (a leaf, its join stage, the root) share one derivation (planCache): at
  * tiny scale deriving took a fifth of a worker's CPU, one plan per task.
  */
-async function fragmentsOf(engine: StageEngine, sql: string, session: Session, task: FragmentTask, abort: PlanAbort | undefined, connectors: Connectors, derive: DerivePlan): Promise<{ plan: DistributedPlan; columns: Plan['columns'] }> {
+async function fragmentsOf(engine: StageEngine, sql: string, session: Session, task: Pick<FragmentTask, 'queryId' | 'choices'>, abort: PlanAbort | undefined, connectors: Connectors, derive: DerivePlan): Promise<{ plan: DistributedPlan; columns: Plan['columns'] }> {
   const key = task.queryId === undefined ? undefined : planKey(task.queryId, sql, session, task.choices, connectors, derive);
   const kept = key === undefined ? undefined : planCache.get(key);
   if (kept) {
@@ -67,6 +68,14 @@ async function fragmentsOf(engine: StageEngine, sql: string, session: Session, t
     if (planCache.size > PLAN_CACHE_SIZE) planCache.delete(planCache.keys().next().value!);
   }
   return { plan, columns };
+}
+
+/**
+ * Plans the user's statement and derives its plan into the cache as planFragment will (a task does it while
+ * its inputs are pulled or its producers here still run, off the path from its inputs to its COPY).
+ */
+export async function prepareFragments(engine: StageEngine, sql: string, session: Session, task: Pick<FragmentTask, 'queryId' | 'choices'>, connectors: Connectors, abort?: PlanAbort, derive: DerivePlan = distributedPlanOf): Promise<void> {
+  await fragmentsOf(engine, sql, session, task, abort, connectors, derive);
 }
 
 /** Queries whose derived plans a worker keeps (a few running at once, each with several tasks here). */
@@ -186,10 +195,13 @@ async function fragmentSql(engine: StageEngine, fragment: PlanFragment, task: Fr
  */
 export async function planFragment(engine: StageEngine, sql: string, session: Session, task: FragmentTask, connectors: Connectors, target: FragmentTarget | undefined, abort?: PlanAbort, derive: DerivePlan = distributedPlanOf): Promise<Plan> {
   const { plan, columns } = await fragmentsOf(engine, sql, session, task, abort, connectors, derive);
+  const traceId = `${task.queryId ?? ''}.${task.fragmentId}`;
+  stageTrace('w.derived', traceId);
   const fragment = plan.fragments.find((f) => f.id === task.fragmentId);
   if (!fragment) throw bad(`The statement's plan has no fragment ${task.fragmentId}`);
   checkTask(fragment, plan, task);
   const sqlOf = await fragmentSql(engine, fragment, task, session, connectors);
+  stageTrace('w.sql', traceId);
   if (fragment.id === 0) return planRootSql(engine, sqlOf, session, columns, abort);
   // A producer's files carry the fragment's column names (its consumers' SQL names them), whatever
   // DuckDB would name an unaliased item (o.orderpriority is "vivace_group_value(...)" once translated).
@@ -200,7 +212,7 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
     if (!('file' in target)) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'A single output needs a file');
     const own = await engine.planOwnSql(`COPY (${inner}) TO ${quoteString(target.file)} ${copyOptions(target)}`, session, abort);
     const file = target.file;
-    return { columns, execute: () => new LeafExecution(own, undefined, () => sizeOf([file])), release: () => own.release() };
+    return { columns, execute: () => new LeafExecution(own, undefined, () => sizeOf([file]), traceId), release: () => own.release() };
   }
   const keys = fragment.output.kind === 'HASH' ? fragment.output.keys : [];
   const shape = await engine.planOwnSql(`SELECT * FROM (${inner}) LIMIT 0`, session, abort);
@@ -219,7 +231,7 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
   const own = await engine.planOwnSql(copy, session, abort);
   const finish = () => placeBuckets(engine, session, inner, target, output.buckets);
   const written = () => sizeOf(Array.from({ length: output.buckets }, (_, b) => bucketFile(target.directory, b)));
-  return { columns, execute: () => new LeafExecution(own, finish, written), release: () => own.release() };
+  return { columns, execute: () => new LeafExecution(own, finish, written, traceId), release: () => own.release() };
 }
 
 /**
@@ -271,7 +283,7 @@ class LeafExecution implements Execution {
    * `finish`: what runs once the COPY ended, before the task does (a HASH output's buckets placed);
    * `written`: the bytes of the files then.
    */
-  constructor(copy: Plan, private readonly finish?: () => Promise<void>, private readonly written?: () => number) {
+  constructor(copy: Plan, private readonly finish?: () => Promise<void>, private readonly written?: () => number, private readonly traceId = '') {
     this.running = copy.execute();
   }
 
@@ -281,8 +293,11 @@ class LeafExecution implements Execution {
 
   async next(targetBytes: number): Promise<RowBatch | null> {
     if (this.exhausted) return null;
+    stageTrace('w.copy', this.traceId);
     while (await this.running.next(targetBytes)) { /* COPY's one row: the rows written (its updateCount) */ }
+    stageTrace('w.copied', this.traceId);
     await this.finish?.();
+    stageTrace('w.placed', this.traceId);
     this.outputBytes = this.written?.() ?? 0;
     this.exhausted = true;
     return null;

@@ -1,6 +1,7 @@
 // A worker's stage tasks (task-protocol.ts, stage-runner.ts): where a leaf writes its output and a root
 // keeps the outputs it pulled, both under one directory inside the DuckDB sandbox, and the files removed
 // with their task. A root pulls its inputs worker to worker, with the internal bearer, before it plans.
+import { setMaxListeners } from 'node:events';
 import { linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,8 +11,9 @@ import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from '../cluster/cluster-auth.js';
 import { taskOutputPath, type FragmentInput, type FragmentStage, type TaskPlanRequest, type TaskStage } from '../cluster/task-protocol.js';
 import { WorkerClient, WorkerTransportError } from '../cluster/worker-client.js';
-import { bucketFile, planFragment, type FragmentTarget, type StageEngine } from './stage-runner.js';
+import { bucketFile, planFragment, prepareFragments, type FragmentTarget, type StageEngine } from './stage-runner.js';
 import type { Connectors } from '../connectors/connectors.js';
+import { stageTrace } from '../cluster/stage-trace.js';
 
 /** Names of files on their way out (discard): each its own, so a slot's next file is never one of them. */
 let discarded = 0;
@@ -120,6 +122,7 @@ export class StageTasks {
    * has read its inputs, so they go now and its slot is free for the next root, not when it is dropped.
    */
   completed(taskId: string): void {
+    stageTrace('w.completed', taskId);
     if (!this.leaves.has(taskId)) {
       this.forget(taskId);
       return;
@@ -200,11 +203,22 @@ export class StageTasks {
         target = { file, ...(compression ? { compression } : {}) };
       }
     }
-    const inputs = await this.pull(taskId, stage.inputs, abort);
-    return planFragment(engine, sql, session, {
+    stageTrace('w.plan', taskId);
+    // The statement's plan is derived while the inputs come (a consumer's local producers may still run).
+    const [pulled, derived] = await Promise.allSettled([
+      this.pull(taskId, stage.inputs, abort),
+      prepareFragments(engine, sql, session, { queryId: request.queryId, ...(stage.choices ? { choices: stage.choices } : {}) }, connectors, abort),
+    ]);
+    if (pulled.status === 'rejected') throw pulled.reason;
+    if (derived.status === 'rejected') throw derived.reason;
+    const inputs = pulled.value;
+    stageTrace('w.pulled', taskId, { files: inputs.reduce((n, i) => n + i.files.length, 0) });
+    const plan = await planFragment(engine, sql, session, {
       queryId: request.queryId, fragmentId: stage.fragmentId, inputs,
       ...(stage.splits ? { splits: stage.splits } : {}), ...(stage.output ? { output: stage.output } : {}), ...(stage.choices ? { choices: stage.choices } : {}),
     }, connectors, target, abort);
+    stageTrace('w.prepared', taskId);
+    return plan;
   }
 
   /**
@@ -214,6 +228,8 @@ export class StageTasks {
    */
   private async pull(taskId: string, inputs: readonly FragmentInput[], abort?: PlanAbort): Promise<{ fragmentId: number; files: string[]; bucket?: number; buckets?: number }[]> {
     const controller = new AbortController();
+    // Every producer's pull, or its wait for a producer still running here, listens on it: more than Node's 10 for a wide join.
+    setMaxListeners(0, controller.signal);
     const removeAbort = abort?.onAbort(() => controller.abort());
     const headers = await internalHeaders(this.options.sharedSecret, this.options.nodeId);
     try {

@@ -105,7 +105,11 @@ export class TaskRegistry {
   sweep(): void {
     const now = this.now();
     for (const task of [...this.finished.values()]) {
-      if (task.inFlight === 0 && now - task.lastTouched >= this.limits.finishedLingerMs) this.forget(task);
+      // A finished producer's files are its query's exchange: they stay until its coordinator drops the
+      // task as the query ends (or, that coordinator gone, the abandonment timeout), however long a
+      // sibling stage runs, so a consumer started or run again later still reads them.
+      const linger = this.stages?.isLeaf(task.taskId) ? this.limits.abandonedAfterMs : this.limits.finishedLingerMs;
+      if (task.inFlight === 0 && now - task.lastTouched >= linger) this.forget(task);
     }
     for (const task of [...this.active.values()]) {
       if (task.inFlight === 0 && now - task.lastTouched >= this.limits.abandonedAfterMs) this.remove(task.taskId);

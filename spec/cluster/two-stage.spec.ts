@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
-import type { Engine, Execution, Plan } from '../../lib/engine/engine.types.js';
+import type { Engine, Execution, Plan, RowBatch } from '../../lib/engine/engine.types.js';
 import type { RemoteEngine } from '../../lib/cluster/remote-engine.js';
 import { ClusterSizeMonitor } from '../../lib/cluster/cluster-size-monitor.js';
 import { SimulatedClock } from 'xstate';
@@ -21,7 +21,9 @@ import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-s
 import type { StageEngine } from '../../lib/worker/stage-runner.js';
 import { builtInConnectors, remoteEngine, runOn, session, startTestWorker, testWorkerOf, WorkerList, type TestWorker } from './cluster-harness.js';
 import { call, planTask, results } from '../worker/worker-support.js';
-import { taskOutputPath, taskPath } from '../../lib/cluster/task-protocol.js';
+import { taskOutputPath, taskPath, type TaskPlanRequest } from '../../lib/cluster/task-protocol.js';
+import { StageTasks } from '../../lib/worker/stage-tasks.js';
+import { TaskRegistry } from '../../lib/worker/task-registry.js';
 import { request, runStatement, startTestServer } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
 import type { HiveCatalogConfig } from '../../lib/connectors/catalog.types.js';
@@ -104,6 +106,20 @@ function heldExecution(plan: Plan, hold: Promise<void>, reached: () => void): Ex
 
 /** The early roots a worker has (task attempt 4, staged-query.ts), finished ones of earlier queries too. */
 const earlyRoots = (w: StageWorker) => w.worker.registry.list().filter((t) => t.taskId.endsWith('.0.0.4')).map((t) => t.taskId);
+/** A query's tasks of one fragment on a worker (task ids are query.fragment.partition.attempt). */
+const fragmentTasks = (w: StageWorker, queryId: string, fragmentId: number) => w.worker.registry.list().filter((t) => t.queryId === queryId && t.taskId.split('.')[1] === String(fragmentId));
+/** Runs `body` with every COPY `w` plans held until `body` calls release (or ends). */
+async function whileHeld(w: StageWorker, body: (release: () => void) => Promise<void>): Promise<void> {
+  let release: () => void = () => {};
+  w.hold = new Promise<void>((r) => (release = r));
+  try {
+    await body(release);
+  } finally {
+    w.hold = undefined;
+    release();
+  }
+}
+
 /** Whether a worker has an early root other than `before`'s. */
 const hasEarlyRoot = (w: StageWorker, before: string[] = []) => earlyRoots(w).some((id) => !before.includes(id));
 
@@ -289,6 +305,91 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     } finally {
       w1.hold = undefined;
       release();
+    }
+  });
+
+  it('starts a consumer task beside its producer still running on that worker once its producers elsewhere ended, not once all did (Q12)', async () => {
+    // Q12: fragment 2 (lineitem, HASH out) reads fragment 3 (orders, BROADCAST out); partition 1 of each on w1.
+    await whileHeld(w1, async (release) => {
+      const execution = (await engine.plan(TPCH_QUERIES[11]!.sql, tiny, undefined, 'early_consumer')).execute();
+      const page = execution.next(1 << 20);
+      await w1.held;
+      // w1's orders task waits in its COPY; w0's ended, so w1's lineitem task is posted and waits there for it.
+      await until(() => fragmentTasks(w1, 'early_consumer', 2).length > 0);
+      expect(fragmentTasks(w1, 'early_consumer', 3).map((t) => t.state), 'its producer there still runs').to.deep.equal(['RUNNING']);
+      // w0's lineitem task reads w1's orders output too: it waits for that to end, on the coordinator.
+      expect(fragmentTasks(w0, 'early_consumer', 2), 'no consumer of a remote producer still running').to.deep.equal([]);
+      release();
+      const batches: RowBatch[] = [];
+      for (let batch = await page; batch; batch = await execution.next(1 << 20)) batches.push(batch);
+      const rows = batches.flatMap((b) => (b.rows === 0 ? [] : (JSON.parse(`[${batchText(b)}]`) as unknown[][])));
+      expectSameRows(rows, (await runOn(local as Engine, TPCH_QUERIES[11]!.sql, tiny)).rows, 'Q12 with an early consumer');
+    });
+  });
+
+  it('cancelling while a consumer task waits beside its running producer ends every task of the query on both workers', async () => {
+    await whileHeld(w1, async () => {
+      const execution = (await engine.plan(TPCH_QUERIES[11]!.sql, tiny, undefined, 'cancelled_early_consumer')).execute();
+      const page = execution.next(1 << 20);
+      await w1.held;
+      await until(() => fragmentTasks(w1, 'cancelled_early_consumer', 2).length > 0);
+      execution.cancel();
+      expect((await rejection(page)).errorName).to.equal('USER_CANCELED');
+      await until(() => [w0, w1].every((w) => !w.worker.registry.list().some((t) => t.queryId === 'cancelled_early_consumer')));
+    });
+  });
+
+  it('keeps a finished producer\'s output past the finished tasks\' linger, until its query drops it or the abandonment timeout', async () => {
+    let now = 0;
+    // Inside the engine's sandbox (its temp directory), as a worker's stage directory is.
+    const dir = join(localDir, 'linger-stages');
+    const stages = new StageTasks({ engine: local, connectors: connectorsOf([{ name: 'tpch', connector: 'tpch', directory: TPCH }]), directory: dir, nodeId: 'linger' });
+    const registry = new TaskRegistry(local, { now: () => now, stages, finishedLingerMs: 10_000, abandonedAfterMs: 120_000 });
+    const finish = async (taskId: string, request: TaskPlanRequest) => {
+      const task = registry.create(taskId, request);
+      await task.planResponse();
+      await task.results(0, 1 << 20);
+    };
+    try {
+      await finish('linger.1.0.0', {
+        queryId: 'linger', sql: TPCH_QUERIES[5]!.sql, session: tiny, execute: true,
+        stage: { kind: 'fragment', fragmentId: 1, splits: [{ file: 'lineitem/lineitem-00001.parquet', slice: 0, slices: 1 }], inputs: [], output: { kind: 'SINGLE' } },
+      });
+      await finish('plain', { queryId: 'other', sql: 'SELECT 1', session: tiny, execute: true });
+      now = 11_000;
+      registry.sweep();
+      // Another stage of its query may run for minutes: the exchange file stays; a plain task's page goes.
+      expect(registry.list().map((t) => t.taskId)).to.deep.equal(['linger.1.0.0']);
+      expect(stages.outputOf('linger.1.0.0')).to.be.a('string');
+      now = 121_000;
+      registry.sweep();
+      expect(stages.outputOf('linger.1.0.0')).to.equal(undefined);
+    } finally {
+      stages.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('spreads a query\'s one-task scans over both workers, and runs a one-task consumer where its producer ran (Q5 and Q15)', async () => {
+    // At tiny with 10,000 rows to split, Q5's supplier, nation, region and customer are scanned whole, each in one task.
+    const gathered = remoteEngine(list, { connectors: builtInConnectors(TPCH, { tpchMinRows: 10_000 }), stages: {} });
+    try {
+      const stagesOf = async (e: RemoteEngine, sql: string) => {
+        const execution = (await e.plan(sql, tiny)).execute();
+        while (await execution.next(1 << 20)) { /* drain */ }
+        return execution.progress().subStages!;
+      };
+      const q5 = await stagesOf(gathered, TPCH_QUERIES[4]!.sql);
+      const singles = q5.filter((s) => ['3', '4', '5', '6'].includes(s.stageId ?? ''));
+      expect(singles.map((s) => s.tasks!.length)).to.deep.equal([1, 1, 1, 1]);
+      const nodes = singles.map((s) => s.tasks![0]!.nodeId);
+      expect(nodes.filter((n) => n === 'w0'), `${nodes.join(', ')}`).to.have.length(2);
+      // Q15 at tiny: fragment 2 (SINGLE) reads fragment 4 (SINGLE): on its worker, its file linked, not pulled.
+      const q15 = await stagesOf(engine, TPCH_QUERIES[14]!.sql);
+      const nodeOf = (id: string) => q15.find((s) => s.stageId === id)!.tasks!.map((t) => t.nodeId);
+      expect(nodeOf('2')).to.deep.equal(nodeOf('4'));
+    } finally {
+      await gathered.close();
     }
   });
 
