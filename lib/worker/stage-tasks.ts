@@ -12,6 +12,7 @@ import { taskOutputPath, type FragmentInput, type FragmentStage, type TaskPlanRe
 import { WorkerClient, WorkerTransportError } from '../cluster/worker-client.js';
 import { bucketFile, planFragment, type FragmentTarget, type StageEngine } from './stage-runner.js';
 import type { Connectors } from '../connectors/connectors.js';
+import type { TaskMemory } from './task-memory.js';
 
 /** Names of files on their way out (discard): each its own, so a slot's next file is never one of them. */
 let discarded = 0;
@@ -45,6 +46,8 @@ export interface StageTaskOptions {
   pullTimeoutMs?: number;
   /** The exchange files' Parquet codec (exchange.compression-codec); default uncompressed. */
   compression?: FragmentTarget['compression'];
+  /** query.max-memory-per-node: each task runs its SQL on a DuckDB instance of its own under it (task-memory.ts). */
+  taskMemory?: TaskMemory;
 }
 
 /** Pull clients kept at most (one per worker a root pulled from). */
@@ -201,10 +204,17 @@ export class StageTasks {
       }
     }
     const inputs = await this.pull(taskId, stage.inputs, abort);
-    return planFragment(engine, sql, session, {
-      queryId: request.queryId, fragmentId: stage.fragmentId, inputs,
-      ...(stage.splits ? { splits: stage.splits } : {}), ...(stage.output ? { output: stage.output } : {}), ...(stage.choices ? { choices: stage.choices } : {}),
-    }, connectors, target, abort);
+    const task = await this.options.taskMemory?.forTask(engine);
+    try {
+      const plan = await planFragment(task?.engine ?? engine, sql, session, {
+        queryId: request.queryId, fragmentId: stage.fragmentId, inputs,
+        ...(stage.splits ? { splits: stage.splits } : {}), ...(stage.output ? { output: stage.output } : {}), ...(stage.choices ? { choices: stage.choices } : {}),
+      }, connectors, target, abort);
+      return task ? task.done(plan) : plan;
+    } catch (err) {
+      task?.fail();
+      throw err;
+    }
   }
 
   /**
