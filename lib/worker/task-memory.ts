@@ -207,7 +207,8 @@ class SampledExecution implements Execution {
       await this.end();
       throw err;
     }
-    if (batch === null) await this.end();
+    // A root's last page comes with `exhausted` set: nothing calls next() after it (worker-task.ts).
+    if (batch === null || this.running.exhausted === true) await this.end();
     return batch;
   }
 

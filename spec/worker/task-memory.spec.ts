@@ -121,6 +121,19 @@ describe('stage tasks under query.max-memory-per-node (task-memory.ts)', functio
     expect(taskMemory.engines).to.equal(before);
   });
 
+  it('gives the engine back when the last page comes with exhausted set (a root\'s: nothing asks again)', async () => {
+    const before = taskMemory.engines;
+    const { engine: taskEngine, done } = await taskMemory.forTask(engine);
+    const plan = done(await taskEngine.planOwnSql('SELECT i FROM range(10) t(i)', session));
+    const execution = plan.execute();
+    const batch = await execution.next(1 << 20);
+    expect(batch?.rows).to.equal(10);
+    expect(execution.exhausted).to.equal(true);
+    const again = await taskMemory.forTask(engine);
+    again.fail();
+    expect(taskMemory.engines, 'the engine was idle for the next task').to.equal(Math.max(before, 1));
+  });
+
   it('sets the instance\'s DuckDB limit below the task\'s by DuckDB\'s counter drift, and refuses a limit within it', () => {
     expect(instanceLimitOf(LIMIT)).to.equal(`${LIMIT - DUCKDB_COUNTER_DRIFT_BYTES}B`);
     expect(() => instanceLimitOf(DUCKDB_COUNTER_DRIFT_BYTES)).to.throw(/query.max-memory-per-node/);
