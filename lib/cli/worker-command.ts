@@ -181,7 +181,7 @@ export async function runWorker(argv: string[]): Promise<number> {
   // query.max-memory-per-node: each stage task runs under it on a DuckDB instance of its own (task-memory.ts).
   const taskMemory = taskMemoryOf({
     ...(config.maxMemoryPerNodeBytes === undefined ? {} : { limitBytes: config.maxMemoryPerNodeBytes }), tempDirectory: config.tempDirectory, threads: config.engineThreads,
-    directories: [config.tempDirectory, ...(tpchCatalog ? [tpchCatalog.directory] : []), ...hiveCatalogs.map((c) => c.root)],
+    directories: [config.tempDirectory, ...hiveCatalogs.map((c) => c.root)], ...(tpchCatalog ? { tpchDirectory: tpchCatalog.directory } : {}),
   });
   const discovery: { announcer?: Announcer } = {};
   let stopping = false;

@@ -12,6 +12,9 @@
 // from the system allocator outside the buffer manager, and everything Node holds: the rendered pages of a
 // root task, and the bodies of the exchange files a task pulls from other workers (stage-tasks.ts).
 //
+// A task engine has the tpch data (DuckDB's database `tpch`) but no lake or memory catalog: a fragment that
+// reads an unsplit lake table by its catalog fails under the setting (CATALOG_NOT_FOUND).
+//
 // The peak: the largest `duckdb_memory()` total sampled on the task's instance while it ran (every
 // SAMPLE_MS, and once as it starts and ends), on the engine's second connection. DuckDB's profile metric SYSTEM_PEAK_BUFFER_MEMORY is not used:
 // it is kept per connection and never reset (a task engine's connection serves one task after another),
@@ -121,7 +124,14 @@ export class TaskMemory {
       this.giveBack(own);
     };
     const engine: StageEngine = {
-      plan: (sql, session, abort) => worker.plan(sql, session, abort),
+      plan: async (sql, session, abort) => {
+        const plan = await worker.plan(sql, session, abort);
+        // Planned on the task engine too, for what planning brings there: the tpch schema's views a fragment
+        // reads an unsplit table through. A statement the task engine cannot plan (a lake's catalog) fails
+        // later only if a fragment names that catalog.
+        await own.plan(sql, session, abort).then((p) => p.release(), () => {});
+        return plan;
+      },
       close: async () => {},
       planOwnSql: (sql, session, abort) => {
         ownSession = session;
@@ -235,7 +245,7 @@ let made = 0;
  * directory, which holds the stage files, the tpch directory, the lake roots); it spills under
  * `<tempDirectory>/tasks/e<n>`.
  */
-export function taskMemoryOf(options: { limitBytes?: number; tempDirectory: string; threads?: number; directories: readonly string[]; sampleMs?: number }): TaskMemory | undefined {
+export function taskMemoryOf(options: { limitBytes?: number; tempDirectory: string; threads?: number; directories: readonly string[]; tpchDirectory?: string; sampleMs?: number }): TaskMemory | undefined {
   if (options.limitBytes === undefined) return undefined;
   return new TaskMemory({
     limitBytes: options.limitBytes,
@@ -246,7 +256,10 @@ export function taskMemoryOf(options: { limitBytes?: number; tempDirectory: stri
       const roots = options.directories.filter((d) => existsSync(d));
       const engine = await createDuckDbEngine({
         // Its errors name the task's limit (Trino's "Query exceeded per-node memory limit of ..."), not DuckDB's.
-        tempDirectory, memoryLimit, memoryLimitName: `${options.limitBytes}B`, maxConnections: 2, tpch: false, memory: false,
+        tempDirectory, memoryLimit, memoryLimitName: `${options.limitBytes}B`, maxConnections: 2, memory: false,
+        // The tpch data as DuckDB's database `tpch` (the fragments' SQL names it so whatever users call the
+        // catalog): an unsplit table is read through its views.
+        tpch: options.tpchDirectory === undefined ? false : { directory: options.tpchDirectory, log: () => {} },
         ...(options.threads ? { threads: options.threads } : {}),
         ...(roots.length > 0 ? { dynamicRoots: roots } : {}),
       });

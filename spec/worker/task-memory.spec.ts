@@ -44,7 +44,7 @@ describe('stage tasks under query.max-memory-per-node (task-memory.ts)', functio
     directory = mkdtempSync(join(tmpdir(), 'vivace-task-memory-'));
     engine = await createDuckDbEngine({ tempDirectory: directory, threads: 2, tpch: { directory: tpchDirectory, log: () => {} } });
     await drainPlan(await engine.plan('SELECT count(*) FROM tpch.tiny.region', session));
-    taskMemory = taskMemoryOf({ limitBytes: LIMIT, tempDirectory: directory, threads: 2, directories: [directory, tpchDirectory], sampleMs: 2 })!;
+    taskMemory = taskMemoryOf({ limitBytes: LIMIT, tempDirectory: directory, threads: 2, directories: [directory], tpchDirectory, sampleMs: 2 })!;
     stages = new StageTasks({ engine, connectors: builtInConnectors(tpchDirectory, { tpchMinRows: 0 }), directory: join(directory, 'stages'), nodeId: 'n1', taskMemory });
     // The worker's instance holds more than a task's limit for the whole spec.
     await drainPlan(await engine.planOwnSql(`CREATE TABLE memory."default".ballast AS SELECT i, md5(CAST(i AS VARCHAR)) || md5(CAST(i + 1 AS VARCHAR)) AS s FROM range(700000) t(i)`, session));
@@ -77,7 +77,7 @@ describe('stage tasks under query.max-memory-per-node (task-memory.ts)', functio
 
   it('fails a task that does not fit its limit with EXCEEDED_LOCAL_MEMORY_LIMIT naming the task\'s limit, and takes its engine back', async () => {
     const small = 10 << 20;
-    const tight = taskMemoryOf({ limitBytes: small, tempDirectory: directory, threads: 2, directories: [directory, tpchDirectory], sampleMs: 2 })!;
+    const tight = taskMemoryOf({ limitBytes: small, tempDirectory: directory, threads: 2, directories: [directory], tpchDirectory, sampleMs: 2 })!;
     const tasks = new StageTasks({ engine, connectors: builtInConnectors(tpchDirectory, { tpchMinRows: 0 }), directory: join(directory, 'stages-tight'), nodeId: 'n1', taskMemory: tight });
     try {
       const plan = await tasks.engineFor('t-tight', leaf('q-tight', GROUPED, 'lineitem')).plan(GROUPED, session);
