@@ -29,6 +29,17 @@ function stagesOf(stage: StageJson): StageJson[] {
   return [stage, ...stage.subStages.flatMap(stagesOf)];
 }
 
+/** MANY_GROUPS run to its end, and its stage tree from GET /v1/query/{id} (schema-validated). */
+async function manyGroupsStages(cluster: ClusterProcess): Promise<StageJson> {
+  const result = await runStatement(cluster.url, MANY_GROUPS, USER);
+  expect(result.final.stats.state, JSON.stringify(result.final.error)).to.equal('FINISHED');
+  expect(result.rows).to.have.length(15_000);
+  const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: USER });
+  expect(info.status).to.equal(200);
+  validateResponse('query-info', info.body);
+  return info.body.outputStage as StageJson;
+}
+
 async function startCluster(prefix: string, properties: Record<string, string>): Promise<{ cluster: ClusterProcess; remove(): void }> {
   const dir = temporaryDirectory(prefix);
   symlinkSync(SHARED_TPCH, join(dir.path, 'tpch'));
@@ -58,14 +69,7 @@ describe('memory per task: peaks in /v1/query/{id} and query.max-memory-per-node
     });
 
     it('reports each task\'s peak memory (> 0 for a GROUP BY of many groups) and each stage\'s', async () => {
-      const { cluster } = started!;
-      const result = await runStatement(cluster.url, MANY_GROUPS, USER);
-      expect(result.final.stats.state, JSON.stringify(result.final.error)).to.equal('FINISHED');
-      expect(result.rows).to.have.length(15_000);
-      const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: USER });
-      expect(info.status).to.equal(200);
-      validateResponse('query-info', info.body);
-      const distributed = stagesOf(info.body.outputStage as StageJson).filter((s) => s.tasks !== undefined);
+      const distributed = stagesOf(await manyGroupsStages(started!.cluster)).filter((s) => s.tasks !== undefined);
       expect(distributed.length, 'stages with tasks').to.be.at.least(3);
       for (const stage of distributed) {
         const peaks = stage.tasks!.map((t) => parseDataSize(t.stats.peakUserMemoryReservation));
@@ -89,14 +93,7 @@ describe('memory per task: peaks in /v1/query/{id} and query.max-memory-per-node
     });
 
     it('reports every task\'s peak within the limit, from the task\'s own instance', async () => {
-      const { cluster } = started!;
-      const result = await runStatement(cluster.url, MANY_GROUPS, USER);
-      expect(result.final.stats.state, JSON.stringify(result.final.error)).to.equal('FINISHED');
-      expect(result.rows).to.have.length(15_000);
-      const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: USER });
-      expect(info.status).to.equal(200);
-      validateResponse('query-info', info.body);
-      const peaks = stagesOf(info.body.outputStage as StageJson).flatMap((s) => (s.tasks ?? []).map((t) => parseDataSize(t.stats.peakUserMemoryReservation)));
+      const peaks = stagesOf(await manyGroupsStages(started!.cluster)).flatMap((s) => (s.tasks ?? []).map((t) => parseDataSize(t.stats.peakUserMemoryReservation)));
       expect(peaks.length, 'tasks').to.be.at.least(6);
       // Sampled every 10 ms: a task of a few ms can read 0, the join's cannot.
       expect(Math.max(...peaks), 'the largest task\'s peak').to.be.within(1, 16 << 20);
