@@ -19,6 +19,7 @@ import { spoolingKeyOf } from '../spooling/segment-id.js';
 import { workerSpoolingOf } from '../spooling/spooling-config.js';
 import { Announcer } from '../worker/announcer.js';
 import { engineSizingOf } from './engine-options.js';
+import { taskMemoryOf } from '../worker/task-memory.js';
 import { sweepStaleSpill } from './stale-spill.js';
 import { lowerOwnPriority, parseNice } from '../cluster/process-priority.js';
 import { catalogDirectory, loadCatalogs } from '../connectors/catalog-files.js';
@@ -177,6 +178,11 @@ export async function runWorker(argv: string[]): Promise<number> {
   // Set once the worker listens (its address is in the announcement).
   // Killed workers' spill directories (their exchange files) would stay in the temp directory for good.
   if (config.tempDirectory === defaultConfig().tempDirectory) sweepStaleSpill();
+  // query.max-memory-per-node: each stage task runs under it on a DuckDB instance of its own (task-memory.ts).
+  const taskMemory = taskMemoryOf({
+    ...(config.maxMemoryPerNodeBytes === undefined ? {} : { limitBytes: config.maxMemoryPerNodeBytes }), tempDirectory: config.tempDirectory, threads: config.engineThreads,
+    directories: [config.tempDirectory, ...hiveCatalogs.map((c) => c.root)], hive: hiveCatalogs, ...(tpchCatalog ? { tpchDirectory: tpchCatalog.directory } : {}),
+  });
   const discovery: { announcer?: Announcer } = {};
   let stopping = false;
   const stop = async (code: number) => {
@@ -184,6 +190,7 @@ export async function runWorker(argv: string[]): Promise<number> {
     stopping = true;
     await discovery.announcer?.stop();
     await worker.close();
+    await taskMemory?.close();
     await engine.close();
     accessControl.close();
     // The default spill directory belongs to this process alone (vivace-spill-<pid>).
@@ -209,6 +216,7 @@ export async function runWorker(argv: string[]): Promise<number> {
     stages: {
       engine, connectors: connectorsOf(catalogs), directory: join(config.tempDirectory, 'stages'),
       ...(config.exchangeCompressionCodec ? { compression: EXCHANGE_CODECS[config.exchangeCompressionCodec] } : {}),
+      ...(taskMemory ? { taskMemory } : {}),
     },
     // Spooling protocol: segments of query results in the worker's own spool, served to clients from here.
     ...(spoolKey ? { spooling: workerSpoolingOf(config, spoolKey, join(dataDir, 'spool')) } : {}),

@@ -65,6 +65,8 @@ export interface DuckDbEngineOptions {
   tempDirectory: string;
   /** e.g. '4GB' */
   memoryLimit?: string;
+  /** The limit its out-of-memory errors name, when not memoryLimit (a stage task's instance: the task's, task-memory.ts). */
+  memoryLimitName?: string;
   threads?: number;
   /** Concurrent statements (one per connection). Default 8. */
   maxConnections?: number;
@@ -189,7 +191,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     enable_external_file_cache: 'false',
   };
   if (options.memoryLimit) config.memory_limit = options.memoryLimit;
-  const memoryLimitName = memoryLimitNameOf(options.memoryLimit);
+  const memoryLimitName = memoryLimitNameOf(options.memoryLimitName ?? options.memoryLimit);
   if (options.threads) config.threads = String(options.threads);
   const memoryFile = options.memoryDirectory === undefined ? undefined : join(options.memoryDirectory, MEMORY_DATABASE_FILE);
   if (options.memoryDirectory !== undefined) mkdirSync(options.memoryDirectory, { recursive: true });

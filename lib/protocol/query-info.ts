@@ -130,8 +130,9 @@ function taskJson(task: SubStageTask): Record<string, unknown> {
       processedInputPositions: task.processedRows, processedInputDataSize: formatDataSize(task.processedBytes),
       outputPositions: task.outputRows, outputDataSize: formatDataSize(task.outputBytes),
       totalCpuTime: formatDuration(task.cpuTimeMillis), elapsedTime: formatDuration(task.wallTimeMillis),
-      // Trino's TaskStats.peakUserMemoryReservation: here DuckDB's buffer memory peak on the task's worker
-      // while it ran (an upper bound of the task's own: DuckDB does not attribute memory to a statement).
+      // Trino's TaskStats.peakUserMemoryReservation: under query.max-memory-per-node the task's own DuckDB
+      // instance's buffer memory, sampled (worker/task-memory.ts); without it, DuckDB's buffer memory peak
+      // on the task's worker while it ran (an upper bound of the task's own: tasks share the instance).
       peakUserMemoryReservation: formatDataSize(task.peakMemoryBytes),
     },
   };

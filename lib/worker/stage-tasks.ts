@@ -14,6 +14,7 @@ import { WorkerClient, WorkerTransportError } from '../cluster/worker-client.js'
 import { bucketFile, planFragment, prepareFragments, type FragmentTarget, type StageEngine } from './stage-runner.js';
 import type { Connectors } from '../connectors/connectors.js';
 import { stageTrace } from '../cluster/stage-trace.js';
+import type { TaskMemory } from './task-memory.js';
 
 /** Names of files on their way out (discard): each its own, so a slot's next file is never one of them. */
 let discarded = 0;
@@ -47,6 +48,8 @@ export interface StageTaskOptions {
   pullTimeoutMs?: number;
   /** The exchange files' Parquet codec (exchange.compression-codec); default uncompressed. */
   compression?: FragmentTarget['compression'];
+  /** query.max-memory-per-node: each task runs its SQL on a DuckDB instance of its own under it (task-memory.ts). */
+  taskMemory?: TaskMemory;
 }
 
 /** Pull clients kept at most (one per worker a root pulled from). */
@@ -213,12 +216,19 @@ export class StageTasks {
     if (derived.status === 'rejected') throw derived.reason;
     const inputs = pulled.value;
     stageTrace('w.pulled', taskId, { files: inputs.reduce((n, i) => n + i.files.length, 0) });
-    const plan = await planFragment(engine, sql, session, {
-      queryId: request.queryId, fragmentId: stage.fragmentId, inputs,
-      ...(stage.splits ? { splits: stage.splits } : {}), ...(stage.output ? { output: stage.output } : {}), ...(stage.choices ? { choices: stage.choices } : {}),
-    }, connectors, target, abort);
-    stageTrace('w.prepared', taskId);
-    return plan;
+    // Under query.max-memory-per-node the fragment runs on a DuckDB instance of its own (task-memory.ts).
+    const task = await this.options.taskMemory?.forTask(engine);
+    try {
+      const plan = await planFragment(task?.engine ?? engine, sql, session, {
+        queryId: request.queryId, fragmentId: stage.fragmentId, inputs,
+        ...(stage.splits ? { splits: stage.splits } : {}), ...(stage.output ? { output: stage.output } : {}), ...(stage.choices ? { choices: stage.choices } : {}),
+      }, connectors, target, abort);
+      stageTrace('w.prepared', taskId);
+      return task ? task.done(plan) : plan;
+    } catch (err) {
+      task?.fail();
+      throw err;
+    }
   }
 
   /**

@@ -11,6 +11,7 @@ import { createWorkerApp } from './worker-app.js';
 import type { SystemSnapshots } from './system-snapshot.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { StageTasks } from './stage-tasks.js';
+import type { TaskMemory } from './task-memory.js';
 import { SegmentSpool, type SegmentSpoolOptions } from './spool/segment-spool.js';
 import { TaskSpooling, type InliningPolicy } from './spool/task-spooling.js';
 import type { FragmentTarget, StageEngine } from './stage-runner.js';
@@ -44,7 +45,7 @@ export interface WorkerServerOptions {
   /** Spooling protocol: the worker's spool (its directory, key, cap, TTL) and inlining limits; absent: rows always go through the coordinator. */
   spooling?: Omit<SegmentSpoolOptions, 'nodeId' | 'now'> & InliningPolicy;
   /** Stage tasks (task-protocol.ts): the node's connectors (a leaf's splits) and where their files go (inside the engine's sandbox); absent: refused. */
-  stages?: { engine: StageEngine; connectors: Connectors; directory: string; compression?: FragmentTarget['compression'] };
+  stages?: { engine: StageEngine; connectors: Connectors; directory: string; compression?: FragmentTarget['compression']; taskMemory?: TaskMemory };
 }
 
 export interface RunningWorker {

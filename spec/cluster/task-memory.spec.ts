@@ -1,7 +1,9 @@
 // Memory per task (issue 22 §3) on `vivace serve --workers 2` as real processes: each task's peak memory in
-// /v1/query/{id} (Trino's TaskStats.peakUserMemoryReservation, DuckDB's SYSTEM_PEAK_BUFFER_MEMORY of the
-// task's statement) and its stage's; and query.max-memory-per-node as each worker's DuckDB memory_limit: a
-// query past it fails with EXCEEDED_LOCAL_MEMORY_LIMIT naming the limit, and the workers stay up.
+// /v1/query/{id} (Trino's TaskStats.peakUserMemoryReservation: without a limit DuckDB's
+// SYSTEM_PEAK_BUFFER_MEMORY of the task's statement; with query.max-memory-per-node its own DuckDB
+// instance's memory, sampled, worker/task-memory.ts) and its stage's; and query.max-memory-per-node as each
+// task's DuckDB limit: every task's peak within it, a query past it fails with EXCEEDED_LOCAL_MEMORY_LIMIT
+// naming the limit, and the workers stay up.
 import { expect } from 'chai';
 import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +27,17 @@ const MANY_GROUPS = 'SELECT l.orderkey, count(*) AS n, sum(l.quantity) AS q FROM
 
 function stagesOf(stage: StageJson): StageJson[] {
   return [stage, ...stage.subStages.flatMap(stagesOf)];
+}
+
+/** MANY_GROUPS run to its end, and its stage tree from GET /v1/query/{id} (schema-validated). */
+async function manyGroupsStages(cluster: ClusterProcess): Promise<StageJson> {
+  const result = await runStatement(cluster.url, MANY_GROUPS, USER);
+  expect(result.final.stats.state, JSON.stringify(result.final.error)).to.equal('FINISHED');
+  expect(result.rows).to.have.length(15_000);
+  const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: USER });
+  expect(info.status).to.equal(200);
+  validateResponse('query-info', info.body);
+  return info.body.outputStage as StageJson;
 }
 
 async function startCluster(prefix: string, properties: Record<string, string>): Promise<{ cluster: ClusterProcess; remove(): void }> {
@@ -56,14 +69,7 @@ describe('memory per task: peaks in /v1/query/{id} and query.max-memory-per-node
     });
 
     it('reports each task\'s peak memory (> 0 for a GROUP BY of many groups) and each stage\'s', async () => {
-      const { cluster } = started!;
-      const result = await runStatement(cluster.url, MANY_GROUPS, USER);
-      expect(result.final.stats.state, JSON.stringify(result.final.error)).to.equal('FINISHED');
-      expect(result.rows).to.have.length(15_000);
-      const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: USER });
-      expect(info.status).to.equal(200);
-      validateResponse('query-info', info.body);
-      const distributed = stagesOf(info.body.outputStage as StageJson).filter((s) => s.tasks !== undefined);
+      const distributed = stagesOf(await manyGroupsStages(started!.cluster)).filter((s) => s.tasks !== undefined);
       expect(distributed.length, 'stages with tasks').to.be.at.least(3);
       for (const stage of distributed) {
         const peaks = stage.tasks!.map((t) => parseDataSize(t.stats.peakUserMemoryReservation));
@@ -84,6 +90,14 @@ describe('memory per task: peaks in /v1/query/{id} and query.max-memory-per-node
     after(async () => {
       await started?.cluster.stop();
       started?.remove();
+    });
+
+    it('reports every task\'s peak within the limit, from the task\'s own instance', async () => {
+      const peaks = stagesOf(await manyGroupsStages(started!.cluster)).flatMap((s) => (s.tasks ?? []).map((t) => parseDataSize(t.stats.peakUserMemoryReservation)));
+      expect(peaks.length, 'tasks').to.be.at.least(6);
+      // Sampled every 10 ms: a task of a few ms can read 0, the join's cannot.
+      expect(Math.max(...peaks), 'the largest task\'s peak').to.be.within(1, 16 << 20);
+      for (const peak of peaks) expect(peak).to.be.at.most(16 << 20);
     });
 
     it('fails an aggregation that needs more with EXCEEDED_LOCAL_MEMORY_LIMIT naming the limit; the workers stay up and answer the next query', async () => {

@@ -1,0 +1,281 @@
+// A stage task's memory limit and its peak (issue 22 §3: `query.max-memory-per-node` is DuckDB's limit for
+// that task, and /v1/query/{id} reports each task's peak). DuckDB bounds memory per instance only (its
+// buffer manager's memory_limit), so a task under a limit of its own runs its SQL on a DuckDB instance of
+// its own: a task engine, taken from a pool for the task's life and given back when it ends, whose
+// memory_limit is the task's. Nothing else runs there, so the instance's buffer memory is the task's.
+//
+// What DuckDB counts (its buffer manager, `duckdb_memory()`'s tags): the blocks of hash tables, aggregate
+// states, sorts, collections of rows (COLUMN_DATA), Parquet reads and writes, and allocations made through
+// the buffer manager's allocator (ALLOCATOR); past the limit it evicts unpinned blocks, spills temporary
+// ones to its temp directory, or fails with "Out of Memory" (EXCEEDED_LOCAL_MEMORY_LIMIT). What it does not
+// count (DuckDB's docs, "Limits": the limit "only applies to the buffer manager"): memory its operators take
+// from the system allocator outside the buffer manager, and everything Node holds: the rendered pages of a
+// root task, and the bodies of the exchange files a task pulls from other workers (stage-tasks.ts).
+//
+// A task engine has the tpch data (DuckDB's database `tpch`) and the worker's lake catalogs of its
+// configuration files, but no memory catalog (memory queries are never staged) and no catalog that CREATE
+// CATALOG made after the worker started.
+//
+// The peak: the largest `duckdb_memory()` total sampled on the task's instance while it ran (every
+// SAMPLE_MS, and once as it starts and ends), on the engine's second connection. DuckDB's profile metric SYSTEM_PEAK_BUFFER_MEMORY is not used:
+// it is kept per connection and never reset (a task engine's connection serves one task after another),
+// and it reads the counter without DuckDB's per-thread caches at each operator call, while reservations
+// are still being evicted for: measured on 1.5.6, a join under a 100MB limit reported 181.1 MB there while
+// `duckdb_memory()` sampled every 5 ms never passed 100.1 MB. A sample can miss a peak between two samples.
+//
+// DuckDB checks its limit against that uncached counter, whose drift from the flushed one DuckDB bounds at
+// 2 MiB (64 per-thread caches of 32 KiB, buffer_pool.hpp MEMORY_USAGE_CACHE_COUNT/THRESHOLD): the task's
+// instance gets the task's limit less that drift, so the flushed figure reported stays within the task's.
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { VivaceError } from '../protocol/vivace-error.js';
+import { createDuckDbEngine } from '../engine/duckdb-engine.js';
+import type { Execution, ExecutionProgress, Plan, RowBatch } from '../engine/engine.types.js';
+import { batchText } from '../engine/row-batch.js';
+import type { Session } from '../protocol/types.js';
+import type { StageEngine } from './stage-runner.js';
+import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
+
+/** DuckDB's bound on its memory counter's drift (64 caches of 32 KiB each, buffer_pool.hpp). */
+export const DUCKDB_COUNTER_DRIFT_BYTES = 64 * (32 << 10);
+/** How often a running task's instance is sampled (each sample is one small statement on it). */
+export const SAMPLE_MS = 10;
+/** Idle task engines a worker keeps (each an instance with its macros: ~150 ms to create). */
+const MAX_IDLE = 4;
+
+/** A task engine: a DuckDB engine of its own, its memory_limit the task's. */
+export interface TaskEngine extends StageEngine {
+  close(): Promise<void>;
+}
+
+export interface TaskMemoryOptions {
+  /** query.max-memory-per-node: each stage task's limit. */
+  limitBytes: number;
+  /** Creates a task engine whose DuckDB memory_limit is `memoryLimit` (a data size DuckDB reads). */
+  create: (memoryLimit: string) => Promise<TaskEngine>;
+  sampleMs?: number;
+}
+
+/** The DuckDB memory_limit of a task's instance: the task's limit less DuckDB's counter drift. */
+export function instanceLimitOf(limitBytes: number): string {
+  if (limitBytes <= DUCKDB_COUNTER_DRIFT_BYTES) {
+    throw new VivaceError('CONFIGURATION_INVALID', `query.max-memory-per-node must be more than ${DUCKDB_COUNTER_DRIFT_BYTES}B (DuckDB's memory counter may drift that far): ${limitBytes}B`);
+  }
+  return `${limitBytes - DUCKDB_COUNTER_DRIFT_BYTES}B`;
+}
+
+const MEMORY_SQL = 'SELECT CAST(sum(memory_usage_bytes) AS BIGINT) FROM duckdb_memory()';
+
+/** The buffer memory DuckDB holds now on `engine`'s instance (flushed counters, every tag). */
+export async function memoryInUse(engine: StageEngine, session: Session): Promise<number> {
+  const plan = await engine.planOwnSql(MEMORY_SQL, session);
+  const execution = plan.execute();
+  let text = '';
+  for (let batch: RowBatch | null; (batch = await execution.next(1 << 10)) !== null;) text += batchText(batch);
+  const value = (JSON.parse(`[${text}]`) as unknown[][])[0]?.[0];
+  const bytes = Number(value);
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : 0;
+}
+
+/** Each stage task's engine and peak, under query.max-memory-per-node. */
+export class TaskMemory {
+  private readonly idle: TaskEngine[] = [];
+  private readonly busy = new Set<TaskEngine>();
+  private closed = false;
+  readonly instanceLimit: string;
+
+  constructor(private readonly options: TaskMemoryOptions) {
+    this.instanceLimit = instanceLimitOf(options.limitBytes);
+  }
+
+  get limitBytes(): number {
+    return this.options.limitBytes;
+  }
+
+  /** Engines made so far and not closed (specs). */
+  get engines(): number {
+    return this.idle.length + this.busy.size;
+  }
+
+  private async acquire(): Promise<TaskEngine> {
+    if (this.closed) throw new VivaceError('SERVER_SHUTTING_DOWN', 'The worker is stopping');
+    const engine = this.idle.pop() ?? await this.options.create(this.instanceLimit);
+    this.busy.add(engine);
+    return engine;
+  }
+
+  private giveBack(engine: TaskEngine): void {
+    if (!this.busy.delete(engine)) return;
+    if (this.closed || this.idle.length >= MAX_IDLE) void engine.close().catch(() => {});
+    else this.idle.push(engine);
+  }
+
+  /**
+   * A task's engine: `worker` plans the user's statement (no rows run there), a task engine of its own runs
+   * the task's SQL. `done` wraps the task's plan: its execution reports the sampled peak, and the task
+   * engine goes back when the execution ends, fails or is cancelled, or the plan is released unexecuted.
+   */
+  async forTask(worker: StageEngine): Promise<{ engine: StageEngine; done: (plan: Plan) => Plan; fail: () => void }> {
+    const own = await this.acquire();
+    let given = false;
+    /** The session the task's own SQL plans under: the sampler's statements plan under it too. */
+    let ownSession: Session | undefined;
+    const giveBack = () => {
+      if (given) return;
+      given = true;
+      this.giveBack(own);
+    };
+    const engine: StageEngine = {
+      plan: async (sql, session, abort) => {
+        const plan = await worker.plan(sql, session, abort);
+        // Planned on the task engine too, for what planning brings there: the tpch schema's views a fragment
+        // reads an unsplit table through. A statement the task engine cannot plan (a lake's catalog) fails
+        // later only if a fragment names that catalog.
+        await own.plan(sql, session, abort).then((p) => p.release(), () => {});
+        return plan;
+      },
+      close: async () => {},
+      planOwnSql: (sql, session, abort) => {
+        ownSession = session;
+        return own.planOwnSql(sql, session, abort);
+      },
+      readsGuarded: (user, table) => worker.readsGuarded(user, table),
+      ...(worker.parquetFooter ? { parquetFooter: (path: string) => worker.parquetFooter!(path) } : {}),
+    };
+    const sampleMs = this.options.sampleMs ?? SAMPLE_MS;
+    const done = (plan: Plan): Plan => {
+      let executed = false;
+      return {
+        ...plan,
+        execute: () => {
+          executed = true;
+          return new SampledExecution(plan.execute(), own, ownSession!, sampleMs, giveBack);
+        },
+        release: () => {
+          plan.release();
+          if (!executed) giveBack();
+        },
+      };
+    };
+    return { engine, done, fail: giveBack };
+  }
+
+  /** Closes every task engine (the worker stops); one still running closes when its task gives it back. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const idle = this.idle.splice(0);
+    await Promise.all(idle.map((e) => e.close().catch(() => {})));
+  }
+}
+
+/** A task's execution on its engine, sampling the engine's buffer memory while it runs. */
+class SampledExecution implements Execution {
+  private peak = 0;
+  private timer?: NodeJS.Timeout;
+  private sampling?: Promise<void>;
+  private ended = false;
+
+  constructor(private readonly running: Execution, private readonly engine: StageEngine, private readonly session: Session, sampleMs: number, private readonly onEnd: () => void) {
+    this.timer = setInterval(() => this.sample(), sampleMs);
+    this.timer.unref();
+  }
+
+  get exhausted(): boolean | undefined {
+    return this.running.exhausted;
+  }
+
+  get updateCount(): number | undefined {
+    return this.running.updateCount;
+  }
+
+  /** One sample, unless one is still running (a busy instance answers late). */
+  private sample(): void {
+    if (this.sampling || this.ended) return;
+    this.sampling = memoryInUse(this.engine, this.session)
+      .then((bytes) => { this.peak = Math.max(this.peak, bytes); }, () => {})
+      .finally(() => { this.sampling = undefined; });
+  }
+
+  private async end(): Promise<void> {
+    if (this.ended) return;
+    clearInterval(this.timer);
+    await this.sampling;
+    // The last look, before the task engine goes back: what the statement still holds at its end.
+    this.sampling = memoryInUse(this.engine, this.session).then((bytes) => { this.peak = Math.max(this.peak, bytes); }, () => {});
+    await this.sampling;
+    this.sampling = undefined;
+    this.ended = true;
+    this.onEnd();
+  }
+
+  async next(targetBytes: number): Promise<RowBatch | null> {
+    let batch: RowBatch | null;
+    try {
+      const next = this.running.next(targetBytes);
+      // A look as the statement gets going (a leaf's whole COPY runs in its first call).
+      this.sample();
+      batch = await next;
+    } catch (err) {
+      await this.end();
+      throw err;
+    }
+    // A root's last page comes with `exhausted` set: nothing calls next() after it (worker-task.ts).
+    if (batch === null || this.running.exhausted === true) await this.end();
+    return batch;
+  }
+
+  cancel(): void {
+    this.running.cancel();
+    clearInterval(this.timer);
+    void this.end();
+  }
+
+  progress(): ExecutionProgress {
+    const progress = this.running.progress();
+    // The task's own peak (its instance's), in place of DuckDB's profile figure.
+    return { ...progress, peakMemoryBytes: this.peak };
+  }
+}
+
+/** Task engines made in this process: each spills into a directory of its own. */
+let made = 0;
+
+/**
+ * The TaskMemory of a worker with query.max-memory-per-node set (undefined without: its tasks share the
+ * worker's instance, as before). A task engine is a DuckDB engine with no catalog of its own: it reads the
+ * task's splits and exchange files by path, so its sandbox allows `directories` (the worker's temp
+ * directory, which holds the stage files, the tpch directory, the lake roots); it spills under
+ * `<tempDirectory>/tasks/e<n>`.
+ */
+export function taskMemoryOf(options: { limitBytes?: number; tempDirectory: string; threads?: number; directories: readonly string[]; tpchDirectory?: string; hive?: readonly HiveCatalogConfig[]; sampleMs?: number }): TaskMemory | undefined {
+  if (options.limitBytes === undefined) return undefined;
+  return new TaskMemory({
+    limitBytes: options.limitBytes,
+    ...(options.sampleMs === undefined ? {} : { sampleMs: options.sampleMs }),
+    create: async (memoryLimit) => {
+      const tempDirectory = join(options.tempDirectory, 'tasks', `e${made++}`);
+      mkdirSync(tempDirectory, { recursive: true });
+      const roots = options.directories.filter((d) => existsSync(d));
+      const engine = await createDuckDbEngine({
+        // Its errors name the task's limit (Trino's "Query exceeded per-node memory limit of ..."), not DuckDB's.
+        tempDirectory, memoryLimit, memoryLimitName: `${options.limitBytes}B`, maxConnections: 2, memory: false,
+        // The tpch data as DuckDB's database `tpch` (the fragments' SQL names it so whatever users call the
+        // catalog): an unsplit table is read through its views.
+        tpch: options.tpchDirectory === undefined ? false : { directory: options.tpchDirectory, log: () => {} },
+        ...(options.threads ? { threads: options.threads } : {}),
+        // The worker's lake catalogs (an unsplit lake table is read by its catalog's name, as on the worker).
+        ...(options.hive && options.hive.length > 0 ? { hive: options.hive } : {}),
+        ...(roots.length > 0 ? { dynamicRoots: roots } : {}),
+      });
+      return {
+        plan: (sql, session, abort) => engine.plan(sql, session, abort),
+        planOwnSql: (sql, session, abort) => engine.planOwnSql(sql, session, abort),
+        readsGuarded: () => false,
+        close: async () => {
+          await engine.close();
+          rmSync(tempDirectory, { recursive: true, force: true });
+        },
+      };
+    },
+  });
+}
