@@ -1,0 +1,90 @@
+// `vivace serve --workers 2` as real processes over tpch and a `lake` catalog whose small tables split
+// (vivace.distributed-lake-min-bytes=1B): plan shapes that used to run in one task now run in stages on
+// both workers, and answer as the plan they replace does. NOT IN with NULLs on either side, an empty and
+// an all-NULL source (replicated-semis.ts) partitioned under join_distribution_type=PARTITIONED gives the
+// answer of the broadcast plan and of the same query over tpch's rows with the NULLs made by expressions.
+import { expect } from 'chai';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
+import { defaultConfig } from '../../lib/config.js';
+import { request, runStatement } from '../support/http.js';
+import { expectSameRows } from '../cluster/same-rows.js';
+import { sortedRows } from '../planner/fragment-runner.js';
+import { healthy, USER } from './cluster-nodes.js';
+
+const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
+
+interface StageNode { subStages: StageNode[]; tasks?: { taskStatus: { nodeId: string } }[] }
+const flatten = (s: StageNode): StageNode[] => [s, ...s.subStages.flatMap(flatten)];
+
+describe('e2e: more shapes distributed across two worker processes', function () {
+  this.timeout(240_000);
+  let dir: string;
+  let cluster: ClusterProcess;
+
+  async function query(sql: string, session?: string) {
+    const result = await runStatement(cluster.url, sql, { ...USER, ...(session ? { 'X-Trino-Session': session } : {}) });
+    expect(result.final.stats.state, `${sql}: ${JSON.stringify(result.final.error)}`).to.equal('FINISHED');
+    return result;
+  }
+
+  /** Runs `sql` under `session`: at least `stages` stages, tasks on both workers; answers its rows, sorted. */
+  async function staged(sql: string, session: string, stages: number): Promise<unknown[][]> {
+    const result = await query(sql, session);
+    expect(flatten(result.final.stats.rootStage as StageNode).length, `${sql} stages`).to.be.at.least(stages);
+    const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: USER });
+    const nodes = new Set(flatten(info.body.outputStage as StageNode).flatMap((s) => (s.tasks ?? []).map((t) => t.taskStatus.nodeId)));
+    expect([...nodes].sort(), `${sql} workers`).to.deep.equal([...cluster.workerUrls.keys()].sort());
+    return sortedRows(result.rows);
+  }
+
+  before(async function () {
+    if (!existsSync(join(SHARED_TPCH, 'tiny', 'manifest.json'))) this.skip();
+    dir = mkdtempSync(join(tmpdir(), 'vivace-e2e-distributed-shapes-'));
+    symlinkSync(SHARED_TPCH, join(dir, 'tpch'));
+    const catalogs = join(dir, 'catalog');
+    mkdirSync(catalogs);
+    mkdirSync(join(dir, 'lake'));
+    writeFileSync(join(catalogs, 'tpch.properties'), 'connector.name=tpch\n');
+    writeFileSync(join(catalogs, 'lake.properties'), `connector.name=hive\nhive.metastore=file\nhive.metastore.catalog.dir=local:///\nfs.native-local.enabled=true\nlocal.location=${join(dir, 'lake')}\n`);
+    cluster = await startClusterProcess({ workers: 2, dataDirectory: dir, properties: { 'vivace.distributed-lake-min-bytes': '1B', 'vivace.distributed-tpch-min-rows': '0', 'catalog.config-dir': catalogs }, captureOutput: true });
+    await until('two workers healthy', 60_000, () => healthy(cluster, 2));
+    await query('CREATE SCHEMA lake.s');
+    // Several files each (partitioned), NULL keys on both sides: a NULL custkey in every 11th order, in every 97th customer.
+    await query(`CREATE TABLE lake.s.orders WITH (partitioned_by = ARRAY['p']) AS SELECT orderkey, CASE WHEN orderkey % 11 = 0 THEN NULL ELSE custkey END AS custkey,
+      totalprice, orderkey % 4 AS p FROM tpch.tiny.orders`);
+    await query(`CREATE TABLE lake.s.customer WITH (partitioned_by = ARRAY['p']) AS SELECT CASE WHEN custkey % 97 = 0 THEN NULL ELSE custkey END AS custkey,
+      acctbal, nationkey, custkey % 3 AS p FROM tpch.tiny.customer`);
+  });
+  after(async () => {
+    await cluster?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('NOT IN partitioned with its source\'s NULL and emptiness replicated', () => {
+    // The same predicate over tpch's rows, the NULLs made by the same expressions (a broadcast plan).
+    const O = `(SELECT orderkey, CASE WHEN orderkey % 11 = 0 THEN NULL ELSE custkey END AS custkey, totalprice FROM tpch.tiny.orders)`;
+    const C = `(SELECT CASE WHEN custkey % 97 = 0 THEN NULL ELSE custkey END AS custkey, acctbal, nationkey FROM tpch.tiny.customer)`;
+    // Each source's filter, and the orders NOT IN keeps: none over a NULL key, all (NULL keys too) over an empty source.
+    const SOURCES: Record<string, [string, (n: number) => boolean]> = {
+      'a NULL key in the source': ['WHERE c.acctbal > 0', (n) => n === 0],
+      'no NULL key in the source': ['WHERE c.custkey IS NOT NULL AND c.acctbal > 0', (n) => n > 0 && n < 15000],
+      'an empty source': ['WHERE c.acctbal > 100000', (n) => n === 15000],
+      'an all-NULL source': ['WHERE c.custkey IS NULL', (n) => n === 0],
+    };
+    for (const [name, [where, kept]] of Object.entries(SOURCES)) {
+      it(`${name}: the broadcast plan's answer, and tpch's`, async () => {
+        const sql = (o: string, c: string) => `SELECT count(*) AS n, count(o.custkey) AS k, sum(o.totalprice) AS t FROM ${o} o
+          WHERE o.custkey NOT IN (SELECT c.custkey FROM ${c} c ${where})`;
+        const partitioned = await staged(sql('lake.s.orders', 'lake.s.customer'), 'join_distribution_type=PARTITIONED', 7);
+        expectSameRows(partitioned, sortedRows((await query(sql('lake.s.orders', 'lake.s.customer'), 'join_distribution_type=BROADCAST')).rows), `${name}: broadcast`);
+        expectSameRows(partitioned, sortedRows((await query(sql(O, C))).rows), `${name}: tpch`);
+        expect(kept(Number(partitioned[0]![0])), `${name}: ${String(partitioned[0]![0])} orders kept`).to.equal(true);
+        const rows = `SELECT o.orderkey, o.custkey FROM lake.s.orders o WHERE o.custkey NOT IN (SELECT c.custkey FROM lake.s.customer c ${where}) OR o.custkey IS NULL`;
+        expectSameRows(await staged(rows, 'join_distribution_type=PARTITIONED', 7), sortedRows((await query(rows, 'join_distribution_type=BROADCAST')).rows), `${name}: rows`);
+      });
+    }
+  });
+});
