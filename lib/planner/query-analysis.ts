@@ -165,7 +165,13 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   if (groupBy) {
     const elements = [];
     for (const element of groupBy.groupingElements) {
-      if (element.type !== 'SimpleGroupBy') return undefined;
+      // ROLLUP, CUBE, GROUPING SETS: each set's columns as symbols (grouping-sets.ts splits the aggregation).
+      if (element.type === 'GroupingSets') {
+        const sets = element.sets.map((set) => set.map((g) => use(outer.resolve(g))));
+        if (sets.some((set) => set.some((e) => e === undefined))) return undefined;
+        elements.push({ ...element, sets: sets as Expression[][] });
+        continue;
+      }
       const expressions = [];
       for (const g of element.expressions) {
         const e = use(outer.resolve(g));

@@ -13,6 +13,8 @@ import { request, runStatement } from '../support/http.js';
 import { expectSameRows } from '../cluster/same-rows.js';
 import { sortedRows } from '../planner/fragment-runner.js';
 import { healthy, USER } from './cluster-nodes.js';
+import { runOn, session } from '../cluster/cluster-harness.js';
+import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 
 const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
 
@@ -23,6 +25,7 @@ describe('e2e: more shapes distributed across two worker processes', function ()
   this.timeout(240_000);
   let dir: string;
   let cluster: ClusterProcess;
+  let local: DuckDbEngine | undefined;
 
   async function query(sql: string, session?: string) {
     const result = await runStatement(cluster.url, sql, { ...USER, ...(session ? { 'X-Trino-Session': session } : {}) });
@@ -51,6 +54,7 @@ describe('e2e: more shapes distributed across two worker processes', function ()
     writeFileSync(join(catalogs, 'lake.properties'), `connector.name=hive\nhive.metastore=file\nhive.metastore.catalog.dir=local:///\nfs.native-local.enabled=true\nlocal.location=${join(dir, 'lake')}\n`);
     cluster = await startClusterProcess({ workers: 2, dataDirectory: dir, properties: { 'vivace.distributed-lake-min-bytes': '1B', 'vivace.distributed-tpch-min-rows': '0', 'catalog.config-dir': catalogs }, captureOutput: true });
     await until('two workers healthy', 60_000, () => healthy(cluster, 2));
+    local = await createDuckDbEngine({ tempDirectory: join(dir, 'local'), threads: 1, tpch: { directory: SHARED_TPCH, log: () => {} } });
     await query('CREATE SCHEMA lake.s');
     // Several files each (partitioned), NULL keys on both sides: a NULL custkey in every 11th order, in every 97th customer.
     await query(`CREATE TABLE lake.s.orders WITH (partitioned_by = ARRAY['p']) AS SELECT orderkey, CASE WHEN orderkey % 11 = 0 THEN NULL ELSE custkey END AS custkey,
@@ -59,6 +63,7 @@ describe('e2e: more shapes distributed across two worker processes', function ()
       acctbal, nationkey, custkey % 3 AS p FROM tpch.tiny.customer`);
   });
   after(async () => {
+    await local?.close();
     await cluster?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -86,5 +91,18 @@ describe('e2e: more shapes distributed across two worker processes', function ()
         expectSameRows(await staged(rows, 'join_distribution_type=PARTITIONED', 7), sortedRows((await query(rows, 'join_distribution_type=BROADCAST')).rows), `${name}: rows`);
       });
     }
+  });
+
+  /** `sql` over tpch.tiny on the cluster, in `stages` stages or more on both workers, and in process as one task: the same rows. */
+  async function sameAsOneTask(sql: string, stages: number): Promise<void> {
+    const expected = await runOn(local!, sql, session({ catalog: 'tpch', schema: 'tiny' }));
+    expectSameRows(await staged(sql, 'join_distribution_type=AUTOMATIC', stages), sortedRows(expected.rows), sql);
+  }
+
+  it('ROLLUP, CUBE and GROUPING SETS: partial aggregation in the leaves (or the join\'s tasks), the sets in the root', async () => {
+    await sameAsOneTask('SELECT returnflag, linestatus, count(*), sum(quantity), avg(discount) FROM tpch.tiny.lineitem GROUP BY ROLLUP (returnflag, linestatus)', 2);
+    await sameAsOneTask('SELECT returnflag, shipmode, count(DISTINCT suppkey) FROM tpch.tiny.lineitem GROUP BY CUBE (returnflag, shipmode)', 2);
+    await sameAsOneTask(`SELECT o.orderpriority, l.returnflag, count(*), sum(l.extendedprice) FROM tpch.tiny.orders o JOIN tpch.tiny.lineitem l ON o.orderkey = l.orderkey
+      GROUP BY GROUPING SETS ((o.orderpriority), (l.returnflag), ())`, 3);
   });
 });
