@@ -4,7 +4,7 @@
 // own work above the joins rewritten over the joined rows (JOINED), its columns as symbols. A query this
 // cannot read so (windows, SELECT *, set operations, a correlated subquery beside an outer join, ...) is
 // undefined here.
-import { formatSql, type Expression, type Node, type Query, type QuerySpecification, type SelectItem, type Statement } from '../sql/index.js';
+import { formatSql, walk, type Expression, type Node, type Query, type QuerySpecification, type SelectItem, type Statement } from '../sql/index.js';
 import { fold } from '../sql/names.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import { ColumnScope, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
@@ -13,6 +13,7 @@ import { fromShape, nullableRelations, outerJoinOf, type DerivedRelation, type O
 import { DerivedScope, derivedColumnName, inlineWith, mergeableDerived } from './derived-tables.js';
 import { SemiJoins } from './semi-joins.js';
 import { CorrelatedSubqueries } from './correlated-subqueries.js';
+import { readValues } from './correlated-values.js';
 import { EXCHANGE_CATALOG } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -140,7 +141,7 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   }
 
   // One table is the two-stage path's (aggregate-stages.ts), unless a semi-join joins it to its subquery's.
-  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0 && from.derived.size === 0 && !sub) return undefined;
+  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0 && from.derived.size === 0 && !sub && !selectsSubquery(spec)) return undefined;
   // A correlated subquery beside an outer join is not planned co-partitioned (the NULL-filled side's rows
   // would be hashed before the join fills them): such a query stays gathered.
   if (correlated.conjuncts.length > 0 && outerJoins.length > 0) return undefined;
@@ -153,9 +154,12 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
     return r.expression;
   };
   const items: SelectItem[] = [];
+  /** The value columns of the select list's correlated scalar subqueries (correlated-values.ts). */
+  const values = new Set<Node>();
   for (const item of spec.select.selectItems) {
     if (item.type !== 'SingleColumn') return undefined;
-    const e = use(outer.resolve(item.expression));
+    const read = derived || outerJoins.length > 0 ? undefined : readValues(item.expression, correlated, scope, values);
+    const e = use(outer.resolve(item.expression)) ?? (read && use(scope.resolve(read, (n) => values.has(n))));
     if (!e) return undefined;
     // A plain column keeps its name as the output's (output-names.ts), now that it reads a symbol.
     const named = item.alias ?? (item.expression.type === 'Identifier' ? item.expression : item.expression.type === 'DereferenceExpression' ? item.expression.field : undefined);
@@ -206,4 +210,14 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
 /** The relation a symbol belongs to (symbolOf's shape). */
 export function relationOfSymbol(symbol: string): number {
   return Number(symbol.slice('vivace_r'.length, symbol.lastIndexOf('_')));
+}
+
+/** Whether a select list reads a subquery (a correlated one is a value column, correlated-values.ts). */
+function selectsSubquery(spec: QuerySpecification): boolean {
+  let found = false;
+  walk(spec.select, (n) => {
+    if (n.type === 'SubqueryExpression') found = true;
+    return !found;
+  });
+  return found;
 }

@@ -105,4 +105,11 @@ describe('e2e: more shapes distributed across two worker processes', function ()
     await sameAsOneTask(`SELECT o.orderpriority, l.returnflag, count(*), sum(l.extendedprice) FROM tpch.tiny.orders o JOIN tpch.tiny.lineitem l ON o.orderkey = l.orderkey
       GROUP BY GROUPING SETS ((o.orderpriority), (l.returnflag), ())`, 3);
   });
+
+  it('a correlated scalar subquery in the select list: co-partitioned with its table in a HASH stage, not gathered', async () => {
+    await sameAsOneTask(`SELECT c.custkey, c.name, (SELECT count(*) FROM tpch.tiny.orders o WHERE o.custkey = c.custkey AND o.orderstatus = 'F') AS n
+      FROM tpch.tiny.customer c WHERE c.acctbal > 9000`, 4);
+    await sameAsOneTask(`SELECT n.name, sum((SELECT max(o.totalprice) FROM tpch.tiny.orders o WHERE o.custkey = c.custkey)) AS m
+      FROM tpch.tiny.customer c JOIN tpch.tiny.nation n ON n.nationkey = c.nationkey GROUP BY n.name`, 4);
+  });
 });

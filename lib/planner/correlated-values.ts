@@ -1,0 +1,39 @@
+// A correlated scalar subquery in the select list (`SELECT c.custkey, (SELECT count(*) FROM orders o WHERE
+// o.custkey = c.custkey) FROM customer c`) planned as a WHERE conjunct's is (correlated-subqueries.ts): once
+// every relation is joined and filtered (the WHERE's correlated conjuncts and partitioned semi-joins ran),
+// the rows are hashed on the outer keys of its correlating equality into a HASH fragment, the subquery's
+// keyed table hashed alike and its other tables broadcast, and there each row gets the subquery's value as a
+// column of its own (vivace_v{n}), which the query above reads as any column of the joined rows (its
+// aggregation, ORDER BY, ...). Exact for the reason the conjunct is: in a row's bucket the subquery sees
+// every row it sees in one task. Trino decorrelates it likewise (TransformCorrelatedScalarSubquery into a
+// left join on the correlation, with a check that it returns one row per outer row). A subquery with no
+// such equality, or an uncorrelated one, leaves the query to the other planners.
+import { mapTree, type Expression, type Identifier, type Node } from '../sql/index.js';
+import type { ColumnScope } from './column-resolution.js';
+import type { CorrelatedSubqueries } from './correlated-subqueries.js';
+
+/** The prefix of a subquery's value column. */
+export const VALUE_PREFIX = 'vivace_v';
+
+/**
+ * `e` (a select item's expression) with each subquery in it, a correlated scalar one, read as its value
+ * column (kept by `correlated` with its name); undefined when one is not. `keep`: whether a node is such a
+ * column (the outer scope leaves it as it is).
+ */
+export function readValues(e: Expression, correlated: CorrelatedSubqueries, scope: ColumnScope, keep: Set<Node>): Expression | undefined {
+  let failed = false;
+  const read = mapTree(e, (n) => {
+    if (failed || n.type !== 'SubqueryExpression') return undefined;
+    const conjunct = correlated.read(n, scope);
+    if (!conjunct) {
+      failed = true;
+      return n;
+    }
+    const name = `${VALUE_PREFIX}${correlated.conjuncts.filter((c) => c.value !== undefined).length}`;
+    conjunct.value = name;
+    const column: Identifier = { type: 'Identifier', value: name, quoted: false, location: n.location };
+    keep.add(column);
+    return column;
+  });
+  return failed ? undefined : read;
+}
