@@ -112,4 +112,9 @@ describe('e2e: more shapes distributed across two worker processes', function ()
     await sameAsOneTask(`SELECT n.name, sum((SELECT max(o.totalprice) FROM tpch.tiny.orders o WHERE o.custkey = c.custkey)) AS m
       FROM tpch.tiny.customer c JOIN tpch.tiny.nation n ON n.nationkey = c.nationkey GROUP BY n.name`, 4);
   });
+
+  it('a WINDOW clause: its named windows partition the rows in HASH buckets as the windows written out do', async () => {
+    await sameAsOneTask(`SELECT o.custkey, o.orderkey, rank() OVER w AS r, sum(o.totalprice) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s
+      FROM tpch.tiny.orders o WHERE o.orderstatus = 'F' WINDOW w AS (PARTITION BY o.custkey ORDER BY o.totalprice DESC, o.orderkey)`, 3);
+  });
 });
