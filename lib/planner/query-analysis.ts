@@ -13,7 +13,7 @@ import { fromShape, nullableRelations, outerJoinOf, type DerivedRelation, type O
 import { DerivedScope, derivedColumnName, inlineWith, mergeableDerived } from './derived-tables.js';
 import { SemiJoins } from './semi-joins.js';
 import { CorrelatedSubqueries } from './correlated-subqueries.js';
-import { readValues } from './correlated-values.js';
+import { havingValues, readValues } from './correlated-values.js';
 import { EXCHANGE_CATALOG } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -141,7 +141,7 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   }
 
   // One table is the two-stage path's (aggregate-stages.ts), unless a semi-join joins it to its subquery's.
-  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0 && from.derived.size === 0 && !sub && !selectsSubquery(spec)) return undefined;
+  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0 && from.derived.size === 0 && !sub && !selectsSubquery(spec.select) && !selectsSubquery(spec.having)) return undefined;
   // A correlated subquery beside an outer join is not planned co-partitioned (the NULL-filled side's rows
   // would be hashed before the join fills them): such a query stays gathered.
   if (correlated.conjuncts.length > 0 && outerJoins.length > 0) return undefined;
@@ -187,7 +187,14 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
     groupBy = { ...groupBy, groupingElements: elements };
   }
   // A stand-alone subquery in HAVING (TPC-H Q11) is a broadcast source as in WHERE.
-  const having = spec.having && use(outer.resolve(semis.rewrite(spec.having), semis.isPlaceholder));
+  const havingRead = spec.having && semis.rewrite(spec.having);
+  let having = havingRead && use(outer.resolve(havingRead, semis.isPlaceholder));
+  // A correlated scalar subquery over group keys (correlated-values.ts havingValues).
+  if (havingRead && !having && !derived && outerJoins.length === 0 && groupBy?.groupingElements.every((g) => g.type === 'SimpleGroupBy')) {
+    const keys = new Set(groupBy.groupingElements.flatMap((g) => (g.type === 'SimpleGroupBy' ? g.expressions : [])).flatMap((e) => (e.type === 'Identifier' ? [e.value] : [])));
+    const read = havingValues(havingRead, correlated, scope, values, keys, semis.isPlaceholder);
+    having = read && use(scope.resolve(read, (n) => values.has(n) || semis.isPlaceholder(n)));
+  }
   if (spec.having && !having) return undefined;
   // ORDER BY may name an output column by its alias (Trino resolves those first) or its ordinal.
   const aliases = new Set(spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' && i.alias ? [fold(i.alias.value)] : [])));
@@ -212,10 +219,10 @@ export function relationOfSymbol(symbol: string): number {
   return Number(symbol.slice('vivace_r'.length, symbol.lastIndexOf('_')));
 }
 
-/** Whether a select list reads a subquery (a correlated one is a value column, correlated-values.ts). */
-function selectsSubquery(spec: QuerySpecification): boolean {
+/** Whether a select list or HAVING reads a subquery (a correlated one is a value column, correlated-values.ts). */
+function selectsSubquery(tree: Node | undefined): boolean {
   let found = false;
-  walk(spec.select, (n) => {
+  if (tree) walk(tree, (n) => {
     if (n.type === 'SubqueryExpression') found = true;
     return !found;
   });

@@ -106,11 +106,14 @@ describe('e2e: more shapes distributed across two worker processes', function ()
       GROUP BY GROUPING SETS ((o.orderpriority), (l.returnflag), ())`, 3);
   });
 
-  it('a correlated scalar subquery in the select list: co-partitioned with its table in a HASH stage, not gathered', async () => {
+  it('a correlated scalar subquery in the select list or HAVING: co-partitioned with its table in a HASH stage, not gathered', async () => {
     await sameAsOneTask(`SELECT c.custkey, c.name, (SELECT count(*) FROM tpch.tiny.orders o WHERE o.custkey = c.custkey AND o.orderstatus = 'F') AS n
       FROM tpch.tiny.customer c WHERE c.acctbal > 9000`, 4);
     await sameAsOneTask(`SELECT n.name, sum((SELECT max(o.totalprice) FROM tpch.tiny.orders o WHERE o.custkey = c.custkey)) AS m
       FROM tpch.tiny.customer c JOIN tpch.tiny.nation n ON n.nationkey = c.nationkey GROUP BY n.name`, 4);
+    // In HAVING, over a group key.
+    await sameAsOneTask(`SELECT o.orderstatus, c.mktsegment, sum(o.totalprice) FROM tpch.tiny.orders o JOIN tpch.tiny.customer c ON c.custkey = o.custkey
+      GROUP BY o.orderstatus, c.mktsegment HAVING sum(o.totalprice) > (SELECT sum(o2.totalprice) / 5.2 FROM tpch.tiny.orders o2 WHERE o2.orderstatus = o.orderstatus)`, 4);
   });
 
   it('a WINDOW clause: its named windows partition the rows in HASH buckets as the windows written out do', async () => {

@@ -1,4 +1,4 @@
-// Correlated scalar subqueries in the select list (lib/planner/correlated-values.ts): after the joins and the
+// Correlated scalar subqueries in the select list and HAVING (lib/planner/correlated-values.ts): after the joins and the
 // WHERE's filters the rows are hashed on the correlating keys into a HASH fragment, beside the subquery's
 // table hashed alike, and each row gets the subquery's value there as a column the query above reads.
 // Run as fragments (fragment-runner.ts), every shape gives the one-task answer under every distribution; a
@@ -27,6 +27,11 @@ const SHAPES: Record<string, string> = {
   several: `SELECT o.orderkey, (SELECT count(*) FROM lineitem l WHERE l.orderkey = o.orderkey AND l.quantity > 45) AS big,
       (SELECT max(c.acctbal) FROM customer c WHERE c.custkey = o.custkey) AS acctbal
     FROM orders o WHERE o.orderkey < 3000 AND o.totalprice > (SELECT 4 * avg(l2.extendedprice) FROM lineitem l2 WHERE l2.orderkey = o.orderkey)`,
+  // HAVING's subquery over group keys: computed per row, read once per group as arbitrary(column).
+  having: `SELECT c.nationkey, count(*) AS n FROM customer c GROUP BY c.nationkey
+    HAVING count(*) > (SELECT count(*) * 55 FROM nation n WHERE n.nationkey = c.nationkey AND n.regionkey < 3)`,
+  havingJoined: `SELECT o.orderstatus, c.mktsegment, sum(o.totalprice) AS t FROM orders o JOIN customer c ON c.custkey = o.custkey
+    GROUP BY o.orderstatus, c.mktsegment HAVING sum(o.totalprice) > (SELECT sum(o2.totalprice) / 5.2 FROM orders o2 WHERE o2.orderstatus = o.orderstatus)`,
 };
 
 /** The HASH fragments that compute a value column. */
@@ -53,11 +58,13 @@ describe('planner: correlated scalar subqueries in the select list, co-partition
     });
   }
 
-  it('leaves an uncorrelated scalar subquery in the select list, and one beside an outer join, to the other planners', () => {
+  it('leaves an uncorrelated scalar subquery in the select list, one beside an outer join, and HAVING\'s over a column no group key, to the other planners', () => {
     for (const sql of [
       'SELECT c.custkey, (SELECT count(*) FROM orders o) AS n FROM customer c',
       'SELECT c.custkey, (SELECT count(*) FROM orders o WHERE o.custkey > c.custkey) AS n FROM customer c',
       'SELECT c.custkey, (SELECT count(*) FROM orders o WHERE o.custkey = c.custkey) AS n FROM customer c LEFT JOIN nation n ON n.nationkey = c.nationkey',
+      // HAVING's subquery reading a column that is no group key (Trino refuses it; the one task says so).
+      'SELECT c.nationkey, count(*) FROM customer c GROUP BY c.nationkey HAVING count(*) > (SELECT count(*) FROM orders o WHERE o.custkey = c.custkey)',
     ]) expect(planDistributed(parseStatement(sql), session(), metadata), sql).to.equal(undefined);
   });
 
