@@ -26,7 +26,7 @@ import { replaceTable, tableText } from './plan-trees.js';
 import { type SemiSource } from './semi-joins.js';
 import { chooseWithOuterJoins, estimatedBytes, validChoices, validOuterChoices, type JoinEdge } from './join-order.js';
 import { derivedDraft, derivedRows, sharedQueries, subPlans, type SubPlan, type SubPlanContext } from './derived-relations.js';
-import { joinClause, outerSymbols } from './outer-joins.js';
+import { flippedRightJoin, joinClause, outerSymbols } from './outer-joins.js';
 import { EXCHANGE_CATALOG, MAX_SUB_PLAN_DEPTH, type DistributedPlan, type OutputPartitioning, type PlanChoices } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
@@ -210,7 +210,11 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     const distribution = choices.joins[step - 1]!;
     if (keys.length === 0 && distribution !== 'BROADCAST') return undefined;
     const { join, on } = joinClause(keys, outerJoin);
-    if (distribution === 'BROADCAST') {
+    if (distribution === 'BROADCAST' && outerJoin?.type === 'RIGHT') {
+      // The LEFT join with sides swapped (join-order.ts flips): the one relation so far broadcast to the preserved side's tasks.
+      probe = flippedRightJoin(probe, outerJoin, stillNeeded(), (output) => scanDraft(relation, output), on);
+      joined.add(next);
+    } else if (distribution === 'BROADCAST') {
       const build = scanDraft(relation, { kind: 'BROADCAST' });
       const before = probe.from;
       probe.sources.push(build);

@@ -120,4 +120,9 @@ describe('e2e: more shapes distributed across two worker processes', function ()
     await sameAsOneTask(`SELECT o.custkey, o.orderkey, rank() OVER w AS r, sum(o.totalprice) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s
       FROM tpch.tiny.orders o WHERE o.orderstatus = 'F' WINDOW w AS (PARTITION BY o.custkey ORDER BY o.totalprice DESC, o.orderkey)`, 3);
   });
+
+  it('a RIGHT join as the LEFT join with sides swapped: the small side broadcast to the preserved side\'s leaf tasks', async () => {
+    const sql = `SELECT c.custkey, n.name FROM tpch.tiny.nation n RIGHT JOIN tpch.tiny.customer c ON n.nationkey = c.nationkey AND n.regionkey = 1 WHERE c.acctbal > 8000`;
+    await sameAsOneTask(sql, 3);
+  });
 });
