@@ -2,7 +2,10 @@
 // (vivace.distributed-lake-min-bytes=1B): plan shapes that used to run in one task now run in stages on
 // both workers, and answer as the plan they replace does. NOT IN with NULLs on either side, an empty and
 // an all-NULL source (replicated-semis.ts) partitioned under join_distribution_type=PARTITIONED gives the
-// answer of the broadcast plan and of the same query over tpch's rows with the NULLs made by expressions.
+// answer of the broadcast plan and of the same query over tpch's rows with the NULLs made by expressions;
+// grouping sets (grouping-sets.ts), correlated scalar subqueries in the select list and HAVING
+// (correlated-values.ts), a WINDOW clause (named-windows.ts) and a flipped RIGHT join (outer-joins.ts) give
+// the in-process DuckDB answer.
 import { expect } from 'chai';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
