@@ -5,7 +5,7 @@
 // by themselves, max_by/min_by by the value at the best partial key) and applies HAVING, ORDER BY and LIMIT. count(DISTINCT x) and approx_distinct(x) make x one more leaf key
 // (the leaf emits each (keys, x) once) and the root counts x, as Trino's partial aggregation over
 // distinct values does; all of them must count the same x. Only what decomposes exactly is planned so:
-// one table, no join, subquery, window, other DISTINCT aggregate, grouping set, OFFSET or parameter;
+// one table, no join, subquery, window, other DISTINCT aggregate, grouping(), OFFSET or parameter (grouping sets: grouping-sets.ts);
 // anything else is undefined here (windows over one table are window-stages.ts's; joins, subqueries and
 // set operations the other planners', which reuse these stages over joined rows or a branch). Both stages are printed from trees (sql-formatter.ts) and parsed again, so each is a
 // plain Trino query the DuckDB printer translates like any other.
@@ -17,6 +17,7 @@ import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { Session } from '../protocol/types.js';
 import { exchangeTableOf } from '../planner/fragment.types.js';
+import { hasGroupingSets, rootGroupBy, setExpressions } from './grouping-sets.js';
 
 /** The table the root reads the leaves' partial rows from: fragment 1's exchange table (distributed-plan.ts). */
 export const PARTIALS_TABLE = exchangeTableOf(1);
@@ -51,7 +52,7 @@ const SELF_COMBINED: Readonly<Record<string, string>> = {
 /** Nodes that make a query more than one table's scan, filter and aggregation. */
 const REFUSED: ReadonlySet<string> = new Set([
   'SubqueryExpression', 'TableSubquery', 'ExistsPredicate', 'Join', 'Unnest', 'Lateral', 'TableFunctionInvocation',
-  'Parameter', 'LambdaExpression', 'GroupingOperation', 'GroupingSets', 'AllColumns', 'WindowDefinition',
+  'Parameter', 'LambdaExpression', 'GroupingOperation', 'AllColumns', 'WindowDefinition',
   'QuantifiedComparisonExpression', 'With', 'Values', 'Union', 'Intersect', 'Except', 'Offset', 'FetchFirst',
 ]);
 
@@ -177,7 +178,13 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
   if (spec.groupBy) {
     if (spec.groupBy.distinct) return undefined;
     for (const element of spec.groupBy.groupingElements) {
-      if (element.type !== 'SimpleGroupBy') return undefined;
+      // A grouping set's columns are leaf keys too; the root groups by the sets (grouping-sets.ts).
+      if (element.type === 'GroupingSets') {
+        const expressions = setExpressions(element);
+        if (!expressions) return undefined;
+        keys.push(...expressions);
+        continue;
+      }
       for (const e of element.expressions) {
         if (e.type === 'LongLiteral') {
           const ordinal = Number(e.value);
@@ -280,7 +287,9 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
   const rootSql = [
     `SELECT ${rootItems.map((i) => `${formatSql(i.expression)}${i.alias ? ` AS ${formatSql(i.alias)}` : ''}`).join(', ')}`,
     `FROM ${partialsName}`,
-    uniqueKeys.length > 0 ? `GROUP BY ${uniqueKeys.map((_, i) => keyName(i)).join(', ')}` : '',
+    hasGroupingSets(spec.groupBy)
+      ? `GROUP BY ${rootGroupBy(spec.groupBy!, (e) => (e.type === 'LongLiteral' ? columns[Number(e.value) - 1]!.expression : e), (text) => keyName(uniqueKeys.indexOf(text)))}`
+      : uniqueKeys.length > 0 ? `GROUP BY ${uniqueKeys.map((_, i) => keyName(i)).join(', ')}` : '',
     having ? `HAVING ${formatSql(having)}` : '',
     sortItems.length > 0 ? `ORDER BY ${sortItems.map(({ sort, key }) => sortText(key, sort)).join(', ')}` : '',
     query.limit?.type === 'Limit' ? `LIMIT ${query.limit.rowCount.type === 'LongLiteral' ? query.limit.rowCount.value : 'ALL'}` : '',

@@ -49,6 +49,8 @@ export interface CorrelatedConjunct {
   /** The outer symbols the rows are hashed on, in the order of the keyed scan's keys. */
   keys: string[];
   scans: CorrelatedScan[];
+  /** A select item's scalar subquery: the column its value is handed on as, instead of a filter (correlated-values.ts). */
+  value?: string;
 }
 
 /** The Presto types whose values compare equal across types (hashed as DOUBLE by the exchange). */
@@ -322,7 +324,14 @@ export function applyCorrelated(probe: Draft, conjuncts: readonly CorrelatedConj
       current.sources.push(draft);
       (current.semis ??= []).push({ source: scan.source, draft });
     }
-    current.where.push(`(${formatSql(c.expression)})`);
+    if (c.value !== undefined) {
+      // A value: each row gets it as a column of its own, read by the query above.
+      const rows = current.from;
+      const { value } = c;
+      current.from = (x) => `(SELECT *, (${formatSql(c.expression)}) AS ${value} FROM ${rows(x)}) AS ${quoteIdentifier(`${value}_rows`)}`;
+    } else {
+      current.where.push(`(${formatSql(c.expression)})`);
+    }
   }
   return current;
 }

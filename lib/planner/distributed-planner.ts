@@ -26,7 +26,7 @@ import { replaceTable, tableText } from './plan-trees.js';
 import { type SemiSource } from './semi-joins.js';
 import { chooseWithOuterJoins, estimatedBytes, validChoices, validOuterChoices, type JoinEdge } from './join-order.js';
 import { derivedDraft, derivedRows, sharedQueries, subPlans, type SubPlan, type SubPlanContext } from './derived-relations.js';
-import { joinClause, outerSymbols } from './outer-joins.js';
+import { flippedRightJoin, joinClause, outerSymbols } from './outer-joins.js';
 import { EXCHANGE_CATALOG, MAX_SUB_PLAN_DEPTH, type DistributedPlan, type OutputPartitioning, type PlanChoices } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
@@ -103,7 +103,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   const made: PlanChoices = planned.length > 0 ? { ...chosen, derived: planned.map((x) => x.choices) } : chosen;
   // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
   // A semi-join whose source is too big to broadcast, or under PARTITIONED, partitioned with its probe (semi-stages.ts).
-  const partitionable = partitionableSemis(a, metadata);
+  const partitionable = partitionableSemis(a, metadata, session);
   const partitionableOf = (x: SemiSource) => partitionable.find((p) => p.source === x);
   const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => {
     const p = partitionableOf(x);
@@ -210,7 +210,11 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     const distribution = choices.joins[step - 1]!;
     if (keys.length === 0 && distribution !== 'BROADCAST') return undefined;
     const { join, on } = joinClause(keys, outerJoin);
-    if (distribution === 'BROADCAST') {
+    if (distribution === 'BROADCAST' && outerJoin?.type === 'RIGHT') {
+      // The LEFT join with sides swapped (join-order.ts flips): the one relation so far broadcast to the preserved side's tasks.
+      probe = flippedRightJoin(probe, outerJoin, stillNeeded(), (output) => scanDraft(relation, output), on);
+      joined.add(next);
+    } else if (distribution === 'BROADCAST') {
       const build = scanDraft(relation, { kind: 'BROADCAST' });
       const before = probe.from;
       probe.sources.push(build);
@@ -230,13 +234,21 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     applyResiduals(probe);
   }
   if (applied.size !== a.residuals.length) return undefined;
-  // Correlated subqueries once every outer relation is joined, co-partitioned with their tables.
-  const correlated = a.correlated.conjuncts;
+  // Correlated subqueries once every outer relation is joined, co-partitioned with their tables: the
+  // WHERE's first, then (every filter applied) the select list's values (correlated-values.ts).
+  const correlated = a.correlated.conjuncts.filter((c) => c.value === undefined);
+  const values = a.correlated.conjuncts.filter((c) => c.value !== undefined);
+  const valueSymbols = values.flatMap((c) => [...c.symbols]);
+  const whereScans = correlated.reduce((sum, c) => sum + c.scans.length, 0);
   if (correlated.length > 0) {
-    const handOn = (from: number) => [...new Set([...a.aboveSymbols, ...correlated.slice(from).flatMap((c) => [...c.symbols]), ...parted.map((p) => p.symbol)])].sort();
-    probe = applyCorrelated(probe, correlated, handOn, correlatedSplit);
+    const handOn = (from: number) => [...new Set([...a.aboveSymbols, ...correlated.slice(from).flatMap((c) => [...c.symbols]), ...parted.map((p) => p.symbol), ...valueSymbols])].sort();
+    probe = applyCorrelated(probe, correlated, handOn, correlatedSplit.slice(0, whereScans));
   }
-  if (parted.length > 0) probe = applyPartitionedSemis(probe, parted, (from) => [...new Set([...a.aboveSymbols, ...parted.slice(from).map((p) => p.symbol)])].sort());
+  if (parted.length > 0) probe = applyPartitionedSemis(probe, parted, (from) => [...new Set([...a.aboveSymbols, ...parted.slice(from).map((p) => p.symbol), ...valueSymbols])].sort());
+  if (values.length > 0) {
+    const handOn = (from: number) => [...new Set([...a.aboveSymbols, ...values.slice(from).flatMap((c) => [...c.symbols]), ...values.slice(0, from).map((c) => c.value!)])].sort();
+    probe = applyCorrelated(probe, values, handOn, correlatedSplit.slice(whereScans));
+  }
 
   // The query's own work over the joined rows: partial aggregation in the last join's tasks and the final
   // in the root when it splits so, else all of it in the root.
@@ -251,7 +263,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   const stages = planStages(parseStatement(aboveSql), {}, new Set([EXCHANGE_CATALOG]));
   const joinSql = (x: (d: Draft) => string, columns: readonly string[]) =>
     `SELECT ${columns.length > 0 ? columns.join(', ') : '1 AS vivace_one'} FROM ${last.from(x)}${last.where.length > 0 ? ` WHERE ${last.where.join(' AND ')}` : ''}`;
-  const joinedColumns = [...a.aboveSymbols].sort();
+  const joinedColumns = [...a.aboveSymbols, ...values.map((c) => c.value!)].sort();
   let root: Draft;
   // The draft whose rows are the query's: the root, or the HASH stage whose rows the root only gathers.
   let rows: Draft | undefined;

@@ -7,6 +7,7 @@ import {
   type Expression, type Identifier, type Query, type QuerySpecification, type SelectItem, type SortItem,
 } from '../sql/index.js';
 import { fold } from '../sql/names.js';
+import { hasGroupingSets } from './grouping-sets.js';
 
 export interface HashFinal {
   /** The final aggregation, over the partial rows of one bucket. */
@@ -24,7 +25,8 @@ const sortName = (j: number) => `vivace_s${j}`;
 export function hashFinal(final: Query): HashFinal | undefined {
   if (final.body.type !== 'QuerySpecification' || final.offset || (final.limit && final.limit.type !== 'Limit')) return undefined;
   const spec = final.body;
-  if (!spec.groupBy || spec.select.distinct || spec.select.selectItems.some((i) => i.type !== 'SingleColumn')) return undefined;
+  // Grouping sets: a bucket of the finest keys holds no coarser set's whole group (grouping-sets.ts).
+  if (!spec.groupBy || hasGroupingSets(spec.groupBy) || spec.select.distinct || spec.select.selectItems.some((i) => i.type !== 'SingleColumn')) return undefined;
   const at = final;
   const id = (value: string): Identifier => ({ type: 'Identifier', value, quoted: false, location: at.location });
   const items = spec.select.selectItems as Extract<SelectItem, { type: 'SingleColumn' }>[];

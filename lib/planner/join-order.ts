@@ -4,7 +4,8 @@
 // one exists (a cross join only when none is left), and a build side is broadcast when its estimated
 // size is at most join_max_broadcast_table_size (Trino's DetermineJoinDistributionType), else both sides
 // are hash-partitioned on the join keys. The session's join_distribution_type forces either; a cross
-// join is always broadcast. Outer joins keep their written order after the inner ones (chooseWithOuterJoins).
+// join is always broadcast. Outer joins keep their written order after the inner ones (chooseWithOuterJoins);
+// a RIGHT join after the first relation may broadcast that relation as the LEFT join's build side (flips).
 // The choices travel to the workers, which derive the same fragments from them.
 import type { PlanChoices } from './fragment.types.js';
 import type { PlannerSession, TableLayout } from './planner.types.js';
@@ -99,7 +100,7 @@ export function chooseWithOuterJoins(sizes: readonly (number | undefined)[], edg
   const inner = chooseJoins(sizes.slice(0, block), edges, split.slice(0, block), session);
   return {
     order: [...inner.order, ...outer.map((_, i) => block + i)],
-    joins: [...inner.joins, ...outer.map((o, i) => (o.type !== 'LEFT' ? 'PARTITIONED' : !o.keyed ? 'BROADCAST' : distribution(sizes[block + i], session)))],
+    joins: [...inner.joins, ...outer.map((o, i) => (flips(o, block, i) ? (!o.keyed ? 'BROADCAST' : distribution(sizes[0], session)) : o.type !== 'LEFT' ? 'PARTITIONED' : !o.keyed ? 'BROADCAST' : distribution(sizes[block + i], session)))],
     split: [...split],
   };
 }
@@ -108,5 +109,15 @@ export function chooseWithOuterJoins(sizes: readonly (number | undefined)[], edg
 export function validOuterChoices(choices: PlanChoices, relations: number, outer: readonly { type: string; keyed: boolean }[]): boolean {
   const block = relations - outer.length;
   return outer.every((o, i) =>
-    choices.order[block + i] === block + i && (block + i === 0 || (o.type === 'LEFT' ? o.keyed || choices.joins[block + i - 1] === 'BROADCAST' : choices.joins[block + i - 1] === 'PARTITIONED' && o.keyed)));
+    choices.order[block + i] === block + i && (block + i === 0 || (o.type === 'LEFT' ? o.keyed || choices.joins[block + i - 1] === 'BROADCAST'
+      : (flips(o, block, i) && choices.joins[block + i - 1] === 'BROADCAST') || (choices.joins[block + i - 1] === 'PARTITIONED' && o.keyed))));
+}
+
+/**
+ * Whether an outer join may run as the LEFT join with its sides swapped, its build side (the one relation
+ * before it) broadcast: a RIGHT join right after the FROM's first relation, as Trino's
+ * DetermineJoinDistributionType also weighs the flipped join (a RIGHT join must partition, its flip need not).
+ */
+export function flips(o: { type: string }, block: number, i: number): boolean {
+  return o.type === 'RIGHT' && block === 1 && i === 0;
 }

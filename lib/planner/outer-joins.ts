@@ -13,7 +13,8 @@ import { fold } from '../sql/names.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import { relationsOf, type ColumnScope, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
 import { derivedColumnName } from './derived-tables.js';
-import { EXCHANGE_CATALOG } from './fragment.types.js';
+import { EXCHANGE_CATALOG, type OutputPartitioning } from './fragment.types.js';
+import type { Draft } from './fragment-drafts.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
 export type OuterJoinType = 'LEFT' | 'RIGHT' | 'FULL';
@@ -160,4 +161,20 @@ export function joinClause(keys: readonly { probe: string; build: string }[], ou
   const terms = [...keys.map((k) => `${k.probe} = ${k.build}`), ...(outer?.on ?? []).map((r) => `(${formatSql(r.expression)})`)];
   if (!outer) return terms.length > 0 ? { join: 'JOIN', on: ` ON ${terms.join(' AND ')}` } : { join: 'CROSS JOIN', on: '' };
   return { join: `${outer.type} JOIN`, on: ` ON ${terms.length > 0 ? terms.join(' AND ') : 'TRUE'}` };
+}
+
+/**
+ * `A RIGHT JOIN B ON ...` as `B LEFT JOIN A ON ...`: `rows` (A, the one relation joined so far) filtered by
+ * the ON's conjuncts on it alone and broadcast (handing on `columns`), read in the tasks of B's scan
+ * (`preserved`), where each row of B is once: its unmatched rows are filled with NULLs once, as one task does.
+ */
+export function flippedRightJoin(rows: Draft, o: OuterJoin, columns: string[], preserved: (output: OutputPartitioning) => Draft, on: string): Draft {
+  for (const r of o.left) rows.where.push(`(${formatSql(r.expression)})`);
+  rows.output = { kind: 'BROADCAST' };
+  rows.columns = columns;
+  const probe = preserved({ kind: 'SINGLE' });
+  const before = probe.from;
+  probe.sources.push(rows);
+  probe.from = (x) => `${before(x)} LEFT JOIN ${x(rows)}${on}`;
+  return probe;
 }

@@ -4,7 +4,7 @@
 // own work above the joins rewritten over the joined rows (JOINED), its columns as symbols. A query this
 // cannot read so (windows, SELECT *, set operations, a correlated subquery beside an outer join, ...) is
 // undefined here.
-import { formatSql, type Expression, type Node, type Query, type QuerySpecification, type SelectItem, type Statement } from '../sql/index.js';
+import { formatSql, walk, type Expression, type Node, type Query, type QuerySpecification, type SelectItem, type Statement } from '../sql/index.js';
 import { fold } from '../sql/names.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import { ColumnScope, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
@@ -13,6 +13,7 @@ import { fromShape, nullableRelations, outerJoinOf, type DerivedRelation, type O
 import { DerivedScope, derivedColumnName, inlineWith, mergeableDerived } from './derived-tables.js';
 import { SemiJoins } from './semi-joins.js';
 import { CorrelatedSubqueries } from './correlated-subqueries.js';
+import { havingValues, readValues } from './correlated-values.js';
 import { EXCHANGE_CATALOG } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -140,7 +141,7 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   }
 
   // One table is the two-stage path's (aggregate-stages.ts), unless a semi-join joins it to its subquery's.
-  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0 && from.derived.size === 0 && !sub) return undefined;
+  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0 && from.derived.size === 0 && !sub && !selectsSubquery(spec.select) && !selectsSubquery(spec.having)) return undefined;
   // A correlated subquery beside an outer join is not planned co-partitioned (the NULL-filled side's rows
   // would be hashed before the join fills them): such a query stays gathered.
   if (correlated.conjuncts.length > 0 && outerJoins.length > 0) return undefined;
@@ -153,9 +154,12 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
     return r.expression;
   };
   const items: SelectItem[] = [];
+  /** The value columns of the select list's correlated scalar subqueries (correlated-values.ts). */
+  const values = new Set<Node>();
   for (const item of spec.select.selectItems) {
     if (item.type !== 'SingleColumn') return undefined;
-    const e = use(outer.resolve(item.expression));
+    const read = derived || outerJoins.length > 0 ? undefined : readValues(item.expression, correlated, scope, values);
+    const e = use(outer.resolve(item.expression)) ?? (read && use(scope.resolve(read, (n) => values.has(n))));
     if (!e) return undefined;
     // A plain column keeps its name as the output's (output-names.ts), now that it reads a symbol.
     const named = item.alias ?? (item.expression.type === 'Identifier' ? item.expression : item.expression.type === 'DereferenceExpression' ? item.expression.field : undefined);
@@ -165,7 +169,13 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   if (groupBy) {
     const elements = [];
     for (const element of groupBy.groupingElements) {
-      if (element.type !== 'SimpleGroupBy') return undefined;
+      // ROLLUP, CUBE, GROUPING SETS: each set's columns as symbols (grouping-sets.ts splits the aggregation).
+      if (element.type === 'GroupingSets') {
+        const sets = element.sets.map((set) => set.map((g) => use(outer.resolve(g))));
+        if (sets.some((set) => set.some((e) => e === undefined))) return undefined;
+        elements.push({ ...element, sets: sets as Expression[][] });
+        continue;
+      }
       const expressions = [];
       for (const g of element.expressions) {
         const e = use(outer.resolve(g));
@@ -177,7 +187,14 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
     groupBy = { ...groupBy, groupingElements: elements };
   }
   // A stand-alone subquery in HAVING (TPC-H Q11) is a broadcast source as in WHERE.
-  const having = spec.having && use(outer.resolve(semis.rewrite(spec.having), semis.isPlaceholder));
+  const havingRead = spec.having && semis.rewrite(spec.having);
+  let having = havingRead && use(outer.resolve(havingRead, semis.isPlaceholder));
+  // A correlated scalar subquery over group keys (correlated-values.ts havingValues).
+  if (havingRead && !having && !derived && outerJoins.length === 0 && groupBy?.groupingElements.every((g) => g.type === 'SimpleGroupBy')) {
+    const keys = new Set(groupBy.groupingElements.flatMap((g) => (g.type === 'SimpleGroupBy' ? g.expressions : [])).flatMap((e) => (e.type === 'Identifier' ? [e.value] : [])));
+    const read = havingValues(havingRead, correlated, scope, values, keys, semis.isPlaceholder);
+    having = read && use(scope.resolve(read, (n) => values.has(n) || semis.isPlaceholder(n)));
+  }
   if (spec.having && !having) return undefined;
   // ORDER BY may name an output column by its alias (Trino resolves those first) or its ordinal.
   const aliases = new Set(spec.select.selectItems.flatMap((i) => (i.type === 'SingleColumn' && i.alias ? [fold(i.alias.value)] : [])));
@@ -200,4 +217,14 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
 /** The relation a symbol belongs to (symbolOf's shape). */
 export function relationOfSymbol(symbol: string): number {
   return Number(symbol.slice('vivace_r'.length, symbol.lastIndexOf('_')));
+}
+
+/** Whether a select list or HAVING reads a subquery (a correlated one is a value column, correlated-values.ts). */
+function selectsSubquery(tree: Node | undefined): boolean {
+  let found = false;
+  if (tree) walk(tree, (n) => {
+    if (n.type === 'SubqueryExpression') found = true;
+    return !found;
+  });
+  return found;
 }

@@ -13,6 +13,7 @@ import { andTerms, innerJoinTables, sameTable, tableNode } from './plan-trees.js
 import { planStages, type StagePlan } from './aggregate-stages.js';
 import { EXCHANGE_CATALOG, EXCHANGE_SCHEMA } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
+import { distinctSource } from './replicated-semis.js';
 
 /** A subquery turned into a broadcast source: the table standing for its rows until fragment ids are known. */
 export interface SemiSource {
@@ -113,11 +114,19 @@ export class SemiJoins {
       return asIn ? this.rewrite(asIn) : c;
     }
     // Every stand-alone subquery in it (of IN, or a scalar one): read from its placeholder.
-    return mapTree(c, (n) => (n.type === 'SubqueryExpression' && !this.stand.has(n) ? this.source(n) : undefined));
+    // `x [NOT] IN (SELECT column FROM ...)` reads the column's distinct values (replicated-semis.ts distinctSource).
+    return mapTree(c, (n) => {
+      if (n.type === 'InPredicate' && n.valueList.type === 'SubqueryExpression' && !this.stand.has(n.valueList)) {
+        const grouped = distinctSource(n.valueList.query);
+        const read = grouped && this.source({ ...n.valueList, query: grouped });
+        if (read) return { ...n, value: this.rewrite(n.value), valueList: read };
+      }
+      return n.type === 'SubqueryExpression' && !this.stand.has(n) ? this.source(n) : undefined;
+    });
   }
 
   /** A stand-alone subquery as a source, read through its placeholder; undefined when it is not one. */
-  private source(n: Extract<Expression, { type: 'SubqueryExpression' }>): Expression | undefined {
+  private source(n: Extract<Expression, { type: 'SubqueryExpression' }>): Extract<Expression, { type: 'SubqueryExpression' }> | undefined {
     const relations = standsAlone(n.query, this.session, this.metadata);
     if (!relations && !this.subPlanned?.(n.query)) return undefined;
     const placeholder = placeholderOf(this.sources.length);
@@ -135,7 +144,7 @@ export class SemiJoins {
   }
 
   /** The subquery reading its placeholder. */
-  private read(n: Extract<Expression, { type: 'SubqueryExpression' }>, placeholder: ScannedTable): Expression {
+  private read(n: Extract<Expression, { type: 'SubqueryExpression' }>, placeholder: ScannedTable): Extract<Expression, { type: 'SubqueryExpression' }> {
     const read = { ...n, query: selectAll(placeholder, n) };
     this.stand.add(read);
     return read;

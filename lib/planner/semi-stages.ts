@@ -32,6 +32,7 @@ import { estimatedBytes } from './join-order.js';
 import type { OutputPartitioning } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { relationOfSymbol, type Analysis } from './query-analysis.js';
+import { replicatedSemi, type SemiFlags } from './replicated-semis.js';
 
 /** The final's split into buckets, when the source's final runs in a HASH stage; undefined for a SINGLE one. */
 export function semiHashFinal(query: Query, stages: StagePlan): { keys: string[]; split: HashFinal } | undefined {
@@ -74,18 +75,24 @@ export interface PartitionableSemi {
   column: string;
   /** The source table's bytes for its IN column (an upper bound on the source's rows), when known. */
   bytes?: number;
+  /** The source's emptiness and NULL broadcast to every bucket, for a predicate other than `symbol IN (source)` (replicated-semis.ts). */
+  flags?: SemiFlags;
 }
 
 /**
  * The conjunct `c` (resolved as `r`) as a partitionable semi-join, or undefined. `read`: the sources it
  * reads (SemiJoins.readIn); `typeOf`: a probe symbol's type.
  */
-export function partitionableSemi(c: Expression, r: ResolvedExpression, read: readonly SemiSource[], typeOf: (symbol: string) => string | undefined, metadata: PlannerMetadata): PartitionableSemi | undefined {
+export function partitionableSemi(c: Expression, r: ResolvedExpression, read: readonly SemiSource[], typeOf: (symbol: string) => string | undefined, metadata: PlannerMetadata, session: PlannerSession): PartitionableSemi | undefined {
   const e = r.expression;
-  if (e.type !== 'InPredicate' || e.negated || e.value.type !== 'Identifier' || e.valueList.type !== 'SubqueryExpression' || r.symbols.size !== 1 || read.length !== 1) return undefined;
-  const symbol = e.value.value;
+  if (r.symbols.size !== 1 || read.length !== 1) return undefined;
+  const symbol = [...r.symbols][0]!;
   const source = read[0]!;
   if (!source.stages || source.sub) return undefined;
+  // `symbol IN (source)` itself, or any other reading of it with the source's flags (replicated-semis.ts).
+  const plain = e.type === 'InPredicate' && !e.negated && e.value.type === 'Identifier' && e.valueList.type === 'SubqueryExpression';
+  const replicated = plain ? undefined : replicatedSemi(e, symbol, source, session);
+  if (!plain && !replicated) return undefined;
   const hashed = semiHashFinal(source.query, source.stages);
   const spec = source.query.body;
   if (!hashed || hashed.split.columns.length !== 1 || spec.type !== 'QuerySpecification' || spec.select.selectItems.length !== 1) return undefined;
@@ -97,21 +104,21 @@ export function partitionableSemi(c: Expression, r: ResolvedExpression, read: re
   const probeType = typeOf(symbol);
   if (!layout || !column || probeType === undefined || !hashAlike(probeType, column.type)) return undefined;
   const bytes = estimatedBytes(layout, new Set([column.name]));
-  return { source, written: c, expression: e, symbol, column: hashed.split.columns[0]!, ...(bytes !== undefined ? { bytes } : {}) };
+  return { source, written: c, expression: replicated?.expression ?? e, symbol, column: hashed.split.columns[0]!, ...(bytes !== undefined ? { bytes } : {}), ...(replicated ? { flags: replicated.flags } : {}) };
 }
 
 /** The query's WHERE conjuncts that may run as partitioned semi-joins (none beside an outer join). */
-export function partitionableSemis(a: Analysis, metadata: PlannerMetadata): PartitionableSemi[] {
+export function partitionableSemis(a: Analysis, metadata: PlannerMetadata, session: PlannerSession): PartitionableSemi[] {
   if (a.outer.length > 0 || a.semis.sources.length === 0) return [];
   const typeOf = (symbol: string) => a.relations[relationOfSymbol(symbol)]?.layout.columns[Number(symbol.slice(symbol.lastIndexOf('_') + 1))]?.type;
   const found: PartitionableSemi[] = [];
   for (const c of a.pushed.flat()) {
     const r = a.scope.resolve(c, a.semis.isPlaceholder);
-    const p = r && partitionableSemi(c, r, a.semis.readIn(c), typeOf, metadata);
+    const p = r && partitionableSemi(c, r, a.semis.readIn(c), typeOf, metadata, session);
     if (p) found.push(p);
   }
   for (const r of a.residuals) {
-    const p = partitionableSemi(r.expression, r, a.semis.readIn(r.expression), typeOf, metadata);
+    const p = partitionableSemi(r.expression, r, a.semis.readIn(r.expression), typeOf, metadata, session);
     if (p) found.push(p);
   }
   return found;
@@ -142,6 +149,11 @@ export function applyPartitionedSemis(probe: Draft, semis: readonly Partitionabl
     const final = twoStageSemi(p.source.query, p.source.stages!, { kind: 'HASH', keys: [p.column] });
     current.sources.push(final);
     (current.semis ??= []).push({ source: p.source, draft: final });
+    if (p.flags) {
+      const flags = twoStageSemi(p.flags.source.query, p.flags.stages);
+      current.sources.push(flags);
+      current.semis.push({ source: p.flags.source, draft: flags });
+    }
     current.where.push(`(${formatSql(p.expression)})`);
   }
   return current;

@@ -12,6 +12,7 @@ import type { Session } from '../protocol/types.js';
 import { planDistributed } from './distributed-planner.js';
 import { planGathered } from './gather-planner.js';
 import { mayShape, planShapes } from './union-stages.js';
+import { inlineNamedWindows } from './named-windows.js';
 import type { DistributedPlan, PlanChoices } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -54,7 +55,8 @@ export function distributedPlanFor(sql: string, session: Session, metadata: Plan
   }
   let statement: Statement;
   try {
-    statement = parseStatement(sql);
+    // Named windows read as written into their OVER clauses (named-windows.ts).
+    statement = inlineNamedWindows(parseStatement(sql));
   } catch {
     return undefined;
   }

@@ -90,9 +90,16 @@ describe('planner: correlated subqueries co-partitioned with their tables', func
       const byId = new Map(plan!.fragments.map((f) => [f.id, f]));
       const outer = stage.sources.map((x) => byId.get(x.fragmentId)!).find((f) => f.scan?.table.table === 'partsupp')!;
       expect(outer.output).to.deep.include({ kind: 'HASH' });
-      // The subquery's root reads the HASH fragment and is broadcast to where `s.suppkey IN` is evaluated.
-      const subRoot = plan!.fragments.find((f) => f.sources.some((x) => x.fragmentId === stage.id))!;
-      expect(subRoot).to.deep.include({ partitioning: 'SINGLE', output: { kind: 'BROADCAST' } });
+      // The subquery reads its distinct values (replicated-semis.ts distinctSource): grouped above the HASH
+      // fragment (after `ps.partkey IN`, itself partitioned under PARTITIONED), finished in a HASH stage on
+      // them; its root reads that and is broadcast to where `s.suppkey IN` is evaluated.
+      let above = plan!.fragments.find((f) => f.sources.some((x) => x.fragmentId === stage.id))!;
+      while (above.output.kind !== 'BROADCAST') {
+        expect(above).to.deep.include({ partitioning: 'HASH' });
+        const below = above;
+        above = plan!.fragments.find((f) => f.sources.some((x) => x.fragmentId === below.id))!;
+      }
+      expect(above).to.deep.include({ partitioning: 'SINGLE', output: { kind: 'BROADCAST' } });
       expect(plan!.choices.derived).to.have.length(1);
       expect(plan!.tables.map((t) => t.table).sort()).to.deep.equal(['lineitem', 'nation', 'part', 'partsupp', 'supplier']);
       for (const tasks of [1, 3]) await same(tpch(20), plan!, tasks);

@@ -34,6 +34,10 @@ const SHAPES: Record<string, string> = {
   MERGED: `SELECT t.nn, t.ck FROM (SELECT c.custkey AS ck, o.orderkey AS ok, n.name AS nn FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey AND o.totalprice > 300000
     RIGHT JOIN nation n ON n.nationkey = c.nationkey AND c.acctbal > 9900) t WHERE t.ok IS NULL`,
   LEFT_NO_KEYS: `SELECT c.custkey, r.name FROM customer c LEFT JOIN region r ON c.acctbal > 9990 AND r.regionkey < 2`,
+  // A RIGHT join as the LEFT join with sides swapped (join-order.ts flips): region broadcast to customer's tasks.
+  RIGHT_NO_KEYS: `SELECT c.custkey, r.name FROM region r RIGHT JOIN customer c ON r.regionkey > c.nationkey % 5 + 2 AND r.name <> 'ASIA'`,
+  RIGHT_FLIPPED_THEN_LEFT: `SELECT c.custkey, n.name, o.orderkey FROM nation n RIGHT JOIN customer c ON n.nationkey = c.nationkey AND n.regionkey = 1
+    LEFT JOIN orders o ON o.custkey = c.custkey AND o.totalprice > 400000 WHERE c.custkey < 300`,
   CROSS: `SELECT n.name, count(*) AS n FROM nation n, orders o WHERE o.totalprice > 450000 GROUP BY n.name`,
   EMPTY: `SELECT c.custkey, o.orderkey FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey WHERE c.acctbal > 100000`,
   EMPTY_BUILD: `SELECT c.custkey, o.orderkey FROM customer c FULL JOIN orders o ON c.custkey = o.custkey AND o.totalprice < 0 WHERE c.custkey < 20`,
@@ -63,7 +67,7 @@ describe('planner: outer joins and cross joins in fragments', function () {
     const join = plan.fragments.find((f) => f.partitioning === 'HASH')!;
     expect(join.sql).to.match(/ LEFT JOIN .* ON vivace_r0_0 = vivace_r1_1 AND \(vivace_r0_5 > 5000\) AND \(vivace_r1_3 > vivace_r0_5 \* 10\)/);
     // A RIGHT join's ON conjunct on its left side alone filters that side below the join; the preserved side's stays.
-    const right = planDistributed(parseStatement(SHAPES.RIGHT_ON_LEFT!), session(), metadata)!;
+    const right = planDistributed(parseStatement(SHAPES.RIGHT_ON_LEFT!), session('PARTITIONED'), metadata)!;
     expect(right.fragments.find((f) => f.scan?.table.table === 'orders')!.sql).to.include("= '5-LOW')");
     const rightJoin = right.fragments.find((f) => f.partitioning === 'HASH')!.sql;
     expect(rightJoin).to.not.include('5-LOW');
@@ -74,13 +78,25 @@ describe('planner: outer joins and cross joins in fragments', function () {
     expect(anti.fragments.find((f) => f.scan?.table.table === 'customer')!.sql).to.include('WHERE (c.nationkey < 10)');
   });
 
-  it('broadcasts a LEFT join\'s build side, and partitions RIGHT and FULL joins even when BROADCAST is forced', () => {
+  it('broadcasts a LEFT join\'s build side, a RIGHT join\'s first relation as the flipped LEFT join\'s, and partitions FULL joins even when BROADCAST is forced', () => {
     expect(planDistributed(parseStatement(SHAPES.LEFT!), session(), metadata)!.choices.joins).to.deep.equal(['BROADCAST']);
-    for (const shape of ['RIGHT', 'FULL', 'FULL_WHERE']) {
+    // RIGHT: orders broadcast (its ON conjunct on orders alone below it) to customer's tasks, LEFT joined there.
+    for (const shape of ['RIGHT', 'RIGHT_ON_LEFT']) {
+      const plan = planDistributed(parseStatement(SHAPES[shape]!), session('BROADCAST'), metadata)!;
+      expect(plan.choices.joins, shape).to.deep.equal(['BROADCAST']);
+      const customer = plan.fragments.find((f) => f.scan?.table.table === 'customer')!;
+      expect(customer.sql, shape).to.include(' LEFT JOIN ');
+      const orders = plan.fragments.find((f) => f.scan?.table.table === 'orders')!;
+      expect(orders.output, shape).to.deep.equal({ kind: 'BROADCAST' });
+      expect(plan.fragments.some((f) => f.partitioning === 'HASH'), shape).to.equal(false);
+      expect(planDistributed(parseStatement(SHAPES[shape]!), session(), metadata, plan.choices)!.fragments).to.deep.equal(plan.fragments);
+    }
+    expect(planDistributed(parseStatement(SHAPES.RIGHT!), { ...session('AUTOMATIC'), maxBroadcastBytes: 1000 }, metadata)!.choices.joins).to.deep.equal(['PARTITIONED']);
+    for (const shape of ['FULL', 'FULL_WHERE']) {
       const plan = planDistributed(parseStatement(SHAPES[shape]!), session('BROADCAST'), metadata)!;
       expect(plan.choices.joins, shape).to.deep.equal(['PARTITIONED']);
       const join = plan.fragments.find((f) => f.partitioning === 'HASH')!;
-      expect(join.sql, shape).to.include(shape.startsWith('FULL') ? ' FULL JOIN ' : ' RIGHT JOIN ');
+      expect(join.sql, shape).to.include(' FULL JOIN ');
       // The coordinator's choices on a worker must keep it so.
       expect(planDistributed(parseStatement(SHAPES[shape]!), session(), metadata, { ...plan.choices, joins: ['BROADCAST'] }), shape).to.equal(undefined);
     }
@@ -95,9 +111,9 @@ describe('planner: outer joins and cross joins in fragments', function () {
       // An inner join after an outer one, an outer join inside a comma list.
       'SELECT n.name FROM nation n LEFT JOIN region r ON n.regionkey = r.regionkey JOIN customer c ON c.nationkey = n.nationkey',
       'SELECT n.name FROM customer c, nation n LEFT JOIN region r ON n.regionkey = r.regionkey WHERE c.nationkey = n.nationkey',
-      // RIGHT and FULL joins without an equi-join key have nothing to partition on.
+      // RIGHT and FULL joins without an equi-join key have nothing to partition on (a RIGHT join after one relation flips).
       'SELECT o.orderkey, c.custkey FROM orders o FULL JOIN customer c ON o.custkey = c.custkey + 1',
-      'SELECT o.orderkey, c.custkey FROM orders o RIGHT JOIN customer c ON o.totalprice > c.acctbal * 100',
+      'SELECT o.orderkey, c.custkey FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey RIGHT JOIN customer c ON o.totalprice > c.acctbal * 100',
       // An inner block an outer join may fill with NULLs.
       'SELECT c.custkey FROM customer c JOIN nation n ON c.nationkey = n.nationkey RIGHT JOIN orders o ON o.custkey = c.custkey',
       // USING, and an ON reading a relation joined later.

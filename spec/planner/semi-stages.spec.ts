@@ -6,7 +6,9 @@
 // answer; a source with ORDER BY ... LIMIT keeps its SINGLE final. EXPLAIN prints it (shapes-explain.spec.ts).
 // Partitioned semi-joins (Trino's DetermineSemiJoinDistributionType): under PARTITIONED, or over the broadcast
 // limit, a WHERE conjunct `column IN (source)` meets the source's rows in a HASH fragment on that column;
-// NOT IN, NOT EXISTS and an IN under OR stay broadcast; every shape keeps the one-task answer.
+// NOT IN and NOT EXISTS over a source without HAVING partition too, with the source's flags broadcast
+// (replicated-semis.ts, spec/planner/replicated-semis.spec.ts); NOT IN over a source with HAVING and an IN
+// under OR beside another column stay broadcast; every shape keeps the one-task answer.
 import { expect } from 'chai';
 import { parseStatement } from '../../lib/sql/index.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
@@ -130,7 +132,7 @@ describe('planner: semi-joins partitioned with their probe (DetermineSemiJoinDis
   /** The HASH fragment that evaluates the semi-join: it reads a source's final hashed on vivace_o0. */
   const semiStage = (plan: DistributedPlan) => {
     const byId = new Map(plan.fragments.map((f) => [f.id, f]));
-    return plan.fragments.filter((f) => f.partitioning === 'HASH' && f.sources.length === 2 && f.sources.some((x) => hashedOnSource(byId.get(x.fragmentId)!)));
+    return plan.fragments.filter((f) => f.partitioning === 'HASH' && f.sources.length >= 2 && f.sources.some((x) => hashedOnSource(byId.get(x.fragmentId)!)));
   };
 
   const cases = { ...SHAPES, Q4: tpch(4), Q18: tpch(18), IN_JOIN, IN_OR };
@@ -138,14 +140,14 @@ describe('planner: semi-joins partitioned with their probe (DetermineSemiJoinDis
     it(`${name} under PARTITIONED: the one-task answer with 1 and 3 tasks, a worker derives the same fragments`, async () => {
       const plan = planDistributed(parseStatement(sql), session('PARTITIONED'), metadata)!;
       expect(plan, 'a distributed plan').to.not.equal(undefined);
-      const partitioned = ['in', 'emptyIn', 'distinct', 'exists', 'Q4', 'Q18', 'IN_JOIN'].includes(name);
+      const partitioned = ['in', 'emptyIn', 'distinct', 'exists', 'Q4', 'Q18', 'IN_JOIN', 'notInNull', 'emptyNotIn', 'notExists'].includes(name);
       expect(plan.choices.semis ?? [], name).to.satisfy((semis: unknown[]) => semis.includes('PARTITIONED') === partitioned);
       expect(semiStage(plan), name).to.have.length(partitioned ? 1 : 0);
       if (partitioned) {
         // The probe's rows hashed on the IN's column, beside the source's final hashed on its own.
         const stage = semiStage(plan)[0]!;
         const inputs = stage.sources.map((x) => plan.fragments.find((f) => f.id === x.fragmentId)!);
-        const probe = inputs.find((f) => !hashedOnSource(f))!;
+        const probe = inputs.find((f) => !hashedOnSource(f) && f.output.kind !== 'BROADCAST')!;
         expect(probe.output.kind).to.equal('HASH');
         expect(stage.sql).to.match(/ IN \(SELECT \* FROM "vivace_stage"\."exchange"\."f\d+"\)/);
       }

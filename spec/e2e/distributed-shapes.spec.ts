@@ -1,0 +1,131 @@
+// `vivace serve --workers 2` as real processes over tpch and a `lake` catalog whose small tables split
+// (vivace.distributed-lake-min-bytes=1B): plan shapes that used to run in one task now run in stages on
+// both workers, and answer as the plan they replace does. NOT IN with NULLs on either side, an empty and
+// an all-NULL source (replicated-semis.ts) partitioned under join_distribution_type=PARTITIONED gives the
+// answer of the broadcast plan and of the same query over tpch's rows with the NULLs made by expressions;
+// grouping sets (grouping-sets.ts), correlated scalar subqueries in the select list and HAVING
+// (correlated-values.ts), a WINDOW clause (named-windows.ts) and a flipped RIGHT join (outer-joins.ts) give
+// the in-process DuckDB answer.
+import { expect } from 'chai';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
+import { defaultConfig } from '../../lib/config.js';
+import { request, runStatement } from '../support/http.js';
+import { expectSameRows } from '../cluster/same-rows.js';
+import { sortedRows } from '../planner/fragment-runner.js';
+import { healthy, USER } from './cluster-nodes.js';
+import { runOn, session } from '../cluster/cluster-harness.js';
+import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
+
+const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
+
+interface StageNode { subStages: StageNode[]; tasks?: { taskStatus: { nodeId: string } }[] }
+const flatten = (s: StageNode): StageNode[] => [s, ...s.subStages.flatMap(flatten)];
+
+describe('e2e: more shapes distributed across two worker processes', function () {
+  this.timeout(240_000);
+  let dir: string;
+  let cluster: ClusterProcess;
+  let local: DuckDbEngine | undefined;
+
+  async function query(sql: string, session?: string) {
+    const result = await runStatement(cluster.url, sql, { ...USER, ...(session ? { 'X-Trino-Session': session } : {}) });
+    expect(result.final.stats.state, `${sql}: ${JSON.stringify(result.final.error)}`).to.equal('FINISHED');
+    return result;
+  }
+
+  /** Runs `sql` under `session`: at least `stages` stages, tasks on both workers; answers its rows, sorted. */
+  async function staged(sql: string, session: string, stages: number): Promise<unknown[][]> {
+    const result = await query(sql, session);
+    expect(flatten(result.final.stats.rootStage as StageNode).length, `${sql} stages`).to.be.at.least(stages);
+    const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: USER });
+    const nodes = new Set(flatten(info.body.outputStage as StageNode).flatMap((s) => (s.tasks ?? []).map((t) => t.taskStatus.nodeId)));
+    expect([...nodes].sort(), `${sql} workers`).to.deep.equal([...cluster.workerUrls.keys()].sort());
+    return sortedRows(result.rows);
+  }
+
+  before(async function () {
+    if (!existsSync(join(SHARED_TPCH, 'tiny', 'manifest.json'))) this.skip();
+    dir = mkdtempSync(join(tmpdir(), 'vivace-e2e-distributed-shapes-'));
+    symlinkSync(SHARED_TPCH, join(dir, 'tpch'));
+    const catalogs = join(dir, 'catalog');
+    mkdirSync(catalogs);
+    mkdirSync(join(dir, 'lake'));
+    writeFileSync(join(catalogs, 'tpch.properties'), 'connector.name=tpch\n');
+    writeFileSync(join(catalogs, 'lake.properties'), `connector.name=hive\nhive.metastore=file\nhive.metastore.catalog.dir=local:///\nfs.native-local.enabled=true\nlocal.location=${join(dir, 'lake')}\n`);
+    cluster = await startClusterProcess({ workers: 2, dataDirectory: dir, properties: { 'vivace.distributed-lake-min-bytes': '1B', 'vivace.distributed-tpch-min-rows': '0', 'catalog.config-dir': catalogs }, captureOutput: true });
+    await until('two workers healthy', 60_000, () => healthy(cluster, 2));
+    local = await createDuckDbEngine({ tempDirectory: join(dir, 'local'), threads: 1, tpch: { directory: SHARED_TPCH, log: () => {} } });
+    await query('CREATE SCHEMA lake.s');
+    // Several files each (partitioned), NULL keys on both sides: a NULL custkey in every 11th order, in every 97th customer.
+    await query(`CREATE TABLE lake.s.orders WITH (partitioned_by = ARRAY['p']) AS SELECT orderkey, CASE WHEN orderkey % 11 = 0 THEN NULL ELSE custkey END AS custkey,
+      totalprice, orderkey % 4 AS p FROM tpch.tiny.orders`);
+    await query(`CREATE TABLE lake.s.customer WITH (partitioned_by = ARRAY['p']) AS SELECT CASE WHEN custkey % 97 = 0 THEN NULL ELSE custkey END AS custkey,
+      acctbal, nationkey, custkey % 3 AS p FROM tpch.tiny.customer`);
+  });
+  after(async () => {
+    await local?.close();
+    await cluster?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('NOT IN partitioned with its source\'s NULL and emptiness replicated', () => {
+    // The same predicate over tpch's rows, the NULLs made by the same expressions (a broadcast plan).
+    const O = `(SELECT orderkey, CASE WHEN orderkey % 11 = 0 THEN NULL ELSE custkey END AS custkey, totalprice FROM tpch.tiny.orders)`;
+    const C = `(SELECT CASE WHEN custkey % 97 = 0 THEN NULL ELSE custkey END AS custkey, acctbal, nationkey FROM tpch.tiny.customer)`;
+    // Each source's filter, and the orders NOT IN keeps: none over a NULL key, all (NULL keys too) over an empty source.
+    const SOURCES: Record<string, [string, (n: number) => boolean]> = {
+      'a NULL key in the source': ['WHERE c.acctbal > 0', (n) => n === 0],
+      'no NULL key in the source': ['WHERE c.custkey IS NOT NULL AND c.acctbal > 0', (n) => n > 0 && n < 15000],
+      'an empty source': ['WHERE c.acctbal > 100000', (n) => n === 15000],
+      'an all-NULL source': ['WHERE c.custkey IS NULL', (n) => n === 0],
+    };
+    for (const [name, [where, kept]] of Object.entries(SOURCES)) {
+      it(`${name}: the broadcast plan's answer, and tpch's`, async () => {
+        const sql = (o: string, c: string) => `SELECT count(*) AS n, count(o.custkey) AS k, sum(o.totalprice) AS t FROM ${o} o
+          WHERE o.custkey NOT IN (SELECT c.custkey FROM ${c} c ${where})`;
+        const partitioned = await staged(sql('lake.s.orders', 'lake.s.customer'), 'join_distribution_type=PARTITIONED', 7);
+        expectSameRows(partitioned, sortedRows((await query(sql('lake.s.orders', 'lake.s.customer'), 'join_distribution_type=BROADCAST')).rows), `${name}: broadcast`);
+        expectSameRows(partitioned, sortedRows((await query(sql(O, C))).rows), `${name}: tpch`);
+        expect(kept(Number(partitioned[0]![0])), `${name}: ${String(partitioned[0]![0])} orders kept`).to.equal(true);
+        const rows = `SELECT o.orderkey, o.custkey FROM lake.s.orders o WHERE o.custkey NOT IN (SELECT c.custkey FROM lake.s.customer c ${where}) OR o.custkey IS NULL`;
+        expectSameRows(await staged(rows, 'join_distribution_type=PARTITIONED', 7), sortedRows((await query(rows, 'join_distribution_type=BROADCAST')).rows), `${name}: rows`);
+      });
+    }
+  });
+
+  /** `sql` over tpch.tiny on the cluster, in `stages` stages or more on both workers, and in process as one task: the same rows. */
+  async function sameAsOneTask(sql: string, stages: number): Promise<void> {
+    const expected = await runOn(local!, sql, session({ catalog: 'tpch', schema: 'tiny' }));
+    expectSameRows(await staged(sql, 'join_distribution_type=AUTOMATIC', stages), sortedRows(expected.rows), sql);
+  }
+
+  it('ROLLUP, CUBE and GROUPING SETS: partial aggregation in the leaves (or the join\'s tasks), the sets in the root', async () => {
+    await sameAsOneTask('SELECT returnflag, linestatus, count(*), sum(quantity), avg(discount) FROM tpch.tiny.lineitem GROUP BY ROLLUP (returnflag, linestatus)', 2);
+    await sameAsOneTask('SELECT returnflag, shipmode, count(DISTINCT suppkey) FROM tpch.tiny.lineitem GROUP BY CUBE (returnflag, shipmode)', 2);
+    await sameAsOneTask(`SELECT o.orderpriority, l.returnflag, count(*), sum(l.extendedprice) FROM tpch.tiny.orders o JOIN tpch.tiny.lineitem l ON o.orderkey = l.orderkey
+      GROUP BY GROUPING SETS ((o.orderpriority), (l.returnflag), ())`, 3);
+  });
+
+  it('a correlated scalar subquery in the select list or HAVING: co-partitioned with its table in a HASH stage, not gathered', async () => {
+    await sameAsOneTask(`SELECT c.custkey, c.name, (SELECT count(*) FROM tpch.tiny.orders o WHERE o.custkey = c.custkey AND o.orderstatus = 'F') AS n
+      FROM tpch.tiny.customer c WHERE c.acctbal > 9000`, 4);
+    await sameAsOneTask(`SELECT n.name, sum((SELECT max(o.totalprice) FROM tpch.tiny.orders o WHERE o.custkey = c.custkey)) AS m
+      FROM tpch.tiny.customer c JOIN tpch.tiny.nation n ON n.nationkey = c.nationkey GROUP BY n.name`, 4);
+    // In HAVING, over a group key.
+    await sameAsOneTask(`SELECT o.orderstatus, c.mktsegment, sum(o.totalprice) FROM tpch.tiny.orders o JOIN tpch.tiny.customer c ON c.custkey = o.custkey
+      GROUP BY o.orderstatus, c.mktsegment HAVING sum(o.totalprice) > (SELECT sum(o2.totalprice) / 5.2 FROM tpch.tiny.orders o2 WHERE o2.orderstatus = o.orderstatus)`, 4);
+  });
+
+  it('a WINDOW clause: its named windows partition the rows in HASH buckets as the windows written out do', async () => {
+    await sameAsOneTask(`SELECT o.custkey, o.orderkey, rank() OVER w AS r, sum(o.totalprice) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s
+      FROM tpch.tiny.orders o WHERE o.orderstatus = 'F' WINDOW w AS (PARTITION BY o.custkey ORDER BY o.totalprice DESC, o.orderkey)`, 3);
+  });
+
+  it('a RIGHT join as the LEFT join with sides swapped: the small side broadcast to the preserved side\'s leaf tasks', async () => {
+    const sql = `SELECT c.custkey, n.name FROM tpch.tiny.nation n RIGHT JOIN tpch.tiny.customer c ON n.nationkey = c.nationkey AND n.regionkey = 1 WHERE c.acctbal > 8000`;
+    await sameAsOneTask(sql, 3);
+  });
+});

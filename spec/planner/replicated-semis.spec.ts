@@ -1,0 +1,125 @@
+// Partitioned NOT IN, NOT EXISTS and an IN read as more than a filter (lib/planner/replicated-semis.ts): the
+// probe's rows and the source's distinct values meet in a HASH fragment on the IN's column, with the
+// source's flags (its rows and its non-NULL values, a global aggregation over its splits) broadcast to
+// every bucket. Generated predicates over small random tables with NULLs on either side, an empty source
+// and an all-NULL source give the one-task answer (fragment-runner.ts: slices, buckets, broadcasts), and a
+// worker given the coordinator's choices derives the same fragments.
+import { expect } from 'chai';
+import fc from 'fast-check';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { parseStatement } from '../../lib/sql/index.js';
+import { planDistributed } from '../../lib/planner/distributed-planner.js';
+import type { DistributedPlan } from '../../lib/planner/fragment.types.js';
+import type { PlannerSession } from '../../lib/planner/planner.types.js';
+import { createSmallLakeTables, plannerDuckDb, rowsOf, runPlan, smallLakeMetadata, sortedRows, translate } from './fragment-runner.js';
+
+const TABLES = ['a', 'b', 'c'] as const;
+const metadata = smallLakeMetadata(TABLES, () => true);
+const session = (joinDistribution: PlannerSession['joinDistribution'] = 'PARTITIONED', maxBroadcastBytes = 100 * 1024 * 1024): PlannerSession =>
+  ({ catalog: 'lake', schema: 's', joinDistribution, maxBroadcastBytes });
+
+/** The source's filters: some rows, none (empty), only its NULL keys, its keys without NULLs, all rows. */
+const SOURCES = {
+  some: 'WHERE c.v > 4',
+  empty: 'WHERE c.v > 100',
+  allNull: 'WHERE c.k IS NULL',
+  noNull: 'WHERE c.k IS NOT NULL',
+  all: '',
+} as const;
+/** The predicates over the probe's column x and the source S, each a WHERE conjunct reading x alone. */
+const PREDICATES = {
+  notIn: (x: string, s: string) => `${x} NOT IN (${s})`,
+  notInGrouped: (x: string, s: string) => `${x} NOT IN (${s} GROUP BY c.k)`,
+  notInDistinct: (x: string, s: string) => `${x} NOT IN (${s.replace('SELECT', 'SELECT DISTINCT')})`,
+  inIsNull: (x: string, s: string) => `(${x} IN (${s})) IS NULL`,
+  notInOr: (x: string, s: string) => `(${x} NOT IN (${s}) OR ${x} = 3)`,
+  inDistinctFromTrue: (x: string, s: string) => `(${x} IN (${s})) IS DISTINCT FROM TRUE`,
+} as const;
+
+const sqlOf = (q: { predicate: keyof typeof PREDICATES; source: keyof typeof SOURCES; probe: string; join: boolean; shape: string }): string => {
+  const source = `SELECT c.k FROM c ${SOURCES[q.source]}`.trim();
+  const from = q.join ? 'a JOIN b ON a.g = b.g' : 'a';
+  const where = `WHERE ${PREDICATES[q.predicate](`a.${q.probe}`, source)}`;
+  return q.shape === 'count' ? `SELECT count(*), count(a.k), sum(a.v) FROM ${from} ${where}` : `SELECT a.k, a.g, a.v FROM ${from} ${where}`;
+};
+
+/** The HASH fragment evaluating the semi-join, with its inputs: the probe, the source's values and the source's flags. */
+function semiStage(plan: DistributedPlan) {
+  const byId = new Map(plan.fragments.map((f) => [f.id, f]));
+  return plan.fragments.filter((f) => f.partitioning === 'HASH' && f.sources.length === 3).map((f) => ({ stage: f, inputs: f.sources.map((s) => byId.get(s.fragmentId)!) }));
+}
+
+describe('planner: partitioned NOT IN with the source\'s NULL and emptiness replicated', function () {
+  this.timeout(120_000);
+  let connection: DuckDBConnection;
+  let close: () => void;
+  before(async () => {
+    ({ connection, close } = await plannerDuckDb());
+    await createSmallLakeTables(connection, TABLES, 0.57, 10);
+  });
+  after(() => close?.());
+  const options = (tasks: number) => ({ tasks, catalog: 'lake', schema: 's' });
+  const oneTask = async (sql: string) => sortedRows(await rowsOf(connection, translate(sql, options(1))));
+
+  it('the sources hold what their names say: a NULL key, none, only NULLs, nothing', async () => {
+    expect(await oneTask('SELECT count(*) FROM c WHERE k IS NULL')).to.not.deep.equal([['0']]);
+    expect(await oneTask('SELECT count(*) FROM a WHERE k IS NULL')).to.not.deep.equal([['0']]);
+    expect(await oneTask('SELECT count(*) FROM c WHERE v > 100')).to.deep.equal([['0']]);
+    expect(await oneTask('SELECT count(k) FROM c WHERE k IS NULL')).to.deep.equal([['0']]);
+    // NOT IN's three answers: no row over a NULL key, every row (NULL probes too) over an empty source.
+    expect(await oneTask('SELECT * FROM a WHERE a.k NOT IN (SELECT c.k FROM c)')).to.deep.equal([]);
+    expect(await oneTask('SELECT count(*) FROM a WHERE a.k NOT IN (SELECT c.k FROM c WHERE c.v > 100)')).to.deep.equal([['40']]);
+  });
+
+  it('plans NOT IN in a HASH stage on the column: the probe and the source hashed, the flags broadcast', () => {
+    const sql = 'SELECT a.k, a.v FROM a WHERE a.k NOT IN (SELECT c.k FROM c WHERE c.v > 4)';
+    const plan = planDistributed(parseStatement(sql), session(), metadata)!;
+    expect(plan.choices.semis).to.deep.equal(['PARTITIONED']);
+    const [found, ...more] = semiStage(plan);
+    expect(more).to.deep.equal([]);
+    const [probe, values, flags] = found!.inputs;
+    expect(probe!.output).to.deep.equal({ kind: 'HASH', keys: ['vivace_r0_0'] });
+    expect(values!.output).to.deep.equal({ kind: 'HASH', keys: ['vivace_o0'] });
+    expect(values).to.include({ partitioning: 'HASH' });
+    // The flags: a global count in two stages over c's splits, its one row broadcast.
+    expect(flags).to.include({ partitioning: 'SINGLE' });
+    expect(flags!.output).to.deep.equal({ kind: 'BROADCAST' });
+    expect(plan.fragments.find((f) => f.id === flags!.sources[0]!.fragmentId)).to.include({ partitioning: 'SOURCE' });
+    expect(found!.stage.sql).to.include('CASE WHEN');
+    // AUTOMATIC partitions it over the broadcast limit, broadcasts it under.
+    expect(planDistributed(parseStatement(sql), session('AUTOMATIC', 100), metadata)!.choices.semis).to.deep.equal(['PARTITIONED']);
+    expect(planDistributed(parseStatement(sql), session('AUTOMATIC'), metadata)!.choices.semis).to.deep.equal([true]);
+  });
+
+  it('keeps broadcast a NOT IN whose source has HAVING or an aggregate (its flags would not tell), and a predicate reading another column', () => {
+    for (const sql of [
+      'SELECT a.k FROM a WHERE a.k NOT IN (SELECT c.k FROM c GROUP BY c.k HAVING count(*) > 1)',
+      'SELECT a.k FROM a WHERE a.k NOT IN (SELECT max(c.k) FROM c GROUP BY c.g)',
+      'SELECT a.k FROM a WHERE a.k NOT IN (SELECT c.k FROM c) OR a.v = 3',
+    ]) {
+      const plan = planDistributed(parseStatement(sql), session(), metadata)!;
+      expect(plan, sql).to.not.equal(undefined);
+      expect(plan.choices.semis, sql).to.not.include('PARTITIONED');
+    }
+  });
+
+  it('holds for 150 generated predicates: NULLs on either side, empty and all-NULL sources, 1 to 4 tasks', async () => {
+    const queries = fc.record({
+      predicate: fc.constantFrom(...(Object.keys(PREDICATES) as (keyof typeof PREDICATES)[])),
+      source: fc.constantFrom(...(Object.keys(SOURCES) as (keyof typeof SOURCES)[])),
+      probe: fc.constantFrom('k', 'v'),
+      join: fc.boolean(),
+      shape: fc.constantFrom('count', 'rows'),
+      tasks: fc.integer({ min: 1, max: 4 }),
+    });
+    await fc.assert(fc.asyncProperty(queries, async (q) => {
+      const sql = sqlOf(q);
+      const plan = planDistributed(parseStatement(sql), session(), metadata);
+      expect(plan, sql).to.not.equal(undefined);
+      expect(plan!.choices.semis, sql).to.deep.equal(['PARTITIONED']);
+      expect(semiStage(plan!), sql).to.have.length(1);
+      expect(planDistributed(parseStatement(sql), session(), metadata, plan!.choices)!.fragments, sql).to.deep.equal(plan!.fragments);
+      expect(sortedRows(await runPlan(connection, plan!, options(q.tasks))), `${sql} (${q.tasks} tasks)`).to.deep.equal(await oneTask(sql));
+    }), { numRuns: 150, seed: 20261129 });
+  });
+});
