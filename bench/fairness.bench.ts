@@ -16,6 +16,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { startCluster, type ClusterOptions } from './cluster-process.js';
 import { PrestoHttpClient, percentile } from './http-client.js';
 import type { BenchRow } from './spooled-stream.bench.js';
+import { durationMillis } from '../lib/protocol/duration.js';
 
 /** A's queries: a counted self-join of tpch tiny lineitem (60,175 rows), of two sizes. */
 export const FAIRNESS_SQL = {
@@ -57,6 +58,8 @@ export interface FairnessRun {
   /** B's latencies on the idle cluster, then while A's queries ran */
   bAlone: number[];
   bLoaded: number[];
+  /** how long each of B's queries under load waited QUEUED (the coordinator's queuedTime): what admission made it wait */
+  bQueuedMs: number[];
   /** A's queries, in submission order */
   a: Outcome[];
   /** from the first of A's submissions to the last one's end */
@@ -143,14 +146,27 @@ async function runOnce(options: FairnessOptions, grouped: boolean): Promise<Fair
     const aWallMs = performance.now() - aStart;
     const bOutcomes = await bRuns;
     const bLoaded = expectFinished(bOutcomes, 'B under load');
+    const bQueuedMs = await queuedTimes(client, bOutcomes);
     if (options.log) await logSlowest(client, bOutcomes, options.log);
     options.log?.(`${grouped ? 'with groups' : 'without groups'}: A's ${a.length} queries in ${(aWallMs / 1000).toFixed(1)} s, B ${bAlone.length} alone and ${bLoaded.length} under load`);
-    return { bAlone, bLoaded, a, aWallMs };
+    return { bAlone, bLoaded, bQueuedMs, a, aWallMs };
   } finally {
     client.close();
     await cluster.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** queryStats.queuedTime of each query, from GET /v1/query/{id} as its user. */
+async function queuedTimes(client: PrestoHttpClient, outcomes: Outcome[]): Promise<number[]> {
+  const times: number[] = [];
+  for (const o of outcomes) {
+    const reply = await client.request('GET', `/v1/query/${encodeURIComponent(o.queryId ?? '')}`, undefined, { 'X-Trino-User': 'user_b' });
+    if (reply.status !== 200) throw new Error(`GET /v1/query/${o.queryId}: HTTP ${reply.status}`);
+    const queued = (JSON.parse(reply.body.toString('utf8')) as { queryStats?: { queuedTime?: string } }).queryStats?.queuedTime;
+    times.push(durationMillis(queued ?? '') ?? NaN);
+  }
+  return times;
 }
 
 /** Where the time of B's 3 slowest queries under load went, from the coordinator's query info. */
@@ -205,6 +221,7 @@ export async function fairnessFigure(quick: boolean, tpchCacheParent: string, lo
     }
   }
   const finished = (run: FairnessRun) => run.a.filter((o) => o.state === 'FINISHED').length;
-  const notes = [`r. A's ${options.aQueries} queries: ${finished(withGroups)} finished in ${(withGroups.aWallMs / 1000).toFixed(1)} s with groups, ${finished(withoutGroups!)} in ${(withoutGroups!.aWallMs / 1000).toFixed(1)} s without; B sent ${withGroups.bLoaded.length} and ${withoutGroups!.bLoaded.length} queries under load`];
+  const queuedP50 = (run: FairnessRun) => percentile(run.bQueuedMs, 50).toFixed(0);
+  const notes = [`r. B's queries under load waited QUEUED ${queuedP50(withGroups)} ms (p50) with groups, ${queuedP50(withoutGroups!)} ms without`, `r. A's ${options.aQueries} queries: ${finished(withGroups)} finished in ${(withGroups.aWallMs / 1000).toFixed(1)} s with groups, ${finished(withoutGroups!)} in ${(withoutGroups!.aWallMs / 1000).toFixed(1)} s without; B sent ${withGroups.bLoaded.length} and ${withoutGroups!.bLoaded.length} queries under load`];
   return { rows, notes };
 }

@@ -3,15 +3,20 @@
 // tiny lineitem on suppkey, 36 million join rows, about 0.15-0.4 s of a worker's core each: real work, no
 // sleep) while user B sends one `SELECT 1` every 100 ms. With a `fair` root group and one sub group per user
 // (`${USER}`, one running query each, engine.threads=1 so that A's running query takes one core of the two),
-// B's p50 stays within 2x of B alone on the idle cluster and every one of A's queries finishes; the same load
-// on a cluster without groups (one global group, 8 running, first in first out) queues B behind A, which is
-// what the groups buy. B's p99 is the bench's verdict (figure r): on a machine shared with other work the
-// slowest of 40 samples is the machine's as much as the cluster's.
+// B's queries do not wait behind A's (their queuedTime, the coordinator's, stays near zero while A's group
+// holds queued queries) and every one of A's queries finishes; the same load on a cluster without groups
+// (one global group, 8 running, first in first out) queues B behind A, which is what the groups buy.
+// Latency: B's p50 within 2x of B alone is asserted when the machine was not saturated by other processes
+// (load average at most its CPUs at the start: the groups share the cluster's admission, not the machine's
+// cores); B's p99 is the bench's verdict (figure r), the slowest of 40 samples being the machine's as much as
+// the cluster's.
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { until } from '../../bench/cluster-process.js';
 import { bFigures, FAIRNESS_SQL, runFairnessBench, type FairnessOptions } from '../../bench/fairness.bench.js';
+import { percentile } from '../../bench/http-client.js';
 import { defaultConfig } from '../../lib/config.js';
 import { request } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
@@ -21,8 +26,10 @@ const CACHE = defaultConfig().dataDirectory;
 describe('e2e: fairness between two users under resource groups', function () {
   this.timeout(180_000);
 
-  it("keeps B's SELECT 1 within 2x of B alone (p50) while A's 12 joins queue in A's own group, and all of A's finish", async function () {
+  it("keeps B's SELECT 1 from waiting behind A's 12 joins, queued in A's own group, and all of A's finish", async function () {
     if (!existsSync(join(CACHE, 'tpch', 'tiny', 'manifest.json'))) this.skip();
+    const loadAtStart = loadavg()[0]!;
+    const idleMachine = loadAtStart <= cpus().length;
     let groupState: any;
     const options: FairnessOptions = {
       tpchCacheParent: CACHE, workers: 2, aQueries: 12, aSql: FAIRNESS_SQL.short, bIntervalMs: 100, bAloneQueries: 30,
@@ -53,9 +60,13 @@ describe('e2e: fairness between two users under resource groups', function () {
       expect(run.a.map((o) => o.state), summary).to.deep.equal(Array(12).fill('FINISHED'));
       expect(run.bLoaded.length, summary).to.be.greaterThan(5);
     }
-    expect(grouped.p50Ratio, summary).to.be.at.most(2);
-    // without groups B waits behind A's queries in the one queue: its median alone says so
+    // B never waits behind A with groups; without them it waits behind A's queries in the one queue
+    const queued = (run: typeof withGroups) => percentile(run.bQueuedMs, 50);
+    const queuedSummary = `${summary}; B queued p50 ${queued(withGroups)} ms with groups, ${queued(withoutGroups!)} ms without`;
+    expect(queued(withGroups), queuedSummary).to.be.at.most(20);
+    expect(queued(withoutGroups!), queuedSummary).to.be.greaterThan(10 * Math.max(1, queued(withGroups)));
     expect(global.p50, summary).to.be.greaterThan(2 * grouped.p50);
-    expect(global.p99, summary).to.be.greaterThan(grouped.p99);
+    if (idleMachine) expect(grouped.p50Ratio, summary).to.be.at.most(2);
+    else console.warn(`    (load average ${loadAtStart.toFixed(1)} on ${cpus().length} CPUs at the start: the 2x latency check is left to figure r; ${summary})`);
   });
 });
