@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { startCluster, type ClusterOptions } from './cluster-process.js';
+import { startCluster, type ClusterOptions, type RunningCluster } from './cluster-process.js';
 import { PrestoHttpClient, percentile } from './http-client.js';
 import type { BenchRow } from './spooled-stream.bench.js';
 import { durationMillis } from '../lib/protocol/duration.js';
@@ -129,17 +129,20 @@ async function runOnce(options: FairnessOptions, grouped: boolean): Promise<Fair
     properties: { ...options.properties, 'query.max-concurrent-queries': String(options.rootRunning), 'query.max-queued-queries': '1000' },
     ...(grouped ? { files: groupFiles(dir, options) } : {}),
   };
-  const cluster = await startCluster(clusterOptions);
-  // enough sockets that no query waits for one: A's all at once, and B's
-  const client = new PrestoHttpClient(cluster.url, options.aQueries + 64);
+  let cluster: RunningCluster | undefined;
+  let client: PrestoHttpClient | undefined;
   try {
+    cluster = await startCluster(clusterOptions);
+    // enough sockets that no query waits for one: A's all at once, and B's
+    const http = new PrestoHttpClient(cluster.url, options.aQueries + 64);
+    client = http;
     // warm both: a worker's first statement opens its DuckDB, the tables' first read their files
     await runAs(client, 'user_b', 'SELECT 1');
     expectFinished([await runAs(client, 'user_a', options.aSql)], 'A (warm-up)');
     const bAlone = expectFinished(await bLoop(client, options.bIntervalMs, () => false, options.bAloneQueries), 'B alone');
     let aLeft = options.aQueries;
     const aStart = performance.now();
-    const aRuns = Array.from({ length: options.aQueries }, () => runAs(client, 'user_a', options.aSql).finally(() => aLeft--));
+    const aRuns = Array.from({ length: options.aQueries }, () => runAs(http, 'user_a', options.aSql).finally(() => aLeft--));
     const bRuns = bLoop(client, options.bIntervalMs, () => aLeft === 0);
     await options.duringLoad?.(cluster.url, grouped);
     const a = await Promise.all(aRuns);
@@ -151,8 +154,8 @@ async function runOnce(options: FairnessOptions, grouped: boolean): Promise<Fair
     options.log?.(`${grouped ? 'with groups' : 'without groups'}: A's ${a.length} queries in ${(aWallMs / 1000).toFixed(1)} s, B ${bAlone.length} alone and ${bLoaded.length} under load`);
     return { bAlone, bLoaded, bQueuedMs, a, aWallMs };
   } finally {
-    client.close();
-    await cluster.stop();
+    client?.close();
+    await cluster?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
