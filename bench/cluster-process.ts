@@ -42,6 +42,8 @@ export interface ClusterOptions {
    * output and workerUrls, instead of passing it through to this process's stderr (the bench's way).
    */
   captureOutput?: boolean;
+  /** Files written beside the config file (as Trino's etc/): name -> text, e.g. resource-groups.properties. */
+  files?: Record<string, string>;
 }
 
 const COORDINATOR_LINE = 'vivace coordinator listening on ';
@@ -78,6 +80,7 @@ export async function startClusterProcess(options: ClusterOptions): Promise<Clus
   // tpch data from the caller's directory (the bench streams tpch.sf1.lineitem from the user's cache), so not under `dir`.
   const properties = { ...options.properties, ...(options.dataDirectory === undefined ? {} : { 'data.directory': options.dataDirectory }) };
   writeFileSync(configFile, Object.entries(properties).map(([k, v]) => `${k}=${v}\n`).join(''));
+  for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(dir, name), text);
   const main = loaderArgs.length === 0 ? join(projectRoot, 'dist/lib/cli/main.js') : join(projectRoot, 'lib/cli/main.ts');
   const flags = [...loaderArgs, ...serverNodeFlags(), ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [])];
   const child = spawn(process.execPath, [...flags, main, 'serve', '--host', '127.0.0.1', '--port', '0', '--workers', String(options.workers), '--config', configFile], {

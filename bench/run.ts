@@ -13,7 +13,10 @@
 //                      l: the lake, tpch lineitem copied in by CTAS, Q1 over it, one month of a partitioned
 //                      copy: bench/lake.bench.ts at sf1, `tiny` under BENCH_QUICK; m: Q9 and Q18 with
 //                      query.max-memory-per-node a third of one task's need, each task's peak against it,
-//                      bench/task-memory.bench.ts at sf1, `tiny` under BENCH_QUICK)
+//                      bench/task-memory.bench.ts at sf1, `tiny` under BENCH_QUICK; r: fairness between two
+//                      users, resource groups or none, bench/fairness.bench.ts, 12 short queries under BENCH_QUICK;
+//                      q: the query history's CPU per query and RSS growth over 100,000 stored queries,
+//                      bench/history.bench.ts, 10,000 under BENCH_QUICK)
 //
 // Load loops are bounded by count and by time; children are stopped by message, else killed by pid.
 import { mkdirSync } from 'node:fs';
@@ -34,11 +37,14 @@ import { runTpchClusterBench } from './tpch-cluster.bench.js';
 import { runTpchQueriesBench } from './tpch-queries.bench.js';
 import { runLakeBench } from './lake.bench.js';
 import { runTaskMemoryBench } from './task-memory.bench.js';
+import { fairnessFigure } from './fairness.bench.js';
+import { historyFigure } from './history.bench.js';
+import { defaultConfig } from '../lib/config.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const FULL_TPCH = process.env.BENCH_TPCH === '1';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g,h,l,m').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g,h,l,m,q,r').split(',').map((s) => s.trim()));
 
 const SIZES = QUICK
   ? { warmup: 50, jitWarmupSeconds: 1, latencyQueries: 300, clients: 16, throughputSeconds: 3, streamRows: 500_000, memoryQueries: 2_000, tpchScales: [0.01] }
@@ -515,12 +521,26 @@ async function figureM(): Promise<void> {
   }
 }
 
+/** r. Fairness (issue 24 §2): B's latency under A's burst, with per-user fair groups and without groups. */
+async function figureR(): Promise<void> {
+  const r = await fairnessFigure(QUICK, defaultConfig().dataDirectory, (line) => log(`   ${line}`));
+  rows.push(...r.rows);
+  notes.push(...r.notes);
+}
+
+/** q. The query history (issue 24 §4): coordinator CPU per stored query and RSS growth, in process. */
+async function figureQ(): Promise<void> {
+  const q = await historyFigure(QUICK, (line) => log(`   ${line}`));
+  rows.push(...q.rows);
+  notes.push(...q.notes);
+}
+
 async function main(): Promise<void> {
   const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
   notes.push(`load average at start: ${load()} (${cpus().length} CPUs): other processes on the machine distort every figure`);
   log(`vivace bench${QUICK ? ' (BENCH_QUICK)' : ''}: node ${process.version}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '(unset)'}`
     + `${PROFILE_DIR ? `, CPU profiles in ${PROFILE_DIR}` : ''}`);
-  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE], ['f', figureF], ['g', figureG], ['h', figureH], ['l', figureL], ['m', figureM]];
+  const figures: [string, () => Promise<void>][] = [['a', figureA], ['b', figureB], ['c', figureC], ['d', figureD], ['e', figureE], ['f', figureF], ['g', figureG], ['h', figureH], ['l', figureL], ['m', figureM], ['q', figureQ], ['r', figureR]];
   let failed = false;
   for (const [name, run] of figures) {
     if (!ONLY.has(name)) continue;

@@ -37,6 +37,8 @@ export interface CoordinatorOptions {
   cluster?: ClusterStartup;
   /** Resource groups (resource-groups.config-file, read); absent: one `global` group with the query limits. */
   resourceGroups?: TrackerInput['resourceGroups'];
+  /** A user's groups for the selectors' userGroup (etc/group-provider.properties); absent: none. */
+  userGroups?: (user: string) => readonly string[];
   /** The durable query history (serve: `<data.directory>/history`); absent: none. */
   history?: QueryHistoryStore;
   /** Sees every event and transition of the tracker, the dispatcher, the queries and their stages (xstate inspection). */
@@ -167,7 +169,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
       invalid = VivaceError.from(err);
     }
     // Selected once: the group shown from the start and the one the dispatcher queues it in are the same.
-    const selection = selectionOf(session, sql);
+    const selection = selectionOf(session, sql, options.userGroups);
     const resourceGroupId = dispatcher.getSnapshot().context.groups.selectedGroupId(selection.criteria);
     const query = createActor(queryMachine, {
       ...actorOptions,

@@ -29,6 +29,7 @@ import { createAccessControl } from '../security/access-control.js';
 import { createLogger, setDefaultLogger } from '../log/logger.js';
 import { canSeeQuery } from '../security/query-visibility.js';
 import { readResourceGroupsProperties, resourceGroupsPropertiesPath, ResourceGroupsFile } from '../resource-groups/resource-groups-file.js';
+import { FileGroupProvider, groupProviderPropertiesPath, readGroupProviderProperties } from '../resource-groups/file-group-provider.js';
 import { parseDataSize } from '../protocol/data-size.js';
 
 export const SERVE_USAGE = 'usage: vivace serve [--port PORT] [--host HOST] [--config FILE] [--workers N] [--data-dir DIR]';
@@ -75,6 +76,9 @@ export async function runServe(args: string[]): Promise<number> {
     onChange: (resourceGroups) => coordinator.tracker.getSnapshot().context.dispatcher.send({ type: 'dispatcher.configure', resourceGroups }),
     logger,
   });
+  // etc/group-provider.properties: Trino's file group provider, the selectors' userGroup (a broken file stops the start).
+  const groupProviderFile = groupProviderPropertiesPath(values.config);
+  const groupProvider = groupProviderFile === undefined ? undefined : new FileGroupProvider(readGroupProviderProperties(groupProviderFile), { logger });
   // etc/event-listener.properties: Trino's HTTP event listener (a broken file stops the start).
   const eventListenerFile = eventListenerPropertiesPath(values.config);
   const eventListenerSettings = eventListenerFile === undefined ? undefined : readEventListenerProperties(eventListenerFile);
@@ -136,7 +140,7 @@ export async function runServe(args: string[]): Promise<number> {
   const resourceGroups = groupsFile && { resourceGroups: groupsFile.current, clusterMemoryBytes: parseDataSize(memoryLimitOf(config)) * Math.max(1, workerCount) };
   // The durable query history under <data.directory>/history (query.history.*), read back at start.
   const history = historyStoreOf(config, Date.now, (message, err) => logger.warn({ event: 'query_history_error', message, error: String(err) }));
-  const coordinator = createCoordinator({ engine, config, cluster: clusterSize, ...(resourceGroups ? { resourceGroups } : {}), ...(history ? { history } : {}) });
+  const coordinator = createCoordinator({ engine, config, cluster: clusterSize, ...(resourceGroups ? { resourceGroups } : {}), ...(groupProvider ? { userGroups: (user: string) => groupProvider.groupsOf(user) } : {}), ...(history ? { history } : {}) });
   // Discovery's workers with the failure detector's verdict.
   late.workers = clusterWorkers(() => coordinatorDiscovery(coordinator, nodeId()).list(), () => coordinator.nodes());
 

@@ -226,30 +226,45 @@ export class QueryHistoryStore {
   }
 
   /**
-   * The flat rows (no info) of the newest `limit` stored queries whose owner `visible` accepts, newest
-   * file first. Only the part of each line before its `info` is parsed: the flat fields come first, and
-   * `,"info":` cannot occur inside them (a quote inside a JSON string is escaped).
+   * The flat rows (no info) of the newest `limit` stored queries whose owner `visible` accepts (and that
+   * `matches` takes: the web UI's search), newest file first. Only the part of each line before its `info`
+   * is parsed: the flat fields come first, and `,"info":` cannot occur inside them (a quote inside a JSON
+   * string is escaped).
    */
-  recentRows(limit: number, visible: (owner: string) => boolean = () => true): HistoryRow[] {
-    const rows: HistoryRow[] = [];
-    const take = (lines: readonly string[]) => {
-      for (let i = lines.length - 1; i >= 0 && rows.length < limit; i--) {
-        const line = lines[i]!;
+  recentRows(limit: number, visible: (owner: string) => boolean = () => true, matches: (row: HistoryRow) => boolean = () => true): HistoryRow[] {
+    return this.scan(limit, visible, matches, (row) => row);
+  }
+
+  /** As recentRows, with each taken row's whole record (its info parsed only for the rows taken). */
+  recentRecords(limit: number, visible: (owner: string) => boolean, matches: (row: HistoryRow) => boolean): HistoryRecord[] {
+    return this.scan(limit, visible, matches, (_row, line) => {
+      const record = parseLine<HistoryRecord>(line);
+      return record && record.info !== null && typeof record.info === 'object' ? record : undefined;
+    });
+  }
+
+  private scan<T>(limit: number, visible: (owner: string) => boolean, matches: (row: HistoryRow) => boolean, take: (row: HistoryRow, line: string) => T | undefined): T[] {
+    const out: T[] = [];
+    const lines = (all: readonly string[]) => {
+      for (let i = all.length - 1; i >= 0 && out.length < limit; i--) {
+        const line = all[i]!;
         const cut = line.indexOf(',"info":');
         if (cut < 0) continue;
         const row = parseLine<HistoryRow>(`${line.slice(0, cut)}}`);
-        if (row && typeof row.user === 'string' && visible(row.user)) rows.push(row);
+        if (!row || typeof row.user !== 'string' || !visible(row.user) || !matches(row)) continue;
+        const taken = take(row, line);
+        if (taken !== undefined) out.push(taken);
       }
     };
-    take(this.batch);
-    for (let f = this.files.length - 1; f >= 0 && rows.length < limit; f--) {
+    lines(this.batch);
+    for (let f = this.files.length - 1; f >= 0 && out.length < limit; f--) {
       try {
-        take(readFileSync(join(this.options.directory, this.files[f]!.name), 'utf8').split('\n'));
+        lines(readFileSync(join(this.options.directory, this.files[f]!.name), 'utf8').split('\n'));
       } catch {
         // removed meanwhile
       }
     }
-    return rows;
+    return out;
   }
 
   /** The stored record of `queryId` (in the batch held or in a file whose range holds its creation second). */

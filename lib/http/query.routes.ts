@@ -25,7 +25,7 @@ function stateFilter(raw: string | string[] | undefined): Set<QueryState> | unde
 }
 
 /** A stored QueryInfo with its `self` where renderQueryInfo puts it (after `scheduled`). */
-function withSelf(info: Record<string, unknown>, self: string): Record<string, unknown> {
+export function withSelf(info: Record<string, unknown>, self: string): Record<string, unknown> {
   const { queryId, session, state, scheduled, ...rest } = info;
   return { queryId, session, state, scheduled, self, ...rest };
 }

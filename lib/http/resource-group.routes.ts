@@ -2,7 +2,8 @@
 // names separated by '/', each URL-decoded (global/adhoc/alice); the body is its ResourceGroupInfo (limits,
 // counts, the sub groups with work, the queries running in it or below). A group that does not exist (or no
 // longer does: groups made from a template are dropped once empty) answers 404. Management information: the
-// system information read right, as /v1/node.
+// system information read right, as /v1/node. GET /ui/api/resourceGroups (ours) lists every live group for
+// the web UI under the same right.
 import type Router from '@koa/router';
 import type { Coordinator } from '../actors/coordinator.js';
 import type { AccessControl } from '../security/access-control.js';
@@ -72,6 +73,13 @@ export function resourceGroupRoutes(router: Router, coordinator: Coordinator, ac
       progress: null,
     };
   };
+  // The web UI's resource-group view (/ui/groups.html): every live group, roots first then depth first, each
+  // as its ResourceGroupInfo above without the sub groups and queries (the list holds the sub groups).
+  router.get('/ui/api/resourceGroups', (ctx) => {
+    access.checkCanReadSystemInformation(requestUser(ctx, access));
+    ctx.set('Cache-Control', 'no-store');
+    sendJsonText(ctx, 200, JSON.stringify(groups().groups().map((info) => ({ ...resourceGroupInfoJson(info, queryState), subGroups: null, runningQueries: null }))));
+  });
   router.get(`${PREFIX}*path`, (ctx) => {
     access.checkCanReadSystemInformation(requestUser(ctx, access));
     const id = ctx.path.slice(PREFIX.length).split('/').map(urlDecode);

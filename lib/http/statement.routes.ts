@@ -16,6 +16,7 @@ import type { Logger } from '../log/logger.js';
 import { baseUri, headerValue, protocolFamily, sendJsonText, type ProtocolFamily } from './request-context.js';
 import { refuseNulCharacters } from './statement-text.js';
 import { requestUser } from './request-user.js';
+import { principalOf } from './authentication.js';
 import { headerValue as requestHeader } from '../protocol/header-prefix.js';
 import { queryDataEncodingOf } from '../spooling/spooled-statement.js';
 import { enabledEncodings, segmentLinks } from '../spooling/spooling-config.js';
@@ -89,7 +90,8 @@ export function statementRoutes(router: Router, coordinator: Coordinator, access
     // Who asks, before anything of the request is kept: the principal, or whom it may impersonate.
     const user = requestUser(ctx, access);
     access.checkCanExecuteQuery(user);
-    const session = { ...parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now(), prefix: family.prefix }), user };
+    const principal = principalOf(ctx);
+    const session = { ...parseSession(ctx.headers, { remoteAddress: ctx.ip, now: coordinator.now(), prefix: family.prefix }), user, ...(principal === undefined ? {} : { authenticatedUser: principal }) };
     const encoding = config.spoolingEnabled ? queryDataEncodingOf(sql, requestHeader(ctx.headers, `${family.prefix}Query-Data-Encoding`), enabledEncodings(config)) : undefined;
     if (encoding !== undefined) {
       session.queryDataEncoding = encoding;

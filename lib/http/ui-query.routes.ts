@@ -2,15 +2,19 @@
 // /ui/api/query/{id} (the full query info, the body of /v1/query/{id}) and PUT .../killed, for the web
 // UI's signed-in user (its cookie, ui-session.ts, or a protocol credential). Another user's query is a
 // 403 unless the access rules allow; an unknown one a 410, as upstream. DELETE /ui/api/query/{id} is
-// ours: the pages' cancel button, DELETE /v1/query/{id} for a user the cookie signed in.
+// ours: the pages' cancel button, DELETE /v1/query/{id} for a user the cookie signed in. So is
+// /ui/api/queryHistory, the stored history searched with the overview's filters.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Coordinator } from '../actors/coordinator.js';
 import { renderBasicQueryInfo, renderQueryInfo } from '../protocol/query-info.js';
 import { QUERY_STATES, type QueryState } from '../protocol/states.js';
+import type { HistoryRow } from '../history/history-row.js';
+import type { HistoryRecord } from '../history/history-store.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { AccessControl } from '../security/access-control.js';
 import { canSeeQuery } from '../security/query-visibility.js';
+import { withSelf } from './query.routes.js';
 import { readTextBody } from './raw-body.js';
 import { baseUri, sendJsonText } from './request-context.js';
 import { requestUser } from './request-user.js';
@@ -24,7 +28,46 @@ function stateParameter(ctx: Context): QueryState | undefined {
   return state as QueryState;
 }
 
+/** A query parameter's first value, at most `max` characters. */
+function parameter(ctx: Context, name: string, max: number): string {
+  const raw = ctx.query[name];
+  return (Array.isArray(raw) ? raw[0] ?? '' : raw ?? '').slice(0, max);
+}
+
+const lower = (value: string | null) => (value ?? '').toLowerCase();
+
+/** The overview's filters (lib/ui/browser/query-filter.ts matchesFilters) over a stored row: the same fields, any case. */
+export function storedRowMatches(row: HistoryRow, filters: { state: string; user: string; search: string }): boolean {
+  if (filters.state === 'ACTIVE' || (filters.state !== '' && row.state !== filters.state)) return false;
+  const user = filters.user.trim().toLowerCase();
+  if (user !== '' && !lower(row.user).includes(user)) return false;
+  const search = filters.search.trim().toLowerCase();
+  return search === '' || [row.query, row.queryId, row.user, row.source, row.errorCode].some((field) => lower(field).includes(search));
+}
+
+/** A stored query as /v1/query lists it (renderBasicQueryInfo's fields, from the info stored at its end). */
+function storedBasicInfo(record: HistoryRecord, self: string): Record<string, unknown> {
+  const info = withSelf(record.info, self);
+  const picked: Record<string, unknown> = {};
+  for (const key of ['queryId', 'session', 'state', 'scheduled', 'self', 'query', 'resourceGroupId', 'queryStats', 'updateType', 'errorType', 'errorCode', 'warnings']) {
+    if (info[key] !== undefined) picked[key] = info[key];
+  }
+  return picked;
+}
+
 export function uiQueryRoutes(router: Router, coordinator: Coordinator, access: AccessControl): void {
+  // Ours: the stored history (lib/history) searched beyond the in-memory list, newest first, with the
+  // overview's filters (state, user, search) and the visibility rules of /v1/query; none without a history.
+  router.get('/ui/api/queryHistory', (ctx) => {
+    const user = requestUser(ctx, access);
+    const limit = Math.min(1000, Math.max(1, Number(parameter(ctx, 'limit', 8)) || 100));
+    const filters = { state: parameter(ctx, 'state', 32).toUpperCase(), user: parameter(ctx, 'user', 256), search: parameter(ctx, 'search', 1024) };
+    const base = baseUri(ctx);
+    const records = coordinator.history?.recentRecords(limit, (owner) => canSeeQuery(access, user, owner), (row) => storedRowMatches(row, filters)) ?? [];
+    ctx.set('Cache-Control', 'no-store');
+    sendJsonText(ctx, 200, JSON.stringify(records.map((record) => storedBasicInfo(record, `${base}/v1/query/${record.queryId}`))));
+  });
+
   router.get('/ui/api/query', (ctx) => {
     const state = stateParameter(ctx);
     const user = requestUser(ctx, access);
@@ -41,6 +84,14 @@ export function uiQueryRoutes(router: Router, coordinator: Coordinator, access: 
   router.get('/ui/api/query/:queryId', (ctx) => {
     const user = requestUser(ctx, access);
     const tracked = coordinator.lookup(ctx.params.queryId);
+    const stored = tracked ? undefined : coordinator.history?.find(ctx.params.queryId);
+    if (stored) {
+      // Past the in-memory history (a query the stored list links to): its stored info, as /v1/query/{id}.
+      if (!canSeeQuery(access, user, stored.user)) access.checkCanViewQueryOwnedBy(user, stored.user);
+      ctx.set('Cache-Control', 'no-store');
+      sendJsonText(ctx, 200, JSON.stringify(withSelf(stored.info, `${baseUri(ctx)}/v1/query/${ctx.params.queryId}`)));
+      return;
+    }
     if (!tracked) throw new VivaceError('NOT_FOUND', `Query not found: ${ctx.params.queryId}`, { httpStatus: 410 });
     // Not visible: the view check throws Trino's denial (403).
     if (!canSeeQuery(access, user, tracked.session.user)) access.checkCanViewQueryOwnedBy(user, tracked.session.user);

@@ -63,6 +63,8 @@ export interface Session {
   transactionId?: string;
   remoteUserAddress: string;
   userAgent?: string;
+  /** The principal the request authenticated as (absent without authentication): resource-group selection's authenticatedUser. */
+  authenticatedUser?: string;
   /** epoch milliseconds */
   startTime: number;
   /**

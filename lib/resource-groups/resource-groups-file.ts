@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defaultLogger, type Logger } from '../log/logger.js';
 import { VivaceError } from '../protocol/vivace-error.js';
-import { parsePropertiesText, PropertiesSyntaxError } from '../connectors/properties-text.js';
+import { parsePropertiesText, PropertiesSyntaxError, type PropertyEntry } from '../connectors/properties-text.js';
 import { parseResourceGroupsConfig, type ResourceGroupsConfig } from './resource-groups-config.js';
 import { durationMillis } from '../protocol/duration.js';
 
@@ -34,8 +34,11 @@ function invalid(message: string): VivaceError {
   return new VivaceError('CONFIGURATION_INVALID', message);
 }
 
-/** The settings of a resource-groups.properties file; an unknown or missing property is a start error naming its line. */
-export function readResourceGroupsProperties(path: string): ResourceGroupsSettings {
+/**
+ * The entries of a plugin's .properties file by key; an unreadable file, a syntax error or a property not in
+ * `known` is CONFIGURATION_INVALID naming the file and line.
+ */
+export function readPropertiesFile(path: string, known: readonly string[]): Map<string, PropertyEntry> {
   let entries;
   try {
     entries = parsePropertiesText(readFileSync(path, 'utf8'));
@@ -43,12 +46,15 @@ export function readResourceGroupsProperties(path: string): ResourceGroupsSettin
     if (err instanceof PropertiesSyntaxError) throw invalid(`${path}:${err.line}: ${err.message}`);
     throw invalid(`${path}: cannot be read: ${(err as Error).message}`);
   }
-  const values = new Map(entries.map((e) => [e.key, e]));
   for (const entry of entries) {
-    if (!['resource-groups.configuration-manager', 'resource-groups.config-file', 'resource-groups.refresh-interval'].includes(entry.key)) {
-      throw invalid(`${path}:${entry.line}: Configuration property '${entry.key}' was not used`);
-    }
+    if (!known.includes(entry.key)) throw invalid(`${path}:${entry.line}: Configuration property '${entry.key}' was not used`);
   }
+  return new Map(entries.map((e) => [e.key, e]));
+}
+
+/** The settings of a resource-groups.properties file; an unknown or missing property is a start error naming its line. */
+export function readResourceGroupsProperties(path: string): ResourceGroupsSettings {
+  const values = readPropertiesFile(path, ['resource-groups.configuration-manager', 'resource-groups.config-file', 'resource-groups.refresh-interval']);
   const manager = values.get('resource-groups.configuration-manager');
   if (!manager) throw invalid(`${path}: Resource group configuration manager is not specified (resource-groups.configuration-manager)`);
   if (manager.value.trim() !== 'file') throw invalid(`${path}:${manager.line}: Resource group configuration manager '${manager.value.trim()}' is not registered`);
@@ -65,7 +71,7 @@ export function readResourceGroupsProperties(path: string): ResourceGroupsSettin
 }
 
 /** What the file looked like when last read: a change of either is a change of the file. */
-function stamp(path: string): string {
+export function fileStamp(path: string): string {
   try {
     const stat = statSync(path);
     return `${stat.mtimeMs}:${stat.size}`;
@@ -91,7 +97,7 @@ export class ResourceGroupsFile {
     readonly settings: ResourceGroupsSettings,
     private readonly options: ResourceGroupsFileOptions,
   ) {
-    this.stamp = stamp(settings.configFile);
+    this.stamp = fileStamp(settings.configFile);
     this.config = this.read();
   }
 
@@ -111,7 +117,7 @@ export class ResourceGroupsFile {
 
   /** Re-reads the file when it changed since the last look; returns whether a new configuration took effect. */
   check(): boolean {
-    const now = stamp(this.settings.configFile);
+    const now = fileStamp(this.settings.configFile);
     if (now === this.stamp) return false;
     this.stamp = now;
     try {

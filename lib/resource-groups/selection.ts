@@ -1,6 +1,6 @@
 // What a query offers the resource-group selectors (Trino's SelectionCriteria) and its query_priority: the
-// session's user, source and client tags, and the statement's query type as Trino's StatementUtils.getQueryType
-// classes its parse tree.
+// session's user, its groups (the group provider's), the authenticated principal, source and client tags,
+// and the statement's query type as Trino's StatementUtils.getQueryType classes its parse tree.
 import type { Session } from '../protocol/types.js';
 import type { Statement } from '../sql/ast.js';
 import { fold } from '../sql/names.js';
@@ -9,8 +9,10 @@ import { sessionPropertyValue } from '../protocol/session-properties.js';
 import type { QueryType } from './resource-groups-config.js';
 import type { SelectionCriteria } from './resource-group-tree.js';
 
-export function selectionOf(session: Session, sql: string): { criteria: SelectionCriteria; priority: number } {
-  const criteria: SelectionCriteria = { user: session.user, originalUser: session.user, clientTags: session.clientTags, userGroups: [] };
+export function selectionOf(session: Session, sql: string, userGroups?: (user: string) => readonly string[]): { criteria: SelectionCriteria; priority: number } {
+  const criteria: SelectionCriteria = { user: session.user, originalUser: session.user, clientTags: session.clientTags, userGroups: userGroups?.(session.user) ?? [] };
+  // Trino's authenticatedUser: the principal the request authenticated as (absent without authentication)
+  if (session.authenticatedUser !== undefined) criteria.authenticatedUser = session.authenticatedUser;
   if (session.source !== undefined) criteria.source = session.source;
   const queryType = queryTypeOf(sql, session);
   if (queryType) criteria.queryType = queryType;

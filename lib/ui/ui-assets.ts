@@ -27,6 +27,7 @@ const PAGES: Record<string, Page> = {
   'index.html': { title: 'Cluster overview', main: 'overview', script: 'overview-page' },
   'query.html': { title: 'Query', main: 'query', script: 'query-page' },
   'nodes.html': { title: 'Nodes', main: 'nodes', script: 'nodes-page' },
+  'groups.html': { title: 'Resource groups', main: 'groups', script: 'groups-page' },
   // The web UI's login form (ui-login.routes.ts) and Trino's page for a login refused over plain HTTP.
   'login.html': { title: 'Log in', main: 'login', script: 'login-page' },
   'disabled.html': { title: 'Login disabled', main: 'disabled', script: 'login-page' },

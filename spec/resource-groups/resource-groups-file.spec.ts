@@ -1,33 +1,20 @@
 // etc/resource-groups.properties and its JSON file (lib/resource-groups/resource-groups-file.ts), on real files
 // in a temp dir: read at start (a broken file is a start error with path, line and reason), re-read when it
 // changes, a broken re-read keeping the last good configuration and logging why.
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import sinon from 'sinon';
 import type { Logger } from '../../lib/log/logger.js';
 import { readResourceGroupsProperties, resourceGroupsPropertiesPath, ResourceGroupsFile } from '../../lib/resource-groups/resource-groups-file.js';
 import type { ResourceGroupsConfig } from '../../lib/resource-groups/resource-groups-config.js';
+import { tempFiles } from './temp-files.js';
 
 const groupsJson = (hard: number) => JSON.stringify({ rootGroups: [{ name: 'global', softMemoryLimit: '100%', hardConcurrencyLimit: hard, maxQueued: 10 }], selectors: [{ group: 'global' }] }, null, 2);
 
 describe('resource groups files', () => {
-  let dir: string;
-  let tick = 0;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'vivace-rg-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-  /** Writes a file with a new modification time, so that a rewrite within the same millisecond is seen. */
-  function write(name: string, text: string): string {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    tick += 10;
-    utimesSync(path, new Date(1_700_000_000_000 + tick * 1000), new Date(1_700_000_000_000 + tick * 1000));
-    return path;
-  }
+  const files = tempFiles('vivace-rg-');
+  const { write } = files;
 
   function properties(lines: string[]): string {
     return write('resource-groups.properties', lines.join('\n') + '\n');
@@ -36,9 +23,9 @@ describe('resource groups files', () => {
   it('finds resource-groups.properties beside config.properties, or in etc/ beside it', () => {
     const config = write('config.properties', 'http-server.http.port=0\n');
     expect(resourceGroupsPropertiesPath(config)).to.equal(undefined);
-    mkdirSync(join(dir, 'etc'));
-    writeFileSync(join(dir, 'etc', 'resource-groups.properties'), '');
-    expect(resourceGroupsPropertiesPath(config)).to.equal(join(dir, 'etc', 'resource-groups.properties'));
+    mkdirSync(join(files.dir, 'etc'));
+    writeFileSync(join(files.dir, 'etc', 'resource-groups.properties'), '');
+    expect(resourceGroupsPropertiesPath(config)).to.equal(join(files.dir, 'etc', 'resource-groups.properties'));
     const beside = properties([]);
     expect(resourceGroupsPropertiesPath(config)).to.equal(beside);
     expect(resourceGroupsPropertiesPath(undefined)).to.equal(undefined);
@@ -60,8 +47,8 @@ describe('resource groups files', () => {
     const json = write('groups.json', '{\n  "rootGroups": [],\n  "selectors": [],\n  "cpuQuota": "1h"\n}\n');
     const settings = readResourceGroupsProperties(properties(['resource-groups.configuration-manager=file', `resource-groups.config-file=${json}`]));
     expect(() => new ResourceGroupsFile(settings, { onChange: () => {} })).to.throw(`Invalid resource groups file ${json}: line 4, column 3: Unknown property at line 4:3: cpuQuota`);
-    const missing = { ...settings, configFile: join(dir, 'nope.json') };
-    expect(() => new ResourceGroupsFile(missing, { onChange: () => {} })).to.throw(`Invalid resource groups file ${join(dir, 'nope.json')}: cannot be read`);
+    const missing = { ...settings, configFile: join(files.dir, 'nope.json') };
+    expect(() => new ResourceGroupsFile(missing, { onChange: () => {} })).to.throw(`Invalid resource groups file ${join(files.dir, 'nope.json')}: cannot be read`);
   });
 
   it('re-reads a changed file; a broken one keeps the last good configuration and is logged once', () => {

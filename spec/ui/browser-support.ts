@@ -39,3 +39,30 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Mocha hooks for the calling suite: a fresh chromium and one page whose problems are watched (skipped
+ * where chromium is absent, before the suite's own before hooks, registered after this call); the
+ * getters answer once the before hook ran.
+ */
+export function browserPage(viewport = { width: 1400, height: 700 }): { readonly page: Page; readonly problems: string[] } {
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  let problems: string[] = [];
+  before(async function () {
+    skipWithoutChromium(this);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport });
+    problems = watchPage(page);
+  });
+  after(() => browser?.close());
+  return {
+    get page() {
+      if (!page) throw new Error('browserPage: read before its before hook ran');
+      return page;
+    },
+    get problems() {
+      return problems;
+    },
+  };
+}

@@ -9,6 +9,7 @@ import { QueryTable } from './query-table.js';
 import type { BasicQueryInfo, ClusterStats, History, NodeStats } from './types.js';
 
 const table = new QueryTable(byId<HTMLTableSectionElement>('query-rows'));
+const storedTable = new QueryTable(byId<HTMLTableSectionElement>('stored-rows'));
 const stateInput = byId<HTMLSelectElement>('state-filter');
 const userInput = byId<HTMLInputElement>('user-filter');
 const searchInput = byId<HTMLInputElement>('search');
@@ -38,10 +39,40 @@ function showList(): void {
   setText(byId('list-empty'), matched === 0 ? 'No queries match.' : '');
 }
 
+let storedAsked = '';
+let stored: BasicQueryInfo[] = [];
+
+/** The stored history searched with the filters (/ui/api/queryHistory), once per change of filters; the queries the live list holds are left out. */
+async function refreshStored(force = false): Promise<void> {
+  const filters = readFilters();
+  const params = new URLSearchParams({ state: filters.state, user: filters.user, search: filters.search, limit: String(filters.limit) }).toString();
+  if (params === storedAsked && !force) return;
+  storedAsked = params;
+  try {
+    const rows = await getJson<BasicQueryInfo[]>(`/ui/api/queryHistory?${params}`);
+    if (params !== storedAsked) return; // the filters changed meanwhile: a newer answer is on its way
+    stored = Array.isArray(rows) ? rows : [];
+  } catch (err) {
+    stored = [];
+    setText(byId('stored-empty'), `Cannot read the stored history: ${err instanceof ApiError || err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  showStored();
+}
+
+function showStored(): void {
+  const live = new Set(queries.map((q) => q.queryId));
+  const shown = stored.filter((q) => typeof q?.queryId === 'string' && !live.has(q.queryId));
+  storedTable.render(shown);
+  setText(byId('stored-count'), `${shown.length} stored ${shown.length === 1 ? 'query' : 'queries'} beyond the list`);
+  setText(byId('stored-empty'), shown.length === 0 ? 'No stored query beyond the list matches.' : '');
+}
+
 function onFilterChange(): void {
   // The filters live in the address, so a reload or a shared link keeps them; no history entry per key.
   history.replaceState(null, '', `${location.pathname}${location.search}${hashFromFilters(readFilters())}`);
   showList();
+  void refreshStored();
 }
 
 function rememberUsers(): void {
@@ -92,6 +123,7 @@ async function refresh(): Promise<void> {
     queries = list.value;
     rememberUsers();
     showList();
+    showStored();
     showError('');
   } else if (list.status === 'rejected') {
     const reason = list.reason as unknown;
@@ -112,6 +144,9 @@ writeFilters(filtersFromHash(location.hash));
 window.addEventListener('hashchange', () => {
   writeFilters(filtersFromHash(location.hash));
   showList();
+  void refreshStored();
 });
 for (const input of [stateInput, userInput, searchInput, limitInput]) input.addEventListener('input', onFilterChange);
 every(1000, refresh);
+// The stored history grows as queries end: asked again every 10 seconds, and at once when the filters change.
+every(10_000, () => refreshStored(true));

@@ -137,3 +137,18 @@ export interface History {
   intervalSeconds: number;
   samples: HistorySample[];
 }
+
+/** One group of /ui/api/resourceGroups (Trino's ResourceGroupInfo, the fields the page shows). */
+export interface ResourceGroupInfo {
+  id?: string[];
+  state?: string;
+  schedulingPolicy?: string;
+  softMemoryLimit?: string;
+  softConcurrencyLimit?: number;
+  hardConcurrencyLimit?: number;
+  maxQueuedQueries?: number;
+  memoryUsage?: string;
+  cpuUsage?: string;
+  numQueuedQueries?: number;
+  numRunningQueries?: number;
+}
