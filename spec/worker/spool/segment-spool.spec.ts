@@ -88,6 +88,39 @@ describe('a worker spool', () => {
     expect(await spool.write('q1', 'json', rowsText(60), 60)).to.not.equal(undefined);
   });
 
+  it('keeps a fresh segment in memory for its first download, as the rendered buffers themselves, the oldest let go past memoryBytes', async () => {
+    const spool = spoolOf({ memoryBytes: 9000 });
+    const page = Buffer.from(rowsText(60));
+    const first = (await spool.write('q1', 'json', [page], 60))!;
+    const opened = (await spool.open(first.id))!;
+    // Not joined into a copy: the page's own buffer between the brackets, and the file holds the same bytes.
+    expect(opened.memory!.length).to.equal(3);
+    expect(opened.memory![1]).to.equal(page);
+    expect(Buffer.concat(opened.memory!).equals(readFileSync(opened.path))).to.equal(true);
+    expect(spool.memory).to.equal(page.length + 2);
+    // Sent once: its file serves it from then on.
+    spool.letGo(opened.name);
+    expect(spool.memory).to.equal(0);
+    expect((await spool.open(first.id))!.memory).to.equal(undefined);
+    // Compressed segments are held as their one compressed buffer; past the budget the oldest goes first.
+    const b = (await spool.write('q1', 'json', [Buffer.from(rowsText(100))], 100))!;
+    const a = (await spool.write('q1', 'json+zstd', [Buffer.from(rowsText(200))], 200))!;
+    const c = (await spool.write('q1', 'json', [Buffer.from(rowsText(100))], 100))!;
+    expect((await spool.open(a.id))!.memory).to.have.length(1);
+    expect((await spool.open(b.id))!.memory).to.equal(undefined);
+    expect((await spool.open(c.id))!.memory).to.have.length(3);
+    expect(spool.memory).to.equal(a.segmentSize + c.segmentSize);
+    expect(spool.memory).to.be.at.most(9000);
+    // Acknowledged, cancelled or expired segments leave memory with their files; a segment above the budget is never held.
+    spool.acknowledge(a.id);
+    spool.dropQuery('q1');
+    expect(spool.memory).to.equal(0);
+    const big = (await spool.write('q2', 'json', [Buffer.from(rowsText(300))], 300))!;
+    expect((await spool.open(big.id))!.memory).to.equal(undefined);
+    const none = spoolOf({ memoryBytes: 0 });
+    expect((await none.open((await none.write('q3', 'json', [page], 60))!.id))!.memory).to.equal(undefined);
+  });
+
   it("a task's first rows go inline within the inlining limits, the rest to the spool, each page once", async () => {
     const spool = spoolOf();
     const spooling = new TaskSpooling(spool, { inliningEnabled: true, inliningMaxRows: 100, inliningMaxBytes: 1 << 20, segmentBytes: 8 << 20 });
