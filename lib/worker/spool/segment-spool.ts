@@ -3,10 +3,11 @@
 // of their sealed id; what is there is known in memory, so a restarted worker starts with an empty spool
 // and an id of an earlier process is simply not found. Bounded: a size cap (vivace.spooling.max-size) past
 // which nothing more is spooled, and a TTL (fs.segment.ttl) past which a segment not acknowledged goes.
-// A fresh segment's bytes also stay in memory until its first download (within memoryBytes): a client
-// fetches it moments after the coordinator handed it out, and then it is served from the very buffers
-// the rows were rendered into, not read back from its file (figure c's worker profile: the read-back, its
-// stream and the copy that joined a segment before writing it cost the worker about as much as writing it).
+// A segment is held in memory, as the very buffers its rows were rendered into, until it is acknowledged,
+// and written to its file only when it must leave memory unacknowledged (past memoryBytes, oldest first):
+// a client downloads and acknowledges a segment moments after the coordinator handed it out, so most
+// segments never touch the disk (figure c's worker profile: joining a segment into one copy, writing it and
+// reading it back for the download cost the worker as much as a tenth of its rendering).
 import { mkdirSync, rmSync } from 'node:fs';
 import { open as openFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,20 +22,20 @@ export interface SegmentSpoolOptions {
   maxBytes: number;
   ttlMs: number;
   compressionThreshold: number;
-  /** Bytes of fresh segments kept in memory for their first download (oldest let go first); 0: none. */
+  /** Bytes of segments kept in memory until acknowledged (the oldest written out past it); 0: every segment written at once. */
   memoryBytes?: number;
   now?: () => number;
 }
 
-/** Fresh segments' bytes held for their first download by default: a few 8 MB segments. */
+/** Segments' bytes held in memory by default: eight 8 MB segments. */
 export const DEFAULT_SPOOL_MEMORY_BYTES = 64 << 20;
 
 interface Entry {
   queryId: string;
   bytes: number;
   expiresAt: number;
-  /** Set while the file is written: it is not served from the file (nor counted gone) before. */
-  written: Promise<void>;
+  /** Its file's write, once begun (when the segment leaves memory); it is not served from the file before. */
+  written?: Promise<void>;
   /** The segment's bytes in order while held in memory (they concatenate to the file's). */
   memory?: readonly Buffer[];
 }
@@ -116,16 +117,19 @@ export class SegmentSpool {
     if (this.usedBytes + size > this.options.maxBytes) return undefined;
     const expiresAt = this.now() + this.options.ttlMs;
     const { id, name } = sealSegmentId(this.options.key, { queryId, nodeId: this.options.nodeId, expiresAt });
-    const written = writeParts(join(this.options.directory, name), parts);
-    const entry: Entry = { queryId, bytes: size, expiresAt, written };
+    const entry: Entry = { queryId, bytes: size, expiresAt };
     this.entries.set(name, entry);
     this.usedBytes += entry.bytes;
-    this.hold(name, entry, parts);
-    try {
-      await written;
-    } catch (err) {
-      this.remove(name);
-      throw err;
+    if (size <= this.memoryBytes) this.hold(name, entry, parts);
+    else {
+      // Larger than all the memory a spool holds: written now, and the page waits for it (a failure fails the page).
+      entry.written = writeParts(join(this.options.directory, name), parts);
+      try {
+        await entry.written;
+      } catch (err) {
+        this.remove(name);
+        throw err;
+      }
     }
     return {
       id,
@@ -136,36 +140,53 @@ export class SegmentSpool {
     };
   }
 
-  /** Bytes of fresh segments held in memory now. */
+  /** Bytes of segments held in memory now (those being written out included). */
   get memory(): number {
     return this.memoryUsed;
   }
 
-  /** Keeps a fresh segment's bytes for its first download, letting the oldest go past memoryBytes. */
+  /** Keeps a segment's bytes in memory, writing the oldest held ones out past memoryBytes. */
   private hold(name: string, entry: Entry, parts: readonly Buffer[]): void {
-    if (entry.bytes > this.memoryBytes) return;
     entry.memory = parts;
     this.inMemory.add(name);
     this.memoryUsed += entry.bytes;
     for (const oldest of this.inMemory) {
-      if (this.memoryUsed <= this.memoryBytes) break;
-      this.letGo(oldest);
+      if (this.memoryUsed - this.spilling <= this.memoryBytes) break;
+      this.spill(oldest);
     }
   }
 
-  /** The segment's bytes leave memory (downloaded once, or room needed): its file serves it from now on. */
-  letGo(name: string): void {
+  /** Bytes of held segments whose files are being written (their memory goes once written). */
+  private spilling = 0;
+
+  /** Writes a held segment to its file; its memory goes once the file is there (a failed write loses the segment). */
+  private spill(name: string): void {
     const entry = this.entries.get(name);
-    if (!this.inMemory.delete(name) || !entry?.memory) return;
+    this.inMemory.delete(name);
+    if (!entry?.memory || entry.written) return;
+    this.spilling += entry.bytes;
+    const done = () => {
+      this.spilling -= entry.bytes;
+      this.release(entry);
+    };
+    entry.written = writeParts(join(this.options.directory, name), entry.memory).then(done, (err: unknown) => {
+      done();
+      if (this.entries.get(name) === entry) this.remove(name);
+      throw err;
+    });
+    const settled: Promise<void> = entry.written.catch(() => {}).finally(() => this.removals.delete(settled));
+    this.removals.add(settled);
+  }
+
+  /** Lets a segment's memory go. */
+  private release(entry: Entry): void {
+    if (!entry.memory) return;
     entry.memory = undefined;
     this.memoryUsed -= entry.bytes;
   }
 
-  /**
-   * The segment a client may download now (its file, and its bytes while in memory, which the caller lets
-   * go once sent: `name`); undefined for a forged, foreign, expired or removed id.
-   */
-  async open(id: string): Promise<(OpenSegment & { name: string }) | undefined> {
+  /** The segment a client may download now (its bytes while in memory, else its file); undefined for a forged, foreign, expired or removed id. */
+  async open(id: string): Promise<OpenSegment | undefined> {
     const handle = openSegmentId(this.options.key, id);
     if (!handle || handle.nodeId !== this.options.nodeId) return undefined;
     const entry = this.entries.get(handle.name);
@@ -175,9 +196,9 @@ export class SegmentSpool {
       return undefined;
     }
     const path = join(this.options.directory, handle.name);
-    if (entry.memory) return { name: handle.name, path, bytes: entry.bytes, memory: entry.memory };
+    if (entry.memory) return { path, bytes: entry.bytes, memory: entry.memory };
     await entry.written;
-    return { name: handle.name, path, bytes: entry.bytes };
+    return { path, bytes: entry.bytes };
   }
 
   /**
@@ -223,19 +244,22 @@ export class SegmentSpool {
   private remove(name: string): void {
     const entry = this.entries.get(name);
     if (!entry) return;
-    this.letGo(name);
     this.entries.delete(name);
     this.usedBytes -= entry.bytes;
+    this.inMemory.delete(name);
+    // Being written: its memory goes when the write ends (spill's `done`).
+    if (!entry.written) this.release(entry);
+    if (!entry.written) return; // never written: no file
     // After its write settles (a file removed while being written would come back).
     const removal: Promise<void> = entry.written.catch(() => {}).then(() => rm(join(this.options.directory, name), { force: true })).catch(() => {})
       .finally(() => this.removals.delete(removal));
     this.removals.add(removal);
   }
 
-  /** Removals still under way, until their files are gone. */
+  /** Removals and writes out of memory still under way. */
   private readonly removals = new Set<Promise<void>>();
 
-  /** Resolves once every removal begun so far has ended (a spec waits for the files' going). */
+  /** Resolves once every removal and write out of memory begun so far has ended (a spec waits for the files). */
   async settled(): Promise<void> {
     await Promise.all([...this.removals]);
   }

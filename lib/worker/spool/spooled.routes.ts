@@ -24,8 +24,7 @@ export function spooledRoutes(router: Router, spool: SegmentSpool): void {
     if (file.memory) {
       ctx.set('Content-Type', 'application/octet-stream');
       ctx.length = file.bytes;
-      // Fresh: from the rendered buffers themselves; once sent, a download again reads the file.
-      ctx.res.once('finish', () => spool.letGo(file.name));
+      // Held in memory (not acknowledged yet): from the rendered buffers themselves.
       ctx.body = Readable.from(file.memory, { objectMode: false });
       return;
     }

@@ -1,6 +1,6 @@
-// A worker's GET /v1/spooled/download/{id} over real HTTP: a fresh segment is sent from memory, then (let
-// go once sent) from its file, the same bytes both times with the stated length; an acknowledged one is a
-// 404 in the error's shape.
+// A worker's GET /v1/spooled/download/{id} over real HTTP: a segment held in memory is sent from there, and
+// once written out (the spool's memory needed for newer segments) from its file, the same bytes both times
+// with the stated length; an acknowledged one is a 404 in the error's shape.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +17,7 @@ describe('worker /v1/spooled/download', () => {
     worker = await startTestWorker({
       spooling: {
         directory: join(dir, 'spool'), key: randomBytes(32), maxBytes: 1 << 30, ttlMs: 60_000, compressionThreshold: 8192,
-        inliningEnabled: true, inliningMaxRows: 1000, inliningMaxBytes: 128 * 1024, segmentBytes: 8 << 20,
+        memoryBytes: 2 << 20, inliningEnabled: true, inliningMaxRows: 1000, inliningMaxBytes: 128 * 1024, segmentBytes: 8 << 20,
       },
     });
   });
@@ -40,12 +40,17 @@ describe('worker /v1/spooled/download', () => {
       const first = Buffer.from(await fromMemory.arrayBuffer());
       expect(first.length).to.equal(segment.segmentSize);
       if (encoding === 'json') expect(first.equals(Buffer.concat([Buffer.from('['), ...rows, Buffer.from(']')]))).to.equal(true);
-      expect(spool.memory).to.equal(0);
+      // Newer segments fill the spool's memory: this one is written out.
+      const newer = await Promise.all([1, 2].map(() => spool.write('q2', 'json', [Buffer.alloc(1 << 20, 0x20)], 1)));
+      await spool.settled();
+      expect(newer.every((n) => n !== undefined)).to.equal(true);
+      expect((await spool.open(segment.id))!.memory).to.equal(undefined);
       const fromFile = await fetch(url);
       expect(fromFile.status).to.equal(200);
       expect(fromFile.headers.get('content-length')).to.equal(String(segment.segmentSize));
       expect(Buffer.from(await fromFile.arrayBuffer()).equals(first)).to.equal(true);
       expect((await fetch(`${worker.url}/v1/spooled/ack/${segment.id}`)).status).to.equal(200);
+      spool.dropQuery('q2');
       const gone = await fetch(url);
       expect(gone.status).to.equal(404);
       validateResponse('error', await gone.json());
