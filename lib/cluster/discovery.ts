@@ -20,6 +20,11 @@ export interface DiscoveredNode {
   memory: boolean;
   /** epoch ms of the first announcement of this entry (the memory catalog goes to the oldest) */
   firstSeen: number;
+  /**
+   * The announced service's id: airlift's announcer makes it afresh in each process (a random UUID), so a
+   * worker restarted on the same address announces another one. Absent: the announcement had none.
+   */
+  instance?: string;
   lastSeen: number;
 }
 
@@ -60,6 +65,7 @@ function checkNodeId(nodeId: string): void {
 const badRequest = (message: string) => new VivaceError('GENERIC_USER_ERROR', message, { httpStatus: 400 });
 
 interface ServiceAnnouncement {
+  id?: string;
   type: string;
   properties: Record<string, string>;
 }
@@ -139,7 +145,9 @@ export class Discovery {
     }
     const now = this.now();
     const memory = service.properties.memory === 'true';
-    this.entries.set(nodeId, { nodeId, uri, memory, firstSeen: known && known.uri === uri ? known.firstSeen : now, lastSeen: now });
+    const entry: DiscoveredNode = { nodeId, uri, memory, firstSeen: known && known.uri === uri ? known.firstSeen : now, lastSeen: now };
+    if (service.id !== undefined) entry.instance = service.id;
+    this.entries.set(nodeId, entry);
     this.options.nodes.announceNode(nodeId, uri);
   }
 

@@ -4,7 +4,7 @@
 // can fail (refused, reset, silent, garbage, failed by the detector) into a clear query error.
 import type { Engine, Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SpooledSegment } from '../engine/engine.types.js';
 import { spooledQueryPath } from '../spooling/spooled-paths.js';
-import { SegmentHolders } from '../spooling/segment-holders.js';
+import { SegmentHolders, workerInstanceKey } from '../spooling/segment-holders.js';
 import { ERROR_CODES, type ErrorName } from '../protocol/error-codes.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
@@ -28,6 +28,8 @@ export interface WorkerNode {
   memory: boolean;
   /** not failed by the failure detector */
   alive: boolean;
+  /** The announcing process (DiscoveredNode.instance): a worker restarted on its address is another worker. */
+  instance?: string;
 }
 
 export interface RemoteEngineOptions {
@@ -105,6 +107,8 @@ export class RemoteEngine implements Engine {
   readonly segmentHolders = new SegmentHolders();
   /** A dynamic cluster's shared catalogs, one set per catalog set (not a new Set for every statement). */
   private readonly sharedSets = new WeakMap<CatalogSync, ReadonlySet<string>>();
+  /** Each client's key in `clients`: its worker process (segment holders are keyed alike). */
+  readonly clientKeys = new WeakMap<WorkerClient, string>();
 
   constructor(private readonly options: RemoteEngineOptions) {
     this.settings = {
@@ -267,18 +271,21 @@ export class RemoteEngine implements Engine {
   }
 
   private clientFor(node: WorkerNode): WorkerClient {
-    const key = `${node.nodeId}@${node.uri}`;
+    // A node handed on without its instance (a stage's) is the one discovery lists at its address now.
+    const instance = node.instance ?? this.options.workers().find((w) => w.nodeId === node.nodeId && w.uri === node.uri)?.instance;
+    const key = workerInstanceKey({ nodeId: node.nodeId, uri: node.uri, ...(instance === undefined ? {} : { instance }) });
     let client = this.clients.get(key);
     if (!client) {
       client = new WorkerClient(node.nodeId, node.uri);
       this.clients.set(key, client);
+      this.clientKeys.set(client, key);
     }
     return client;
   }
 
   private failWorkWithoutNode(): void {
     if (this.clients.size === 0) return;
-    const alive = new Set(this.options.workers().filter((w) => w.alive).map((w) => `${w.nodeId}@${w.uri}`));
+    const alive = new Set(this.options.workers().filter((w) => w.alive).map(workerInstanceKey));
     for (const [key, client] of this.clients) {
       if (alive.has(key)) continue;
       client.abortAll(`worker ${client.nodeId} was marked failed by the failure detector`);
@@ -532,7 +539,7 @@ class RemoteExecution implements Execution {
     if (typeof spooled === 'string') {
       // The rows are in the worker's spool: only where they are travels on (spooling protocol).
       const segment = parseSpooledSegment(spooled, this.client);
-      if (this.spooledQuery !== undefined) this.engine.segmentHolders.note(this.spooledQuery, `${this.client.nodeId}@${this.client.uri}`);
+      if (this.spooledQuery !== undefined) this.engine.segmentHolders.note(this.spooledQuery, this.engine.clientKeys.get(this.client) ?? workerInstanceKey(this.client));
       return { json: '', rows, bytes: segment.uncompressedSize ?? segment.segmentSize, spooled: segment };
     }
     // Forwarded as the worker's bytes, in the socket's pieces: never joined or decoded here (the client's
@@ -642,7 +649,7 @@ const WORKER_LIST_TTL_MS = 100;
  * rather than rebuilt for every statement (the detector's view renders every node's stats).
  */
 export function clusterWorkers(
-  discovered: () => readonly { nodeId: string; uri: string; memory: boolean }[],
+  discovered: () => readonly { nodeId: string; uri: string; memory: boolean; instance?: string }[],
   health: () => readonly { nodeId: string; failed: boolean }[],
   now: () => number = Date.now,
 ): () => WorkerNode[] {
@@ -652,7 +659,7 @@ export function clusterWorkers(
     const t = now();
     if (t - at < WORKER_LIST_TTL_MS && t >= at) return cached;
     const failed = new Map(health().map((h) => [h.nodeId, h.failed]));
-    cached = discovered().map((d) => ({ nodeId: d.nodeId, uri: d.uri, memory: d.memory, alive: failed.get(d.nodeId) === false }));
+    cached = discovered().map((d) => ({ nodeId: d.nodeId, uri: d.uri, memory: d.memory, alive: failed.get(d.nodeId) === false, ...(d.instance === undefined ? {} : { instance: d.instance }) }));
     at = t;
     return cached;
   };

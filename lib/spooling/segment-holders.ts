@@ -2,6 +2,15 @@
 // be told to the queries it held segments of: its spool went with it, and a client that downloads one of
 // them is refused. Bounded: the latest queries only (a query's segments expire with fs.segment.ttl, and
 // the query history is bounded too).
+/**
+ * A worker process's key among the holders: its node id, address and announced instance (discovery.ts
+ * DiscoveredNode.instance), so that a worker restarted on the same address, with the same node id, is
+ * another holder, and the segments of the process before it count as lost.
+ */
+export function workerInstanceKey(node: { nodeId: string; uri: string; instance?: string }): string {
+  return node.instance === undefined ? `${node.nodeId}@${node.uri}` : `${node.nodeId}@${node.uri}#${node.instance}`;
+}
+
 export class SegmentHolders {
   /** queryId -> the holders (worker keys) of its segments; insertion order is the oldest query first. */
   private readonly byQuery = new Map<string, Set<string>>();

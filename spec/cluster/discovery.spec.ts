@@ -58,7 +58,8 @@ describe('discovery: PUT /v1/announcement/{nodeId}', () => {
     const nodes = await request('GET', `${server.url}/v1/node`);
     validateResponse('node-list', nodes.body);
     expect(nodes.body.map((n: { uri: string }) => n.uri)).to.deep.equal(['http://127.0.0.1:9/v1/status']);
-    expect(discovery.list()).to.deep.include({ nodeId: 'worker-1', uri: 'http://127.0.0.1:9', memory: false, firstSeen: clock.now(), lastSeen: clock.now() });
+    // The service id is the announcing process's instance (a worker restarted on its address announces another).
+    expect(discovery.list()).to.deep.include({ nodeId: 'worker-1', uri: 'http://127.0.0.1:9', memory: false, firstSeen: clock.now(), lastSeen: clock.now(), instance: '6d9f0d7a-0c2e-4a43-9f8e-1d2b3c4d5e6f' });
   });
 
   it('records which worker holds the memory catalog', async () => {

@@ -11,27 +11,11 @@ import { ClientSession } from '../../lib/client/client-session.js';
 import { StatementClient } from '../../lib/client/statement-client.js';
 import { request, validateStatement } from '../support/http.js';
 import { validateResponse } from '../support/schema-validator.js';
+import { runWithoutDownloads, SPOOLED_SEQUENCE } from './spooled-statements.js';
 import { finishedStatement, healthy, USER, withTpchCluster } from './cluster-nodes.js';
 
 const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
 const SECRET = 'spooling-lost-worker-e2e';
-// Reads no table: one task on one worker, every segment in that worker's spool.
-const SEQUENCE = "SELECT a.x * 10000 + b.y AS x, concat('value ', CAST(a.x * 10000 + b.y AS varchar)) AS s FROM UNNEST(sequence(0, 9)) AS a(x) CROSS JOIN UNNEST(sequence(1, 10000)) AS b(y) ORDER BY 1";
-
-/** Runs `sql` to its end asking for `json`, downloading nothing: its id, final state and segments. */
-async function runWithoutDownloads(url: string, sql: string): Promise<{ id: string; state: string; segments: any[] }> {
-  const first = await request('POST', `${url}/v1/statement`, { body: sql, headers: { ...USER, 'X-Trino-Query-Data-Encoding': 'json' } });
-  expect(first.status).to.equal(200);
-  let current = first.body;
-  const segments: any[] = [];
-  while (current.nextUri) {
-    const next = await request('GET', current.nextUri);
-    validateStatement(next.body, false);
-    current = next.body;
-    segments.push(...(current.data?.segments ?? []));
-  }
-  return { id: first.body.id, state: current.stats.state, segments };
-}
 
 describe('e2e: spooled segments of a worker that died', function () {
   this.timeout(180_000);
@@ -39,7 +23,7 @@ describe('e2e: spooled segments of a worker that died', function () {
 
   it('the download fails with a reportable error, the query info names the lost worker, the coordinator answers 410 for its segments and stays up', async () => {
     const { cluster } = started();
-    const query = await runWithoutDownloads(cluster.url, SEQUENCE);
+    const query = await runWithoutDownloads(cluster.url, SPOOLED_SEQUENCE);
     expect(query.state).to.equal('FINISHED');
     const spooled = query.segments.filter((s) => s.type === 'spooled');
     expect(spooled.length).to.be.greaterThan(0);

@@ -7,40 +7,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getPriority, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { expectValid } from '../support/schema-validator.js';
 import { isValidNodeId, NODE_ID_FILE, stableNodeId } from '../../lib/cli/worker-command.js';
 import { call } from './worker-support.js';
+import { startWorkerProcess, VIVACE_BIN } from '../support/worker-process.js';
 
-const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/vivace');
-const LINE = 'vivace worker ';
-
-interface Started {
-  child: ChildProcess;
-  nodeId: string;
-  url: string;
-  exited: Promise<number | null>;
-}
-
-function startWorker(args: string[]): Promise<Started> {
-  const child = spawn(BIN, ['worker', ...args], { env: { ...process.env, VIVACE_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return new Promise((resolveStart, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith(LINE));
-      if (!line || !out.includes('\n')) return;
-      // `vivace worker <nodeId> listening on <url>`
-      const [, , nodeId, , , url] = line.split(' ');
-      resolveStart({ child, nodeId: nodeId!, url: url!, exited });
-    });
-    void exited.then((code) => reject(new Error(`worker exited with ${code} before its line: ${out} ${err}`)));
-  });
-}
+const BIN = VIVACE_BIN;
+const startWorker = startWorkerProcess;
 
 describe('vivace worker (child process)', function () {
   this.timeout(60_000);

@@ -3,12 +3,15 @@
 // whole protection (segment-id.ts), and anything it does not name answers 404 alike. DELETE
 // /v1/spooled/queries/{queryId} (internal, with the bearer) drops a cancelled query's segments.
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { VivaceError } from '../../protocol/vivace-error.js';
 import type { SegmentSpool } from './segment-spool.js';
 import { SPOOLED_ACK_PREFIX, SPOOLED_DOWNLOAD_PREFIX } from '../../spooling/spooled-paths.js';
 
+
+const READ_CHUNK_BYTES = 1 << 20;
 
 const notFound = () => new VivaceError('NOT_FOUND', 'Segment not found or expired', { httpStatus: 404 });
 
@@ -18,7 +21,15 @@ export function spooledRoutes(router: Router, spool: SegmentSpool): void {
   router.get(`${SPOOLED_DOWNLOAD_PREFIX}:id`, async (ctx) => {
     const file = await spool.open(idOf(ctx));
     if (!file) throw notFound();
-    const stream = createReadStream(file.path);
+    if (file.memory) {
+      ctx.set('Content-Type', 'application/octet-stream');
+      ctx.length = file.bytes;
+      // Held in memory (not acknowledged yet): from the rendered buffers themselves.
+      ctx.body = Readable.from(file.memory, { objectMode: false });
+      return;
+    }
+    // Large reads: a segment is megabytes, and each read costs a turn of the loop and a thread-pool trip.
+    const stream = createReadStream(file.path, { highWaterMark: READ_CHUNK_BYTES });
     // Acknowledged (or swept) between the lookup and the read: the same 404.
     await new Promise<void>((resolve, reject) => {
       stream.once('open', () => resolve());

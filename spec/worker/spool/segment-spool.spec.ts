@@ -15,7 +15,7 @@ describe('a worker spool', () => {
   let dir: string;
   let now: number;
   const spoolOf = (options: Partial<ConstructorParameters<typeof SegmentSpool>[0]> = {}) =>
-    new SegmentSpool({ directory: join(dir, 'spool'), key: KEY, nodeId: 'w1', maxBytes: 1 << 20, ttlMs: 60_000, compressionThreshold: 8192, now: () => now, ...options });
+    new SegmentSpool({ directory: join(dir, 'spool'), key: KEY, nodeId: 'w1', maxBytes: 1 << 20, ttlMs: 60_000, compressionThreshold: 8192, memoryBytes: 0, now: () => now, ...options });
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'vivace-spool-'));
     now = Date.UTC(2026, 10, 29);
@@ -86,6 +86,43 @@ describe('a worker spool', () => {
     expect(await spool.write('q1', 'json', rowsText(60), 60)).to.equal(undefined);
     spool.acknowledge(first!.id);
     expect(await spool.write('q1', 'json', rowsText(60), 60)).to.not.equal(undefined);
+  });
+
+  it('holds segments in memory as the rendered buffers themselves until acknowledged, writing the oldest out past memoryBytes', async () => {
+    const spool = spoolOf({ memoryBytes: 9000 });
+    const page = Buffer.from(rowsText(60));
+    const first = (await spool.write('q1', 'json', [page], 60))!;
+    const opened = (await spool.open(first.id))!;
+    // Not joined into a copy: the page's own buffer between the brackets; no file written.
+    expect(opened.memory!.length).to.equal(3);
+    expect(opened.memory![1]).to.equal(page);
+    expect(Buffer.concat(opened.memory!).toString()).to.equal(`[${page}]`);
+    expect(existsSync(opened.path)).to.equal(false);
+    expect(spool.memory).to.equal(page.length + 2);
+    // Acknowledged: gone from memory, and no file to remove.
+    spool.acknowledge(first.id);
+    expect(spool.memory).to.equal(0);
+    // Compressed segments are held as their one compressed buffer; past the budget the oldest is written out.
+    const b = (await spool.write('q1', 'json', [Buffer.from(rowsText(100))], 100))!;
+    const a = (await spool.write('q1', 'json+zstd', [Buffer.from(rowsText(200))], 200))!;
+    const c = (await spool.write('q1', 'json', [Buffer.from(rowsText(100))], 100))!;
+    await spool.settled();
+    const spilled = (await spool.open(b.id))!;
+    expect(spilled.memory).to.equal(undefined);
+    expect(readFileSync(spilled.path).toString()).to.equal(`[${rowsText(100)}]`);
+    expect((await spool.open(a.id))!.memory).to.have.length(1);
+    expect((await spool.open(c.id))!.memory).to.have.length(3);
+    expect(spool.memory).to.equal(a.segmentSize + c.segmentSize);
+    expect(spool.memory).to.be.at.most(9000);
+    // Cancelled: memory and files go; a segment above the budget is written at once and never held.
+    expect(spool.dropQuery('q1')).to.equal(3);
+    expect(spool.memory).to.equal(0);
+    await spool.settled();
+    expect(readdirSync(join(dir, 'spool'))).to.deep.equal([]);
+    const big = (await spool.write('q2', 'json', [Buffer.from(rowsText(300))], 300))!;
+    const bigOpened = (await spool.open(big.id))!;
+    expect(bigOpened.memory).to.equal(undefined);
+    expect(readFileSync(bigOpened.path).toString()).to.equal(`[${rowsText(300)}]`);
   });
 
   it("a task's first rows go inline within the inlining limits, the rest to the spool, each page once", async () => {
