@@ -1,0 +1,87 @@
+// A memory table joined with tpch tiny lineitem on `vivace serve --workers 2` as real processes: the
+// memory table is read once, whole, in a fragment pinned to worker-0 (the memory catalog's holder), its
+// output BROADCAST; lineitem is read over its splits on both workers; the root runs where the memory
+// catalog is (it plans the user's statement there). The answer equals one task's (the same statement with
+// the memory table's rows inlined, in DuckDB in process); /v1/query/{id} shows the stages and their tasks
+// on both workers. Access rules still hold: a user the rules deny the memory table is refused, and sees
+// no rows of it.
+import { expect } from 'chai';
+import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
+import { defaultConfig } from '../../lib/config.js';
+import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
+import { request, runStatement } from '../support/http.js';
+import { validateResponse } from '../support/schema-validator.js';
+import { runOn, session } from '../cluster/cluster-harness.js';
+import { expectSameRows } from '../cluster/same-rows.js';
+import { healthy, stopTpchCluster, type TpchCluster } from './cluster-nodes.js';
+
+const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
+const ALICE = { 'X-Trino-User': 'alice' };
+const BOB = { 'X-Trino-User': 'bob' };
+
+const PRIO = 'SELECT n, CASE WHEN n % 2 = 0 THEN \'even\' ELSE \'odd\' END AS label FROM (VALUES 1, 2, 3, 4) AS t(n)';
+const JOIN = `SELECT p.label, count(*) AS lines, sum(l.quantity) AS qty FROM memory.default.prio p JOIN tpch.tiny.lineitem l ON l.linenumber = p.n
+  WHERE l.shipdate < DATE '1995-01-01' GROUP BY p.label ORDER BY 1`;
+
+interface StageJson { stageId: string; nodes: number; subStages: StageJson[]; tasks?: { taskStatus: { nodeId: string; state: string } }[] }
+
+describe('e2e: a memory table joined with tpch splits, the memory side gathered from its worker', function () {
+  this.timeout(240_000);
+  const started: Partial<TpchCluster> = {};
+  let cluster: ClusterProcess;
+  let local: DuckDbEngine;
+
+  before(async function () {
+    if (!existsSync(join(SHARED_TPCH, 'tiny', 'manifest.json'))) this.skip();
+    // startTpchCluster's cluster with access rules: bob may not read memory's tables.
+    const dir = mkdtempSync(join(tmpdir(), 'vivace-e2e-held-'));
+    started.dir = dir;
+    symlinkSync(SHARED_TPCH, join(dir, 'tpch'));
+    const rules = join(dir, 'rules.json');
+    writeFileSync(rules, JSON.stringify({
+      tables: [{ user: 'bob', catalog: 'memory', privileges: [] }, { privileges: ['SELECT', 'INSERT', 'DELETE', 'UPDATE', 'OWNERSHIP'] }],
+      system_information: [{ allow: ['read', 'write'] }],
+    }));
+    started.cluster = await startClusterProcess({
+      workers: 2, dataDirectory: dir, captureOutput: true,
+      properties: { 'shutdown.grace-period': '1s', 'internal-communication.shared-secret': 'held-tables-e2e-secret', 'vivace.distributed-tpch-min-rows': '0', 'security.config-file': rules },
+    });
+    started.local = await createDuckDbEngine({ tempDirectory: join(dir, 'local'), threads: 1, tpch: { directory: SHARED_TPCH, log: () => {} } });
+    ({ cluster, local } = started as TpchCluster);
+    await until('two workers listen and are not failed', 60_000, () => healthy(cluster), 50);
+    const created = await runStatement(cluster.url, `CREATE TABLE memory.default.prio AS ${PRIO}`, ALICE);
+    expect(created.final.stats.state, JSON.stringify(created.final.error)).to.equal('FINISHED');
+  });
+  after(() => stopTpchCluster(started));
+
+  it('answers as one task, in stages with tasks on both workers, the memory fragment on the memory worker', async () => {
+    const result = await runStatement(cluster.url, JOIN, ALICE);
+    expect(result.final.stats.state, JSON.stringify(result.final.error)).to.equal('FINISHED');
+    const inlined = JOIN.replace('memory.default.prio p', `(${PRIO}) AS p`);
+    expectSameRows(result.rows, (await runOn(local, inlined, session({}))).rows, 'the fragments vs one task');
+    expect(result.rows).to.have.length(2);
+    const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: ALICE });
+    expect(info.status).to.equal(200);
+    validateResponse('query-info', info.body);
+    const root = info.body.outputStage as StageJson;
+    expect(root.subStages).to.have.length(2);
+    const nodesOf = (s: StageJson) => [...new Set((s.tasks ?? []).map((t) => t.taskStatus.nodeId))].sort();
+    const [pinned, scan] = [...root.subStages].sort((a, b) => (a.tasks?.length ?? 0) - (b.tasks?.length ?? 0));
+    expect(nodesOf(pinned!)).to.deep.equal(['worker-0']);
+    expect(nodesOf(scan!)).to.deep.equal([...cluster.workerUrls.keys()].sort());
+    for (const stage of [pinned!, scan!]) expect(stage.tasks?.every((t) => t.taskStatus.state === 'FINISHED'), `stage ${stage.stageId}`).to.equal(true);
+  });
+
+  it('keeps INSERT ... SELECT over the join on one task, and refuses the memory table to a user the rules deny it', async () => {
+    const inserted = await runStatement(cluster.url, 'INSERT INTO memory.default.prio SELECT n + 4, label FROM memory.default.prio p JOIN tpch.tiny.region r ON r.regionkey = p.n', ALICE);
+    expect(inserted.final.stats.state, JSON.stringify(inserted.final.error)).to.equal('FINISHED');
+    expect(inserted.rows).to.deep.equal([[4]]);
+    const denied = await runStatement(cluster.url, JOIN, BOB);
+    expect(denied.final.stats.state).to.equal('FAILED');
+    expect(denied.final.error.errorName).to.equal('PERMISSION_DENIED');
+    expect(denied.rows).to.deep.equal([]);
+  });
+});
