@@ -4,7 +4,7 @@
 // catalog is (it plans the user's statement there). The answer equals one task's (the same statement with
 // the memory table's rows inlined, in DuckDB in process); /v1/query/{id} shows the stages and their tasks
 // on both workers. Access rules still hold: a user the rules deny the memory table is refused, and sees
-// no rows of it.
+// no rows of it, nor the other user's query in /v1/query.
 import { expect } from 'chai';
 import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +43,9 @@ describe('e2e: a memory table joined with tpch splits, the memory side gathered 
     const rules = join(dir, 'rules.json');
     writeFileSync(rules, JSON.stringify({
       tables: [{ user: 'bob', catalog: 'memory', privileges: [] }, { privileges: ['SELECT', 'INSERT', 'DELETE', 'UPDATE', 'OWNERSHIP'] }],
-      system_information: [{ allow: ['read', 'write'] }],
+      system_information: [{ user: 'alice', allow: ['read', 'write'] }],
+      // Everyone runs queries and sees only their own (Trino's query rules: `view` not given).
+      queries: [{ allow: ['execute'] }],
     }));
     started.cluster = await startClusterProcess({
       workers: 2, dataDirectory: dir, captureOutput: true,
@@ -72,6 +74,12 @@ describe('e2e: a memory table joined with tpch splits, the memory side gathered 
     const [pinned, scan] = [...root.subStages].sort((a, b) => (a.tasks?.length ?? 0) - (b.tasks?.length ?? 0));
     expect(nodesOf(pinned!)).to.deep.equal(['worker-0']);
     expect(nodesOf(scan!)).to.deep.equal([...cluster.workerUrls.keys()].sort());
+    // Under another user's session the query (its stages, tasks and text) is not there to see.
+    const other = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: BOB });
+    expect(other.status).to.equal(403);
+    const listed = await request('GET', `${cluster.url}/v1/query`, { headers: BOB });
+    expect(listed.status).to.equal(200);
+    expect((listed.body as { queryId: string }[]).map((q) => q.queryId)).to.not.include(result.final.id);
     for (const stage of [pinned!, scan!]) expect(stage.tasks?.every((t) => t.taskStatus.state === 'FINISHED'), `stage ${stage.stageId}`).to.equal(true);
   });
 
