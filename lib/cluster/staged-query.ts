@@ -524,7 +524,8 @@ export class FragmentScheduler {
   /** The early root's moment: every task of the root's one source but one ended, that one running planned. */
   private oneLeftOf(root: PlanFragment, outputs: Promise<FragmentInput[]>): LeafRound['oneLeft'] {
     const [source, ...more] = root.sources;
-    if (!source || more.length > 0) return Promise.resolve(undefined);
+    // A plan reading a held catalog has its root on the holder, not beside a leaf.
+    if (!source || more.length > 0 || this.staged.plan.choices.held !== undefined) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       let settled = false;
       const answer = (value: Awaited<LeafRound['oneLeft']>) => {

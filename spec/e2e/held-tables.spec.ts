@@ -1,4 +1,4 @@
-// A memory table joined with tpch tiny lineitem on `vivace serve --workers 2` as real processes: the
+// A memory table joined with tpch tiny lineitem (and with a lake copy of it) on `vivace serve --workers 2` as real processes: the
 // memory table is read once, whole, in a fragment pinned to worker-0 (the memory catalog's holder), its
 // output BROADCAST; lineitem is read over its splits on both workers; the root runs where the memory
 // catalog is (it plans the user's statement there). The answer equals one task's (the same statement with
@@ -6,7 +6,7 @@
 // on both workers. Access rules still hold: a user the rules deny the memory table is refused, and sees
 // no rows of it, nor the other user's query in /v1/query.
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
@@ -25,6 +25,8 @@ const BOB = { 'X-Trino-User': 'bob' };
 const PRIO = 'SELECT n, CASE WHEN n % 2 = 0 THEN \'even\' ELSE \'odd\' END AS label FROM (VALUES 1, 2, 3, 4) AS t(n)';
 const JOIN = `SELECT p.label, count(*) AS lines, sum(l.quantity) AS qty FROM memory.default.prio p JOIN tpch.tiny.lineitem l ON l.linenumber = p.n
   WHERE l.shipdate < DATE '1995-01-01' GROUP BY p.label ORDER BY 1`;
+
+const LAKE_ITEMS = 'CREATE TABLE lake.s.items WITH (partitioned_by = ARRAY[\'month\']) AS SELECT linenumber, quantity, month(shipdate) AS month FROM tpch.tiny.lineitem';
 
 interface StageJson { stageId: string; nodes: number; subStages: StageJson[]; tasks?: { taskStatus: { nodeId: string; state: string } }[] }
 
@@ -47,23 +49,35 @@ describe('e2e: a memory table joined with tpch splits, the memory side gathered 
       // Everyone runs queries and sees only their own (Trino's query rules: `view` not given).
       queries: [{ allow: ['execute'] }],
     }));
+    // Catalogs from files: tpch, memory, and a lake whose table splits by its partitions' files.
+    const catalogs = join(dir, 'catalog');
+    mkdirSync(catalogs);
+    mkdirSync(join(dir, 'lake'));
+    writeFileSync(join(catalogs, 'tpch.properties'), 'connector.name=tpch\n');
+    writeFileSync(join(catalogs, 'memory.properties'), 'connector.name=memory\n');
+    writeFileSync(join(catalogs, 'lake.properties'), `connector.name=hive\nhive.metastore=file\nhive.metastore.catalog.dir=local:///\nfs.native-local.enabled=true\nlocal.location=${join(dir, 'lake')}\n`);
     started.cluster = await startClusterProcess({
       workers: 2, dataDirectory: dir, captureOutput: true,
-      properties: { 'shutdown.grace-period': '1s', 'internal-communication.shared-secret': 'held-tables-e2e-secret', 'vivace.distributed-tpch-min-rows': '0', 'security.config-file': rules },
+      properties: {
+        'shutdown.grace-period': '1s', 'internal-communication.shared-secret': 'held-tables-e2e-secret', 'security.config-file': rules,
+        'vivace.distributed-tpch-min-rows': '0', 'vivace.distributed-lake-min-bytes': '1B', 'catalog.config-dir': catalogs,
+      },
     });
     started.local = await createDuckDbEngine({ tempDirectory: join(dir, 'local'), threads: 1, tpch: { directory: SHARED_TPCH, log: () => {} } });
     ({ cluster, local } = started as TpchCluster);
     await until('two workers listen and are not failed', 60_000, () => healthy(cluster), 50);
-    const created = await runStatement(cluster.url, `CREATE TABLE memory.default.prio AS ${PRIO}`, ALICE);
-    expect(created.final.stats.state, JSON.stringify(created.final.error)).to.equal('FINISHED');
+    for (const sql of [`CREATE TABLE memory.default.prio AS ${PRIO}`, 'CREATE SCHEMA lake.s', LAKE_ITEMS]) {
+      const created = await runStatement(cluster.url, sql, ALICE);
+      expect(created.final.stats.state, `${sql}: ${JSON.stringify(created.final.error)}`).to.equal('FINISHED');
+    }
   });
   after(() => stopTpchCluster(started));
 
-  it('answers as one task, in stages with tasks on both workers, the memory fragment on the memory worker', async () => {
-    const result = await runStatement(cluster.url, JOIN, ALICE);
+  /** Runs `sql` as alice: its rows equal one task's over `reference`, its memory stage on worker-0 and its scan's on both workers. */
+  const staged = async (sql: string, reference: string) => {
+    const result = await runStatement(cluster.url, sql, ALICE);
     expect(result.final.stats.state, JSON.stringify(result.final.error)).to.equal('FINISHED');
-    const inlined = JOIN.replace('memory.default.prio p', `(${PRIO}) AS p`);
-    expectSameRows(result.rows, (await runOn(local, inlined, session({}))).rows, 'the fragments vs one task');
+    expectSameRows(result.rows, (await runOn(local, reference, session({}))).rows, 'the fragments vs one task');
     expect(result.rows).to.have.length(2);
     const info = await request('GET', `${cluster.url}/v1/query/${result.final.id as string}`, { headers: ALICE });
     expect(info.status).to.equal(200);
@@ -81,6 +95,15 @@ describe('e2e: a memory table joined with tpch splits, the memory side gathered 
     expect(listed.status).to.equal(200);
     expect((listed.body as { queryId: string }[]).map((q) => q.queryId)).to.not.include(result.final.id);
     for (const stage of [pinned!, scan!]) expect(stage.tasks?.every((t) => t.taskStatus.state === 'FINISHED'), `stage ${stage.stageId}`).to.equal(true);
+  };
+
+  it('answers as one task, in stages with tasks on both workers, the memory fragment on the memory worker', async () => {
+    await staged(JOIN, JOIN.replace('memory.default.prio p', `(${PRIO}) AS p`));
+  });
+
+  it('does the same with a lake table, its partitions\' files split over both workers', async () => {
+    const lake = `SELECT p.label, count(*) AS lines, sum(i.quantity) AS qty FROM lake.s.items i JOIN memory.default.prio p ON i.linenumber = p.n WHERE i.month < 7 GROUP BY p.label ORDER BY 1`;
+    await staged(lake, `SELECT p.label, count(*) AS lines, sum(l.quantity) AS qty FROM tpch.tiny.lineitem l JOIN (${PRIO}) AS p ON l.linenumber = p.n WHERE month(l.shipdate) < 7 GROUP BY p.label ORDER BY 1`);
   });
 
   it('keeps INSERT ... SELECT over the join on one task, and refuses the memory table to a user the rules deny it', async () => {
