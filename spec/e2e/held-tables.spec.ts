@@ -4,7 +4,7 @@
 // catalog is (it plans the user's statement there). The answer equals one task's (the same statement with
 // the memory table's rows inlined, in DuckDB in process); /v1/query/{id} shows the stages and their tasks
 // on both workers. Access rules still hold: a user the rules deny the memory table is refused, and sees
-// no rows of it, nor the other user's query in /v1/query.
+// no rows of it, nor the other user's query in /v1/query; a user with a column mask on it runs one task.
 import { expect } from 'chai';
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +44,11 @@ describe('e2e: a memory table joined with tpch splits, the memory side gathered 
     symlinkSync(SHARED_TPCH, join(dir, 'tpch'));
     const rules = join(dir, 'rules.json');
     writeFileSync(rules, JSON.stringify({
-      tables: [{ user: 'bob', catalog: 'memory', privileges: [] }, { privileges: ['SELECT', 'INSERT', 'DELETE', 'UPDATE', 'OWNERSHIP'] }],
+      tables: [
+        { user: 'bob', catalog: 'memory', privileges: [] },
+        { user: 'carol', catalog: 'memory', table: 'prio', privileges: ['SELECT'], columns: [{ name: 'label', mask: '\'masked\'' }] },
+        { privileges: ['SELECT', 'INSERT', 'DELETE', 'UPDATE', 'OWNERSHIP'] },
+      ],
       system_information: [{ user: 'alice', allow: ['read', 'write'] }],
       // Everyone runs queries and sees only their own (Trino's query rules: `view` not given).
       queries: [{ allow: ['execute'] }],
@@ -106,7 +110,7 @@ describe('e2e: a memory table joined with tpch splits, the memory side gathered 
     await staged(lake, `SELECT p.label, count(*) AS lines, sum(l.quantity) AS qty FROM tpch.tiny.lineitem l JOIN (${PRIO}) AS p ON l.linenumber = p.n WHERE month(l.shipdate) < 7 GROUP BY p.label ORDER BY 1`);
   });
 
-  it('keeps INSERT ... SELECT over the join on one task, and refuses the memory table to a user the rules deny it', async () => {
+  it('keeps INSERT ... SELECT over the join on one task, and refuses the memory table to a user the rules deny it, one task for a masked reader', async () => {
     const inserted = await runStatement(cluster.url, 'INSERT INTO memory.default.prio SELECT n + 4, label FROM memory.default.prio p JOIN tpch.tiny.region r ON r.regionkey = p.n', ALICE);
     expect(inserted.final.stats.state, JSON.stringify(inserted.final.error)).to.equal('FINISHED');
     expect(inserted.rows).to.deep.equal([[4]]);
@@ -114,5 +118,10 @@ describe('e2e: a memory table joined with tpch splits, the memory side gathered 
     expect(denied.final.stats.state).to.equal('FAILED');
     expect(denied.final.error.errorName).to.equal('PERMISSION_DENIED');
     expect(denied.rows).to.deep.equal([]);
+    // A user who reads it through a column mask runs the query as one task, where the mask applies.
+    const masked = await runStatement(cluster.url, JOIN, { 'X-Trino-User': 'carol' });
+    expect(masked.final.stats.state, JSON.stringify(masked.final.error)).to.equal('FINISHED');
+    expect(masked.rows.map((r) => r[0])).to.deep.equal(['masked']);
+    expect((masked.final.stats.rootStage as StageJson).subStages).to.deep.equal([]);
   });
 });
