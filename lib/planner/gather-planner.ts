@@ -145,17 +145,29 @@ function pushedConjuncts(statement: Statement, read: readonly { node: Table; tab
   const pushed = new Map<Table, Expression[]>();
   walk(statement, (n) => {
     if (n.type !== 'QuerySpecification' || !n.from || !n.where) return;
-    const tables: Table[] = [];
-    if (!innerTables(n.from, tables)) return;
+    const all: Table[] = [];
+    if (!innerTables(n.from, all)) return;
     const relations: PlanRelation[] = [];
-    for (const node of tables) {
+    const tables: Table[] = [];
+    // Held tables' names: their columns are not known here, so only a conjunct whose every column is
+    // qualified by another table's name goes down (an unqualified one might be the held table's).
+    const heldNames = new Set<string>();
+    for (const node of all) {
       const r = read.find((x) => x.node === node);
-      // A held table's columns are not known here: nothing of its query specification's WHERE goes down.
-      if (!r || !layouts.has(keyOf(r.table))) return;
-      relations.push({ index: relations.length, table: r.table, name: r.name, layout: layouts.get(keyOf(r.table))! });
+      if (!r) return;
+      const layout = layouts.get(keyOf(r.table));
+      if (!layout) {
+        heldNames.add(r.name);
+        continue;
+      }
+      relations.push({ index: relations.length, table: r.table, name: r.name, layout });
+      tables.push(node);
     }
+    if (relations.some((r) => heldNames.has(r.name))) return;
     const scope = new ColumnScope(relations);
+    const names = new Set(relations.map((r) => r.name));
     for (const c of andTerms(n.where)) {
+      if (heldNames.size > 0 && !qualifiedOnly(c, names)) continue;
       const resolved = scope.resolve(c);
       if (!resolved || resolved.relations.size !== 1) continue;
       const node = tables[[...resolved.relations][0]!]!;
@@ -163,6 +175,28 @@ function pushedConjuncts(statement: Statement, read: readonly { node: Table; tab
     }
   });
   return pushed;
+}
+
+/** Nodes whose Identifier names no column. */
+const NAMES_OF_NO_COLUMN: ReadonlySet<string> = new Set(['QualifiedName', 'GenericLiteral', 'GenericDataType', 'RowField']);
+
+/**
+ * Whether every column `expression` reads is qualified by one of `names` (no subquery, no unqualified
+ * name): function, literal and type names are the only other names it may hold.
+ */
+function qualifiedOnly(expression: Expression, names: ReadonlySet<string>): boolean {
+  let ok = true;
+  walk(expression, (n, parent) => {
+    if (n.type === 'Query') ok = false;
+    else if (n.type === 'Identifier') {
+      const qualifier = parent?.type === 'DereferenceExpression' && parent.base === n && names.has(fold(n.value));
+      const field = parent?.type === 'DereferenceExpression' && parent.field === n && parent.base.type === 'Identifier' && names.has(fold(parent.base.value));
+      // Names that are no column: a function's, a literal's or a type's.
+      if (!qualifier && !field && !NAMES_OF_NO_COLUMN.has(parent?.type ?? '')) ok = false;
+    }
+    return ok;
+  });
+  return ok;
 }
 
 /** The tables of a FROM of inner joins (their ON conditions stay where they are), or false for any other FROM. */
