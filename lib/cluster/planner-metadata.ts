@@ -10,5 +10,7 @@ export function plannerMetadataOf(connectors: Pick<Connectors, 'of'>, listings?:
       const connector = connectors.of(table.catalog);
       return connector?.shared ? connector.tableLayout?.(table, listings) : undefined;
     },
+    // The memory catalog: one worker holds it (statement-route.ts sends its statements there).
+    held: (table) => connectors.of(table.catalog)?.connector === 'memory',
   };
 }

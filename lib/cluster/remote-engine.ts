@@ -174,14 +174,17 @@ export class RemoteEngine implements Engine {
       deleteTask: (client, taskId) => this.deleteTask(client, taskId),
       workTimeoutMs: this.settings.workTimeoutMs,
       planRoot: (request, attempt, rootAbort) => this.planAnywhere(request, rootAbort, (retry) => `${request.queryId}.0.0.${attempt + retry}`, 'root plan'),
+      // The memory catalog, the one catalog a worker holds alone (planner-metadata.ts held).
+      holderOf: () => this.options.workers().find((w) => w.memory && w.alive),
       planRootOn: (node, request, taskId, rootAbort) => {
         const client = this.clientFor({ ...node, memory: false, alive: true });
         return this.planOn(client, request, 0, rootAbort, taskId).catch((err: unknown) => Promise.reject(remoteError(err, client, 'root plan')));
       },
     };
     const id = queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`;
-    // A statement sent while the local workers start waits for one, as a single task does.
-    await this.pickOnceReady('any', abort);
+    // A statement sent while the local workers start waits for one, as a single task does (for the
+    // memory catalog's worker when a fragment or the root is pinned to it).
+    await this.pickOnceReady(staged.plan.choices.held?.length ? 'memory' : 'any', abort);
     // The leaves start now; the statement's columns and its own errors come from their plans.
     const targetBytes = sizesPages(session) ? {} : { targetBytes: this.settings.firstBatchBytes };
     return planStaged(host, { queryId: id, sql, session, ...targetBytes }, staged, taskError, abort);

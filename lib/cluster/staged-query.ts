@@ -40,6 +40,11 @@ export interface StageHost {
   /** Plans the root task as `taskId` on that worker (the early root, beside the last running leaf). */
   planRootOn?(node: { nodeId: string; uri: string }, request: TaskPlanRequest, taskId: string, abort?: PlanAbort): Promise<Plan>;
   readonly workTimeoutMs: number;
+  /**
+   * The alive worker holding a catalog one worker holds (memory), where a fragment pinned to it runs
+   * (PlanFragment.holder) and the root of a plan with such a fragment; undefined when it is not alive.
+   */
+  holderOf?(catalog: string): Node | undefined;
 }
 
 /** Figures of a non-root stage (a fragment), for the query's stats (outputRows: the rows it exchanged). */
@@ -271,7 +276,7 @@ export class FragmentScheduler {
       slots = Array.from({ length: n }, (_, b) => slot(b, alive[b % alive.length]!, { bucket: b }));
       splitCount = n;
     } else {
-      slots = [slot(0, this.singleNode(fragment, alive), {})];
+      slots = [slot(0, fragment.holder === undefined ? this.singleNode(fragment, alive) : this.holderNode(fragment.holder, fragment.id), {})];
       splitCount = 1;
     }
     for (const s of slots) this.load.set(s.node.nodeId, (this.load.get(s.node.nodeId) ?? 0) + 1);
@@ -311,6 +316,16 @@ export class FragmentScheduler {
     let best: Node | undefined;
     for (const node of ordered) if ((producers.get(node.nodeId) ?? 0) > (best ? producers.get(best.nodeId) ?? 0 : 0)) best = node;
     return best ?? ordered[0]!;
+  }
+
+  /**
+   * The worker holding `catalog` (a pinned fragment's, or the root's of a plan reading a held table):
+   * it alone reads that catalog's tables, so a task there lost with it has nowhere else to run.
+   */
+  private holderNode(catalog: string, fragmentId: number): Node {
+    const node = this.host.holderOf?.(catalog);
+    if (!node || this.suspects.has(node.nodeId)) throw new VivaceError('NO_NODES_AVAILABLE', `The worker holding catalog ${catalog} is not available to run fragment ${fragmentId} of query ${this.request.queryId}`);
+    return node;
   }
 
   /** Resolves once a fragment's tasks are placed (their workers known). */
@@ -408,7 +423,9 @@ export class FragmentScheduler {
         const task: TaskPlanRequest = { queryId: this.request.queryId, sql: this.request.sql, session: this.request.session, execute: true, stage: this.stageOf(slot) };
         const started = Date.now();
         stageTrace('c.post', taskId);
-        this.answerColumns?.(await postProducerTask(this.host, client, taskId, task, signal, this.taskError));
+        const columns = await postProducerTask(this.host, client, taskId, task, signal, this.taskError);
+        // A plan reading a held catalog: the statement's columns are the holder's (planner-metadata.ts held).
+        if (this.staged.plan.choices.held === undefined || slot.fragment.holder !== undefined) this.answerColumns?.(columns);
         slot.running = { ...node, taskId };
         stageTrace('c.planned', taskId);
         this.notify();
@@ -448,7 +465,9 @@ export class FragmentScheduler {
         await Promise.all(lost.map((p) => this.rerun(p)));
         const alive = this.alive();
         const stillThere = alive.some((w) => w.nodeId === node.nodeId);
-        const next = lost.length > 0 && stillThere ? node : alive.find((w) => !slot.tried.has(w.nodeId)) ?? alive.find((w) => w.nodeId !== node.nodeId);
+        const holder = slot.fragment.holder;
+        const next = holder !== undefined ? (stillThere ? this.host.holderOf?.(holder) : undefined)
+          : lost.length > 0 && stillThere ? node : alive.find((w) => !slot.tried.has(w.nodeId)) ?? alive.find((w) => w.nodeId !== node.nodeId);
         if (!next || slot.attempt >= MAX_ATTEMPTS) {
           throw new VivaceError('NO_NODES_AVAILABLE', `No worker left to run task ${slot.partition} of fragment ${slot.fragment.id} of query ${this.request.queryId}: ${err instanceof Error ? err.message : String(err)}`);
         }
@@ -492,7 +511,9 @@ export class FragmentScheduler {
       stats.runningSplits += producer.splits?.length ?? 1;
       producer.output = undefined;
       const alive = this.alive();
-      const next = alive.find((w) => !producer.tried.has(w.nodeId)) ?? alive[0];
+      const holder = producer.fragment.holder;
+      // A pinned producer's output lost with its worker: the held tables went with it.
+      const next = holder !== undefined ? alive.find((w) => w.nodeId === this.host.holderOf?.(holder)?.nodeId) : alive.find((w) => !producer.tried.has(w.nodeId)) ?? alive[0];
       if (!next) return Promise.reject(new VivaceError('NO_NODES_AVAILABLE', `No worker left to run fragment ${producer.fragment.id} of query ${this.request.queryId} again`));
       producer.node = next;
       producer.rerun = this.runSlot(producer).finally(() => (producer.rerun = undefined));
@@ -503,7 +524,8 @@ export class FragmentScheduler {
   /** The early root's moment: every task of the root's one source but one ended, that one running planned. */
   private oneLeftOf(root: PlanFragment, outputs: Promise<FragmentInput[]>): LeafRound['oneLeft'] {
     const [source, ...more] = root.sources;
-    if (!source || more.length > 0) return Promise.resolve(undefined);
+    // A plan reading a held catalog has its root on the holder, not beside a leaf.
+    if (!source || more.length > 0 || this.staged.plan.choices.held !== undefined) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       let settled = false;
       const answer = (value: Awaited<LeafRound['oneLeft']>) => {
@@ -555,11 +577,16 @@ export class FragmentScheduler {
       }
       try {
         stageTrace('c.post', `${this.request.queryId}.0.0.${rootAttempt(k)}`);
-        const plan = await this.host.planRoot({
+        const request: TaskPlanRequest = {
           queryId: this.request.queryId, sql: this.request.sql, session: this.request.session, execute: true, inlineFirstPage: true,
           ...(this.request.targetBytes === undefined ? {} : { targetBytes: this.request.targetBytes }),
           stage: { kind: 'fragment', fragmentId: 0, inputs, choices: this.staged.plan.choices },
-        }, rootAttempt(k), abort);
+        };
+        // A plan reading a held table (memory): its root plans the user's statement where that catalog is.
+        const held = this.staged.plan.choices.held?.[0];
+        const plan = held !== undefined && this.host.planRootOn
+          ? await this.host.planRootOn(this.holderNode(held, 0), request, `${this.request.queryId}.0.0.${rootAttempt(k)}`, abort)
+          : await this.host.planRoot(request, rootAttempt(k), abort);
         stageTrace('c.planned', `${this.request.queryId}.0.0.${rootAttempt(k)}`);
         // The root pulled its inputs while it planned: the producers are done with.
         this.dropAll();

@@ -46,6 +46,11 @@ export interface PlanFragment {
   sql: string;
   /** The names of its output columns, in order (HASH keys name some of them). */
   columns: readonly string[];
+  /**
+   * The catalog whose one worker holds its tables (memory): this SINGLE fragment's task runs on that
+   * worker, which alone reads them (PlanChoices.held). Absent: any worker.
+   */
+  holder?: string;
 }
 
 /** Choices the coordinator made from statistics, which a worker is given to derive the same plan. */
@@ -67,6 +72,11 @@ export interface PlanChoices {
   derived?: readonly PlanChoices[];
   /** A set operation's branches in the query's order (union-stages.ts); the union's own order, joins and split are then empty. */
   branches?: readonly BranchChoices[];
+  /**
+   * The catalogs one worker holds (memory) whose tables a gathered plan reads whole in a fragment pinned
+   * to that worker (gather-planner.ts): a worker's own catalogs need not hold them, so it is told.
+   */
+  held?: readonly string[];
 }
 
 /**

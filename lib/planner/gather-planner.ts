@@ -33,7 +33,9 @@ const REFUSED: ReadonlySet<string> = new Set(['Parameter', 'TableFunctionInvocat
 
 /**
  * The gathered plan of `statement`, or undefined when it reads no table that splits, names a table
- * outside the metadata (memory, system, a view, a CTE is fine), or uses `TABLE t` as a query.
+ * outside the metadata (system, a view; a CTE is fine), or uses `TABLE t` as a query. A table of a
+ * catalog one worker holds (metadata.held: memory) is read whole in a SINGLE fragment pinned to that
+ * worker (`holder`), its output BROADCAST to its consumer: the small side gathered beside the splits.
  * With `given` (a worker), its split flags decide which tables are read over splits.
  */
 export function planGathered(statement: Statement, session: PlannerSession, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan | undefined {
@@ -65,9 +67,11 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
   // CTE names are collected as the walk meets them: a table named like a later CTE is checked again.
   const read = tables.filter((t) => !(partsOf(t.node.name).length === 1 && ctes.has(partsOf(t.node.name)[0]!)));
 
+  // Catalogs one worker holds (memory): their tables are read whole in a fragment pinned to that worker.
+  const held = new Set(given ? (given.held ?? []) : read.filter((r) => metadata.table(r.table) === undefined && metadata.held?.(r.table) === true).map((r) => r.table.catalog));
   const layouts = new Map<string, TableLayout>();
   for (const { table } of read) {
-    if (layouts.has(keyOf(table))) continue;
+    if (layouts.has(keyOf(table)) || held.has(table.catalog)) continue;
     const layout = metadata.table(table);
     if (!layout || layout.columns.length === 0) return undefined;
     layouts.set(keyOf(table), layout);
@@ -77,7 +81,7 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
   const named = namedColumns(statement, read);
 
   // One fragment per table and pushed WHERE (references alike share it).
-  const entries: { key: string; table: ScannedTable; layout: TableLayout; alias: string; where: Expression[]; star: boolean; names: Set<string> }[] = [];
+  const entries: { key: string; table: ScannedTable; layout: TableLayout | undefined; alias: string; where: Expression[]; star: boolean; names: Set<string> }[] = [];
   const entryOf = new Map<Table, number>();
   for (const r of read) {
     const where = pushed.get(r.node) ?? [];
@@ -85,20 +89,23 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
     const star = whole.has(r.node);
     const key = `${keyOf(r.table)}\u0000${alias}\u0000${star}\u0000${where.map((w) => formatSql(w)).join('\u0000')}`;
     let at = entries.findIndex((e) => e.key === key);
-    if (at < 0) at = entries.push({ key, table: r.table, layout: layouts.get(keyOf(r.table))!, alias, where, star, names: new Set() }) - 1;
+    if (at < 0) at = entries.push({ key, table: r.table, layout: layouts.get(keyOf(r.table)), alias, where, star, names: new Set() }) - 1;
     // References alike share a fragment: it keeps what any of them names.
     for (const n of named.get(r.node) ?? []) entries[at]!.names.add(n);
     entryOf.set(r.node, at);
   }
-  const split = given ? given.split : entries.map((e) => e.layout.splits);
-  if (split.length !== entries.length || !split.some((s) => s === true)) return undefined;
+  const split = given ? given.split : entries.map((e) => e.layout?.splits === true);
+  if (split.length !== entries.length || !split.some((s) => s === true) || entries.some((e, i) => !e.layout && split[i])) return undefined;
   // A gathered plan orders and joins nothing, and has no sub-plans or branches.
-  if (given && (given.order.length > 0 || given.joins.length > 0 || Object.keys(given).some((k) => k !== 'order' && k !== 'joins' && k !== 'split'))) return undefined;
+  if (given && (given.order.length > 0 || given.joins.length > 0 || Object.keys(given).some((k) => k !== 'order' && k !== 'joins' && k !== 'split' && k !== 'held'))) return undefined;
 
   const sources: PlanFragment[] = entries.map((e, i) => {
+    // A held table (its catalog on one worker): read whole there, its rows copied to the consumer.
+    if (!e.layout) return { id: i + 1, partitioning: 'SINGLE', holder: e.table.catalog, sources: [], output: { kind: 'BROADCAST' }, sql: `SELECT * FROM ${tableText(e.table)}`, columns: [] };
     // Every column the statement could name of it (namedColumns: a superset).
-    const kept = e.star ? e.layout.columns : e.layout.columns.filter((c) => e.names.has(c.name));
-    const columns = (kept.length > 0 ? kept : e.layout.columns.slice(0, 1)).map((c) => c.name);
+    const layout = e.layout;
+    const kept = e.star ? layout.columns : layout.columns.filter((c) => e.names.has(c.name));
+    const columns = (kept.length > 0 ? kept : layout.columns.slice(0, 1)).map((c) => c.name);
     const where = e.where.length === 0 ? undefined : e.where.length === 1 ? e.where[0]! : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: e.where, location: e.where[0]!.location };
     const from = `${tableText(e.table)}${e.alias ? ` AS ${quoteIdentifier(e.alias)}` : ''}`;
     return {
@@ -125,7 +132,7 @@ export function planGathered(statement: Statement, session: PlannerSession, meta
     return undefined;
   });
   const root: PlanFragment = { id: 0, partitioning: 'SINGLE', sources: sources.map((s) => ({ fragmentId: s.id, table: exchangeTableOf(s.id) })), output: { kind: 'SINGLE' }, sql: formatSql(rootTree), columns: [] };
-  return { fragments: [root, ...sources], choices: { order: [], joins: [], split }, tables: [...new Map(read.map((r) => [keyOf(r.table), r.table])).values()] };
+  return { fragments: [root, ...sources], choices: { order: [], joins: [], split, ...(held.size > 0 ? { held: [...held].sort() } : {}) }, tables: [...new Map(read.map((r) => [keyOf(r.table), r.table])).values()] };
 }
 
 /**
@@ -138,16 +145,29 @@ function pushedConjuncts(statement: Statement, read: readonly { node: Table; tab
   const pushed = new Map<Table, Expression[]>();
   walk(statement, (n) => {
     if (n.type !== 'QuerySpecification' || !n.from || !n.where) return;
-    const tables: Table[] = [];
-    if (!innerTables(n.from, tables)) return;
+    const all: Table[] = [];
+    if (!innerTables(n.from, all)) return;
     const relations: PlanRelation[] = [];
-    for (const node of tables) {
+    const tables: Table[] = [];
+    // Held tables' names: their columns are not known here, so only a conjunct whose every column is
+    // qualified by another table's name goes down (an unqualified one might be the held table's).
+    const heldNames = new Set<string>();
+    for (const node of all) {
       const r = read.find((x) => x.node === node);
       if (!r) return;
-      relations.push({ index: relations.length, table: r.table, name: r.name, layout: layouts.get(keyOf(r.table))! });
+      const layout = layouts.get(keyOf(r.table));
+      if (!layout) {
+        heldNames.add(r.name);
+        continue;
+      }
+      relations.push({ index: relations.length, table: r.table, name: r.name, layout });
+      tables.push(node);
     }
+    if (relations.some((r) => heldNames.has(r.name))) return;
     const scope = new ColumnScope(relations);
+    const names = new Set(relations.map((r) => r.name));
     for (const c of andTerms(n.where)) {
+      if (heldNames.size > 0 && !qualifiedOnly(c, names)) continue;
       const resolved = scope.resolve(c);
       if (!resolved || resolved.relations.size !== 1) continue;
       const node = tables[[...resolved.relations][0]!]!;
@@ -155,6 +175,28 @@ function pushedConjuncts(statement: Statement, read: readonly { node: Table; tab
     }
   });
   return pushed;
+}
+
+/** Nodes whose Identifier names no column. */
+const NAMES_OF_NO_COLUMN: ReadonlySet<string> = new Set(['QualifiedName', 'GenericLiteral', 'GenericDataType', 'RowField']);
+
+/**
+ * Whether every column `expression` reads is qualified by one of `names` (no subquery, no unqualified
+ * name): function, literal and type names are the only other names it may hold.
+ */
+function qualifiedOnly(expression: Expression, names: ReadonlySet<string>): boolean {
+  let ok = true;
+  walk(expression, (n, parent) => {
+    if (n.type === 'Query') ok = false;
+    else if (n.type === 'Identifier') {
+      const qualifier = parent?.type === 'DereferenceExpression' && parent.base === n && names.has(fold(n.value));
+      const field = parent?.type === 'DereferenceExpression' && parent.field === n && parent.base.type === 'Identifier' && names.has(fold(parent.base.value));
+      // Names that are no column: a function's, a literal's or a type's.
+      if (!qualifier && !field && !NAMES_OF_NO_COLUMN.has(parent?.type ?? '')) ok = false;
+    }
+    return ok;
+  });
+  return ok;
 }
 
 /** The tables of a FROM of inner joins (their ON conditions stay where they are), or false for any other FROM. */

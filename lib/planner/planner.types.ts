@@ -10,6 +10,11 @@ export interface PlannerMetadata {
    * memory table held by one worker, a system table, a view, a name that does not resolve).
    */
   table(table: ScannedTable): TableLayout | undefined;
+  /**
+   * Whether one worker holds the table's catalog (memory) and so reads it, whole, for a plan that reads
+   * it beside tables that split (its rows gathered from that worker). Absent: no such catalog.
+   */
+  held?(table: ScannedTable): boolean;
 }
 
 /** The session as the planner reads it (its catalog and schema resolve names; Trino's join properties). */

@@ -51,9 +51,7 @@ async function fragmentsOf(engine: StageEngine, sql: string, session: Session, t
     planCache.set(key!, kept);
     return kept;
   }
-  const user = await engine.plan(sql, session, abort);
-  const columns = user.columns;
-  user.release();
+  const columns = await userColumns(engine, sql, session, task, abort);
   const plan = derive(sql, session, connectors, task.choices);
   if (!plan) throw bad('The statement does not split into fragments');
   // A fragment reads the tables' files as they are: a user with a mask or row filter on one never gets
@@ -68,6 +66,26 @@ async function fragmentsOf(engine: StageEngine, sql: string, session: Session, t
     if (planCache.size > PLAN_CACHE_SIZE) planCache.delete(planCache.keys().next().value!);
   }
   return { plan, columns };
+}
+
+/**
+ * The user's statement planned as a user's: its columns. A plan reading a catalog one worker holds
+ * (choices.held: memory) has tasks on other workers too, which find none of its tables: there the
+ * statement's tables are not found and its columns are none (the coordinator takes the statement's
+ * columns, and its access checks, from the tasks on the holder, which plans it whole: its pinned
+ * fragment and its root).
+ */
+async function userColumns(engine: StageEngine, sql: string, session: Session, task: Pick<FragmentTask, 'choices'>, abort: PlanAbort | undefined): Promise<Plan['columns']> {
+  try {
+    const user = await engine.plan(sql, session, abort);
+    const columns = user.columns;
+    user.release();
+    return columns;
+  } catch (err) {
+    const elsewhere = err instanceof VivaceError && (err.errorName === 'TABLE_NOT_FOUND' || err.errorName === 'SCHEMA_NOT_FOUND');
+    if (elsewhere && (task.choices?.held?.length ?? 0) > 0) return [];
+    throw err;
+  }
 }
 
 /**

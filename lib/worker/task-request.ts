@@ -181,6 +181,9 @@ function fragmentOf(raw: Json): FragmentStage {
   return stage;
 }
 
+/** The longest catalog name a plan's `held` catalogs may have (they are only compared with the statement's). */
+const MAX_CATALOG_NAME = 256;
+
 /**
  * Plan choices checked for shape; the planner checks that they fit the statement (join-order.ts validChoices).
  * Bounded: MAX_FRAGMENTS choices in all (each is a plan of at least one fragment), sub-plans
@@ -189,7 +192,7 @@ function fragmentOf(raw: Json): FragmentStage {
 function choicesOf(raw: unknown, path: string, depth: number, budget: { left: number }, top: boolean): PlanChoices {
   if (--budget.left < 0) throw bad(`stage.choices must hold at most ${MAX_FRAGMENTS} plan choices in all`);
   const choices = isObject(raw) ? raw : {};
-  const { joins, order, split, semis, correlated, derived, branches } = choices;
+  const { joins, order, split, semis, correlated, derived, branches, held } = choices;
   if (!Array.isArray(joins) || joins.length > MAX_FRAGMENTS || !joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED')) throw bad(`${path}.joins must be an array of at most ${MAX_FRAGMENTS} of 'BROADCAST' and 'PARTITIONED'`);
   if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`${path}.order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
   if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`${path}.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
@@ -197,8 +200,10 @@ function choicesOf(raw: unknown, path: string, depth: number, budget: { left: nu
   if (correlated !== undefined && (!Array.isArray(correlated) || correlated.length > MAX_FRAGMENTS || !correlated.every((b) => typeof b === 'boolean'))) throw bad(`${path}.correlated must be an array of at most ${MAX_FRAGMENTS} booleans`);
   if (derived !== undefined && (!Array.isArray(derived) || derived.length > MAX_FRAGMENTS || depth >= MAX_SUB_PLAN_DEPTH)) throw bad(`${path}.derived must be an array of at most ${MAX_FRAGMENTS} plan choices, ${MAX_SUB_PLAN_DEPTH} levels deep`);
   if (branches !== undefined && (!top || !Array.isArray(branches) || branches.length === 0 || branches.length > MAX_FRAGMENTS || !branches.every(isObject))) throw bad(`${path}.branches must be an array of 1 to ${MAX_FRAGMENTS} objects, in the top choices only`);
+  if (held !== undefined && (!Array.isArray(held) || held.length > MAX_FRAGMENTS || !held.every((c) => typeof c === 'string' && c.length > 0 && c.length <= MAX_CATALOG_NAME))) throw bad(`${path}.held must be an array of at most ${MAX_FRAGMENTS} catalog names`);
   return {
     joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[],
+    ...(held === undefined ? {} : { held: held as string[] }),
     ...(semis === undefined ? {} : { semis: semis as (boolean | 'PARTITIONED')[] }),
     ...(correlated === undefined ? {} : { correlated: correlated as boolean[] }),
     ...(derived === undefined ? {} : { derived: (derived as unknown[]).map((d, i) => choicesOf(d, `${path}.derived[${i}]`, depth + 1, budget, false)) }),

@@ -39,11 +39,17 @@ describe('statement plans: the distributed plan of a text in a session', functio
     expect(worker.fragments).to.deep.equal(partitioned.fragments);
   });
 
-  it('runs as before: a statement that is no join, a join in a transaction, memory tables, text that does not parse', () => {
-    for (const sql of ['SELECT 1', 'SELECT count(*) FROM tiny.lineitem', 'SELEC', 'SELECT count(*) FROM memory.default.a x, tiny.lineitem l WHERE x.k = l.orderkey']) {
+  it('runs as before: a statement that is no join, a join in a transaction, memory tables alone, text that does not parse', () => {
+    for (const sql of ['SELECT 1', 'SELECT count(*) FROM tiny.lineitem', 'SELEC', 'SELECT count(*) FROM memory.default.a x, memory.default.b l WHERE x.k = l.orderkey']) {
       expect(distributedPlanFor(sql, session({ catalog: 'tpch' }), metadata), sql).to.equal(undefined);
       expect(distributedPlanFor(sql, session({ catalog: 'tpch' }), metadata), `${sql} again`).to.equal(undefined);
     }
     expect(distributedPlanFor(Q3, session({ catalog: 'tpch', transactionId: 'abc' }), metadata)).to.equal(undefined);
+  });
+
+  it('gathers a memory table beside tpch splits: its fragment pinned to the memory catalog\'s worker, BROADCAST', () => {
+    const plan = distributedPlanFor('SELECT count(*) FROM memory.default.a x, tiny.lineitem l WHERE x.k = l.orderkey', session({ catalog: 'tpch' }), metadata)!;
+    expect(plan.choices).to.deep.equal({ order: [], joins: [], split: [false, true], held: ['memory'] });
+    expect(plan.fragments.filter((f) => f.holder === 'memory').map((f) => [f.partitioning, f.output.kind])).to.deep.equal([['SINGLE', 'BROADCAST']]);
   });
 });

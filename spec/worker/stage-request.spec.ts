@@ -86,6 +86,9 @@ describe('task request: stage', () => {
     const leaf = { kind: 'fragment', fragmentId: 2, splits: [{ file: 'orders/orders-00001.parquet', slice: 0, slices: 1 }], inputs: [], output: { kind: 'SINGLE' } };
     expect(read(leaf).stage).to.deep.equal(leaf);
     expect(read({ kind: 'fragment', fragmentId: 0 }).stage).to.deep.equal({ kind: 'fragment', fragmentId: 0, inputs: [] });
+    // A gathered plan's held catalogs (memory): a worker without them derives the pinned fragment from them.
+    const held = { kind: 'fragment', fragmentId: 0, inputs: [], choices: { order: [], joins: [], split: [false, true], held: ['memory'] } };
+    expect(read(held).stage).to.deep.equal(held);
   });
 
   it('reads a union\'s branches, each with its kind and its planner\'s choices, and a worker derives the coordinator\'s fragments from them', () => {
@@ -120,6 +123,9 @@ describe('task request: stage', () => {
       { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, true], semis: [1] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, true], semis: ['BROADCAST'] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, true], correlated: [true, 0] } },
+      { kind: 'fragment', fragmentId: 1, choices: { order: [], joins: [], split: [false, true], held: 'memory' } },
+      { kind: 'fragment', fragmentId: 1, choices: { order: [], joins: [], split: [false, true], held: [''] } },
+      { kind: 'fragment', fragmentId: 1, choices: { order: [], joins: [], split: [false, true], held: ['x'.repeat(257)] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: [{ order: [0], joins: [], split: [true], correlated: 'yes' }] } },
       // A derived table's choices are checked alike, and nest only so deep.
       { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: [{ order: [0], joins: ['CROSS'], split: [true] }] } },

@@ -1,0 +1,70 @@
+// A query reading a table of a catalog one worker holds (memory) beside tables that split: the gathered
+// plan (gather-planner.ts) reads the held table whole in a SINGLE fragment pinned to its catalog's worker
+// (`holder`), its output BROADCAST, while the tpch side is read over its splits (columns pruned, only
+// conjuncts qualified by its alias pushed down: the held table's columns are not known to the planner); a worker told the
+// coordinator's choices (their `held` catalogs) derives the same fragments without the held catalog.
+import { expect } from 'chai';
+import { parseStatement } from '../../lib/sql/index.js';
+import { planGathered } from '../../lib/planner/gather-planner.js';
+import { distributedPlanFor } from '../../lib/planner/statement-plans.js';
+import type { PlannerMetadata, PlannerSession } from '../../lib/planner/planner.types.js';
+import type { Session } from '../../lib/protocol/types.js';
+import { expectSameRows } from '../cluster/same-rows.js';
+import { rowsOf, runPlan, withTinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
+
+const tiny = tinyMetadata((t) => t === 'lineitem' || t === 'orders');
+const coordinator: PlannerMetadata = { ...tiny, held: (t) => t.catalog === 'memory' };
+const session: PlannerSession = { catalog: 'tpch', schema: 'tiny', joinDistribution: 'AUTOMATIC', maxBroadcastBytes: 100 * 1024 * 1024 };
+
+const JOIN = `SELECT p.label, count(*) AS lines, sum(l.quantity) AS qty FROM memory.s.prio p JOIN lineitem l ON l.linenumber = p.n
+  WHERE l.shipdate < DATE '1995-01-01' GROUP BY p.label ORDER BY 1`;
+
+describe('held tables: a memory table beside tpch splits, gathered from its worker', function () {
+  this.timeout(60_000);
+  const db = withTinyDuckDb(async (c) => {
+    await c.run('CREATE SCHEMA memory.s');
+    await c.run('CREATE TABLE memory.s.prio AS SELECT n, CASE WHEN n % 2 = 0 THEN \'even\' ELSE \'odd\' END AS label FROM range(1, 5) t(n)');
+  });
+
+  it('pins the memory table\'s fragment to its catalog, BROADCAST, and splits lineitem (its columns pruned, its qualified filter pushed down)', async () => {
+    const plan = planGathered(parseStatement(JOIN), session, coordinator)!;
+    expect(plan.choices).to.deep.equal({ order: [], joins: [], split: [false, true], held: ['memory'] });
+    const held = plan.fragments.find((f) => f.holder !== undefined)!;
+    expect(held).to.deep.include({ partitioning: 'SINGLE', holder: 'memory', output: { kind: 'BROADCAST' }, sql: 'SELECT * FROM "memory"."s"."prio"', sources: [] });
+    expect(held.scan).to.equal(undefined);
+    const lineitem = plan.fragments.find((f) => f.scan?.table.table === 'lineitem')!;
+    expect(lineitem.partitioning).to.equal('SOURCE');
+    expect(lineitem.holder).to.equal(undefined);
+    // A conjunct whose columns are all qualified by lineitem's alias goes down (and prunes splits).
+    expect(lineitem.sql).to.equal('SELECT "linenumber", "quantity", "shipdate" FROM "tpch"."tiny"."lineitem" AS "l" WHERE l.shipdate < DATE \'1995-01-01\'');
+    expect(lineitem.scan!.where).to.not.equal(undefined);
+    const root = plan.fragments[0]!;
+    expect(root.sources.map((s) => s.fragmentId).sort()).to.deep.equal([held.id, lineitem.id].sort());
+    expect(root.sql).to.not.include('"memory"');
+    expect(plan.tables.map((t) => `${t.catalog}.${t.schema}.${t.table}`).sort()).to.deep.equal(['memory.s.prio', 'tpch.tiny.lineitem']);
+    const options = { tasks: 3, catalog: 'tpch', schema: 'tiny' };
+    expectSameRows(await runPlan(db(), plan, options), await rowsOf(db(), translate(JOIN, options)), JOIN);
+  });
+
+  it('is the plan distributedPlanFor gives (the join planner leaves a held table), and a worker without the catalog derives it from the choices', () => {
+    const user: Session = { user: 'alice', catalog: 'tpch', schema: 'tiny', properties: {} } as unknown as Session;
+    const planned = distributedPlanFor(JOIN, user, coordinator)!;
+    expect(planned.fragments.some((f) => f.holder === 'memory')).to.equal(true);
+    // A worker's metadata knows nothing of memory (not even that it is held): the choices say it.
+    const derived = distributedPlanFor(JOIN, user, tiny, planned.choices)!;
+    expect(derived.fragments).to.deep.equal(planned.fragments);
+    expect(distributedPlanFor(JOIN, user, tiny)).to.equal(undefined);
+  });
+
+  it('pushes down beside a held table only conjuncts qualified by the other table\'s name, and keeps a query over held tables alone out', async () => {
+    const sql = `SELECT count(*) FROM memory.s.prio p, orders o WHERE n = 1 AND o.orderkey = p.n AND o.orderstatus = 'F' AND length(o.comment) > 40
+      AND orderpriority = '1-URGENT' AND o.totalprice > (SELECT avg(totalprice) FROM orders)`;
+    const plan = planGathered(parseStatement(sql), session, coordinator)!;
+    const orders = plan.fragments.filter((f) => f.scan?.table.table === 'orders').map((f) => f.sql);
+    // An unqualified name might be the held table's; a subquery stays in the root.
+    expect(orders).to.include('SELECT "orderkey", "orderstatus", "totalprice", "orderpriority", "comment" FROM "tpch"."tiny"."orders" AS "o" WHERE o.orderstatus = \'F\' AND length(o.comment) > 40');
+    const options = { tasks: 3, catalog: 'tpch', schema: 'tiny' };
+    expectSameRows(await runPlan(db(), plan, options), await rowsOf(db(), translate(sql, options)), sql);
+    expect(planGathered(parseStatement('SELECT count(*) FROM memory.s.prio p, memory.s.prio q'), session, coordinator)).to.equal(undefined);
+  });
+});
