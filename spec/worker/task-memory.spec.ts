@@ -86,7 +86,8 @@ describe('stage tasks under query.max-memory-per-node (task-memory.ts)', functio
       expect(failure?.errorName).to.equal('EXCEEDED_LOCAL_MEMORY_LIMIT');
       // Trino's DataSize.succinctBytes of the task's limit: 10MB, not DuckDB's 8MB.
       expect(failure?.message).to.match(/^Query exceeded per-node memory limit of 10MB \[/);
-      expect(execution.progress().peakMemoryBytes, 'its peak before it failed').to.be.within(1, small);
+      // Sampled: a task that fails before its first sample reads 0 (the peak test above shows it positive).
+      expect(execution.progress().peakMemoryBytes, 'its peak before it failed').to.be.within(0, small);
       tasks.forget('t-tight');
       expect(tight.engines, 'the engine is idle again, not lost').to.equal(1);
     } finally {
