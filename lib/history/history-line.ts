@@ -19,11 +19,6 @@ import { stagePeakMemory } from '../protocol/query-info.js';
 import { elapsedMillis, planningMillis, queuedMillis, totalCounters } from '../protocol/statement-stats.js';
 import { timeZoneKey } from '../protocol/time-zone-keys.js';
 
-/**
- * A JSON object's members, as JSON.stringify writes them: an undefined member is left out, a number that
- * is not finite is null. Kept as parts joined once (a flat string; appending piece by piece would hold
- * each pending line as a tree of some hundred string pieces until its batch is written).
- */
 /** A string JSON.stringify writes as it is between quotes: no control character, quote, backslash or surrogate. */
 function plainText(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
@@ -33,57 +28,73 @@ function plainText(value: string): boolean {
   return true;
 }
 
-class Members {
+/**
+ * A JSON text written member by member as JSON.stringify writes it (an undefined member is left out, a
+ * number that is not finite is null), its pieces joined once at the end: each byte is copied once, and a
+ * pending line is one flat string (appending piece by piece would hold it as a tree of pieces, joining
+ * each nested object first would copy its bytes once per level).
+ */
+class JsonWriter {
   private readonly parts: string[] = [];
+  /** No member or element yet in the object or array open now. */
+  private first = true;
+
+  private push(head: string, text: string): this {
+    this.parts.push(this.first ? `${head}${text}` : `,${head}${text}`);
+    this.first = false;
+    return this;
+  }
 
   /** A string (escaped as JSON.stringify escapes it); anything else as `any` takes it. */
   str(name: string, value: string | undefined): this {
     if (typeof value !== 'string') return this.any(name, value);
-    this.parts.push(`"${name}":${plainText(value) ? `"${value}"` : JSON.stringify(value)}`);
-    return this;
+    return this.push(`"${name}":`, plainText(value) ? `"${value}"` : JSON.stringify(value));
   }
 
   num(name: string, value: number | undefined): this {
     if (typeof value !== 'number') return this.any(name, value);
-    this.parts.push(`"${name}":${Number.isFinite(value) ? String(value) : 'null'}`);
-    return this;
+    return this.push(`"${name}":`, Number.isFinite(value) ? String(value) : 'null');
   }
 
   bool(name: string, value: boolean | undefined): this {
     if (typeof value !== 'boolean') return this.any(name, value);
-    this.parts.push(`"${name}":${value ? 'true' : 'false'}`);
-    return this;
+    return this.push(`"${name}":`, value ? 'true' : 'false');
   }
 
   /** A string, a number or null (a nullable column of the row). */
   nullable(name: string, value: string | number | null | undefined): this {
-    if (value === null || value === undefined) this.parts.push(`"${name}":null`);
-    else if (typeof value === 'string') this.str(name, value);
-    else this.num(name, value);
-    return this;
+    if (value === null || value === undefined) return this.push(`"${name}":`, 'null');
+    return typeof value === 'string' ? this.str(name, value) : this.num(name, value);
   }
 
   /** A value of no fixed shape, or null. */
   any(name: string, value: unknown): this {
     const json = Array.isArray(value) && value.length === 0 ? '[]' : (JSON.stringify(value) as string | undefined);
-    if (json !== undefined) this.parts.push(`"${name}":${json}`);
+    return json === undefined ? this : this.push(`"${name}":`, json);
+  }
+
+  /** Opens an object (`name` absent: an array's element) or, with `bracket` '[', an array. */
+  open(name?: string, bracket: '{' | '[' = '{'): this {
+    this.push(name === undefined ? '' : `"${name}":`, bracket);
+    this.first = true;
     return this;
   }
 
-  /** Text that is already JSON (an object or array this file wrote). */
-  raw(name: string, json: string): this {
-    this.parts.push(`"${name}":${json}`);
+  /** Closes what open() opened: its parent now holds a member. */
+  close(bracket: '}' | ']' = '}'): this {
+    this.parts.push(bracket);
+    this.first = false;
     return this;
   }
 
-  get object(): string {
-    return `{${this.parts.join(',')}}`;
+  get text(): string {
+    return this.parts.join('');
   }
 }
 
-function sessionJson(view: QueryView): string {
+function writeSession(w: JsonWriter, view: QueryView): void {
   const s = view.session;
-  return new Members()
+  w.open('session')
     .str('user', s.user)
     .str('source', s.source)
     .str('catalog', s.catalog)
@@ -94,12 +105,14 @@ function sessionJson(view: QueryView): string {
     .any('clientTags', s.clientTags)
     .num('timeZoneKey', timeZoneKey(s.timeZone ?? 'UTC') ?? 0)
     .any('systemProperties', s.properties)
-    .num('startTime', s.startTime).object;
+    .num('startTime', s.startTime)
+    .close();
 }
 
-function taskJson(task: SubStageTask): string {
-  const status = new Members().str('taskId', task.taskId).str('nodeId', task.nodeId).str('state', task.state).object;
-  const stats = new Members()
+function writeTask(w: JsonWriter, task: SubStageTask): void {
+  w.open()
+    .open('taskStatus').str('taskId', task.taskId).str('nodeId', task.nodeId).str('state', task.state).close()
+    .open('stats')
     .num('totalDrivers', task.splits)
     .num('completedDrivers', task.state === 'FINISHED' ? task.splits : 0)
     .num('rawInputPositions', task.processedRows)
@@ -110,13 +123,14 @@ function taskJson(task: SubStageTask): string {
     .str('outputDataSize', formatDataSize(task.outputBytes))
     .str('totalCpuTime', formatDuration(task.cpuTimeMillis))
     .str('elapsedTime', formatDuration(task.wallTimeMillis))
-    .str('peakUserMemoryReservation', formatDataSize(task.peakMemoryBytes)).object;
-  return `{"taskStatus":${status},"stats":${stats}}`;
+    .str('peakUserMemoryReservation', formatDataSize(task.peakMemoryBytes))
+    .close()
+    .close();
 }
 
 /** renderQueryInfo's outputStage: a stage's StageStats, its id, its output rows, its sub-stages and tasks. */
-function stageJson(queryId: string, stage: StageView, outputRows: number): string {
-  const m = new Members()
+function writeStage(w: JsonWriter, queryId: string, stage: StageView, outputRows: number, name?: string): void {
+  w.open(name)
     .str('stageId', `${queryId}.${stage.stageId}`)
     .str('state', stage.state)
     .bool('done', stage.done)
@@ -130,17 +144,18 @@ function stageJson(queryId: string, stage: StageView, outputRows: number): strin
     .num('processedRows', stage.processedRows)
     .num('processedBytes', stage.processedBytes)
     .num('physicalInputBytes', stage.physicalInputBytes)
-    .raw('subStages', `[${stage.subStages.map((sub) => stageJson(queryId, sub, sub.outputRows)).join(',')}]`)
-    .num('outputPositions', outputRows);
+    .open('subStages', '[');
+  for (const sub of stage.subStages) writeStage(w, queryId, sub, sub.outputRows);
+  w.close(']').num('outputPositions', outputRows);
   const tasks = stage.tasks;
   if (tasks !== undefined) {
     let bytes = 0;
     for (const task of tasks) bytes += task.outputBytes;
-    m.str('outputDataSize', formatDataSize(bytes))
-      .str('peakUserMemoryReservation', formatDataSize(stagePeakMemory(tasks)))
-      .raw('tasks', `[${tasks.map(taskJson).join(',')}]`);
+    w.str('outputDataSize', formatDataSize(bytes)).str('peakUserMemoryReservation', formatDataSize(stagePeakMemory(tasks))).open('tasks', '[');
+    for (const task of tasks) writeTask(w, task);
+    w.close(']');
   }
-  return m.object;
+  w.close();
 }
 
 /** The rows the stages below the root handed on and the bytes of their tasks' files (statement-stats' exchangedTotals). */
@@ -167,15 +182,15 @@ export function historyLine(view: QueryView): string {
   const planning = planningMillis(view);
   const elapsed = elapsedMillis(view);
   const error = view.error;
-  const sql = JSON.stringify(view.sql);
   const groupId = view.resourceGroupId;
+  const w = new JsonWriter();
 
-  const row = new Members()
+  w.open()
     .str('queryId', view.queryId)
     .str('state', view.state)
     .str('user', view.session.user)
     .nullable('source', view.session.source ?? null)
-    .raw('query', sql)
+    .str('query', view.sql)
     .any('resourceGroupId', groupId ?? null)
     .num('queuedTimeMs', queued)
     .num('analysisTimeMs', planning)
@@ -195,9 +210,18 @@ export function historyLine(view: QueryView): string {
     .num('wallTimeMs', total.wallTimeMillis)
     .num('peakMemoryBytes', peakMemory(view.rootStage));
 
+  // info: renderQueryInfo's body less `self`
+  w.open('info').str('queryId', view.queryId);
+  writeSession(w, view);
+  w.str('state', view.state)
+    .bool('scheduled', view.scheduled)
+    .any('fieldNames', (view.columns ?? []).map((c) => c.name))
+    .str('query', view.sql);
+  if (groupId) w.any('resourceGroupId', groupId);
+
   const running = view.done ? 0 : total.runningSplits;
   const input = formatDataSize(total.physicalInputBytes);
-  const stats = new Members()
+  w.open('queryStats')
     .str('createTime', isoTime(view.createTime))
     .str('executionStartTime', view.executionStartTime === undefined ? undefined : isoTime(view.executionStartTime))
     .str('lastHeartbeat', isoTime(view.lastHeartbeat))
@@ -229,34 +253,27 @@ export function historyLine(view: QueryView): string {
     .num('internalNetworkInputPositions', moved.rows)
     .str('outputDataSize', formatDataSize(view.outputBytes))
     .num('outputPositions', view.outputRows)
-    .bool('scheduled', view.scheduled).object;
-
-  const info = new Members()
-    .str('queryId', view.queryId)
-    .raw('session', sessionJson(view))
-    .str('state', view.state)
     .bool('scheduled', view.scheduled)
-    .any('fieldNames', (view.columns ?? []).map((c) => c.name))
-    .raw('query', sql);
-  if (groupId) info.any('resourceGroupId', groupId);
-  info.raw('queryStats', stats).raw('outputStage', stageJson(view.queryId, view.rootStage, view.outputRows));
+    .close();
+  writeStage(w, view.queryId, view.rootStage, view.outputRows, 'outputStage');
+
   if (error) {
     const name = error.errorName as ErrorName;
-    info
-      .str('errorType', error.errorType)
-      .raw('errorCode', new Members().num('code', ERROR_CODES[name]?.code ?? error.errorCode).str('name', name).str('type', error.errorType).object)
+    w.str('errorType', error.errorType)
+      .open('errorCode').num('code', ERROR_CODES[name]?.code ?? error.errorCode).str('name', name).str('type', error.errorType).close()
       .any('failureInfo', error.failureInfo)
       .any('error', error);
   }
-  info.any('warnings', view.warnings ?? []).bool('finalQueryInfo', view.done);
-  if (view.updateType !== undefined) info.str('updateType', view.updateType);
+  w.any('warnings', view.warnings ?? []).bool('finalQueryInfo', view.done);
+  if (view.updateType !== undefined) w.str('updateType', view.updateType);
   const u = view.sessionUpdates;
-  if (u?.setCatalog !== undefined) info.str('setCatalog', u.setCatalog);
-  if (u?.setSchema !== undefined) info.str('setSchema', u.setSchema);
-  info
+  if (u?.setCatalog !== undefined) w.str('setCatalog', u.setCatalog);
+  if (u?.setSchema !== undefined) w.str('setSchema', u.setSchema);
+  return w
     .any('setSessionProperties', u?.setSessionProperties ?? {})
     .any('resetSessionProperties', u?.resetSessionProperties ?? [])
     .any('addedPreparedStatements', u?.addedPreparedStatements ?? {})
-    .any('deallocatedPreparedStatements', u?.deallocatedPreparedStatements ?? []);
-  return row.raw('info', info.object).object;
+    .any('deallocatedPreparedStatements', u?.deallocatedPreparedStatements ?? [])
+    .close()
+    .close().text;
 }

@@ -189,13 +189,14 @@ export class QueryHistoryStore {
     const sequence = ++this.sequence;
     const pad = (n: number) => String(Math.max(0, Math.trunc(n))).padStart(PAD, '0');
     const name = `${pad(this.batchFirst)}-${pad(this.batchLast)}-${pad(sequence)}${FILE_SUFFIX}`;
-    const text = `${this.batch.join('\n')}\n`;
+    // Encoded once: the bytes written are the bytes counted against max-size.
+    const bytes = Buffer.from(`${this.batch.join('\n')}\n`, 'utf8');
     const path = join(this.options.directory, name);
     const temporary = `${path}.tmp`;
     try {
       const fd = openSync(temporary, 'w', 0o600);
       try {
-        writeFileSync(fd, text); // loops until every byte is written
+        writeFileSync(fd, bytes); // loops until every byte is written
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -205,7 +206,7 @@ export class QueryHistoryStore {
       rmSync(temporary, { force: true });
       throw err;
     }
-    this.files.push({ name, firstCreated: this.batchFirst, lastCreated: this.batchLast, sequence, bytes: Buffer.byteLength(text) });
+    this.files.push({ name, firstCreated: this.batchFirst, lastCreated: this.batchLast, sequence, bytes: bytes.length });
   }
 
   /** Removes the files whose newest query is older than max-age, then the oldest until the rest fit in max-size. */
