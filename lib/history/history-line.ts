@@ -39,8 +39,11 @@ class JsonWriter {
   /** No member or element yet in the object or array open now. */
   private first = true;
 
-  private push(head: string, text: string): this {
-    this.parts.push(this.first ? `${head}${text}` : `,${head}${text}`);
+  /** A member `name` (absent: an array's element) whose value's JSON is `text`: pieces, no concatenation. */
+  private push(name: string | undefined, text: string): this {
+    if (!this.first) this.parts.push(',');
+    if (name !== undefined) this.parts.push('"', name, '":');
+    this.parts.push(text);
     this.first = false;
     return this;
   }
@@ -48,34 +51,42 @@ class JsonWriter {
   /** A string (escaped as JSON.stringify escapes it); anything else as `any` takes it. */
   str(name: string, value: string | undefined): this {
     if (typeof value !== 'string') return this.any(name, value);
-    return this.push(`"${name}":`, plainText(value) ? `"${value}"` : JSON.stringify(value));
+    if (!plainText(value)) return this.push(name, JSON.stringify(value));
+    this.push(name, '"');
+    this.parts.push(value, '"');
+    return this;
   }
 
   num(name: string, value: number | undefined): this {
     if (typeof value !== 'number') return this.any(name, value);
-    return this.push(`"${name}":`, Number.isFinite(value) ? String(value) : 'null');
+    return this.push(name, Number.isFinite(value) ? String(value) : 'null');
   }
 
   bool(name: string, value: boolean | undefined): this {
     if (typeof value !== 'boolean') return this.any(name, value);
-    return this.push(`"${name}":`, value ? 'true' : 'false');
+    return this.push(name, value ? 'true' : 'false');
   }
 
   /** A string, a number or null (a nullable column of the row). */
   nullable(name: string, value: string | number | null | undefined): this {
-    if (value === null || value === undefined) return this.push(`"${name}":`, 'null');
+    if (value === null || value === undefined) return this.push(name, 'null');
     return typeof value === 'string' ? this.str(name, value) : this.num(name, value);
   }
 
   /** A value of no fixed shape, or null. */
   any(name: string, value: unknown): this {
     const json = Array.isArray(value) && value.length === 0 ? '[]' : (JSON.stringify(value) as string | undefined);
-    return json === undefined ? this : this.push(`"${name}":`, json);
+    return json === undefined ? this : this.push(name, json);
+  }
+
+  /** Text that is already JSON. */
+  raw(name: string, json: string): this {
+    return this.push(name, json);
   }
 
   /** Opens an object (`name` absent: an array's element) or, with `bracket` '[', an array. */
   open(name?: string, bracket: '{' | '[' = '{'): this {
-    this.push(name === undefined ? '' : `"${name}":`, bracket);
+    this.push(name, bracket);
     this.first = true;
     return this;
   }
@@ -183,6 +194,7 @@ export function historyLine(view: QueryView): string {
   const elapsed = elapsedMillis(view);
   const error = view.error;
   const groupId = view.resourceGroupId;
+  const groupJson = JSON.stringify(groupId ?? null);
   const w = new JsonWriter();
 
   w.open()
@@ -191,7 +203,7 @@ export function historyLine(view: QueryView): string {
     .str('user', view.session.user)
     .nullable('source', view.session.source ?? null)
     .str('query', view.sql)
-    .any('resourceGroupId', groupId ?? null)
+    .raw('resourceGroupId', groupJson)
     .num('queuedTimeMs', queued)
     .num('analysisTimeMs', planning)
     .num('planningTimeMs', planning)
@@ -217,7 +229,7 @@ export function historyLine(view: QueryView): string {
     .bool('scheduled', view.scheduled)
     .any('fieldNames', (view.columns ?? []).map((c) => c.name))
     .str('query', view.sql);
-  if (groupId) w.any('resourceGroupId', groupId);
+  if (groupId) w.raw('resourceGroupId', groupJson);
 
   const running = view.done ? 0 : total.runningSplits;
   const input = formatDataSize(total.physicalInputBytes);
