@@ -50,7 +50,7 @@ function variations(finished: QueryView, failed: QueryView): QueryView[] {
     {
       ...finished,
       sql: 'SELECT \'\u00e9\u{1F600}\\\u0000\' -- "x"\t',
-      session: { ...finished.session, user: 'b\u00f6b "x"', source: 'trino-cli', catalog: 'tpch', schema: 'sf1', timeZone: 'America/New_York', userAgent: 'agent/1', clientInfo: '{"k":1}', clientTags: ['a', 'b"'], properties: { query_max_run_time: '1m' } },
+      session: { ...finished.session, user: 'b\u00f6b "x"', source: 'trino-cli\u2028\u007f\u00ff', catalog: 'tpch', schema: 'sf1', timeZone: 'America/New_York', userAgent: 'agent/1', clientInfo: '{"k":1}', clientTags: ['a', 'b"'], properties: { query_max_run_time: '1m' } },
     },
     { ...finished, session: { ...finished.session, timeZone: '+05:30' }, createTime: 1, lastHeartbeat: 86_400_000 * 365 * 9000, outputRows: Number.NaN, outputBytes: -5 },
     { ...failed, error: { ...failed.error!, errorName: 'NOT_A_KNOWN_ERROR', errorCode: 65_536, errorLocation: undefined, message: 'a lone \ud800 surrogate,\r\n a "quote"' } },
