@@ -6,8 +6,9 @@
 // are removed when a batch is written and at start.
 //
 // The coordinator runs no DuckDB of its own (its engine sends SQL to the workers), so Node writes the
-// lines: JSON.stringify of the info it renders for /v1/query/{id} anyway (measured in the commit that
-// added this file against writing the same batches as Parquet through DuckDB).
+// lines: the text JSON.stringify would give for the row and the info /v1/query/{id} renders, written
+// straight from the view (history-line.ts; measured in the commit that added this file against writing
+// the same batches as Parquet through DuckDB, and in figure q).
 //
 // A file is named `<first created>-<last created>-<sequence>.jsonl` (epoch milliseconds of the queries'
 // creation, zero-padded): a lookup by query id reads only the files whose range holds the creation second
@@ -15,8 +16,8 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, fsyncSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QueryView } from '../actors/query-view.js';
-import { renderQueryInfo } from '../protocol/query-info.js';
-import { historyRow, type HistoryRow } from './history-row.js';
+import type { HistoryRow } from './history-row.js';
+import { historyLine } from './history-line.js';
 import type { CoordinatorConfig } from '../config.js';
 
 /** The history's defaults: a week, 1 GB, batches of 100 queries written at least every 10 seconds. */
@@ -155,9 +156,8 @@ export class QueryHistoryStore {
   }
 
   append(view: QueryView): void {
-    const { self: _self, ...info } = renderQueryInfo(view, '');
-    const record: HistoryRecord = { ...historyRow(view), info };
-    this.batch.push(JSON.stringify(record));
+    // The line is written straight from the view (history-line.ts), not built as a record and stringified.
+    this.batch.push(historyLine(view));
     this.batchFirst = Math.min(this.batchFirst, view.createTime);
     this.batchLast = Math.max(this.batchLast, view.createTime);
     if (this.batch.length >= this.options.batchSize) this.flush();
@@ -189,13 +189,14 @@ export class QueryHistoryStore {
     const sequence = ++this.sequence;
     const pad = (n: number) => String(Math.max(0, Math.trunc(n))).padStart(PAD, '0');
     const name = `${pad(this.batchFirst)}-${pad(this.batchLast)}-${pad(sequence)}${FILE_SUFFIX}`;
-    const text = `${this.batch.join('\n')}\n`;
+    // Encoded once: the bytes written are the bytes counted against max-size.
+    const bytes = Buffer.from(`${this.batch.join('\n')}\n`, 'utf8');
     const path = join(this.options.directory, name);
     const temporary = `${path}.tmp`;
     try {
       const fd = openSync(temporary, 'w', 0o600);
       try {
-        writeFileSync(fd, text); // loops until every byte is written
+        writeFileSync(fd, bytes); // loops until every byte is written
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -205,7 +206,7 @@ export class QueryHistoryStore {
       rmSync(temporary, { force: true });
       throw err;
     }
-    this.files.push({ name, firstCreated: this.batchFirst, lastCreated: this.batchLast, sequence, bytes: Buffer.byteLength(text) });
+    this.files.push({ name, firstCreated: this.batchFirst, lastCreated: this.batchLast, sequence, bytes: bytes.length });
   }
 
   /** Removes the files whose newest query is older than max-age, then the oldest until the rest fit in max-size. */

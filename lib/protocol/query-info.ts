@@ -138,6 +138,8 @@ function taskJson(task: SubStageTask): Record<string, unknown> {
   };
 }
 
+// The durable history writes this body (less `self`) as text of its own, lib/history/history-line.ts; a field
+// added here fails spec/history/history-line.spec.ts until it is added there.
 export function renderQueryInfo(view: QueryView, self: string): Record<string, unknown> {
   const info: Record<string, unknown> = {
     queryId: view.queryId,
