@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { createDuckDbEngine } from '../engine/duckdb-engine.js';
 import type { Execution, ExecutionProgress, Plan, RowBatch } from '../engine/engine.types.js';
-import { batchText } from '../engine/row-batch.js';
+import { executionRows } from '../engine/row-batch.js';
 import type { Session } from '../protocol/types.js';
 import type { StageEngine } from './stage-runner.js';
 import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
@@ -69,11 +69,7 @@ const MEMORY_SQL = 'SELECT CAST(sum(memory_usage_bytes) AS BIGINT) FROM duckdb_m
 /** The buffer memory DuckDB holds now on `engine`'s instance (flushed counters, every tag). */
 export async function memoryInUse(engine: StageEngine, session: Session): Promise<number> {
   const plan = await engine.planOwnSql(MEMORY_SQL, session);
-  const execution = plan.execute();
-  let text = '';
-  for (let batch: RowBatch | null; (batch = await execution.next(1 << 10)) !== null;) text += batchText(batch);
-  const value = (JSON.parse(`[${text}]`) as unknown[][])[0]?.[0];
-  const bytes = Number(value);
+  const bytes = Number((await executionRows(plan.execute()))[0]?.[0]);
   return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : 0;
 }
 

@@ -15,7 +15,7 @@ import { outputOrigins } from '../../sql/output-origins.js';
 import { bindingKey, bindParameters, checkParameterCount, checkRowCount, parametersOf, relocate, rowCountParameters } from '../../sql/parameter-binding.js';
 import { expression as formatExpression } from '../../sql/sql-formatter.js';
 import { positionAt } from '../../sql/syntax-error.js';
-import { batchText } from '../row-batch.js';
+import { executionRows } from '../row-batch.js';
 import type { Plan } from '../engine.types.js';
 import type { BoundStatement, DialectContext } from './dialect-planner.js';
 import type { Cell } from './values-plan.js';
@@ -108,10 +108,7 @@ const printed = (e: Expression) => (e.type === 'NullLiteral' ? 'null' : formatEx
 
 /** The rows of a planned statement, drained. */
 async function rowsOf(plan: Plan): Promise<unknown[][]> {
-  const execution = plan.execute();
-  const parts: string[] = [];
-  for (let batch = await execution.next(1 << 16); batch; batch = await execution.next(1 << 16)) if (batch.rows > 0) parts.push(batchText(batch));
-  return JSON.parse(`[${parts.join(',')}]`) as unknown[][];
+  return executionRows(plan.execute(), 1 << 16);
 }
 
 /**
