@@ -330,21 +330,7 @@ export class FragmentScheduler {
 
   /** Resolves once a fragment's tasks are placed (their workers known). */
   private placed(id: number): Promise<void> {
-    const run = this.fragmentTasks(id);
-    return new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (!this.slots.has(id)) return false;
-        this.changes.delete(check);
-        resolve();
-        return true;
-      };
-      if (check()) return;
-      this.changes.add(check);
-      run.then(() => check(), (err: unknown) => {
-        this.changes.delete(check);
-        reject(err);
-      });
-    });
+    return this.until(() => this.slots.has(id), this.fragmentTasks(id));
   }
 
   /**
@@ -356,8 +342,15 @@ export class FragmentScheduler {
   private readyFor(slot: TaskSlot): Promise<void> {
     const { sources } = slot.fragment;
     if (sources.length === 0) return Promise.resolve();
-    const all = Promise.all(sources.map((s) => this.fragmentTasks(s.fragmentId)));
     const ready = () => sources.every((s) => (this.slots.get(s.fragmentId) ?? []).every((p) => p.output !== undefined || (p.running !== undefined && p.running.nodeId === slot.node.nodeId && !p.rerun)));
+    return this.until(ready, Promise.all(sources.map((s) => this.fragmentTasks(s.fragmentId))));
+  }
+
+  /**
+   * Resolves once `ready()` holds (checked now and at each change) or `settled` resolves, whichever is
+   * first; rejects as `settled` rejects before that.
+   */
+  private until(ready: () => boolean, settled: Promise<unknown>): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const check = () => {
         if (!ready()) return false;
@@ -367,7 +360,10 @@ export class FragmentScheduler {
       };
       if (check()) return;
       this.changes.add(check);
-      all.then(() => check() || (this.changes.delete(check), resolve()), (err: unknown) => {
+      settled.then(() => {
+        this.changes.delete(check);
+        resolve();
+      }, (err: unknown) => {
         this.changes.delete(check);
         reject(err);
       });
