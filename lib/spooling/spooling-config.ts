@@ -31,7 +31,12 @@ export interface SpoolingConfig {
   spoolingSegmentTtlMs: number;
   /** vivace.spooling.max-size: bytes a worker's spool directory may hold; past it a page goes inline */
   spoolingMaxBytes: number;
+  /** vivace.spooling.memory-size: bytes of unacknowledged segments a worker serves from memory before writing the oldest to its spool directory */
+  spoolingMemoryBytes: number;
 }
+
+/** Segments' bytes a worker holds in memory by default: eight 8 MB segments. */
+export const DEFAULT_SPOOL_MEMORY_BYTES = 64 << 20;
 
 export function defaultSpoolingConfig(): SpoolingConfig {
   return {
@@ -47,6 +52,7 @@ export function defaultSpoolingConfig(): SpoolingConfig {
     spoolingCompressionThreshold: DEFAULT_COMPRESSION_THRESHOLD,
     spoolingSegmentTtlMs: 12 * 3_600_000,
     spoolingMaxBytes: 4 * 1024 ** 3,
+    spoolingMemoryBytes: DEFAULT_SPOOL_MEMORY_BYTES,
   };
 }
 
@@ -57,7 +63,12 @@ const bool = (value: string, key: string): boolean => {
 };
 
 const size = (value: string, key: string, min: number, max = Number.MAX_SAFE_INTEGER): number => {
-  const bytes = parseDataSize(value);
+  let bytes: number;
+  try {
+    bytes = parseDataSize(value);
+  } catch (e) {
+    throw new VivaceError('INVALID_ARGUMENTS', `${key}: ${e instanceof Error ? e.message : String(e)}`);
+  }
   if (!(bytes >= min && bytes <= max)) throw new VivaceError('INVALID_ARGUMENTS', `${key} must be from ${min}B to ${max}B: ${value}`);
   return Math.round(bytes);
 };
@@ -108,6 +119,8 @@ export const SPOOLING_PROPERTIES: Record<string, (value: string) => Partial<Spoo
     return { spoolingSegmentTtlMs: Math.round(ms) };
   },
   'vivace.spooling.max-size': (v) => ({ spoolingMaxBytes: size(v, 'vivace.spooling.max-size', 0) }),
+  // Held segments are counted against the worker's heap, so the cap stays well below Node's default old space.
+  'vivace.spooling.memory-size': (v) => ({ spoolingMemoryBytes: size(v, 'vivace.spooling.memory-size', 0, 1 << 30) }),
 };
 
 /** Where the statement responses send clients for spooled segments: the coordinator itself under COORDINATOR_PROXY. */
@@ -121,6 +134,7 @@ export function workerSpoolingOf(config: SpoolingConfig, key: Buffer, directory:
     directory,
     key,
     maxBytes: config.spoolingMaxBytes,
+    memoryBytes: config.spoolingMemoryBytes,
     ttlMs: config.spoolingSegmentTtlMs,
     compressionThreshold: config.spoolingCompressionThreshold,
     inliningEnabled: config.spoolingInliningEnabled,

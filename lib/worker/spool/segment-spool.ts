@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { SpooledSegment } from '../../engine/engine.types.js';
 import { encodeSegment, segmentJson, type QueryDataEncoding } from '../../protocol/spooling/query-data-encoding.js';
 import { expiresAtText, openSegmentId, sealSegmentId } from '../../spooling/segment-id.js';
+import { DEFAULT_SPOOL_MEMORY_BYTES } from '../../spooling/spooling-config.js';
 
 export interface SegmentSpoolOptions {
   directory: string;
@@ -27,8 +28,6 @@ export interface SegmentSpoolOptions {
   now?: () => number;
 }
 
-/** Segments' bytes held in memory by default: eight 8 MB segments. */
-export const DEFAULT_SPOOL_MEMORY_BYTES = 64 << 20;
 
 interface Entry {
   queryId: string;
