@@ -63,9 +63,12 @@ await zstdInit();
 /** zstd level: 1 compressed our JSON rows faster and no larger than 3 (zstd's default) in the measurement of the commit that chose the library. */
 const ZSTD_LEVEL = 1;
 
+/** Whether a segment of `jsonBytes` goes as plain JSON: always under `json`, and under `threshold` bytes whatever the encoding (Trino's compression threshold). */
+export const staysPlain = (encoding: QueryDataEncoding, jsonBytes: number, threshold: number): boolean => encoding === 'json' || jsonBytes < threshold;
+
 /** The JSON array `json` encoded as `encoding` asks, left plain under `threshold` bytes. */
 export function encodeSegment(json: Buffer, rowsCount: number, encoding: QueryDataEncoding, threshold = DEFAULT_COMPRESSION_THRESHOLD): EncodedSegment {
-  if (encoding === 'json' || json.length < threshold) return { bytes: json, rowsCount, segmentSize: json.length };
+  if (staysPlain(encoding, json.length, threshold)) return { bytes: json, rowsCount, segmentSize: json.length };
   const bytes = encoding === 'json+zstd' ? Buffer.from(zstdCompress(json, ZSTD_LEVEL)) : lz4Block(json);
   return { bytes, rowsCount, segmentSize: bytes.length, uncompressedSize: json.length };
 }

@@ -12,7 +12,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { open as openFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SpooledSegment } from '../../engine/engine.types.js';
-import { encodeSegment, segmentJson, type QueryDataEncoding } from '../../protocol/spooling/query-data-encoding.js';
+import { encodeSegment, segmentJson, staysPlain, type QueryDataEncoding } from '../../protocol/spooling/query-data-encoding.js';
 import { expiresAtText, openSegmentId, sealSegmentId } from '../../spooling/segment-id.js';
 import { DEFAULT_SPOOL_MEMORY_BYTES } from '../../spooling/spooling-config.js';
 
@@ -57,7 +57,7 @@ function segmentParts(rows: string | readonly Buffer[], rowsCount: number, encod
   }
   let json = 2;
   for (const row of rows) json += row.length;
-  if (encoding === 'json' || json < threshold) return { parts: [OPEN_BRACKET, ...rows, CLOSE_BRACKET], size: json };
+  if (staysPlain(encoding, json, threshold)) return { parts: [OPEN_BRACKET, ...rows, CLOSE_BRACKET], size: json };
   const encoded = encodeSegment(segmentJson(rows), rowsCount, encoding, threshold);
   return { parts: [encoded.bytes], size: encoded.segmentSize, uncompressedSize: json };
 }
