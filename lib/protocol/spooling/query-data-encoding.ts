@@ -61,7 +61,10 @@ export function segmentJson(rows: string | readonly Buffer[]): Buffer {
 await zstdInit();
 
 /** zstd level: 1 compressed our JSON rows faster and no larger than 3 (zstd's default) in the measurement of the commit that chose the library. */
-const ZSTD_LEVEL = 1;
+export const ZSTD_LEVEL = 1;
+
+/** lz4-napi writes lz4_flex's block after a 4-byte little-endian size; Trino's raw block (airlift Lz4Compressor) has none. */
+export const LZ4_NAPI_SIZE_PREFIX = 4;
 
 /** Whether a segment of `jsonBytes` goes as plain JSON: always under `json`, and under `threshold` bytes whatever the encoding (Trino's compression threshold). */
 export const staysPlain = (encoding: QueryDataEncoding, jsonBytes: number, threshold: number): boolean => encoding === 'json' || jsonBytes < threshold;
@@ -73,7 +76,7 @@ export function encodeSegment(json: Buffer, rowsCount: number, encoding: QueryDa
   return { bytes, rowsCount, segmentSize: bytes.length, uncompressedSize: json.length };
 }
 
-/** A raw LZ4 block (Trino's airlift Lz4Compressor): lz4-napi writes lz4_flex's block after a 4-byte little-endian size, which goes. */
+/** A raw LZ4 block (Trino's airlift Lz4Compressor). */
 function lz4Block(json: Buffer): Buffer {
-  return lz4CompressSync(json).subarray(4);
+  return lz4CompressSync(json).subarray(LZ4_NAPI_SIZE_PREFIX);
 }

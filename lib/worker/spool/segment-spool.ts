@@ -12,9 +12,10 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { open as openFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SpooledSegment } from '../../engine/engine.types.js';
-import { encodeSegment, segmentJson, staysPlain, type QueryDataEncoding } from '../../protocol/spooling/query-data-encoding.js';
+import { segmentJson, staysPlain, type QueryDataEncoding } from '../../protocol/spooling/query-data-encoding.js';
 import { expiresAtText, openSegmentId, sealSegmentId } from '../../spooling/segment-id.js';
 import { DEFAULT_SPOOL_MEMORY_BYTES } from '../../spooling/spooling-config.js';
+import { compressOffThread } from './compression-thread.js';
 
 export interface SegmentSpoolOptions {
   directory: string;
@@ -49,17 +50,18 @@ export interface OpenSegment {
 const OPEN_BRACKET = Buffer.from('[');
 const CLOSE_BRACKET = Buffer.from(']');
 
-/** The bytes of a segment of rows (RowBatch.json) as `encoding` asks: plain JSON's parts are the rows' own buffers, never joined. */
-function segmentParts(rows: string | readonly Buffer[], rowsCount: number, encoding: QueryDataEncoding, threshold: number): { parts: readonly Buffer[]; size: number; uncompressedSize?: number } {
-  if (typeof rows === 'string') {
-    const encoded = encodeSegment(segmentJson(rows), rowsCount, encoding, threshold);
-    return { parts: [encoded.bytes], size: encoded.segmentSize, ...(encoded.uncompressedSize === undefined ? {} : { uncompressedSize: encoded.uncompressedSize }) };
-  }
-  let json = 2;
-  for (const row of rows) json += row.length;
-  if (staysPlain(encoding, json, threshold)) return { parts: [OPEN_BRACKET, ...rows, CLOSE_BRACKET], size: json };
-  const encoded = encodeSegment(segmentJson(rows), rowsCount, encoding, threshold);
-  return { parts: [encoded.bytes], size: encoded.segmentSize, uncompressedSize: json };
+/**
+ * The bytes of a segment of rows (RowBatch.json) as `encoding` asks: plain JSON's parts are the rows' own
+ * buffers, never joined; a compressed segment is joined and compressed on the compression thread.
+ */
+async function segmentParts(rows: string | readonly Buffer[], encoding: QueryDataEncoding, threshold: number): Promise<{ parts: readonly Buffer[]; size: number; uncompressedSize?: number }> {
+  const plain = typeof rows === 'string' ? [segmentJson(rows)] : [OPEN_BRACKET, ...rows, CLOSE_BRACKET];
+  let json = 0;
+  for (const part of plain) json += part.length;
+  // (`encoding === 'json'` again only so the type narrows to the compressed encodings below.)
+  if (encoding === 'json' || staysPlain(encoding, json, threshold)) return { parts: plain, size: json };
+  const compressed = await compressOffThread(plain.length === 1 ? plain[0]! : Buffer.concat(plain, json), encoding);
+  return { parts: [compressed], size: compressed.length, uncompressedSize: json };
 }
 
 /** Writes `parts` as the file at `path` with gathered writes (no joined copy). */
@@ -112,7 +114,7 @@ export class SegmentSpool {
    * spool has no room for it (the caller answers the rows inline instead).
    */
   async write(queryId: string, encoding: QueryDataEncoding, rows: string | readonly Buffer[], rowsCount: number): Promise<WrittenSegment | undefined> {
-    const { parts, size, uncompressedSize } = segmentParts(rows, rowsCount, encoding, this.options.compressionThreshold);
+    const { parts, size, uncompressedSize } = await segmentParts(rows, encoding, this.options.compressionThreshold);
     if (this.usedBytes + size > this.options.maxBytes) return undefined;
     const expiresAt = this.now() + this.options.ttlMs;
     const { id, name } = sealSegmentId(this.options.key, { queryId, nodeId: this.options.nodeId, expiresAt });

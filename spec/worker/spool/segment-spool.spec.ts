@@ -22,6 +22,27 @@ describe('a worker spool', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('compresses a large segment off the main thread: the event loop turns while it is written', async () => {
+    const spool = spoolOf({ maxBytes: 64 << 20, memoryBytes: 64 << 20 });
+    const text = rowsText(80_000);
+    for (const encoding of ['json+zstd', 'json+lz4'] as const) {
+      let turns = 0;
+      let done = false;
+      const tick = (): void => {
+        if (done) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      const segment = (await spool.write('q1', encoding, [Buffer.from(text)], 80_000))!;
+      done = true;
+      expect(turns, encoding).to.be.greaterThan(0);
+      expect(segment.uncompressedSize).to.equal(text.length + 2);
+      const file = (await spool.open(segment.id))!;
+      expect(decodeSegment(file.memory ? Buffer.concat(file.memory) : readFileSync(file.path), encoding, segment)).to.equal(`[${text}]`);
+    }
+  });
+
   it('starts empty, clearing files an earlier process left', () => {
     spoolOf();
     writeFileSync(join(dir, 'spool', 'stale'), 'x');
