@@ -4,7 +4,7 @@
 // 404 ms). PBKDF2 on libuv's pool would take the threads DuckDB runs queries on. On the worker neither
 // happens; checks queue there, one at a time, and past MAX_PENDING they are refused at once.
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { ThreadQueue } from '../thread-queue.js';
 
 /** An eval'd CommonJS script: it runs the same under tsx and from dist, and loads bcryptjs's CommonJS build. */
 const WORKER_SOURCE = `
@@ -50,44 +50,11 @@ export class TooManyPasswordChecks extends Error {
   }
 }
 
-interface Pending {
-  resolve: (ok: boolean) => void;
-  reject: (err: Error) => void;
-}
-
-let worker: Worker | undefined;
-const pending = new Map<number, Pending>();
-let nextId = 0;
-
-function start(): Worker {
-  const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: createRequire(import.meta.url).resolve('bcryptjs') } });
-  started.on('message', ({ id, ok }: { id: number; ok: boolean }) => {
-    const waiting = pending.get(id);
-    if (!waiting) return;
-    pending.delete(id);
-    if (pending.size === 0) started.unref();
-    waiting.resolve(ok);
-  });
-  const fail = (err: Error) => {
-    if (worker === started) worker = undefined;
-    for (const waiting of pending.values()) waiting.reject(err);
-    pending.clear();
-  };
-  started.on('error', fail);
-  started.on('exit', (code) => fail(new Error(`password check worker exited with code ${code}`)));
-  return started;
-}
+let checks: ThreadQueue<PasswordCheck, { ok: boolean }> | undefined;
 
 /** Whether the password matches; rejects with TooManyPasswordChecks when the queue is full. */
-export function checkPassword(check: PasswordCheck): Promise<boolean> {
-  if (pending.size >= maxPending) return Promise.reject(new TooManyPasswordChecks());
-  worker ??= start();
-  const target = worker;
-  const id = nextId++;
-  return new Promise<boolean>((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    // Referenced only while a check is under way: an idle worker never keeps the process alive.
-    if (pending.size === 1) target.ref();
-    target.postMessage({ id, ...check });
-  });
+export async function checkPassword(check: PasswordCheck): Promise<boolean> {
+  checks ??= new ThreadQueue('password check', WORKER_SOURCE, { bcryptPath: createRequire(import.meta.url).resolve('bcryptjs') });
+  if (checks.size >= maxPending) throw new TooManyPasswordChecks();
+  return (await checks.request(check)).ok;
 }

@@ -5,7 +5,7 @@
 // bytes are the same as encodeSegment's (query-data-encoding.ts gives the level and the LZ4 rule; a spec
 // compares them).
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { ThreadQueue } from '../../thread-queue.js';
 import { LZ4_NAPI_SIZE_PREFIX, ZSTD_LEVEL } from '../../protocol/spooling/query-data-encoding.js';
 
 export type CompressedEncoding = 'json+zstd' | 'json+lz4';
@@ -34,60 +34,25 @@ parentPort.on('message', async ({ id, encoding, json }) => {
 });
 `;
 
-interface Pending {
-  resolve: (bytes: Buffer) => void;
-  reject: (err: Error) => void;
-}
-
-let thread: Worker | undefined;
-const pending = new Map<number, Pending>();
-let nextId = 0;
-
-function start(): Worker {
-  const require = createRequire(import.meta.url);
-  const started = new Worker(THREAD_SOURCE, {
-    eval: true,
-    workerData: { zstdPath: require.resolve('@bokuweb/zstd-wasm'), lz4Path: require.resolve('lz4-napi'), zstdLevel: ZSTD_LEVEL, lz4Prefix: LZ4_NAPI_SIZE_PREFIX },
-  });
-  started.on('message', ({ id, bytes, error }: { id: number; bytes?: Uint8Array; error?: string }) => {
-    const waiting = pending.get(id);
-    if (!waiting) return;
-    pending.delete(id);
-    if (pending.size === 0) started.unref();
-    if (bytes) waiting.resolve(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    else waiting.reject(new Error(`segment compression failed: ${error ?? 'unknown'}`));
-  });
-  const fail = (err: Error) => {
-    if (thread === started) thread = undefined;
-    for (const waiting of pending.values()) waiting.reject(err);
-    pending.clear();
-  };
-  started.on('error', fail);
-  started.on('exit', (code) => fail(new Error(`segment compression thread exited with code ${code}`)));
-  return started;
-}
+const require = createRequire(import.meta.url);
+const thread = new ThreadQueue<{ encoding: CompressedEncoding; json: Uint8Array }, { bytes?: Uint8Array; error?: string }>('segment compression', THREAD_SOURCE, {
+  zstdPath: require.resolve('@bokuweb/zstd-wasm'),
+  lz4Path: require.resolve('lz4-napi'),
+  zstdLevel: ZSTD_LEVEL,
+  lz4Prefix: LZ4_NAPI_SIZE_PREFIX,
+});
 
 /**
  * `json` compressed as `encoding` on the compression thread. `json` is handed over when it owns its whole
  * memory (then the caller must not use it again), copied otherwise.
  */
-export function compressOffThread(json: Buffer, encoding: CompressedEncoding): Promise<Buffer> {
-  thread ??= start();
-  const target = thread;
-  const id = nextId++;
+export async function compressOffThread(json: Buffer, encoding: CompressedEncoding): Promise<Buffer> {
   const owned = json.byteOffset === 0 && json.byteLength === json.buffer.byteLength && json.buffer instanceof ArrayBuffer;
   const payload = owned ? new Uint8Array(json.buffer) : new Uint8Array(json);
-  return new Promise<Buffer>((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    // Referenced only while a segment is under way: an idle thread never keeps the process alive.
-    if (pending.size === 1) target.ref();
-    target.postMessage({ id, encoding, json: payload }, [payload.buffer as ArrayBuffer]);
-  });
+  const { bytes, error } = await thread.request({ encoding, json: payload }, [payload.buffer as ArrayBuffer]);
+  if (!bytes) throw new Error(`segment compression failed: ${error ?? 'unknown'}`);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** For specs: the thread ends (a later call starts another). */
-export async function stopCompressionThread(): Promise<void> {
-  const t = thread;
-  thread = undefined;
-  if (t) await t.terminate();
-}
+export const stopCompressionThread = (): Promise<void> => thread.stop();

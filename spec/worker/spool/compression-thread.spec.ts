@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { compressOffThread, stopCompressionThread, type CompressedEncoding } from '../../../lib/worker/spool/compression-thread.js';
 import { encodeSegment } from '../../../lib/protocol/spooling/query-data-encoding.js';
 import { decodeSegmentBytes } from '../../../lib/protocol/spooling/query-data-decoding.js';
+import { loopTurnsDuring } from '../../support/loop-turns.js';
 
 const ENCODINGS: readonly CompressedEncoding[] = ['json+zstd', 'json+lz4'];
 
@@ -46,16 +47,7 @@ describe('worker spool: the compression thread', () => {
   it('lets the event loop turn while a large segment compresses, and many segments queue in order', async () => {
     const json = rowsJson(60_000); // about 8 MB, a default segment
     for (const encoding of ENCODINGS) {
-      let turns = 0;
-      let done = false;
-      const tick = (): void => {
-        if (done) return;
-        turns++;
-        setImmediate(tick);
-      };
-      setImmediate(tick);
-      const bytes = await compressOffThread(Buffer.from(json), encoding);
-      done = true;
+      const { turns, value: bytes } = await loopTurnsDuring(() => compressOffThread(Buffer.from(json), encoding));
       expect(turns, encoding).to.be.greaterThan(0);
       expect(decodeSegmentBytes(bytes, encoding, { segmentSize: bytes.length, uncompressedSize: json.length }).equals(json)).to.equal(true);
     }

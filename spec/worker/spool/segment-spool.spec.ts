@@ -7,6 +7,7 @@ import { SegmentSpool } from '../../../lib/worker/spool/segment-spool.js';
 import { TaskSpooling } from '../../../lib/worker/spool/task-spooling.js';
 import { sealSegmentId } from '../../../lib/spooling/segment-id.js';
 import { decodeSegment } from '../../support/spooling.js';
+import { loopTurnsDuring } from '../../support/loop-turns.js';
 
 const KEY = randomBytes(32);
 const rowsText = (n: number, from = 0) => Array.from({ length: n }, (_, i) => JSON.stringify([from + i, `row ${from + i} ${'y'.repeat(30)}`])).join(',');
@@ -26,16 +27,8 @@ describe('a worker spool', () => {
     const spool = spoolOf({ maxBytes: 64 << 20, memoryBytes: 64 << 20 });
     const text = rowsText(80_000);
     for (const encoding of ['json+zstd', 'json+lz4'] as const) {
-      let turns = 0;
-      let done = false;
-      const tick = (): void => {
-        if (done) return;
-        turns++;
-        setImmediate(tick);
-      };
-      setImmediate(tick);
-      const segment = (await spool.write('q1', encoding, [Buffer.from(text)], 80_000))!;
-      done = true;
+      const { turns, value } = await loopTurnsDuring(() => spool.write('q1', encoding, [Buffer.from(text)], 80_000));
+      const segment = value!;
       expect(turns, encoding).to.be.greaterThan(0);
       expect(segment.uncompressedSize).to.equal(text.length + 2);
       const file = (await spool.open(segment.id))!;
