@@ -58,6 +58,10 @@ export interface CoordinatorConfig extends SpoolingConfig {
   queryHistoryBatchSize?: number;
   /** query.history.flush-interval (ours): a batch held this long is written even if not full */
   queryHistoryFlushIntervalMs?: number;
+  /** query.history.batch-max-size (ours): a batch whose lines reach this size is written */
+  queryHistoryBatchMaxBytes?: number;
+  /** query.history.max-scan-size (ours): the most bytes of history files one read takes (completed_queries, the UI's search, a lookup) */
+  queryHistoryMaxScanBytes?: number;
   /** Trino's `catalog.config-dir`: the catalog files (default: catalog/ beside the config file, as etc/catalog beside etc/config.properties, else etc/catalog beside it; none: the built-in set) */
   catalogConfigDirectory?: string;
   /** Trino's `catalog.management`: `dynamic` allows CREATE CATALOG and DROP CATALOG (default `static`). */
@@ -285,6 +289,8 @@ const PROPERTIES: Record<string, Parser> = {
   'query.history.max-size': (v) => ({ queryHistoryMaxSizeBytes: parseDataSize(v) }),
   'query.history.batch-size': (v) => ({ queryHistoryBatchSize: Math.max(1, integer(v, 'query.history.batch-size')) }),
   'query.history.flush-interval': (v) => ({ queryHistoryFlushIntervalMs: parseDuration(v) }),
+  'query.history.batch-max-size': (v) => ({ queryHistoryBatchMaxBytes: Math.max(1, parseDataSize(v)) }),
+  'query.history.max-scan-size': (v) => ({ queryHistoryMaxScanBytes: Math.max(1, parseDataSize(v)) }),
   'catalog.config-dir': (v) => ({ catalogConfigDirectory: v }),
   'catalog.management': (v) => ({ catalogManagement: catalogManagement(v) }),
   'catalog.dynamic-roots': (v) => ({ catalogDynamicRoots: dynamicRoots(v) }),

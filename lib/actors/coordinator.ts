@@ -279,7 +279,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
       for (const ref of nodeActors.values()) ref.stop();
       tracker.stop();
       stopHistory();
-      options.history?.close();
+      await options.history?.close();
       await options.engine.close();
     },
   };

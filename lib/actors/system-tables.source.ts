@@ -106,8 +106,13 @@ export function createSystemTablesSource(coordinator: Coordinator, self: Coordin
     queries: (viewer) =>
       (viewer === undefined || !visibility ? views() : views().filter((view) => visibility.canViewQueryOwnedBy(viewer, view.session.user))).map(queryRow),
     tasks: () => views().flatMap((view) => taskRows(view, self.nodeId)),
-    // The durable history's newest rows the viewer may see (lib/history/history-store.ts), bounded.
-    completedQueries: (viewer) =>
-      coordinator.history?.recentRows(COMPLETED_QUERIES_LIMIT, viewer === undefined || !visibility ? undefined : (owner) => visibility.canViewQueryOwnedBy(viewer, owner)) ?? [],
+    // The durable history's newest rows the viewer may see (lib/history/history-store.ts), bounded by
+    // COMPLETED_QUERIES_LIMIT rows and query.history.max-scan-size bytes, read from its files without
+    // blocking before the statement runs (the engine serves them from then on: never read at the scan).
+    completedQueries: () => [],
+    loadCompletedQueries: async (viewer) => {
+      const scan = await coordinator.history?.recentRows(COMPLETED_QUERIES_LIMIT, viewer === undefined || !visibility ? undefined : (owner) => visibility.canViewQueryOwnedBy(viewer, owner));
+      return scan?.rows ?? [];
+    },
   };
 }

@@ -109,11 +109,12 @@ export async function runServe(args: string[]): Promise<number> {
     workers: () => late.workers?.() ?? [],
     nodeId,
     ...(config.internalSharedSecret === undefined ? {} : { sharedSecret: config.internalSharedSecret }),
-    systemSnapshot: (viewer, completed) => {
+    systemSnapshot: async (viewer, completed) => {
       const system = late.system;
       if (!system) return {};
-      // The stored history is read from its files: only for a statement that reads the table.
-      return { nodes: system.nodes(), queries: system.queries(viewer), tasks: system.tasks(), ...(completed ? { completedQueries: system.completedQueries?.(viewer) ?? [] } : {}) };
+      // The stored history is read from its files, without blocking: only for a statement that reads the table.
+      const completedQueries = completed ? await system.loadCompletedQueries?.(viewer) : undefined;
+      return { nodes: system.nodes(), queries: system.queries(viewer), tasks: system.tasks(), ...(completed ? { completedQueries: completedQueries ?? [] } : {}) };
     },
     firstBatchBytes: config.targetResultBytes,
     // Statements sent while the local workers start wait for them, so `make run` answers its first query

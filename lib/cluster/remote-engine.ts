@@ -42,7 +42,7 @@ export interface RemoteEngineOptions {
    * system.runtime rows as `viewer` may see them, for statements that read them; `completedQueries`: the
    * statement (or what it EXECUTEs) reads system.runtime.completed_queries, whose rows go only then.
    */
-  systemSnapshot?(viewer: string, completedQueries: boolean): SystemSnapshot;
+  systemSnapshot?(viewer: string, completedQueries: boolean): SystemSnapshot | Promise<SystemSnapshot>;
   /** Size of the first batch a worker renders with the plan (protocol.v1.target-result-size). */
   firstBatchBytes?: number;
   /** Deadline of a plan and of a results page (a statement's own limits end it sooner). */
@@ -131,6 +131,8 @@ export class RemoteEngine implements Engine {
     if (staged && !staged.plan.tables.some((t) => stages.guarded?.(session.user, t))) return this.planTwoStages(sql, session, staged, abort, queryId);
     const pinned = this.pinnedWorker(session);
     const worker = pinned ?? (await this.pickOnceReady(route.target, abort));
+    // Taken when the task is sent (the stored history read without blocking, for completed_queries).
+    const system = route.readsSystemRuntime && this.options.systemSnapshot ? await this.options.systemSnapshot(session.user, route.readsCompletedQueries) : undefined;
     const request: TaskPlanRequest = {
       // Tasks are named after the query, as Trino's are ({queryId}.{stage}.{partition}.{attempt}).
       queryId: queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`,
@@ -141,7 +143,7 @@ export class RemoteEngine implements Engine {
       // reads no table has that page come back with the plan: one round trip for `SELECT 1`. Others do
       // not wait for their first rows in planning, so the client sees them RUNNING meanwhile.
       ...(sizesPages(session) ? {} : { execute: true, targetBytes: this.settings.firstBatchBytes, ...(route.tableFree ? { inlineFirstPage: true } : {}) }),
-      ...(route.readsSystemRuntime && this.options.systemSnapshot ? { system: this.options.systemSnapshot(session.user, route.readsCompletedQueries) } : {}),
+      ...(system ? { system } : {}),
     };
     if (catalogs) request.catalogs = catalogs;
     // A statement that may run anywhere runs again on another alive worker when its worker is lost before

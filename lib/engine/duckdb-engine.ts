@@ -375,8 +375,20 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       checkCatalogReads(expression, { ...where, accessOf: (catalog) => options.access!.catalogAccess(user, catalog) });
       checkExpressionReads(expression, tableAccessContext(options.access!, user, where));
     });
-  /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
+  /**
+   * A user's statement that may read system.runtime.completed_queries (its text names the table: EXECUTE's
+   * text is the prepared statement's here) has the rows loaded first, without blocking, from a source that
+   * reads them from files (the coordinator's history); the scan then serves them.
+   */
   const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement, key?: string): Promise<Plan> => {
+    const system = options.system;
+    if (statement && system?.loadsCompletedQueries && sql.toLowerCase().includes('completed_queries')) {
+      return untilAborted(system.prepareCompletedQueries(session.user), signal).then(() => planLoaded(sql, session, signal, statement, key));
+    }
+    return planLoaded(sql, session, signal, statement, key);
+  };
+  /** `statement`: the tree of a user's statement (the project's own SQL has none: DuckDB classifies it). */
+  const planLoaded = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement, key?: string): Promise<Plan> => {
     if (statement?.type === 'Call') {
       // The one procedure served is a hive catalog's (hive-catalogs.ts runs it); its arguments bind first.
       try {

@@ -1,27 +1,51 @@
 // The durable query history: every finished query's final info (the body /v1/query/{id} gave at its end,
 // less its `self` address), appended in batches to JSON-lines files under `<data.directory>/history/`
-// that DuckDB reads directly (read_json). One batch at most is held in memory; a batch is written whole
-// to a temporary file and renamed, so a killed coordinator loses at most the batch it held, and no reader
-// ever sees half a file. Files past query.history.max-age, and the oldest beyond query.history.max-size,
-// are removed when a batch is written and at start.
+// that DuckDB reads directly (read_json). A batch (query.history.batch-size queries, batch-max-size bytes,
+// or what flush-interval held) is written whole off the event loop, to a temporary file fsynced and then
+// renamed: no reader ever sees half a file, and a killed coordinator loses at most the batch it held (and
+// the one being written, if it was killed during those milliseconds). One write is in flight at a time.
+// Files past query.history.max-age, and the oldest beyond query.history.max-size, are removed at start and
+// after writes.
 //
 // The coordinator runs no DuckDB of its own (its engine sends SQL to the workers), so Node writes the
 // lines: the text JSON.stringify would give for the row and the info /v1/query/{id} renders, written
 // straight from the view (history-line.ts; measured in the commit that added this file against writing
 // the same batches as Parquet through DuckDB, and in figure q).
 //
-// A file is named `<first created>-<last created>-<sequence>.jsonl` (epoch milliseconds of the queries'
-// creation, zero-padded): a lookup by query id reads only the files whose range holds the creation second
-// its id names, and the sequence orders files across restarts.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, fsyncSync } from 'node:fs';
+// A file is named `<first created>-<last created>-<sequence>-<writer>.jsonl` (epoch milliseconds of the
+// queries' creation, zero-padded; the writer a store's id, new at each start): a lookup by query id reads
+// only the files whose range holds the creation second its id names. Coordinators sharing a data
+// directory each write files of their own, read everyone's (the directory is listed again before a read,
+// and at most every flush-interval for the bounds), and apply the bounds to all files: a file is only
+// ever seen complete, so removing another's old file is safe, and another's temporary file is left alone
+// unless it is an hour old (its writer died). Files of the older `<first>-<last>-<sequence>.jsonl` form
+// are read and removed alike.
+//
+// Reads (system.runtime.completed_queries, the UI's search, GET /v1/query/{id} past memory) never block
+// the event loop: each file is read backward in chunks with awaits between them, newest first, and one
+// read takes at most query.history.max-scan-size bytes of files (a search past it answers what it found
+// and says it stopped).
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { QueryView } from '../actors/query-view.js';
 import type { HistoryRow } from './history-row.js';
 import { historyLine } from './history-line.js';
 import type { CoordinatorConfig } from '../config.js';
 
-/** The history's defaults: a week, 1 GB, batches of 100 queries written at least every 10 seconds. */
-export const HISTORY_DEFAULTS = { maxAgeMs: 7 * 24 * 3_600_000, maxSizeBytes: 1 << 30, batchSize: 100, flushIntervalMs: 10_000 } as const;
+/**
+ * The history's defaults: a week, 1 GB, batches of 1000 queries or 4 MB written at least every 10 seconds,
+ * and a read takes at most 32 MB of files (about 13,000 queries of 2.4 KB).
+ */
+export const HISTORY_DEFAULTS = {
+  maxAgeMs: 7 * 24 * 3_600_000,
+  maxSizeBytes: 1 << 30,
+  batchSize: 1000,
+  batchMaxBytes: 4 << 20,
+  flushIntervalMs: 10_000,
+  maxScanBytes: 32 << 20,
+} as const;
 
 /** The store a coordinator keeps under `<data.directory>/history` (none with query.history.enabled=false). */
 export function historyStoreOf(config: CoordinatorConfig, now: () => number = Date.now, onError?: QueryHistoryOptions['onError']): QueryHistoryStore | undefined {
@@ -31,7 +55,9 @@ export function historyStoreOf(config: CoordinatorConfig, now: () => number = Da
     maxAgeMs: config.queryHistoryMaxAgeMs ?? HISTORY_DEFAULTS.maxAgeMs,
     maxSizeBytes: config.queryHistoryMaxSizeBytes ?? HISTORY_DEFAULTS.maxSizeBytes,
     batchSize: config.queryHistoryBatchSize ?? HISTORY_DEFAULTS.batchSize,
+    batchMaxBytes: config.queryHistoryBatchMaxBytes ?? HISTORY_DEFAULTS.batchMaxBytes,
     flushIntervalMs: config.queryHistoryFlushIntervalMs ?? HISTORY_DEFAULTS.flushIntervalMs,
+    maxScanBytes: config.queryHistoryMaxScanBytes ?? HISTORY_DEFAULTS.maxScanBytes,
     now,
     ...(onError ? { onError } : {}),
   });
@@ -46,8 +72,14 @@ export interface QueryHistoryOptions {
   maxSizeBytes: number;
   /** queries per batch (query.history.batch-size) */
   batchSize: number;
+  /** a batch is written once its lines hold this many characters (query.history.batch-max-size); absent: 4 MB */
+  batchMaxBytes?: number;
   /** a batch held this long is written even if not full (query.history.flush-interval); absent: only when full */
   flushIntervalMs?: number;
+  /** the most bytes of files one read takes (query.history.max-scan-size); absent: 32 MB */
+  maxScanBytes?: number;
+  /** this store's part of its files' names (`[a-z0-9]`, at most 32); absent: random, new at each start */
+  writerId?: string;
   /** epoch milliseconds (the coordinator's clock) */
   now: () => number;
   /** Told when a batch could not be written (it is dropped: memory stays bounded) or a file not removed. */
@@ -60,6 +92,12 @@ export interface HistoryRecord extends HistoryRow {
   info: Record<string, unknown>;
 }
 
+/** What a read found, newest first; `complete` false: it stopped at query.history.max-scan-size with files left unread. */
+export interface HistoryScan<T> {
+  rows: T[];
+  complete: boolean;
+}
+
 interface HistoryFile {
   name: string;
   firstCreated: number;
@@ -68,14 +106,34 @@ interface HistoryFile {
   bytes: number;
 }
 
-const FILE_SUFFIX = '.jsonl';
-const PAD = 15;
+/** A batch: its lines (no newline), their characters, its queries' creation range; `name` once it is being written. */
+interface Batch {
+  lines: string[];
+  chars: number;
+  first: number;
+  last: number;
+  name?: string;
+}
 
-/** `<first>-<last>-<seq>.jsonl`, digits only: anything else in the directory is not ours and is left alone. */
+const FILE_SUFFIX = '.jsonl';
+const TEMP_SUFFIX = '.tmp';
+const PAD = 15;
+/** A temporary file this old is a dead writer's (no write takes an hour): any store removes it. */
+const STALE_TEMP_MS = 3_600_000;
+/** Bytes read from a file at a time: the most a read parses between two awaits. */
+const CHUNK_BYTES = 1 << 20;
+const NEWLINE = 0x0a;
+const INFO_KEY = Buffer.from(',"info":');
+
+const digits = (p: string, max: number) => p.length > 0 && p.length <= max && [...p].every((c) => c >= '0' && c <= '9');
+const writerChars = (p: string) => p.length > 0 && p.length <= 32 && [...p].every((c) => (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z'));
+
+/** `<first>-<last>-<seq>[-<writer>].jsonl`: anything else in the directory is not ours and is left alone. */
 function parseFileName(name: string): Pick<HistoryFile, 'firstCreated' | 'lastCreated' | 'sequence'> | undefined {
   if (!name.endsWith(FILE_SUFFIX)) return undefined;
   const parts = name.slice(0, -FILE_SUFFIX.length).split('-');
-  if (parts.length !== 3 || !parts.every((p) => p.length > 0 && p.length <= PAD && [...p].every((c) => c >= '0' && c <= '9'))) return undefined;
+  if (parts.length !== 3 && parts.length !== 4) return undefined;
+  if (!parts.slice(0, 3).every((p) => digits(p, PAD)) || (parts.length === 4 && !writerChars(parts[3]!))) return undefined;
   const [firstCreated, lastCreated, sequence] = parts.map(Number) as [number, number, number];
   return { firstCreated, lastCreated, sequence };
 }
@@ -83,9 +141,9 @@ function parseFileName(name: string): Pick<HistoryFile, 'firstCreated' | 'lastCr
 /** A query id's creation second (`YYYYMMDD_HHMMSS_...`, UTC) in epoch milliseconds, if it is one. */
 export function queryIdSecond(queryId: string): number | undefined {
   if (queryId.length < 15 || queryId[8] !== '_') return undefined;
-  const digits = queryId.slice(0, 8) + queryId.slice(9, 15);
-  if (![...digits].every((c) => c >= '0' && c <= '9')) return undefined;
-  const at = (from: number, to: number) => Number(digits.slice(from, to));
+  const text = queryId.slice(0, 8) + queryId.slice(9, 15);
+  if (![...text].every((c) => c >= '0' && c <= '9')) return undefined;
+  const at = (from: number, to: number) => Number(text.slice(from, to));
   const millis = Date.UTC(at(0, 4), at(4, 6) - 1, at(6, 8), at(8, 10), at(10, 12), at(12, 14));
   return Number.isNaN(millis) ? undefined : millis;
 }
@@ -99,55 +157,148 @@ function parseLine<T>(line: string): T | undefined {
   }
 }
 
+/** The flat row of a line (the part before its `info`: `,"info":` cannot occur inside a JSON string), if it is one. */
+function rowOf(line: string): HistoryRow | undefined {
+  const cut = line.indexOf(',"info":');
+  if (cut < 0) return undefined;
+  const row = parseLine<HistoryRow>(`${line.slice(0, cut)}}`);
+  return row && typeof row.user === 'string' ? row : undefined;
+}
+
+function recordOf(line: string): HistoryRecord | undefined {
+  const record = parseLine<HistoryRecord>(line);
+  return record && typeof record.user === 'string' && record.info !== null && typeof record.info === 'object' ? record : undefined;
+}
+
+/** The bytes a read may still take. */
+interface Budget {
+  left: number;
+}
+
+/**
+ * Calls `each` with the file's lines, last first, reading it backward CHUNK_BYTES at a time (an await
+ * between chunks), until `each` returns false ('stopped'), the file is read ('read'), or `budget` is spent
+ * ('spent'; a line cut by the budget is not given). A line's bytes are split at newline bytes, which UTF-8
+ * never uses inside a character. A file removed meanwhile reads as empty.
+ */
+async function eachLineBackward(path: string, budget: Budget, each: (line: Buffer) => boolean): Promise<'read' | 'stopped' | 'spent'> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch {
+    return 'read'; // removed meanwhile (expired here or by another coordinator)
+  }
+  try {
+    let position = (await handle.stat()).size;
+    // The start of the line whose end an earlier (later in the file) chunk held.
+    let carry: Buffer | undefined;
+    while (position > 0) {
+      if (budget.left <= 0) return 'spent';
+      const length = Math.min(CHUNK_BYTES, position, budget.left);
+      const chunk = Buffer.allocUnsafe(length);
+      const { bytesRead } = await handle.read(chunk, 0, length, position - length);
+      if (bytesRead < length) return 'read'; // truncated meanwhile: what is left is not a whole file
+      position -= length;
+      budget.left -= length;
+      const bytes = carry ? Buffer.concat([chunk, carry]) : chunk;
+      let end = bytes.length;
+      for (let at = bytes.lastIndexOf(NEWLINE, end - 1); at >= 0; at = end > 0 ? bytes.lastIndexOf(NEWLINE, end - 1) : -1) {
+        if (at + 1 < end && !each(bytes.subarray(at + 1, end))) return 'stopped';
+        end = at;
+      }
+      carry = end > 0 ? bytes.subarray(0, end) : undefined;
+      if (position > 0 && budget.left <= 0) return 'spent';
+    }
+    if (carry && !each(carry)) return 'stopped';
+    return 'read';
+  } catch {
+    return 'read';
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** The part of a line's bytes before `,"info":` as a row, searched within the line only. */
+function rowOfBytes(line: Buffer): HistoryRow | undefined {
+  const cut = line.indexOf(INFO_KEY);
+  if (cut < 0) return undefined;
+  const row = parseLine<HistoryRow>(`${line.toString('utf8', 0, cut)}}`);
+  return row && typeof row.user === 'string' ? row : undefined;
+}
+
 export class QueryHistoryStore {
-  private batch: string[] = [];
-  private batchFirst = Infinity;
-  private batchLast = -Infinity;
-  private files: HistoryFile[] = [];
+  /** The batch filling now. */
+  private batch: Batch = QueryHistoryStore.emptyBatch();
+  /** The batch being written, if any (one at a time). */
+  private writing: { batch: Batch; done: Promise<void> } | undefined;
+  /** Every complete file known (this store's and, as last listed, other coordinators'), by name. */
+  private readonly files = new Map<string, HistoryFile>();
   private sequence = 0;
+  private readonly writer: string;
   private timer: NodeJS.Timeout | undefined;
+  private listedAt = -Infinity;
+  private readonly batchMaxBytes: number;
+  private readonly maxScanBytes: number;
+
+  private static emptyBatch(): Batch {
+    return { lines: [], chars: 0, first: Infinity, last: -Infinity };
+  }
 
   constructor(private readonly options: QueryHistoryOptions) {
+    if (options.writerId !== undefined && !writerChars(options.writerId)) throw new Error(`A history writer id is 1 to 32 of [a-z0-9]: ${JSON.stringify(options.writerId.slice(0, 40))}`);
+    this.writer = options.writerId ?? randomBytes(6).toString('hex');
+    this.batchMaxBytes = options.batchMaxBytes ?? HISTORY_DEFAULTS.batchMaxBytes;
+    this.maxScanBytes = options.maxScanBytes ?? HISTORY_DEFAULTS.maxScanBytes;
+    // At start, before any query: the directory is read and old files removed at once.
     mkdirSync(options.directory, { recursive: true, mode: 0o700 });
+    const now = options.now();
     for (const name of readdirSync(options.directory)) {
       const path = join(options.directory, name);
-      // A temporary file is a batch whose write was cut short (the process was killed): never complete.
-      if (name.endsWith('.tmp')) {
-        unlinkSync(path);
-        continue;
+      try {
+        const { size, mtimeMs } = statSync(path);
+        if (name.endsWith(TEMP_SUFFIX)) {
+          if (now - mtimeMs > STALE_TEMP_MS) unlinkSync(path);
+          continue;
+        }
+        const parsed = parseFileName(name);
+        if (parsed) this.files.set(name, { name, ...parsed, bytes: size });
+      } catch {
+        // removed meanwhile by another coordinator
       }
-      const parsed = parseFileName(name);
-      if (!parsed) continue;
-      this.files.push({ name, ...parsed, bytes: statSync(path).size });
     }
-    this.files.sort((a, b) => a.sequence - b.sequence);
-    this.sequence = this.files.reduce((n, f) => Math.max(n, f.sequence), 0);
-    this.expire();
+    this.listedAt = now;
+    for (const file of this.expired()) {
+      try {
+        unlinkSync(join(options.directory, file.name));
+      } catch {
+        // removed meanwhile
+      }
+    }
     if (options.flushIntervalMs !== undefined) {
-      this.timer = setInterval(() => this.flush(), options.flushIntervalMs);
+      this.timer = setInterval(() => void this.flush(), options.flushIntervalMs);
       this.timer.unref();
     }
   }
 
   /** Writes what is held and stops the timer (the coordinator's stop). */
-  close(): void {
+  async close(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    this.flush();
+    await this.flush();
   }
 
   get directory(): string {
     return this.options.directory;
   }
 
-  /** The history's files, oldest first (absolute paths), for readers such as DuckDB's read_json. */
+  /** The history's files known now, oldest first (absolute paths), for readers such as DuckDB's read_json. */
   filePaths(): string[] {
-    return this.files.map((f) => join(this.options.directory, f.name));
+    return this.sortedFiles().map((f) => join(this.options.directory, f.name));
   }
 
-  /** Queries held in memory, not yet written. */
+  /** Queries held in memory, not yet in a complete file (the batch filling and the one being written). */
   get pending(): number {
-    return this.batch.length;
+    return this.batch.lines.length + (this.writing?.batch.lines.length ?? 0);
   }
 
   /** The query event listener's end: a finished query's final view. */
@@ -157,138 +308,220 @@ export class QueryHistoryStore {
 
   append(view: QueryView): void {
     // The line is written straight from the view (history-line.ts), not built as a record and stringified.
-    this.batch.push(historyLine(view));
-    this.batchFirst = Math.min(this.batchFirst, view.createTime);
-    this.batchLast = Math.max(this.batchLast, view.createTime);
-    if (this.batch.length >= this.options.batchSize) this.flush();
+    const line = historyLine(view);
+    const batch = this.batch;
+    batch.lines.push(line);
+    batch.chars += line.length + 1;
+    if (view.createTime < batch.first) batch.first = view.createTime;
+    if (view.createTime > batch.last) batch.last = view.createTime;
+    if (batch.lines.length >= this.options.batchSize || batch.chars >= this.batchMaxBytes) this.cut();
   }
 
   /**
-   * Writes the batch held in memory (if any) as one file, then removes files past the bounds. A failed
-   * write (disk full, directory gone) drops the batch and is reported, never thrown: it runs on a timer
-   * and in the tracker's listeners, where a throw would take the coordinator down.
+   * Starts writing the batch filling now, unless a write is in flight (the next starts when it ends). A
+   * batch that filled four times over while a write is stuck is dropped and reported: memory stays bounded.
    */
-  flush(): void {
-    if (this.batch.length === 0) return;
-    try {
-      this.writeBatch();
-    } catch (err) {
-      this.options.onError?.(`could not write ${this.batch.length} finished queries to ${this.options.directory}`, err);
-    }
-    this.batch = [];
-    this.batchFirst = Infinity;
-    this.batchLast = -Infinity;
-    try {
-      this.expire();
-    } catch (err) {
-      this.options.onError?.(`could not remove old files from ${this.options.directory}`, err);
-    }
-  }
-
-  private writeBatch(): void {
-    const sequence = ++this.sequence;
-    const pad = (n: number) => String(Math.max(0, Math.trunc(n))).padStart(PAD, '0');
-    const name = `${pad(this.batchFirst)}-${pad(this.batchLast)}-${pad(sequence)}${FILE_SUFFIX}`;
-    // Encoded once: the bytes written are the bytes counted against max-size.
-    const bytes = Buffer.from(`${this.batch.join('\n')}\n`, 'utf8');
-    const path = join(this.options.directory, name);
-    const temporary = `${path}.tmp`;
-    try {
-      const fd = openSync(temporary, 'w', 0o600);
-      try {
-        writeFileSync(fd, bytes); // loops until every byte is written
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
+  private cut(): void {
+    const batch = this.batch;
+    if (batch.lines.length === 0) return;
+    if (this.writing) {
+      if (batch.lines.length >= 4 * this.options.batchSize || batch.chars >= 4 * this.batchMaxBytes) {
+        this.options.onError?.(`could not write ${batch.lines.length} finished queries to ${this.options.directory}: the previous batch is still being written`, undefined);
+        this.batch = QueryHistoryStore.emptyBatch();
       }
-      renameSync(temporary, path);
-    } catch (err) {
-      rmSync(temporary, { force: true });
-      throw err;
+      return;
     }
-    this.files.push({ name, firstCreated: this.batchFirst, lastCreated: this.batchLast, sequence, bytes: bytes.length });
+    this.batch = QueryHistoryStore.emptyBatch();
+    const pad = (n: number) => String(Math.max(0, Math.trunc(n))).padStart(PAD, '0');
+    batch.name = `${pad(batch.first)}-${pad(batch.last)}-${pad(++this.sequence)}-${this.writer}${FILE_SUFFIX}`;
+    const writing = { batch, done: this.write(batch).catch((err: unknown) => this.options.onError?.(`could not write to ${this.options.directory}`, err)) };
+    this.writing = writing;
+    void writing.done.then(() => {
+      this.writing = undefined;
+      const next = this.batch;
+      if (next.lines.length >= this.options.batchSize || next.chars >= this.batchMaxBytes) this.cut();
+    });
   }
 
-  /** Removes the files whose newest query is older than max-age, then the oldest until the rest fit in max-size. */
-  expire(): void {
+  /** Writes a batch as one file (temporary, fsynced, renamed), then removes what the bounds exclude; never rejects. */
+  private async write(batch: Batch): Promise<void> {
+    const name = batch.name!;
+    const path = join(this.options.directory, name);
+    const temporary = `${path}${TEMP_SUFFIX}`;
+    try {
+      // Encoded once: the bytes written are the bytes counted against max-size.
+      const bytes = Buffer.from(`${batch.lines.join('\n')}\n`, 'utf8');
+      const handle = await open(temporary, 'w', 0o600);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, path);
+      const parsed = parseFileName(name)!;
+      this.files.set(name, { name, ...parsed, bytes: bytes.length });
+    } catch (err) {
+      await rm(temporary, { force: true }).catch(() => undefined);
+      this.options.onError?.(`could not write ${batch.lines.length} finished queries to ${this.options.directory}`, err);
+      return;
+    }
+    await this.expire();
+  }
+
+  /** Resolves once no write is in flight (the batch filling now stays held). */
+  async settled(): Promise<void> {
+    while (this.writing) await this.writing.done;
+  }
+
+  /**
+   * Writes what is held: the batch being written, then the one filling now. Resolves once both are in
+   * files (or reported and dropped).
+   */
+  async flush(): Promise<void> {
+    if (this.writing) await this.writing.done;
+    this.cut();
+    if (this.writing) await this.writing.done;
+  }
+
+  /** Lists the directory again (other coordinators' files), when `always` or a flush interval has passed. */
+  private async list(always: boolean): Promise<void> {
+    const now = this.options.now();
+    if (!always && now - this.listedAt < (this.options.flushIntervalMs ?? HISTORY_DEFAULTS.flushIntervalMs)) return;
+    this.listedAt = now;
+    let names: string[];
+    try {
+      names = await readdir(this.options.directory);
+    } catch {
+      return;
+    }
+    const present = new Set(names);
+    for (const name of this.files.keys()) if (!present.has(name)) this.files.delete(name);
+    for (const name of names) {
+      const path = join(this.options.directory, name);
+      if (name.endsWith(TEMP_SUFFIX)) {
+        // Another coordinator's write in flight, or a dead one's leftover.
+        const temp = await stat(path).catch(() => undefined);
+        if (temp && now - temp.mtimeMs > STALE_TEMP_MS) await unlink(path).catch(() => undefined);
+        continue;
+      }
+      if (this.files.has(name)) continue;
+      const parsed = parseFileName(name);
+      if (!parsed) continue;
+      const found = await stat(path).catch(() => undefined);
+      if (found) this.files.set(name, { name, ...parsed, bytes: found.size });
+    }
+  }
+
+  /** Files oldest first: by their newest query's creation, then their oldest's, then their name. */
+  private sortedFiles(): HistoryFile[] {
+    return [...this.files.values()].sort((a, b) => a.lastCreated - b.lastCreated || a.firstCreated - b.firstCreated || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** The files past max-age, then the oldest until the rest fit in max-size; dropped from what is known. */
+  private expired(): HistoryFile[] {
     const oldest = this.options.now() - this.options.maxAgeMs;
-    let total = this.files.reduce((n, f) => n + f.bytes, 0);
-    const kept: HistoryFile[] = [];
-    for (const file of this.files) {
+    let total = 0;
+    for (const file of this.files.values()) total += file.bytes;
+    const gone: HistoryFile[] = [];
+    for (const file of this.sortedFiles()) {
       if (file.lastCreated < oldest || total > this.options.maxSizeBytes) {
         total -= file.bytes;
-        const path = join(this.options.directory, file.name);
-        if (existsSync(path)) unlinkSync(path);
-      } else {
-        kept.push(file);
+        this.files.delete(file.name);
+        gone.push(file);
       }
     }
-    this.files = kept;
+    return gone;
+  }
+
+  /** Removes the files the bounds exclude (every coordinator's: each sees the same complete files). */
+  async expire(): Promise<void> {
+    await this.list(false);
+    for (const file of this.expired()) {
+      try {
+        await unlink(join(this.options.directory, file.name));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.options.onError?.(`could not remove ${file.name} from ${this.options.directory}`, err);
+      }
+    }
+  }
+
+  /** The lines held in memory, newest first, and the names of the files they are becoming. */
+  private heldLines(): { lines: string[]; names: Set<string> } {
+    const lines: string[] = [];
+    const names = new Set<string>();
+    for (const batch of [this.batch, this.writing?.batch]) {
+      if (!batch) continue;
+      for (let i = batch.lines.length - 1; i >= 0; i--) lines.push(batch.lines[i]!);
+      if (batch.name !== undefined) names.add(batch.name);
+    }
+    return { lines, names };
   }
 
   /**
    * The flat rows (no info) of the newest `limit` stored queries whose owner `visible` accepts (and that
-   * `matches` takes: the web UI's search), newest file first. Only the part of each line before its `info`
-   * is parsed: the flat fields come first, and `,"info":` cannot occur inside them (a quote inside a JSON
-   * string is escaped).
+   * `matches` takes: the web UI's search), newest first, reading at most query.history.max-scan-size
+   * bytes of files. Only the part of each line before its `info` is parsed.
    */
-  recentRows(limit: number, visible: (owner: string) => boolean = () => true, matches: (row: HistoryRow) => boolean = () => true): HistoryRow[] {
+  recentRows(limit: number, visible: (owner: string) => boolean = () => true, matches: (row: HistoryRow) => boolean = () => true): Promise<HistoryScan<HistoryRow>> {
     return this.scan(limit, visible, matches, (row) => row);
   }
 
   /** As recentRows, with each taken row's whole record (its info parsed only for the rows taken). */
-  recentRecords(limit: number, visible: (owner: string) => boolean, matches: (row: HistoryRow) => boolean): HistoryRecord[] {
-    return this.scan(limit, visible, matches, (_row, line) => {
-      const record = parseLine<HistoryRecord>(line);
-      return record && record.info !== null && typeof record.info === 'object' ? record : undefined;
-    });
+  recentRecords(limit: number, visible: (owner: string) => boolean, matches: (row: HistoryRow) => boolean): Promise<HistoryScan<HistoryRecord>> {
+    return this.scan(limit, visible, matches, (_row, line) => recordOf(line()));
   }
 
-  private scan<T>(limit: number, visible: (owner: string) => boolean, matches: (row: HistoryRow) => boolean, take: (row: HistoryRow, line: string) => T | undefined): T[] {
-    const out: T[] = [];
-    const lines = (all: readonly string[]) => {
-      for (let i = all.length - 1; i >= 0 && out.length < limit; i--) {
-        const line = all[i]!;
-        const cut = line.indexOf(',"info":');
-        if (cut < 0) continue;
-        const row = parseLine<HistoryRow>(`${line.slice(0, cut)}}`);
-        if (!row || typeof row.user !== 'string' || !visible(row.user) || !matches(row)) continue;
-        const taken = take(row, line);
-        if (taken !== undefined) out.push(taken);
-      }
+  private async scan<T>(limit: number, visible: (owner: string) => boolean, matches: (row: HistoryRow) => boolean, take: (row: HistoryRow, line: () => string) => T | undefined): Promise<HistoryScan<T>> {
+    await this.list(true);
+    // The memory and the files as of one moment: a batch written meanwhile is read once, from memory.
+    const held = this.heldLines();
+    const files = this.sortedFiles().filter((f) => !held.names.has(f.name));
+    const rows: T[] = [];
+    const accept = (row: HistoryRow | undefined, line: () => string) => {
+      if (!row || !visible(row.user) || !matches(row)) return;
+      const taken = take(row, line);
+      if (taken !== undefined) rows.push(taken);
     };
-    lines(this.batch);
-    for (let f = this.files.length - 1; f >= 0 && out.length < limit; f--) {
-      try {
-        lines(readFileSync(join(this.options.directory, this.files[f]!.name), 'utf8').split('\n'));
-      } catch {
-        // removed meanwhile
-      }
+    for (const line of held.lines) {
+      if (rows.length >= limit) return { rows, complete: true };
+      accept(rowOf(line), () => line);
     }
-    return out;
+    const budget = { left: this.maxScanBytes };
+    for (let f = files.length - 1; f >= 0 && rows.length < limit; f--) {
+      const ended = await eachLineBackward(join(this.options.directory, files[f]!.name), budget, (line) => {
+        accept(rowOfBytes(line), () => line.toString('utf8'));
+        return rows.length < limit;
+      });
+      if (ended === 'spent') return { rows, complete: false };
+      if (budget.left <= 0 && f > 0 && rows.length < limit) return { rows, complete: false };
+    }
+    return { rows, complete: true };
   }
 
-  /** The stored record of `queryId` (in the batch held or in a file whose range holds its creation second). */
-  find(queryId: string): HistoryRecord | undefined {
+  /**
+   * The stored record of `queryId`: in memory, or in a file whose range holds the creation second its id
+   * names (newest first), reading at most query.history.max-scan-size bytes.
+   */
+  async find(queryId: string): Promise<HistoryRecord | undefined> {
     const prefix = `{"queryId":${JSON.stringify(queryId)},`;
-    const held = this.batch.find((line) => line.startsWith(prefix));
-    if (held) return parseLine<HistoryRecord>(held);
+    const held = this.heldLines();
+    const line = held.lines.find((l) => l.startsWith(prefix));
+    if (line !== undefined) return recordOf(line);
     const second = queryIdSecond(queryId);
     if (second === undefined) return undefined;
-    // Newest first: an id is unique, and recent queries are the likely ones.
-    for (let i = this.files.length - 1; i >= 0; i--) {
-      const file = this.files[i]!;
-      if (second > file.lastCreated || second + 1000 <= file.firstCreated) continue;
-      let text: string;
-      try {
-        text = readFileSync(join(this.options.directory, file.name), 'utf8');
-      } catch {
-        continue; // removed meanwhile
-      }
-      for (const line of text.split('\n')) {
-        const record = line.startsWith(prefix) ? parseLine<HistoryRecord>(line) : undefined;
-        if (record && typeof record.user === 'string' && record.info !== null && typeof record.info === 'object') return record;
-      }
+    await this.list(true);
+    const prefixBytes = Buffer.from(prefix);
+    const budget = { left: this.maxScanBytes };
+    const files = this.sortedFiles().filter((f) => !held.names.has(f.name) && second <= f.lastCreated && second + 1000 > f.firstCreated);
+    for (let f = files.length - 1; f >= 0; f--) {
+      let found: HistoryRecord | undefined;
+      const ended = await eachLineBackward(join(this.options.directory, files[f]!.name), budget, (bytes) => {
+        found = bytes.subarray(0, prefixBytes.length).equals(prefixBytes) ? recordOf(bytes.toString('utf8')) : undefined;
+        return found === undefined;
+      });
+      if (found) return found;
+      if (ended === 'spent') return undefined;
     }
     return undefined;
   }

@@ -41,8 +41,8 @@ export function queryRoutes(router: Router, coordinator: Coordinator, access: Ac
     visibleOwner(ctx, view.session.user);
     return view;
   };
-  const storedQueryInfo = (queryId: string) => {
-    const record = coordinator.history?.find(queryId);
+  const storedQueryInfo = async (queryId: string) => {
+    const record = await coordinator.history?.find(queryId);
     return record && { owner: record.user, body: (self: string) => withSelf(record.info, self) };
   };
   const killable = (ctx: Context, tracked: TrackedQuery) => access.checkCanKillQueryOwnedBy(requestUser(ctx, access), tracked.session.user);
@@ -66,8 +66,9 @@ export function queryRoutes(router: Router, coordinator: Coordinator, access: Ac
     sendJsonText(ctx, 200, JSON.stringify(infos));
   });
 
-  router.get('/v1/query/:queryId', (ctx) => {
-    const stored = coordinator.lookup(ctx.params.queryId) ? undefined : storedQueryInfo(ctx.params.queryId);
+  router.get('/v1/query/:queryId', async (ctx) => {
+    // Past memory, the history's files are read without blocking (bounded by query.history.max-scan-size).
+    const stored = coordinator.lookup(ctx.params.queryId) ? undefined : await storedQueryInfo(ctx.params.queryId);
     if (stored) {
       // Past the in-memory history: the info stored at its end, under the same rule as a live query.
       visibleOwner(ctx, stored.owner);

@@ -55,17 +55,23 @@ function storedBasicInfo(record: HistoryRecord, self: string): Record<string, un
   return picked;
 }
 
+/** Set on /ui/api/queryHistory's answer when the search stopped at query.history.max-scan-size with older files unread. */
+export const HISTORY_PARTIAL_HEADER = 'X-Vivace-History-Partial';
+
 export function uiQueryRoutes(router: Router, coordinator: Coordinator, access: AccessControl): void {
   // Ours: the stored history (lib/history) searched beyond the in-memory list, newest first, with the
   // overview's filters (state, user, search) and the visibility rules of /v1/query; none without a history.
-  router.get('/ui/api/queryHistory', (ctx) => {
+  router.get('/ui/api/queryHistory', async (ctx) => {
     const user = requestUser(ctx, access);
     const limit = Math.min(1000, Math.max(1, Number(parameter(ctx, 'limit', 8)) || 100));
     const filters = { state: parameter(ctx, 'state', 32).toUpperCase(), user: parameter(ctx, 'user', 256), search: parameter(ctx, 'search', 1024) };
     const base = baseUri(ctx);
-    const records = coordinator.history?.recentRecords(limit, (owner) => canSeeQuery(access, user, owner), (row) => storedRowMatches(row, filters)) ?? [];
+    // Read without blocking, newest first, at most query.history.max-scan-size bytes of files: a search that
+    // stopped there answers what it found and says so in a header (the body stays /v1/query's list).
+    const scan = await coordinator.history?.recentRecords(limit, (owner) => canSeeQuery(access, user, owner), (row) => storedRowMatches(row, filters));
     ctx.set('Cache-Control', 'no-store');
-    sendJsonText(ctx, 200, JSON.stringify(records.map((record) => storedBasicInfo(record, `${base}/v1/query/${record.queryId}`))));
+    if (scan && !scan.complete) ctx.set(HISTORY_PARTIAL_HEADER, 'max-scan-size');
+    sendJsonText(ctx, 200, JSON.stringify((scan?.rows ?? []).map((record) => storedBasicInfo(record, `${base}/v1/query/${record.queryId}`))));
   });
 
   router.get('/ui/api/query', (ctx) => {
@@ -81,10 +87,10 @@ export function uiQueryRoutes(router: Router, coordinator: Coordinator, access: 
     sendJsonText(ctx, 200, JSON.stringify(infos));
   });
 
-  router.get('/ui/api/query/:queryId', (ctx) => {
+  router.get('/ui/api/query/:queryId', async (ctx) => {
     const user = requestUser(ctx, access);
     const tracked = coordinator.lookup(ctx.params.queryId);
-    const stored = tracked ? undefined : coordinator.history?.find(ctx.params.queryId);
+    const stored = tracked ? undefined : await coordinator.history?.find(ctx.params.queryId);
     if (stored) {
       // Past the in-memory history (a query the stored list links to): its stored info, as /v1/query/{id}.
       if (!canSeeQuery(access, user, stored.user)) access.checkCanViewQueryOwnedBy(user, stored.user);

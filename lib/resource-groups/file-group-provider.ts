@@ -3,6 +3,7 @@
 //   group-provider.name=file
 //   file.group-file=/path/to/group.txt     (must exist at start)
 //   file.refresh-period=5s                 (Trino's default 5s; at least 1ms)
+//   group-provider.group-case=keep         (keep, upper or lower, any case; GroupProviderManager's Case)
 // The group file has a line per group, `group:user1,user2`: blanks around each part are dropped, empty
 // users are skipped, a blank line or one starting with `#` is ignored, and a line without `:` is an error
 // ("Error in group file line N: Expected two parts for group and users", Trino's message). A user's groups
@@ -24,6 +25,17 @@ export interface GroupProviderSettings {
   propertiesFile: string;
   groupFile: string;
   refreshPeriodMs: number;
+  /** group-provider.group-case: how each group's name is given (absent: as the file spells it) */
+  groupCase?: GroupCase;
+}
+
+/** Trino's io.trino.util.Case: a group name kept, or upper- or lower-cased (Locale.ROOT). */
+export type GroupCase = 'keep' | 'upper' | 'lower';
+const GROUP_CASES: readonly GroupCase[] = ['keep', 'lower', 'upper'];
+
+function transformCase(groupCase: GroupCase | undefined, name: string): string {
+  if (groupCase === 'upper') return name.toUpperCase();
+  return groupCase === 'lower' ? name.toLowerCase() : name;
 }
 
 /** FileGroupConfig's file.refresh-period default. */
@@ -31,7 +43,7 @@ export const DEFAULT_GROUP_REFRESH_MS = 5000;
 /** The largest group file read (a bound of ours; Trino reads any size into memory). */
 export const MAX_GROUP_FILE_BYTES = 64 << 20;
 
-const PROPERTIES = ['group-provider.name', 'file.group-file', 'file.refresh-period'];
+const PROPERTIES = ['group-provider.name', 'group-provider.group-case', 'file.group-file', 'file.refresh-period'];
 
 function invalid(message: string): VivaceError {
   return new VivaceError('CONFIGURATION_INVALID', message);
@@ -49,6 +61,14 @@ export function readGroupProviderProperties(path: string): GroupProviderSettings
   const values = readPropertiesFile(path, PROPERTIES);
   const name = values.get('group-provider.name')?.value.trim();
   if (!name) throw invalid(`Group provider configuration ${resolve(path)} does not contain group-provider.name`);
+  // GroupProviderManager reads the case before it looks the provider up, comparing without regard to case.
+  const caseEntry = values.get('group-provider.group-case');
+  let groupCase: GroupCase | undefined;
+  if (caseEntry) {
+    const wanted = caseEntry.value.trim().toLowerCase();
+    groupCase = GROUP_CASES.find((c) => c === wanted);
+    if (!groupCase) throw invalid(`${path}:${caseEntry.line}: Group provider configuration ${resolve(path)} does not contain valid group-provider.group-case. Expected one of: [KEEP, LOWER, UPPER]`);
+  }
   if (name !== 'file') throw invalid(`${path}:${values.get('group-provider.name')!.line}: Group provider ${name} is not registered`);
   const file = values.get('file.group-file')?.value.trim();
   if (!file) throw invalid(`${path}: Invalid configuration property file.group-file: must not be null`);
@@ -61,7 +81,7 @@ export function readGroupProviderProperties(path: string): GroupProviderSettings
     if (ms === undefined || !(ms >= 1)) throw invalid(`${path}:${period.line}: Invalid configuration property file.refresh-period: ${period.value.trim()} (at least 1ms)`);
     refreshPeriodMs = ms;
   }
-  return { propertiesFile: path, groupFile, refreshPeriodMs };
+  return { propertiesFile: path, groupFile, refreshPeriodMs, ...(groupCase === undefined || groupCase === 'keep' ? {} : { groupCase }) };
 }
 
 /** Java's String.trim: drops characters up to U+0020 at both ends. */
@@ -80,8 +100,12 @@ function lineEnd(text: string, i: number): number {
   return j;
 }
 
-/** User -> groups of a group file's text; a line without `:` throws Trino's error naming it. */
-export function parseGroupFile(text: string): Map<string, string[]> {
+/**
+ * User -> groups of a group file's text; a line without `:` throws Trino's error naming it. `groupCase`:
+ * each group's name as group-provider.group-case gives it, two names that become one counted once (Trino
+ * transforms the provider's set into a set).
+ */
+export function parseGroupFile(text: string, groupCase?: GroupCase): Map<string, string[]> {
   const groupsOf = new Map<string, Set<string>>();
   let lineNumber = 0;
   let i = 0;
@@ -93,7 +117,7 @@ export function parseGroupFile(text: string): Map<string, string[]> {
     if (line === '' || line.startsWith('#')) continue;
     const colon = line.indexOf(':');
     if (colon < 0) throw invalid(`Error in group file line ${lineNumber}: Expected two parts for group and users`);
-    const group = line.slice(0, colon).trim();
+    const group = transformCase(groupCase, line.slice(0, colon).trim());
     for (const part of line.slice(colon + 1).split(',')) {
       const user = part.trim();
       if (user === '') continue;
@@ -140,7 +164,7 @@ export class FileGroupProvider {
     } catch (err) {
       throw new VivaceError('CONFIGURATION_UNAVAILABLE', `Failed to read group file: ${this.settings.groupFile}: ${(err as Error).message}`);
     }
-    return parseGroupFile(text);
+    return parseGroupFile(text, this.settings.groupCase);
   }
 
   /** The user's groups (Trino's GroupProvider.getGroups): none for a user no line names. */

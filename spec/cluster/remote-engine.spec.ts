@@ -268,8 +268,10 @@ describe('RemoteEngine with real workers', function () {
     it('sends the coordinator\'s system.runtime rows with a statement that reads them', async () => {
       const seen: string[] = [];
       const withSystem = remoteEngine(list, {
-        systemSnapshot: (viewer, completed) => {
+        // Async, as serve's: the stored history is read from files before the task goes.
+        systemSnapshot: async (viewer, completed) => {
           seen.push(viewer);
+          await new Promise((resolve) => setImmediate(resolve));
           if (completed) return { completedQueries: [{ queryId: 'q-stored', user: viewer, state: 'FAILED', query: 'SELECT 1', errorMessage: 'boom', cpuTimeMs: 12, peakMemoryBytes: 4096 }] };
           return { nodes: [{ nodeId: 'coordinator-x', httpUri: 'http://127.0.0.1:1', nodeVersion: '1', coordinator: true, state: 'active' }], queries: [], tasks: [] };
         },

@@ -39,12 +39,13 @@ describe('system.runtime.completed_queries', function () {
     await as('bob').execute('SELECT * FROM no_such_table');
     await as('alice').ok('SELECT 43');
     // The last two queries' ends are recorded after their responses: wait for them to be stored (one file, one held).
-    for (let i = 0; i < 1000 && server.coordinator.history!.recentRows(10).length < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 1000 && (await server.coordinator.history!.recentRows(10)).rows.length < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    await server.coordinator.history!.settled();
     expect(server.coordinator.history!.filePaths()).to.have.length(1);
 
     const seen = (await as('alice').ok(`${SELECT} ORDER BY created`)).rows;
     expect(seen.map((r) => r[3])).to.deep.equal(['SELECT 42', 'SELECT 43']);
-    expect(server.coordinator.history!.find(seen[0]![0] as string)?.info).to.include({ query: 'SELECT 42', state: 'FINISHED' });
+    expect((await server.coordinator.history!.find(seen[0]![0] as string))?.info).to.include({ query: 'SELECT 42', state: 'FINISHED' });
     expect(seen[0]!.slice(1, 7)).to.deep.equal(['alice', 'FINISHED', 'SELECT 42', null, null, 1]);
     expect(seen[0]![7]).to.be.a('number');
     expect(seen[0]![8]).to.equal(0);

@@ -31,6 +31,6 @@ describe('history: a killed coordinator', function () {
     expect(await exited).to.equal('SIGKILL');
 
     const restarted = new QueryHistoryStore({ directory: join(dir, 'history'), maxAgeMs: 3_600_000, maxSizeBytes: 1 << 20, batchSize: 2, now: Date.now });
-    expect(ids.map((id) => restarted.find(id)?.state ?? null)).to.deep.equal(['FINISHED', 'FINISHED', null]);
+    expect(await Promise.all(ids.map(async (id) => (await restarted.find(id))?.state ?? null))).to.deep.equal(['FINISHED', 'FINISHED', null]);
   });
 });

@@ -40,7 +40,7 @@ describe('GET /ui/api/queryHistory', function () {
     await as('bob').execute('SELECT * FROM no_such_table');
     await as('alice').ok('SELECT 43 AS alice_second');
     await as('bob').ok('SELECT 44 AS bob_last');
-    for (let i = 0; i < 1000 && server.coordinator.history!.recentRows(10).length < 4; i++) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 1000 && (await server.coordinator.history!.recentRows(10)).rows.length < 4; i++) await new Promise((resolve) => setImmediate(resolve));
   });
   after(async () => {
     await server?.stop();

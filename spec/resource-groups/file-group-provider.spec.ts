@@ -106,7 +106,21 @@ describe('file group provider', () => {
       expect(refused(['group-provider.name=file', `file.group-file=${join(files.dir, 'missing.txt')}`])).to.match(/:2: Invalid configuration property file\.group-file: file does not exist: /);
       expect(refused(['group-provider.name=file', `file.group-file=${file}`, 'file.refresh-period=0s'])).to.match(/:3: Invalid configuration property file\.refresh-period: 0s/);
       expect(refused(['group-provider.name=file', `file.group-file=${file}`, 'file.refresh-period=soon'])).to.match(/file\.refresh-period: soon/);
-      expect(refused(['group-provider.name=file', `file.group-file=${file}`, 'group-provider.group-case=upper'])).to.match(/:3: Configuration property 'group-provider.group-case' was not used$/);
+      expect(refused(['group-provider.name=file', `file.group-file=${file}`, 'file.group-case=upper'])).to.match(/:3: Configuration property 'file.group-case' was not used$/);
+    });
+
+    it("takes group-provider.group-case as Trino's GroupProviderManager does: keep, upper or lower in any case, else its message", () => {
+      const file = write('group.txt', DOCUMENTED);
+      const props = (lines: string[]) => write('group-provider.properties', `${lines.join('\n')}\n`);
+      const groupCase = (value: string) => readGroupProviderProperties(props(['group-provider.name=file', `file.group-file=${file}`, `group-provider.group-case=${value}`])).groupCase;
+      expect(groupCase('keep')).to.equal(undefined);
+      expect(groupCase('KEEP')).to.equal(undefined);
+      expect(groupCase('upper')).to.equal('upper');
+      expect(groupCase('Lower')).to.equal('lower');
+      const path = props(['group-provider.name=file', `file.group-file=${file}`, 'group-provider.group-case=invalid']);
+      expect(() => readGroupProviderProperties(path)).to.throw(`${path}:3: Group provider configuration ${path} does not contain valid group-provider.group-case. Expected one of: [KEEP, LOWER, UPPER]`);
+      // Read before the provider's name is looked up (an unknown provider with a bad case fails on the case).
+      expect(() => readGroupProviderProperties(props(['group-provider.name=ldap', 'group-provider.group-case=camel']))).to.throw(/does not contain valid group-provider\.group-case/);
     });
   });
 
@@ -119,6 +133,18 @@ describe('file group provider', () => {
       const p = new FileGroupProvider({ propertiesFile: join(files.dir, 'group-provider.properties'), groupFile: file, refreshPeriodMs }, { now: () => now, logger });
       return { p, file, warn, advance: (ms: number) => (now += ms) };
     }
+
+    it("gives each group's name in group-provider.group-case, names that become one counted once", () => {
+      const text = 'Admins:alice\nadmins:alice,bob\nAnalysts:bob\n';
+      const file = write('group.txt', text);
+      const settings = { propertiesFile: join(files.dir, 'group-provider.properties'), groupFile: file, refreshPeriodMs: 1000 };
+      expect(new FileGroupProvider(settings).groupsOf('alice')).to.deep.equal(['Admins', 'admins']);
+      expect(new FileGroupProvider({ ...settings, groupCase: 'upper' }).groupsOf('alice')).to.deep.equal(['ADMINS']);
+      expect(new FileGroupProvider({ ...settings, groupCase: 'lower' }).groupsOf('bob')).to.deep.equal(['admins', 'analysts']);
+      // Users are matched as written: only groups change case.
+      expect(new FileGroupProvider({ ...settings, groupCase: 'upper' }).groupsOf('ALICE')).to.deep.equal([]);
+      expect(groups(text)).to.deep.equal({ alice: ['Admins', 'admins'], bob: ['Analysts', 'admins'] });
+    });
 
     it('answers a user\'s groups, none for a user no line names', () => {
       const { p } = provider('admins:alice,bob\nanalysts:bob\n');

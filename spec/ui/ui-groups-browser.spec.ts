@@ -74,7 +74,7 @@ describe('ui resource groups and stored history in a browser', function () {
     await carol.ok('SELECT 43 AS answer_two');
     await carol.ok('SELECT 44 AS answer_three');
     const history = server.coordinator.history!;
-    for (let i = 0; i < 1000 && history.recentRows(10, (owner) => owner === 'carol').length < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 1000 && (await history.recentRows(10, (owner) => owner === 'carol')).rows.length < 3; i++) await new Promise((resolve) => setImmediate(resolve));
     const live = server.coordinator.list().map((t) => server.coordinator.view(t).sql);
     expect(live).to.not.include('SELECT 42 AS answer_one');
 

@@ -82,18 +82,30 @@ export interface SystemTablesSource {
   tasks(): SystemTaskRow[];
   /** The stored finished queries `viewer` may see, newest first and bounded (none without a history). */
   completedQueries?(viewer?: string): SystemCompletedQueryRow[];
+  /**
+   * The same read from files without blocking, before a statement that scans the table runs (the
+   * coordinator's history): a binding serves its rows to the scan, a remote engine sends them with the task.
+   */
+  loadCompletedQueries?(viewer?: string): Promise<SystemCompletedQueryRow[]>;
 }
+
+/** Viewers whose loaded completed_queries rows a binding keeps (the least recent goes past it). */
+const PREPARED_VIEWERS = 64;
 
 /** The engine's end of the late binding: empty tables until `bind` is called. */
 export class SystemTablesBinding implements SystemTablesSource {
   private source: SystemTablesSource | undefined;
+  /** completed_queries rows loaded for each viewer's latest statement that reads them. */
+  private readonly prepared = new Map<string, SystemCompletedQueryRow[]>();
 
   bind(source: SystemTablesSource): void {
     this.source = source;
+    this.prepared.clear();
   }
 
   unbind(): void {
     this.source = undefined;
+    this.prepared.clear();
   }
 
   get bound(): boolean {
@@ -112,7 +124,23 @@ export class SystemTablesBinding implements SystemTablesSource {
     return this.source?.tasks() ?? [];
   }
 
+  /** Whether the bound source reads completed_queries asynchronously (prepareCompletedQueries first). */
+  get loadsCompletedQueries(): boolean {
+    return this.source?.loadCompletedQueries !== undefined;
+  }
+
+  /** Loads `viewer`'s completed_queries rows for the statement about to run (the scan then serves them). */
+  async prepareCompletedQueries(viewer: string): Promise<void> {
+    const source = this.source;
+    if (!source?.loadCompletedQueries) return;
+    const rows = await source.loadCompletedQueries(viewer);
+    this.prepared.delete(viewer);
+    if (this.prepared.size >= PREPARED_VIEWERS) this.prepared.delete(this.prepared.keys().next().value as string);
+    this.prepared.set(viewer, rows);
+  }
+
   completedQueries(viewer?: string): SystemCompletedQueryRow[] {
-    return this.source?.completedQueries?.(viewer) ?? [];
+    const prepared = viewer === undefined ? undefined : this.prepared.get(viewer);
+    return prepared ?? this.source?.completedQueries?.(viewer) ?? [];
   }
 }
