@@ -208,17 +208,21 @@ export class StageTasks {
       }
     }
     stageTrace('w.plan', taskId);
-    // The statement's plan is derived while the inputs come (a consumer's local producers may still run).
-    const [pulled, derived] = await Promise.allSettled([
+    // The statement's plan is derived while the inputs come (a consumer's local producers may still run),
+    // and under query.max-memory-per-node the task's own DuckDB instance is taken and readied for the
+    // statement meanwhile too (task-memory.ts): the fragment runs there.
+    const [pulled, derived, readied] = await Promise.allSettled([
       this.pull(taskId, stage.inputs, abort),
       prepareFragments(engine, sql, session, { queryId: request.queryId, ...(stage.choices ? { choices: stage.choices } : {}) }, connectors, abort),
+      this.options.taskMemory?.forTask(engine, { sql, session, ...(request.catalogs ? { catalogs: request.catalogs } : {}), ...(abort ? { abort } : {}) }),
     ]);
-    if (pulled.status === 'rejected') throw pulled.reason;
-    if (derived.status === 'rejected') throw derived.reason;
+    const task = readied.status === 'fulfilled' ? readied.value : undefined;
+    if (pulled.status === 'rejected' || derived.status === 'rejected' || readied.status === 'rejected') {
+      task?.fail();
+      throw [pulled, derived, readied].find((r) => r.status === 'rejected')!.reason;
+    }
     const inputs = pulled.value;
     stageTrace('w.pulled', taskId, { files: inputs.reduce((n, i) => n + i.files.length, 0) });
-    // Under query.max-memory-per-node the fragment runs on a DuckDB instance of its own (task-memory.ts).
-    const task = await this.options.taskMemory?.forTask(engine);
     try {
       const plan = await planFragment(task?.engine ?? engine, sql, session, {
         queryId: request.queryId, fragmentId: stage.fragmentId, inputs,
