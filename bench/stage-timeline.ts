@@ -1,7 +1,9 @@
 // Diagnosis, not a figure: a staged query's timeline at tpch.sf1 (or TIMELINE_SCALE) through 2 workers.
 // `npx tsx bench/stage-timeline.ts 2 11 3 [runs]` starts a cluster with VIVACE_STAGE_TRACE set (every
 // process appends its tasks' steps, lib/cluster/stage-trace.ts), runs each query `runs` times (the first
-// one warms up) and prints each run's steps in milliseconds from the query's first step, and its time.
+// one warms up) and prints each run's steps in milliseconds from the query's first step, its time and the
+// CPU the cluster's processes spent on it (a figure the machine's other load shakes less than the time);
+// TIMELINE_EXPLAIN=1 prints each query's EXPLAIN (TYPE DISTRIBUTED) first.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,18 @@ import { PrestoHttpClient } from './http-client.js';
 import { runOnCluster } from './tpch-cluster.bench.js';
 
 interface Step { t: number; pid: number; event: string; taskId: string; [k: string]: unknown }
+
+/** CPU milliseconds `pid` has used (utime + stime of /proc/<pid>/stat), 0 when unreadable (not Linux). */
+function cpuMsOf(pid: number): number {
+  try {
+    // The fields after the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 const args = process.argv.slice(2).map(Number);
 const queries = args.filter((n) => n >= 1 && n <= 22);
@@ -29,15 +43,27 @@ const cluster = await startCluster({
 const client = new PrestoHttpClient(cluster.url, 1);
 try {
   await runOnCluster(client, 'SELECT count(*) FROM region', scale);
+  // The cluster's processes (those that wrote a step), to add up the CPU a run took: a figure less shaken
+  // than wall time on a shared machine.
+  let pids: number[] = [];
+  const cpuMs = () => pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
   for (const number of queries) {
     const { sql } = TPCH_QUERIES[number - 1]!;
+    if (process.env.TIMELINE_EXPLAIN) {
+      const { rows } = await runOnCluster(client, `EXPLAIN (TYPE DISTRIBUTED) ${sql}`, scale);
+      console.log(rows.map((r) => String(r[0])).join('\n'));
+    }
     for (let run = 0; run < runs; run++) {
+      const cpuBefore = cpuMs();
       const started = performance.timeOrigin + performance.now();
       const { queryId } = await runOnCluster(client, sql, scale);
       const ms = performance.timeOrigin + performance.now() - started;
+      const cpu = cpuMs() - cpuBefore;
+      const all = readFileSync(traceFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Step);
+      if (pids.length === 0) pids = [...new Set(all.map((s) => s.pid))];
       if (run === 0 && runs > 1) continue;
-      const steps = readFileSync(traceFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Step).filter((s) => s.taskId.startsWith(queryId));
-      console.log(`Q${number} run ${run}: ${ms.toFixed(0)} ms (${queryId})`);
+      const steps = all.filter((s) => s.taskId.startsWith(queryId));
+      console.log(`Q${number} run ${run}: ${ms.toFixed(0)} ms, cpu ${cpu.toFixed(0)} ms (${queryId})`);
       for (const s of steps.sort((a, b) => a.t - b.t)) {
         const { t, pid, event, taskId, ...rest } = s;
         console.log(`  ${(t - started).toFixed(1).padStart(7)}  ${String(pid).padStart(7)}  ${event.padEnd(12)} ${taskId.slice(queryId.length)} ${Object.keys(rest).length ? JSON.stringify(rest) : ''}`);

@@ -182,6 +182,7 @@ export async function runWorker(argv: string[]): Promise<number> {
   const taskMemory = taskMemoryOf({
     ...(config.maxMemoryPerNodeBytes === undefined ? {} : { limitBytes: config.maxMemoryPerNodeBytes }), tempDirectory: config.tempDirectory, threads: config.engineThreads,
     directories: [config.tempDirectory, ...hiveCatalogs.map((c) => c.root)], hive: hiveCatalogs, ...(tpchCatalog ? { tpchDirectory: tpchCatalog.directory } : {}),
+    ...(dynamic ? { dynamicRoots: dynamic.roots } : {}),
   });
   const discovery: { announcer?: Announcer } = {};
   let stopping = false;

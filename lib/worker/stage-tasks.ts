@@ -2,7 +2,7 @@
 // keeps the outputs it pulled, both under one directory inside the DuckDB sandbox, and the files removed
 // with their task. A root pulls its inputs worker to worker, with the internal bearer, before it plans.
 import { setMaxListeners } from 'node:events';
-import { linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine, Plan, PlanAbort } from '../engine/engine.types.js';
@@ -10,10 +10,11 @@ import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from '../cluster/cluster-auth.js';
 import { taskOutputPath, type FragmentInput, type FragmentStage, type TaskPlanRequest, type TaskStage } from '../cluster/task-protocol.js';
-import { WorkerClient, WorkerTransportError } from '../cluster/worker-client.js';
+import { WorkerTransportError } from '../cluster/worker-client.js';
+import { ExchangePuller, PullStatusError } from './exchange-pull.js';
 import { bucketFile, planFragment, prepareFragments, type FragmentTarget, type StageEngine } from './stage-runner.js';
 import type { Connectors } from '../connectors/connectors.js';
-import { stageTrace } from '../cluster/stage-trace.js';
+import { stageTrace, stageTracing } from '../cluster/stage-trace.js';
 import type { TaskMemory } from './task-memory.js';
 
 /** Names of files on their way out (discard): each its own, so a slot's next file is never one of them. */
@@ -52,8 +53,8 @@ export interface StageTaskOptions {
   taskMemory?: TaskMemory;
 }
 
-/** Pull clients kept at most (one per worker a root pulled from). */
-const MAX_CLIENTS = 64;
+/** Pullers kept at most (one per worker a consumer pulled from). */
+const MAX_PULLERS = 64;
 
 /** `to` as a hard link to `from` (it outlives `from`'s removal); false when the file system will not. */
 function linked(from: string, to: string): boolean {
@@ -90,7 +91,7 @@ export class StageTasks {
   private readonly leaves = new Set<string>();
   /** Each task's slot: its files are named after it, never after the task (see fileFor). */
   private readonly slots = new Map<string, number>();
-  private readonly clients = new Map<string, WorkerClient>();
+  private readonly pullers = new Map<string, ExchangePuller>();
   /** Roots waiting for a leaf of this worker that still runs (an early root, staged-query.ts). */
   private readonly waiting = new Map<string, { resolve: (output: TaskOutput) => void; reject: (err: VivaceError) => void }[]>();
 
@@ -207,17 +208,21 @@ export class StageTasks {
       }
     }
     stageTrace('w.plan', taskId);
-    // The statement's plan is derived while the inputs come (a consumer's local producers may still run).
-    const [pulled, derived] = await Promise.allSettled([
+    // The statement's plan is derived while the inputs come (a consumer's local producers may still run),
+    // and under query.max-memory-per-node the task's own DuckDB instance is taken and readied for the
+    // statement meanwhile too (task-memory.ts): the fragment runs there.
+    const [pulled, derived, readied] = await Promise.allSettled([
       this.pull(taskId, stage.inputs, abort),
       prepareFragments(engine, sql, session, { queryId: request.queryId, ...(stage.choices ? { choices: stage.choices } : {}) }, connectors, abort),
+      this.options.taskMemory?.forTask(engine, { sql, session, ...(request.catalogs ? { catalogs: request.catalogs } : {}), ...(abort ? { abort } : {}) }),
     ]);
-    if (pulled.status === 'rejected') throw pulled.reason;
-    if (derived.status === 'rejected') throw derived.reason;
+    const task = readied.status === 'fulfilled' ? readied.value : undefined;
+    if (pulled.status === 'rejected' || derived.status === 'rejected' || readied.status === 'rejected') {
+      task?.fail();
+      throw [pulled, derived, readied].find((r) => r.status === 'rejected')!.reason;
+    }
     const inputs = pulled.value;
     stageTrace('w.pulled', taskId, { files: inputs.reduce((n, i) => n + i.files.length, 0) });
-    // Under query.max-memory-per-node the fragment runs on a DuckDB instance of its own (task-memory.ts).
-    const task = await this.options.taskMemory?.forTask(engine);
     try {
       const plan = await planFragment(task?.engine ?? engine, sql, session, {
         queryId: request.queryId, fragmentId: stage.fragmentId, inputs,
@@ -253,16 +258,15 @@ export class StageTasks {
           const output = this.outputs.get(producer.taskId) ?? (this.leaves.has(producer.taskId) ? await this.outputWhenDone(producer.taskId, controller.signal) : undefined);
           const local = output && fileOf(output, bucket);
           if (local !== undefined && linked(local, file)) return file;
-          const client = this.clientOf(producer.uri);
+          const puller = this.pullerOf(producer.uri);
+          const started = stageTracing ? performance.now() : 0;
           try {
-            const response = await client.call('GET', taskOutputPath(producer.taskId, bucket), undefined, { timeoutMs: this.options.pullTimeoutMs ?? 600_000, signal: controller.signal, headers });
-            if (response.status !== 200) {
-              throw new VivaceError('REMOTE_TASK_ERROR', `Worker ${producer.uri} answered HTTP ${response.status} for the output of ${producer.taskId}`);
-            }
-            writeFileSync(file, response.body);
+            const bytes = await puller.toFile(taskOutputPath(producer.taskId, bucket), file, { timeoutMs: this.options.pullTimeoutMs ?? 600_000, signal: controller.signal, headers });
+            if (stageTracing) stageTrace('w.fetched', taskId, { from: producer.taskId, bytes, ms: Math.round(performance.now() - started) });
             return file;
           } catch (err) {
             if (abort?.aborted) throw abort.reason;
+            if (err instanceof PullStatusError) throw new VivaceError('REMOTE_TASK_ERROR', `Worker ${producer.uri} answered HTTP ${err.status} for the output of ${producer.taskId}`);
             if (err instanceof WorkerTransportError) throw new VivaceError('REMOTE_TASK_ERROR', `Lost worker ${producer.uri} while pulling ${producer.taskId}: ${err.message} (${err.code})`);
             throw err;
           }
@@ -277,24 +281,24 @@ export class StageTasks {
     }
   }
 
-  /** A kept-alive client per worker pulled from (a few: the cluster's workers), so a pull opens no connection. */
-  private clientOf(uri: string): WorkerClient {
-    let client = this.clients.get(uri);
-    if (!client) {
-      if (this.clients.size >= MAX_CLIENTS) {
-        const [oldUri, oldest] = this.clients.entries().next().value!;
-        this.clients.delete(oldUri);
+  /** A kept-alive puller per worker pulled from (a few: the cluster's workers), so a pull opens no connection. */
+  private pullerOf(uri: string): ExchangePuller {
+    let puller = this.pullers.get(uri);
+    if (!puller) {
+      if (this.pullers.size >= MAX_PULLERS) {
+        const [oldUri, oldest] = this.pullers.entries().next().value!;
+        this.pullers.delete(oldUri);
         oldest.close();
       }
-      client = new WorkerClient('leaf', uri);
-      this.clients.set(uri, client);
+      puller = new ExchangePuller(uri);
+      this.pullers.set(uri, puller);
     }
-    return client;
+    return puller;
   }
 
-  /** Closes the pull clients (the worker stops). */
+  /** Closes the pullers (the worker stops). */
   close(): void {
-    for (const client of this.clients.values()) client.close();
-    this.clients.clear();
+    for (const puller of this.pullers.values()) puller.close();
+    this.pullers.clear();
   }
 }

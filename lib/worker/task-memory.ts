@@ -12,9 +12,9 @@
 // from the system allocator outside the buffer manager, and everything Node holds: the rendered pages of a
 // root task, and the bodies of the exchange files a task pulls from other workers (stage-tasks.ts).
 //
-// A task engine has the tpch data (DuckDB's database `tpch`) and the worker's lake catalogs of its
-// configuration files, but no memory catalog (memory queries are never staged) and no catalog that CREATE
-// CATALOG made after the worker started.
+// A task engine has the tpch data (DuckDB's database `tpch`), the worker's lake catalogs of its
+// configuration files and, in a dynamic cluster, the catalogs of the task's catalog set (CREATE CATALOG's,
+// opened before the task plans there), but no memory catalog (memory queries are never staged).
 //
 // The peak: the largest `duckdb_memory()` total sampled on the task's instance while it ran (every
 // SAMPLE_MS, and once as it starts and ends), on the engine's second connection. DuckDB's profile metric SYSTEM_PEAK_BUFFER_MEMORY is not used:
@@ -30,11 +30,12 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { createDuckDbEngine } from '../engine/duckdb-engine.js';
-import type { Execution, ExecutionProgress, Plan, RowBatch } from '../engine/engine.types.js';
+import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
 import { executionRows } from '../engine/row-batch.js';
 import type { Session } from '../protocol/types.js';
 import type { StageEngine } from './stage-runner.js';
 import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
+import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 
 /** DuckDB's bound on its memory counter's drift (64 caches of 32 KiB each, buffer_pool.hpp). */
 export const DUCKDB_COUNTER_DRIFT_BYTES = 64 * (32 << 10);
@@ -45,7 +46,18 @@ const MAX_IDLE = 4;
 
 /** A task engine: a DuckDB engine of its own, its memory_limit the task's. */
 export interface TaskEngine extends StageEngine {
+  /** Brings its hive catalogs to a dynamic cluster's set (DuckDbEngine.syncCatalogs). */
+  syncCatalogs(sync: CatalogSync): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The statement a task engine is readied for (forTask). */
+export interface TaskStatement {
+  sql: string;
+  session: Session;
+  /** catalog.management=dynamic: the task's catalog set (TaskPlanRequest.catalogs). */
+  catalogs?: CatalogSync;
+  abort?: PlanAbort;
 }
 
 export interface TaskMemoryOptions {
@@ -110,9 +122,24 @@ export class TaskMemory {
    * A task's engine: `worker` plans the user's statement (no rows run there), a task engine of its own runs
    * the task's SQL. `done` wraps the task's plan: its execution reports the sampled peak, and the task
    * engine goes back when the execution ends, fails or is cancelled, or the plan is released unexecuted.
+   *
+   * `statement`: what the task engine is brought up to before the task plans there, once: a dynamic
+   * cluster's catalog set (CREATE CATALOG's catalogs made after the worker started), and the user's statement
+   * planned on it for what planning brings (the views of the statement's tpch schema, generated maybe after
+   * this pooled instance was made; the mirror of a lake table the statement reads by name, written to since).
+   * A statement the task engine cannot plan (a memory table) fails later only if a fragment reads it there.
    */
-  async forTask(worker: StageEngine): Promise<{ engine: StageEngine; done: (plan: Plan) => Plan; fail: () => void }> {
+  async forTask(worker: StageEngine, statement?: TaskStatement): Promise<{ engine: StageEngine; done: (plan: Plan) => Plan; fail: () => void }> {
     const own = await this.acquire();
+    if (statement) {
+      try {
+        if (statement.catalogs) await own.syncCatalogs(statement.catalogs);
+        await own.plan(statement.sql, statement.session, statement.abort).then((p) => p.release(), () => {});
+      } catch (err) {
+        this.giveBack(own);
+        throw err;
+      }
+    }
     let given = false;
     /** The session the task's own SQL plans under: the sampler's statements plan under it too. */
     let ownSession: Session | undefined;
@@ -122,14 +149,8 @@ export class TaskMemory {
       this.giveBack(own);
     };
     const engine: StageEngine = {
-      plan: async (sql, session, abort) => {
-        const plan = await worker.plan(sql, session, abort);
-        // Planned on the task engine too, for what planning brings there: the tpch schema's views a fragment
-        // reads an unsplit table through. A statement the task engine cannot plan (a lake's catalog) fails
-        // later only if a fragment names that catalog.
-        await own.plan(sql, session, abort).then((p) => p.release(), () => {});
-        return plan;
-      },
+      // The user's statement as a user's (access rules, the statement's columns): the worker's alone.
+      plan: (sql, session, abort) => worker.plan(sql, session, abort),
       close: async () => {},
       planOwnSql: (sql, session, abort) => {
         ownSession = session;
@@ -243,7 +264,7 @@ let made = 0;
  * directory, which holds the stage files, the tpch directory, the lake roots); it spills under
  * `<tempDirectory>/tasks/e<n>`.
  */
-export function taskMemoryOf(options: { limitBytes?: number; tempDirectory: string; threads?: number; directories: readonly string[]; tpchDirectory?: string; hive?: readonly HiveCatalogConfig[]; sampleMs?: number }): TaskMemory | undefined {
+export function taskMemoryOf(options: { limitBytes?: number; tempDirectory: string; threads?: number; directories: readonly string[]; tpchDirectory?: string; hive?: readonly HiveCatalogConfig[]; dynamicRoots?: readonly string[]; sampleMs?: number }): TaskMemory | undefined {
   if (options.limitBytes === undefined) return undefined;
   return new TaskMemory({
     limitBytes: options.limitBytes,
@@ -251,7 +272,8 @@ export function taskMemoryOf(options: { limitBytes?: number; tempDirectory: stri
     create: async (memoryLimit) => {
       const tempDirectory = join(options.tempDirectory, 'tasks', `e${made++}`);
       mkdirSync(tempDirectory, { recursive: true });
-      const roots = options.directories.filter((d) => existsSync(d));
+      // catalog.dynamic-roots too: a catalog CREATE CATALOG made lies under one (TaskStatement.catalogs).
+      const roots = [...options.directories, ...(options.dynamicRoots ?? [])].filter((d) => existsSync(d));
       const engine = await createDuckDbEngine({
         // Its errors name the task's limit (Trino's "Query exceeded per-node memory limit of ..."), not DuckDB's.
         tempDirectory, memoryLimit, memoryLimitName: `${options.limitBytes}B`, maxConnections: 2, memory: false,
@@ -267,6 +289,7 @@ export function taskMemoryOf(options: { limitBytes?: number; tempDirectory: stri
         plan: (sql, session, abort) => engine.plan(sql, session, abort),
         planOwnSql: (sql, session, abort) => engine.planOwnSql(sql, session, abort),
         readsGuarded: () => false,
+        syncCatalogs: (sync) => engine.syncCatalogs(sync),
         close: async () => {
           await engine.close();
           rmSync(tempDirectory, { recursive: true, force: true });

@@ -166,6 +166,14 @@ describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function ()
     expect(await codecOf('lz4')).to.have.length(1).and.satisfy((c: string[]) => c[0]!.startsWith('LZ4'));
   });
 
+  it('writes exchange files with Parquet\'s v2 encodings and no dictionaries (cheaper to write, stage-runner.ts ENCODING)', async () => {
+    const out = join(directory, 'encodings');
+    await drain(await planFragment(engine, keysSql, session, { fragmentId: 2, splits: [split('nation')], inputs: [], output: { kind: 'HASH', buckets: 1 } }, connectors, { directory: out }, undefined, handBuilt));
+    const encodings = (await rowsOf(`SELECT DISTINCT unnest(string_split(encodings, ', ')) FROM parquet_metadata('${bucketFile(out, 0)}')`)).map((r) => String(r[0]));
+    expect(encodings.some((e) => e.includes('DICTIONARY')), encodings.join(' ')).to.equal(false);
+    expect(encodings.some((e) => e.startsWith('DELTA_')), encodings.join(' ')).to.equal(true);
+  });
+
   it('refuses a task that does not fit its fragment: unknown id, splits where none are read, a source missing or twice, a bucket missing or out of range, another output', async () => {
     const file = join(directory, 'refused.parquet');
     const input = (id: number, extra: Partial<FragmentTask['inputs'][number]> = {}) => ({ fragmentId: id, files: [file], bucket: 0, buckets: 2, ...extra });
