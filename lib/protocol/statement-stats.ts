@@ -125,3 +125,48 @@ export function statementStats(view: QueryView): Record<string, unknown> {
   }
   return stats;
 }
+
+/** `,"key":value` as JSON.stringify writes a property: nothing for undefined, null for a number that is not finite. */
+function jsonNumber(key: string, value: number | undefined): string {
+  if (value === undefined) return '';
+  return `,"${key}":${Number.isFinite(value) ? String(value) : 'null'}`;
+}
+
+function jsonString(key: string, value: string | undefined): string {
+  return value === undefined ? '' : `,"${key}":${JSON.stringify(value)}`;
+}
+
+function jsonBoolean(key: string, value: boolean | undefined): string {
+  return value === undefined ? '' : `,"${key}":${value}`;
+}
+
+function jsonStageStats(stage: StageView): string {
+  let subStages = '';
+  for (const sub of stage.subStages) subStages += (subStages === '' ? '' : ',') + jsonStageStats(sub);
+  const text = jsonString('stageId', stage.stageId) + jsonString('state', stage.state) + jsonBoolean('done', stage.done)
+    + jsonNumber('nodes', stage.nodes) + jsonNumber('totalSplits', stage.totalSplits) + jsonNumber('queuedSplits', stage.queuedSplits)
+    + jsonNumber('runningSplits', stage.runningSplits) + jsonNumber('completedSplits', stage.completedSplits) + jsonNumber('cpuTimeMillis', stage.cpuTimeMillis)
+    + jsonNumber('wallTimeMillis', stage.wallTimeMillis) + jsonNumber('processedRows', stage.processedRows) + jsonNumber('processedBytes', stage.processedBytes)
+    + jsonNumber('physicalInputBytes', stage.physicalInputBytes) + `,"subStages":[${subStages}]`;
+  return `{${text.slice(1)}}`;
+}
+
+/**
+ * JSON.stringify(statementStats(view)), byte for byte, written straight as text: a statement response
+ * renders it for every page, and the objects it would build (the stats, the stage tree, the totals) and
+ * their serialization were a share of each response's allocation (spec/protocol/statement-stats.spec.ts).
+ */
+export function statementStatsJson(view: QueryView): string {
+  const total = totalCounters(view);
+  const planning = planningMillis(view);
+  let text = jsonString('state', view.state) + jsonBoolean('queued', view.queued) + jsonBoolean('scheduled', view.scheduled)
+    + jsonNumber('nodes', total.nodes) + jsonNumber('totalSplits', total.totalSplits) + jsonNumber('queuedSplits', total.queuedSplits)
+    + jsonNumber('runningSplits', total.runningSplits) + jsonNumber('completedSplits', total.completedSplits) + jsonNumber('cpuTimeMillis', total.cpuTimeMillis)
+    + jsonNumber('wallTimeMillis', total.wallTimeMillis) + jsonNumber('queuedTimeMillis', queuedMillis(view)) + jsonNumber('elapsedTimeMillis', elapsedMillis(view))
+    + jsonNumber('planningTimeMillis', planning) + jsonNumber('analysisTimeMillis', planning)
+    + `,"finishingTimeMillis":0` + jsonNumber('processedRows', total.physicalInputRows) + jsonNumber('processedBytes', total.processedBytes)
+    + jsonNumber('physicalInputBytes', total.physicalInputBytes) + jsonNumber('internalNetworkInputBytes', view.rootStage.subStages.length === 0 ? 0 : exchangedTotals(view).bytes)
+    + `,"peakMemoryBytes":0,"spilledBytes":0,"rootStage":${jsonStageStats(view.rootStage)}`;
+  if (view.scheduled && total.totalSplits > 0) text += jsonNumber('progressPercentage', Math.min(100, (total.completedSplits * 100) / total.totalSplits));
+  return `{${text.slice(1)}}`;
+}
