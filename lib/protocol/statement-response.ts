@@ -4,7 +4,7 @@
 import type { RowBatch } from '../engine/engine.types.js';
 import { outputColumn } from './presto-type.js';
 import type { QueryView } from './query-view.types.js';
-import { statementStatsJson } from './statement-stats.js';
+import { statementStats } from './statement-stats.js';
 import type { OutputColumn, ProtocolDialect } from './types.js';
 import { batchText, TEXT_PAGE_MAX_BYTES } from '../engine/row-batch.js';
 import { renderQueryData, type SegmentLinks } from './spooling/query-data.js';
@@ -42,7 +42,7 @@ export function renderStatement(view: QueryView, links: StatementLinks, dialect:
   if (links.partialCancelUri !== undefined) head += `,"partialCancelUri":${JSON.stringify(links.partialCancelUri)}`;
   if (links.nextUri !== undefined) head += `,"nextUri":${JSON.stringify(links.nextUri)}`;
   if (view.columns !== undefined) head += `,"columns":${renderColumns(view.columns, dialect)}`;
-  let tail = `,"stats":${statementStatsJson(view)}`;
+  let tail = `,"stats":${JSON.stringify(statementStats(view))}`;
   if (view.error !== undefined) tail += `,"error":${JSON.stringify(view.error)}`;
   tail += ',"warnings":[]';
   if (view.updateType !== undefined) {
