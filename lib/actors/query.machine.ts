@@ -8,7 +8,7 @@ import type { OutputColumn, Session, SessionUpdates } from '../protocol/types.js
 import { VivaceError } from '../protocol/vivace-error.js';
 import { formatDataSize } from '../protocol/data-size.js';
 import { ResultPump, type ResultPumpEvent } from './result-pump.js';
-import { stageMachine, type StageFigures } from './stage.machine.js';
+import { stageMachine, type StageFigures, type StageInput } from './stage.machine.js';
 import { selectionOf } from '../resource-groups/selection.js';
 import type { StageCounters } from '../protocol/states.js';
 
@@ -206,6 +206,25 @@ function stamp(context: QueryContext, key: keyof QueryTimes): QueryTimes {
   };
 }
 
+/** Spawns a stage actor of the query's machine (the `spawn` an assign is given). */
+type StageSpawner = (src: 'stage', options: { id: string; input: StageInput }) => ActorRefFrom<typeof stageMachine>;
+
+/**
+ * The query's stages with those `progress` reports for the first time added: an engine that runs
+ * sub-stages (a distributed query's leaf stage) reports them with its progress, and each becomes a stage
+ * under the root the first time it is reported. The same array when none is new.
+ */
+function withSubStages(context: QueryContext, progress: ExecutionProgress | undefined, spawn: StageSpawner): QueryContext['stages'] {
+  const reported = progress?.subStages ?? [];
+  if (reported.length < context.stages.length) return context.stages;
+  const stages = [...context.stages];
+  for (let i = context.stages.length - 1; i < reported.length; i++) {
+    const sub = reported[i]!;
+    stages.push(spawn('stage', { id: `stage-${i + 1}`, input: { stageId: sub.stageId ?? String(i + 1), parentStageId: sub.parentStageId ?? '0', nodes: sub.nodes, totalSplits: sub.totalSplits } }));
+  }
+  return stages;
+}
+
 /** What an ended query lets go of. */
 const END = { plan: undefined, producer: undefined } as const;
 
@@ -275,10 +294,15 @@ export const queryMachine = setup({
     scheduleStages: enqueueActions(({ context, enqueue }) => {
       for (const stage of context.stages) enqueue.sendTo(stage, { type: 'stage.schedule' });
     }),
-    recordProgress: assign(({ context, event }) => (event.type === 'results.progress' ? { results: { ...context.results, progress: event.progress } } : {})),
-    bufferBatch: assign(({ context, event }) => {
+    // Each results event's figures and the sub-stages they report in one assign: every assign copies the
+    // context (and the snapshot), so a separate one for the sub-stages was a copy per event for nothing.
+    recordProgress: assign(({ context, event, spawn }) => {
+      if (event.type !== 'results.progress') return {};
+      return { results: { ...context.results, progress: event.progress }, stages: withSubStages(context, event.progress, spawn) };
+    }),
+    bufferBatch: assign(({ context, event, spawn }) => {
       if (event.type !== 'results.batch') return {};
-      return { results: { ...context.results, buffer: [...context.results.buffer, event.batch], progress: event.progress } };
+      return { results: { ...context.results, buffer: [...context.results.buffer, event.batch], progress: event.progress }, stages: withSubStages(context, event.progress, spawn) };
     }),
     reportStageProgress: enqueueActions(({ context, enqueue }) => {
       const root = context.stages[0];
@@ -289,29 +313,17 @@ export const queryMachine = setup({
         enqueue.sendTo(stage, { type: 'stage.progress', counters: subStageCounters(context, i) });
       }
     }),
-    // An engine that runs sub-stages (a distributed query's leaf stage) reports them with its progress:
-    // each becomes a stage under the root the first time it is reported.
-    spawnSubStages: assign(({ context, event, spawn }) => {
-      if (event.type !== 'results.batch' && event.type !== 'results.end' && event.type !== 'results.progress') return {};
-      const reported = event.progress?.subStages ?? [];
-      if (reported.length < context.stages.length) return {};
-      const stages = [...context.stages];
-      for (let i = context.stages.length - 1; i < reported.length; i++) {
-        const sub = reported[i]!;
-        stages.push(spawn('stage', { id: `stage-${i + 1}`, input: { stageId: sub.stageId ?? String(i + 1), parentStageId: sub.parentStageId ?? '0', nodes: sub.nodes, totalSplits: sub.totalSplits } }));
-      }
-      return { stages };
-    }),
     startProducing: ({ context, self }) => context.producer?.start((event) => self.send(event)),
     stopProducing: ({ context }) => context.producer?.stop(),
     markProducerStopped: assign(({ context }) => ({ results: { ...context.results, exhausted: true } })),
-    markExhausted: assign(({ context, event }) => {
+    markExhausted: assign(({ context, event, spawn }) => {
       if (event.type !== 'results.end') return {};
       const { results } = context;
       const buffer = event.batch ? [...results.buffer, event.batch] : results.buffer;
       return {
         results: { ...results, buffer, exhausted: true, progress: event.progress },
         output: event.updateCount === undefined ? context.output : { ...context.output, updateCount: event.updateCount },
+        stages: withSubStages(context, event.progress, spawn),
       };
     }),
     finishStages: enqueueActions(({ context, enqueue }) => {
@@ -414,14 +426,14 @@ export const queryMachine = setup({
           on: {
             'results.batch': [
               { guard: 'exceedsMemoryLimit', target: '#query.FAILED', actions: 'failOnMemoryLimit' },
-              { actions: ['bufferBatch', 'spawnSubStages', 'reportStageProgress'] },
+              { actions: ['bufferBatch', 'reportStageProgress'] },
             ],
             'results.end': [
               { guard: 'exceedsMemoryLimit', target: '#query.FAILED', actions: 'failOnMemoryLimit' },
-              { target: 'FINISHING', actions: ['markExhausted', 'spawnSubStages', 'finishStages'] },
+              { target: 'FINISHING', actions: ['markExhausted', 'finishStages'] },
             ],
             'results.failed': { target: '#query.FAILED', actions: 'recordFailure' },
-            'results.progress': { actions: ['recordProgress', 'spawnSubStages', 'reportStageProgress'] },
+            'results.progress': { actions: ['recordProgress', 'reportStageProgress'] },
             'results.take': { actions: ['takePage', 'pullMoreResults'] },
             'query.partialCancel': { target: 'FINISHING', actions: ['cancelStage', 'markProducerStopped'] },
           },
