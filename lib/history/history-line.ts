@@ -28,22 +28,35 @@ function plainText(value: string): boolean {
   return true;
 }
 
+/** A string as JSON.stringify writes it. */
+function quoted(value: string): string {
+  return plainText(value) ? `"${value}"` : JSON.stringify(value);
+}
+
+/** Each member name's two prefixes, `"name":` and `,"name":`, made once. */
+const MEMBER_PREFIXES = new Map<string, readonly [string, string]>();
+
+function prefixesOf(name: string): readonly [string, string] {
+  let prefixes = MEMBER_PREFIXES.get(name);
+  if (!prefixes) MEMBER_PREFIXES.set(name, (prefixes = [`"${name}":`, `,"${name}":`]));
+  return prefixes;
+}
+
 /**
  * A JSON text written member by member as JSON.stringify writes it (an undefined member is left out, a
- * number that is not finite is null), its pieces joined once at the end: each byte is copied once, and a
- * pending line is one flat string (appending piece by piece would hold it as a tree of pieces, joining
- * each nested object first would copy its bytes once per level).
+ * number that is not finite is null), appended to one string: each member's name and separator are one
+ * piece made once (prefixesOf), and the finished line is flattened once (`text`), so a pending line is one
+ * flat string and the pieces are young garbage.
  */
 class JsonWriter {
-  private readonly parts: string[] = [];
+  private out = '';
   /** No member or element yet in the object or array open now. */
   private first = true;
 
-  /** A member `name` (absent: an array's element) whose value's JSON is `text`: pieces, no concatenation. */
+  /** A member `name` (absent: an array's element) whose value's JSON is `text`. */
   private push(name: string | undefined, text: string): this {
-    if (!this.first) this.parts.push(',');
-    if (name !== undefined) this.parts.push('"', name, '":');
-    this.parts.push(text);
+    if (name === undefined) this.out += this.first ? text : `,${text}`;
+    else this.out += prefixesOf(name)[this.first ? 0 : 1] + text;
     this.first = false;
     return this;
   }
@@ -51,10 +64,7 @@ class JsonWriter {
   /** A string (escaped as JSON.stringify escapes it); anything else as `any` takes it. */
   str(name: string, value: string | undefined): this {
     if (typeof value !== 'string') return this.any(name, value);
-    if (!plainText(value)) return this.push(name, JSON.stringify(value));
-    this.push(name, '"');
-    this.parts.push(value, '"');
-    return this;
+    return this.push(name, quoted(value));
   }
 
   num(name: string, value: number | undefined): this {
@@ -71,6 +81,34 @@ class JsonWriter {
   nullable(name: string, value: string | number | null | undefined): this {
     if (value === null || value === undefined) return this.push(name, 'null');
     return typeof value === 'string' ? this.str(name, value) : this.num(name, value);
+  }
+
+  /** An array of strings (the session's tags, the columns' names) without JSON.stringify's walk; anything else as `any`. */
+  strings(name: string, value: unknown): this {
+    if (!Array.isArray(value)) return this.any(name, value);
+    let json = '[';
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item !== 'string') return this.any(name, value);
+      json += (i === 0 ? '' : ',') + quoted(item);
+    }
+    return this.push(name, `${json}]`);
+  }
+
+  /** A plain object of string values (session properties, prepared statements) without JSON.stringify's walk; anything else as `any`. */
+  record(name: string, value: unknown): this {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return this.any(name, value);
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return this.any(name, value);
+    const keys = Object.keys(value);
+    if (keys.length === 0) return this.push(name, '{}');
+    let json = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const item = (value as Record<string, unknown>)[keys[i]!];
+      if (typeof item !== 'string') return this.any(name, value);
+      json += `${i === 0 ? '' : ','}${quoted(keys[i]!)}:${quoted(item)}`;
+    }
+    return this.push(name, `${json}}`);
   }
 
   /** A value of no fixed shape, or null. */
@@ -93,14 +131,25 @@ class JsonWriter {
 
   /** Closes what open() opened: its parent now holds a member. */
   close(bracket: '}' | ']' = '}'): this {
-    this.parts.push(bracket);
+    this.out += bracket;
     this.first = false;
     return this;
   }
 
+  /** The line, flattened: reading a character makes V8 copy the pieces into one string once. */
   get text(): string {
-    return this.parts.join('');
+    const text = this.out;
+    text.charCodeAt(text.length >> 1);
+    return text;
   }
+}
+
+/** The columns' names as renderQueryInfo lists them (fieldNames). */
+function fieldNames(view: QueryView): string[] {
+  const columns = view.columns ?? [];
+  const names: string[] = [];
+  for (const column of columns) names.push(column.name);
+  return names;
 }
 
 function writeSession(w: JsonWriter, view: QueryView): void {
@@ -113,9 +162,9 @@ function writeSession(w: JsonWriter, view: QueryView): void {
     .str('remoteUserAddress', s.remoteUserAddress)
     .str('userAgent', s.userAgent)
     .str('clientInfo', s.clientInfo)
-    .any('clientTags', s.clientTags)
+    .strings('clientTags', s.clientTags)
     .num('timeZoneKey', timeZoneKey(s.timeZone ?? 'UTC') ?? 0)
-    .any('systemProperties', s.properties)
+    .record('systemProperties', s.properties)
     .num('startTime', s.startTime)
     .close();
 }
@@ -227,7 +276,7 @@ export function historyLine(view: QueryView): string {
   writeSession(w, view);
   w.str('state', view.state)
     .bool('scheduled', view.scheduled)
-    .any('fieldNames', (view.columns ?? []).map((c) => c.name))
+    .strings('fieldNames', fieldNames(view))
     .str('query', view.sql);
   if (groupId) w.raw('resourceGroupId', groupJson);
 
@@ -282,10 +331,10 @@ export function historyLine(view: QueryView): string {
   if (u?.setCatalog !== undefined) w.str('setCatalog', u.setCatalog);
   if (u?.setSchema !== undefined) w.str('setSchema', u.setSchema);
   return w
-    .any('setSessionProperties', u?.setSessionProperties ?? {})
-    .any('resetSessionProperties', u?.resetSessionProperties ?? [])
-    .any('addedPreparedStatements', u?.addedPreparedStatements ?? {})
-    .any('deallocatedPreparedStatements', u?.deallocatedPreparedStatements ?? [])
+    .record('setSessionProperties', u?.setSessionProperties ?? {})
+    .strings('resetSessionProperties', u?.resetSessionProperties ?? [])
+    .record('addedPreparedStatements', u?.addedPreparedStatements ?? {})
+    .strings('deallocatedPreparedStatements', u?.deallocatedPreparedStatements ?? [])
     .close()
     .close().text;
 }

@@ -318,14 +318,15 @@ export class QueryHistoryStore {
   }
 
   /**
-   * Starts writing the batch filling now, unless a write is in flight (the next starts when it ends). A
-   * batch that filled four times over while a write is stuck is dropped and reported: memory stays bounded.
+   * Starts writing the batch filling now, unless a write is in flight (the next starts when it ends, the
+   * batch filling on meanwhile). A batch that reached four times batch-max-size while a write is stuck is
+   * dropped and reported: memory stays bounded.
    */
   private cut(): void {
     const batch = this.batch;
     if (batch.lines.length === 0) return;
     if (this.writing) {
-      if (batch.lines.length >= 4 * this.options.batchSize || batch.chars >= 4 * this.batchMaxBytes) {
+      if (batch.chars >= 4 * this.batchMaxBytes) {
         this.options.onError?.(`could not write ${batch.lines.length} finished queries to ${this.options.directory}: the previous batch is still being written`, undefined);
         this.batch = QueryHistoryStore.emptyBatch();
       }
