@@ -16,6 +16,7 @@ import { runInNewContext } from 'node:vm';
 import { createCoordinator } from '../lib/actors/coordinator.js';
 import type { QueryView } from '../lib/actors/query-view.js';
 import { createDuckDbEngine } from '../lib/engine/duckdb-engine.js';
+import { historyLine } from '../lib/history/history-line.js';
 import { HISTORY_DEFAULTS, QueryHistoryStore } from '../lib/history/history-store.js';
 import { startServer } from '../lib/http/server.js';
 import { createLogger } from '../lib/log/logger.js';
@@ -33,7 +34,7 @@ const STATEMENTS = [
 export interface HistoryFigures {
   queries: number;
   cpuMicrosPerQuery: number;
-  /** of which rendering the info and row to a JSON line (the rest: writing, fsync, removing old files) */
+  /** of which rendering the info and row to a JSON line, measured alone (the rest: encoding, writing, fsync, removing old files, the collector) */
   serializeMicrosPerQuery: number;
   wallMicrosPerQuery: number;
   rssGrowthBytes: number;
@@ -114,13 +115,15 @@ export async function runHistoryBench(queries: number, log: (line: string) => vo
     const keptBytes = files.reduce((n, path) => n + statSync(path).size, 0);
     const keptLines = files.reduce((n, path) => n + readFileSync(path, 'utf8').split('\n').length - 1, 0);
     await store.close();
-    // The same appends into a store that never writes (one batch larger than them): the part of the CPU that
-    // is rendering each query's info and row to a JSON line, the rest being the files' writes and removals.
-    const serializing = Math.min(queries, 10_000);
-    const unwritten = new QueryHistoryStore({ directory: join(dir, 'unwritten'), maxAgeMs: 3_600_000, maxSizeBytes: 1 << 30, batchSize: serializing + 1, batchMaxBytes: Number.POSITIVE_INFINITY, now: Date.now });
+    // The same queries' lines built alone (history-line.ts, each dropped at once): the part of the CPU that is
+    // rendering each query's info and row to a JSON line, the rest being encoding it into the batch, the
+    // files' writes and removals, and the collector.
+    const serializing = queries;
+    let chars = 0;
     const cpu2 = process.cpuUsage();
-    for (let i = 0; i < serializing; i++) unwritten.append(views[i % views.length]!);
+    for (let i = 0; i < serializing; i++) chars += historyLine(views[i % views.length]!).length;
     const serialized = process.cpuUsage(cpu2);
+    if (chars === 0) throw new Error('no line was built');
     return {
       serializeMicrosPerQuery: (serialized.user + serialized.system) / serializing,
       queries,
