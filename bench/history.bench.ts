@@ -2,9 +2,10 @@
 // the store's append path (lib/history/history-store.ts, as the tracker calls it at each query's end):
 //   1. real final views: 20 statements (one failing) through a coordinator over an in-process DuckDB and
 //      its HTTP server, each view taken as the tracker records it;
-//   2. the store (batch 100, query.history.max-size 64MB so that old files go as they would) takes
-//      100,000 of them in turn (10,000 under BENCH_QUICK) after a warm-up: this process's CPU (user +
-//      system) per query, and its RSS after a full collection against before.
+//   2. the store (the default batches, 1000 queries or 4 MB; query.history.max-size 64MB so that old files
+//      go as they would) takes 100,000 of them in turn (10,000 under BENCH_QUICK) after a warm-up, yielding
+//      a tick every 100 queries as queries end over time: this process's CPU (user + system, the writes'
+//      threads included) per query, and its RSS after a full collection against before.
 // What a query's end costs beyond the history (the tracker, metrics, log) is not counted; writing the
 // files' bytes is (each batch is written and fsynced, then old files removed).
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -15,7 +16,8 @@ import { runInNewContext } from 'node:vm';
 import { createCoordinator } from '../lib/actors/coordinator.js';
 import type { QueryView } from '../lib/actors/query-view.js';
 import { createDuckDbEngine } from '../lib/engine/duckdb-engine.js';
-import { QueryHistoryStore } from '../lib/history/history-store.js';
+import { historyLine } from '../lib/history/history-line.js';
+import { HISTORY_DEFAULTS, QueryHistoryStore } from '../lib/history/history-store.js';
 import { startServer } from '../lib/http/server.js';
 import { createLogger } from '../lib/log/logger.js';
 import { PrestoHttpClient } from './http-client.js';
@@ -32,7 +34,7 @@ const STATEMENTS = [
 export interface HistoryFigures {
   queries: number;
   cpuMicrosPerQuery: number;
-  /** of which rendering the info and row to a JSON line (the rest: writing, fsync, removing old files) */
+  /** of which rendering the info and row to a JSON line, measured alone (the rest: encoding, writing, fsync, removing old files, the collector) */
   serializeMicrosPerQuery: number;
   wallMicrosPerQuery: number;
   rssGrowthBytes: number;
@@ -81,14 +83,18 @@ export async function runHistoryBench(queries: number, log: (line: string) => vo
   try {
     const views = await finishedViews(dir, 20);
     log(`${views.length} final views (${views.filter((v) => v.state === 'FAILED').length} failed); appending ${queries.toLocaleString('en-US')} to the store`);
-    let errors = 0;
-    const store = new QueryHistoryStore({ directory: join(dir, 'history'), maxAgeMs: 7 * 24 * 3_600_000, maxSizeBytes: 64 << 20, batchSize: 100, now: Date.now, onError: () => void errors++ });
+    const errors: string[] = [];
+    const store = new QueryHistoryStore({ directory: join(dir, 'history'), maxAgeMs: 7 * 24 * 3_600_000, maxSizeBytes: 64 << 20, batchSize: HISTORY_DEFAULTS.batchSize, batchMaxBytes: HISTORY_DEFAULTS.batchMaxBytes, now: Date.now, onError: (message) => void (errors.push(message)) });
     const gc = collector();
-    // Queries end over time: the loop yields every 100 (a tick), so the store's writes, off the event loop, go on.
+    // Queries end over time: the loop yields every 100 (a tick), so the store's writes, off the event loop, go
+    // on; with a batch written and another full (far more queries per second than a coordinator ends on a
+    // loaded disk), it waits for the write instead of having the store drop a batch.
     const appendAll = async (n: number) => {
       for (let i = 0; i < n; i++) {
         store.append(views[i % views.length]!);
-        if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+        if (i % 100 !== 99) continue;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (store.pending >= 2 * HISTORY_DEFAULTS.batchSize) await store.settled();
       }
       await store.flush();
     };
@@ -104,18 +110,20 @@ export async function runHistoryBench(queries: number, log: (line: string) => vo
     gc();
     const rss1 = process.memoryUsage().rss;
     const heap1 = process.memoryUsage().heapUsed;
-    if (errors > 0) throw new Error(`the store reported ${errors} errors`);
+    if (errors.length > 0) throw new Error(`the store reported ${errors.length} errors: ${errors[0]}`);
     const files = store.filePaths();
     const keptBytes = files.reduce((n, path) => n + statSync(path).size, 0);
     const keptLines = files.reduce((n, path) => n + readFileSync(path, 'utf8').split('\n').length - 1, 0);
     await store.close();
-    // The same appends into a store that never writes (one batch larger than them): the part of the CPU that
-    // is rendering each query's info and row to a JSON line, the rest being the files' writes and removals.
-    const serializing = Math.min(queries, 10_000);
-    const unwritten = new QueryHistoryStore({ directory: join(dir, 'unwritten'), maxAgeMs: 3_600_000, maxSizeBytes: 1 << 30, batchSize: serializing + 1, batchMaxBytes: Number.POSITIVE_INFINITY, now: Date.now });
+    // The same queries' lines built alone (history-line.ts, each dropped at once): the part of the CPU that is
+    // rendering each query's info and row to a JSON line, the rest being encoding it into the batch, the
+    // files' writes and removals, and the collector.
+    const serializing = queries;
+    let chars = 0;
     const cpu2 = process.cpuUsage();
-    for (let i = 0; i < serializing; i++) unwritten.append(views[i % views.length]!);
+    for (let i = 0; i < serializing; i++) chars += historyLine(views[i % views.length]!).length;
     const serialized = process.cpuUsage(cpu2);
+    if (chars === 0) throw new Error('no line was built');
     return {
       serializeMicrosPerQuery: (serialized.user + serialized.system) / serializing,
       queries,

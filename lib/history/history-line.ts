@@ -7,8 +7,9 @@
 //
 // What readers get is unchanged: spec/history/history-line.spec.ts holds this text equal to the objects'
 // for finished, failed, distributed and session-changing queries, so a field added to the QueryInfo
-// and not here fails there. Values of no fixed shape (session properties, the error, warnings, session
-// updates) go through JSON.stringify whole, as the objects' walk would take them.
+// and not here fails there. Values of no fixed shape (the error, warnings, a session property that is not
+// a string) go through JSON.stringify whole, as the objects' walk would take them; arrays of strings and
+// objects of string values (tags, column names, session properties and updates) are written directly.
 import type { QueryView, StageView } from '../actors/query-view.js';
 import type { SubStageTask } from '../engine/engine.types.js';
 import { formatDataSize } from '../protocol/data-size.js';
@@ -28,64 +29,203 @@ function plainText(value: string): boolean {
   return true;
 }
 
+/** A string as JSON.stringify writes it. */
+function quoted(value: string): string {
+  return plainText(value) ? `"${value}"` : JSON.stringify(value);
+}
+
+/** A member's name as written: `"name":` first in its object, `,"name":` after another. */
+type Member = readonly [string, string];
+
+function member(name: string): Member {
+  return [`"${name}":`, `,"${name}":`];
+}
+
+/** Every member the line writes, each made once (a property read at each call, no lookup by name). */
+const K = {
+  addedPreparedStatements: member('addedPreparedStatements'),
+  analysisTime: member('analysisTime'),
+  analysisTimeMs: member('analysisTimeMs'),
+  catalog: member('catalog'),
+  clientInfo: member('clientInfo'),
+  clientTags: member('clientTags'),
+  code: member('code'),
+  completedDrivers: member('completedDrivers'),
+  completedSplits: member('completedSplits'),
+  completedTasks: member('completedTasks'),
+  cpuTimeMillis: member('cpuTimeMillis'),
+  cpuTimeMs: member('cpuTimeMs'),
+  createTime: member('createTime'),
+  created: member('created'),
+  deallocatedPreparedStatements: member('deallocatedPreparedStatements'),
+  done: member('done'),
+  elapsedTime: member('elapsedTime'),
+  end: member('end'),
+  endTime: member('endTime'),
+  error: member('error'),
+  errorCode: member('errorCode'),
+  errorMessage: member('errorMessage'),
+  errorType: member('errorType'),
+  executionStartTime: member('executionStartTime'),
+  executionTime: member('executionTime'),
+  failureInfo: member('failureInfo'),
+  fieldNames: member('fieldNames'),
+  finalQueryInfo: member('finalQueryInfo'),
+  info: member('info'),
+  internalNetworkInputDataSize: member('internalNetworkInputDataSize'),
+  internalNetworkInputPositions: member('internalNetworkInputPositions'),
+  lastHeartbeat: member('lastHeartbeat'),
+  name: member('name'),
+  nodeId: member('nodeId'),
+  nodes: member('nodes'),
+  outputBytes: member('outputBytes'),
+  outputDataSize: member('outputDataSize'),
+  outputPositions: member('outputPositions'),
+  outputRows: member('outputRows'),
+  outputStage: member('outputStage'),
+  peakMemoryBytes: member('peakMemoryBytes'),
+  peakUserMemoryReservation: member('peakUserMemoryReservation'),
+  physicalInputBytes: member('physicalInputBytes'),
+  physicalInputDataSize: member('physicalInputDataSize'),
+  physicalInputPositions: member('physicalInputPositions'),
+  physicalInputRows: member('physicalInputRows'),
+  planningTime: member('planningTime'),
+  planningTimeMs: member('planningTimeMs'),
+  processedBytes: member('processedBytes'),
+  processedInputDataSize: member('processedInputDataSize'),
+  processedInputPositions: member('processedInputPositions'),
+  processedRows: member('processedRows'),
+  query: member('query'),
+  queryId: member('queryId'),
+  queryStats: member('queryStats'),
+  queuedDrivers: member('queuedDrivers'),
+  queuedSplits: member('queuedSplits'),
+  queuedTime: member('queuedTime'),
+  queuedTimeMs: member('queuedTimeMs'),
+  rawInputDataSize: member('rawInputDataSize'),
+  rawInputPositions: member('rawInputPositions'),
+  remoteUserAddress: member('remoteUserAddress'),
+  resetSessionProperties: member('resetSessionProperties'),
+  resourceGroupId: member('resourceGroupId'),
+  runningDrivers: member('runningDrivers'),
+  runningSplits: member('runningSplits'),
+  runningTasks: member('runningTasks'),
+  scheduled: member('scheduled'),
+  schema: member('schema'),
+  session: member('session'),
+  setCatalog: member('setCatalog'),
+  setSchema: member('setSchema'),
+  setSessionProperties: member('setSessionProperties'),
+  source: member('source'),
+  stageId: member('stageId'),
+  startTime: member('startTime'),
+  started: member('started'),
+  state: member('state'),
+  stats: member('stats'),
+  subStages: member('subStages'),
+  systemProperties: member('systemProperties'),
+  taskId: member('taskId'),
+  taskStatus: member('taskStatus'),
+  tasks: member('tasks'),
+  timeZoneKey: member('timeZoneKey'),
+  totalBlockedTime: member('totalBlockedTime'),
+  totalCpuTime: member('totalCpuTime'),
+  totalDrivers: member('totalDrivers'),
+  totalMemoryReservation: member('totalMemoryReservation'),
+  totalScheduledTime: member('totalScheduledTime'),
+  totalSplits: member('totalSplits'),
+  totalTasks: member('totalTasks'),
+  type: member('type'),
+  updateType: member('updateType'),
+  user: member('user'),
+  userAgent: member('userAgent'),
+  wallTimeMillis: member('wallTimeMillis'),
+  wallTimeMs: member('wallTimeMs'),
+  warnings: member('warnings'),
+} as const;
+
 /**
  * A JSON text written member by member as JSON.stringify writes it (an undefined member is left out, a
- * number that is not finite is null), its pieces joined once at the end: each byte is copied once, and a
- * pending line is one flat string (appending piece by piece would hold it as a tree of pieces, joining
- * each nested object first would copy its bytes once per level).
+ * number that is not finite is null), appended to one string: each member's name and separator are one
+ * piece made once (K), and the finished line is flattened once (`text`), so a pending line is one
+ * flat string and the pieces are young garbage.
  */
 class JsonWriter {
-  private readonly parts: string[] = [];
+  private out = '';
   /** No member or element yet in the object or array open now. */
   private first = true;
 
-  /** A member `name` (absent: an array's element) whose value's JSON is `text`: pieces, no concatenation. */
-  private push(name: string | undefined, text: string): this {
-    if (!this.first) this.parts.push(',');
-    if (name !== undefined) this.parts.push('"', name, '":');
-    this.parts.push(text);
+  /** A member `name` (absent: an array's element) whose value's JSON is `text`. */
+  private push(name: Member | undefined, text: string): this {
+    if (name === undefined) this.out += this.first ? text : `,${text}`;
+    else this.out += name[this.first ? 0 : 1] + text;
     this.first = false;
     return this;
   }
 
   /** A string (escaped as JSON.stringify escapes it); anything else as `any` takes it. */
-  str(name: string, value: string | undefined): this {
+  str(name: Member, value: string | undefined): this {
     if (typeof value !== 'string') return this.any(name, value);
-    if (!plainText(value)) return this.push(name, JSON.stringify(value));
-    this.push(name, '"');
-    this.parts.push(value, '"');
-    return this;
+    return this.push(name, quoted(value));
   }
 
-  num(name: string, value: number | undefined): this {
+  num(name: Member, value: number | undefined): this {
     if (typeof value !== 'number') return this.any(name, value);
     return this.push(name, Number.isFinite(value) ? String(value) : 'null');
   }
 
-  bool(name: string, value: boolean | undefined): this {
+  bool(name: Member, value: boolean | undefined): this {
     if (typeof value !== 'boolean') return this.any(name, value);
     return this.push(name, value ? 'true' : 'false');
   }
 
   /** A string, a number or null (a nullable column of the row). */
-  nullable(name: string, value: string | number | null | undefined): this {
+  nullable(name: Member, value: string | number | null | undefined): this {
     if (value === null || value === undefined) return this.push(name, 'null');
     return typeof value === 'string' ? this.str(name, value) : this.num(name, value);
   }
 
+  /** An array of strings (the session's tags, the columns' names) without JSON.stringify's walk; anything else as `any`. */
+  strings(name: Member, value: unknown): this {
+    if (!Array.isArray(value)) return this.any(name, value);
+    let json = '[';
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item !== 'string') return this.any(name, value);
+      json += (i === 0 ? '' : ',') + quoted(item);
+    }
+    return this.push(name, `${json}]`);
+  }
+
+  /** A plain object of string values (session properties, prepared statements) without JSON.stringify's walk; anything else as `any`. */
+  record(name: Member, value: unknown): this {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return this.any(name, value);
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return this.any(name, value);
+    const keys = Object.keys(value);
+    if (keys.length === 0) return this.push(name, '{}');
+    let json = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const item = (value as Record<string, unknown>)[keys[i]!];
+      if (typeof item !== 'string') return this.any(name, value);
+      json += `${i === 0 ? '' : ','}${quoted(keys[i]!)}:${quoted(item)}`;
+    }
+    return this.push(name, `${json}}`);
+  }
+
   /** A value of no fixed shape, or null. */
-  any(name: string, value: unknown): this {
+  any(name: Member, value: unknown): this {
     const json = Array.isArray(value) && value.length === 0 ? '[]' : (JSON.stringify(value) as string | undefined);
     return json === undefined ? this : this.push(name, json);
   }
 
   /** Text that is already JSON. */
-  raw(name: string, json: string): this {
+  raw(name: Member, json: string): this {
     return this.push(name, json);
   }
 
   /** Opens an object (`name` absent: an array's element) or, with `bracket` '[', an array. */
-  open(name?: string, bracket: '{' | '[' = '{'): this {
+  open(name?: Member, bracket: '{' | '[' = '{'): this {
     this.push(name, bracket);
     this.first = true;
     return this;
@@ -93,76 +233,87 @@ class JsonWriter {
 
   /** Closes what open() opened: its parent now holds a member. */
   close(bracket: '}' | ']' = '}'): this {
-    this.parts.push(bracket);
+    this.out += bracket;
     this.first = false;
     return this;
   }
 
+  /** The line, flattened: reading a character makes V8 copy the pieces into one string once. */
   get text(): string {
-    return this.parts.join('');
+    const text = this.out;
+    text.charCodeAt(text.length >> 1);
+    return text;
   }
+}
+
+/** The columns' names as renderQueryInfo lists them (fieldNames). */
+function fieldNames(view: QueryView): string[] {
+  const columns = view.columns ?? [];
+  const names: string[] = [];
+  for (const column of columns) names.push(column.name);
+  return names;
 }
 
 function writeSession(w: JsonWriter, view: QueryView): void {
   const s = view.session;
-  w.open('session')
-    .str('user', s.user)
-    .str('source', s.source)
-    .str('catalog', s.catalog)
-    .str('schema', s.schema)
-    .str('remoteUserAddress', s.remoteUserAddress)
-    .str('userAgent', s.userAgent)
-    .str('clientInfo', s.clientInfo)
-    .any('clientTags', s.clientTags)
-    .num('timeZoneKey', timeZoneKey(s.timeZone ?? 'UTC') ?? 0)
-    .any('systemProperties', s.properties)
-    .num('startTime', s.startTime)
+  w.open(K.session)
+    .str(K.user, s.user)
+    .str(K.source, s.source)
+    .str(K.catalog, s.catalog)
+    .str(K.schema, s.schema)
+    .str(K.remoteUserAddress, s.remoteUserAddress)
+    .str(K.userAgent, s.userAgent)
+    .str(K.clientInfo, s.clientInfo)
+    .strings(K.clientTags, s.clientTags)
+    .num(K.timeZoneKey, timeZoneKey(s.timeZone ?? 'UTC') ?? 0)
+    .record(K.systemProperties, s.properties)
+    .num(K.startTime, s.startTime)
     .close();
 }
 
 function writeTask(w: JsonWriter, task: SubStageTask): void {
   w.open()
-    .open('taskStatus').str('taskId', task.taskId).str('nodeId', task.nodeId).str('state', task.state).close()
-    .open('stats')
-    .num('totalDrivers', task.splits)
-    .num('completedDrivers', task.state === 'FINISHED' ? task.splits : 0)
-    .num('rawInputPositions', task.processedRows)
-    .str('rawInputDataSize', formatDataSize(task.processedBytes))
-    .num('processedInputPositions', task.processedRows)
-    .str('processedInputDataSize', formatDataSize(task.processedBytes))
-    .num('outputPositions', task.outputRows)
-    .str('outputDataSize', formatDataSize(task.outputBytes))
-    .str('totalCpuTime', formatDuration(task.cpuTimeMillis))
-    .str('elapsedTime', formatDuration(task.wallTimeMillis))
-    .str('peakUserMemoryReservation', formatDataSize(task.peakMemoryBytes))
+    .open(K.taskStatus).str(K.taskId, task.taskId).str(K.nodeId, task.nodeId).str(K.state, task.state).close()
+    .open(K.stats)
+    .num(K.totalDrivers, task.splits)
+    .num(K.completedDrivers, task.state === 'FINISHED' ? task.splits : 0)
+    .num(K.rawInputPositions, task.processedRows)
+    .str(K.rawInputDataSize, formatDataSize(task.processedBytes))
+    .num(K.processedInputPositions, task.processedRows)
+    .str(K.processedInputDataSize, formatDataSize(task.processedBytes))
+    .num(K.outputPositions, task.outputRows)
+    .str(K.outputDataSize, formatDataSize(task.outputBytes))
+    .str(K.totalCpuTime, formatDuration(task.cpuTimeMillis))
+    .str(K.elapsedTime, formatDuration(task.wallTimeMillis))
+    .str(K.peakUserMemoryReservation, formatDataSize(task.peakMemoryBytes))
     .close()
     .close();
 }
 
 /** renderQueryInfo's outputStage: a stage's StageStats, its id, its output rows, its sub-stages and tasks. */
-function writeStage(w: JsonWriter, queryId: string, stage: StageView, outputRows: number, name?: string): void {
+function writeStage(w: JsonWriter, queryId: string, stage: StageView, outputRows: number, name?: Member): void {
   w.open(name)
-    .str('stageId', `${queryId}.${stage.stageId}`)
-    .str('state', stage.state)
-    .bool('done', stage.done)
-    .num('nodes', stage.nodes)
-    .num('totalSplits', stage.totalSplits)
-    .num('queuedSplits', stage.queuedSplits)
-    .num('runningSplits', stage.runningSplits)
-    .num('completedSplits', stage.completedSplits)
-    .num('cpuTimeMillis', stage.cpuTimeMillis)
-    .num('wallTimeMillis', stage.wallTimeMillis)
-    .num('processedRows', stage.processedRows)
-    .num('processedBytes', stage.processedBytes)
-    .num('physicalInputBytes', stage.physicalInputBytes)
-    .open('subStages', '[');
+    .str(K.stageId, `${queryId}.${stage.stageId}`)
+    .str(K.state, stage.state)
+    .bool(K.done, stage.done)
+    .num(K.nodes, stage.nodes)
+    .num(K.totalSplits, stage.totalSplits)
+    .num(K.queuedSplits, stage.queuedSplits)
+    .num(K.runningSplits, stage.runningSplits)
+    .num(K.completedSplits, stage.completedSplits)
+    .num(K.cpuTimeMillis, stage.cpuTimeMillis)
+    .num(K.wallTimeMillis, stage.wallTimeMillis)
+    .num(K.processedRows, stage.processedRows)
+    .num(K.processedBytes, stage.processedBytes)
+    .num(K.physicalInputBytes, stage.physicalInputBytes)
+    .open(K.subStages, '[');
   for (const sub of stage.subStages) writeStage(w, queryId, sub, sub.outputRows);
-  w.close(']').num('outputPositions', outputRows);
+  w.close(']').num(K.outputPositions, outputRows);
   const tasks = stage.tasks;
   if (tasks !== undefined) {
     let bytes = 0;
     for (const task of tasks) bytes += task.outputBytes;
-    w.str('outputDataSize', formatDataSize(bytes)).str('peakUserMemoryReservation', formatDataSize(stagePeakMemory(tasks))).open('tasks', '[');
+    w.str(K.outputDataSize, formatDataSize(bytes)).str(K.peakUserMemoryReservation, formatDataSize(stagePeakMemory(tasks))).open(K.tasks, '[');
     for (const task of tasks) writeTask(w, task);
     w.close(']');
   }
@@ -198,94 +349,94 @@ export function historyLine(view: QueryView): string {
   const w = new JsonWriter();
 
   w.open()
-    .str('queryId', view.queryId)
-    .str('state', view.state)
-    .str('user', view.session.user)
-    .nullable('source', view.session.source ?? null)
-    .str('query', view.sql)
-    .raw('resourceGroupId', groupJson)
-    .num('queuedTimeMs', queued)
-    .num('analysisTimeMs', planning)
-    .num('planningTimeMs', planning)
-    .num('created', view.createTime)
-    .nullable('started', view.executionStartTime ?? null)
-    .num('lastHeartbeat', view.lastHeartbeat)
-    .nullable('end', view.endTime ?? null)
-    .nullable('errorType', error?.errorType ?? null)
-    .nullable('errorCode', error?.errorName ?? null)
-    .nullable('errorMessage', error?.message ?? null)
-    .num('outputRows', view.outputRows)
-    .num('outputBytes', view.outputBytes)
-    .num('physicalInputRows', total.physicalInputRows)
-    .num('physicalInputBytes', total.physicalInputBytes)
-    .num('cpuTimeMs', total.cpuTimeMillis)
-    .num('wallTimeMs', total.wallTimeMillis)
-    .num('peakMemoryBytes', peakMemory(view.rootStage));
+    .str(K.queryId, view.queryId)
+    .str(K.state, view.state)
+    .str(K.user, view.session.user)
+    .nullable(K.source, view.session.source ?? null)
+    .str(K.query, view.sql)
+    .raw(K.resourceGroupId, groupJson)
+    .num(K.queuedTimeMs, queued)
+    .num(K.analysisTimeMs, planning)
+    .num(K.planningTimeMs, planning)
+    .num(K.created, view.createTime)
+    .nullable(K.started, view.executionStartTime ?? null)
+    .num(K.lastHeartbeat, view.lastHeartbeat)
+    .nullable(K.end, view.endTime ?? null)
+    .nullable(K.errorType, error?.errorType ?? null)
+    .nullable(K.errorCode, error?.errorName ?? null)
+    .nullable(K.errorMessage, error?.message ?? null)
+    .num(K.outputRows, view.outputRows)
+    .num(K.outputBytes, view.outputBytes)
+    .num(K.physicalInputRows, total.physicalInputRows)
+    .num(K.physicalInputBytes, total.physicalInputBytes)
+    .num(K.cpuTimeMs, total.cpuTimeMillis)
+    .num(K.wallTimeMs, total.wallTimeMillis)
+    .num(K.peakMemoryBytes, peakMemory(view.rootStage));
 
   // info: renderQueryInfo's body less `self`
-  w.open('info').str('queryId', view.queryId);
+  w.open(K.info).str(K.queryId, view.queryId);
   writeSession(w, view);
-  w.str('state', view.state)
-    .bool('scheduled', view.scheduled)
-    .any('fieldNames', (view.columns ?? []).map((c) => c.name))
-    .str('query', view.sql);
-  if (groupId) w.raw('resourceGroupId', groupJson);
+  w.str(K.state, view.state)
+    .bool(K.scheduled, view.scheduled)
+    .strings(K.fieldNames, fieldNames(view))
+    .str(K.query, view.sql);
+  if (groupId) w.raw(K.resourceGroupId, groupJson);
 
   const running = view.done ? 0 : total.runningSplits;
   const input = formatDataSize(total.physicalInputBytes);
-  w.open('queryStats')
-    .str('createTime', isoTime(view.createTime))
-    .str('executionStartTime', view.executionStartTime === undefined ? undefined : isoTime(view.executionStartTime))
-    .str('lastHeartbeat', isoTime(view.lastHeartbeat))
-    .str('endTime', view.endTime === undefined ? undefined : isoTime(view.endTime))
-    .str('elapsedTime', formatDuration(elapsed))
-    .str('queuedTime', formatDuration(queued))
-    .str('analysisTime', formatDuration(planning))
-    .str('planningTime', formatDuration(planning))
-    .str('executionTime', formatDuration(Math.max(0, elapsed - queued)))
-    .str('totalScheduledTime', formatDuration(total.wallTimeMillis))
-    .str('totalCpuTime', formatDuration(total.cpuTimeMillis))
-    .str('totalBlockedTime', formatDuration(0))
-    .num('totalTasks', total.totalSplits)
-    .num('runningTasks', running)
-    .num('completedTasks', total.completedSplits)
-    .num('totalDrivers', total.totalSplits)
-    .num('queuedDrivers', total.queuedSplits)
-    .num('runningDrivers', running)
-    .num('completedDrivers', total.completedSplits)
-    .str('totalMemoryReservation', formatDataSize(0))
-    .str('peakUserMemoryReservation', formatDataSize(0))
-    .str('rawInputDataSize', input)
-    .num('rawInputPositions', total.physicalInputRows)
-    .str('processedInputDataSize', input)
-    .num('processedInputPositions', total.physicalInputRows)
-    .str('physicalInputDataSize', input)
-    .num('physicalInputPositions', total.physicalInputRows)
-    .str('internalNetworkInputDataSize', formatDataSize(moved.bytes))
-    .num('internalNetworkInputPositions', moved.rows)
-    .str('outputDataSize', formatDataSize(view.outputBytes))
-    .num('outputPositions', view.outputRows)
-    .bool('scheduled', view.scheduled)
+  w.open(K.queryStats)
+    .str(K.createTime, isoTime(view.createTime))
+    .str(K.executionStartTime, view.executionStartTime === undefined ? undefined : isoTime(view.executionStartTime))
+    .str(K.lastHeartbeat, isoTime(view.lastHeartbeat))
+    .str(K.endTime, view.endTime === undefined ? undefined : isoTime(view.endTime))
+    .str(K.elapsedTime, formatDuration(elapsed))
+    .str(K.queuedTime, formatDuration(queued))
+    .str(K.analysisTime, formatDuration(planning))
+    .str(K.planningTime, formatDuration(planning))
+    .str(K.executionTime, formatDuration(Math.max(0, elapsed - queued)))
+    .str(K.totalScheduledTime, formatDuration(total.wallTimeMillis))
+    .str(K.totalCpuTime, formatDuration(total.cpuTimeMillis))
+    .str(K.totalBlockedTime, formatDuration(0))
+    .num(K.totalTasks, total.totalSplits)
+    .num(K.runningTasks, running)
+    .num(K.completedTasks, total.completedSplits)
+    .num(K.totalDrivers, total.totalSplits)
+    .num(K.queuedDrivers, total.queuedSplits)
+    .num(K.runningDrivers, running)
+    .num(K.completedDrivers, total.completedSplits)
+    .str(K.totalMemoryReservation, formatDataSize(0))
+    .str(K.peakUserMemoryReservation, formatDataSize(0))
+    .str(K.rawInputDataSize, input)
+    .num(K.rawInputPositions, total.physicalInputRows)
+    .str(K.processedInputDataSize, input)
+    .num(K.processedInputPositions, total.physicalInputRows)
+    .str(K.physicalInputDataSize, input)
+    .num(K.physicalInputPositions, total.physicalInputRows)
+    .str(K.internalNetworkInputDataSize, formatDataSize(moved.bytes))
+    .num(K.internalNetworkInputPositions, moved.rows)
+    .str(K.outputDataSize, formatDataSize(view.outputBytes))
+    .num(K.outputPositions, view.outputRows)
+    .bool(K.scheduled, view.scheduled)
     .close();
-  writeStage(w, view.queryId, view.rootStage, view.outputRows, 'outputStage');
+  writeStage(w, view.queryId, view.rootStage, view.outputRows, K.outputStage);
 
   if (error) {
     const name = error.errorName as ErrorName;
-    w.str('errorType', error.errorType)
-      .open('errorCode').num('code', ERROR_CODES[name]?.code ?? error.errorCode).str('name', name).str('type', error.errorType).close()
-      .any('failureInfo', error.failureInfo)
-      .any('error', error);
+    w.str(K.errorType, error.errorType)
+      .open(K.errorCode).num(K.code, ERROR_CODES[name]?.code ?? error.errorCode).str(K.name, name).str(K.type, error.errorType).close()
+      .any(K.failureInfo, error.failureInfo)
+      .any(K.error, error);
   }
-  w.any('warnings', view.warnings ?? []).bool('finalQueryInfo', view.done);
-  if (view.updateType !== undefined) w.str('updateType', view.updateType);
+  w.any(K.warnings, view.warnings ?? []).bool(K.finalQueryInfo, view.done);
+  if (view.updateType !== undefined) w.str(K.updateType, view.updateType);
   const u = view.sessionUpdates;
-  if (u?.setCatalog !== undefined) w.str('setCatalog', u.setCatalog);
-  if (u?.setSchema !== undefined) w.str('setSchema', u.setSchema);
+  if (u?.setCatalog !== undefined) w.str(K.setCatalog, u.setCatalog);
+  if (u?.setSchema !== undefined) w.str(K.setSchema, u.setSchema);
   return w
-    .any('setSessionProperties', u?.setSessionProperties ?? {})
-    .any('resetSessionProperties', u?.resetSessionProperties ?? [])
-    .any('addedPreparedStatements', u?.addedPreparedStatements ?? {})
-    .any('deallocatedPreparedStatements', u?.deallocatedPreparedStatements ?? [])
+    .record(K.setSessionProperties, u?.setSessionProperties ?? {})
+    .strings(K.resetSessionProperties, u?.resetSessionProperties ?? [])
+    .record(K.addedPreparedStatements, u?.addedPreparedStatements ?? {})
+    .strings(K.deallocatedPreparedStatements, u?.deallocatedPreparedStatements ?? [])
     .close()
     .close().text;
 }

@@ -106,14 +106,23 @@ interface HistoryFile {
   bytes: number;
 }
 
-/** A batch: its lines (no newline), their characters, its queries' creation range; `name` once it is being written. */
+/**
+ * A batch: its lines' UTF-8 bytes, each ended by a newline, in `bytes` up to `used` (off the JS heap, so a
+ * held line is not a string the collector moves to the old generation: the line is garbage once encoded);
+ * its queries' count and creation range; `name` once it is being written.
+ */
 interface Batch {
-  lines: string[];
-  chars: number;
+  bytes: Buffer;
+  used: number;
+  count: number;
   first: number;
   last: number;
   name?: string;
 }
+
+/** Room past batch-max-size in a batch's buffer, for the line that fills it. */
+const BATCH_SLACK = 256 << 10;
+const NO_BYTES = Buffer.alloc(0);
 
 const FILE_SUFFIX = '.jsonl';
 const TEMP_SUFFIX = '.tmp';
@@ -157,14 +166,6 @@ function parseLine<T>(line: string): T | undefined {
   }
 }
 
-/** The flat row of a line (the part before its `info`: `,"info":` cannot occur inside a JSON string), if it is one. */
-function rowOf(line: string): HistoryRow | undefined {
-  const cut = line.indexOf(',"info":');
-  if (cut < 0) return undefined;
-  const row = parseLine<HistoryRow>(`${line.slice(0, cut)}}`);
-  return row && typeof row.user === 'string' ? row : undefined;
-}
-
 function recordOf(line: string): HistoryRecord | undefined {
   const record = parseLine<HistoryRecord>(line);
   return record && typeof record.user === 'string' && record.info !== null && typeof record.info === 'object' ? record : undefined;
@@ -173,6 +174,25 @@ function recordOf(line: string): HistoryRecord | undefined {
 /** The bytes a read may still take. */
 interface Budget {
   left: number;
+}
+
+/**
+ * Calls `each` with the whole lines of `bytes` (those a newline ends), last first, until it returns false;
+ * answers -1 then, else the length of what precedes the first whole line (the start of a line cut there).
+ */
+function linesBackward(bytes: Buffer, each: (line: Buffer) => boolean): number {
+  let end = bytes.length;
+  for (let at = end > 0 ? bytes.lastIndexOf(NEWLINE, end - 1) : -1; at >= 0; at = end > 0 ? bytes.lastIndexOf(NEWLINE, end - 1) : -1) {
+    if (at + 1 < end && !each(bytes.subarray(at + 1, end))) return -1;
+    end = at;
+  }
+  return end;
+}
+
+/** As linesBackward over bytes that start at a line's start (a batch in memory): its first line too. */
+function heldLinesBackward(bytes: Buffer, each: (line: Buffer) => boolean): void {
+  const end = linesBackward(bytes, each);
+  if (end > 0) each(bytes.subarray(0, end));
 }
 
 /**
@@ -201,11 +221,8 @@ async function eachLineBackward(path: string, budget: Budget, each: (line: Buffe
       position -= length;
       budget.left -= length;
       const bytes = carry ? Buffer.concat([chunk, carry]) : chunk;
-      let end = bytes.length;
-      for (let at = bytes.lastIndexOf(NEWLINE, end - 1); at >= 0; at = end > 0 ? bytes.lastIndexOf(NEWLINE, end - 1) : -1) {
-        if (at + 1 < end && !each(bytes.subarray(at + 1, end))) return 'stopped';
-        end = at;
-      }
+      const end = linesBackward(bytes, each);
+      if (end < 0) return 'stopped';
       carry = end > 0 ? bytes.subarray(0, end) : undefined;
       if (position > 0 && budget.left <= 0) return 'spent';
     }
@@ -228,7 +245,9 @@ function rowOfBytes(line: Buffer): HistoryRow | undefined {
 
 export class QueryHistoryStore {
   /** The batch filling now. */
-  private batch: Batch = QueryHistoryStore.emptyBatch();
+  private batch: Batch = { bytes: NO_BYTES, used: 0, count: 0, first: Infinity, last: -Infinity };
+  /** A written batch's buffer, for the next batch (two at most are held: one filling, one being written). */
+  private spare: Buffer | undefined;
   /** The batch being written, if any (one at a time). */
   private writing: { batch: Batch; done: Promise<void> } | undefined;
   /** Every complete file known (this store's and, as last listed, other coordinators'), by name. */
@@ -240,8 +259,10 @@ export class QueryHistoryStore {
   private readonly batchMaxBytes: number;
   private readonly maxScanBytes: number;
 
-  private static emptyBatch(): Batch {
-    return { lines: [], chars: 0, first: Infinity, last: -Infinity };
+  private emptyBatch(): Batch {
+    const bytes = this.spare ?? NO_BYTES;
+    this.spare = undefined;
+    return { bytes, used: 0, count: 0, first: Infinity, last: -Infinity };
   }
 
   constructor(private readonly options: QueryHistoryOptions) {
@@ -298,7 +319,7 @@ export class QueryHistoryStore {
 
   /** Queries held in memory, not yet in a complete file (the batch filling and the one being written). */
   get pending(): number {
-    return this.batch.lines.length + (this.writing?.batch.lines.length ?? 0);
+    return this.batch.count + (this.writing?.batch.count ?? 0);
   }
 
   /** The query event listener's end: a finished query's final view. */
@@ -309,37 +330,49 @@ export class QueryHistoryStore {
   append(view: QueryView): void {
     // The line is written straight from the view (history-line.ts), not built as a record and stringified.
     const line = historyLine(view);
-    const batch = this.batch;
-    batch.lines.push(line);
-    batch.chars += line.length + 1;
+    // A UTF-16 code unit is at most 3 bytes of UTF-8, and the newline one more.
+    const batch = this.roomFor(line.length * 3 + 1);
+    batch.used += batch.bytes.write(line, batch.used);
+    batch.bytes[batch.used++] = NEWLINE;
+    batch.count++;
     if (view.createTime < batch.first) batch.first = view.createTime;
     if (view.createTime > batch.last) batch.last = view.createTime;
-    if (batch.lines.length >= this.options.batchSize || batch.chars >= this.batchMaxBytes) this.cut();
+    if (batch.count >= this.options.batchSize || batch.used >= this.batchMaxBytes) this.cut();
   }
 
   /**
-   * Starts writing the batch filling now, unless a write is in flight (the next starts when it ends). A
-   * batch that filled four times over while a write is stuck is dropped and reported: memory stays bounded.
+   * The batch filling now, with room for `bytes` more: its buffer is the spare one (batch-max-size and a
+   * slack) or grows by copying (a line larger than that, or batches filling while a write is in flight).
+   * A batch past four times batch-max-size while a write is stuck is dropped and reported: memory stays bounded.
    */
+  private roomFor(bytes: number): Batch {
+    let batch = this.batch;
+    if (batch.used + bytes <= batch.bytes.length) return batch;
+    if (batch.count > 0 && batch.used + bytes > 4 * this.batchMaxBytes + BATCH_SLACK) {
+      this.options.onError?.(`could not write ${batch.count} finished queries to ${this.options.directory}: the previous batch is still being written`, undefined);
+      batch = this.batch = this.emptyBatch();
+      if (bytes <= batch.bytes.length) return batch;
+    }
+    const grown = Buffer.allocUnsafe(Math.max(2 * batch.bytes.length, batch.used + bytes, this.batchMaxBytes + BATCH_SLACK));
+    batch.bytes.copy(grown, 0, 0, batch.used);
+    batch.bytes = grown;
+    return batch;
+  }
+
+  /** Starts writing the batch filling now, unless a write is in flight (the next starts when it ends, the batch filling on meanwhile). */
   private cut(): void {
     const batch = this.batch;
-    if (batch.lines.length === 0) return;
-    if (this.writing) {
-      if (batch.lines.length >= 4 * this.options.batchSize || batch.chars >= 4 * this.batchMaxBytes) {
-        this.options.onError?.(`could not write ${batch.lines.length} finished queries to ${this.options.directory}: the previous batch is still being written`, undefined);
-        this.batch = QueryHistoryStore.emptyBatch();
-      }
-      return;
-    }
-    this.batch = QueryHistoryStore.emptyBatch();
+    if (batch.count === 0 || this.writing) return;
+    this.batch = this.emptyBatch();
     const pad = (n: number) => String(Math.max(0, Math.trunc(n))).padStart(PAD, '0');
     batch.name = `${pad(batch.first)}-${pad(batch.last)}-${pad(++this.sequence)}-${this.writer}${FILE_SUFFIX}`;
     const writing = { batch, done: this.write(batch).catch((err: unknown) => this.options.onError?.(`could not write to ${this.options.directory}`, err)) };
     this.writing = writing;
     void writing.done.then(() => {
       this.writing = undefined;
+      if (batch.bytes.length === this.batchMaxBytes + BATCH_SLACK) this.spare = batch.bytes;
       const next = this.batch;
-      if (next.lines.length >= this.options.batchSize || next.chars >= this.batchMaxBytes) this.cut();
+      if (next.count >= this.options.batchSize || next.used >= this.batchMaxBytes) this.cut();
     });
   }
 
@@ -349,8 +382,7 @@ export class QueryHistoryStore {
     const path = join(this.options.directory, name);
     const temporary = `${path}${TEMP_SUFFIX}`;
     try {
-      // Encoded once: the bytes written are the bytes counted against max-size.
-      const bytes = Buffer.from(`${batch.lines.join('\n')}\n`, 'utf8');
+      const bytes = batch.bytes.subarray(0, batch.used);
       const handle = await open(temporary, 'w', 0o600);
       try {
         await handle.writeFile(bytes);
@@ -363,7 +395,7 @@ export class QueryHistoryStore {
       this.files.set(name, { name, ...parsed, bytes: bytes.length });
     } catch (err) {
       await rm(temporary, { force: true }).catch(() => undefined);
-      this.options.onError?.(`could not write ${batch.lines.length} finished queries to ${this.options.directory}`, err);
+      this.options.onError?.(`could not write ${batch.count} finished queries to ${this.options.directory}`, err);
       return;
     }
     await this.expire();
@@ -446,16 +478,16 @@ export class QueryHistoryStore {
     }
   }
 
-  /** The lines held in memory, newest first, and the names of the files they are becoming. */
-  private heldLines(): { lines: string[]; names: Set<string> } {
-    const lines: string[] = [];
+  /** The batches held in memory, newest first (their lines' bytes), and the names of the files they are becoming. */
+  private heldLines(): { batches: Buffer[]; names: Set<string> } {
+    const batches: Buffer[] = [];
     const names = new Set<string>();
     for (const batch of [this.batch, this.writing?.batch]) {
       if (!batch) continue;
-      for (let i = batch.lines.length - 1; i >= 0; i--) lines.push(batch.lines[i]!);
+      batches.push(batch.bytes.subarray(0, batch.used));
       if (batch.name !== undefined) names.add(batch.name);
     }
-    return { lines, names };
+    return { batches, names };
   }
 
   /**
@@ -483,9 +515,13 @@ export class QueryHistoryStore {
       const taken = take(row, line);
       if (taken !== undefined) rows.push(taken);
     };
-    for (const line of held.lines) {
+    // Synchronously: a held buffer is reused once its batch is written.
+    for (const batch of held.batches) {
+      heldLinesBackward(batch, (line) => {
+        accept(rowOfBytes(line), () => line.toString('utf8'));
+        return rows.length < limit;
+      });
       if (rows.length >= limit) return { rows, complete: true };
-      accept(rowOf(line), () => line);
     }
     const budget = { left: this.maxScanBytes };
     for (let f = files.length - 1; f >= 0 && rows.length < limit; f--) {
@@ -504,20 +540,26 @@ export class QueryHistoryStore {
    * names (newest first), reading at most query.history.max-scan-size bytes.
    */
   async find(queryId: string): Promise<HistoryRecord | undefined> {
-    const prefix = `{"queryId":${JSON.stringify(queryId)},`;
+    const prefixBytes = Buffer.from(`{"queryId":${JSON.stringify(queryId)},`);
+    const starts = (line: Buffer) => line.length >= prefixBytes.length && line.subarray(0, prefixBytes.length).equals(prefixBytes);
     const held = this.heldLines();
-    const line = held.lines.find((l) => l.startsWith(prefix));
-    if (line !== undefined) return recordOf(line);
+    for (const batch of held.batches) {
+      let found: HistoryRecord | undefined;
+      heldLinesBackward(batch, (line) => {
+        if (starts(line)) found = recordOf(line.toString('utf8'));
+        return found === undefined;
+      });
+      if (found) return found;
+    }
     const second = queryIdSecond(queryId);
     if (second === undefined) return undefined;
     await this.list(true);
-    const prefixBytes = Buffer.from(prefix);
     const budget = { left: this.maxScanBytes };
     const files = this.sortedFiles().filter((f) => !held.names.has(f.name) && second <= f.lastCreated && second + 1000 > f.firstCreated);
     for (let f = files.length - 1; f >= 0; f--) {
       let found: HistoryRecord | undefined;
       const ended = await eachLineBackward(join(this.options.directory, files[f]!.name), budget, (bytes) => {
-        found = bytes.subarray(0, prefixBytes.length).equals(prefixBytes) ? recordOf(bytes.toString('utf8')) : undefined;
+        found = starts(bytes) ? recordOf(bytes.toString('utf8')) : undefined;
         return found === undefined;
       });
       if (found) return found;
