@@ -16,7 +16,8 @@ import { acceptsDeclared, renderRowsSql } from './row-renderer.js';
 import { declaredOutputs, type DeclaredOutput } from '../sql/declared-types.js';
 import { columnChanges } from '../sql/column-declarations.js';
 import { DeclaredColumns, declaredColumnFunctions } from './catalogs/declared-columns.js';
-import type { QualifiedTable } from '../sql/names.js';
+import { partsOf, type QualifiedTable } from '../sql/names.js';
+import { walk } from '../sql/tree-walk.js';
 import { tpchHiddenColumns, tpchScaleFactor, tpchTableColumns } from '../connectors/tpch/tpch-metadata.js';
 import { vivaceVersion } from '../protocol/vivace-version.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
@@ -376,13 +377,12 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       checkExpressionReads(expression, tableAccessContext(options.access!, user, where));
     });
   /**
-   * A user's statement that may read system.runtime.completed_queries (its text names the table: EXECUTE's
-   * text is the prepared statement's here) has the rows loaded first, without blocking, from a source that
+   * A user's statement that may read system.runtime.completed_queries (its tree names the table) has the rows loaded first, without blocking, from a source that
    * reads them from files (the coordinator's history); the scan then serves them.
    */
   const planParsed = (sql: string, session: Session, signal?: PlanAbort, statement?: Statement, key?: string): Promise<Plan> => {
     const system = options.system;
-    if (statement && system?.loadsCompletedQueries && sql.toLowerCase().includes('completed_queries')) {
+    if (statement && system?.loadsCompletedQueries && mayReadCompletedQueries(statement)) {
       return untilAborted(system.prepareCompletedQueries(session.user), signal).then(() => planLoaded(sql, session, signal, statement, key));
     }
     return planLoaded(sql, session, signal, statement, key);
@@ -801,4 +801,20 @@ function inMilliseconds<C extends OutputColumn & { duckdb: DuckDBColumnType; dec
   if (!acceptsDeclared(type, column.duckdb)) return column;
   // Not a literal's exact text either: its digits are Trino's precision.
   return { ...column, type, declared: { type } };
+}
+
+/**
+ * Whether a statement's tree may read system.runtime.completed_queries: a table of that name in any catalog
+ * and schema (loading the rows for another such table costs a read, nothing else), or an EXECUTE whose
+ * prepared text is not in this tree.
+ */
+function mayReadCompletedQueries(statement: Statement): boolean {
+  if (statement.type === 'Execute' || statement.type === 'ExecuteImmediate') return true;
+  let found = false;
+  walk(statement, (node) => {
+    if (found) return false;
+    if (node.type === 'Table' && partsOf(node.name).at(-1) === 'completed_queries') found = true;
+    return undefined;
+  });
+  return found;
 }

@@ -60,6 +60,23 @@ describe('system.runtime.completed_queries', function () {
     expect((await as('bob').ok(`SELECT count(*) FROM system.runtime.completed_queries WHERE "user" = 'alice'`)).rows).to.deep.equal([[0]]);
   });
 
+  it('serves the stored rows whatever spelling names the table: quoted, upper case, in a subquery, EXECUTE', async () => {
+    await as('carol').ok('SELECT 44');
+    for (let i = 0; i < 1000 && !(await server.coordinator.history!.recentRows(50)).rows.some((r) => r.user === 'carol'); i++) await new Promise((resolve) => setImmediate(resolve));
+    const mine = `WHERE "user" = 'carol' AND query = 'SELECT 44'`;
+    for (const name of ['system.runtime."COMPLETED_QUERIES"', 'SYSTEM.RUNTIME.Completed_Queries', '"system"."runtime"."completed_queries"', '(SELECT * FROM system.runtime.completed_queries) AS c']) {
+      expect((await as('carol').ok(`SELECT count(*) FROM ${name} ${mine}`)).rows, name).to.deep.equal([[1]]);
+    }
+    const session = as('carol');
+    await session.ok(`PREPARE stored FROM SELECT count(*) FROM system.runtime.completed_queries ${mine}`);
+    expect((await session.ok('EXECUTE stored')).rows).to.deep.equal([[1]]);
+    await session.ok(`CREATE VIEW memory.default.stored_view AS SELECT * FROM system.runtime.completed_queries`);
+    expect((await session.ok(`SELECT count(*) FROM memory.default.stored_view ${mine}`)).rows).to.deep.equal([[1]]);
+    // Through a view the tree does not name the table: another user's first read still finds the rows.
+    expect((await as('admin').ok(`SELECT count(*) FROM memory.default.stored_view ${mine}`)).rows).to.deep.equal([[1]]);
+    expect((await session.ok(`EXECUTE IMMEDIATE 'SELECT count(*) FROM system.runtime."Completed_Queries" ${mine.replaceAll("'", "''")}'`)).rows).to.deep.equal([[1]]);
+  });
+
   it('keeps a worker\'s rows per user, read field by field', () => {
     const snapshots = new SystemSnapshots();
     snapshots.accept({ completedQueries: [{ queryId: 'q1', user: 'alice', state: 'FAILED', errorMessage: 'boom', cpuTimeMs: 7, outputRows: 'x' }] }, 'alice');
