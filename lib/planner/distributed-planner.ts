@@ -211,7 +211,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     if (keys.length === 0 && distribution !== 'BROADCAST') return undefined;
     const { join, on } = joinClause(keys, outerJoin);
     if (distribution === 'BROADCAST' && outerJoin?.type === 'RIGHT') {
-      // The LEFT join with sides swapped (join-order.ts flips): the one relation so far broadcast to the preserved side's tasks.
+      // The LEFT join with sides swapped (join-order.ts flips): the rows joined so far broadcast to the preserved side's tasks.
       probe = flippedRightJoin(probe, outerJoin, stillNeeded(), (output) => scanDraft(relation, output), on);
       joined.add(next);
     } else if (distribution === 'BROADCAST') {

@@ -79,9 +79,10 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   if (!from) return undefined;
   const { relations, conditions } = from;
   const nullable = nullableRelations(from.outer);
-  // An inner join whose rows an outer join may fill with NULLs: its WHERE is no edge; not planned here.
-  const block = from.outer[0]?.relation ?? relations.length;
-  if (block > 1 && relations.some((r) => r.index < block && nullable.has(r.index))) return undefined;
+  // An inner block a later RIGHT or FULL join may fill with NULLs: its ON conditions join it before that
+  // join (edges, pushed conjuncts), while a WHERE conjunct reading it runs after the joins (late); a FROM
+  // whose inner block is a comma list then has no edges from its WHERE, so only explicit ONs key it.
+  const innerConditions = new Set(conditions.flatMap(conjuncts));
   const scope = new ColumnScope(relations);
 
   const pushed: Expression[][] = relations.map(() => []);
@@ -119,7 +120,7 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
     if (!planned) return undefined;
     outerJoins.push(planned);
   }
-  for (const written of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
+  for (const written of [...innerConditions, ...conjuncts(joinSpec.where)]) {
     const c = semis.rewrite(written);
     const r = scope.resolve(c, semis.isPlaceholder);
     if (!r) {
@@ -127,7 +128,7 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
       continue;
     }
     const e = r.expression;
-    if (readsNullable(r)) {
+    if (readsNullable(r) && !innerConditions.has(written)) {
       residuals.push(r);
       late.add(r);
     } else if (r.relations.size === 1) {
