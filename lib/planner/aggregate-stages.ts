@@ -131,7 +131,8 @@ function readsTable(expression: Expression): boolean {
   const visit = (n: Node) => {
     if (reads) return;
     if (n.type === 'Identifier') {
-      if (!/^vivace_[agd]\d+$/.test(n.value)) reads = true;
+      // vivace_u{k}: a scalar subquery's marker (scalar-values.ts), which the final reads.
+      if (!/^vivace_[agdu]\d+$/.test(n.value)) reads = true;
       return;
     }
     if (n.type === 'DereferenceExpression') {

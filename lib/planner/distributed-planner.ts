@@ -9,8 +9,8 @@
 // (partial-top-n.ts). Outer joins follow the inner ones as written (outer-joins.ts); a derived table that
 // only filters and computes is merged into the query above and WITH queries are inlined (derived-tables.ts);
 // a derived table that groups is a sub-plan whose rows feed the query above in its own tasks
-// (derived-relations.ts); a stand-alone IN, EXISTS or scalar subquery in WHERE or HAVING is a broadcast
-// semi-join (semi-joins.ts); a subquery correlated by an equality runs co-partitioned with the outer rows
+// (derived-relations.ts); a stand-alone IN, EXISTS or scalar subquery in WHERE, HAVING or the select list
+// is a broadcast semi-join (semi-joins.ts; above an aggregation, read by its final: scalar-values.ts); a subquery correlated by an equality runs co-partitioned with the outer rows
 // (correlated-subqueries.ts). What this planner does not take (windows, set operations, SELECT *, a
 // correlated subquery with no such equality or beside an outer join, a FROM mixing inner and outer joins
 // otherwise, tables one worker holds) is undefined here: union-stages.ts, window-stages.ts or the gathered
@@ -32,6 +32,7 @@ import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
 import { partialTopN } from './partial-top-n.js';
+import { markScalars, readsMarker, unmarkScalars } from './scalar-values.js';
 import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
 import { applyPartitionedSemis, partitionableSemis, partitionsSemi, twoStageSemi } from './semi-stages.js';
 
@@ -254,13 +255,21 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   // in the root when it splits so, else all of it in the root.
   const last = probe;
   last.output = { kind: 'SINGLE' };
-  // The draft that evaluates HAVING reads its subqueries' sources.
-  const readHaving = (d: Draft) => {
-    const having = a.above.body.type === 'QuerySpecification' ? a.above.body.having : undefined;
-    if (having) readSemis(d, having);
+  // The draft that evaluates the query above the joins whole reads its subqueries' sources (select list, HAVING).
+  const readAbove = (d: Draft) => {
+    if (a.above.body.type !== 'QuerySpecification') return;
+    for (const item of a.above.body.select.selectItems) if (item.type === 'SingleColumn') readSemis(d, item.expression);
+    if (a.above.body.having) readSemis(d, a.above.body.having);
   };
-  const aboveSql = formatSql(a.above);
-  const stages = planStages(parseStatement(aboveSql), {}, new Set([EXCHANGE_CATALOG]));
+  // Its stand-alone scalar subqueries as columns the final aggregation reads (scalar-values.ts).
+  const { marked, markers } = markScalars(a.above, (x) => a.semis.readIn(x as Expression).length > 0);
+  const planned0 = planStages(parseStatement(formatSql(marked)), {}, new Set([EXCHANGE_CATALOG]));
+  const stages = planned0 && !readsMarker(parseStatement(planned0.leafSql), markers) ? planned0 : undefined;
+  /** The final's query over the partial rows, each marker its subquery again, which `d` (running it) reads. */
+  const finalTree = (d: Draft) => {
+    for (const m of markers.values()) readSemis(d, m);
+    return unmarkScalars(parseStatement(stages!.rootSql), markers);
+  };
   const joinSql = (x: (d: Draft) => string, columns: readonly string[]) =>
     `SELECT ${columns.length > 0 ? columns.join(', ') : '1 AS vivace_one'} FROM ${last.from(x)}${last.where.length > 0 ? ` WHERE ${last.where.join(' AND ')}` : ''}`;
   const joinedColumns = [...a.aboveSymbols, ...values.map((c) => c.value!)].sort();
@@ -271,7 +280,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     last.columns = stages.partialColumns;
     last.sql = (x) => formatSql(replaceTable(parseStatement(stages.leafSql), JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
     const keys = stages.partialColumns.filter((c) => c.startsWith(GROUP_KEY_PREFIX));
-    const split = keys.length > 0 ? hashFinal(parseStatement(stages.rootSql) as Query) : undefined;
+    const split = keys.length > 0 ? hashFinal(unmarkScalars(parseStatement(stages.rootSql), markers) as Query) : undefined;
     if (split) {
       // Grouped: the final aggregation runs in a HASH stage on the group keys, the root only sorts.
       last.output = { kind: 'HASH', keys };
@@ -281,9 +290,11 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
       };
       root = { partitioning: 'SINGLE', sources: [final], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(split.rootQuery(tableNodeOf(x(final), a.query))) };
       if (!a.query.orderBy && !a.query.limit) rows = final;
-      readHaving(final);
+      finalTree(final);
     } else {
-      root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))) };
+      root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: () => '' };
+      const tree = finalTree(root);
+      root.sql = (x) => formatSql(replaceTable(tree, PARTIALS_TABLE, (at) => tableNodeOf(x(last), at)));
     }
   } else {
     last.columns = joinedColumns;
@@ -291,7 +302,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     last.sql = (x) => `${joinSql(x, joinedColumns)}${topN}`;
     root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(a.above, JOINED, (at) => tableNodeOf(x(last), at))) };
   }
-  if (root.sources[0] === last) readHaving(root);
+  if (!stages && root.sources[0] === last) readAbove(root);
   // Every table any fragment reads: a user with a mask or row filter on one runs the query as one task.
   const tables = new Map<string, ScannedTable>();
   const read = [...a.relations.filter((r) => !subs.has(r.index)).map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...planned.flatMap((x) => x.tables), ...a.correlated.scans.map((x) => x.table)];

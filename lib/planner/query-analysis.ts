@@ -159,8 +159,10 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   const values = new Set<Node>();
   for (const item of spec.select.selectItems) {
     if (item.type !== 'SingleColumn') return undefined;
-    const read = derived || outerJoins.length > 0 ? undefined : readValues(item.expression, correlated, scope, values);
-    const e = use(outer.resolve(item.expression)) ?? (read && use(scope.resolve(read, (n) => values.has(n))));
+    // A stand-alone subquery reads a broadcast source (scalar-values.ts); a correlated one is a value column.
+    const written = semis.rewriteValue(item.expression);
+    const read = derived || outerJoins.length > 0 ? undefined : readValues(written, correlated, scope, values, { skip: semis.isPlaceholder });
+    const e = use(outer.resolve(written, semis.isPlaceholder)) ?? (read && use(scope.resolve(read, (n) => values.has(n) || semis.isPlaceholder(n))));
     if (!e) return undefined;
     // A plain column keeps its name as the output's (output-names.ts), now that it reads a symbol.
     const named = item.alias ?? (item.expression.type === 'Identifier' ? item.expression : item.expression.type === 'DereferenceExpression' ? item.expression.field : undefined);
