@@ -4,7 +4,8 @@
 // an all-NULL source (replicated-semis.ts) partitioned under join_distribution_type=PARTITIONED gives the
 // answer of the broadcast plan and of the same query over tpch's rows with the NULLs made by expressions;
 // grouping sets (grouping-sets.ts), correlated scalar subqueries in the select list and HAVING
-// (correlated-values.ts), a WINDOW clause (named-windows.ts) and a flipped RIGHT join (outer-joins.ts) give
+// (correlated-values.ts), a WINDOW clause (named-windows.ts), a flipped RIGHT join (outer-joins.ts), one
+// after an inner join, and stand-alone scalar subqueries in the select list and HAVING (scalar-values.ts) give
 // the in-process DuckDB answer.
 import { expect } from 'chai';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -122,6 +123,28 @@ describe('e2e: more shapes distributed across two worker processes', function ()
   it('a WINDOW clause: its named windows partition the rows in HASH buckets as the windows written out do', async () => {
     await sameAsOneTask(`SELECT o.custkey, o.orderkey, rank() OVER w AS r, sum(o.totalprice) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s
       FROM tpch.tiny.orders o WHERE o.orderstatus = 'F' WINDOW w AS (PARTITION BY o.custkey ORDER BY o.totalprice DESC, o.orderkey)`, 3);
+  });
+
+  it('a RIGHT join after an inner join: flipped (the joined rows broadcast to the preserved side\'s tasks) or partitioned, the one-task answer', async () => {
+    const sql = `SELECT c.custkey, n.name, o.orderkey FROM tpch.tiny.customer c JOIN tpch.tiny.nation n ON c.nationkey = n.nationkey AND n.regionkey = 2
+      RIGHT JOIN tpch.tiny.orders o ON o.custkey = c.custkey AND c.acctbal > 5000 WHERE o.totalprice > 300000`;
+    const expected = sortedRows((await runOn(local!, sql, session({ catalog: 'tpch', schema: 'tiny' }))).rows);
+    expect(expected.length).to.be.greaterThan(0);
+    for (const distribution of ['BROADCAST', 'PARTITIONED']) {
+      expectSameRows(await staged(sql, `join_distribution_type=${distribution}`, 3), expected, `${sql} ${distribution}`);
+      const text = String((await query(`EXPLAIN (TYPE DISTRIBUTED) ${sql}`, `join_distribution_type=${distribution}`)).rows[0]![0]);
+      // Flipped: no HASH stage; partitioned: the RIGHT join in one.
+      expect(/^Fragment \d+ \[HASH\]$/mu.test(text), `${distribution}: ${text}`).to.equal(distribution === 'PARTITIONED');
+    }
+  });
+
+  it('a stand-alone scalar subquery in the select list and HAVING: its row broadcast to the final aggregation\'s HASH stage', async () => {
+    await sameAsOneTask(`SELECT o.orderpriority, sum(o.totalprice) / (SELECT sum(o2.totalprice) FROM tpch.tiny.orders o2) AS share, count(*) AS n
+      FROM tpch.tiny.orders o JOIN tpch.tiny.customer c ON c.custkey = o.custkey GROUP BY o.orderpriority
+      HAVING count(*) > (SELECT count(*) FROM tpch.tiny.nation) * 100`, 4);
+    const text = String((await query(`EXPLAIN (TYPE DISTRIBUTED) SELECT o.orderstatus, max(o.totalprice) - (SELECT min(o2.totalprice) FROM tpch.tiny.orders o2) AS m
+      FROM tpch.tiny.orders o GROUP BY o.orderstatus`, 'join_distribution_type=AUTOMATIC')).rows[0]![0]);
+    expect(text).to.match(/^Fragment \d+ \[HASH\]$/mu);
   });
 
   it('a RIGHT join as the LEFT join with sides swapped: the small side broadcast to the preserved side\'s leaf tasks', async () => {
