@@ -95,6 +95,17 @@ export class ColumnScope {
       if (failed) return n;
       if (keep?.(n)) return n;
       if (OPAQUE.has(n.type)) return n;
+      // grouping(a, t.b): its names are columns, each read as its symbol (aggregate-stages.ts computes it in the leaf).
+      if (n.type === 'GroupingOperation') {
+        const groupingColumns = n.groupingColumns.map((q) => {
+          const [first, second] = q.parts;
+          const column: Expression | undefined = q.parts.length === 1 ? first : q.parts.length === 2 ? { type: 'DereferenceExpression', base: first!, field: second!, location: q.location } : undefined;
+          const symbol = column && mapTree(column, replace);
+          if (symbol?.type !== 'Identifier') failed = true;
+          return symbol?.type === 'Identifier' ? { ...q, parts: [symbol] } : q;
+        });
+        return { ...n, groupingColumns };
+      }
       if (UNRESOLVABLE.has(n.type) || (n.type === 'FunctionCall' && n.window)) {
         failed = true;
         return n;

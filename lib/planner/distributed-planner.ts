@@ -263,7 +263,8 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   };
   // Its stand-alone scalar subqueries as columns the final aggregation reads (scalar-values.ts).
   const { marked, markers } = markScalars(a.above, (x) => a.semis.readIn(x as Expression).length > 0);
-  const planned0 = planStages(parseStatement(formatSql(marked)), {}, new Set([EXCHANGE_CATALOG]));
+  // Grouping sets by group ids, so their final runs in a HASH stage too (grouping-sets.ts).
+  const planned0 = planStages(parseStatement(formatSql(marked)), {}, new Set([EXCHANGE_CATALOG]), { groupIds: true });
   const stages = planned0 && !readsMarker(parseStatement(planned0.leafSql), markers) ? planned0 : undefined;
   /** The final's query over the partial rows, each marker its subquery again, which `d` (running it) reads. */
   const finalTree = (d: Draft) => {

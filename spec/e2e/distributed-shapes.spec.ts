@@ -3,7 +3,7 @@
 // both workers, and answer as the plan they replace does. NOT IN with NULLs on either side, an empty and
 // an all-NULL source (replicated-semis.ts) partitioned under join_distribution_type=PARTITIONED gives the
 // answer of the broadcast plan and of the same query over tpch's rows with the NULLs made by expressions;
-// grouping sets (grouping-sets.ts), correlated scalar subqueries in the select list and HAVING
+// grouping sets and grouping() (grouping-sets.ts), correlated scalar subqueries in the select list and HAVING
 // (correlated-values.ts), a WINDOW clause (named-windows.ts), a flipped RIGHT join (outer-joins.ts), one
 // after an inner join, and stand-alone scalar subqueries in the select list and HAVING (scalar-values.ts) give
 // the in-process DuckDB answer.
@@ -103,11 +103,17 @@ describe('e2e: more shapes distributed across two worker processes', function ()
     expectSameRows(await staged(sql, 'join_distribution_type=AUTOMATIC', stages), sortedRows(expected.rows), sql);
   }
 
-  it('ROLLUP, CUBE and GROUPING SETS: partial aggregation in the leaves (or the join\'s tasks), the sets in the root', async () => {
+  it('ROLLUP, CUBE and GROUPING SETS: partial aggregation in the leaves, the sets in the root; above a join or with grouping(), the final in a HASH stage', async () => {
     await sameAsOneTask('SELECT returnflag, linestatus, count(*), sum(quantity), avg(discount) FROM tpch.tiny.lineitem GROUP BY ROLLUP (returnflag, linestatus)', 2);
     await sameAsOneTask('SELECT returnflag, shipmode, count(DISTINCT suppkey) FROM tpch.tiny.lineitem GROUP BY CUBE (returnflag, shipmode)', 2);
-    await sameAsOneTask(`SELECT o.orderpriority, l.returnflag, count(*), sum(l.extendedprice) FROM tpch.tiny.orders o JOIN tpch.tiny.lineitem l ON o.orderkey = l.orderkey
-      GROUP BY GROUPING SETS ((o.orderpriority), (l.returnflag), ())`, 3);
+    // By group ids (grouping-sets.ts): the partial by the sets in the join's tasks, hashed on the keys and the id.
+    const joined = `SELECT o.orderpriority, l.returnflag, count(*), sum(l.extendedprice), grouping(o.orderpriority, l.returnflag) FROM tpch.tiny.orders o
+      JOIN tpch.tiny.lineitem l ON o.orderkey = l.orderkey GROUP BY GROUPING SETS ((o.orderpriority), (l.returnflag), ())`;
+    await sameAsOneTask(joined, 4);
+    await sameAsOneTask('SELECT returnflag, linestatus, grouping(linestatus), count(*) FROM tpch.tiny.lineitem GROUP BY ROLLUP (returnflag, linestatus)', 3);
+    const text = String((await query(`EXPLAIN (TYPE DISTRIBUTED) ${joined}`, 'join_distribution_type=AUTOMATIC')).rows[0]![0]);
+    expect(text).to.match(/^Fragment \d+ \[HASH\]$/mu);
+    expect(text).to.include('vivace_gid');
   });
 
   it('a correlated scalar subquery in the select list or HAVING: co-partitioned with its table in a HASH stage, not gathered', async () => {
