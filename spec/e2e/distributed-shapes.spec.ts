@@ -3,7 +3,7 @@
 // both workers, and answer as the plan they replace does. NOT IN with NULLs on either side, an empty and
 // an all-NULL source (replicated-semis.ts) partitioned under join_distribution_type=PARTITIONED gives the
 // answer of the broadcast plan and of the same query over tpch's rows with the NULLs made by expressions;
-// grouping sets and grouping() (grouping-sets.ts), correlated scalar subqueries in the select list and HAVING
+// over a source with HAVING or an aggregate too, grouping sets and grouping() (grouping-sets.ts), correlated scalar subqueries in the select list and HAVING
 // (correlated-values.ts), a WINDOW clause (named-windows.ts), a flipped RIGHT join (outer-joins.ts), one
 // after an inner join, and stand-alone scalar subqueries in the select list and HAVING (scalar-values.ts) give
 // the in-process DuckDB answer.
@@ -94,6 +94,18 @@ describe('e2e: more shapes distributed across two worker processes', function ()
         const rows = `SELECT o.orderkey, o.custkey FROM lake.s.orders o WHERE o.custkey NOT IN (SELECT c.custkey FROM lake.s.customer c ${where}) OR o.custkey IS NULL`;
         expectSameRows(await staged(rows, 'join_distribution_type=PARTITIONED', 7), sortedRows((await query(rows, 'join_distribution_type=BROADCAST')).rows), `${name}: rows`);
       });
+    }
+  });
+
+  it('NOT IN over a source with HAVING or an aggregate as its column, partitioned: its flags counted from its final, the broadcast plan\'s answer', async () => {
+    for (const source of [
+      'SELECT c.custkey FROM lake.s.customer c WHERE c.acctbal > 0 GROUP BY c.custkey HAVING count(*) = 1',
+      'SELECT max(c.custkey) FROM lake.s.customer c GROUP BY c.nationkey, c.p',
+      'SELECT c.custkey FROM lake.s.customer c WHERE c.acctbal > 0 GROUP BY c.custkey HAVING count(*) > 1',
+    ]) {
+      const sql = `SELECT count(*) AS n, count(o.custkey) AS k, sum(o.totalprice) AS t FROM lake.s.orders o WHERE o.custkey NOT IN (${source})`;
+      const partitioned = await staged(sql, 'join_distribution_type=PARTITIONED', 8);
+      expectSameRows(partitioned, sortedRows((await query(sql, 'join_distribution_type=BROADCAST')).rows), source);
     }
   });
 
