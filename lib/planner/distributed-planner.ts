@@ -33,6 +33,7 @@ import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
 import { partialTopN } from './partial-top-n.js';
 import { markScalars, readsMarker, unmarkScalars } from './scalar-values.js';
+import { isHeldLayout, withHeldTables } from './held-relations.js';
 import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
 import { applyPartitionedSemis, partitionableSemis, partitionsSemi, twoStageSemi } from './semi-stages.js';
 
@@ -57,8 +58,15 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   // Whether a subquery has a plan of its own is asked alike on every node, whatever splits where (a
   // worker's own layouts may not split a table the coordinator's choices split).
   const splitting: PlannerMetadata = { table: (t) => { const l = metadata.table(t); return l && { ...l, splits: true }; } };
-  const a = analyse(statement, session, metadata, depth > 0, (query) => planDrafts(query, session, splitting, undefined, depth + 1, { memo: new Map(), shared: new Set() }) !== undefined);
+  // Tables one worker holds (memory) beside the split ones, read there and broadcast (held-relations.ts).
+  const held = depth === 0 ? withHeldTables(statement, session, metadata, given ? (given.held ?? []) : undefined) : { metadata, catalogs: [] };
+  if (!held || (given && (given.held ?? []).join() !== held.catalogs.join())) return undefined;
+  const a = analyse(statement, session, metadata, depth > 0, (query) => planDrafts(query, session, splitting, undefined, depth + 1, { memo: new Map(), shared: new Set() }) !== undefined, held.metadata);
   if (!a) return undefined;
+  const isHeld = (i: number) => a.relations[i] !== undefined && isHeldLayout(a.relations[i]!.layout);
+  const heldSymbol = (symbol: string) => isHeld(relationOfSymbol(symbol));
+  // A held table's rows are never hashed: no correlated subquery beside it.
+  if (held.catalogs.length > 0 && a.correlated.conjuncts.length > 0) return undefined;
   if (depth === 0) for (const q of sharedQueries(a.query)) context.shared.add(q);
   const n = a.relations.length;
 
@@ -77,8 +85,11 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   // Splitting pays only when some table splits; small tables alone stay one task (validChoices).
   const split = a.relations.map((r) => r.layout.splits);
   const outerShape = a.outer.map((o) => ({ type: o.type, keyed: o.keys.length > 0 }));
-  const sizes = a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!)));
-  const chosen = given ?? chooseWithOuterJoins(sizes, relationEdges, split, session, outerShape);
+  // A held table is the smallest (never the probe's start) and always broadcast.
+  const sizes = a.relations.map((r) => (isHeld(r.index) ? 0 : estimatedBytes(r.layout, columnNames(r, needed[r.index]!))));
+  const automatic = given ? undefined : chooseWithOuterJoins(sizes, relationEdges, split, session, outerShape);
+  const chosen = given ?? { ...automatic!, joins: automatic!.joins.map((j, k) => (isHeld(automatic!.order[k + 1]!) ? 'BROADCAST' : j)) };
+  if (held.catalogs.length > 0 && (isHeld(chosen.order[0]!) || chosen.split.some((x, i) => x === true && a.relations[i] !== undefined && isHeld(i)) || chosen.order.some((r, k) => k > 0 && isHeld(r) && chosen.joins[k - 1] !== 'BROADCAST'))) return undefined;
   // Each correlated subquery's table read over its splits when it splits (the coordinator's word, on a worker).
   const correlatedSplit = given ? (given.correlated ?? []) : a.correlated.scans.map((x) => x.source.splits);
   if (correlatedSplit.length !== a.correlated.scans.length || (!given && !broadcastsFit(a.correlated.scans, session))) return undefined;
@@ -119,7 +130,11 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     if (k >= 0) a.residuals.splice(k, 1);
     need(p.symbol);
   }
-  const choices: PlanChoices = { ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}) };
+  if (parted.some((p) => heldSymbol(p.symbol))) return undefined;
+  const choices: PlanChoices = {
+    ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}),
+    ...(held.catalogs.length > 0 ? { held: held.catalogs } : {}),
+  };
 
   const scanDraft = (r: PlanRelation, output: OutputPartitioning): Draft => {
     const symbols = [...needed[r.index]!].sort();
@@ -139,6 +154,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     const whereTree = prunable.length === 0 ? undefined : prunable.length === 1 ? prunable[0] : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: prunable, location: prunable[0]!.location };
     const splits = choices.split[r.index]!;
     const draft: Draft = {
+      ...(isHeld(r.index) ? { holder: r.table.catalog } : {}),
       partitioning: splits ? 'SOURCE' : 'SINGLE',
       ...(splits ? { scan: { table: r.table, ...(whereTree ? { where: whereTree } : {}) } } : {}),
       sources: [],
@@ -222,6 +238,8 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
       probe.from = (x) => `${before(x)} ${join} ${x(build)}${on}`;
       joined.add(next);
     } else {
+      // A held table's columns have no known type to hash alike.
+      if (keys.some((k) => heldSymbol(k.probe) || heldSymbol(k.build))) return undefined;
       const probeColumns = stillNeeded();
       const left = probe;
       left.columns = probeColumns;

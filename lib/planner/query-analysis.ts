@@ -64,7 +64,8 @@ export interface Analysis {
 }
 
 /** `sub`: the query of a derived table, planned even over one table (the two-stage path takes no sub-plan). */
-export function analyse(written: Statement, session: PlannerSession, metadata: PlannerMetadata, sub = false, subPlanned?: (query: Query) => boolean): Analysis | undefined {
+/** `fromMetadata`: the FROM's tables' (held tables' layouts too, held-relations.ts); subqueries read `metadata`. */
+export function analyse(written: Statement, session: PlannerSession, metadata: PlannerMetadata, sub = false, subPlanned?: (query: Query) => boolean, fromMetadata = metadata): Analysis | undefined {
   // WITH queries read as if written inline at each reference (derived-tables.ts).
   const statement = written.type === 'Query' ? inlineWith(written) : undefined;
   if (!statement || statement.offset) return undefined;
@@ -76,7 +77,7 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   const derived = mergeableDerived(spec);
   const joinSpec = derived?.inner ?? spec;
   // Its relations (tables, derived tables) and outer joins (outer-joins.ts).
-  const from = joinSpec.from && fromShape(joinSpec.from, session, metadata);
+  const from = joinSpec.from && fromShape(joinSpec.from, session, fromMetadata);
   if (!from) return undefined;
   const { relations, conditions } = from;
   const nullable = nullableRelations(from.outer);
