@@ -6,13 +6,14 @@
 // qualified by its alias pushed down) and joins them in the root. A worker told the coordinator's choices
 // (their `held` catalogs) derives the same fragments without the held catalog.
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { parseStatement } from '../../lib/sql/index.js';
 import { planGathered } from '../../lib/planner/gather-planner.js';
 import { distributedPlanFor } from '../../lib/planner/statement-plans.js';
 import type { PlannerMetadata, PlannerSession } from '../../lib/planner/planner.types.js';
 import type { Session } from '../../lib/protocol/types.js';
 import { expectSameRows } from '../cluster/same-rows.js';
-import { rowsOf, runPlan, withTinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
+import { rowsOf, runPlan, sortedRows, withTinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
 
 const tiny = tinyMetadata((t) => t === 'lineitem' || t === 'orders');
 const coordinator: PlannerMetadata = { ...tiny, held: (t) => t.catalog === 'memory' };
@@ -81,6 +82,31 @@ describe('held tables: a memory table beside tpch splits, read on its worker and
       'SELECT p.label FROM memory.s.prio p JOIN lineitem l ON l.linenumber = p.n WHERE l.orderkey IN (SELECT p.n FROM orders p)',
       'SELECT p.label, l.orderkey FROM lineitem l FULL JOIN memory.s.prio p ON l.linenumber = p.n',
     ]) expect(distributedPlanFor(sql, user, coordinator)!.choices.order, sql).to.deep.equal([]);
+  });
+
+  it('holds for 40 generated joins with a held table (inner, LEFT, RIGHT, after another join, grouped or not) under every distribution, 1 to 4 tasks', async () => {
+    const user = (joinDistribution: string): Session => ({ user: 'alice', catalog: 'tpch', schema: 'tiny', properties: { join_distribution_type: joinDistribution } }) as unknown as Session;
+    const queries = fc.record({
+      join: fc.constantFrom('JOIN', 'LEFT JOIN', 'RIGHT JOIN'),
+      orders: fc.boolean(),
+      shape: fc.constantFrom('grouped', 'rows', 'global'),
+      limit: fc.integer({ min: 1, max: 600 }),
+      mode: fc.constantFrom('AUTOMATIC', 'BROADCAST', 'PARTITIONED'),
+      tasks: fc.integer({ min: 1, max: 4 }),
+    });
+    await fc.assert(fc.asyncProperty(queries, async (q) => {
+      const from = `lineitem l${q.orders ? ' JOIN orders o ON o.orderkey = l.orderkey AND o.orderstatus = \'F\'' : ''} ${q.join} memory.s.prio p ON l.linenumber = p.n AND p.n <> 2`;
+      // The probe's filter: in the ON for a RIGHT join (a WHERE on the NULL side would turn it inner), else in the WHERE.
+      const sql = (q.join === 'RIGHT JOIN' ? `${from.replace(' AND p.n <> 2', ` AND p.n <> 2 AND l.orderkey < ${q.limit}`)}` : `${from} WHERE l.orderkey < ${q.limit}`);
+      const text = q.shape === 'grouped' ? `SELECT p.label, count(*) AS c, sum(l.quantity) AS s, count(l.orderkey) AS k FROM ${sql} GROUP BY p.label`
+        : q.shape === 'global' ? `SELECT count(*) AS c, count(p.n) AS n, max(l.orderkey) AS m FROM ${sql}`
+        : `SELECT l.orderkey, l.linenumber, p.label FROM ${sql}`;
+      const plan = distributedPlanFor(text, user(q.mode), coordinator);
+      expect(plan?.choices.held, text).to.deep.equal(['memory']);
+      expect(plan!.choices.order.length, text).to.be.greaterThan(0);
+      const options = { tasks: q.tasks, catalog: 'tpch', schema: 'tiny' };
+      expectSameRows(sortedRows(await runPlan(db(), plan!, options)), sortedRows(await rowsOf(db(), translate(text, options))), `${text} (${q.mode}, ${q.tasks} tasks)`);
+    }), { numRuns: 40, seed: 20261129 });
   });
 
   it('pushes down beside a held table only conjuncts qualified by the other table\'s name, and keeps a query over held tables alone out', async () => {
