@@ -5,7 +5,7 @@
 // by themselves, max_by/min_by by the value at the best partial key) and applies HAVING, ORDER BY and LIMIT. count(DISTINCT x) and approx_distinct(x) make x one more leaf key
 // (the leaf emits each (keys, x) once) and the root counts x, as Trino's partial aggregation over
 // distinct values does; all of them must count the same x. Only what decomposes exactly is planned so:
-// one table, no join, subquery, window, other DISTINCT aggregate, grouping(), OFFSET or parameter (grouping sets: grouping-sets.ts);
+// one table, no join, subquery, window, other DISTINCT aggregate, OFFSET or parameter (grouping sets and grouping(): grouping-sets.ts);
 // anything else is undefined here (windows over one table are window-stages.ts's; joins, subqueries and
 // set operations the other planners', which reuse these stages over joined rows or a branch). Both stages are printed from trees (sql-formatter.ts) and parsed again, so each is a
 // plain Trino query the DuckDB printer translates like any other.
@@ -17,7 +17,7 @@ import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { Session } from '../protocol/types.js';
 import { exchangeTableOf } from '../planner/fragment.types.js';
-import { hasGroupingSets, rootGroupBy, setExpressions } from './grouping-sets.js';
+import { distinctSets, GROUP_ID, groupingName, hasGroupingSets, rootGroupBy, setExpressions } from './grouping-sets.js';
 
 /** The table the root reads the leaves' partial rows from: fragment 1's exchange table (distributed-plan.ts). */
 export const PARTIALS_TABLE = exchangeTableOf(1);
@@ -32,7 +32,10 @@ export interface StagePlan {
   leafSql: string;
   /** Trino SQL of the root over PARTIALS_TABLE. */
   rootSql: string;
-  /** Columns of the partial rows, in order: the keys g0..., the distinct aggregates' argument d0 if any, then the partial aggregates a0... */
+  /**
+   * Columns of the partial rows, in order: the keys g0..., by group ids the set's id and each grouping()
+   * (grouping-sets.ts), the distinct aggregates' argument d0 if any, then the partial aggregates a0...
+   */
   partialColumns: string[];
   /** The query's WHERE on the scanned table (a connector prunes its splits by it). */
   where?: Expression;
@@ -131,7 +134,9 @@ function readsTable(expression: Expression): boolean {
   const visit = (n: Node) => {
     if (reads) return;
     if (n.type === 'Identifier') {
-      if (!/^vivace_[agd]\d+$/.test(n.value)) reads = true;
+      // vivace_u{k}: a scalar subquery's marker (scalar-values.ts), which the final reads.
+      // vivace_gid, vivace_gp{j}: a grouping set's id and grouping() (grouping-sets.ts).
+      if (!/^vivace_(?:[agdu]|gp)\d+$/.test(n.value) && n.value !== GROUP_ID) reads = true;
       return;
     }
     if (n.type === 'DereferenceExpression') {
@@ -153,11 +158,18 @@ function readsTable(expression: Expression): boolean {
   return reads;
 }
 
+/** How planStages splits grouping sets: by group ids (the final may run in a HASH stage), else by finest groups. */
+export interface StageOptions {
+  groupIds?: boolean;
+}
+
 /** The two stages of a statement, or undefined when it does not split this way. */
-export function planStages(statement: Statement, session: Pick<Session, 'catalog' | 'schema'>, catalogs: StageCatalogs): StagePlan | undefined {
+export function planStages(statement: Statement, session: Pick<Session, 'catalog' | 'schema'>, catalogs: StageCatalogs, options: StageOptions = {}): StagePlan | undefined {
   if (statement.type !== 'Query' || statement.with) return undefined;
   let refused = false;
   walk(statement, (n) => {
+    // grouping() only by group ids, over grouping sets (checked below).
+    if (n.type === 'GroupingOperation' && options.groupIds) return;
     if (REFUSED.has(n.type) || (n.type === 'FunctionCall' && n.window) || (n.type === 'Identifier' && fold(n.value) === 'row_number')) refused = true;
     // A hidden column ($path, $partition) is no column of the rows a leaf's splits give.
     if (n.type === 'Identifier' && n.value.startsWith('$')) refused = true;
@@ -199,6 +211,12 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
   }
   const keyTexts = keys.map((k) => formatSql(k));
   const uniqueKeys = [...new Set(keyTexts)];
+  const ordinalOf = (e: Expression) => (e.type === 'LongLiteral' ? columns[Number(e.value) - 1]!.expression : e);
+  // Grouping sets by group ids (grouping-sets.ts): the leaf groups by the sets, the final by the keys and the id.
+  const byIds = options.groupIds === true && hasGroupingSets(spec.groupBy) && uniqueKeys.length > 0
+    && distinctSets(spec.groupBy!, (e) => uniqueKeys.indexOf(formatSql(ordinalOf(e))));
+  /** Each grouping() call's text in the leaf, by its column's position. */
+  const groupings: string[] = [];
 
   // Each distinct aggregate once, with its partial columns and the expression combining them.
   const partials: string[] = [];
@@ -252,7 +270,17 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
     const i = uniqueKeys.indexOf(formatSql(n));
     return i < 0 ? undefined : parseExpression(keyName(i));
   };
-  const toRoot = (e: Expression): Expression => mapTree(e, (n) => keyReplacement(n) ?? aggregateReplacement(n));
+  const groupingReplacement = (n: Node): Node | undefined => {
+    if (n.type !== 'GroupingOperation') return undefined;
+    if (!byIds) {
+      unsplittable = true;
+      return undefined;
+    }
+    const text = formatSql(n);
+    if (!groupings.includes(text)) groupings.push(text);
+    return parseExpression(groupingName(groupings.indexOf(text)));
+  };
+  const toRoot = (e: Expression): Expression => mapTree(e, (n) => groupingReplacement(n) ?? keyReplacement(n) ?? aggregateReplacement(n));
 
   const rootItems = columns.map((c) => ({ expression: toRoot(c.expression), alias: c.alias }));
   const having = spec.having && toRoot(spec.having);
@@ -272,8 +300,11 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
   const from = spec.from!;
   // A distinct aggregate's argument is one more leaf key: the leaf emits each (keys, x) once.
   const leafKeys = distinct === undefined ? uniqueKeys : [...uniqueKeys, distinct];
+  // By group ids: each row's set as GROUPING(every key), and each grouping() call, beside the keys.
+  const idColumns = byIds ? [GROUP_ID, ...groupings.map((_, i) => groupingName(i))] : [];
   const leafSelect = [
     ...uniqueKeys.map((k, i) => `${k} AS ${keyName(i)}`),
+    ...(byIds ? [`GROUPING (${uniqueKeys.join(', ')}) AS ${GROUP_ID}`, ...groupings.map((g, i) => `${g} AS ${groupingName(i)}`)] : []),
     ...(distinct === undefined ? [] : [`${distinct} AS ${DISTINCT_NAME}`]),
     ...partials.map((p, i) => `${p} AS ${partialName(i)}`),
   ];
@@ -281,14 +312,19 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
     `SELECT ${leafSelect.join(', ')}`,
     `FROM ${formatSql(from)}`,
     spec.where ? `WHERE ${formatSql(spec.where)}` : '',
-    leafKeys.length > 0 ? `GROUP BY ${leafKeys.join(', ')}` : '',
+    byIds
+      // A distinct aggregate's argument joins every set (a simple element first).
+      ? `GROUP BY ${distinct === undefined ? '' : `${distinct}, `}${rootGroupBy(spec.groupBy!, ordinalOf, (text) => text)}`
+      : leafKeys.length > 0 ? `GROUP BY ${leafKeys.join(', ')}` : '',
   ].filter((s) => s !== '').join(' ');
   const partialsName = `${PARTIALS_TABLE.catalog}.${PARTIALS_TABLE.schema}.${PARTIALS_TABLE.table}`;
   const rootSql = [
     `SELECT ${rootItems.map((i) => `${formatSql(i.expression)}${i.alias ? ` AS ${formatSql(i.alias)}` : ''}`).join(', ')}`,
     `FROM ${partialsName}`,
-    hasGroupingSets(spec.groupBy)
-      ? `GROUP BY ${rootGroupBy(spec.groupBy!, (e) => (e.type === 'LongLiteral' ? columns[Number(e.value) - 1]!.expression : e), (text) => keyName(uniqueKeys.indexOf(text)))}`
+    byIds
+      ? `GROUP BY ${[...uniqueKeys.map((_, i) => keyName(i)), ...idColumns].join(', ')}`
+      : hasGroupingSets(spec.groupBy)
+      ? `GROUP BY ${rootGroupBy(spec.groupBy!, ordinalOf, (text) => keyName(uniqueKeys.indexOf(text)))}`
       : uniqueKeys.length > 0 ? `GROUP BY ${uniqueKeys.map((_, i) => keyName(i)).join(', ')}` : '',
     having ? `HAVING ${formatSql(having)}` : '',
     sortItems.length > 0 ? `ORDER BY ${sortItems.map(({ sort, key }) => sortText(key, sort)).join(', ')}` : '',
@@ -301,7 +337,7 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
     table,
     leafSql,
     rootSql,
-    partialColumns: [...uniqueKeys.map((_, i) => keyName(i)), ...(distinct === undefined ? [] : [DISTINCT_NAME]), ...partials.map((_, i) => partialName(i))],
+    partialColumns: [...uniqueKeys.map((_, i) => keyName(i)), ...idColumns, ...(distinct === undefined ? [] : [DISTINCT_NAME]), ...partials.map((_, i) => partialName(i))],
     ...(spec.where ? { where: spec.where } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import type { PlannerMetadata, PlannerSession, TableLayout } from './planner.types.js';
+import { isHeldLayout } from './held-relations.js';
 
 /** A table of the query's FROM, by its position there. */
 export interface PlanRelation {
@@ -95,11 +96,27 @@ export class ColumnScope {
       if (failed) return n;
       if (keep?.(n)) return n;
       if (OPAQUE.has(n.type)) return n;
+      // grouping(a, t.b): its names are columns, each read as its symbol (aggregate-stages.ts computes it in the leaf).
+      if (n.type === 'GroupingOperation') {
+        const groupingColumns = n.groupingColumns.map((q) => {
+          const [first, second] = q.parts;
+          const column: Expression | undefined = q.parts.length === 1 ? first : q.parts.length === 2 ? { type: 'DereferenceExpression', base: first!, field: second!, location: q.location } : undefined;
+          const symbol = column && mapTree(column, replace);
+          if (symbol?.type !== 'Identifier') failed = true;
+          return symbol?.type === 'Identifier' ? { ...q, parts: [symbol] } : q;
+        });
+        return { ...n, groupingColumns };
+      }
       if (UNRESOLVABLE.has(n.type) || (n.type === 'FunctionCall' && n.window)) {
         failed = true;
         return n;
       }
       if (n.type === 'Identifier') {
+        // Beside a held table (held-relations.ts) an unqualified name might be one of its unknown columns.
+        if (this.relations.some((r) => isHeldLayout(r.layout))) {
+          failed = true;
+          return n;
+        }
         const column = fold(n.value);
         const owners = this.relations.filter((r) => this.columnIndex[r.index]!.has(column));
         const resolved = owners.length === 1 ? found(owners[0]!.index, column, n) : undefined;

@@ -7,8 +7,9 @@
 // aggregation, ORDER BY, ...). Exact for the reason the conjunct is: in a row's bucket the subquery sees
 // every row it sees in one task. Trino decorrelates it likewise (TransformCorrelatedScalarSubquery into a
 // left join on the correlation, with a check that it returns one row per outer row). A subquery with no
-// such equality, or an uncorrelated one, leaves the query to the other planners. In HAVING (havingValues)
-// a subquery reading only group keys has one value per group: computed per row so, read as arbitrary(column).
+// such equality leaves the query to the other planners; an uncorrelated one is a broadcast source
+// (scalar-values.ts). In HAVING (havingValues) a subquery reading only group keys has one value per group:
+// computed per row so, read as arbitrary(column).
 import { mapTree, type Expression, type FunctionCall, type Identifier, type Node } from '../sql/index.js';
 import type { ColumnScope } from './column-resolution.js';
 import type { CorrelatedSubqueries } from './correlated-subqueries.js';

@@ -9,8 +9,8 @@
 // (partial-top-n.ts). Outer joins follow the inner ones as written (outer-joins.ts); a derived table that
 // only filters and computes is merged into the query above and WITH queries are inlined (derived-tables.ts);
 // a derived table that groups is a sub-plan whose rows feed the query above in its own tasks
-// (derived-relations.ts); a stand-alone IN, EXISTS or scalar subquery in WHERE or HAVING is a broadcast
-// semi-join (semi-joins.ts); a subquery correlated by an equality runs co-partitioned with the outer rows
+// (derived-relations.ts); a stand-alone IN, EXISTS or scalar subquery in WHERE, HAVING or the select list
+// is a broadcast semi-join (semi-joins.ts; above an aggregation, read by its final: scalar-values.ts); a subquery correlated by an equality runs co-partitioned with the outer rows
 // (correlated-subqueries.ts). What this planner does not take (windows, set operations, SELECT *, a
 // correlated subquery with no such equality or beside an outer join, a FROM mixing inner and outer joins
 // otherwise, tables one worker holds) is undefined here: union-stages.ts, window-stages.ts or the gathered
@@ -32,6 +32,8 @@ import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
 import { partialTopN } from './partial-top-n.js';
+import { markScalars, readsMarker, unmarkScalars } from './scalar-values.js';
+import { isHeldLayout, withHeldTables } from './held-relations.js';
 import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
 import { applyPartitionedSemis, partitionableSemis, partitionsSemi, twoStageSemi } from './semi-stages.js';
 
@@ -56,8 +58,15 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   // Whether a subquery has a plan of its own is asked alike on every node, whatever splits where (a
   // worker's own layouts may not split a table the coordinator's choices split).
   const splitting: PlannerMetadata = { table: (t) => { const l = metadata.table(t); return l && { ...l, splits: true }; } };
-  const a = analyse(statement, session, metadata, depth > 0, (query) => planDrafts(query, session, splitting, undefined, depth + 1, { memo: new Map(), shared: new Set() }) !== undefined);
+  // Tables one worker holds (memory) beside the split ones, read there and broadcast (held-relations.ts).
+  const held = depth === 0 ? withHeldTables(statement, session, metadata, given ? (given.held ?? []) : undefined) : { metadata, catalogs: [] };
+  if (!held || (given && (given.held ?? []).join() !== held.catalogs.join())) return undefined;
+  const a = analyse(statement, session, metadata, depth > 0, (query) => planDrafts(query, session, splitting, undefined, depth + 1, { memo: new Map(), shared: new Set() }) !== undefined, held.metadata);
   if (!a) return undefined;
+  const isHeld = (i: number) => a.relations[i] !== undefined && isHeldLayout(a.relations[i]!.layout);
+  const heldSymbol = (symbol: string) => isHeld(relationOfSymbol(symbol));
+  // A held table's rows are never hashed: no correlated subquery beside it.
+  if (held.catalogs.length > 0 && a.correlated.conjuncts.length > 0) return undefined;
   if (depth === 0) for (const q of sharedQueries(a.query)) context.shared.add(q);
   const n = a.relations.length;
 
@@ -76,8 +85,11 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   // Splitting pays only when some table splits; small tables alone stay one task (validChoices).
   const split = a.relations.map((r) => r.layout.splits);
   const outerShape = a.outer.map((o) => ({ type: o.type, keyed: o.keys.length > 0 }));
-  const sizes = a.relations.map((r) => estimatedBytes(r.layout, columnNames(r, needed[r.index]!)));
-  const chosen = given ?? chooseWithOuterJoins(sizes, relationEdges, split, session, outerShape);
+  // A held table is the smallest (never the probe's start) and always broadcast.
+  const sizes = a.relations.map((r) => (isHeld(r.index) ? 0 : estimatedBytes(r.layout, columnNames(r, needed[r.index]!))));
+  const automatic = given ? undefined : chooseWithOuterJoins(sizes, relationEdges, split, session, outerShape);
+  const chosen = given ?? { ...automatic!, joins: automatic!.joins.map((j, k) => (isHeld(automatic!.order[k + 1]!) ? 'BROADCAST' : j)) };
+  if (held.catalogs.length > 0 && (isHeld(chosen.order[0]!) || chosen.split.some((x, i) => x === true && a.relations[i] !== undefined && isHeld(i)) || chosen.order.some((r, k) => k > 0 && isHeld(r) && chosen.joins[k - 1] !== 'BROADCAST'))) return undefined;
   // Each correlated subquery's table read over its splits when it splits (the coordinator's word, on a worker).
   const correlatedSplit = given ? (given.correlated ?? []) : a.correlated.scans.map((x) => x.source.splits);
   if (correlatedSplit.length !== a.correlated.scans.length || (!given && !broadcastsFit(a.correlated.scans, session))) return undefined;
@@ -118,7 +130,11 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     if (k >= 0) a.residuals.splice(k, 1);
     need(p.symbol);
   }
-  const choices: PlanChoices = { ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}) };
+  if (parted.some((p) => heldSymbol(p.symbol))) return undefined;
+  const choices: PlanChoices = {
+    ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}),
+    ...(held.catalogs.length > 0 ? { held: held.catalogs } : {}),
+  };
 
   const scanDraft = (r: PlanRelation, output: OutputPartitioning): Draft => {
     const symbols = [...needed[r.index]!].sort();
@@ -138,6 +154,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     const whereTree = prunable.length === 0 ? undefined : prunable.length === 1 ? prunable[0] : { type: 'LogicalExpression' as const, operator: 'AND' as const, terms: prunable, location: prunable[0]!.location };
     const splits = choices.split[r.index]!;
     const draft: Draft = {
+      ...(isHeld(r.index) ? { holder: r.table.catalog } : {}),
       partitioning: splits ? 'SOURCE' : 'SINGLE',
       ...(splits ? { scan: { table: r.table, ...(whereTree ? { where: whereTree } : {}) } } : {}),
       sources: [],
@@ -211,7 +228,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     if (keys.length === 0 && distribution !== 'BROADCAST') return undefined;
     const { join, on } = joinClause(keys, outerJoin);
     if (distribution === 'BROADCAST' && outerJoin?.type === 'RIGHT') {
-      // The LEFT join with sides swapped (join-order.ts flips): the one relation so far broadcast to the preserved side's tasks.
+      // The LEFT join with sides swapped (join-order.ts flips): the rows joined so far broadcast to the preserved side's tasks.
       probe = flippedRightJoin(probe, outerJoin, stillNeeded(), (output) => scanDraft(relation, output), on);
       joined.add(next);
     } else if (distribution === 'BROADCAST') {
@@ -221,6 +238,8 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
       probe.from = (x) => `${before(x)} ${join} ${x(build)}${on}`;
       joined.add(next);
     } else {
+      // A held table's columns have no known type to hash alike.
+      if (keys.some((k) => heldSymbol(k.probe) || heldSymbol(k.build))) return undefined;
       const probeColumns = stillNeeded();
       const left = probe;
       left.columns = probeColumns;
@@ -254,13 +273,22 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   // in the root when it splits so, else all of it in the root.
   const last = probe;
   last.output = { kind: 'SINGLE' };
-  // The draft that evaluates HAVING reads its subqueries' sources.
-  const readHaving = (d: Draft) => {
-    const having = a.above.body.type === 'QuerySpecification' ? a.above.body.having : undefined;
-    if (having) readSemis(d, having);
+  // The draft that evaluates the query above the joins whole reads its subqueries' sources (select list, HAVING).
+  const readAbove = (d: Draft) => {
+    if (a.above.body.type !== 'QuerySpecification') return;
+    for (const item of a.above.body.select.selectItems) if (item.type === 'SingleColumn') readSemis(d, item.expression);
+    if (a.above.body.having) readSemis(d, a.above.body.having);
   };
-  const aboveSql = formatSql(a.above);
-  const stages = planStages(parseStatement(aboveSql), {}, new Set([EXCHANGE_CATALOG]));
+  // Its stand-alone scalar subqueries as columns the final aggregation reads (scalar-values.ts).
+  const { marked, markers } = markScalars(a.above, (x) => a.semis.readIn(x as Expression).length > 0);
+  // Grouping sets by group ids, so their final runs in a HASH stage too (grouping-sets.ts).
+  const planned0 = planStages(parseStatement(formatSql(marked)), {}, new Set([EXCHANGE_CATALOG]), { groupIds: true });
+  const stages = planned0 && !readsMarker(parseStatement(planned0.leafSql), markers) ? planned0 : undefined;
+  /** The final's query over the partial rows, each marker its subquery again, which `d` (running it) reads. */
+  const finalTree = (d: Draft) => {
+    for (const m of markers.values()) readSemis(d, m);
+    return unmarkScalars(parseStatement(stages!.rootSql), markers);
+  };
   const joinSql = (x: (d: Draft) => string, columns: readonly string[]) =>
     `SELECT ${columns.length > 0 ? columns.join(', ') : '1 AS vivace_one'} FROM ${last.from(x)}${last.where.length > 0 ? ` WHERE ${last.where.join(' AND ')}` : ''}`;
   const joinedColumns = [...a.aboveSymbols, ...values.map((c) => c.value!)].sort();
@@ -271,7 +299,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     last.columns = stages.partialColumns;
     last.sql = (x) => formatSql(replaceTable(parseStatement(stages.leafSql), JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
     const keys = stages.partialColumns.filter((c) => c.startsWith(GROUP_KEY_PREFIX));
-    const split = keys.length > 0 ? hashFinal(parseStatement(stages.rootSql) as Query) : undefined;
+    const split = keys.length > 0 ? hashFinal(unmarkScalars(parseStatement(stages.rootSql), markers) as Query) : undefined;
     if (split) {
       // Grouped: the final aggregation runs in a HASH stage on the group keys, the root only sorts.
       last.output = { kind: 'HASH', keys };
@@ -281,9 +309,11 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
       };
       root = { partitioning: 'SINGLE', sources: [final], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(split.rootQuery(tableNodeOf(x(final), a.query))) };
       if (!a.query.orderBy && !a.query.limit) rows = final;
-      readHaving(final);
+      finalTree(final);
     } else {
-      root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))) };
+      root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: () => '' };
+      const tree = finalTree(root);
+      root.sql = (x) => formatSql(replaceTable(tree, PARTIALS_TABLE, (at) => tableNodeOf(x(last), at)));
     }
   } else {
     last.columns = joinedColumns;
@@ -291,7 +321,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     last.sql = (x) => `${joinSql(x, joinedColumns)}${topN}`;
     root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(a.above, JOINED, (at) => tableNodeOf(x(last), at))) };
   }
-  if (root.sources[0] === last) readHaving(root);
+  if (!stages && root.sources[0] === last) readAbove(root);
   // Every table any fragment reads: a user with a mask or row filter on one runs the query as one task.
   const tables = new Map<string, ScannedTable>();
   const read = [...a.relations.filter((r) => !subs.has(r.index)).map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...planned.flatMap((x) => x.tables), ...a.correlated.scans.map((x) => x.table)];

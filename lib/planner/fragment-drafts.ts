@@ -22,6 +22,8 @@ export interface Draft {
   columns: string[];
   /** Semi-join sources its SQL reads through placeholders (semi-joins.ts), with their drafts. */
   semis?: { source: SemiSource; draft: Draft }[];
+  /** The catalog whose one worker holds its table (held-relations.ts): its task runs there. */
+  holder?: string;
 }
 
 /** A Table node for an exchange table's text (catalog.schema.table, as exchangeName prints it). */
@@ -87,6 +89,7 @@ export function render(root: Draft): PlanFragment[] {
       output: d.output,
       sql,
       columns: d.columns,
+      ...(d.holder !== undefined ? { holder: d.holder } : {}),
     };
   });
 }

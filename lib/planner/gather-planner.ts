@@ -2,7 +2,8 @@
 // windows over joins, SELECT * over joins, a correlated subquery with no equality to the outer rows or
 // beside an outer join (correlated-subqueries.ts, query-analysis.ts), a FROM mixing inner and outer joins
 // other than inner ones first (outer-joins.ts), a WITH the join planner does not inline (derived-tables.ts),
-// TPC-H Q22 unless customer splits, and a set operation's branch none of those take (union-stages.ts).
+// TPC-H Q22 unless customer splits, a set operation's branch none of those take (union-stages.ts), and a
+// table one worker holds whose columns the statement does not all qualify (held-relations.ts).
 // Inner and outer joins, stand-alone and equality-correlated subqueries, grouped derived tables and WITH
 // are the join planner's (distributed-planner.ts); windows over one table window-stages.ts's; set
 // operations union-stages.ts's. Not taken here either (one task): a recursive WITH, a parameter, a table

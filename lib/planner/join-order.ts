@@ -5,7 +5,7 @@
 // size is at most join_max_broadcast_table_size (Trino's DetermineJoinDistributionType), else both sides
 // are hash-partitioned on the join keys. The session's join_distribution_type forces either; a cross
 // join is always broadcast. Outer joins keep their written order after the inner ones (chooseWithOuterJoins);
-// a RIGHT join after the first relation may broadcast that relation as the LEFT join's build side (flips).
+// a RIGHT join may broadcast the rows joined before it as the LEFT join's build side (flips).
 // The choices travel to the workers, which derive the same fragments from them.
 import type { PlanChoices } from './fragment.types.js';
 import type { PlannerSession, TableLayout } from './planner.types.js';
@@ -100,7 +100,7 @@ export function chooseWithOuterJoins(sizes: readonly (number | undefined)[], edg
   const inner = chooseJoins(sizes.slice(0, block), edges, split.slice(0, block), session);
   return {
     order: [...inner.order, ...outer.map((_, i) => block + i)],
-    joins: [...inner.joins, ...outer.map((o, i) => (flips(o, block, i) ? (!o.keyed ? 'BROADCAST' : distribution(sizes[0], session)) : o.type !== 'LEFT' ? 'PARTITIONED' : !o.keyed ? 'BROADCAST' : distribution(sizes[block + i], session)))],
+    joins: [...inner.joins, ...outer.map((o, i) => (flips(o) ? (!o.keyed ? 'BROADCAST' : distribution(joinedBytes(sizes, block + i), session)) : o.type !== 'LEFT' ? 'PARTITIONED' : !o.keyed ? 'BROADCAST' : distribution(sizes[block + i], session)))],
     split: [...split],
   };
 }
@@ -110,14 +110,29 @@ export function validOuterChoices(choices: PlanChoices, relations: number, outer
   const block = relations - outer.length;
   return outer.every((o, i) =>
     choices.order[block + i] === block + i && (block + i === 0 || (o.type === 'LEFT' ? o.keyed || choices.joins[block + i - 1] === 'BROADCAST'
-      : (flips(o, block, i) && choices.joins[block + i - 1] === 'BROADCAST') || (choices.joins[block + i - 1] === 'PARTITIONED' && o.keyed))));
+      : (flips(o) && choices.joins[block + i - 1] === 'BROADCAST') || (choices.joins[block + i - 1] === 'PARTITIONED' && o.keyed))));
 }
 
 /**
- * Whether an outer join may run as the LEFT join with its sides swapped, its build side (the one relation
- * before it) broadcast: a RIGHT join right after the FROM's first relation, as Trino's
- * DetermineJoinDistributionType also weighs the flipped join (a RIGHT join must partition, its flip need not).
+ * The estimated bytes of the rows joined before position `at` (every relation before it), the build side
+ * of a flipped RIGHT join: their sum, undefined when one is unknown. Joins on keys the tables' rows share
+ * (foreign keys) give at most the probe's rows; Trino's estimate reads the join's own statistics.
  */
-export function flips(o: { type: string }, block: number, i: number): boolean {
-  return o.type === 'RIGHT' && block === 1 && i === 0;
+function joinedBytes(sizes: readonly (number | undefined)[], at: number): number | undefined {
+  let sum = 0;
+  for (const s of sizes.slice(0, at)) {
+    if (s === undefined) return undefined;
+    sum += s;
+  }
+  return sum;
+}
+
+/**
+ * Whether an outer join may run as the LEFT join with its sides swapped, its build side (the rows joined
+ * before it) broadcast: a RIGHT join wherever it is written, as Trino's DetermineJoinDistributionType also
+ * weighs the flipped join of every join (getCostBasedJoin adds `joinNode.flipChildren()`'s distributions; a
+ * RIGHT join must partition, its flip, a LEFT join, need not, and must replicate without keys).
+ */
+export function flips(o: { type: string }): boolean {
+  return o.type === 'RIGHT';
 }

@@ -1,6 +1,6 @@
 // A FROM the join planner takes: inner joins (JOIN ... ON, comma lists, CROSS JOIN) of tables and derived
 // tables, then LEFT, RIGHT and FULL OUTER joins of one relation each, in written order (`a JOIN b ON ...
-// LEFT JOIN c ON ...`). An outer join fixes the order of its two sides, so the inner block is ordered by
+// LEFT JOIN c ON ...`, `a JOIN b ON ... RIGHT JOIN c ON ...`). An outer join fixes the order of its two sides, so the inner block is ordered by
 // the statistics (join-order.ts) and the outer joins follow as written; a FROM mixing them otherwise
 // (an inner join after an outer one, an outer join inside a comma list) is left to the gathered plan.
 // Predicates move as Trino's PredicatePushDown moves them around an outer join: an ON conjunct on the
@@ -164,9 +164,10 @@ export function joinClause(keys: readonly { probe: string; build: string }[], ou
 }
 
 /**
- * `A RIGHT JOIN B ON ...` as `B LEFT JOIN A ON ...`: `rows` (A, the one relation joined so far) filtered by
- * the ON's conjuncts on it alone and broadcast (handing on `columns`), read in the tasks of B's scan
- * (`preserved`), where each row of B is once: its unmatched rows are filled with NULLs once, as one task does.
+ * `A RIGHT JOIN B ON ...` as `B LEFT JOIN A ON ...`: `rows` (A, every relation joined so far, in whatever
+ * fragment joined them) filtered by the ON's conjuncts on it alone and broadcast (handing on `columns`), read
+ * in the tasks of B's scan (`preserved`), where each row of B is once: its unmatched rows are filled with
+ * NULLs once, as one task does.
  */
 export function flippedRightJoin(rows: Draft, o: OuterJoin, columns: string[], preserved: (output: OutputPartitioning) => Draft, on: string): Draft {
   for (const r of o.left) rows.where.push(`(${formatSql(r.expression)})`);

@@ -15,6 +15,7 @@ import { SemiJoins } from './semi-joins.js';
 import { CorrelatedSubqueries } from './correlated-subqueries.js';
 import { havingValues, readValues } from './correlated-values.js';
 import { EXCHANGE_CATALOG } from './fragment.types.js';
+import { callsGrouping } from './grouping-sets.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
 /** The joined rows as the query's own work reads them (a stand-in the fragments never name). */
@@ -63,7 +64,8 @@ export interface Analysis {
 }
 
 /** `sub`: the query of a derived table, planned even over one table (the two-stage path takes no sub-plan). */
-export function analyse(written: Statement, session: PlannerSession, metadata: PlannerMetadata, sub = false, subPlanned?: (query: Query) => boolean): Analysis | undefined {
+/** `fromMetadata`: the FROM's tables' (held tables' layouts too, held-relations.ts); subqueries read `metadata`. */
+export function analyse(written: Statement, session: PlannerSession, metadata: PlannerMetadata, sub = false, subPlanned?: (query: Query) => boolean, fromMetadata = metadata): Analysis | undefined {
   // WITH queries read as if written inline at each reference (derived-tables.ts).
   const statement = written.type === 'Query' ? inlineWith(written) : undefined;
   if (!statement || statement.offset) return undefined;
@@ -75,13 +77,14 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   const derived = mergeableDerived(spec);
   const joinSpec = derived?.inner ?? spec;
   // Its relations (tables, derived tables) and outer joins (outer-joins.ts).
-  const from = joinSpec.from && fromShape(joinSpec.from, session, metadata);
+  const from = joinSpec.from && fromShape(joinSpec.from, session, fromMetadata);
   if (!from) return undefined;
   const { relations, conditions } = from;
   const nullable = nullableRelations(from.outer);
-  // An inner join whose rows an outer join may fill with NULLs: its WHERE is no edge; not planned here.
-  const block = from.outer[0]?.relation ?? relations.length;
-  if (block > 1 && relations.some((r) => r.index < block && nullable.has(r.index))) return undefined;
+  // An inner block a later RIGHT or FULL join may fill with NULLs: its ON conditions join it before that
+  // join (edges, pushed conjuncts), while a WHERE conjunct reading it runs after the joins (late); a FROM
+  // whose inner block is a comma list then has no edges from its WHERE, so only explicit ONs key it.
+  const innerConditions = new Set(conditions.flatMap(conjuncts));
   const scope = new ColumnScope(relations);
 
   const pushed: Expression[][] = relations.map(() => []);
@@ -119,7 +122,7 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
     if (!planned) return undefined;
     outerJoins.push(planned);
   }
-  for (const written of [...conditions.flatMap(conjuncts), ...conjuncts(joinSpec.where)]) {
+  for (const written of [...innerConditions, ...conjuncts(joinSpec.where)]) {
     const c = semis.rewrite(written);
     const r = scope.resolve(c, semis.isPlaceholder);
     if (!r) {
@@ -127,7 +130,7 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
       continue;
     }
     const e = r.expression;
-    if (readsNullable(r)) {
+    if (readsNullable(r) && !innerConditions.has(written)) {
       residuals.push(r);
       late.add(r);
     } else if (r.relations.size === 1) {
@@ -141,7 +144,7 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   }
 
   // One table is the two-stage path's (aggregate-stages.ts), unless a semi-join joins it to its subquery's.
-  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0 && from.derived.size === 0 && !sub && !selectsSubquery(spec.select) && !selectsSubquery(spec.having)) return undefined;
+  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0 && from.derived.size === 0 && !sub && !selectsSubquery(spec.select) && !selectsSubquery(spec.having) && !callsGrouping(spec)) return undefined;
   // A correlated subquery beside an outer join is not planned co-partitioned (the NULL-filled side's rows
   // would be hashed before the join fills them): such a query stays gathered.
   if (correlated.conjuncts.length > 0 && outerJoins.length > 0) return undefined;
@@ -158,8 +161,10 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   const values = new Set<Node>();
   for (const item of spec.select.selectItems) {
     if (item.type !== 'SingleColumn') return undefined;
-    const read = derived || outerJoins.length > 0 ? undefined : readValues(item.expression, correlated, scope, values);
-    const e = use(outer.resolve(item.expression)) ?? (read && use(scope.resolve(read, (n) => values.has(n))));
+    // A stand-alone subquery reads a broadcast source (scalar-values.ts); a correlated one is a value column.
+    const written = semis.rewriteValue(item.expression);
+    const read = derived || outerJoins.length > 0 ? undefined : readValues(written, correlated, scope, values, { skip: semis.isPlaceholder });
+    const e = use(outer.resolve(written, semis.isPlaceholder)) ?? (read && use(scope.resolve(read, (n) => values.has(n) || semis.isPlaceholder(n))));
     if (!e) return undefined;
     // A plain column keeps its name as the output's (output-names.ts), now that it reads a symbol.
     const named = item.alias ?? (item.expression.type === 'Identifier' ? item.expression : item.expression.type === 'DereferenceExpression' ? item.expression.field : undefined);

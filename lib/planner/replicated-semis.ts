@@ -3,12 +3,14 @@
 // the source's NULL keys and one arbitrary row to every bucket (AddExchanges.visitSemiJoin, a
 // PartitionFunctionBinding with replicateNullsAndAny), so each bucket knows whether the source is empty
 // and whether it holds a NULL. Here the exchange places each row in one bucket only, so the same two
-// facts come from a third input, broadcast to every bucket: the source's flags, `count(*)` and
-// `count(column)` over the source's table and WHERE (a global aggregation in two stages over its splits;
-// the source must be `SELECT column FROM table [WHERE ...] GROUP BY column`, no HAVING, for its rows to be
-// empty and to hold a NULL exactly when those counts say so). The bucket evaluates the predicate with its
-// share of the source, which holds every source row equal to its probe rows' values (both hashed alike),
-// as one task evaluates it over all of it:
+// facts come from a third input, broadcast to every bucket: the source's flags, its rows and its rows whose
+// column is not NULL. For `SELECT column FROM table [WHERE ...] GROUP BY column` (no HAVING) they are
+// `count(*)` and `count(column)` over the source's table and WHERE (a global aggregation in two stages over
+// its splits); a source with HAVING, or whose column is an aggregate, counts its own rows instead: its two
+// stages run again, each bucket of its final counting the rows it keeps, summed in one task
+// (SemiFlags.counted; Trino computes the source once, here it is read twice). The bucket evaluates the
+// predicate with its share of the source, which holds every source row equal to its probe rows' values
+// (both hashed alike), as one task evaluates it over all of it:
 //   x NOT IN (S) = CASE WHEN S is empty THEN TRUE WHEN x IS NULL THEN NULL WHEN x IN (share) THEN FALSE
 //                  WHEN S holds a NULL THEN NULL ELSE TRUE END
 // (x IN (share) may be NULL when the NULL key's bucket is x's: then S holds a NULL and the answer is NULL),
@@ -23,8 +25,8 @@ import type { SemiSource } from './semi-joins.js';
 import type { PlannerSession } from './planner.types.js';
 
 /** The flags' columns: the source table's rows (under the source's WHERE), and those whose column is not NULL. */
-const ROWS = 'vivace_rows';
-const VALUES = 'vivace_values';
+export const ROWS = 'vivace_rows';
+export const VALUES = 'vivace_values';
 
 /**
  * `SELECT column FROM ... [WHERE ...]` (one column, nothing grouped, no aggregate, DISTINCT or not) as the
@@ -63,10 +65,16 @@ function flagsQuery(query: Query): Query | undefined {
   return { ...query, body: { ...spec, groupBy: undefined, select: { ...spec.select, selectItems: [counted(ROWS, undefined), counted(VALUES, at)] } } };
 }
 
-/** The broadcast flags of a source: a stand-in source (its placeholder read in the bucket's SQL) and its two stages. */
+/**
+ * The broadcast flags of a source: a stand-in source (its placeholder read in the bucket's SQL) and its two
+ * stages. `counted`: the stages are the source's own (it has HAVING, or its column is an aggregate, so its
+ * table's rows do not tell its rows): run again, each bucket of its final counting the rows it keeps, the
+ * counts summed in one task (semi-stages.ts countedFlags).
+ */
 export interface SemiFlags {
   source: SemiSource;
   stages: StagePlan;
+  counted?: true;
 }
 
 /** The placeholder of a source's flags (beside its own, semi-joins.ts placeholderOf). */
@@ -75,7 +83,8 @@ const flagsPlaceholder = (of: ScannedTable): ScannedTable => ({ ...of, table: `$
 /**
  * The conjunct `e` (over the probe's symbols, reading `source` and `symbol` alone) as its bucket reads it
  * when partitioned on `symbol`, with the flags it then needs; undefined when `e` does not read the source
- * through exactly one `symbol [NOT] IN (source)`, or the source has no flags (HAVING, an aggregate).
+ * through exactly one `symbol [NOT] IN (source)`. A source with HAVING or an aggregate counts its own rows
+ * (SemiFlags.counted).
  */
 export function replicatedSemi(e: Expression, symbol: string, source: SemiSource, session: PlannerSession): { expression: Expression; flags: SemiFlags } | undefined {
   const reads: InPredicate[] = [];
@@ -92,7 +101,6 @@ export function replicatedSemi(e: Expression, symbol: string, source: SemiSource
   if (other || reads.length !== 1 || !source.stages) return undefined;
   const query = flagsQuery(source.query);
   const stages = query && planStages(query, session, new Set([source.stages.table.catalog]));
-  if (!query || !stages) return undefined;
   const placeholder = flagsPlaceholder(source.placeholder);
   const flags = [placeholder.catalog, placeholder.schema, placeholder.table].map(quoteIdentifier).join('.');
   const read = reads[0]!;
@@ -103,5 +111,6 @@ export function replicatedSemi(e: Expression, symbol: string, source: SemiSource
     + ` WHEN coalesce((SELECT ${ROWS} - ${VALUES} FROM ${flags}), 0) > 0 THEN NULL ELSE ${missing} END`;
   const bucket = parseExpression(text);
   const expression = mapTree(e, (n) => (n === read ? bucket : undefined));
+  if (!query || !stages) return { expression, flags: { source: { ...source, placeholder }, stages: source.stages, counted: true } };
   return { expression, flags: { source: { query, placeholder, tables: source.tables, splits: source.splits, stages }, stages } };
 }

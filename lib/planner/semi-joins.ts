@@ -113,6 +113,14 @@ export class SemiJoins {
       const asIn = this.asIn(c.value, true);
       return asIn ? this.rewrite(asIn) : c;
     }
+    return this.rewriteValue(c);
+  }
+
+  /**
+   * `c` with each stand-alone subquery of IN, or scalar, reading its placeholder; an EXISTS stays as written
+   * (its IN is the same filter, but not the same value: NULL where EXISTS is false). For a select item.
+   */
+  rewriteValue(c: Expression): Expression {
     // Every stand-alone subquery in it (of IN, or a scalar one): read from its placeholder.
     // `x [NOT] IN (SELECT column FROM ...)` reads the column's distinct values (replicated-semis.ts distinctSource).
     return mapTree(c, (n) => {

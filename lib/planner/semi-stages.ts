@@ -32,7 +32,7 @@ import { estimatedBytes } from './join-order.js';
 import type { OutputPartitioning } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { relationOfSymbol, type Analysis } from './query-analysis.js';
-import { replicatedSemi, type SemiFlags } from './replicated-semis.js';
+import { replicatedSemi, ROWS, VALUES, type SemiFlags } from './replicated-semis.js';
 
 /** The final's split into buckets, when the source's final runs in a HASH stage; undefined for a SINGLE one. */
 export function semiHashFinal(query: Query, stages: StagePlan): { keys: string[]; split: HashFinal } | undefined {
@@ -60,6 +60,22 @@ export function twoStageSemi(query: Query, stages: StagePlan, output: OutputPart
   return {
     partitioning: 'SINGLE', sources: [leaf], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [],
     sql: (x) => formatSql(replaceTable(parseStatement(stages.rootSql), PARTIALS_TABLE, (at) => tableNodeOf(x(leaf), at))),
+  };
+}
+
+/**
+ * The flags of a source with HAVING or an aggregate (replicated-semis.ts SemiFlags.counted): its two stages
+ * again, each bucket of its final counting the rows it keeps and those whose `column` is not NULL, the counts
+ * summed in one task whose row is broadcast.
+ */
+function countedFlags(query: Query, stages: StagePlan, column: string): Draft {
+  const final = twoStageSemi(query, stages, { kind: 'SINGLE' });
+  const rows = final.sql!;
+  final.sql = (x) => `SELECT count(*) AS ${ROWS}, count(${column}) AS ${VALUES} FROM (${rows(x)}) AS vivace_kept`;
+  final.columns = [ROWS, VALUES];
+  return {
+    partitioning: 'SINGLE', sources: [final], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [ROWS, VALUES],
+    sql: (x) => `SELECT CAST(sum(${ROWS}) AS bigint) AS ${ROWS}, CAST(sum(${VALUES}) AS bigint) AS ${VALUES} FROM ${x(final)}`,
   };
 }
 
@@ -96,15 +112,29 @@ export function partitionableSemi(c: Expression, r: ResolvedExpression, read: re
   const hashed = semiHashFinal(source.query, source.stages);
   const spec = source.query.body;
   if (!hashed || hashed.split.columns.length !== 1 || spec.type !== 'QuerySpecification' || spec.select.selectItems.length !== 1) return undefined;
-  // The source's one column: a column of its table, of a type that hashes as the probe's does.
+  // The source's one column: a column of its table, or its min, max or arbitrary value (of the column's
+  // type), of a type that hashes as the probe's does.
   const item = spec.select.selectItems[0]!;
-  const name = item.type !== 'SingleColumn' ? undefined : item.expression.type === 'Identifier' ? item.expression.value : item.expression.type === 'DereferenceExpression' ? item.expression.field.value : undefined;
+  const name = item.type === 'SingleColumn' ? columnName(item.expression) : undefined;
   const layout = metadata.table(source.stages.table);
   const column = name === undefined ? undefined : layout?.columns.find((x) => x.name === fold(name));
   const probeType = typeOf(symbol);
   if (!layout || !column || probeType === undefined || !hashAlike(probeType, column.type)) return undefined;
   const bytes = estimatedBytes(layout, new Set([column.name]));
   return { source, written: c, expression: replicated?.expression ?? e, symbol, column: hashed.split.columns[0]!, ...(bytes !== undefined ? { bytes } : {}), ...(replicated ? { flags: replicated.flags } : {}) };
+}
+
+/** Aggregates whose value is one of their argument's, of its type. */
+const VALUE_AGGREGATES: ReadonlySet<string> = new Set(['min', 'max', 'arbitrary', 'any_value']);
+
+/** The table column a source's select item is, or takes one value of (min, max, arbitrary); undefined otherwise. */
+function columnName(e: Expression): string | undefined {
+  if (e.type === 'Identifier') return e.value;
+  if (e.type === 'DereferenceExpression') return e.field.value;
+  if (e.type !== 'FunctionCall' || e.name.parts.length !== 1 || !VALUE_AGGREGATES.has(fold(e.name.parts[0]!.value))) return undefined;
+  if (e.arguments.length !== 1 || e.distinct || e.filter || e.orderBy || e.window || e.nullTreatment) return undefined;
+  const argument = e.arguments[0]!;
+  return argument.type === 'Identifier' || argument.type === 'DereferenceExpression' ? columnName(argument) : undefined;
 }
 
 /** The query's WHERE conjuncts that may run as partitioned semi-joins (none beside an outer join). */
@@ -150,7 +180,7 @@ export function applyPartitionedSemis(probe: Draft, semis: readonly Partitionabl
     current.sources.push(final);
     (current.semis ??= []).push({ source: p.source, draft: final });
     if (p.flags) {
-      const flags = twoStageSemi(p.flags.source.query, p.flags.stages);
+      const flags = p.flags.counted ? countedFlags(p.source.query, p.flags.stages, p.column) : twoStageSemi(p.flags.source.query, p.flags.stages);
       current.sources.push(flags);
       current.semis.push({ source: p.flags.source, draft: flags });
     }

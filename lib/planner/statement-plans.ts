@@ -13,6 +13,7 @@ import { planDistributed } from './distributed-planner.js';
 import { planGathered } from './gather-planner.js';
 import { mayShape, planShapes } from './union-stages.js';
 import { inlineNamedWindows } from './named-windows.js';
+import { callsGrouping } from './grouping-sets.js';
 import type { DistributedPlan, PlanChoices } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -60,7 +61,8 @@ export function distributedPlanFor(sql: string, session: Session, metadata: Plan
   } catch {
     return undefined;
   }
-  const joins = readsTables(statement);
+  // grouping() over one table, which the two stages refuse, is the join planner's too (grouping-sets.ts).
+  const joins = readsTables(statement) || callsGrouping(statement);
   if (!joins && !mayShape(statement)) {
     if (sql.length <= MAX_KEPT_TEXT) {
       notJoins.add(sql);

@@ -160,7 +160,8 @@ function planBranch(query: Query, session: PlannerSession, metadata: PlannerMeta
   const fixed = kind === undefined || kind === 'fixed' ? fixedBranch(query, session, metadata, kind === 'fixed') : undefined;
   if (fixed) return { ...fixed, kind: 'fixed' };
   const join = kind === undefined || kind === 'join' ? planDistributed(query, session, metadata, given?.choices) : undefined;
-  if (join) return { ...join, kind: 'join' };
+  // A branch reading a held table (held-relations.ts) is gathered, as before the join planner took one.
+  if (join && join.choices.held === undefined) return { ...join, kind: 'join' };
   const gathered = kind === undefined || kind === 'gathered' ? planGathered(query, session, metadata, given?.choices) : undefined;
   if (gathered) return { ...gathered, kind: 'gathered' };
   const tables = kind === undefined || kind === 'single' ? wholeTables(query, session, metadata) : undefined;

@@ -3,8 +3,9 @@
 // both workers, and answer as the plan they replace does. NOT IN with NULLs on either side, an empty and
 // an all-NULL source (replicated-semis.ts) partitioned under join_distribution_type=PARTITIONED gives the
 // answer of the broadcast plan and of the same query over tpch's rows with the NULLs made by expressions;
-// grouping sets (grouping-sets.ts), correlated scalar subqueries in the select list and HAVING
-// (correlated-values.ts), a WINDOW clause (named-windows.ts) and a flipped RIGHT join (outer-joins.ts) give
+// over a source with HAVING or an aggregate too, grouping sets and grouping() (grouping-sets.ts), correlated scalar subqueries in the select list and HAVING
+// (correlated-values.ts), a WINDOW clause (named-windows.ts), a flipped RIGHT join (outer-joins.ts), one
+// after an inner join, and stand-alone scalar subqueries in the select list and HAVING (scalar-values.ts) give
 // the in-process DuckDB answer.
 import { expect } from 'chai';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -96,17 +97,35 @@ describe('e2e: more shapes distributed across two worker processes', function ()
     }
   });
 
+  it('NOT IN over a source with HAVING or an aggregate as its column, partitioned: its flags counted from its final, the broadcast plan\'s answer', async () => {
+    for (const source of [
+      'SELECT c.custkey FROM lake.s.customer c WHERE c.acctbal > 0 GROUP BY c.custkey HAVING count(*) = 1',
+      'SELECT max(c.custkey) FROM lake.s.customer c GROUP BY c.nationkey, c.p',
+      'SELECT c.custkey FROM lake.s.customer c WHERE c.acctbal > 0 GROUP BY c.custkey HAVING count(*) > 1',
+    ]) {
+      const sql = `SELECT count(*) AS n, count(o.custkey) AS k, sum(o.totalprice) AS t FROM lake.s.orders o WHERE o.custkey NOT IN (${source})`;
+      const partitioned = await staged(sql, 'join_distribution_type=PARTITIONED', 8);
+      expectSameRows(partitioned, sortedRows((await query(sql, 'join_distribution_type=BROADCAST')).rows), source);
+    }
+  });
+
   /** `sql` over tpch.tiny on the cluster, in `stages` stages or more on both workers, and in process as one task: the same rows. */
   async function sameAsOneTask(sql: string, stages: number): Promise<void> {
     const expected = await runOn(local!, sql, session({ catalog: 'tpch', schema: 'tiny' }));
     expectSameRows(await staged(sql, 'join_distribution_type=AUTOMATIC', stages), sortedRows(expected.rows), sql);
   }
 
-  it('ROLLUP, CUBE and GROUPING SETS: partial aggregation in the leaves (or the join\'s tasks), the sets in the root', async () => {
+  it('ROLLUP, CUBE and GROUPING SETS: partial aggregation in the leaves, the sets in the root; above a join or with grouping(), the final in a HASH stage', async () => {
     await sameAsOneTask('SELECT returnflag, linestatus, count(*), sum(quantity), avg(discount) FROM tpch.tiny.lineitem GROUP BY ROLLUP (returnflag, linestatus)', 2);
     await sameAsOneTask('SELECT returnflag, shipmode, count(DISTINCT suppkey) FROM tpch.tiny.lineitem GROUP BY CUBE (returnflag, shipmode)', 2);
-    await sameAsOneTask(`SELECT o.orderpriority, l.returnflag, count(*), sum(l.extendedprice) FROM tpch.tiny.orders o JOIN tpch.tiny.lineitem l ON o.orderkey = l.orderkey
-      GROUP BY GROUPING SETS ((o.orderpriority), (l.returnflag), ())`, 3);
+    // By group ids (grouping-sets.ts): the partial by the sets in the join's tasks, hashed on the keys and the id.
+    const joined = `SELECT o.orderpriority, l.returnflag, count(*), sum(l.extendedprice), grouping(o.orderpriority, l.returnflag) FROM tpch.tiny.orders o
+      JOIN tpch.tiny.lineitem l ON o.orderkey = l.orderkey GROUP BY GROUPING SETS ((o.orderpriority), (l.returnflag), ())`;
+    await sameAsOneTask(joined, 4);
+    await sameAsOneTask('SELECT returnflag, linestatus, grouping(linestatus), count(*) FROM tpch.tiny.lineitem GROUP BY ROLLUP (returnflag, linestatus)', 3);
+    const text = String((await query(`EXPLAIN (TYPE DISTRIBUTED) ${joined}`, 'join_distribution_type=AUTOMATIC')).rows[0]![0]);
+    expect(text).to.match(/^Fragment \d+ \[HASH\]$/mu);
+    expect(text).to.include('vivace_gid');
   });
 
   it('a correlated scalar subquery in the select list or HAVING: co-partitioned with its table in a HASH stage, not gathered', async () => {
@@ -122,6 +141,28 @@ describe('e2e: more shapes distributed across two worker processes', function ()
   it('a WINDOW clause: its named windows partition the rows in HASH buckets as the windows written out do', async () => {
     await sameAsOneTask(`SELECT o.custkey, o.orderkey, rank() OVER w AS r, sum(o.totalprice) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s
       FROM tpch.tiny.orders o WHERE o.orderstatus = 'F' WINDOW w AS (PARTITION BY o.custkey ORDER BY o.totalprice DESC, o.orderkey)`, 3);
+  });
+
+  it('a RIGHT join after an inner join: flipped (the joined rows broadcast to the preserved side\'s tasks) or partitioned, the one-task answer', async () => {
+    const sql = `SELECT c.custkey, n.name, o.orderkey FROM tpch.tiny.customer c JOIN tpch.tiny.nation n ON c.nationkey = n.nationkey AND n.regionkey = 2
+      RIGHT JOIN tpch.tiny.orders o ON o.custkey = c.custkey AND c.acctbal > 5000 WHERE o.totalprice > 300000`;
+    const expected = sortedRows((await runOn(local!, sql, session({ catalog: 'tpch', schema: 'tiny' }))).rows);
+    expect(expected.length).to.be.greaterThan(0);
+    for (const distribution of ['BROADCAST', 'PARTITIONED']) {
+      expectSameRows(await staged(sql, `join_distribution_type=${distribution}`, 3), expected, `${sql} ${distribution}`);
+      const text = String((await query(`EXPLAIN (TYPE DISTRIBUTED) ${sql}`, `join_distribution_type=${distribution}`)).rows[0]![0]);
+      // Flipped: no HASH stage; partitioned: the RIGHT join in one.
+      expect(/^Fragment \d+ \[HASH\]$/mu.test(text), `${distribution}: ${text}`).to.equal(distribution === 'PARTITIONED');
+    }
+  });
+
+  it('a stand-alone scalar subquery in the select list and HAVING: its row broadcast to the final aggregation\'s HASH stage', async () => {
+    await sameAsOneTask(`SELECT o.orderpriority, sum(o.totalprice) / (SELECT sum(o2.totalprice) FROM tpch.tiny.orders o2) AS share, count(*) AS n
+      FROM tpch.tiny.orders o JOIN tpch.tiny.customer c ON c.custkey = o.custkey GROUP BY o.orderpriority
+      HAVING count(*) > (SELECT count(*) FROM tpch.tiny.nation) * 100`, 4);
+    const text = String((await query(`EXPLAIN (TYPE DISTRIBUTED) SELECT o.orderstatus, max(o.totalprice) - (SELECT min(o2.totalprice) FROM tpch.tiny.orders o2) AS m
+      FROM tpch.tiny.orders o GROUP BY o.orderstatus`, 'join_distribution_type=AUTOMATIC')).rows[0]![0]);
+    expect(text).to.match(/^Fragment \d+ \[HASH\]$/mu);
   });
 
   it('a RIGHT join as the LEFT join with sides swapped: the small side broadcast to the preserved side\'s leaf tasks', async () => {

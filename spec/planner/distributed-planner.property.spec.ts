@@ -1,7 +1,9 @@
 // Property: for generated join queries over small random tables, the distributed plan's answer (run by
 // fragment-runner.ts: slices, buckets, broadcasts) equals the one-task answer, under every distribution.
-// Explicit joins may be LEFT, RIGHT or FULL OUTER (inner ones first, as outer-joins.ts plans them), with an
-// extra ON conjunct on either side; and grouped again above, as a derived table (derived-relations.ts).
+// Explicit joins may be LEFT, RIGHT or FULL OUTER (inner ones first, as outer-joins.ts plans them; a RIGHT
+// join after others flips or partitions), with an extra ON conjunct on either side; and grouped again above,
+// as a derived table (derived-relations.ts); with stand-alone subqueries in the select list and HAVING
+// (scalar-values.ts).
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -22,17 +24,17 @@ const queries = fc.record({
   onExtra: fc.constantFrom('', 'joined', 'first'),
   filter: fc.option(fc.integer({ min: -3, max: 8 })),
   residual: fc.boolean(),
-  shape: fc.constantFrom('count', 'group', 'rows', 'distinct', 'minmax', 'topn', 'in', 'notin', 'ingroup', 'exists', 'notexists', 'scalar', 'derived'),
+  shape: fc.constantFrom('count', 'group', 'rows', 'distinct', 'minmax', 'topn', 'in', 'notin', 'ingroup', 'exists', 'notexists', 'scalar', 'derived', 'selectscalar', 'havingscalar'),
   mode: fc.constantFrom('BROADCAST', 'PARTITIONED', 'AUTOMATIC') as fc.Arbitrary<PlannerSession['joinDistribution']>,
   tasks: fc.integer({ min: 1, max: 4 }),
 });
 
-/** The joins as the planner takes them: inner ones first, RIGHT and FULL only after one relation. */
+/** The joins as the planner takes them: inner ones first, then outer ones (a RIGHT or FULL join after inner ones too). */
 function joinTypes(written: readonly string[], count: number): string[] {
   const out: string[] = [];
   for (const j of written.slice(0, count)) {
     const outerBefore = out.some((x) => x !== 'JOIN');
-    out.push(j === 'JOIN' ? (outerBefore ? 'LEFT JOIN' : j) : j !== 'LEFT JOIN' && out.includes('JOIN') ? 'LEFT JOIN' : j);
+    out.push(j === 'JOIN' && outerBefore ? 'LEFT JOIN' : j);
   }
   return out;
 }
@@ -68,6 +70,9 @@ function sqlOf(q: { tables: string[]; onG: boolean; explicit: boolean; joins: st
     // One table with its NULL keys (a join on k would drop them): NOT EXISTS keeps a row whose k is NULL.
     case 'notexists': return `SELECT count(*), sum(a.v) FROM a WHERE NOT EXISTS (SELECT z.g FROM c z WHERE z.v < ${q.filter ?? 4} AND a.k = z.k)`;
     case 'scalar': return `SELECT count(*) FROM ${from}${whereText}${where.length > 0 ? ' AND' : ' WHERE'} ${first}.v >= (SELECT avg(z.v) FROM a z WHERE z.g <> 'c')`;
+    // Stand-alone subqueries in the select list and HAVING, read by the final aggregation (scalar-values.ts); an empty source's NULL.
+    case 'selectscalar': return `SELECT ${first}.g, sum(${last}.v) - (SELECT min(z.v) FROM a z WHERE z.g <> 'b') AS s, (SELECT max(z.v) FROM c z WHERE z.v > 100) AS e FROM ${from}${whereText} GROUP BY ${first}.g`;
+    case 'havingscalar': return `SELECT ${first}.k % 4 AS r, count(*) AS n FROM ${from}${whereText} GROUP BY 1 HAVING count(*) * 3 > (SELECT count(*) FROM c z WHERE z.v < ${q.filter ?? 5}) / 4`;
     // TPC-H Q13's shape: the joins grouped in a derived table with column aliases, grouped again above.
     case 'derived': return `SELECT t.c, count(*) AS n, sum(t.s) AS s FROM (SELECT ${first}.${key}, count(${last}.v), sum(${last}.v) FROM ${from}${whereText} GROUP BY 1) AS t (x, c, s) GROUP BY t.c`;
     case 'minmax': return `SELECT min(${last}.g) AS lo, max(${first}.v) AS hi FROM ${from}${whereText}`;

@@ -1,9 +1,11 @@
-// GROUP BY ROLLUP, CUBE and GROUPING SETS split into partial and final (lib/planner/grouping-sets.ts): the
-// leaf groups by every set's columns at once, the final computes the sets over the partial rows where the
-// root runs (never in a HASH stage: a bucket of the finest keys holds no coarser set's whole group). Over one
-// table (the two-stage plan, fragmentsOfStages) and above joins (the join planner), run as fragments
-// (fragment-runner.ts), every shape gives the one-task answer; a property over small random tables with
-// NULL keys holds for 1 to 4 tasks. grouping() and an ordinal inside a set stay one task.
+// GROUP BY ROLLUP, CUBE and GROUPING SETS split into partial and final (lib/planner/grouping-sets.ts). Over
+// one table (the two-stage plan, fragmentsOfStages) the leaf groups by every set's columns at once and the
+// root computes the sets over the partial rows; above joins (the join planner) the leaf aggregates by the
+// sets themselves, each row carrying its set's id (GROUPING of every key) and each grouping() call, and the
+// final groups by the keys and the id in a HASH stage on them, as Trino's GroupIdNode under the partial
+// aggregation. Run as fragments (fragment-runner.ts), every shape gives the one-task answer; properties over
+// small random tables with NULL keys hold for 1 to 4 tasks. An ordinal inside a set stays one task; a set
+// written twice keeps the root's final.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { parseStatement } from '../../lib/sql/index.js';
@@ -34,6 +36,16 @@ const JOINED: Record<string, string> = {
     GROUP BY CUBE (c.mktsegment, o.orderstatus)`,
   sets: `SELECT n.name, o.orderstatus, count(*) AS n FROM orders o JOIN customer c ON c.custkey = o.custkey JOIN nation n ON n.nationkey = c.nationkey
     GROUP BY GROUPING SETS ((n.name), (o.orderstatus), ()) HAVING count(*) > 100`,
+  // grouping() in the select list, HAVING and ORDER BY, beside a simple element.
+  grouping: `SELECT o.orderpriority, l.returnflag, l.linestatus, grouping(l.returnflag, linestatus) AS g, grouping(o.orderpriority) AS h, count(*) AS n
+    FROM orders o JOIN lineitem l ON o.orderkey = l.orderkey GROUP BY o.orderpriority, CUBE (l.returnflag, l.linestatus)
+    HAVING grouping(l.returnflag) = 1 OR count(*) > 2000 ORDER BY g, 1, 2, 3`,
+  // count(DISTINCT x): x joins every set in the leaf, the final counts it per set in its bucket.
+  distinct: `SELECT o.orderstatus, c.mktsegment, count(DISTINCT c.nationkey) AS k, sum(o.totalprice) AS t FROM orders o JOIN customer c ON c.custkey = o.custkey
+    GROUP BY ROLLUP (o.orderstatus, c.mktsegment)`,
+  // No row passes: the grand total's one row (count 0) all the same.
+  empty: `SELECT o.orderstatus, count(*) AS n, sum(l.quantity) AS q FROM orders o JOIN lineitem l ON o.orderkey = l.orderkey WHERE l.quantity > 1000
+    GROUP BY ROLLUP (o.orderstatus)`,
 };
 
 describe('planner: grouping sets split into partial and final', function () {
@@ -54,29 +66,47 @@ describe('planner: grouping sets split into partial and final', function () {
   }
 
   for (const [name, sql] of Object.entries(JOINED)) {
-    it(`joined, ${name}: partial in the join's tasks, the sets in the root; the one-task answer under every distribution`, async () => {
+    it(`joined, ${name}: partial by the sets in the join's tasks, the final in a HASH stage on the keys and the set's id; the one-task answer under every distribution`, async () => {
       const expected = await oneTask(sql);
       expect(expected.length).to.be.greaterThan(0);
       for (const mode of ['BROADCAST', 'PARTITIONED', 'AUTOMATIC'] as const) {
         const plan = planDistributed(parseStatement(sql), session(mode), metadata)!;
         expect(plan, `${name} ${mode}`).to.not.equal(undefined);
-        const root = plan.fragments[0]!;
-        expect(root.sql).to.match(/ROLLUP|CUBE|GROUPING SETS/u);
-        // The root reads the last join's partial rows: no HASH final on the finest keys.
-        const below = plan.fragments.find((f) => f.id === root.sources[0]!.fragmentId)!;
-        expect(below.sql).to.include('GROUP BY');
-        expect(below.output).to.deep.equal({ kind: 'SINGLE' });
+        const final = plan.fragments.find((f) => f.partitioning === 'HASH' && f.sql.includes('vivace_gid'))!;
+        expect(final, `${name} ${mode}: a HASH final`).to.not.equal(undefined);
+        expect(final.sql).to.not.match(/ROLLUP|CUBE|GROUPING SETS/u);
+        // Its input: the last join's partial rows by the sets, hashed on the keys and the set's id.
+        const partial = plan.fragments.find((f) => f.id === final.sources[0]!.fragmentId)!;
+        expect(partial.sql).to.match(/ROLLUP|CUBE|GROUPING SETS/u);
+        expect(partial.output.kind === 'HASH' && partial.output.keys).to.include('vivace_gid');
         expect(planDistributed(parseStatement(sql), session(mode), metadata, plan.choices)!.fragments).to.deep.equal(plan.fragments);
         expectSameRows(sortedRows(await runPlan(db(), plan, { ...tiny, tasks: 3 })), expected, `${name} ${mode}`);
       }
     });
   }
 
-  it('leaves grouping() and an ordinal inside a set to one task', () => {
+  it('leaves grouping() to the join planner and an ordinal inside a set to one task in the two stages', () => {
     for (const sql of [
       'SELECT returnflag, grouping(returnflag), count(*) FROM lineitem GROUP BY ROLLUP (returnflag)',
       'SELECT returnflag, count(*) FROM lineitem GROUP BY ROLLUP (1)',
     ]) expect(planStages(parseStatement(sql), tiny, new Set(['tpch'])), sql).to.equal(undefined);
+  });
+
+  it('grouping() over one table: the join planner\'s plan, its final in a HASH stage; the one-task answer', async () => {
+    const sql = 'SELECT returnflag, linestatus, grouping(returnflag, linestatus) AS g, count(*) AS n, sum(quantity) AS q FROM lineitem GROUP BY ROLLUP (returnflag, linestatus)';
+    const plan = planDistributed(parseStatement(sql), session(), metadata)!;
+    expect(plan.fragments.some((f) => f.partitioning === 'HASH' && f.sql.includes('vivace_gp0'))).to.equal(true);
+    expectSameRows(sortedRows(await runPlan(db(), plan, { ...tiny, tasks: 3 })), await oneTask(sql), sql);
+  });
+
+  it('keeps the root\'s final for a set written twice (Trino keeps its groups twice; one id would merge them)', async () => {
+    const sql = `SELECT o.orderstatus, count(*) AS n FROM orders o JOIN customer c ON c.custkey = o.custkey GROUP BY GROUPING SETS ((o.orderstatus), (o.orderstatus), ())`;
+    const plan = planDistributed(parseStatement(sql), session('PARTITIONED'), metadata)!;
+    expect(plan.fragments[0]!.sql).to.include('GROUPING SETS');
+    expect(plan.fragments.some((f) => f.sql.includes('vivace_gid'))).to.equal(false);
+    const expected = await oneTask(sql);
+    expect(expected).to.have.length(7);
+    expectSameRows(sortedRows(await runPlan(db(), plan, { ...tiny, tasks: 3 })), expected, sql);
   });
 
   it('holds for 100 generated grouping sets over small tables with NULL keys, 1 to 4 tasks', async () => {
@@ -89,7 +119,7 @@ describe('planner: grouping sets split into partial and final', function () {
       const aggregates = fc.constantFrom('count(*) AS n', 'sum(a.v) AS s, count(a.v) AS c', 'avg(a.v) AS m, min(a.v) AS lo', 'count(DISTINCT a.v) AS d', 'bool_or(a.v > 5) AS o, max(a.g) AS x');
       await fc.assert(fc.asyncProperty(element, aggregates, fc.boolean(), fc.integer({ min: 1, max: 4 }), async (grouping, aggs, join, tasks) => {
         const sql = join
-          ? `SELECT a.g, a.k, ${aggs}, count(b.v) AS bv FROM a JOIN b ON a.k = b.k GROUP BY ${grouping}`
+          ? `SELECT a.g, a.k, ${aggs}, count(b.v) AS bv, grouping(a.k, a.g) AS gk FROM a JOIN b ON a.k = b.k GROUP BY ${grouping}`
           : `SELECT a.g, a.k, ${aggs} FROM a GROUP BY ${grouping}`;
         const expected = sortedRows(await rowsOf(connection, translate(sql, options(1))));
         const plan = join ? planDistributed(parseStatement(sql), { catalog: 'lake', schema: 's', joinDistribution: 'PARTITIONED', maxBroadcastBytes: 0 }, lake) : fragmentsOfStages(planStages(parseStatement(sql), options(1), new Set(['lake']))!);

@@ -1,16 +1,19 @@
-// A query reading a table of a catalog one worker holds (memory) beside tables that split: the gathered
-// plan (gather-planner.ts) reads the held table whole in a SINGLE fragment pinned to its catalog's worker
-// (`holder`), its output BROADCAST, while the tpch side is read over its splits (columns pruned, only
-// conjuncts qualified by its alias pushed down: the held table's columns are not known to the planner); a worker told the
-// coordinator's choices (their `held` catalogs) derives the same fragments without the held catalog.
+// A query reading a table of a catalog one worker holds (memory) beside tables that split. When the
+// statement qualifies every column it reads, the join planner joins it in the probe's tasks
+// (held-relations.ts): its fragment pinned to its catalog's worker (`holder`), its output BROADCAST to the
+// lineitem scan's SOURCE tasks. Otherwise the gathered plan (gather-planner.ts) reads the held table whole
+// in such a pinned fragment while the tpch side is read over its splits (columns pruned, only conjuncts
+// qualified by its alias pushed down) and joins them in the root. A worker told the coordinator's choices
+// (their `held` catalogs) derives the same fragments without the held catalog.
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { parseStatement } from '../../lib/sql/index.js';
 import { planGathered } from '../../lib/planner/gather-planner.js';
 import { distributedPlanFor } from '../../lib/planner/statement-plans.js';
 import type { PlannerMetadata, PlannerSession } from '../../lib/planner/planner.types.js';
 import type { Session } from '../../lib/protocol/types.js';
 import { expectSameRows } from '../cluster/same-rows.js';
-import { rowsOf, runPlan, withTinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
+import { rowsOf, runPlan, sortedRows, withTinyDuckDb, tinyMetadata, translate } from './fragment-runner.js';
 
 const tiny = tinyMetadata((t) => t === 'lineitem' || t === 'orders');
 const coordinator: PlannerMetadata = { ...tiny, held: (t) => t.catalog === 'memory' };
@@ -19,7 +22,7 @@ const session: PlannerSession = { catalog: 'tpch', schema: 'tiny', joinDistribut
 const JOIN = `SELECT p.label, count(*) AS lines, sum(l.quantity) AS qty FROM memory.s.prio p JOIN lineitem l ON l.linenumber = p.n
   WHERE l.shipdate < DATE '1995-01-01' GROUP BY p.label ORDER BY 1`;
 
-describe('held tables: a memory table beside tpch splits, gathered from its worker', function () {
+describe('held tables: a memory table beside tpch splits, read on its worker and broadcast', function () {
   this.timeout(60_000);
   const db = withTinyDuckDb(async (c) => {
     await c.run('CREATE SCHEMA memory.s');
@@ -46,7 +49,7 @@ describe('held tables: a memory table beside tpch splits, gathered from its work
     expectSameRows(await runPlan(db(), plan, options), await rowsOf(db(), translate(JOIN, options)), JOIN);
   });
 
-  it('is the plan distributedPlanFor gives (the join planner leaves a held table), and a worker without the catalog derives it from the choices', () => {
+  it('distributedPlanFor pins the held fragment too (the join planner\'s plan here), and a worker without the catalog derives it from the choices', () => {
     const user: Session = { user: 'alice', catalog: 'tpch', schema: 'tiny', properties: {} } as unknown as Session;
     const planned = distributedPlanFor(JOIN, user, coordinator)!;
     expect(planned.fragments.some((f) => f.holder === 'memory')).to.equal(true);
@@ -54,6 +57,56 @@ describe('held tables: a memory table beside tpch splits, gathered from its work
     const derived = distributedPlanFor(JOIN, user, tiny, planned.choices)!;
     expect(derived.fragments).to.deep.equal(planned.fragments);
     expect(distributedPlanFor(JOIN, user, tiny)).to.equal(undefined);
+  });
+
+  it('joins a held table whose columns the statement qualifies in the probe\'s tasks: its fragment pinned and broadcast to lineitem\'s SOURCE tasks (held-relations.ts)', async () => {
+    const user: Session = { user: 'alice', catalog: 'tpch', schema: 'tiny', properties: {} } as unknown as Session;
+    const options = { tasks: 3, catalog: 'tpch', schema: 'tiny' };
+    for (const properties of [{}, { join_distribution_type: 'PARTITIONED' }]) {
+      const plan = distributedPlanFor(JOIN, { ...user, properties } as Session, coordinator)!;
+      expect(plan.choices).to.deep.include({ joins: ['BROADCAST'], held: ['memory'] });
+      const held = plan.fragments.find((f) => f.holder === 'memory')!;
+      expect(held).to.deep.include({ partitioning: 'SINGLE', output: { kind: 'BROADCAST' } });
+      expect(held.sql).to.include('FROM "memory"."s"."prio" AS "p"');
+      const lineitem = plan.fragments.find((f) => f.scan?.table.table === 'lineitem')!;
+      expect(lineitem.sources.map((x) => x.fragmentId)).to.deep.equal([held.id]);
+      expect(lineitem.sql).to.include(' JOIN ');
+      // The join's partial aggregation in lineitem's tasks, its final in a HASH stage.
+      expect(lineitem.output.kind).to.equal('HASH');
+      expect(distributedPlanFor(JOIN, { ...user, properties } as Session, tiny, plan.choices)!.fragments).to.deep.equal(plan.fragments);
+      expectSameRows(await runPlan(db(), plan, options), await rowsOf(db(), translate(JOIN, options)), JOIN);
+    }
+    // An unqualified column, a held table's name used twice, a held table in a FULL join: the gathered plan.
+    for (const sql of [
+      'SELECT label, count(*) FROM memory.s.prio p JOIN lineitem l ON l.linenumber = p.n GROUP BY label',
+      'SELECT p.label FROM memory.s.prio p JOIN lineitem l ON l.linenumber = p.n WHERE l.orderkey IN (SELECT p.n FROM orders p)',
+      'SELECT p.label, l.orderkey FROM lineitem l FULL JOIN memory.s.prio p ON l.linenumber = p.n',
+    ]) expect(distributedPlanFor(sql, user, coordinator)!.choices.order, sql).to.deep.equal([]);
+  });
+
+  it('holds for 40 generated joins with a held table (inner, LEFT, RIGHT, after another join, grouped or not) under every distribution, 1 to 4 tasks', async () => {
+    const user = (joinDistribution: string): Session => ({ user: 'alice', catalog: 'tpch', schema: 'tiny', properties: { join_distribution_type: joinDistribution } }) as unknown as Session;
+    const queries = fc.record({
+      join: fc.constantFrom('JOIN', 'LEFT JOIN', 'RIGHT JOIN'),
+      orders: fc.boolean(),
+      shape: fc.constantFrom('grouped', 'rows', 'global'),
+      limit: fc.integer({ min: 1, max: 600 }),
+      mode: fc.constantFrom('AUTOMATIC', 'BROADCAST', 'PARTITIONED'),
+      tasks: fc.integer({ min: 1, max: 4 }),
+    });
+    await fc.assert(fc.asyncProperty(queries, async (q) => {
+      const from = `lineitem l${q.orders ? ' JOIN orders o ON o.orderkey = l.orderkey AND o.orderstatus = \'F\'' : ''} ${q.join} memory.s.prio p ON l.linenumber = p.n AND p.n <> 2`;
+      // The probe's filter: in the ON for a RIGHT join (a WHERE on the NULL side would turn it inner), else in the WHERE.
+      const sql = (q.join === 'RIGHT JOIN' ? `${from.replace(' AND p.n <> 2', ` AND p.n <> 2 AND l.orderkey < ${q.limit}`)}` : `${from} WHERE l.orderkey < ${q.limit}`);
+      const text = q.shape === 'grouped' ? `SELECT p.label, count(*) AS c, sum(l.quantity) AS s, count(l.orderkey) AS k FROM ${sql} GROUP BY p.label`
+        : q.shape === 'global' ? `SELECT count(*) AS c, count(p.n) AS n, max(l.orderkey) AS m FROM ${sql}`
+        : `SELECT l.orderkey, l.linenumber, p.label FROM ${sql}`;
+      const plan = distributedPlanFor(text, user(q.mode), coordinator);
+      expect(plan?.choices.held, text).to.deep.equal(['memory']);
+      expect(plan!.choices.order.length, text).to.be.greaterThan(0);
+      const options = { tasks: q.tasks, catalog: 'tpch', schema: 'tiny' };
+      expectSameRows(sortedRows(await runPlan(db(), plan!, options)), sortedRows(await rowsOf(db(), translate(text, options))), `${text} (${q.mode}, ${q.tasks} tasks)`);
+    }), { numRuns: 40, seed: 20261129 });
   });
 
   it('pushes down beside a held table only conjuncts qualified by the other table\'s name, and keeps a query over held tables alone out', async () => {

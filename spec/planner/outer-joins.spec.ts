@@ -38,6 +38,15 @@ const SHAPES: Record<string, string> = {
   RIGHT_NO_KEYS: `SELECT c.custkey, r.name FROM region r RIGHT JOIN customer c ON r.regionkey > c.nationkey % 5 + 2 AND r.name <> 'ASIA'`,
   RIGHT_FLIPPED_THEN_LEFT: `SELECT c.custkey, n.name, o.orderkey FROM nation n RIGHT JOIN customer c ON n.nationkey = c.nationkey AND n.regionkey = 1
     LEFT JOIN orders o ON o.custkey = c.custkey AND o.totalprice > 400000 WHERE c.custkey < 300`,
+  // RIGHT and FULL joins after inner joins: the inner block joined on its ONs first, flipped or partitioned after.
+  INNER_THEN_RIGHT: `SELECT c.custkey, n.name, o.orderkey FROM customer c JOIN nation n ON c.nationkey = n.nationkey AND n.regionkey = 2
+    RIGHT JOIN orders o ON o.custkey = c.custkey AND c.acctbal > 5000 WHERE o.totalprice > 350000 AND (n.name IS NULL OR n.name <> 'CHINA')`,
+  INNER_THEN_RIGHT_NO_KEYS: `SELECT o.orderkey, l.linenumber, n.name FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey AND l.quantity > 49
+    RIGHT JOIN nation n ON o.totalprice > n.nationkey * 20000 + 400000`,
+  INNER_THEN_FULL: `SELECT c.nationkey, count(*) AS n, count(o.orderkey) AS o, count(c.custkey) AS c FROM customer c JOIN nation n ON c.nationkey = n.nationkey
+    FULL JOIN orders o ON o.custkey = c.custkey AND o.orderstatus = 'P' WHERE n.regionkey IS NULL OR n.regionkey < 3 GROUP BY c.nationkey`,
+  LEFT_THEN_RIGHT_FLIPPED: `SELECT r.name, n.name AS nation, c.custkey FROM region r LEFT JOIN nation n ON n.regionkey = r.regionkey AND n.nationkey < 12
+    RIGHT JOIN customer c ON c.nationkey = n.nationkey AND c.acctbal < 0`,
   CROSS: `SELECT n.name, count(*) AS n FROM nation n, orders o WHERE o.totalprice > 450000 GROUP BY n.name`,
   EMPTY: `SELECT c.custkey, o.orderkey FROM customer c LEFT JOIN orders o ON c.custkey = o.custkey WHERE c.acctbal > 100000`,
   EMPTY_BUILD: `SELECT c.custkey, o.orderkey FROM customer c FULL JOIN orders o ON c.custkey = o.custkey AND o.totalprice < 0 WHERE c.custkey < 20`,
@@ -106,16 +115,42 @@ describe('planner: outer joins and cross joins in fragments', function () {
     expect(cross.choices).to.deep.include({ order: [1, 0], joins: ['BROADCAST'] });
   });
 
+  it('flips a RIGHT join after other joins: the rows joined so far broadcast to the preserved side\'s tasks, or both sides partitioned', () => {
+    // Broadcast: customer joined with nation in customer's tasks, those rows broadcast to orders' tasks, LEFT joined there.
+    const flipped = planDistributed(parseStatement(SHAPES.INNER_THEN_RIGHT!), session('BROADCAST'), metadata)!;
+    expect(flipped.choices).to.deep.include({ joins: ['BROADCAST', 'BROADCAST'] });
+    const orders = flipped.fragments.find((f) => f.scan?.table.table === 'orders')!;
+    expect(orders.partitioning).to.equal('SOURCE');
+    expect(orders.sql).to.include(' LEFT JOIN ');
+    const customer = flipped.fragments.find((f) => f.scan?.table.table === 'customer')!;
+    expect(customer.output).to.deep.equal({ kind: 'BROADCAST' });
+    expect(orders.sources.map((s) => s.fragmentId)).to.include(customer.id);
+    // The RIGHT join's ON conjunct on the rows joined before it filters them there; the WHERE on them runs after the join.
+    expect(customer.sql).to.include('5000');
+    expect(customer.sql).to.not.include('CHINA');
+    expect(flipped.fragments.some((f) => f.partitioning === 'HASH')).to.equal(false);
+    expect(planDistributed(parseStatement(SHAPES.INNER_THEN_RIGHT!), session(), metadata, flipped.choices)!.fragments).to.deep.equal(flipped.fragments);
+    // Automatic over a small broadcast limit, and forced PARTITIONED: the join in a HASH fragment on the keys.
+    for (const s of [{ ...session(), maxBroadcastBytes: 1000 }, session('PARTITIONED')]) {
+      const parted = planDistributed(parseStatement(SHAPES.INNER_THEN_RIGHT!), s, metadata)!;
+      expect(parted.choices.joins[1]).to.equal('PARTITIONED');
+      const join = parted.fragments.find((f) => f.partitioning === 'HASH' && f.sql.includes(' RIGHT JOIN '))!;
+      expect(join.sources).to.have.length(2);
+    }
+    // Without keys it can only flip, whatever the session says.
+    expect(planDistributed(parseStatement(SHAPES.INNER_THEN_RIGHT_NO_KEYS!), session('PARTITIONED'), metadata)!.choices.joins[1]).to.equal('BROADCAST');
+    // A FULL join after inner ones is partitioned.
+    expect(planDistributed(parseStatement(SHAPES.INNER_THEN_FULL!), session('BROADCAST'), metadata)!.choices.joins[1]).to.equal('PARTITIONED');
+  });
+
   it('leaves to the gathered plan what it cannot order or partition', () => {
     for (const sql of [
       // An inner join after an outer one, an outer join inside a comma list.
       'SELECT n.name FROM nation n LEFT JOIN region r ON n.regionkey = r.regionkey JOIN customer c ON c.nationkey = n.nationkey',
       'SELECT n.name FROM customer c, nation n LEFT JOIN region r ON n.regionkey = r.regionkey WHERE c.nationkey = n.nationkey',
-      // RIGHT and FULL joins without an equi-join key have nothing to partition on (a RIGHT join after one relation flips).
+      // FULL joins without an equi-join key have nothing to partition on (a RIGHT join flips).
       'SELECT o.orderkey, c.custkey FROM orders o FULL JOIN customer c ON o.custkey = c.custkey + 1',
-      'SELECT o.orderkey, c.custkey FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey RIGHT JOIN customer c ON o.totalprice > c.acctbal * 100',
-      // An inner block an outer join may fill with NULLs.
-      'SELECT c.custkey FROM customer c JOIN nation n ON c.nationkey = n.nationkey RIGHT JOIN orders o ON o.custkey = c.custkey',
+      'SELECT o.orderkey, c.custkey FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey FULL JOIN customer c ON o.totalprice > c.acctbal * 100',
       // USING, and an ON reading a relation joined later.
       'SELECT c.custkey FROM customer c LEFT JOIN orders o USING (custkey)',
     ]) expect(planDistributed(parseStatement(sql), session(), metadata), sql).to.equal(undefined);

@@ -6,9 +6,9 @@
 // answer; a source with ORDER BY ... LIMIT keeps its SINGLE final. EXPLAIN prints it (shapes-explain.spec.ts).
 // Partitioned semi-joins (Trino's DetermineSemiJoinDistributionType): under PARTITIONED, or over the broadcast
 // limit, a WHERE conjunct `column IN (source)` meets the source's rows in a HASH fragment on that column;
-// NOT IN and NOT EXISTS over a source without HAVING partition too, with the source's flags broadcast
-// (replicated-semis.ts, spec/planner/replicated-semis.spec.ts); NOT IN over a source with HAVING and an IN
-// under OR beside another column stay broadcast; every shape keeps the one-task answer.
+// NOT IN and NOT EXISTS partition too, with the source's flags broadcast (replicated-semis.ts,
+// spec/planner/replicated-semis.spec.ts; over a source with HAVING the flags count its final's rows); an IN
+// under OR beside another column stays broadcast; every shape keeps the one-task answer.
 import { expect } from 'chai';
 import { parseStatement } from '../../lib/sql/index.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
@@ -140,7 +140,7 @@ describe('planner: semi-joins partitioned with their probe (DetermineSemiJoinDis
     it(`${name} under PARTITIONED: the one-task answer with 1 and 3 tasks, a worker derives the same fragments`, async () => {
       const plan = planDistributed(parseStatement(sql), session('PARTITIONED'), metadata)!;
       expect(plan, 'a distributed plan').to.not.equal(undefined);
-      const partitioned = ['in', 'emptyIn', 'distinct', 'exists', 'Q4', 'Q18', 'IN_JOIN', 'notInNull', 'emptyNotIn', 'notExists'].includes(name);
+      const partitioned = ['in', 'emptyIn', 'distinct', 'exists', 'Q4', 'Q18', 'IN_JOIN', 'notInNull', 'emptyNotIn', 'notExists', 'notIn', 'havingNothing'].includes(name);
       expect(plan.choices.semis ?? [], name).to.satisfy((semis: unknown[]) => semis.includes('PARTITIONED') === partitioned);
       expect(semiStage(plan), name).to.have.length(partitioned ? 1 : 0);
       if (partitioned) {
@@ -168,10 +168,10 @@ describe('planner: semi-joins partitioned with their probe (DetermineSemiJoinDis
     }
   });
 
-  it('refuses PARTITIONED choices for a semi-join that cannot run so (NOT IN), and a forced one where it can', () => {
-    const notIn = planDistributed(parseStatement(SHAPES.notIn!), session('PARTITIONED'), metadata)!;
-    expect(notIn.choices.semis).to.deep.equal([true]);
-    expect(planDistributed(parseStatement(SHAPES.notIn!), session(), metadata, { ...notIn.choices, semis: ['PARTITIONED'] })).to.equal(undefined);
+  it('refuses PARTITIONED choices for a semi-join that cannot run so (IN under OR beside another column), and a forced one where it can', () => {
+    const inOr = planDistributed(parseStatement(IN_OR), session('PARTITIONED'), metadata)!;
+    expect(inOr.choices.semis).to.deep.equal([true]);
+    expect(planDistributed(parseStatement(IN_OR), session(), metadata, { ...inOr.choices, semis: ['PARTITIONED'] })).to.equal(undefined);
     const q18 = planDistributed(parseStatement(tpch(18)), session(), metadata)!;
     const forced = planDistributed(parseStatement(tpch(18)), session(), metadata, { ...q18.choices, semis: ['PARTITIONED'] })!;
     expect(semiStage(forced)).to.have.length(1);

@@ -1,5 +1,6 @@
 // EXPLAIN prints the plans of windows and UNION (window-stages.ts, union-stages.ts) as it prints a join's,
-// and a grouped semi-join source's HASH final (semi-stages.ts):
+// a grouped semi-join source's HASH final (semi-stages.ts), a HASH final reading its HAVING subquery (Q11's shape,
+// scalar-values.ts), grouping sets' HASH final (grouping-sets.ts) and a flipped RIGHT join (outer-joins.ts):
 // Trino's fragments through the engine's distributedPlan hook (statement-plans.ts asks those planners first).
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,6 +53,31 @@ describe('plan shapes: EXPLAIN (TYPE DISTRIBUTED) of windows and UNION', functio
     expect(final, text).to.not.equal(undefined);
     expect(final).to.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/);
     expect(text).to.include('Output partitioning: HASH [vivace_g0]');
+  });
+
+  it('TPC-H Q11\'s shape: the final aggregation a HASH fragment on the group key, reading the HAVING subquery\'s broadcast row', async () => {
+    const text = await explain(`SELECT o.orderpriority, sum(l.extendedprice) AS v FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey GROUP BY o.orderpriority
+      HAVING sum(l.extendedprice) > (SELECT sum(l2.extendedprice) * 0.1 FROM lineitem l2) ORDER BY v DESC`);
+    const final = text.split(/\n(?=Fragment \d)/).find((f) => /^Fragment \d+ \[HASH\]$/m.test(f) && f.includes('Aggregate'));
+    expect(final, text).to.not.equal(undefined);
+    expect(final!.match(/RemoteSource\[sourceFragmentIds = \[\d+\]\]/g), text).to.have.length(2);
+    expect(text).to.include('Output partitioning: BROADCAST []');
+  });
+
+  it('grouping sets over a join: the partial by the sets hashed on the keys and the set\'s id, the final a HASH fragment', async () => {
+    const text = await explain(`SELECT o.orderpriority, l.returnflag, count(*) AS n, grouping(o.orderpriority) AS g FROM orders o JOIN lineitem l ON o.orderkey = l.orderkey
+      GROUP BY ROLLUP (o.orderpriority, l.returnflag)`);
+    expect(text.match(/^Fragment \d+ \[[A-Z]+\]$/gm)).to.include('Fragment 1 [HASH]');
+    expect(text).to.include('Output partitioning: HASH [vivace_g0, vivace_g1, vivace_gid, vivace_gp0]');
+  });
+
+  it('a RIGHT join after an inner join, flipped: the joined rows broadcast to the preserved side\'s SOURCE fragment, no HASH fragment', async () => {
+    const text = await explain(`SELECT o.orderkey, l.linenumber, n.name FROM orders o JOIN lineitem l ON l.orderkey = o.orderkey AND l.quantity > 49
+      RIGHT JOIN nation n ON o.totalprice > n.nationkey * 20000 + 400000`);
+    expect(text).to.not.match(/^Fragment \d+ \[HASH\]$/m);
+    const preserved = text.split(/\n(?=Fragment \d)/).find((f) => f.includes('LeftJoin'));
+    expect(preserved, text).to.include('RemoteSource');
+    expect(text).to.include('Output partitioning: BROADCAST []');
   });
 
   it('TPC-H Q18 under join_distribution_type PARTITIONED: the semi-join in a HASH fragment over both sides hashed, Distribution: PARTITIONED', async () => {
