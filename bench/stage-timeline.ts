@@ -2,7 +2,8 @@
 // `npx tsx bench/stage-timeline.ts 2 11 3 [runs]` starts a cluster with VIVACE_STAGE_TRACE set (every
 // process appends its tasks' steps, lib/cluster/stage-trace.ts), runs each query `runs` times (the first
 // one warms up) and prints each run's steps in milliseconds from the query's first step, its time and the
-// CPU the cluster's processes spent on it (a figure the machine's other load shakes less than the time);
+// CPU the cluster's processes spent on it (a figure the machine's other load shakes less than the time)
+// and the rows and bytes its stages below the root handed on (GET /v1/query/{id}, as figure h reports them);
 // TIMELINE_EXPLAIN=1 prints each query's EXPLAIN (TYPE DISTRIBUTED) first.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { defaultConfig } from '../lib/config.js';
 import { TPCH_QUERIES } from '../lib/tpch/queries/tpch-queries.js';
 import { startCluster } from './cluster-process.js';
 import { PrestoHttpClient } from './http-client.js';
-import { runOnCluster } from './tpch-cluster.bench.js';
+import { exchangedOf, runOnCluster } from './tpch-cluster.bench.js';
 
 interface Step { t: number; pid: number; event: string; taskId: string; [k: string]: unknown }
 
@@ -63,7 +64,8 @@ try {
       if (pids.length === 0) pids = [...new Set(all.map((s) => s.pid))];
       if (run === 0 && runs > 1) continue;
       const steps = all.filter((s) => s.taskId.startsWith(queryId));
-      console.log(`Q${number} run ${run}: ${ms.toFixed(0)} ms, cpu ${cpu.toFixed(0)} ms (${queryId})`);
+      const exchanged = await exchangedOf(client, queryId);
+      console.log(`Q${number} run ${run}: ${ms.toFixed(0)} ms, cpu ${cpu.toFixed(0)} ms, exchanged ${exchanged.rows} rows ${(exchanged.bytes / 1e6).toFixed(1)} MB (${queryId})`);
       for (const s of steps.sort((a, b) => a.t - b.t)) {
         const { t, pid, event, taskId, ...rest } = s;
         console.log(`  ${(t - started).toFixed(1).padStart(7)}  ${String(pid).padStart(7)}  ${event.padEnd(12)} ${taskId.slice(queryId.length)} ${Object.keys(rest).length ? JSON.stringify(rest) : ''}`);

@@ -128,7 +128,7 @@ export interface ExchangedFigures {
 interface StageJson { outputPositions?: number; outputDataSize?: string; subStages?: StageJson[]; tasks?: { taskStatus?: { nodeId?: string } }[] }
 
 /** Rows and bytes every stage below the root handed on, from GET /v1/query/{id}. */
-async function exchangedOf(client: PrestoHttpClient, queryId: string): Promise<ExchangedFigures> {
+export async function exchangedOf(client: PrestoHttpClient, queryId: string): Promise<ExchangedFigures> {
   const reply = await client.request('GET', `/v1/query/${encodeURIComponent(queryId)}`, undefined, { 'X-Trino-User': 'bench' });
   if (reply.status !== 200) throw new Error(`GET /v1/query/${queryId}: HTTP ${reply.status}`);
   const root = (JSON.parse(reply.body.toString('utf8')) as { outputStage?: StageJson }).outputStage;

@@ -147,17 +147,30 @@ export type FragmentTarget = ({ file: string } | { directory: string }) & {
 
 /**
  * How exchange files are encoded: Parquet's v2 encodings (DELTA_BINARY_PACKED integers, DELTA_BYTE_ARRAY
- * strings) and no dictionaries. DuckDB builds a dictionary per row group and column until it overflows, and
- * most exchanged columns are keys that overflow it (orderkey, partkey). At sf1, half of lineitem written in
- * two buckets, DuckDB's CPU (median of 7, one thread): Q21's fragment 5 253 ms against 305 ms for v1 with
- * dictionaries, its files 11.1 MB against 26.2 MB, read back in the same time; Q9's six numeric columns
- * 622 against 663 ms (86.9 against 83.8 MB); four string columns 944 against 1210 ms (142 against 126 MB).
+ * strings) and dictionaries of at most 1 KiB. DuckDB builds a dictionary per row group and column until it
+ * overflows; most exchanged columns are join keys that overflow it (orderkey, partkey), and the small limit
+ * gives up on them early while a column of few values (quantity, shipmode, brand) keeps its dictionary. At
+ * sf1, half of lineitem written in two buckets, DuckDB's CPU (median of 5-7, one thread) and the files,
+ * against v1 with DuckDB's default dictionaries: Q21's fragment 5 (orderkey, suppkey, two dates) 241 ms
+ * and 11.1 MB against 305-340 ms and 26.2 MB; Q9's six numeric columns 510 ms and 42.6 MB against 623 ms
+ * and 83.8 MB; Q17's partkey, quantity, extendedprice 380 ms and 33.4 MB against 461 ms and 50.3 MB; four
+ * string columns 900 ms and 92 MB against 1080 ms and 126 MB. No dictionaries at all cost the same CPU but
+ * wrote Q17's 55 MB and Q16's part columns 6.1 MB against 0.6 MB; limits of 16 KiB and more cost more CPU.
  * Snappy, LZ4 or ZSTD level 1 on top cost more CPU than the bytes they save on a local disk.
  */
-const ENCODING = ', PARQUET_VERSION v2, DICTIONARY_SIZE_LIMIT 0';
+const ENCODING = ', PARQUET_VERSION v2, DICTIONARY_SIZE_LIMIT 1024';
+
+/**
+ * An exchange carries a multiset of rows: a consumer reads several producers' files at once, and every
+ * fragment that orders rows orders them itself (the root's ORDER BY, a partial TopN's own), so the COPY
+ * need not keep its input's order. Without it DuckDB's single-file COPY writes from each thread as it goes:
+ * the same rows as a single file in 144 ms of CPU against 171 ms (median of 7, 2 threads); the partitioned
+ * COPY (HASH) costs the same either way.
+ */
+const UNORDERED = ', PRESERVE_ORDER false';
 
 /** COPY's options for an exchange file of `target`. */
-const copyOptions = (target: FragmentTarget, extra = ''): string => `(FORMAT parquet, COMPRESSION ${target.compression ?? 'uncompressed'}${ENCODING}${extra})`;
+const copyOptions = (target: FragmentTarget, extra = ''): string => `(FORMAT parquet, COMPRESSION ${target.compression ?? 'uncompressed'}${ENCODING}${UNORDERED}${extra})`;
 
 /** Bucket `b`'s file of a HASH output written under `directory`. */
 export const bucketFile = (directory: string, bucket: number): string => join(directory, `bucket-${bucket}.parquet`);

@@ -41,8 +41,14 @@ import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 export const DUCKDB_COUNTER_DRIFT_BYTES = 64 * (32 << 10);
 /** How often a running task's instance is sampled (each sample is one small statement on it). */
 export const SAMPLE_MS = 10;
-/** Idle task engines a worker keeps (each an instance with its macros: ~150 ms to create). */
-const MAX_IDLE = 4;
+/**
+ * Idle task engines a worker keeps. Each costs ~310 ms of CPU to make (its macros on two connections, the
+ * tpch views) and ~8 MB of memory idle (8 made in a row at sf1's cache: 295-356 ms each, RSS 170 -> 228 MB).
+ * A worker of a 2-worker cluster runs 5 or more stage tasks of one query at once (Q21 and Q9 at sf1): with
+ * 4 kept, every such query made the ones past 4 again. The pool never grows past the most tasks that ran at
+ * once, so this bounds what a burst leaves behind.
+ */
+export const MAX_IDLE_TASK_ENGINES = 16;
 
 /** A task engine: a DuckDB engine of its own, its memory_limit the task's. */
 export interface TaskEngine extends StageEngine {
@@ -114,7 +120,7 @@ export class TaskMemory {
 
   private giveBack(engine: TaskEngine): void {
     if (!this.busy.delete(engine)) return;
-    if (this.closed || this.idle.length >= MAX_IDLE) void engine.close().catch(() => {});
+    if (this.closed || this.idle.length >= MAX_IDLE_TASK_ENGINES) void engine.close().catch(() => {});
     else this.idle.push(engine);
   }
 

@@ -128,7 +128,9 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
       throw new VivaceError('NOT_FOUND', `Task ${task.taskId} has no output${bucket === undefined ? '' : ` of bucket ${bucket}`} (not a producer, or it failed)`, { httpStatus: 404 });
     }
     ctx.type = 'application/vnd.apache.parquet';
-    ctx.body = createReadStream(file);
+    // Read in 1 MiB pieces, not Node's 64 KiB: a 40 MiB file served to a puller in the same process took
+    // 87 ms of CPU for both sides against 114 ms (median of 7), fewer reads, writes and loop turns.
+    ctx.body = createReadStream(file, { highWaterMark: 1 << 20 });
   });
 
   router.delete(`${TASK_PATH}/:taskId`, (ctx) => {

@@ -1,6 +1,6 @@
 // Pulling an exchange file into a local file (exchange-pull.ts) from a real HTTP server: the bytes as they
-// were served, streamed (a body of several chunks), and on each failure an error of the kind the stage
-// task turns into REMOTE_TASK_ERROR, with no file left behind.
+// were served, a small body written once complete and a large one (past SMALL_BYTES) streamed, and on each
+// failure an error of the kind the stage task turns into REMOTE_TASK_ERROR, with no file left behind.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,10 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkerTransportError } from '../../lib/cluster/worker-client.js';
-import { ExchangePuller, PullStatusError } from '../../lib/worker/exchange-pull.js';
+import { ExchangePuller, PullStatusError, SMALL_BYTES } from '../../lib/worker/exchange-pull.js';
 
 describe('exchange pulls into a file (exchange-pull.ts)', () => {
-  const body = randomBytes(3 * 1024 * 1024 + 17);
+  /** Past SMALL_BYTES: streamed to the file. */
+  const body = randomBytes(SMALL_BYTES * 2 + 17);
   let directory: string;
   let server: Server;
   let puller: ExchangePuller;
@@ -49,6 +50,18 @@ describe('exchange pulls into a file (exchange-pull.ts)', () => {
     expect(seen.at(-1)).to.deep.equal({ url: '/v1/task/q.1.0.0/output?bucket=1', authorization: 'Bearer x' });
   });
 
+  it('writes a small body (most exchange files) once it is complete', async () => {
+    const small = body.subarray(0, SMALL_BYTES - 5);
+    handler = (_req, res) => {
+      res.writeHead(200);
+      for (let at = 0; at < small.length; at += 256 * 1024) res.write(small.subarray(at, at + 256 * 1024));
+      res.end();
+    };
+    const file = join(directory, 'small.parquet');
+    expect(await puller.toFile('/o', file, { timeoutMs: 60_000 })).to.equal(small.length);
+    expect(readFileSync(file).equals(small)).to.equal(true);
+  });
+
   it('replaces a file already at the path', async () => {
     handler = (_req, res) => res.end('PAR1');
     const file = join(directory, 'in0.parquet');
@@ -74,6 +87,17 @@ describe('exchange pulls into a file (exchange-pull.ts)', () => {
       res.write(body.subarray(0, 1024 * 1024), () => res.socket?.destroy());
     };
     const file = join(directory, 'cut.parquet');
+    const err = await puller.toFile('/o', file, { timeoutMs: 60_000 }).then(() => undefined, (e: unknown) => e);
+    expect(err).to.be.instanceOf(WorkerTransportError);
+    expect(existsSync(file)).to.equal(false);
+  });
+
+  it('fails a large body cut off while it streams as a transport error, leaving no file', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Length': String(body.length) });
+      res.write(body.subarray(0, SMALL_BYTES + (1 << 20)), () => res.socket?.destroy());
+    };
+    const file = join(directory, 'cut-large.parquet');
     const err = await puller.toFile('/o', file, { timeoutMs: 60_000 }).then(() => undefined, (e: unknown) => e);
     expect(err).to.be.instanceOf(WorkerTransportError);
     expect(existsSync(file)).to.equal(false);

@@ -166,12 +166,15 @@ describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function ()
     expect(await codecOf('lz4')).to.have.length(1).and.satisfy((c: string[]) => c[0]!.startsWith('LZ4'));
   });
 
-  it('writes exchange files with Parquet\'s v2 encodings and no dictionaries (cheaper to write, stage-runner.ts ENCODING)', async () => {
+  it('writes exchange files with Parquet\'s v2 encodings, a dictionary only for a column of few values (stage-runner.ts ENCODING)', async () => {
     const out = join(directory, 'encodings');
-    await drain(await planFragment(engine, keysSql, session, { fragmentId: 2, splits: [split('nation')], inputs: [], output: { kind: 'HASH', buckets: 1 } }, connectors, { directory: out }, undefined, handBuilt));
-    const encodings = (await rowsOf(`SELECT DISTINCT unnest(string_split(encodings, ', ')) FROM parquet_metadata('${bucketFile(out, 0)}')`)).map((r) => String(r[0]));
-    expect(encodings.some((e) => e.includes('DICTIONARY')), encodings.join(' ')).to.equal(false);
-    expect(encodings.some((e) => e.startsWith('DELTA_')), encodings.join(' ')).to.equal(true);
+    await drain(await planFragment(engine, joinSql, session, { fragmentId: 2, splits: [split('orders')], inputs: [], output: { kind: 'HASH', buckets: 1 } }, connectors, { directory: out }, undefined, handBuilt));
+    const rows = await rowsOf(`SELECT path_in_schema, string_agg(DISTINCT encodings, ', ') FROM parquet_metadata('${bucketFile(out, 0)}') GROUP BY 1 ORDER BY 1`);
+    const encodings = new Map(rows.map((r) => [String(r[0]), String(r[1])]));
+    // orderkey: 15,000 distinct keys at tiny, past the dictionary's limit: delta-encoded (v2), no dictionary.
+    expect(encodings.get('orderkey'), 'orderkey').to.include('DELTA_BINARY_PACKED').and.not.include('DICTIONARY');
+    // orderpriority: 5 values keep their dictionary.
+    expect(encodings.get('orderpriority'), 'orderpriority').to.include('DICTIONARY');
   });
 
   it('refuses a task that does not fit its fragment: unknown id, splits where none are read, a source missing or twice, a bucket missing or out of range, another output', async () => {
