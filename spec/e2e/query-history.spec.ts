@@ -39,4 +39,19 @@ describe('e2e: the query history across a restart', function () {
     expect(info.body).to.include({ queryId: first.final.id, state: 'FINISHED', query: 'SELECT 42', self: `${cluster.url}/v1/query/${first.final.id}` });
     expect(existsSync(join(dir, 'data', 'history'))).to.equal(true);
   });
+
+  it('shortens completed_queries to what a worker\'s plan request takes, instead of failing it (HTTP 413)', async () => {
+    await cluster?.stop();
+    // 16kB request bodies: the rows a statement carries to the worker get 8kB, about ten of these queries.
+    cluster = await startClusterProcess({ workers: 1, dataDirectory: join(dir, 'small'), properties: { ...properties, 'http-server.max-request-size': '16kB' }, captureOutput: true });
+    await until('the worker healthy', 60_000, () => healthy(cluster!, 1));
+    const padding = 'x'.repeat(600);
+    for (let i = 0; i < 30; i++) await finishedStatement(cluster, `SELECT ${i} AS n, '${padding}' AS padding`);
+    await until('the last query stored', 10_000, async () => (await finishedStatement(cluster!, `SELECT count(*) FROM system.runtime.completed_queries WHERE query LIKE 'SELECT 29 AS n%'`)).rows[0]![0] === 1);
+    // The newest stay (the last one was found above); the oldest of the thirty went.
+    const [[count]] = (await finishedStatement(cluster, `SELECT count(*) FROM system.runtime.completed_queries WHERE query LIKE 'SELECT % AS n, %'`)).rows as [[number]];
+    expect(count).to.be.within(1, 20);
+    expect((await finishedStatement(cluster, `SELECT count(*) FROM system.runtime.completed_queries WHERE query LIKE 'SELECT 0 AS n%'`)).rows).to.deep.equal([[0]]);
+  });
 });
+
