@@ -226,12 +226,14 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   const unserve = () => {
     for (const name of renamed.values()) CatalogNames.unmap(name);
   };
+  // Emptied by any statement but a query, and when tpch's views are replaced (a schema generated).
+  const cache = new PlanCache();
   let tpch: TpchCatalog | undefined;
   let system: Awaited<ReturnType<typeof attachSystemCatalog>> | undefined;
   let hive: HiveCatalogs | undefined;
   try {
     await first.run(`CREATE SCHEMA IF NOT EXISTS memory."default"`);
-    tpch = tpchDirectory === undefined ? undefined : await attachTpchCatalog(instance, { ...(options.tpch || {}), directory: tpchDirectory });
+    tpch = tpchDirectory === undefined ? undefined : await attachTpchCatalog(instance, { ...(options.tpch || {}), directory: tpchDirectory, onViewsReplaced: () => cache.clear() });
     const connectors = new Map<string, string>([...(options.hive ?? []).map((c) => [c.name, 'hive'] as const), ...(tpchName === undefined ? [] : [[tpchName, 'tpch'] as const]), ...(memoryName === undefined ? [] : [[memoryName, 'memory'] as const])]);
     system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory, { connectors, hidden: memoryName === undefined ? [MEMORY_DATABASE] : [], renamed, ...(options.dynamicRoots ? { otherConnector: 'hive' } : {}) }) : undefined;
     // Before the lock: a catalog's mirror is ATTACHed, and nothing may reach another catalog's directory.
@@ -251,7 +253,6 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     pool.release(first);
   }
   const transactions = transactionsOf(pool, { ...defaultTransactionLimits(pool.capacity), ...options.transactions });
-  const cache = new PlanCache();
   // Memory and hive catalogs take writes (tpch and system are read-only connectors, as in Presto).
   const memory = memoryName === undefined ? [] : [memoryName];
   const catalogs = new Set([...memory, ...(tpch && tpchName ? [tpchName] : []), ...(system ? [SYSTEM_CATALOG] : []), ...(hive?.names ?? [])]);
@@ -628,6 +629,8 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema, ...(context.memoryLimit === undefined ? {} : { memoryLimit: context.memoryLimit }) };
     const cacheKey = PlanCache.key(`${user?.key === undefined ? sql : `${sql}\u0000${user.key}`}${user?.rulesKey === undefined ? '' : `\u0000rules ${user.rulesKey}`}`, session);
     const cached = cache.get(cacheKey);
+    // A plan analysed while the catalog changed (DDL, tpch's views replaced) is not kept: it may read the old.
+    const generation = cache.generation;
     if (cached) {
       return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime, scans), giveBack, () => held);
     }
@@ -656,7 +659,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
       const output = columns.map(({ name, type }) => ({ name, type }));
       // The project's own SQL (a stage's) reads Parquet files it names itself: always profiled.
       const planned: CachedQueryPlan = { columns: output, renderSql, readsTables: translation ? translation.tables.length > 0 : true };
-      cache.set(cacheKey, planned);
+      cache.set(cacheKey, planned, generation);
       cache.analysed++;
       return makePlan(output, undefined, () => streamingExecution(connection, cache, planned, giveBack, runtime, scans), giveBack, () => held);
     }
