@@ -150,6 +150,12 @@ export interface DuckDbEngine extends Engine {
   syncCatalogs(sync: CatalogSync): Promise<void>;
   /** What planning the statements so far cost: parses of users' statements, plans analysed, plans reused (specs hold the hot path to it). */
   planStats(): EnginePlanStats;
+  /**
+   * The buffer memory DuckDB holds now on this instance (`duckdb_memory()`'s flushed counters, every tag),
+   * read on a bare connection of its own (no macros, no settings; opened at first use), so it runs beside
+   * the pool's statements and costs the engine no set-up connection (a task engine's sampler, task-memory.ts).
+   */
+  memoryInUse(): Promise<number>;
 }
 
 /**
@@ -487,10 +493,23 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     cache.clear();
     lastSync = key;
   };
+  let sampler: Promise<DuckDBConnection> | undefined;
+  let sampling: Promise<unknown> = Promise.resolve();
+  const memoryInUse = (): Promise<number> => {
+    const read = sampling.then(async () => {
+      sampler ??= instance.connect();
+      const rows = (await (await sampler).runAndReadAll('SELECT CAST(sum(memory_usage_bytes) AS BIGINT) FROM duckdb_memory()')).getRows();
+      const bytes = Number(rows[0]?.[0]);
+      return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : 0;
+    });
+    sampling = read.catch(() => undefined); // one statement at a time on the connection
+    return read;
+  };
   return {
     plan,
     planOwnSql: planTrusted,
     parquetFooter,
+    memoryInUse,
     syncCatalogs: (sync) => (syncing = syncing.then(() => applySync(sync), () => applySync(sync))),
     readsGuarded: (user, table) => options.access?.tableGuard(user, table) !== undefined,
     planStats: () => ({ parsed, analysed: cache.analysed, reused: cache.counts.reused, renderPrepares: cache.counts.renderPrepares }),
@@ -499,6 +518,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       await transactions.rollbackIdle();
       // Prepared statements go before their connections, so none outlives its client context.
       await pool.close(() => cache.destroyPrepared());
+      await sampling;
+      if (sampler) (await sampler).closeSync();
       system?.close();
       hive?.close();
       instance.closeSync();
