@@ -24,7 +24,7 @@ import { PrestoHttpClient } from './http-client.js';
 import { TPCH_ANSWERS_SF1 } from './tpch-answers-sf1.js';
 import { checkAnswer, runOnEngine, sessionOn } from './tpch-queries.bench.js';
 import { compareRows, runOnCluster, type TpchClusterScale } from './tpch-cluster.bench.js';
-import { DUCKDB_COUNTER_DRIFT_BYTES, memoryInUse, SAMPLE_MS } from '../lib/worker/task-memory.js';
+import { DUCKDB_COUNTER_DRIFT_BYTES, SAMPLE_MS } from '../lib/worker/task-memory.js';
 
 export const TASK_MEMORY_QUERIES = [9, 18];
 const WORKERS = 2;
@@ -77,7 +77,7 @@ async function oneTaskPeak(dataDirectory: string, sql: string, scale: TpchCluste
     let peakBytes = 0;
     let sampling: Promise<void> | undefined;
     const sample = () => {
-      sampling ??= memoryInUse(engine, session).then((bytes) => { peakBytes = Math.max(peakBytes, bytes); }, () => {}).finally(() => { sampling = undefined; });
+      sampling ??= engine.memoryInUse().then((bytes) => { peakBytes = Math.max(peakBytes, bytes); }, () => {}).finally(() => { sampling = undefined; });
     };
     const timer = setInterval(sample, SAMPLE_MS);
     try {

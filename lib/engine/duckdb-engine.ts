@@ -150,6 +150,12 @@ export interface DuckDbEngine extends Engine {
   syncCatalogs(sync: CatalogSync): Promise<void>;
   /** What planning the statements so far cost: parses of users' statements, plans analysed, plans reused (specs hold the hot path to it). */
   planStats(): EnginePlanStats;
+  /**
+   * The buffer memory DuckDB holds now on this instance (`duckdb_memory()`'s flushed counters, every tag),
+   * read on a bare connection of its own (no macros, no settings; opened at first use), so it runs beside
+   * the pool's statements and costs the engine no set-up connection (a task engine's sampler, task-memory.ts).
+   */
+  memoryInUse(): Promise<number>;
 }
 
 /**
@@ -226,12 +232,14 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   const unserve = () => {
     for (const name of renamed.values()) CatalogNames.unmap(name);
   };
+  // Emptied by any statement but a query, and when tpch's views are replaced (a schema generated).
+  const cache = new PlanCache();
   let tpch: TpchCatalog | undefined;
   let system: Awaited<ReturnType<typeof attachSystemCatalog>> | undefined;
   let hive: HiveCatalogs | undefined;
   try {
     await first.run(`CREATE SCHEMA IF NOT EXISTS memory."default"`);
-    tpch = tpchDirectory === undefined ? undefined : await attachTpchCatalog(instance, { ...(options.tpch || {}), directory: tpchDirectory });
+    tpch = tpchDirectory === undefined ? undefined : await attachTpchCatalog(instance, { ...(options.tpch || {}), directory: tpchDirectory, onViewsReplaced: () => cache.clear() });
     const connectors = new Map<string, string>([...(options.hive ?? []).map((c) => [c.name, 'hive'] as const), ...(tpchName === undefined ? [] : [[tpchName, 'tpch'] as const]), ...(memoryName === undefined ? [] : [[memoryName, 'memory'] as const])]);
     system = options.system ? await attachSystemCatalog(instance, options.system, options.tempDirectory, { connectors, hidden: memoryName === undefined ? [MEMORY_DATABASE] : [], renamed, ...(options.dynamicRoots ? { otherConnector: 'hive' } : {}) }) : undefined;
     // Before the lock: a catalog's mirror is ATTACHed, and nothing may reach another catalog's directory.
@@ -251,7 +259,6 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     pool.release(first);
   }
   const transactions = transactionsOf(pool, { ...defaultTransactionLimits(pool.capacity), ...options.transactions });
-  const cache = new PlanCache();
   // Memory and hive catalogs take writes (tpch and system are read-only connectors, as in Presto).
   const memory = memoryName === undefined ? [] : [memoryName];
   const catalogs = new Set([...memory, ...(tpch && tpchName ? [tpchName] : []), ...(system ? [SYSTEM_CATALOG] : []), ...(hive?.names ?? [])]);
@@ -486,10 +493,23 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     cache.clear();
     lastSync = key;
   };
+  let sampler: Promise<DuckDBConnection> | undefined;
+  let sampling: Promise<unknown> = Promise.resolve();
+  const memoryInUse = (): Promise<number> => {
+    const read = sampling.then(async () => {
+      sampler ??= instance.connect();
+      const rows = (await (await sampler).runAndReadAll('SELECT CAST(sum(memory_usage_bytes) AS BIGINT) FROM duckdb_memory()')).getRows();
+      const bytes = Number(rows[0]?.[0]);
+      return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : 0;
+    });
+    sampling = read.catch(() => undefined); // one statement at a time on the connection
+    return read;
+  };
   return {
     plan,
     planOwnSql: planTrusted,
     parquetFooter,
+    memoryInUse,
     syncCatalogs: (sync) => (syncing = syncing.then(() => applySync(sync), () => applySync(sync))),
     readsGuarded: (user, table) => options.access?.tableGuard(user, table) !== undefined,
     planStats: () => ({ parsed, analysed: cache.analysed, reused: cache.counts.reused, renderPrepares: cache.counts.renderPrepares }),
@@ -498,6 +518,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       await transactions.rollbackIdle();
       // Prepared statements go before their connections, so none outlives its client context.
       await pool.close(() => cache.destroyPrepared());
+      await sampling;
+      if (sampler) (await sampler).closeSync();
       system?.close();
       hive?.close();
       instance.closeSync();
@@ -628,6 +650,8 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema, ...(context.memoryLimit === undefined ? {} : { memoryLimit: context.memoryLimit }) };
     const cacheKey = PlanCache.key(`${user?.key === undefined ? sql : `${sql}\u0000${user.key}`}${user?.rulesKey === undefined ? '' : `\u0000rules ${user.rulesKey}`}`, session);
     const cached = cache.get(cacheKey);
+    // A plan analysed while the catalog changed (DDL, tpch's views replaced) is not kept: it may read the old.
+    const generation = cache.generation;
     if (cached) {
       return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime, scans), giveBack, () => held);
     }
@@ -656,7 +680,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
       const output = columns.map(({ name, type }) => ({ name, type }));
       // The project's own SQL (a stage's) reads Parquet files it names itself: always profiled.
       const planned: CachedQueryPlan = { columns: output, renderSql, readsTables: translation ? translation.tables.length > 0 : true };
-      cache.set(cacheKey, planned);
+      cache.set(cacheKey, planned, generation);
       cache.analysed++;
       return makePlan(output, undefined, () => streamingExecution(connection, cache, planned, giveBack, runtime, scans), giveBack, () => held);
     }

@@ -22,7 +22,7 @@ export const SMALL_RESULT = { rows: 2048, bytes: 64 * 1024 };
 /**
  * Analysed queries by text, catalog, schema and time zone: a repeated query skips parsing, naming and
  * preparing (4-6 DuckDB round trips) and only runs. Any statement that is not a query (DDL, DML, SET)
- * may change what a query means, so it empties the cache.
+ * may change what a query means, so it empties the cache; so does a tpch schema's views replaced.
  */
 export class PlanCache {
   private readonly plans = new Map<string, CachedQueryPlan>();
@@ -52,7 +52,9 @@ export class PlanCache {
     return plan;
   }
 
-  set(key: string, plan: CachedQueryPlan): void {
+  /** `since`: the generation when analysing began; a plan analysed across a clear() is not kept. */
+  set(key: string, plan: CachedQueryPlan, since = this.currentGeneration): void {
+    if (since !== this.currentGeneration) return;
     this.plans.set(key, plan);
     if (this.plans.size > this.maxEntries) this.plans.delete(this.plans.keys().next().value!);
   }
@@ -65,14 +67,19 @@ export class PlanCache {
    * (`connection.stream(sql)` is three: extract, prepare, stream). Valid for one cache generation.
    */
   private readonly prepared = new Map<DuckDBConnection, { generation: number; statements: Map<string, DuckDBPreparedStatement> }>();
-  private generation = 0;
+  private currentGeneration = 0;
+
+  /** Bumped by every clear(): what the catalog was when a plan was analysed. */
+  get generation(): number {
+    return this.currentGeneration;
+  }
 
   /** Call only while `connection` is held by the caller and idle: stale statements are destroyed here. */
   async preparedOn(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
     let entry = this.prepared.get(connection);
-    if (!entry || entry.generation !== this.generation) {
+    if (!entry || entry.generation !== this.currentGeneration) {
       for (const statement of entry?.statements.values() ?? []) statement.destroySync();
-      entry = { generation: this.generation, statements: new Map() };
+      entry = { generation: this.currentGeneration, statements: new Map() };
       this.prepared.set(connection, entry);
     }
     let statement = entry.statements.get(sql);
@@ -100,7 +107,7 @@ export class PlanCache {
   clear(): void {
     this.plans.clear();
     this.schemaOf = new WeakMap(); // DDL may have dropped the schema a connection is on
-    this.generation++; // statements prepared before DDL are dropped at their connection's next use
+    this.currentGeneration++; // statements prepared before DDL are dropped at their connection's next use
   }
 }
 

@@ -17,7 +17,7 @@
 // opened before the task plans there), but no memory catalog (memory queries are never staged).
 //
 // The peak: the largest `duckdb_memory()` total sampled on the task's instance while it ran (every
-// SAMPLE_MS, and once as it starts and ends), on the engine's second connection. DuckDB's profile metric SYSTEM_PEAK_BUFFER_MEMORY is not used:
+// SAMPLE_MS, and once as it starts and ends), on a bare connection of the engine's (DuckDbEngine.memoryInUse). DuckDB's profile metric SYSTEM_PEAK_BUFFER_MEMORY is not used:
 // it is kept per connection and never reset (a task engine's connection serves one task after another),
 // and it reads the counter without DuckDB's per-thread caches at each operator call, while reservations
 // are still being evicted for: measured on 1.5.6, a join under a 100MB limit reported 181.1 MB there while
@@ -31,7 +31,6 @@ import { join } from 'node:path';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { createDuckDbEngine } from '../engine/duckdb-engine.js';
 import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
-import { executionRows } from '../engine/row-batch.js';
 import type { Session } from '../protocol/types.js';
 import type { StageEngine } from './stage-runner.js';
 import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
@@ -42,8 +41,9 @@ export const DUCKDB_COUNTER_DRIFT_BYTES = 64 * (32 << 10);
 /** How often a running task's instance is sampled (each sample is one small statement on it). */
 export const SAMPLE_MS = 10;
 /**
- * Idle task engines a worker keeps. Each costs ~310 ms of CPU to make (its macros on two connections, the
- * tpch views) and ~8 MB of memory idle (8 made in a row at sf1's cache: 295-356 ms each, RSS 170 -> 228 MB).
+ * Idle task engines a worker keeps. Each costs ~150 ms of CPU to make (its macros on its one pooled
+ * connection, the tpch views; ~280 ms with a second pooled connection for the sampler, before) and ~8 MB of
+ * memory idle (8 made in a row at sf1's cache, then: 295-356 ms each, RSS 170 -> 228 MB).
  * A worker of a 2-worker cluster runs 5 or more stage tasks of one query at once (Q21 and Q9 at sf1): with
  * 4 kept, every such query made the ones past 4 again. The pool never grows past the most tasks that ran at
  * once, so this bounds what a burst leaves behind.
@@ -54,6 +54,8 @@ export const MAX_IDLE_TASK_ENGINES = 16;
 export interface TaskEngine extends StageEngine {
   /** Brings its hive catalogs to a dynamic cluster's set (DuckDbEngine.syncCatalogs). */
   syncCatalogs(sync: CatalogSync): Promise<void>;
+  /** The buffer memory its instance holds now (DuckDbEngine.memoryInUse). */
+  memoryInUse(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -80,15 +82,6 @@ export function instanceLimitOf(limitBytes: number): string {
     throw new VivaceError('CONFIGURATION_INVALID', `query.max-memory-per-node must be more than ${DUCKDB_COUNTER_DRIFT_BYTES}B (DuckDB's memory counter may drift that far): ${limitBytes}B`);
   }
   return `${limitBytes - DUCKDB_COUNTER_DRIFT_BYTES}B`;
-}
-
-const MEMORY_SQL = 'SELECT CAST(sum(memory_usage_bytes) AS BIGINT) FROM duckdb_memory()';
-
-/** The buffer memory DuckDB holds now on `engine`'s instance (flushed counters, every tag). */
-export async function memoryInUse(engine: StageEngine, session: Session): Promise<number> {
-  const plan = await engine.planOwnSql(MEMORY_SQL, session);
-  const bytes = Number((await executionRows(plan.execute()))[0]?.[0]);
-  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : 0;
 }
 
 /** Each stage task's engine and peak, under query.max-memory-per-node. */
@@ -147,8 +140,6 @@ export class TaskMemory {
       }
     }
     let given = false;
-    /** The session the task's own SQL plans under: the sampler's statements plan under it too. */
-    let ownSession: Session | undefined;
     const giveBack = () => {
       if (given) return;
       given = true;
@@ -158,10 +149,7 @@ export class TaskMemory {
       // The user's statement as a user's (access rules, the statement's columns): the worker's alone.
       plan: (sql, session, abort) => worker.plan(sql, session, abort),
       close: async () => {},
-      planOwnSql: (sql, session, abort) => {
-        ownSession = session;
-        return own.planOwnSql(sql, session, abort);
-      },
+      planOwnSql: (sql, session, abort) => own.planOwnSql(sql, session, abort),
       readsGuarded: (user, table) => worker.readsGuarded(user, table),
       ...(worker.parquetFooter ? { parquetFooter: (path: string) => worker.parquetFooter!(path) } : {}),
     };
@@ -172,7 +160,7 @@ export class TaskMemory {
         ...plan,
         execute: () => {
           executed = true;
-          return new SampledExecution(plan.execute(), own, ownSession!, sampleMs, giveBack);
+          return new SampledExecution(plan.execute(), own, sampleMs, giveBack);
         },
         release: () => {
           plan.release();
@@ -198,7 +186,7 @@ class SampledExecution implements Execution {
   private sampling?: Promise<void>;
   private ended = false;
 
-  constructor(private readonly running: Execution, private readonly engine: StageEngine, private readonly session: Session, sampleMs: number, private readonly onEnd: () => void) {
+  constructor(private readonly running: Execution, private readonly engine: TaskEngine, sampleMs: number, private readonly onEnd: () => void) {
     this.timer = setInterval(() => this.sample(), sampleMs);
     this.timer.unref();
   }
@@ -214,7 +202,7 @@ class SampledExecution implements Execution {
   /** One sample, unless one is still running (a busy instance answers late). */
   private sample(): void {
     if (this.sampling || this.ended) return;
-    this.sampling = memoryInUse(this.engine, this.session)
+    this.sampling = this.engine.memoryInUse()
       .then((bytes) => { this.peak = Math.max(this.peak, bytes); }, () => {})
       .finally(() => { this.sampling = undefined; });
   }
@@ -224,7 +212,7 @@ class SampledExecution implements Execution {
     clearInterval(this.timer);
     await this.sampling;
     // The last look, before the task engine goes back: what the statement still holds at its end.
-    this.sampling = memoryInUse(this.engine, this.session).then((bytes) => { this.peak = Math.max(this.peak, bytes); }, () => {});
+    this.sampling = this.engine.memoryInUse().then((bytes) => { this.peak = Math.max(this.peak, bytes); }, () => {});
     await this.sampling;
     this.sampling = undefined;
     this.ended = true;
@@ -282,7 +270,9 @@ export function taskMemoryOf(options: { limitBytes?: number; tempDirectory: stri
       const roots = [...options.directories, ...(options.dynamicRoots ?? [])].filter((d) => existsSync(d));
       const engine = await createDuckDbEngine({
         // Its errors name the task's limit (Trino's "Query exceeded per-node memory limit of ..."), not DuckDB's.
-        tempDirectory, memoryLimit, memoryLimitName: `${options.limitBytes}B`, maxConnections: 2, memory: false,
+        // One pooled connection: a task's statements plan and run one after another; the sampler reads on a
+        // bare connection of its own (memoryInUse), not a second pooled one with its macros (~150 ms of CPU).
+        tempDirectory, memoryLimit, memoryLimitName: `${options.limitBytes}B`, maxConnections: 1, memory: false,
         // The tpch data as DuckDB's database `tpch` (the fragments' SQL names it so whatever users call the
         // catalog): an unsplit table is read through its views.
         tpch: options.tpchDirectory === undefined ? false : { directory: options.tpchDirectory, log: () => {} },
@@ -296,6 +286,7 @@ export function taskMemoryOf(options: { limitBytes?: number; tempDirectory: stri
         planOwnSql: (sql, session, abort) => engine.planOwnSql(sql, session, abort),
         readsGuarded: () => false,
         syncCatalogs: (sync) => engine.syncCatalogs(sync),
+        memoryInUse: () => engine.memoryInUse(),
         close: async () => {
           await engine.close();
           rmSync(tempDirectory, { recursive: true, force: true });

@@ -13,7 +13,7 @@ import type { Execution } from '../../lib/engine/engine.types.js';
 import type { VivaceError } from '../../lib/protocol/vivace-error.js';
 import type { TaskPlanRequest } from '../../lib/cluster/task-protocol.js';
 import { StageTasks } from '../../lib/worker/stage-tasks.js';
-import { DUCKDB_COUNTER_DRIFT_BYTES, instanceLimitOf, memoryInUse, taskMemoryOf, type TaskMemory } from '../../lib/worker/task-memory.js';
+import { DUCKDB_COUNTER_DRIFT_BYTES, instanceLimitOf, taskMemoryOf, type TaskMemory } from '../../lib/worker/task-memory.js';
 import { drainPlan, testSession } from '../engine/engine-helpers.js';
 import { builtInConnectors } from '../cluster/cluster-harness.js';
 
@@ -59,7 +59,7 @@ describe('stage tasks under query.max-memory-per-node (task-memory.ts)', functio
   const leaf = (queryId: string, sql: string, table: string): TaskPlanRequest => ({ queryId, sql, session, stage: { kind: 'leaf', splits: [split(table)] } });
 
   it('reports a leaf task\'s peak from its own instance: positive, within the limit, below the worker instance\'s', async () => {
-    const workerBytes = await memoryInUse(engine, session);
+    const workerBytes = await engine.memoryInUse();
     expect(workerBytes, 'the worker\'s instance holds more than the limit').to.be.above(LIMIT);
     const sql = GROUPED;
     const plan = await stages.engineFor('t-leaf', leaf('q-leaf', sql, 'lineitem')).plan(sql, session);

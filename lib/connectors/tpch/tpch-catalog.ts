@@ -28,6 +28,11 @@ export interface TpchCatalogOptions {
   freeDiskBytes?: (directory: string) => Promise<number>;
   /** Progress lines (default: `tpch_generation` info lines on the process's logger). */
   log?: (line: string) => void;
+  /**
+   * A schema's placeholder views were replaced by the views over its data: what a plan analysed before
+   * read through them is stale (the engine empties its plan cache and the statements prepared on it).
+   */
+  onViewsReplaced?: () => void;
 }
 
 export interface TpchCatalog {
@@ -123,6 +128,7 @@ export async function attachTpchCatalog(instance: DuckDBInstance, options: TpchC
         const manifest = await generate(schema);
         await serialDdl([createSchemaSql(schema.name), ...viewsSql(directory, schema.name, manifest)].join(';\n'));
         ready.add(schema.name);
+        options.onViewsReplaced?.();
       })().catch((err: unknown) => {
         if (err instanceof VivaceError) throw err;
         throw new VivaceError('GENERIC_INTERNAL_ERROR', `Generating ${catalog}.${schema.name} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
