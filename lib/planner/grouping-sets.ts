@@ -69,6 +69,15 @@ export function distinctSets(groupBy: GroupBy, keyOf: (e: Expression) => number)
   return seen.size === sets.length;
 }
 
+/**
+ * Whether a query's own GROUP BY has grouping sets: over one table the join planner takes it too, and
+ * distributed-plan.ts asks it before the two stages when their sets are all different (StagePlan.setIds).
+ */
+export function groupsBySets(tree: Node): boolean {
+  if (tree.type !== 'Query' || tree.body.type !== 'QuerySpecification') return false;
+  return hasGroupingSets(tree.body.groupBy);
+}
+
 /** Whether a tree calls grouping() (over one table the join planner takes it: the two stages refuse it). */
 export function callsGrouping(tree: Node): boolean {
   let found = false;
