@@ -3,9 +3,10 @@
 // SubqueryToJoin, EnforceSingleRow) whose build side is replicated to the probe's tasks, so the projection
 // runs in the source stage (or the last join's), not in the root. Here the select list is evaluated in the
 // last fragment, which reads the subquery's broadcast source (scalar-values.ts marks the subqueries), each
-// item as a column vivace_v{i}; the root only orders and limits those columns. Taken when the query has no
-// aggregate, window, DISTINCT, GROUP BY, HAVING or OFFSET, and each ORDER BY key is an ordinal, an item's
-// alias or an item's expression (another key would need a column the leaf does not hand on).
+// item as a column vivace_v{i}; the root only orders and limits those columns (each task its first rows
+// too). Taken when the query has no aggregate, window, DISTINCT, GROUP BY, HAVING or OFFSET, and each ORDER
+// BY key is an ordinal, an item's alias or an item's expression (another key would need a column the leaf
+// does not hand on).
 import { formatSql, parseExpression, type Expression, type Query, type SortItem, type Table } from '../sql/index.js';
 import { fold } from '../sql/names.js';
 import { callsAggregate } from './plan-trees.js';
@@ -47,10 +48,12 @@ export function sourceValues(above: Query, marked: Query, markers: number): Sour
     sortItems.push({ ...s, sortKey: parseExpression(valueName(at)) as Expression });
   }
   const columns = items.map((_, i) => valueName(i));
+  // ORDER BY ... LIMIT n: each task keeps its first n rows too (a partial TopN, as partial-top-n.ts).
+  const topN = above.limit?.type === 'Limit' && above.limit.rowCount.type === 'LongLiteral';
   const leaf: Query = {
     ...above,
-    orderBy: undefined,
-    limit: undefined,
+    orderBy: topN && sortItems.length > 0 ? { ...above.orderBy!, sortItems } : undefined,
+    limit: topN ? above.limit : undefined,
     body: { ...spec, select: { ...spec.select, selectItems: items.map((item, i) => ({ ...item, alias: { type: 'Identifier', value: valueName(i), quoted: false, location: item.location } })) } },
   };
   const root = (table: Table): Query => ({
