@@ -4,7 +4,8 @@
 // travels between nodes. A query over one table that splits keeps its two stages (aggregate-stages.ts:
 // fragment 1 scans the splits with the leaf's SQL, fragment 0 finishes over exchange table f1); a query
 // naming two tables or more gets the planner's fragments (lib/planner/statement-plans.ts: a join plan, or
-// its tables gathered), built from the catalogs' layouts (planner-metadata.ts).
+// its tables gathered), built from the catalogs' layouts (planner-metadata.ts), and so does one table's
+// GROUP BY with grouping sets all different (its final in a HASH stage by group ids, grouping-sets.ts).
 import { exchangeTableOf, type DistributedPlan, type PlanChoices, type PlanFragment } from '../planner/fragment.types.js';
 import type { Session } from '../protocol/types.js';
 import { cachedStages, type StagePlan } from '../planner/aggregate-stages.js';
@@ -51,6 +52,13 @@ export function fragmentsOfStages(stages: StagePlan): DistributedPlan {
 export function distributedPlanOf(sql: string, session: Session, connectors: PlanConnectors, choices?: PlanChoices, listings: QueryListings = new Map()): DistributedPlan | undefined {
   if (choices === undefined || (choices.split.length === 0 && choices.branches === undefined)) {
     const stages = cachedStages(sql, session, connectors.splittable);
+    // Grouping sets all different: the join planner's group ids finish them in a HASH stage, as Trino's
+    // GroupIdNode under the partial aggregation (grouping-sets.ts); its plan splits the table, so a worker
+    // given its choices asks the planner below. Any other plan of it is none (statement-plans.ts).
+    if (stages?.setIds && choices === undefined) {
+      const planned = distributedPlanFor(sql, session, plannerMetadataOf(connectors, listings));
+      if (planned) return planned;
+    }
     if (stages) return fragmentsOfStages(stages);
     if (choices !== undefined) return undefined;
   }

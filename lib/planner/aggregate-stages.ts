@@ -39,6 +39,11 @@ export interface StagePlan {
   partialColumns: string[];
   /** The query's WHERE on the scanned table (a connector prunes its splits by it). */
   where?: Expression;
+  /**
+   * Planned by finest groups though its grouping sets are all different: the join planner's group ids
+   * would finish them in a HASH stage (grouping-sets.ts; distributed-plan.ts asks it first).
+   */
+  setIds?: true;
 }
 
 const AGGREGATES: ReadonlySet<string> = new Set([
@@ -213,8 +218,9 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
   const uniqueKeys = [...new Set(keyTexts)];
   const ordinalOf = (e: Expression) => (e.type === 'LongLiteral' ? columns[Number(e.value) - 1]!.expression : e);
   // Grouping sets by group ids (grouping-sets.ts): the leaf groups by the sets, the final by the keys and the id.
-  const byIds = options.groupIds === true && hasGroupingSets(spec.groupBy) && uniqueKeys.length > 0
+  const idsFit = hasGroupingSets(spec.groupBy) && uniqueKeys.length > 0
     && distinctSets(spec.groupBy!, (e) => uniqueKeys.indexOf(formatSql(ordinalOf(e))));
+  const byIds = options.groupIds === true && idsFit;
   /** Each grouping() call's text in the leaf, by its column's position. */
   const groupings: string[] = [];
 
@@ -339,6 +345,7 @@ export function planStages(statement: Statement, session: Pick<Session, 'catalog
     rootSql,
     partialColumns: [...uniqueKeys.map((_, i) => keyName(i)), ...idColumns, ...(distinct === undefined ? [] : [DISTINCT_NAME]), ...partials.map((_, i) => partialName(i))],
     ...(spec.where ? { where: spec.where } : {}),
+    ...(idsFit && !byIds ? { setIds: true as const } : {}),
   };
 }
 

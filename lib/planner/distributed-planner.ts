@@ -33,6 +33,7 @@ import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
 import { partialTopN } from './partial-top-n.js';
 import { markScalars, readsMarker, unmarkScalars } from './scalar-values.js';
+import { sourceValues } from './source-values.js';
 import { isHeldLayout, withHeldTables } from './held-relations.js';
 import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
 import { applyPartitionedSemis, partitionableSemis, partitionsSemi, twoStageSemi } from './semi-stages.js';
@@ -284,6 +285,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   // Grouping sets by group ids, so their final runs in a HASH stage too (grouping-sets.ts).
   const planned0 = planStages(parseStatement(formatSql(marked)), {}, new Set([EXCHANGE_CATALOG]), { groupIds: true });
   const stages = planned0 && !readsMarker(parseStatement(planned0.leafSql), markers) ? planned0 : undefined;
+  const projected = stages ? undefined : sourceValues(a.above, marked, markers.size);
   /** The final's query over the partial rows, each marker its subquery again, which `d` (running it) reads. */
   const finalTree = (d: Draft) => {
     for (const m of markers.values()) readSemis(d, m);
@@ -315,13 +317,19 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
       const tree = finalTree(root);
       root.sql = (x) => formatSql(replaceTable(tree, PARTIALS_TABLE, (at) => tableNodeOf(x(last), at)));
     }
+  } else if (projected) {
+    // A scalar subquery in a select list that does not aggregate: evaluated in the last fragment (source-values.ts).
+    last.columns = projected.columns;
+    last.sql = (x) => formatSql(replaceTable(projected.leaf, JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
+    readAbove(last);
+    root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(projected.root(tableNodeOf(x(last), a.query))) };
   } else {
     last.columns = joinedColumns;
     const topN = partialTopN(a.above);
     last.sql = (x) => `${joinSql(x, joinedColumns)}${topN}`;
     root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(replaceTable(a.above, JOINED, (at) => tableNodeOf(x(last), at))) };
   }
-  if (!stages && root.sources[0] === last) readAbove(root);
+  if (!stages && !projected && root.sources[0] === last) readAbove(root);
   // Every table any fragment reads: a user with a mask or row filter on one runs the query as one task.
   const tables = new Map<string, ScannedTable>();
   const read = [...a.relations.filter((r) => !subs.has(r.index)).map((r) => r.table), ...a.semis.sources.flatMap((x) => x.tables), ...planned.flatMap((x) => x.tables), ...a.correlated.scans.map((x) => x.table)];

@@ -1,10 +1,10 @@
 // GROUP BY with grouping sets (ROLLUP, CUBE, GROUPING SETS) in two stages, in one of two ways.
-// Finest groups (the two-stage plan over one table): every set's groups are unions of the finest groups
+// Finest groups (the two-stage plan over one table, kept when a set is written twice or the planner has no plan): every set's groups are unions of the finest groups
 // (all the sets' columns together), and every aggregate aggregate-stages.ts splits combines over any union
 // of partial rows, so the leaf groups its splits' rows by all those columns at once and the final computes
 // each set over the partial rows where the root runs: the root's GROUP BY is the statement's, its
 // expressions read as the partial rows' key columns (a bucket of the finest keys does not hold a coarser
-// set's group, so no HASH final). Group ids (the join planner, groupIds): as Trino plans it, a GroupIdNode
+// set's group, so no HASH final). Group ids (the join planner, groupIds, over joins or one table): as Trino plans it, a GroupIdNode
 // under the partial aggregation (QueryPlanner.planGroupingSets; AddExchanges repartitions the partial rows on
 // the keys and the group id, PushPartialAggregationThroughExchange), the leaf aggregates by the statement's
 // own GROUP BY, each row of a set carrying its id, `GROUPING(all keys)` (a key outside the set is NULL), and
@@ -21,7 +21,7 @@ export const groupingName = (i: number): string => `vivace_gp${i}`;
 /** Most grouping sets a GROUP BY expands to for the group-id plan. */
 const MAX_SETS = 4096;
 
-/** Whether a GROUP BY has a grouping set (the final then runs in one task). */
+/** Whether a GROUP BY has a grouping set (no finest-keys HASH final: hash-final.ts; group ids may split it here). */
 export const hasGroupingSets = (groupBy: GroupBy | undefined): boolean => groupBy?.groupingElements.some((g) => g.type === 'GroupingSets') ?? false;
 
 /** A grouping sets element's expressions, each once per set; undefined when one is an ordinal (the leaf would not know it). */
@@ -67,6 +67,15 @@ export function distinctSets(groupBy: GroupBy, keyOf: (e: Expression) => number)
   }
   const seen = new Set(sets.map((set) => [...new Set(set)].sort((x, y) => x - y).join(',')));
   return seen.size === sets.length;
+}
+
+/**
+ * Whether a query's own GROUP BY has grouping sets: over one table the join planner takes it too, and
+ * distributed-plan.ts asks it before the two stages when their sets are all different (StagePlan.setIds).
+ */
+export function groupsBySets(tree: Node): boolean {
+  if (tree.type !== 'Query' || tree.body.type !== 'QuerySpecification') return false;
+  return hasGroupingSets(tree.body.groupBy);
 }
 
 /** Whether a tree calls grouping() (over one table the join planner takes it: the two stages refuse it). */

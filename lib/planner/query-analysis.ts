@@ -15,7 +15,7 @@ import { SemiJoins } from './semi-joins.js';
 import { CorrelatedSubqueries } from './correlated-subqueries.js';
 import { havingValues, readValues } from './correlated-values.js';
 import { EXCHANGE_CATALOG } from './fragment.types.js';
-import { callsGrouping } from './grouping-sets.js';
+import { callsGrouping, hasGroupingSets } from './grouping-sets.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
 /** The joined rows as the query's own work reads them (a stand-in the fragments never name). */
@@ -144,7 +144,7 @@ export function analyse(written: Statement, session: PlannerSession, metadata: P
   }
 
   // One table is the two-stage path's (aggregate-stages.ts), unless a semi-join joins it to its subquery's.
-  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0 && from.derived.size === 0 && !sub && !selectsSubquery(spec.select) && !selectsSubquery(spec.having) && !callsGrouping(spec)) return undefined;
+  if (relations.length < 2 && semis.sources.length === 0 && correlated.conjuncts.length === 0 && from.derived.size === 0 && !sub && !selectsSubquery(spec.select) && !selectsSubquery(spec.having) && !callsGrouping(spec) && !hasGroupingSets(spec.groupBy)) return undefined;
   // A correlated subquery beside an outer join is not planned co-partitioned (the NULL-filled side's rows
   // would be hashed before the join fills them): such a query stays gathered.
   if (correlated.conjuncts.length > 0 && outerJoins.length > 0) return undefined;

@@ -13,7 +13,7 @@ import { planDistributed } from './distributed-planner.js';
 import { planGathered } from './gather-planner.js';
 import { mayShape, planShapes } from './union-stages.js';
 import { inlineNamedWindows } from './named-windows.js';
-import { callsGrouping } from './grouping-sets.js';
+import { callsGrouping, groupsBySets } from './grouping-sets.js';
 import type { DistributedPlan, PlanChoices } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 
@@ -63,7 +63,9 @@ export function distributedPlanFor(sql: string, session: Session, metadata: Plan
   }
   // grouping() over one table, which the two stages refuse, is the join planner's too (grouping-sets.ts).
   const joins = readsTables(statement) || callsGrouping(statement);
-  if (!joins && !mayShape(statement)) {
+  // One table's grouping sets: the join planner's by group ids (their final in a HASH stage), never gathered.
+  const sets = !joins && groupsBySets(statement);
+  if (!joins && !sets && !mayShape(statement)) {
     if (sql.length <= MAX_KEPT_TEXT) {
       notJoins.add(sql);
       if (notJoins.size > MAX_KEPT) notJoins.delete(notJoins.values().next().value!);
@@ -75,7 +77,13 @@ export function distributedPlanFor(sql: string, session: Session, metadata: Plan
     // Windows and UNION first (union-stages.ts); one table's query they do not take runs as before.
     const shaped = planShapes(statement, planner, metadata, choices);
     // A union's choices (branches) are for union-stages.ts alone.
-    if (shaped || !joins || choices?.branches) return shaped;
+    if (shaped || choices?.branches) return shaped;
+    if (sets) {
+      // Only a plan whose final runs in a HASH stage: else the two stages, or one task, as before.
+      const byIds = choices && choices.order.length === 0 ? undefined : planDistributed(statement, planner, metadata, choices);
+      return byIds?.fragments.some((f) => f.partitioning === 'HASH') ? byIds : undefined;
+    }
+    if (!joins) return shaped;
     // A join plan's choices order its relations; a gathered plan's order none.
     if (choices) return choices.order.length > 0 ? planDistributed(statement, planner, metadata, choices) : planGathered(statement, planner, metadata, choices);
     return planDistributed(statement, planner, metadata) ?? planGathered(statement, planner, metadata);

@@ -85,6 +85,34 @@ describe('planner: grouping sets split into partial and final', function () {
     });
   }
 
+  for (const [name, sql] of Object.entries(ONE_TABLE)) {
+    it(`one table, ${name}: its sets all different, the join planner's group ids finish it in a HASH stage; the one-task answer over 1 and 3 tasks`, async () => {
+      expect(planStages(parseStatement(sql), tiny, new Set(['tpch']))!.setIds, 'two stages say the group ids fit').to.equal(true);
+      const plan = planDistributed(parseStatement(sql), session(), metadata)!;
+      expect(plan, sql).to.not.equal(undefined);
+      // SOURCE scan with the partial by the sets, hashed on the keys and the id; HASH final; SINGLE root.
+      expect(plan.fragments.map((f) => f.partitioning).sort()).to.deep.equal(['HASH', 'SINGLE', 'SOURCE']);
+      const leaf = plan.fragments.find((f) => f.partitioning === 'SOURCE')!;
+      const final = plan.fragments.find((f) => f.partitioning === 'HASH')!;
+      expect(leaf.scan?.table.table).to.equal('lineitem');
+      expect(leaf.sql).to.match(/ROLLUP|CUBE|GROUPING SETS/u);
+      expect(leaf.output.kind === 'HASH' && leaf.output.keys).to.include('vivace_gid');
+      expect(final.sources.map((x) => x.fragmentId)).to.deep.equal([leaf.id]);
+      expect(final.sql).to.include('vivace_gid').and.not.match(/ROLLUP|CUBE|GROUPING SETS/u);
+      expect(plan.fragments[0]!.sources.map((x) => x.fragmentId)).to.deep.equal([final.id]);
+      expect(planDistributed(parseStatement(sql), session(), metadata, plan.choices)!.fragments).to.deep.equal(plan.fragments);
+      const expected = await oneTask(sql);
+      for (const tasks of [1, 3]) expectSameRows(sortedRows(await runPlan(db(), plan, { ...tiny, tasks })), expected, `${name} ${tasks}`);
+    });
+  }
+
+  it('one table, a set written twice: no group ids, the two stages\' root final', () => {
+    const sql = 'SELECT returnflag, count(*) AS n FROM lineitem GROUP BY GROUPING SETS ((returnflag), (returnflag), ())';
+    const stages = planStages(parseStatement(sql), tiny, new Set(['tpch']))!;
+    expect(stages.setIds).to.equal(undefined);
+    expect(stages.rootSql).to.include('GROUPING SETS');
+  });
+
   it('leaves grouping() to the join planner and an ordinal inside a set to one task in the two stages', () => {
     for (const sql of [
       'SELECT returnflag, grouping(returnflag), count(*) FROM lineitem GROUP BY ROLLUP (returnflag)',
@@ -122,8 +150,12 @@ describe('planner: grouping sets split into partial and final', function () {
           ? `SELECT a.g, a.k, ${aggs}, count(b.v) AS bv, grouping(a.k, a.g) AS gk FROM a JOIN b ON a.k = b.k GROUP BY ${grouping}`
           : `SELECT a.g, a.k, ${aggs} FROM a GROUP BY ${grouping}`;
         const expected = sortedRows(await rowsOf(connection, translate(sql, options(1))));
-        const plan = join ? planDistributed(parseStatement(sql), { catalog: 'lake', schema: 's', joinDistribution: 'PARTITIONED', maxBroadcastBytes: 0 }, lake) : fragmentsOfStages(planStages(parseStatement(sql), options(1), new Set(['lake']))!);
+        const planner = { catalog: 'lake', schema: 's', joinDistribution: 'PARTITIONED' as const, maxBroadcastBytes: 0 };
+        const stages = join ? undefined : planStages(parseStatement(sql), options(1), new Set(['lake']))!;
+        // One table: by group ids in a HASH stage when its sets are all different, else the two stages.
+        const plan = join || stages!.setIds ? planDistributed(parseStatement(sql), planner, lake) : fragmentsOfStages(stages!);
         expect(plan, sql).to.not.equal(undefined);
+        if (!join) expect(plan!.fragments.some((f) => f.partitioning === 'HASH'), sql).to.equal(stages!.setIds === true);
         expect(sortedRows(await runPlan(connection, plan!, options(tasks))), `${sql} (${tasks} tasks)`).to.deep.equal(expected);
       }), { numRuns: 100, seed: 20261129 });
     } finally {

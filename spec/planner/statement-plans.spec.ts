@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { connectorsOf } from '../../lib/connectors/connectors.js';
 import { plannerMetadataOf } from '../../lib/cluster/planner-metadata.js';
 import { distributedPlanFor } from '../../lib/planner/statement-plans.js';
+import { distributedPlanOf, type PlanConnectors } from '../../lib/cluster/distributed-plan.js';
 import { session } from '../cluster/cluster-harness.js';
 import { generatedTiny } from '../support/generated-tiny.js';
 import type { PlannerMetadata } from '../../lib/planner/planner.types.js';
@@ -15,11 +16,13 @@ const Q3 = `SELECT l.orderkey, sum(l.extendedprice * (1 - l.discount)) AS revenu
 describe('statement plans: the distributed plan of a text in a session', function () {
   this.timeout(60_000);
   let metadata: PlannerMetadata;
+  let connectors: PlanConnectors;
 
   before(async () => {
     const { directory } = await generatedTiny();
     // Tables of at least 10,000 rows split (lineitem, orders); the others are read whole by one task.
-    metadata = plannerMetadataOf(connectorsOf([{ name: 'tpch', connector: 'tpch', directory }, { name: 'memory', connector: 'memory' }], { tpchMinRows: 10_000 }));
+    connectors = connectorsOf([{ name: 'tpch', connector: 'tpch', directory }, { name: 'memory', connector: 'memory' }], { tpchMinRows: 10_000 });
+    metadata = plannerMetadataOf(connectors);
   });
 
   it('plans a join over the tpch connector\'s layouts: the big tables over their splits, the small ones whole', () => {
@@ -56,5 +59,28 @@ describe('statement plans: the distributed plan of a text in a session', functio
     const plan = distributedPlanFor('SELECT count(*) FROM memory.default.a x, tiny.lineitem l WHERE k = l.orderkey', session({ catalog: 'tpch' }), metadata)!;
     expect(plan.choices).to.deep.equal({ order: [], joins: [], split: [false, true], held: ['memory'] });
     expect(plan.fragments.filter((f) => f.holder === 'memory').map((f) => [f.partitioning, f.output.kind])).to.deep.equal([['SINGLE', 'BROADCAST']]);
+  });
+
+  it('plans one table\'s grouping sets by group ids, the final in a HASH stage, when the sets are all different; else as before', () => {
+    const rollup = 'SELECT returnflag, linestatus, count(*) FROM tiny.lineitem GROUP BY ROLLUP (returnflag, linestatus)';
+    const plan = distributedPlanFor(rollup, session({ catalog: 'tpch' }), metadata)!;
+    expect(plan.fragments.map((f) => f.partitioning)).to.deep.equal(['SINGLE', 'HASH', 'SOURCE']);
+    expect(plan.fragments[2]!.output).to.deep.include({ kind: 'HASH' });
+    expect(distributedPlanFor(rollup, session({ catalog: 'tpch' }), metadata, plan.choices)!.fragments).to.deep.equal(plan.fragments);
+    // The coordinator's door asks the planner before the two stages; a worker given the choices derives the same.
+    const door = distributedPlanOf(rollup, session({ catalog: 'tpch' }), connectors)!;
+    expect(door.fragments).to.deep.equal(plan.fragments);
+    expect(distributedPlanOf(rollup, session({ catalog: 'tpch' }), connectors, door.choices)!.fragments).to.deep.equal(plan.fragments);
+    // A set written twice, an aggregate that does not split, a table that does not split: no plan here,
+    // and the door's two stages (root final) where they split.
+    for (const sql of [
+      'SELECT returnflag, count(*) FROM tiny.lineitem GROUP BY GROUPING SETS ((returnflag), (returnflag), ())',
+      'SELECT returnflag, array_agg(linestatus) FROM tiny.lineitem GROUP BY ROLLUP (returnflag)',
+      'SELECT k, count(*) FROM memory.default.a GROUP BY ROLLUP (k)',
+      'SELECT nationkey, count(*) FROM tiny.customer GROUP BY CUBE (nationkey)',
+    ]) expect(distributedPlanFor(sql, session({ catalog: 'tpch' }), metadata), sql).to.equal(undefined);
+    const twice = distributedPlanOf('SELECT returnflag, count(*) FROM tiny.lineitem GROUP BY GROUPING SETS ((returnflag), (returnflag), ())', session({ catalog: 'tpch' }), connectors)!;
+    expect(twice.fragments.map((f) => f.partitioning)).to.deep.equal(['SINGLE', 'SOURCE']);
+    expect(twice.fragments[0]!.sql).to.include('GROUPING SETS');
   });
 });
