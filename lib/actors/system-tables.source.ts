@@ -84,22 +84,6 @@ const httpUriOf = (statusUri: unknown): string => String(statusUri ?? '').replac
 /** Rows of system.runtime.completed_queries a statement gets: the newest (a worker keeps as many). */
 export const COMPLETED_QUERIES_LIMIT = 10_000;
 
-/**
- * The newest of `rows` whose JSON fits in `maxBytes` (newest first, as read): they travel to a worker in
- * its plan request, whose body the worker bounds (http-server.max-request-size), so a long history or long
- * query texts must shorten the table, not fail every statement that reads it.
- */
-export function rowsWithin<T>(rows: readonly T[], maxBytes: number): T[] {
-  let bytes = 0;
-  let count = 0;
-  for (const row of rows) {
-    bytes += Buffer.byteLength(JSON.stringify(row)) + 1;
-    if (bytes > maxBytes) break;
-    count++;
-  }
-  return count === rows.length ? [...rows] : rows.slice(0, count);
-}
-
 /** Who may see whose queries (the access control's view rule); absent: everyone sees every query. */
 export interface QueryVisibility {
   canViewQueryOwnedBy(viewer: string, owner: string): boolean;
@@ -128,10 +112,11 @@ export function createSystemTablesSource(coordinator: Coordinator, self: Coordin
     // blocking before the statement runs (the engine serves them from then on: never read at the scan).
     completedQueries: () => [],
     loadCompletedQueries: async (viewer) => {
-      const scan = await coordinator.history?.recentRows(COMPLETED_QUERIES_LIMIT, viewer === undefined || !visibility ? undefined : (owner) => visibility.canViewQueryOwnedBy(viewer, owner));
-      // Half the request body a worker takes: the rest of the plan request (statement, session, the other
-      // system rows) has the other half.
-      return rowsWithin(scan?.rows ?? [], Math.floor(coordinator.config.maxBodyBytes / 2));
+      // At most half the request body a worker takes (http-server.max-request-size), in which the rows
+      // travel: the rest of the plan request (statement, session, the other system rows) has the other half.
+      const visible = viewer === undefined || !visibility ? undefined : (owner: string) => visibility.canViewQueryOwnedBy(viewer, owner);
+      const scan = await coordinator.history?.recentRows(COMPLETED_QUERIES_LIMIT, visible, undefined, Math.floor(coordinator.config.maxBodyBytes / 2));
+      return scan?.rows ?? [];
     },
   };
 }

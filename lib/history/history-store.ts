@@ -235,12 +235,15 @@ async function eachLineBackward(path: string, budget: Budget, each: (line: Buffe
   }
 }
 
-/** The part of a line's bytes before `,"info":` as a row, searched within the line only. */
-function rowOfBytes(line: Buffer): HistoryRow | undefined {
+/**
+ * The part of a line's bytes before `,"info":` as a row, searched within the line only, and that part's
+ * bytes as JSON (the line's bytes up to the cut, and its closing brace: JSON.stringify of the row).
+ */
+function rowOfBytes(line: Buffer): { row: HistoryRow; bytes: number } | undefined {
   const cut = line.indexOf(INFO_KEY);
   if (cut < 0) return undefined;
   const row = parseLine<HistoryRow>(`${line.toString('utf8', 0, cut)}}`);
-  return row && typeof row.user === 'string' ? row : undefined;
+  return row && typeof row.user === 'string' ? { row, bytes: cut + 1 } : undefined;
 }
 
 export class QueryHistoryStore {
@@ -493,10 +496,11 @@ export class QueryHistoryStore {
   /**
    * The flat rows (no info) of the newest `limit` stored queries whose owner `visible` accepts (and that
    * `matches` takes: the web UI's search), newest first, reading at most query.history.max-scan-size
-   * bytes of files. Only the part of each line before its `info` is parsed.
+   * bytes of files, and as many as fit in `maxRowBytes` bytes of their JSON (the rows a worker's plan
+   * request carries). Only the part of each line before its `info` is parsed.
    */
-  recentRows(limit: number, visible: (owner: string) => boolean = () => true, matches: (row: HistoryRow) => boolean = () => true): Promise<HistoryScan<HistoryRow>> {
-    return this.scan(limit, visible, matches, (row) => row);
+  recentRows(limit: number, visible: (owner: string) => boolean = () => true, matches: (row: HistoryRow) => boolean = () => true, maxRowBytes = Infinity): Promise<HistoryScan<HistoryRow>> {
+    return this.scan(limit, visible, matches, (row) => row, maxRowBytes);
   }
 
   /** As recentRows, with each taken row's whole record (its info parsed only for the rows taken). */
@@ -504,33 +508,40 @@ export class QueryHistoryStore {
     return this.scan(limit, visible, matches, (_row, line) => recordOf(line()));
   }
 
-  private async scan<T>(limit: number, visible: (owner: string) => boolean, matches: (row: HistoryRow) => boolean, take: (row: HistoryRow, line: () => string) => T | undefined): Promise<HistoryScan<T>> {
+  private async scan<T>(limit: number, visible: (owner: string) => boolean, matches: (row: HistoryRow) => boolean, take: (row: HistoryRow, line: () => string) => T | undefined, maxRowBytes = Infinity): Promise<HistoryScan<T>> {
     await this.list(true);
     // The memory and the files as of one moment: a batch written meanwhile is read once, from memory.
     const held = this.heldLines();
     const files = this.sortedFiles().filter((f) => !held.names.has(f.name));
     const rows: T[] = [];
-    const accept = (row: HistoryRow | undefined, line: () => string) => {
-      if (!row || !visible(row.user) || !matches(row)) return;
-      const taken = take(row, line);
-      if (taken !== undefined) rows.push(taken);
+    let rowBytes = 0;
+    let full = false;
+    /** Takes a line's row if it is one to take; false once no more rows are wanted. */
+    const accept = (line: Buffer): boolean => {
+      const found = rowOfBytes(line);
+      if (found && visible(found.row.user) && matches(found.row)) {
+        // A row past the byte bound ends the read: the rows kept are the newest that fit.
+        if (rowBytes + found.bytes + 1 > maxRowBytes) full = true;
+        else {
+          const taken = take(found.row, () => line.toString('utf8'));
+          if (taken !== undefined) {
+            rows.push(taken);
+            rowBytes += found.bytes + 1;
+          }
+        }
+      }
+      return !full && rows.length < limit;
     };
     // Synchronously: a held buffer is reused once its batch is written.
     for (const batch of held.batches) {
-      heldLinesBackward(batch, (line) => {
-        accept(rowOfBytes(line), () => line.toString('utf8'));
-        return rows.length < limit;
-      });
-      if (rows.length >= limit) return { rows, complete: true };
+      heldLinesBackward(batch, accept);
+      if (full || rows.length >= limit) return { rows, complete: true };
     }
     const budget = { left: this.maxScanBytes };
-    for (let f = files.length - 1; f >= 0 && rows.length < limit; f--) {
-      const ended = await eachLineBackward(join(this.options.directory, files[f]!.name), budget, (line) => {
-        accept(rowOfBytes(line), () => line.toString('utf8'));
-        return rows.length < limit;
-      });
+    for (let f = files.length - 1; f >= 0 && !full && rows.length < limit; f--) {
+      const ended = await eachLineBackward(join(this.options.directory, files[f]!.name), budget, accept);
       if (ended === 'spent') return { rows, complete: false };
-      if (budget.left <= 0 && f > 0 && rows.length < limit) return { rows, complete: false };
+      if (budget.left <= 0 && f > 0 && !full && rows.length < limit) return { rows, complete: false };
     }
     return { rows, complete: true };
   }

@@ -87,6 +87,20 @@ describe('history: reading the stored history', function () {
     spy.restore();
   });
 
+  it('keeps the newest rows whose JSON fits in maxRowBytes (the rows a worker\'s plan request carries), in memory and in files', async () => {
+    const store = await filled(3);
+    for (const copy of copiesOf(view, 5, at + 5000, 30)) store.append(copy); // 5 held in memory, not yet written
+    const all = (await store.recentRows(100)).rows;
+    expect(all).to.have.length(35);
+    const sizes = all.map((row) => Buffer.byteLength(JSON.stringify(row)) + 1);
+    for (const keep of [0, 1, 5, 6, 17, 35]) {
+      const bound = sizes.slice(0, keep).reduce((a, b) => a + b, 0) + (keep < 35 ? sizes[keep]! - 1 : 0);
+      const { rows, complete } = await store.recentRows(100, undefined, undefined, bound);
+      expect(rows, `within ${bound} bytes`).to.deep.equal(all.slice(0, keep));
+      expect(complete).to.equal(true);
+    }
+  });
+
   it('stops a read at query.history.max-scan-size, answering what it found and saying it stopped', async () => {
     const probe = await filled(1, { writerId: 'probe', directory: join(dir, 'probe') });
     const fileBytes = fs.statSync(probe.filePaths()[0]!).size;
