@@ -147,6 +147,19 @@ function parseFileName(name: string): Pick<HistoryFile, 'firstCreated' | 'lastCr
   return { firstCreated, lastCreated, sequence };
 }
 
+/** Whether the directory entry `name` is the store's to look at: a history file or a temporary one. */
+const listed = (name: string): boolean => name.endsWith(TEMP_SUFFIX) || parseFileName(name) !== undefined;
+
+/**
+ * What a directory entry is, from its name and stat: a history file; 'stale', a temporary file an hour
+ * old (a dead writer's; a younger one is another coordinator's write in flight, left alone); or nothing of ours.
+ */
+function entryOf(name: string, found: { size: number; mtimeMs: number }, now: number): HistoryFile | 'stale' | undefined {
+  if (name.endsWith(TEMP_SUFFIX)) return now - found.mtimeMs > STALE_TEMP_MS ? 'stale' : undefined;
+  const parsed = parseFileName(name);
+  return parsed && { name, ...parsed, bytes: found.size };
+}
+
 /** A query id's creation second (`YYYYMMDD_HHMMSS_...`, UTC) in epoch milliseconds, if it is one. */
 export function queryIdSecond(queryId: string): number | undefined {
   if (queryId.length < 15 || queryId[8] !== '_') return undefined;
@@ -277,15 +290,12 @@ export class QueryHistoryStore {
     mkdirSync(options.directory, { recursive: true, mode: 0o700 });
     const now = options.now();
     for (const name of readdirSync(options.directory)) {
+      if (!listed(name)) continue;
       const path = join(options.directory, name);
       try {
-        const { size, mtimeMs } = statSync(path);
-        if (name.endsWith(TEMP_SUFFIX)) {
-          if (now - mtimeMs > STALE_TEMP_MS) unlinkSync(path);
-          continue;
-        }
-        const parsed = parseFileName(name);
-        if (parsed) this.files.set(name, { name, ...parsed, bytes: size });
+        const entry = entryOf(name, statSync(path), now);
+        if (entry === 'stale') unlinkSync(path);
+        else if (entry) this.files.set(name, entry);
       } catch {
         // removed meanwhile by another coordinator
       }
@@ -433,18 +443,12 @@ export class QueryHistoryStore {
     const present = new Set(names);
     for (const name of this.files.keys()) if (!present.has(name)) this.files.delete(name);
     for (const name of names) {
+      if (this.files.has(name) || !listed(name)) continue;
       const path = join(this.options.directory, name);
-      if (name.endsWith(TEMP_SUFFIX)) {
-        // Another coordinator's write in flight, or a dead one's leftover.
-        const temp = await stat(path).catch(() => undefined);
-        if (temp && now - temp.mtimeMs > STALE_TEMP_MS) await unlink(path).catch(() => undefined);
-        continue;
-      }
-      if (this.files.has(name)) continue;
-      const parsed = parseFileName(name);
-      if (!parsed) continue;
       const found = await stat(path).catch(() => undefined);
-      if (found) this.files.set(name, { name, ...parsed, bytes: found.size });
+      const entry = found && entryOf(name, found, now);
+      if (entry === 'stale') await unlink(path).catch(() => undefined);
+      else if (entry) this.files.set(name, entry);
     }
   }
 
