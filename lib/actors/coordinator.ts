@@ -80,6 +80,11 @@ export interface Coordinator {
   waitFor(tracked: TrackedQuery, predicate: (snapshot: QuerySnapshot) => boolean, timeoutMs: number): Promise<QueryView>;
   /** Worker nodes with their heartbeat stats (the node object of /v1/node) and health. */
   nodes(): NodeHealth[];
+  /**
+   * A number that changes whenever what nodes() says of health could have: a node announced, forgotten,
+   * expired, or judged failed or alive again. A worker list built from nodes() is current while it holds.
+   */
+  nodesVersion(): number;
   /** Start monitoring a worker node (announced by discovery); again for a known node refreshes it. */
   announceNode(nodeId: string, uri: string): void;
   /** The node left discovery: it is forgotten after the expiration grace. */
@@ -147,8 +152,24 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
 
   const queries = () => tracker.getSnapshot().context.queries;
   const nodeActors = new Map<string, NodeActorRef>();
+  let nodesVersion = 0;
   // One timer and one ping sender for every node actor (see heartbeat-scheduler.ts).
   const heartbeats = new HeartbeatScheduler({ ping: options.pingTransport ?? pingStatus, now, ...clockOption });
+  /** A node actor started, its failed verdict and its end counted in nodesVersion. */
+  const startNode = (nodeId: string, uri: string): NodeActorRef => {
+    const ref = createActor(nodeMachine, { ...actorOptions, input: { nodeId, uri, now, scheduler: heartbeats } }).start();
+    let failed = isNodeFailed(ref.getSnapshot());
+    ref.subscribe({
+      next: (snapshot) => {
+        const nowFailed = isNodeFailed(snapshot);
+        if (nowFailed !== failed || snapshot.status !== 'active') nodesVersion++;
+        failed = nowFailed;
+      },
+      complete: () => nodesVersion++,
+      error: () => nodesVersion++,
+    });
+    return ref;
+  };
   let finishedQueries = 0;
   let liveQueries = 0;
   const stopIdleCollector = startIdleCollector({
@@ -254,7 +275,9 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
       }
       return health;
     },
+    nodesVersion: () => nodesVersion,
     announceNode(nodeId, uri) {
+      nodesVersion++; // a re-announcement may change what discovery says of the node (its memory flag)
       const known = nodeActors.get(nodeId);
       // A worker restarted on another address is monitored afresh there (its old address is dead).
       if (known && known.getSnapshot().context.uri !== uri) {
@@ -264,9 +287,10 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
         known.send({ type: 'node.announced' });
         return;
       }
-      nodeActors.set(nodeId, createActor(nodeMachine, { ...actorOptions, input: { nodeId, uri, now, scheduler: heartbeats } }).start());
+      nodeActors.set(nodeId, startNode(nodeId, uri));
     },
     forgetNode(nodeId) {
+      nodesVersion++;
       nodeActors.get(nodeId)?.send({ type: 'node.gone' });
     },
     spooledSegmentsLost: (queryId, nodeId) => tracker.send({ type: 'query.segmentsLost', queryId, nodeId }),

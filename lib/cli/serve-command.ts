@@ -143,7 +143,7 @@ export async function runServe(args: string[]): Promise<number> {
   const history = historyStoreOf(config, Date.now, (message, err) => logger.warn({ event: 'query_history_error', message, error: String(err) }));
   const coordinator = createCoordinator({ engine, config, cluster: clusterSize, ...(resourceGroups ? { resourceGroups } : {}), ...(groupProvider ? { userGroups: (user: string) => groupProvider.groupsOf(user) } : {}), ...(history ? { history } : {}) });
   // Discovery's workers with the failure detector's verdict.
-  late.workers = clusterWorkers(() => coordinatorDiscovery(coordinator, nodeId()).list(), () => coordinator.nodes());
+  late.workers = clusterWorkers(() => coordinatorDiscovery(coordinator, nodeId()).list(), () => coordinator.nodes(), () => coordinator.nodesVersion());
 
   const privateDir = mkdtempSync(join(tmpdir(), 'vivace-coordinator-')); // 0700: the workers' config with the secret
   let localWorkers: LocalWorkers | undefined;

@@ -646,26 +646,26 @@ function remoteError(err: unknown, client: WorkerClient, step: string): VivaceEr
   return VivaceError.from(err);
 }
 
-/** How long a computed worker list is reused: the failure detector changes its verdicts every 500 ms at most. */
-const WORKER_LIST_TTL_MS = 100;
-
 /**
- * Workers as discovery lists them, with the failure detector's verdict. The list is reused for a moment
- * rather than rebuilt for every statement (the detector's view renders every node's stats).
+ * Workers as discovery lists them, with the failure detector's verdict. The list is rebuilt only when
+ * `version` (the coordinator's nodesVersion: an announcement, a node forgotten, a verdict changed) moved
+ * since, rather than for every statement. It was reused for 100 ms before (session 17): a statement sent
+ * just after /v1/node showed a restarted worker alive could still see it failed, and the memory catalog's
+ * statements failed NO_NODES_AVAILABLE, stages placed every task on the other worker.
  */
 export function clusterWorkers(
   discovered: () => readonly { nodeId: string; uri: string; memory: boolean; instance?: string }[],
   health: () => readonly { nodeId: string; failed: boolean }[],
-  now: () => number = Date.now,
+  version: () => number,
 ): () => WorkerNode[] {
   let cached: WorkerNode[] = [];
-  let at = -Infinity;
+  let at: number | undefined;
   return () => {
-    const t = now();
-    if (t - at < WORKER_LIST_TTL_MS && t >= at) return cached;
+    const v = version();
+    if (v === at) return cached;
     const failed = new Map(health().map((h) => [h.nodeId, h.failed]));
     cached = discovered().map((d) => ({ nodeId: d.nodeId, uri: d.uri, memory: d.memory, alive: failed.get(d.nodeId) === false, ...(d.instance === undefined ? {} : { instance: d.instance }) }));
-    at = t;
+    at = v;
     return cached;
   };
 }

@@ -5,6 +5,8 @@ import { expect } from 'chai';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimulatedClock } from 'xstate';
+import { createCoordinator } from '../../lib/actors/coordinator.js';
+import { FakeEngine } from '../support/fake-engine.js';
 import { ClusterSizeMonitor } from '../../lib/cluster/cluster-size-monitor.js';
 import { clusterWorkers, type RemoteEngineOptions } from '../../lib/cluster/remote-engine.js';
 import { PlanAbortController } from '../../lib/engine/plan-abort.js';
@@ -567,16 +569,50 @@ async function eventually(check: () => boolean): Promise<void> {
 }
 
 describe('clusterWorkers', () => {
-  it('joins discovery with the failure detector: alive only when monitored and not failed', () => {
-    let t = 0;
+  it('joins discovery with the failure detector: alive only when monitored and not failed, rebuilt when the version moves', () => {
+    let version = 0;
     const discovered = [{ nodeId: 'a', uri: 'http://a:1', memory: true }, { nodeId: 'b', uri: 'http://b:1', memory: false }, { nodeId: 'c', uri: 'http://c:1', memory: false }];
     let health = [{ nodeId: 'a', failed: false }, { nodeId: 'b', failed: true }];
-    const workers = clusterWorkers(() => discovered, () => health, () => t);
+    let healthReads = 0;
+    const workers = clusterWorkers(() => discovered, () => (healthReads++, health), () => version);
     expect(workers().map((w) => [w.nodeId, w.memory, w.alive])).to.deep.equal([['a', true, true], ['b', false, false], ['c', false, false]]);
+    expect(workers()).to.equal(workers()); // reused while nothing changed
+    expect(healthReads).to.equal(1);
     health = [{ nodeId: 'a', failed: true }];
-    t += 99;
-    expect(workers()[0]!.alive).to.equal(true); // the list is reused for 100 ms
-    t += 1;
+    version++;
     expect(workers()[0]!.alive).to.equal(false);
+  });
+
+  it('on a coordinator\'s detector (simulated clock): never disagrees with /v1/node, at every step of an outage and a recovery', async () => {
+    const clock = new SimulatedClock();
+    const down = new Set<string>();
+    const coordinator = createCoordinator({
+      engine: new FakeEngine({}), clock, now: () => Date.UTC(2024, 4, 1) + clock.now(),
+      pingTransport: (uri) => (down.has(uri) ? Promise.reject(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })) : Promise.resolve(200)),
+    });
+    try {
+      const uris = new Map([['a', 'http://10.0.0.1:8080'], ['b', 'http://10.0.0.2:8080']]);
+      for (const [id, uri] of uris) coordinator.announceNode(id, uri);
+      const workers = clusterWorkers(() => [...uris].map(([nodeId, uri]) => ({ nodeId, uri, memory: nodeId === 'a' })), () => coordinator.nodes(), () => coordinator.nodesVersion());
+      const seen = new Set<string>();
+      const step = async () => {
+        clock.increment(100);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const detector = coordinator.nodes().map((n) => `${n.nodeId}:${n.failed ? 'failed' : 'alive'}`).join(' ');
+        const listed = workers().map((w) => `${w.nodeId}:${w.alive ? 'alive' : 'failed'}`).join(' ');
+        expect(listed, `at ${clock.now()} ms`).to.equal(detector);
+        seen.add(detector);
+      };
+      for (let t = 0; t < 8_000; t += 100) await step();
+      down.add('http://10.0.0.1:8080/v1/status');
+      for (let t = 0; t < 8_000; t += 100) await step();
+      down.clear();
+      for (let t = 0; t < 60_000 && !workers().every((w) => w.alive); t += 100) await step();
+      // Every phase was seen: warming up, both alive, the memory holder failed, and back.
+      expect([...seen]).to.include.members(['a:failed b:failed', 'a:alive b:alive', 'a:failed b:alive']);
+      expect(workers().every((w) => w.alive)).to.equal(true);
+    } finally {
+      await coordinator.stop();
+    }
   });
 });
