@@ -10,6 +10,8 @@ import type { Coordinator } from '../actors/coordinator.js';
 import { renderBasicQueryInfo, renderQueryInfo } from '../protocol/query-info.js';
 import { QUERY_STATES, type QueryState } from '../protocol/states.js';
 import type { HistoryRow } from '../history/history-row.js';
+import { matchesFilters } from '../ui/browser/query-filter.js';
+import type { BasicQueryInfo } from '../ui/browser/types.js';
 import type { HistoryRecord } from '../history/history-store.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { AccessControl } from '../security/access-control.js';
@@ -34,15 +36,19 @@ function parameter(ctx: Context, name: string, max: number): string {
   return (Array.isArray(raw) ? raw[0] ?? '' : raw ?? '').slice(0, max);
 }
 
-const lower = (value: string | null) => (value ?? '').toLowerCase();
-
-/** The overview's filters (lib/ui/browser/query-filter.ts matchesFilters) over a stored row: the same fields, any case. */
+/**
+ * The overview's filters over a stored row: the overview's own matcher (lib/ui/browser/query-filter.ts, pure)
+ * over the row's fields as /v1/query names them, so a search past memory matches as the list in memory does.
+ */
 export function storedRowMatches(row: HistoryRow, filters: { state: string; user: string; search: string }): boolean {
-  if (filters.state === 'ACTIVE' || (filters.state !== '' && row.state !== filters.state)) return false;
-  const user = filters.user.trim().toLowerCase();
-  if (user !== '' && !lower(row.user).includes(user)) return false;
-  const search = filters.search.trim().toLowerCase();
-  return search === '' || [row.query, row.queryId, row.user, row.source, row.errorCode].some((field) => lower(field).includes(search));
+  const info: BasicQueryInfo = {
+    queryId: row.queryId,
+    state: row.state,
+    query: row.query,
+    session: { user: row.user, ...(row.source === null ? {} : { source: row.source }) },
+    ...(row.errorCode === null ? {} : { errorCode: { name: row.errorCode } }),
+  };
+  return matchesFilters(info, { ...filters, limit: 1 });
 }
 
 /** A stored query as /v1/query lists it (renderBasicQueryInfo's fields, from the info stored at its end). */
