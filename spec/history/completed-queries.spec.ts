@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import sinon from 'sinon';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +76,21 @@ describe('system.runtime.completed_queries', function () {
     // Through a view the tree does not name the table: another user's first read still finds the rows.
     expect((await as('admin').ok(`SELECT count(*) FROM memory.default.stored_view ${mine}`)).rows).to.deep.equal([[1]]);
     expect((await session.ok(`EXECUTE IMMEDIATE 'SELECT count(*) FROM system.runtime."Completed_Queries" ${mine.replaceAll("'", "''")}'`)).rows).to.deep.equal([[1]]);
+  });
+
+  it('reads the history files only for a statement whose tree names the table, not for its name in a literal, a comment or a column', async () => {
+    const reads = sinon.spy(server.coordinator.history!, 'recentRows');
+    try {
+      const session = as('carol');
+      for (const sql of [`SELECT 'system.runtime.completed_queries'`, 'SELECT 1 /* FROM system.runtime.completed_queries */', 'SELECT completed_queries FROM (VALUES 1) AS t(completed_queries)', `SELECT count(*) FROM system.runtime.queries WHERE query LIKE '%completed_queries%'`]) {
+        await session.ok(sql);
+        expect(reads.callCount, sql).to.equal(0);
+      }
+      await session.ok('SELECT count(*) FROM system.runtime.completed_queries');
+      expect(reads.callCount).to.equal(1);
+    } finally {
+      reads.restore();
+    }
   });
 
   it('keeps a worker\'s rows per user, read field by field', () => {
