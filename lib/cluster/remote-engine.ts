@@ -9,12 +9,13 @@ import { ERROR_CODES, type ErrorName } from '../protocol/error-codes.js';
 import type { Session } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from './cluster-auth.js';
+import { TaskKeepAlive, type KeptTask } from './task-keep-alive.js';
 import { routeOf } from './statement-route.js';
 import type { Connectors } from '../connectors/connectors.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { planStaged, stagedQuery, type StagedQuery, type StageHost } from './staged-query.js';
 import {
-  TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath,
+  TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath, taskStatusPath,
   type SystemSnapshot, type TaskPlanRequest, type TaskPlanResponse,
 } from './task-protocol.js';
 import { WorkerClient, WorkerResponse, WorkerTransportError } from './worker-client.js';
@@ -49,8 +50,11 @@ export interface RemoteEngineOptions {
   workTimeoutMs?: number;
   /** Deadline of execute and cancel calls. */
   controlTimeoutMs?: number;
-  /** How often in-flight work is checked against the failure detector. */
+  /** How often in-flight work is checked against the failure detector (and idle tasks kept alive). */
   watchIntervalMs?: number;
+  /** A live statement's task with no request for this long gets a status request (task-keep-alive.ts; default 30 s). */
+  taskKeepAliveMs?: number;
+  now?: () => number;
   /**
    * Waits until the cluster has its required workers (ClusterSizeMonitor.waitForMinimumWorkers: Trino's
    * query-manager.required-workers), rejecting with GENERIC_INSUFFICIENT_RESOURCES past its max wait. Every
@@ -105,6 +109,8 @@ export class RemoteEngine implements Engine {
   readonly settings: Required<Pick<RemoteEngineOptions, 'firstBatchBytes' | 'workTimeoutMs' | 'controlTimeoutMs'>>;
   /** Spooling protocol: the workers each query's handed-out segments are on (keyed as `clients`). */
   readonly segmentHolders = new SegmentHolders();
+  /** The live statements' tasks, asked for their status while their clients are slow to pull pages. */
+  readonly keptTasks: TaskKeepAlive;
   /** A dynamic cluster's shared catalogs, one set per catalog set (not a new Set for every statement). */
   private readonly sharedSets = new WeakMap<CatalogSync, ReadonlySet<string>>();
   /** Each client's key in `clients`: its worker process (segment holders are keyed alike). */
@@ -118,7 +124,15 @@ export class RemoteEngine implements Engine {
     };
     // A worker that stops answering without closing its sockets (frozen, partitioned) is found by the
     // failure detector within seconds; its tasks then fail instead of waiting for their deadline.
-    this.watch = setInterval(() => this.failWorkWithoutNode(), options.watchIntervalMs ?? DEFAULTS.watchIntervalMs);
+    this.keptTasks = new TaskKeepAlive({
+      status: async (client, taskId) => client.call('GET', taskStatusPath(taskId), undefined, { timeoutMs: this.settings.controlTimeoutMs, headers: await this.headers() }),
+      ...(options.taskKeepAliveMs === undefined ? {} : { idleMs: options.taskKeepAliveMs }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
+    this.watch = setInterval(() => {
+      this.failWorkWithoutNode();
+      void this.keptTasks.sweep();
+    }, options.watchIntervalMs ?? DEFAULTS.watchIntervalMs);
     this.watch.unref();
   }
 
@@ -419,6 +433,8 @@ class RemoteExecution implements Execution {
   private inline: WorkerResponse | undefined;
   private spooledQuery: string | undefined;
   private attempt = 0;
+  /** The task kept from looking abandoned while the client is slow to ask for pages. */
+  private kept: KeptTask | undefined;
 
   constructor(
     private readonly engine: RemoteEngine,
@@ -429,6 +445,8 @@ class RemoteExecution implements Execution {
   }
 
   private runOn(plan: RemotePlan): void {
+    this.kept?.release();
+    this.kept = this.engine.keptTasks.keep(plan.client, plan.taskId);
     this.spooledQuery = plan.spooledQuery;
     this.client = plan.client;
     this.taskId = plan.taskId;
@@ -443,12 +461,15 @@ class RemoteExecution implements Execution {
     const inline = this.inline;
     if (inline) {
       this.inline = undefined;
-      return this.readPage(inline);
+      const page = this.readPage(inline);
+      if (this.exhausted) this.kept?.release();
+      return page;
     }
     try {
       this.started ??= this.startExecution();
       await this.started;
       const response = await this.fetchPage(targetBytes);
+      this.kept?.touch();
       if (this.canceled) throw canceled();
       if (response.status === 204) {
         // The end carries the task's final figures: a streamed statement's scans are known only then.
@@ -461,8 +482,13 @@ class RemoteExecution implements Execution {
     } catch (err) {
       if (this.canceled) throw canceled();
       const again = this.token === 0 && lostWorker(err) ? await this.runElsewhere() : false;
-      if (!again) throw remoteError(err, this.client, 'results');
+      if (!again) {
+        this.kept?.release();
+        throw remoteError(err, this.client, 'results');
+      }
       return this.next(targetBytes);
+    } finally {
+      if (this.exhausted) this.kept?.release();
     }
   }
 
@@ -493,6 +519,7 @@ class RemoteExecution implements Execution {
   cancel(): void {
     if (this.canceled) return;
     this.canceled = true;
+    this.kept?.release();
     this.controller.abort();
     this.engine.deleteTask(this.client, this.taskId);
     if (this.spooledQuery !== undefined) this.engine.dropSpooledSegments(this.client, this.spooledQuery);

@@ -45,6 +45,8 @@ export const TASK_PATH = '/v1/task';
 
 export const taskPath = (taskId: string): string => `${TASK_PATH}/${encodeURIComponent(taskId)}`;
 export const taskExecutePath = (taskId: string): string => `${taskPath(taskId)}/execute`;
+/** GET: the task's info (TaskInfo); a request like any other, so the worker does not count the task abandoned (task-keep-alive.ts). */
+export const taskStatusPath = (taskId: string): string => `${taskPath(taskId)}/status`;
 export const taskResultsPath = (taskId: string, token: number, targetBytes: number): string =>
   `${taskPath(taskId)}/results/${token}?targetBytes=${targetBytes}`;
 

@@ -106,6 +106,15 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
     ctx.status = 204;
   });
 
+  // Trino's GET /v1/task/{taskId}/status: the coordinator asks while its client is slow to pull pages, so
+  // the sweep does not take the task for abandoned (lib/cluster/task-keep-alive.ts).
+  router.get(`${TASK_PATH}/:taskId/status`, async (ctx) => {
+    const task = taskOf(registry, ctx);
+    const info = await holding(task, registry, () => Promise.resolve(task.info()));
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify(info);
+  });
+
   router.get(`${TASK_PATH}/:taskId/results/:token`, async (ctx) => {
     const task = taskOf(registry, ctx);
     const token = tokenOf((ctx.params as Record<string, string>).token ?? '');

@@ -11,6 +11,7 @@ import { RemoteEngine, type RemoteEngineOptions, type WorkerNode } from '../../l
 import type { Session } from '../../lib/protocol/types.js';
 import { SystemSnapshots } from '../../lib/worker/system-snapshot.js';
 import { startWorkerServer, type RunningWorker } from '../../lib/worker/worker-server.js';
+import type { TaskRegistryOptions } from '../../lib/worker/task-registry.js';
 import { batchText } from '../../lib/engine/row-batch.js';
 import { connectorsOf, type Connectors } from '../../lib/connectors/connectors.js';
 import type { ConnectorOptions } from '../../lib/connectors/connector.types.js';
@@ -36,7 +37,7 @@ export function temporaryDirectory(prefix: string): { path: string; remove(): vo
 
 /** `tpchDirectory`: generated data shared between workers (generate it once, then start the others). */
 /** `stages`: the worker runs fragment tasks too (over its tpch cache), as serve's workers do. */
-export async function startTestWorker(nodeId: string, options: { memory?: boolean; sharedSecret?: string; tpchDirectory?: string; stages?: boolean } = {}): Promise<TestWorker> {
+export async function startTestWorker(nodeId: string, options: { memory?: boolean; sharedSecret?: string; tpchDirectory?: string; stages?: boolean; registry?: TaskRegistryOptions } = {}): Promise<TestWorker> {
   const dir = mkdtempSync(join(tmpdir(), 'vivace-cluster-spec-'));
   const snapshots = new SystemSnapshots();
   const system = new SystemTablesBinding();
@@ -54,6 +55,7 @@ export async function startTestWorker(nodeId: string, options: { memory?: boolea
     engine: counting, nodeId, environment: 'vivace', host: '127.0.0.1', port: 0, system: snapshots,
     maxBodyBytes: 4 << 20, maxQueryLength: 1_000_000, gracePeriodMs: 1_000,
     ...(options.sharedSecret === undefined ? {} : { sharedSecret: options.sharedSecret }),
+    ...(options.registry === undefined ? {} : { registry: options.registry }),
     ...(options.stages ? { stages: { engine, connectors: connectorsOf([{ name: 'tpch', connector: 'tpch', directory: options.tpchDirectory ?? join(dir, 'tpch') }]), directory: join(dir, 'stages') } } : {}),
   });
   return testWorkerOf({ nodeId, memory: options.memory === true, worker, engine, planned, dir });
