@@ -116,7 +116,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   const made: PlanChoices = planned.length > 0 ? { ...chosen, derived: planned.map((x) => x.choices) } : chosen;
   // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
   // A semi-join whose source is too big to broadcast, or under PARTITIONED, partitioned with its probe (semi-stages.ts).
-  const partitionable = partitionableSemis(a, metadata, session);
+  const partitionable = partitionableSemis(a, metadata);
   const partitionableOf = (x: SemiSource) => partitionable.find((p) => p.source === x);
   const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => {
     const p = partitionableOf(x);
