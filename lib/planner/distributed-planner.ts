@@ -34,6 +34,7 @@ import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts
 import { partialTopN } from './partial-top-n.js';
 import { markScalars, readsMarker, unmarkScalars } from './scalar-values.js';
 import { sourceValues } from './source-values.js';
+import { distinctAsGroups } from './distinct-groups.js';
 import { isHeldLayout, withHeldTables } from './held-relations.js';
 import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
 import { applyPartitionedSemis, partitionableSemis, partitionsSemi, twoStageSemi } from './semi-stages.js';
@@ -282,9 +283,10 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   };
   // Its stand-alone scalar subqueries as columns the final aggregation reads (scalar-values.ts).
   const { marked, markers } = markScalars(a.above, (x) => a.semis.readIn(x as Expression).length > 0);
-  // Grouping sets by group ids, so their final runs in a HASH stage too (grouping-sets.ts).
-  const planned0 = planStages(parseStatement(formatSql(marked)), {}, new Set([EXCHANGE_CATALOG]), { groupIds: true });
-  const stages = planned0 && !readsMarker(parseStatement(planned0.leafSql), markers) ? planned0 : undefined;
+  // Grouping sets by group ids, so their final runs in a HASH stage too (grouping-sets.ts); a DISTINCT as groups (distinct-groups.ts).
+  const stages = planStages(parseStatement(formatSql(distinctAsGroups(marked) ?? marked)), {}, new Set([EXCHANGE_CATALOG]), { groupIds: true });
+  // A marker the partial reads (an item of a DISTINCT, an aggregate's argument) is the subquery there, its row broadcast to the last fragment's tasks.
+  const leafMarkers = new Map(stages ? [...markers].filter(([name]) => readsMarker(parseStatement(stages.leafSql), new Map([[name, markers.get(name)!]]))) : []);
   const projected = stages ? undefined : sourceValues(a.above, marked, markers.size);
   /** The final's query over the partial rows, each marker its subquery again, which `d` (running it) reads. */
   const finalTree = (d: Draft) => {
@@ -299,7 +301,9 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   let rows: Draft | undefined;
   if (stages) {
     last.columns = stages.partialColumns;
-    last.sql = (x) => formatSql(replaceTable(parseStatement(stages.leafSql), JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
+    const leafTree = unmarkScalars(parseStatement(stages.leafSql), leafMarkers);
+    for (const m of leafMarkers.values()) readSemis(last, m);
+    last.sql = (x) => formatSql(replaceTable(leafTree, JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
     const keys = stages.partialColumns.filter((c) => c.startsWith(GROUP_KEY_PREFIX));
     const split = keys.length > 0 ? hashFinal(unmarkScalars(parseStatement(stages.rootSql), markers) as Query) : undefined;
     if (split) {

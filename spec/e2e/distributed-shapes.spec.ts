@@ -6,7 +6,7 @@
 // over a source with HAVING or an aggregate too, grouping sets over one table or a join and grouping() (grouping-sets.ts), correlated scalar subqueries in the select list and HAVING
 // (correlated-values.ts), a WINDOW clause (named-windows.ts), a flipped RIGHT join (outer-joins.ts), one
 // after an inner join, and stand-alone scalar subqueries in the select list and HAVING (scalar-values.ts; without
-// aggregation in the source stage, source-values.ts) give
+// aggregation in the source stage, source-values.ts; a DISTINCT or an aggregate's argument, distinct-groups.ts) give
 // the in-process DuckDB answer.
 import { expect } from 'chai';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -178,6 +178,14 @@ describe('e2e: more shapes distributed across two worker processes', function ()
     // No aggregation: the select list runs in the scan's SOURCE stage, the subquery's row broadcast to its tasks.
     await sameAsOneTask(`SELECT o.orderkey, o.totalprice / (SELECT max(o2.totalprice) FROM tpch.tiny.orders o2) AS r FROM tpch.tiny.orders o
       WHERE o.orderkey < 3000 ORDER BY r DESC`, 3);
+    // A DISTINCT (an aggregation: distinct-groups.ts) with the value among its items, and the value inside an
+    // aggregate's argument: read by the partial in the join's SOURCE tasks, the final in a HASH stage.
+    const distinct = `SELECT DISTINCT o.orderstatus, c.mktsegment, o.totalprice > (SELECT avg(o2.totalprice) FROM tpch.tiny.orders o2) AS above
+      FROM tpch.tiny.orders o JOIN tpch.tiny.customer c ON c.custkey = o.custkey`;
+    await sameAsOneTask(distinct, 4);
+    await sameAsOneTask(`SELECT o.orderstatus, sum(o.totalprice - (SELECT min(o2.totalprice) FROM tpch.tiny.orders o2)) AS s FROM tpch.tiny.orders o GROUP BY o.orderstatus`, 3);
+    const explained = String((await query(`EXPLAIN (TYPE DISTRIBUTED) ${distinct}`, 'join_distribution_type=AUTOMATIC')).rows[0]![0]);
+    expect(explained).to.match(/^Fragment \d+ \[HASH\]$/mu);
   });
 
   it('a RIGHT join as the LEFT join with sides swapped: the small side broadcast to the preserved side\'s leaf tasks', async () => {

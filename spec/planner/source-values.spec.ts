@@ -60,7 +60,6 @@ describe('planner: a scalar subquery in a select list that does not aggregate, e
     for (const sql of [
       'SELECT orderkey FROM orders ORDER BY totalprice / (SELECT max(totalprice) FROM orders) LIMIT 3',
       'SELECT orderkey, (SELECT max(totalprice) FROM orders) FROM orders ORDER BY custkey LIMIT 3',
-      'SELECT DISTINCT orderstatus, (SELECT max(totalprice) FROM orders) FROM orders',
     ]) {
       const plan = planDistributed(parseStatement(sql), session(), metadata);
       expect(plan?.fragments.some((f) => f.columns.includes('vivace_v0')) ?? false, sql).to.equal(false);
