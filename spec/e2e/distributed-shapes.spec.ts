@@ -186,6 +186,12 @@ describe('e2e: more shapes distributed across two worker processes', function ()
     await sameAsOneTask(`SELECT o.orderstatus, sum(o.totalprice - (SELECT min(o2.totalprice) FROM tpch.tiny.orders o2)) AS s FROM tpch.tiny.orders o GROUP BY o.orderstatus`, 3);
     const explained = String((await query(`EXPLAIN (TYPE DISTRIBUTED) ${distinct}`, 'join_distribution_type=AUTOMATIC')).rows[0]![0]);
     expect(explained).to.match(/^Fragment \d+ \[HASH\]$/mu);
+    // OFFSET: the select list in the join's tasks, each keeping its first m + n rows; the root orders, offsets and limits.
+    const offset = `SELECT o.orderkey, c.name, o.totalprice - (SELECT avg(o2.totalprice) FROM tpch.tiny.orders o2) AS d FROM tpch.tiny.orders o
+      JOIN tpch.tiny.customer c ON c.custkey = o.custkey ORDER BY d DESC, 1 OFFSET 20 LIMIT 15`;
+    const staged = await query(offset, 'join_distribution_type=AUTOMATIC');
+    expectSameRows(staged.rows, (await runOn(local!, offset, session({ catalog: 'tpch', schema: 'tiny' }))).rows, 'OFFSET, in order');
+    expect(flatten(staged.final.stats.rootStage as StageNode).length, 'stages').to.be.at.least(3);
   });
 
   it('a RIGHT join as the LEFT join with sides swapped: the small side broadcast to the preserved side\'s leaf tasks', async () => {
