@@ -24,7 +24,7 @@ export const isHeldLayout = (layout: TableLayout): boolean => heldLayouts.has(la
 const keyOf = (t: ScannedTable) => `${t.catalog}\u0000${t.schema}\u0000${t.table}`;
 
 /** Whether identifier `n`, a child of `parent`, names something other than a column (an alias, a window, a type's field, a lambda's argument, a dereference's parts). */
-function namesNoColumn(n: Identifier, parent: Node | undefined): boolean {
+export function namesNoColumn(n: Identifier, parent: Node | undefined): boolean {
   switch (parent?.type) {
     case 'SingleColumn': return parent.alias === n;
     case 'AliasedRelation': return parent.alias === n || (parent.columnNames?.includes(n) ?? false);
