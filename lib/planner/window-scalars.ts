@@ -21,8 +21,10 @@ import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 export interface WindowScalars {
   /** The query's select list with a marker in each taken subquery's place. */
   spec: QuerySpecification;
-  /** Each marker's value in the bucket's SQL, its first fragment at `firstId + 2k`. */
-  value(marker: string, firstId: number): Expression;
+  /** The marker of a node this read put in a subquery's place, or undefined (a column of that name stays one). */
+  markerOf(n: Expression): number | undefined;
+  /** Marker k's value in the bucket's SQL, its final at `firstId + 2k`. */
+  value(k: number, firstId: number): Expression;
   /** The buckets' sources: each subquery's final. */
   sources(firstId: number): FragmentSource[];
   /** Each subquery's final (SINGLE, BROADCAST) and leaf (SOURCE), in that order. */
@@ -65,6 +67,7 @@ function scalarStages(query: Query, session: PlannerSession, metadata: PlannerMe
  */
 export function windowScalars(spec: QuerySpecification, session: PlannerSession, metadata: PlannerMetadata, given: PlanChoices | undefined): WindowScalars {
   const taken: StagePlan[] = [];
+  const markers = new WeakMap<Expression, number>();
   const selectItems: SelectItem[] = spec.select.selectItems.map((item) => {
     if (item.type !== 'SingleColumn') return item;
     const expression = mapTree(item.expression, (n) => {
@@ -72,14 +75,17 @@ export function windowScalars(spec: QuerySpecification, session: PlannerSession,
       const stages = scalarStages(n.query, session, metadata, given);
       if (!stages) return undefined;
       taken.push(stages);
-      return { type: 'Identifier', value: `${SCALAR_PREFIX}${taken.length - 1}`, quoted: false, location: n.location };
+      const marker: Expression = { type: 'Identifier', value: `${SCALAR_PREFIX}${taken.length - 1}`, quoted: false, location: n.location };
+      markers.set(marker, taken.length - 1);
+      return marker;
     });
     return { ...item, expression };
   });
   const finalId = (k: number, firstId: number) => firstId + 2 * k;
   return {
     spec: taken.length === 0 ? spec : { ...spec, select: { ...spec.select, selectItems } },
-    value: (marker, firstId) => parseExpression(`(SELECT * FROM ${tableText(exchangeTableOf(finalId(Number(marker.slice(SCALAR_PREFIX.length)), firstId)))})`),
+    markerOf: (n) => markers.get(n),
+    value: (k, firstId) => parseExpression(`(SELECT * FROM ${tableText(exchangeTableOf(finalId(k, firstId)))})`),
     sources: (firstId) => taken.map((_, k) => ({ fragmentId: finalId(k, firstId), table: exchangeTableOf(finalId(k, firstId)) })),
     fragments: (firstId) => taken.flatMap((stages, k) => {
       const id = finalId(k, firstId);
@@ -99,5 +105,8 @@ export function windowScalars(spec: QuerySpecification, session: PlannerSession,
 
 /** `e` with each marker the bucket's read of its subquery's row. */
 export function withScalarValues(e: Expression, scalars: WindowScalars, firstId: number): Expression {
-  return mapTree(e, (n) => (n.type === 'Identifier' && n.value.startsWith(SCALAR_PREFIX) && /^vivace_u\d+$/u.test(n.value) ? scalars.value(n.value, firstId) : undefined));
+  return mapTree(e, (n) => {
+    const k = n.type === 'Identifier' ? scalars.markerOf(n) : undefined;
+    return k === undefined ? undefined : scalars.value(k, firstId);
+  });
 }

@@ -112,6 +112,11 @@ describe('window stages: windows partitioned across buckets', function () {
       'SELECT custkey, count(*), rank() OVER (PARTITION BY custkey ORDER BY count(*)), (SELECT max(totalprice) FROM orders) FROM orders GROUP BY custkey',
       'SELECT orderkey, rank() OVER (PARTITION BY custkey ORDER BY totalprice), (SELECT max(totalprice) FROM orders GROUP BY custkey) FROM orders',
     ]) expect(planWindowed(parseStatement(other), session, metadata), other).to.equal(undefined);
+    // A table's own column named like a marker stays that column.
+    const named: PlannerMetadata = { table: (t) => (t.table === 'm' ? { columns: [{ name: 'k', type: 'integer' }, { name: 'vivace_u0', type: 'integer' }], splits: true, rows: 10 } : undefined) };
+    const own = planWindowed(parseStatement('SELECT vivace_u0, rank() OVER (PARTITION BY k ORDER BY vivace_u0) FROM m'), session, named)!;
+    expect(own.fragments.map((f) => f.id)).to.deep.equal([0, 1, 2]);
+    expect(own.fragments[1]!.sql).to.include('vivace_u0 AS vivace_o0');
   });
 
   it('leaves to one task: no PARTITION BY, windows with no key in common, a named window, a partition key no group key, grouping sets, a global aggregation, a table that does not split', () => {
