@@ -35,3 +35,19 @@ export function partialTopN(above: Query): string {
   }
   return `${keys.length > 0 ? ` ORDER BY ${keys.join(', ')}` : ''} LIMIT ${count}`;
 }
+
+/**
+ * `query` without its OFFSET m, its LIMIT n as m + n (Trino's PushLimitThroughOffset), for a plan whose
+ * stages keep the first m + n rows; `query` itself without OFFSET. The root puts them back (withOffset).
+ */
+export function withoutOffset(query: Query): Query {
+  if (!query.offset) return query;
+  const count = partialCount(query);
+  const at = query.offset.location;
+  return { ...query, offset: undefined, limit: count === undefined ? undefined : { type: 'Limit', location: at, rowCount: { type: 'LongLiteral', value: String(count), text: String(count), location: at } } };
+}
+
+/** `root` (the root's query) with `written`'s OFFSET and LIMIT, when `written` has an OFFSET. */
+export function withOffset(root: Query, written: Query): Query {
+  return written.offset ? { ...root, offset: written.offset, limit: written.limit } : root;
+}

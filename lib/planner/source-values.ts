@@ -10,7 +10,7 @@
 import { formatSql, parseExpression, type Expression, type Query, type SortItem, type Table } from '../sql/index.js';
 import { fold } from '../sql/names.js';
 import { callsAggregate } from './plan-trees.js';
-import { partialCount } from './partial-top-n.js';
+import { partialCount, withoutOffset } from './partial-top-n.js';
 
 /** The column of the i-th select item in the last fragment's rows. */
 export const valueName = (i: number): string => `vivace_v${i}`;
@@ -55,7 +55,7 @@ export function sourceValues(above: Query, marked: Query, markers: number): Sour
     ...above,
     orderBy: count !== undefined && sortItems.length > 0 ? { ...above.orderBy!, sortItems } : undefined,
     offset: undefined,
-    limit: count !== undefined ? { type: 'Limit', location: above.limit!.location, rowCount: { type: 'LongLiteral', value: String(count), text: String(count), location: above.limit!.location } } : undefined,
+    limit: count !== undefined ? withoutOffset(above).limit ?? above.limit : undefined,
     body: { ...spec, select: { ...spec.select, selectItems: items.map((item, i) => ({ ...item, alias: { type: 'Identifier', value: valueName(i), quoted: false, location: item.location } })) } },
   };
   const root = (table: Table): Query => ({

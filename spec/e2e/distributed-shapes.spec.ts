@@ -192,6 +192,9 @@ describe('e2e: more shapes distributed across two worker processes', function ()
     const staged = await query(offset, 'join_distribution_type=AUTOMATIC');
     expectSameRows(staged.rows, (await runOn(local!, offset, session({ catalog: 'tpch', schema: 'tiny' }))).rows, 'OFFSET, in order');
     expect(flatten(staged.final.stats.rootStage as StageNode).length, 'stages').to.be.at.least(3);
+    // Grouped under OFFSET: each HASH bucket keeps m + n groups, the root offsets.
+    await sameAsOneTask(`SELECT c.nationkey, count(*) AS n, sum(o.totalprice) AS t FROM tpch.tiny.orders o JOIN tpch.tiny.customer c ON c.custkey = o.custkey
+      GROUP BY c.nationkey ORDER BY 1 OFFSET 5 LIMIT 7`, 4);
   });
 
   it('a RIGHT join as the LEFT join with sides swapped: the small side broadcast to the preserved side\'s leaf tasks', async () => {
