@@ -9,7 +9,6 @@ import { fold, partsOf } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import type { PlannerMetadata, PlannerSession, TableLayout } from './planner.types.js';
-import { isHeldLayout } from './held-relations.js';
 
 /** A table of the query's FROM, by its position there. */
 export interface PlanRelation {
@@ -112,11 +111,7 @@ export class ColumnScope {
         return n;
       }
       if (n.type === 'Identifier') {
-        // Beside a held table (held-relations.ts) an unqualified name might be one of its unknown columns.
-        if (this.relations.some((r) => isHeldLayout(r.layout))) {
-          failed = true;
-          return n;
-        }
+        // Beside a held table its layout has the unqualified names no splitting table has (held-relations.ts).
         const column = fold(n.value);
         const owners = this.relations.filter((r) => this.columnIndex[r.index]!.has(column));
         const resolved = owners.length === 1 ? found(owners[0]!.index, column, n) : undefined;

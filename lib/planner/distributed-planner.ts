@@ -31,9 +31,10 @@ import { EXCHANGE_CATALOG, MAX_SUB_PLAN_DEPTH, type DistributedPlan, type Output
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { analyse, JOINED, relationOfSymbol } from './query-analysis.js';
 import { derivedTable, render, tableNodeOf, type Draft } from './fragment-drafts.js';
-import { partialTopN } from './partial-top-n.js';
+import { partialTopN, withOffset, withoutOffset } from './partial-top-n.js';
 import { markScalars, readsMarker, unmarkScalars } from './scalar-values.js';
 import { sourceValues } from './source-values.js';
+import { distinctAsGroups } from './distinct-groups.js';
 import { isHeldLayout, withHeldTables } from './held-relations.js';
 import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
 import { applyPartitionedSemis, partitionableSemis, partitionsSemi, twoStageSemi } from './semi-stages.js';
@@ -116,7 +117,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   const made: PlanChoices = planned.length > 0 ? { ...chosen, derived: planned.map((x) => x.choices) } : chosen;
   // Each semi-join's subquery in two stages when it can be (the coordinator's word, on a worker).
   // A semi-join whose source is too big to broadcast, or under PARTITIONED, partitioned with its probe (semi-stages.ts).
-  const partitionable = partitionableSemis(a, metadata, session);
+  const partitionable = partitionableSemis(a, metadata);
   const partitionableOf = (x: SemiSource) => partitionable.find((p) => p.source === x);
   const semiSplit = given ? (given.semis ?? []) : a.semis.sources.map((x) => {
     const p = partitionableOf(x);
@@ -282,14 +283,16 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   };
   // Its stand-alone scalar subqueries as columns the final aggregation reads (scalar-values.ts).
   const { marked, markers } = markScalars(a.above, (x) => a.semis.readIn(x as Expression).length > 0);
-  // Grouping sets by group ids, so their final runs in a HASH stage too (grouping-sets.ts).
-  const planned0 = planStages(parseStatement(formatSql(marked)), {}, new Set([EXCHANGE_CATALOG]), { groupIds: true });
-  const stages = planned0 && !readsMarker(parseStatement(planned0.leafSql), markers) ? planned0 : undefined;
+  // Grouping sets by group ids, so their final runs in a HASH stage too (grouping-sets.ts); a DISTINCT as groups (distinct-groups.ts).
+  // OFFSET m: the stages keep m + n rows, the root offsets (partial-top-n.ts withoutOffset, withOffset).
+  const stages = planStages(parseStatement(formatSql(withoutOffset(distinctAsGroups(marked) ?? marked))), {}, new Set([EXCHANGE_CATALOG]), { groupIds: true });
+  // A marker the partial reads (an item of a DISTINCT, an aggregate's argument) is the subquery there, its row broadcast to the last fragment's tasks.
+  const leafMarkers = new Map(stages ? [...markers].filter(([name]) => readsMarker(parseStatement(stages.leafSql), new Map([[name, markers.get(name)!]]))) : []);
   const projected = stages ? undefined : sourceValues(a.above, marked, markers.size);
   /** The final's query over the partial rows, each marker its subquery again, which `d` (running it) reads. */
   const finalTree = (d: Draft) => {
     for (const m of markers.values()) readSemis(d, m);
-    return unmarkScalars(parseStatement(stages!.rootSql), markers);
+    return withOffset(unmarkScalars(parseStatement(stages!.rootSql), markers) as Query, a.above);
   };
   const joinSql = (x: (d: Draft) => string, columns: readonly string[]) =>
     `SELECT ${columns.length > 0 ? columns.join(', ') : '1 AS vivace_one'} FROM ${last.from(x)}${last.where.length > 0 ? ` WHERE ${last.where.join(' AND ')}` : ''}`;
@@ -299,7 +302,9 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   let rows: Draft | undefined;
   if (stages) {
     last.columns = stages.partialColumns;
-    last.sql = (x) => formatSql(replaceTable(parseStatement(stages.leafSql), JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
+    const leafTree = unmarkScalars(parseStatement(stages.leafSql), leafMarkers);
+    for (const m of leafMarkers.values()) readSemis(last, m);
+    last.sql = (x) => formatSql(replaceTable(leafTree, JOINED, () => derivedTable(joinSql(x, joinedColumns), JOINED.table)));
     const keys = stages.partialColumns.filter((c) => c.startsWith(GROUP_KEY_PREFIX));
     const split = keys.length > 0 ? hashFinal(unmarkScalars(parseStatement(stages.rootSql), markers) as Query) : undefined;
     if (split) {
@@ -309,8 +314,8 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
         partitioning: 'HASH', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: split.columns,
         sql: (x) => formatSql(replaceTable(split.bucketQuery, PARTIALS_TABLE, (at) => tableNodeOf(x(last), at))),
       };
-      root = { partitioning: 'SINGLE', sources: [final], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(split.rootQuery(tableNodeOf(x(final), a.query))) };
-      if (!a.query.orderBy && !a.query.limit) rows = final;
+      root = { partitioning: 'SINGLE', sources: [final], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: (x) => formatSql(withOffset(split.rootQuery(tableNodeOf(x(final), a.query)), a.above)) };
+      if (!a.query.orderBy && !a.query.limit && !a.query.offset) rows = final;
       finalTree(final);
     } else {
       root = { partitioning: 'SINGLE', sources: [last], output: { kind: 'SINGLE' }, from: () => '', where: [], columns: [], sql: () => '' };

@@ -25,7 +25,11 @@ export type FragmentPartitioning = 'SOURCE' | 'HASH' | 'SINGLE';
  * whole by every consumer task. HASH: one file per consumer bucket per producing task, rows placed by the
  * hash of `keys` (output column names), bucket b read only by the consumer's task b.
  */
-export type OutputPartitioning = { kind: 'SINGLE' } | { kind: 'BROADCAST' } | { kind: 'HASH'; keys: readonly string[] };
+/**
+ * How a fragment's output reaches its consumer. HASH's replicateNullsAndAny: a row whose key is NULL, and
+ * one row of each task, go to every bucket (a partitioned semi-join's source: replicated-semis.ts).
+ */
+export type OutputPartitioning = { kind: 'SINGLE' } | { kind: 'BROADCAST' } | { kind: 'HASH'; keys: readonly string[]; replicateNullsAndAny?: true };
 
 /** An input of a fragment: another fragment's output, read through its exchange table. */
 export interface FragmentSource {

@@ -68,7 +68,8 @@ export interface Analysis {
 export function analyse(written: Statement, session: PlannerSession, metadata: PlannerMetadata, sub = false, subPlanned?: (query: Query) => boolean, fromMetadata = metadata): Analysis | undefined {
   // WITH queries read as if written inline at each reference (derived-tables.ts).
   const statement = written.type === 'Query' ? inlineWith(written) : undefined;
-  if (!statement || statement.offset) return undefined;
+  // OFFSET m: the root's, after the tasks' partial TopN of m + n rows (partial-top-n.ts); not in a sub-plan.
+  if (!statement || (statement.offset && (sub || statement.offset.rowCount.type !== 'LongLiteral'))) return undefined;
   if (statement.limit && statement.limit.type !== 'Limit') return undefined;
   if (statement.body.type !== 'QuerySpecification') return undefined;
   const spec = statement.body;

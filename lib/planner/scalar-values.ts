@@ -3,11 +3,11 @@
 // a WHERE's are (semi-joins.ts), read where the expression around it is evaluated. Trino plans it as a cross
 // join with the subquery's one row (TransformUncorrelatedSubqueryToJoin, EnforceSingleRow), replicated to
 // the tasks of whatever node reads it: above an aggregation, the FINAL aggregation's. So the query above
-// the joins splits into its partial and final aggregation as if each such subquery were a column the final
-// reads (a marker, vivace_u{k}, which the partial may not read), and the marker is the subquery again in the
-// fragment that runs the final (a HASH stage on the group keys, or the root), which reads its source.
-// A subquery inside an aggregate's argument (read per row below the aggregation) leaves the aggregation
-// whole in the root, reading the source there, as before.
+// the joins splits into its partial and final aggregation as if each such subquery were a column (a marker,
+// vivace_u{k}), and the marker is the subquery again in the fragment that reads it, which reads its source:
+// the one running the final (a HASH stage on the group keys, or the root), or, for a subquery inside an
+// aggregate's argument or among a DISTINCT's items (distinct-groups.ts), read per row below the
+// aggregation, the last fragment running the partial (the scan's or the last join's tasks).
 import { mapTree, walk, type Expression, type Identifier, type Node } from '../sql/index.js';
 
 /** The prefix of a scalar subquery's marker column (aggregate-stages.ts reads it as no table column). */

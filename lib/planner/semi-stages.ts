@@ -16,7 +16,7 @@
 // sees only its own share of the source (no NULL key of another bucket) answers as one task does. Trino's
 // partitioned semi-join also replicates the source's NULL keys and one row to every bucket (AddExchanges
 // visitSemiJoin: a PartitionFunctionBinding with replicateNullsAndAny) for NOT IN and for an IN whose
-// value is read as more than a filter; here those stay broadcast. A row value, or types that compare equal
+// value is read as more than a filter; so does this one's (replicated-semis.ts). A row value, or types that compare equal
 // but hash apart (correlated-subqueries.ts hashAlike), stay broadcast too, as Trino replicates a ROW, ARRAY
 // or MAP. The choice travels to the workers as PlanChoices.semis 'PARTITIONED', which each checks fits.
 import { formatSql, parseStatement, type Expression, type Query } from '../sql/index.js';
@@ -32,7 +32,7 @@ import { estimatedBytes } from './join-order.js';
 import type { OutputPartitioning } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
 import { relationOfSymbol, type Analysis } from './query-analysis.js';
-import { replicatedSemi, ROWS, VALUES, type SemiFlags } from './replicated-semis.js';
+import { replicatedSemi } from './replicated-semis.js';
 
 /** The final's split into buckets, when the source's final runs in a HASH stage; undefined for a SINGLE one. */
 export function semiHashFinal(query: Query, stages: StagePlan): { keys: string[]; split: HashFinal } | undefined {
@@ -63,22 +63,6 @@ export function twoStageSemi(query: Query, stages: StagePlan, output: OutputPart
   };
 }
 
-/**
- * The flags of a source with HAVING or an aggregate (replicated-semis.ts SemiFlags.counted): its two stages
- * again, each bucket of its final counting the rows it keeps and those whose `column` is not NULL, the counts
- * summed in one task whose row is broadcast.
- */
-function countedFlags(query: Query, stages: StagePlan, column: string): Draft {
-  const final = twoStageSemi(query, stages, { kind: 'SINGLE' });
-  const rows = final.sql!;
-  final.sql = (x) => `SELECT count(*) AS ${ROWS}, count(${column}) AS ${VALUES} FROM (${rows(x)}) AS vivace_kept`;
-  final.columns = [ROWS, VALUES];
-  return {
-    partitioning: 'SINGLE', sources: [final], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [ROWS, VALUES],
-    sql: (x) => `SELECT CAST(sum(${ROWS}) AS bigint) AS ${ROWS}, CAST(sum(${VALUES}) AS bigint) AS ${VALUES} FROM ${x(final)}`,
-  };
-}
-
 /** A WHERE conjunct `symbol IN (source)` that may run partitioned, with its source's column and size. */
 export interface PartitionableSemi {
   source: SemiSource;
@@ -91,23 +75,23 @@ export interface PartitionableSemi {
   column: string;
   /** The source table's bytes for its IN column (an upper bound on the source's rows), when known. */
   bytes?: number;
-  /** The source's emptiness and NULL broadcast to every bucket, for a predicate other than `symbol IN (source)` (replicated-semis.ts). */
-  flags?: SemiFlags;
+  /** A predicate other than `symbol IN (source)`: the source's NULLs and a row go to every bucket (replicated-semis.ts). */
+  replicated?: true;
 }
 
 /**
  * The conjunct `c` (resolved as `r`) as a partitionable semi-join, or undefined. `read`: the sources it
  * reads (SemiJoins.readIn); `typeOf`: a probe symbol's type.
  */
-export function partitionableSemi(c: Expression, r: ResolvedExpression, read: readonly SemiSource[], typeOf: (symbol: string) => string | undefined, metadata: PlannerMetadata, session: PlannerSession): PartitionableSemi | undefined {
+export function partitionableSemi(c: Expression, r: ResolvedExpression, read: readonly SemiSource[], typeOf: (symbol: string) => string | undefined, metadata: PlannerMetadata): PartitionableSemi | undefined {
   const e = r.expression;
   if (r.symbols.size !== 1 || read.length !== 1) return undefined;
   const symbol = [...r.symbols][0]!;
   const source = read[0]!;
   if (!source.stages || source.sub) return undefined;
-  // `symbol IN (source)` itself, or any other reading of it with the source's flags (replicated-semis.ts).
+  // `symbol IN (source)` itself, or any other reading of it with the source's NULLs and a row replicated (replicated-semis.ts).
   const plain = e.type === 'InPredicate' && !e.negated && e.value.type === 'Identifier' && e.valueList.type === 'SubqueryExpression';
-  const replicated = plain ? undefined : replicatedSemi(e, symbol, source, session);
+  const replicated = !plain && replicatedSemi(e, symbol, source);
   if (!plain && !replicated) return undefined;
   const hashed = semiHashFinal(source.query, source.stages);
   const spec = source.query.body;
@@ -121,7 +105,7 @@ export function partitionableSemi(c: Expression, r: ResolvedExpression, read: re
   const probeType = typeOf(symbol);
   if (!layout || !column || probeType === undefined || !hashAlike(probeType, column.type)) return undefined;
   const bytes = estimatedBytes(layout, new Set([column.name]));
-  return { source, written: c, expression: replicated?.expression ?? e, symbol, column: hashed.split.columns[0]!, ...(bytes !== undefined ? { bytes } : {}), ...(replicated ? { flags: replicated.flags } : {}) };
+  return { source, written: c, expression: e, symbol, column: hashed.split.columns[0]!, ...(bytes !== undefined ? { bytes } : {}), ...(replicated ? { replicated: true } : {}) };
 }
 
 /** Aggregates whose value is one of their argument's, of its type. */
@@ -138,17 +122,17 @@ function columnName(e: Expression): string | undefined {
 }
 
 /** The query's WHERE conjuncts that may run as partitioned semi-joins (none beside an outer join). */
-export function partitionableSemis(a: Analysis, metadata: PlannerMetadata, session: PlannerSession): PartitionableSemi[] {
+export function partitionableSemis(a: Analysis, metadata: PlannerMetadata): PartitionableSemi[] {
   if (a.outer.length > 0 || a.semis.sources.length === 0) return [];
   const typeOf = (symbol: string) => a.relations[relationOfSymbol(symbol)]?.layout.columns[Number(symbol.slice(symbol.lastIndexOf('_') + 1))]?.type;
   const found: PartitionableSemi[] = [];
   for (const c of a.pushed.flat()) {
     const r = a.scope.resolve(c, a.semis.isPlaceholder);
-    const p = r && partitionableSemi(c, r, a.semis.readIn(c), typeOf, metadata, session);
+    const p = r && partitionableSemi(c, r, a.semis.readIn(c), typeOf, metadata);
     if (p) found.push(p);
   }
   for (const r of a.residuals) {
-    const p = partitionableSemi(r.expression, r, a.semis.readIn(r.expression), typeOf, metadata, session);
+    const p = partitionableSemi(r.expression, r, a.semis.readIn(r.expression), typeOf, metadata);
     if (p) found.push(p);
   }
   return found;
@@ -176,14 +160,9 @@ export function applyPartitionedSemis(probe: Draft, semis: readonly Partitionabl
       current = { partitioning: 'HASH', sources: [below], output: { kind: 'SINGLE' }, from: (x) => x(below), where: [], columns: [] };
       symbol = p.symbol;
     }
-    const final = twoStageSemi(p.source.query, p.source.stages!, { kind: 'HASH', keys: [p.column] });
+    const final = twoStageSemi(p.source.query, p.source.stages!, { kind: 'HASH', keys: [p.column], ...(p.replicated ? { replicateNullsAndAny: true as const } : {}) });
     current.sources.push(final);
     (current.semis ??= []).push({ source: p.source, draft: final });
-    if (p.flags) {
-      const flags = p.flags.counted ? countedFlags(p.source.query, p.flags.stages, p.column) : twoStageSemi(p.flags.source.query, p.flags.stages);
-      current.sources.push(flags);
-      current.semis.push({ source: p.flags.source, draft: flags });
-    }
     current.where.push(`(${formatSql(p.expression)})`);
   }
   return current;

@@ -10,7 +10,8 @@
 // table's does (aggregate-stages.ts; partialGroups), else they hand on the rows and the bucket groups them;
 // either way the bucket finishes its groups before its windows. What does not fit (a window without
 // PARTITION BY, windows with no key in common, or none among the group keys, named windows, a global
-// aggregation, grouping sets, DISTINCT, a `*` over no one table, subqueries, several tables) is undefined here.
+// aggregation, grouping sets, DISTINCT, a `*` over no one table, subqueries other than window-scalars.ts's
+// stand-alone ones in an ungrouped select list, several tables) is undefined here.
 import {
   formatSql, mapTree, parseStatement, walk,
   type Expression, type Identifier, type Node, type Query, type QuerySpecification, type Relation, type SelectItem, type SortItem, type Statement, type Table,
@@ -24,6 +25,7 @@ import { GROUP_KEY_PREFIX, PARTIALS_TABLE, planStages } from './aggregate-stages
 import type { ScannedTable } from '../connectors/connector.types.js';
 import { exchangeTableOf, type DistributedPlan, type PlanChoices, type PlanFragment } from './fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from './planner.types.js';
+import { windowScalars, withScalarValues } from './window-scalars.js';
 
 /** Nodes that make a query more than one table's scan, filter and windows. */
 const REFUSED: ReadonlySet<string> = new Set([
@@ -114,8 +116,11 @@ export function planWindowed(statement: Statement, session: PlannerSession, meta
   if (statement.type !== 'Query' || statement.with || statement.offset || (statement.limit && statement.limit.type !== 'Limit')) return undefined;
   if (given && !oneSplit(given)) return undefined;
   if (statement.body.type !== 'QuerySpecification') return undefined;
-  const spec = expandedStar(statement.body, session, metadata);
-  if (!spec) return undefined;
+  const expanded = expandedStar(statement.body, session, metadata);
+  if (!expanded) return undefined;
+  // Stand-alone scalar subqueries in the select list, each in stages of its own, its row broadcast to the buckets (window-scalars.ts).
+  const scalars = expanded.groupBy ? undefined : windowScalars(expanded, session, metadata, given);
+  const spec = scalars?.spec ?? expanded;
   const query: Query = { ...statement, body: spec };
   if (spec.select.distinct || spec.windows.length > 0) return undefined;
   const grouping = spec.groupBy?.groupingElements ?? [];
@@ -191,7 +196,7 @@ export function planWindowed(statement: Statement, session: PlannerSession, meta
 
   // The bucket: the select list over the scanned rows, each output named vivace_o{i}, each sort key that
   // is no output computed as vivace_s{j}; the root reads those names.
-  const outputs = items.map((item, i) => `${formatSql(rewrite(item.expression))} AS ${outputName(i)}`);
+  const outputs = items.map((item, i) => `${formatSql(scalars ? withScalarValues(item.expression, scalars, 3) : rewrite(item.expression))} AS ${outputName(i)}`);
   const names = items.map(itemName);
   const extra: string[] = [];
   const rootSort: string[] = [];
@@ -238,10 +243,10 @@ export function planWindowed(statement: Statement, session: PlannerSession, meta
     sources: [], output: { kind: 'HASH', keys: grouped?.hashKeys ?? hashKeys }, sql: grouped?.leafSql ?? scanSql, columns: grouped?.leafColumns ?? [...columns, ...computed.map((_, i) => keyName(i))],
   };
   const bucket: PlanFragment = {
-    id: 1, partitioning: 'HASH', sources: [{ fragmentId: 2, table: scanExchange }], output: { kind: 'SINGLE' }, sql: bucketSql, columns: bucketColumns,
+    id: 1, partitioning: 'HASH', sources: [{ fragmentId: 2, table: scanExchange }, ...(scalars?.sources(3) ?? [])], output: { kind: 'SINGLE' }, sql: bucketSql, columns: bucketColumns,
   };
   const root: PlanFragment = { id: 0, partitioning: 'SINGLE', sources: [{ fragmentId: 1, table: exchangeTableOf(1) }], output: { kind: 'SINGLE' }, sql: rootSql, columns: [] };
-  return { fragments: [root, bucket, scan], choices: ONE_SPLIT_CHOICES, tables: [relation.table] };
+  return { fragments: [root, bucket, scan, ...(scalars?.fragments(3) ?? [])], choices: ONE_SPLIT_CHOICES, tables: [relation.table, ...(scalars?.tables ?? [])] };
 }
 
 /** The columns of the groups the final aggregation gives a bucket: the group keys, then the aggregates. */

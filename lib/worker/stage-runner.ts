@@ -19,6 +19,7 @@ import type { Connectors } from '../connectors/connectors.js';
 import type { Split } from '../connectors/connector.types.js';
 import type { ParquetFooter } from '../connectors/hive/hive-splits.js';
 import { stageTrace } from '../cluster/stage-trace.js';
+import { BUCKET_COLUMN, bucketedRowsSql } from './bucket-rows.js';
 
 /** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
 export interface StageEngine extends Engine {
@@ -182,7 +183,6 @@ export const bucketFile = (directory: string, bucket: number): string => join(di
  */
 const NUMERIC: ReadonlySet<string> = new Set(['bigint', 'integer', 'smallint', 'tinyint', 'double', 'real', 'decimal']);
 /** The column of a HASH output's bucket while DuckDB partitions by it (not in the files). */
-const BUCKET_COLUMN = 'vivace_bucket';
 
 /**
  * Checks a fragment task against the fragment the worker derived: its splits (SOURCE only), one input per
@@ -268,8 +268,8 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
     return NUMERIC.has(column.type.base) ? `CAST(${name} AS DOUBLE)` : column.type.base === 'date' || column.type.base === 'timestamp' ? `CAST(${name} AS TIMESTAMP)` : name;
   });
   // One pass: every row gets its bucket, and DuckDB writes a directory per bucket (vivace_bucket=b/).
-  const bucket = `CAST(hash(${hashed.length > 0 ? hashed.join(', ') : '0'}) % ${output.buckets} AS BIGINT)`;
-  const copy = `COPY (SELECT *, ${bucket} AS ${BUCKET_COLUMN} FROM (${inner})) TO ${quoteString(target.directory)} ${copyOptions(target, `, PARTITION_BY (${BUCKET_COLUMN})`)}`;
+  const replicated = fragment.output.kind === 'HASH' && fragment.output.replicateNullsAndAny ? keys.map((key) => quoteIdentifier(shapeColumns[fragment.columns.indexOf(key)]!.name)) : undefined;
+  const copy = `COPY (${bucketedRowsSql(inner, hashed, output.buckets, replicated)}) TO ${quoteString(target.directory)} ${copyOptions(target, `, PARTITION_BY (${BUCKET_COLUMN})`)}`;
   const own = await engine.planOwnSql(copy, session, abort);
   const finish = () => placeBuckets(engine, session, inner, target, output.buckets);
   const written = () => sizeOf(Array.from({ length: output.buckets }, (_, b) => bucketFile(target.directory, b)));

@@ -115,6 +115,19 @@ describe('e2e: a memory table joined with tpch splits, the memory side gathered 
     await staged(lake, `SELECT p.label, count(*) AS lines, sum(l.quantity) AS qty FROM tpch.tiny.lineitem l JOIN (${PRIO}) AS p ON l.linenumber = p.n WHERE month(l.shipdate) < 7 GROUP BY p.label ORDER BY 1`);
   });
 
+  it('does the same when the statement names the memory table\'s columns unqualified, and a name both tables have fails as ambiguous', async () => {
+    const unqualified = JOIN.replace(/\b[pl]\.(?=[a-z])/gu, '');
+    expect(unqualified).to.not.match(/\b[pl]\./u);
+    await staged(unqualified, JOIN.replace('memory.default.prio p', `(${PRIO}) AS p`));
+    // The memory table's column quantity is lineitem's too: Trino's analyzer calls it ambiguous, as the root does on the memory worker.
+    const created = await runStatement(cluster.url, 'CREATE TABLE memory.default.clash AS SELECT n, n AS quantity FROM (VALUES 1, 2) AS t(n)', ALICE);
+    expect(created.final.stats.state, JSON.stringify(created.final.error)).to.equal('FINISHED');
+    const ambiguous = await runStatement(cluster.url, 'SELECT n, sum(quantity) FROM memory.default.clash c JOIN tpch.tiny.lineitem l ON linenumber = n GROUP BY n', ALICE);
+    expect(ambiguous.final.stats.state).to.equal('FAILED');
+    expect(ambiguous.final.error).to.deep.include({ errorName: 'AMBIGUOUS_NAME', message: "line 1:15: Column 'quantity' is ambiguous" });
+    expect(ambiguous.rows).to.deep.equal([]);
+  });
+
   it('keeps INSERT ... SELECT over the join on one task, and refuses the memory table to a user the rules deny it, one task for a masked reader', async () => {
     const inserted = await runStatement(cluster.url, 'INSERT INTO memory.default.prio SELECT n + 4, label FROM memory.default.prio p JOIN tpch.tiny.region r ON r.regionkey = p.n', ALICE);
     expect(inserted.final.stats.state, JSON.stringify(inserted.final.error)).to.equal('FINISHED');

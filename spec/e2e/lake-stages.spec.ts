@@ -4,7 +4,7 @@
 // and the answer is the one the same data gives from tpch as one task.
 import { expect } from 'chai';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startClusterProcess, until, type ClusterProcess } from '../../bench/cluster-process.js';
@@ -104,6 +104,31 @@ describe('e2e: a lake scan in two stages on two workers', function () {
     const lake = await query(sql('small.s.flat'));
     expect(lake.final.stats.rootStage.subStages[0]).to.include({ nodes: 2, totalSplits: expected.length, completedSplits: expected.length });
     expectSameRows(lake.rows, (await query(sql('tpch.tiny.lineitem'))).rows, 'byte-range splits vs tpch');
+  });
+
+  it('reads a file rewritten in place with other columns as it is now, in stages on both workers (its missing column NULL)', async () => {
+    await query('CREATE SCHEMA IF NOT EXISTS small.s');
+    await query('CREATE TABLE small.s.rewritten (a bigint, b varchar)');
+    const file = join(dir, 'small', 's', 'rewritten', 'by-hand.parquet');
+    const elsewhere = join(dir, 'rewritten.parquet');
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    try {
+      await connection.run(`COPY (SELECT i AS a, 'b' || i AS b FROM range(0, 60000) t(i)) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
+      const sql = 'SELECT count(*), count(b), sum(a) FROM small.s.rewritten';
+      const before = await query(sql);
+      expect(before.final.stats.rootStage.subStages[0]).to.include({ nodes: 2 });
+      expect(before.rows).to.deep.equal([[60000, 60000, 1799970000]]);
+      // Another tool rewrites the file under its name (the directory unchanged): b is gone, c is new.
+      await connection.run(`COPY (SELECT i + 1 AS a, i AS c FROM range(0, 50000) t(i)) TO '${elsewhere}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
+      writeFileSync(file, readFileSync(elsewhere));
+      const after = await query(sql);
+      expect(after.final.stats.rootStage.subStages[0]).to.include({ nodes: 2 });
+      expect(after.rows).to.deep.equal([[50000, 0, 1250025000]]);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
   });
 
   it('the 22 TPC-H queries over lake copies of tiny\'s tables: in stages across both workers, with tpch\'s answers', async () => {

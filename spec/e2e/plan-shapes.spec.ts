@@ -54,6 +54,9 @@ describe('e2e: more plan shapes in stages across two worker processes', function
     // Grouped: the groups of a partition key that is a group key are aggregated in its bucket, then ranked.
     await expectStaged(`SELECT returnflag, linestatus, shipmode, count(*) AS n, rank() OVER (PARTITION BY shipmode ORDER BY count(*) DESC, returnflag, linestatus) AS r
       FROM lineitem GROUP BY returnflag, linestatus, shipmode ORDER BY shipmode, r`, 3, true);
+    // A stand-alone scalar subquery in the select list: its own two stages over orders, its row broadcast to the buckets (window-scalars.ts).
+    await expectStaged(`SELECT orderkey, rank() OVER (PARTITION BY custkey ORDER BY totalprice, orderkey) AS r, totalprice / (SELECT max(o2.totalprice) FROM orders o2) AS share
+      FROM orders WHERE custkey < 300 ORDER BY share DESC, orderkey LIMIT 20`, 5, true);
   });
 
   it('UNION ALL, UNION, INTERSECT and EXCEPT: each branch in its own fragments side by side, the root unions, sorts and limits', async () => {

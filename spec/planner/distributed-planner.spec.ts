@@ -123,8 +123,14 @@ describe('distributed planner: join queries cut into fragments', function () {
     };
     expect(last(TOPN)).to.match(/ ORDER BY .* DESC, vivace_r\d+_0, vivace_r\d+_3 LIMIT 7$/);
     expect(last('SELECT o.orderkey FROM orders o, lineitem l WHERE o.orderkey = l.orderkey LIMIT 5')).to.match(/ LIMIT 5$/);
+    // OFFSET 2 LIMIT 3 over groups: each HASH bucket keeps its first 5 groups, the root offsets and limits.
+    const offset = planDistributed(parseStatement('SELECT o.custkey, count(*) FROM orders o, lineitem l WHERE o.orderkey = l.orderkey GROUP BY 1 ORDER BY 1 OFFSET 2 LIMIT 3'), session(), metadata)!;
+    expect(offset.fragments.filter((f) => f.partitioning === 'HASH').map((f) => f.sql)).to.satisfy((sqls: string[]) => sqls.length === 1 && / LIMIT 5$/u.test(sqls[0]!));
+    expect(offset.fragments[0]!.sql).to.match(/ OFFSET 2 ROWS LIMIT 3$/u);
+    // A DISTINCT is an aggregation (distinct-groups.ts): its partial in the join's tasks, each HASH bucket its first 5 groups.
+    const distinct = planDistributed(parseStatement('SELECT DISTINCT o.orderkey FROM orders o, lineitem l WHERE o.orderkey = l.orderkey LIMIT 5'), session(), metadata)!;
+    expect(distinct.fragments.filter((f) => f.partitioning === 'HASH').map((f) => f.sql)).to.satisfy((sqls: string[]) => sqls.length === 1 && / LIMIT 5$/u.test(sqls[0]!));
     for (const sql of [
-      'SELECT DISTINCT o.orderkey FROM orders o, lineitem l WHERE o.orderkey = l.orderkey LIMIT 5',
       'SELECT o.orderkey FROM orders o, lineitem l WHERE o.orderkey = l.orderkey ORDER BY 1',
       'SELECT o.orderkey, row_number() OVER (ORDER BY l.linenumber) FROM orders o, lineitem l WHERE o.orderkey = l.orderkey LIMIT 5',
     ]) {

@@ -15,6 +15,7 @@ import { generatedTiny } from '../support/generated-tiny.js';
 import { parseStatement } from '../../lib/sql/index.js';
 import { translateStatement } from '../../lib/sql/duckdb-translation.js';
 import { quoteIdentifier } from '../../lib/sql/sql-formatter.js';
+import { bucketedRowsSql } from '../../lib/worker/bucket-rows.js';
 import type { DistributedPlan, PlanFragment } from '../../lib/planner/fragment.types.js';
 
 /** DuckDB's numeric types (the worker hashes Presto's numeric types as DOUBLE). */
@@ -80,8 +81,9 @@ export async function runPlan(connection: DuckDBConnection, plan: DistributedPla
         const buckets = taskCount(consumer);
         // Numeric keys hashed as DOUBLE, as the worker hashes them (stage-runner.ts): 1 = 1.0 lands alike.
         const types = new Map((await rowsOf(connection, `DESCRIBE SELECT * FROM (${sql})`)).map((r) => [String(r[0]), String(r[1])]));
-        const keys = f.output.keys.map((k) => (NUMERIC.test(types.get(k) ?? '') ? `CAST(${quoteIdentifier(k)} AS DOUBLE)` : quoteIdentifier(k))).join(', ');
-        await connection.run(`CREATE TEMP TABLE ${output} AS SELECT *, hash(${keys}) % ${buckets} AS vivace_bucket FROM (${sql})`);
+        const keys = f.output.keys.map((k) => (NUMERIC.test(types.get(k) ?? '') ? `CAST(${quoteIdentifier(k)} AS DOUBLE)` : quoteIdentifier(k)));
+        // The worker's placement (bucket-rows.ts), a key's NULLs and a row replicated where the output says so.
+        await connection.run(`CREATE TEMP TABLE ${output} AS ${bucketedRowsSql(sql, keys, buckets, f.output.replicateNullsAndAny ? f.output.keys.map(quoteIdentifier) : undefined)}`);
       } else {
         await connection.run(`CREATE TEMP TABLE ${output} AS ${sql}`);
       }

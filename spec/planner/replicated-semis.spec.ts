@@ -1,8 +1,9 @@
 // Partitioned NOT IN, NOT EXISTS and an IN read as more than a filter (lib/planner/replicated-semis.ts): the
-// probe's rows and the source's distinct values meet in a HASH fragment on the IN's column, with the
-// source's flags (its rows and its non-NULL values, a global aggregation over its splits) broadcast to
-// every bucket. Generated predicates over small random tables with NULLs on either side, an empty source
-// and an all-NULL source give the one-task answer (fragment-runner.ts: slices, buckets, broadcasts), and a
+// probe's rows and the source's final rows meet in a HASH fragment on the IN's column, the source's rows
+// whose column is NULL and one row of each of its tasks copied to every bucket (Trino's replicateNullsAndAny;
+// the worker's bucket-rows.ts), so the conjunct runs as written and the source is read once. Generated
+// predicates over small random tables with NULLs on either side, an empty source and an all-NULL source
+// give the one-task answer (fragment-runner.ts: slices, buckets, broadcasts, the same placement), and a
 // worker given the coordinator's choices derives the same fragments.
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -35,7 +36,7 @@ const PREDICATES = {
   notInOr: (x: string, s: string) => `(${x} NOT IN (${s}) OR ${x} = 3)`,
   inDistinctFromTrue: (x: string, s: string) => `(${x} IN (${s})) IS DISTINCT FROM TRUE`,
   // Sources whose table's rows do not tell their rows: HAVING (it may keep none), an aggregate as the column
-  // (max over a group of NULL keys is NULL). Their flags count their own final rows.
+  // (max over a group of NULL keys is NULL). Their final's rows are what is replicated.
   notInHaving: (x: string, s: string) => `${x} NOT IN (${s} GROUP BY c.k HAVING count(*) > 1)`,
   notInMax: (x: string, s: string) => `${x} NOT IN (${s.replace('SELECT c.k', 'SELECT max(c.k)')} GROUP BY c.g)`,
   inMinIsNull: (x: string, s: string) => `(${x} IN (${s.replace('SELECT c.k', 'SELECT min(c.k)')} GROUP BY c.v % 3 HAVING count(*) < 4)) IS NULL`,
@@ -48,11 +49,15 @@ const sqlOf = (q: { predicate: keyof typeof PREDICATES; source: keyof typeof SOU
   return q.shape === 'count' ? `SELECT count(*), count(a.k), sum(a.v) FROM ${from} ${where}` : `SELECT a.k, a.g, a.v FROM ${from} ${where}`;
 };
 
-/** The HASH fragment evaluating the semi-join, with its inputs: the probe, the source's values and the source's flags. */
+/** The HASH fragment evaluating the semi-join, with its inputs: the probe and the source's final, its NULLs and a row replicated. */
 function semiStage(plan: DistributedPlan) {
   const byId = new Map(plan.fragments.map((f) => [f.id, f]));
-  return plan.fragments.filter((f) => f.partitioning === 'HASH' && f.sources.length === 3).map((f) => ({ stage: f, inputs: f.sources.map((s) => byId.get(s.fragmentId)!) }));
+  const inputsOf = (f: DistributedPlan['fragments'][number]) => f.sources.map((s) => byId.get(s.fragmentId)!);
+  return plan.fragments.filter((f) => f.partitioning === 'HASH' && inputsOf(f).some((i) => i.output.kind === 'HASH' && i.output.replicateNullsAndAny)).map((f) => ({ stage: f, inputs: inputsOf(f) }));
 }
+
+/** The SOURCE fragments scanning `table`: each reads it once. */
+const scansOf = (plan: DistributedPlan, table: string) => plan.fragments.filter((f) => f.scan?.table.table === table);
 
 describe('planner: partitioned NOT IN with the source\'s NULL and emptiness replicated', function () {
   this.timeout(120_000);
@@ -76,27 +81,29 @@ describe('planner: partitioned NOT IN with the source\'s NULL and emptiness repl
     expect(await oneTask('SELECT count(*) FROM a WHERE a.k NOT IN (SELECT c.k FROM c WHERE c.v > 100)')).to.deep.equal([['40']]);
   });
 
-  it('plans NOT IN in a HASH stage on the column: the probe and the source hashed, the flags broadcast', () => {
+  it('plans NOT IN in a HASH stage on the column: the probe and the source hashed, the source\'s NULLs and a row replicated, c read once', () => {
     const sql = 'SELECT a.k, a.v FROM a WHERE a.k NOT IN (SELECT c.k FROM c WHERE c.v > 4)';
     const plan = planDistributed(parseStatement(sql), session(), metadata)!;
     expect(plan.choices.semis).to.deep.equal(['PARTITIONED']);
     const [found, ...more] = semiStage(plan);
     expect(more).to.deep.equal([]);
-    const [probe, values, flags] = found!.inputs;
+    expect(found!.inputs).to.have.length(2);
+    const [probe, values] = found!.inputs;
     expect(probe!.output).to.deep.equal({ kind: 'HASH', keys: ['vivace_r0_0'] });
-    expect(values!.output).to.deep.equal({ kind: 'HASH', keys: ['vivace_o0'] });
+    expect(values!.output).to.deep.equal({ kind: 'HASH', keys: ['vivace_o0'], replicateNullsAndAny: true });
     expect(values).to.include({ partitioning: 'HASH' });
-    // The flags: a global count in two stages over c's splits, its one row broadcast.
-    expect(flags).to.include({ partitioning: 'SINGLE' });
-    expect(flags!.output).to.deep.equal({ kind: 'BROADCAST' });
-    expect(plan.fragments.find((f) => f.id === flags!.sources[0]!.fragmentId)).to.include({ partitioning: 'SOURCE' });
-    expect(found!.stage.sql).to.include('CASE WHEN');
+    expect(scansOf(plan, 'c')).to.have.length(1);
+    // The conjunct as written over the bucket's share.
+    expect(found!.stage.sql).to.include('NOT IN').and.not.include('CASE WHEN');
+    // A plain IN needs no replication.
+    const plain = planDistributed(parseStatement('SELECT a.k FROM a WHERE a.k IN (SELECT c.k FROM c)'), session(), metadata)!;
+    expect(plain.fragments.some((f) => f.output.kind === 'HASH' && f.output.replicateNullsAndAny)).to.equal(false);
     // AUTOMATIC partitions it over the broadcast limit, broadcasts it under.
     expect(planDistributed(parseStatement(sql), session('AUTOMATIC', 100), metadata)!.choices.semis).to.deep.equal(['PARTITIONED']);
     expect(planDistributed(parseStatement(sql), session('AUTOMATIC'), metadata)!.choices.semis).to.deep.equal([true]);
   });
 
-  it('partitions a NOT IN whose source has HAVING or an aggregate: its flags count its final\'s rows, its two stages run again', () => {
+  it('partitions a NOT IN whose source has HAVING or an aggregate, its two stages run once: its final\'s NULLs and a row replicated', () => {
     for (const sql of [
       'SELECT a.k FROM a WHERE a.k NOT IN (SELECT c.k FROM c GROUP BY c.k HAVING count(*) > 1)',
       'SELECT a.k FROM a WHERE a.k NOT IN (SELECT max(c.k) FROM c GROUP BY c.g)',
@@ -104,13 +111,11 @@ describe('planner: partitioned NOT IN with the source\'s NULL and emptiness repl
       const plan = planDistributed(parseStatement(sql), session(), metadata)!;
       expect(plan.choices.semis, sql).to.deep.equal(['PARTITIONED']);
       const [found] = semiStage(plan);
-      const flags = found!.inputs[2]!;
-      expect(flags.output, sql).to.deep.equal({ kind: 'BROADCAST' });
-      // One task sums what each bucket of the source's final (a HASH stage over its leaf's partial rows) counted.
-      const counted = plan.fragments.find((f) => f.id === flags.sources[0]!.fragmentId)!;
-      expect(counted.partitioning, sql).to.equal('HASH');
-      expect(counted.sql, sql).to.include('count(vivace_o0) AS vivace_values');
-      expect(plan.fragments.find((f) => f.id === counted.sources[0]!.fragmentId)!.partitioning, sql).to.equal('SOURCE');
+      const final = found!.inputs[1]!;
+      expect(final, sql).to.include({ partitioning: 'HASH' });
+      expect(final.output, sql).to.deep.equal({ kind: 'HASH', keys: ['vivace_o0'], replicateNullsAndAny: true });
+      expect(plan.fragments.find((f) => f.id === final.sources[0]!.fragmentId)!.partitioning, sql).to.equal('SOURCE');
+      expect(scansOf(plan, 'c'), sql).to.have.length(1);
       expect(planDistributed(parseStatement(sql), session(), metadata, plan.choices)!.fragments, sql).to.deep.equal(plan.fragments);
     }
   });
@@ -141,6 +146,7 @@ describe('planner: partitioned NOT IN with the source\'s NULL and emptiness repl
       expect(plan, sql).to.not.equal(undefined);
       expect(plan!.choices.semis, sql).to.deep.equal(['PARTITIONED']);
       expect(semiStage(plan!), sql).to.have.length(1);
+      expect(scansOf(plan!, 'c'), sql).to.have.length(1);
       expect(planDistributed(parseStatement(sql), session(), metadata, plan!.choices)!.fragments, sql).to.deep.equal(plan!.fragments);
       expect(sortedRows(await runPlan(connection, plan!, options(q.tasks))), `${sql} (${q.tasks} tasks)`).to.deep.equal(await oneTask(sql));
     }), { numRuns: 150, seed: 20261129 });

@@ -29,8 +29,10 @@ const SHAPES: Record<string, [string, 'HASH' | 'SINGLE' | 'SOURCE']> = {
     FROM lineitem l WHERE l.quantity > 49`, 'SINGLE'],
   // Rows, no aggregation: the scan's SOURCE fragment projects (source-values.ts), the root gathers.
   rows: [`SELECT c.custkey, c.acctbal - (SELECT avg(c2.acctbal) FROM customer c2) AS d FROM customer c WHERE c.acctbal > 9900`, 'SOURCE'],
-  // Inside an aggregate's argument: read per row, so the aggregation runs whole where the value is.
-  inside: [`SELECT o.orderstatus, sum(o.totalprice - (SELECT min(o2.totalprice) FROM orders o2)) AS s FROM orders o GROUP BY o.orderstatus`, 'SINGLE'],
+  // Inside an aggregate's argument: read per row by the partial in the scan's tasks, as Trino's cross join below the aggregation.
+  inside: [`SELECT o.orderstatus, sum(o.totalprice - (SELECT min(o2.totalprice) FROM orders o2)) AS s FROM orders o GROUP BY o.orderstatus`, 'SOURCE'],
+  // An item of a DISTINCT: the DISTINCT an aggregation (distinct-groups.ts), its partial in the scan's tasks reading the value, its final in a HASH stage.
+  distinct: [`SELECT DISTINCT o.orderstatus, o.orderpriority, (SELECT max(o2.totalprice) FROM orders o2) > 500000 AS big FROM orders o WHERE o.custkey < 1000`, 'SOURCE'],
   // IN as a value (NULL where the value is NULL), and an EXISTS as a value (never NULL) beside it.
   inValue: [`SELECT c.custkey, c.nationkey IN (SELECT n.nationkey FROM nation n WHERE n.regionkey = 1) AS i,
     CASE WHEN c.custkey % 7 = 0 THEN NULL ELSE c.nationkey END IN (SELECT n.nationkey FROM nation n WHERE n.regionkey = 2) AS j FROM customer c WHERE c.custkey < 200`, 'SINGLE'],

@@ -6,8 +6,8 @@
 // answer; a source with ORDER BY ... LIMIT keeps its SINGLE final. EXPLAIN prints it (shapes-explain.spec.ts).
 // Partitioned semi-joins (Trino's DetermineSemiJoinDistributionType): under PARTITIONED, or over the broadcast
 // limit, a WHERE conjunct `column IN (source)` meets the source's rows in a HASH fragment on that column;
-// NOT IN and NOT EXISTS partition too, with the source's flags broadcast (replicated-semis.ts,
-// spec/planner/replicated-semis.spec.ts; over a source with HAVING the flags count its final's rows); an IN
+// NOT IN and NOT EXISTS partition too, the source's NULLs and a row replicated to every bucket
+// (replicated-semis.ts, spec/planner/replicated-semis.spec.ts; a source with HAVING too, read once); an IN
 // under OR beside another column stays broadcast; every shape keeps the one-task answer.
 import { expect } from 'chai';
 import { parseStatement } from '../../lib/sql/index.js';

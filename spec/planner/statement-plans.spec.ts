@@ -50,13 +50,16 @@ describe('statement plans: the distributed plan of a text in a session', functio
     expect(distributedPlanFor(Q3, session({ catalog: 'tpch', transactionId: 'abc' }), metadata)).to.equal(undefined);
   });
 
-  it('reads a memory table beside tpch splits in a fragment pinned to the memory catalog\'s worker, BROADCAST: into the join\'s tasks, or gathered', () => {
+  it('reads a memory table beside tpch splits in a fragment pinned to the memory catalog\'s worker, BROADCAST: into the join\'s tasks (its columns qualified or not), or gathered (a `*`)', () => {
     // Its columns qualified: the join planner's plan (held-relations.ts), the join in lineitem's tasks.
     const joined = distributedPlanFor('SELECT count(*) FROM memory.default.a x, tiny.lineitem l WHERE x.k = l.orderkey', session({ catalog: 'tpch' }), metadata)!;
     expect(joined.choices).to.deep.equal({ order: [1, 0], joins: ['BROADCAST'], split: [false, true], held: ['memory'] });
     expect(joined.fragments.filter((f) => f.holder === 'memory').map((f) => [f.partitioning, f.output.kind])).to.deep.equal([['SINGLE', 'BROADCAST']]);
-    // An unqualified column might be the memory table's: gathered, the join in the root.
-    const plan = distributedPlanFor('SELECT count(*) FROM memory.default.a x, tiny.lineitem l WHERE k = l.orderkey', session({ catalog: 'tpch' }), metadata)!;
+    // An unqualified column no tpch table has is the memory table's: the same plan.
+    const unqualified = distributedPlanFor('SELECT count(*) FROM memory.default.a x, tiny.lineitem l WHERE k = l.orderkey', session({ catalog: 'tpch' }), metadata)!;
+    expect(unqualified.choices).to.deep.equal(joined.choices);
+    // A `*` reads columns no node but the holder knows: gathered, the join in the root.
+    const plan = distributedPlanFor('SELECT * FROM memory.default.a x, tiny.lineitem l WHERE x.k = l.orderkey', session({ catalog: 'tpch' }), metadata)!;
     expect(plan.choices).to.deep.equal({ order: [], joins: [], split: [false, true], held: ['memory'] });
     expect(plan.fragments.filter((f) => f.holder === 'memory').map((f) => [f.partitioning, f.output.kind])).to.deep.equal([['SINGLE', 'BROADCAST']]);
   });

@@ -12,7 +12,7 @@ import { VivaceError } from '../../protocol/vivace-error.js';
 import { quoteIdentifier, quoteString } from '../../sql/sql-formatter.js';
 import { FileMetastore, type HiveColumn, type TableMetadata } from './hive-metastore.js';
 import { checkUnderRoot, isWithin, resolveLocation, rootChecker, type LocationRules } from './hive-locations.js';
-import { directoryStamp, filesSignature, listDataFiles } from './hive-files.js';
+import { directoryStamp, filesSignature, filesUnchanged, listDataFiles, type DataFile } from './hive-files.js';
 import { hasMarker, recover } from './hive-commit.js';
 import { hiveTypeOf, isLossy, parseHiveType, prestoTypeOfHive, type HiveType } from './hive-types.js';
 import { parsePartitionName } from './partition-names.js';
@@ -32,6 +32,8 @@ interface MirroredTable {
   signature: string;
   /** The metadata's stamp and directoryStamp when the view was made from a listing (absent: always list). */
   directories?: string;
+  /** That listing's files: one rewritten in place (same name, new size or time) moves no directory's stamp. */
+  files?: readonly DataFile[];
   /** What the view's reader knows of the Parquet footers (absent: the view reads as an error). */
   read?: Pick<ReadableTable, 'presentColumns' | 'sameColumns'>;
   declared?: ReadonlyMap<string, PrestoType>;
@@ -335,6 +337,7 @@ export class HiveCatalog {
     let directories: string | undefined;
     let read: MirroredTable['read'];
     let declared: Map<string, PrestoType> | undefined;
+    let files: readonly DataFile[] | undefined;
     const comments: string[] = [];
     const macros: string[] = [];
     const macro = (macroName: string, body: string) => `CREATE OR REPLACE MACRO ${quoteIdentifier(this.name)}.${quoteIdentifier(schema)}.${quoteIdentifier(macroName)}() AS TABLE ${body}`;
@@ -346,12 +349,13 @@ export class HiveCatalog {
         const names = resolved.partitionColumns.length === 0 ? [] : this.partitionNames(schema, table, resolved.partitionColumns.length);
         const paths = names.map((name) => relative(resolved.location, this.partitionDirectory(resolved, name)));
         directories = `${stamp}\u0002${directoryStamp(resolved.location, paths)}`;
-        if (directories === previous?.directories) return false;
+        if (directories === previous?.directories && filesUnchanged(previous.files ?? [])) return false;
       }
       const readable = this.readable(resolved);
+      files = readable.files;
       signature = `${stamp}\u0002${filesSignature(readable.files)}\u0002${readable.table.partitions.map((p) => p.name).join('/')}`;
       if (signature === previous?.signature) {
-        this.mirrored.set(key(schema, table), { ...previous, ...(directories === undefined ? {} : { directories }) });
+        this.mirrored.set(key(schema, table), { ...previous, ...(directories === undefined ? {} : { directories, files: readable.files }) });
         return false;
       }
       const present = resolved.metadata.storageFormat === 'PARQUET' && readable.files.length > 0 ? await parquetColumns(connection, readable.files.map((f) => f.path)) : undefined;
@@ -381,7 +385,7 @@ export class HiveCatalog {
     for (const comment of comments) await connection.run(comment);
     await this.dropMacros(connection, schema, table);
     for (const statement of macros) await connection.run(statement);
-    this.mirrored.set(key(schema, table), { signature, ...(directories === undefined ? {} : { directories }), ...(read ? { read } : {}), ...(declared && declared.size > 0 ? { declared } : {}) });
+    this.mirrored.set(key(schema, table), { signature, ...(directories === undefined || files === undefined ? {} : { directories, files }), ...(read ? { read } : {}), ...(declared && declared.size > 0 ? { declared } : {}) });
     return true;
   }
 

@@ -53,8 +53,8 @@ export function filesSignature(files: readonly DataFile[]): string {
  * `k=v/k2=w`), with the partitions' names: a file added, removed or renamed in any of them, or a
  * directory swapped for a symlink, changes it. It lets a statement skip listing every file when nothing
  * moved (84 partitions: ~4 ms of a worker's event loop a statement). A file rewritten in place under
- * its old name leaves it as it was: Vivace's writers never do that (every write is a new file), and the next
- * change of the directory shows such a file. Not for hive.recursive-directories (any depth).
+ * its old name leaves it as it was (Vivace's writers never do that, other tools may): filesUnchanged
+ * checks the files of the last listing for that. Not for hive.recursive-directories (any depth).
  */
 export function directoryStamp(location: string, partitionNames: readonly string[]): string {
   const directories = new Set<string>(['']);
@@ -73,4 +73,21 @@ export function directoryStamp(location: string, partitionNames: readonly string
     parts.push(`${directory}\u0000${mtime}`);
   }
   return parts.join('\u0001');
+}
+
+/**
+ * Whether every file of a listing still has its size and modification time: with the directories'
+ * stamps unchanged (no file came, went or was renamed), the listing is then as it was. A stat per file,
+ * no directory read.
+ */
+export function filesUnchanged(files: readonly DataFile[]): boolean {
+  for (const file of files) {
+    try {
+      const stat = statSync(file.path);
+      if (!stat.isFile() || stat.size !== file.size || stat.mtimeMs !== file.mtimeMs) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }

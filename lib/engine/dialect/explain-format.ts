@@ -451,7 +451,7 @@ export function renderExplainText(request: ExplainText): string {
 export interface ExplainFragment {
   id: number;
   partitioning: 'SOURCE' | 'HASH' | 'SINGLE';
-  output: { kind: 'SINGLE' } | { kind: 'BROADCAST' } | { kind: 'HASH'; keys: readonly string[] };
+  output: { kind: 'SINGLE' } | { kind: 'BROADCAST' } | { kind: 'HASH'; keys: readonly string[]; replicateNullsAndAny?: true };
   /** Its output columns with their types (the root's are the statement's: DistributedExplainText.columns). */
   columns: ExplainColumn[];
   plan: DuckPlan;
@@ -497,7 +497,7 @@ function markDistributions(node: PlanNode, fragment: ExplainFragment, outputOf: 
 }
 
 /** Trino's PartitioningScheme text: `SINGLE []`, `BROADCAST []`, `HASH [orderkey]`. */
-const outputPartitioning = (output: ExplainFragment['output']) => (output.kind === 'HASH' ? `HASH ${bracketed([...output.keys])}` : `${output.kind} []`);
+const outputPartitioning = (output: ExplainFragment['output']) => (output.kind === 'HASH' ? `HASH ${output.replicateNullsAndAny ? '(replicate nulls and any) ' : ''}${bracketed([...output.keys])}` : `${output.kind} []`);
 
 /**
  * PlanPrinter.textDistributedPlan of a plan cut into fragments (Trino's EXPLAIN and EXPLAIN (TYPE
