@@ -4,7 +4,8 @@
 // one warms up) and prints each run's steps in milliseconds from the query's first step, its time and the
 // CPU the cluster's processes spent on it (a figure the machine's other load shakes less than the time)
 // and the rows and bytes its stages below the root handed on (GET /v1/query/{id}, as figure h reports them);
-// TIMELINE_EXPLAIN=1 prints each query's EXPLAIN (TYPE DISTRIBUTED) first.
+// TIMELINE_EXPLAIN=1 prints each query's EXPLAIN (TYPE DISTRIBUTED) first; TIMELINE_QUIET=1 prints each
+// run's line only (for comparing builds). At sf1 each answer is checked against the official one.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,8 @@ import { TPCH_QUERIES } from '../lib/tpch/queries/tpch-queries.js';
 import { startCluster } from './cluster-process.js';
 import { PrestoHttpClient } from './http-client.js';
 import { exchangedOf, runOnCluster } from './tpch-cluster.bench.js';
+import { TPCH_ANSWERS_SF1 } from './tpch-answers-sf1.js';
+import { checkAnswer } from './tpch-queries.bench.js';
 
 interface Step { t: number; pid: number; event: string; taskId: string; [k: string]: unknown }
 
@@ -57,7 +60,7 @@ try {
     for (let run = 0; run < runs; run++) {
       const cpuBefore = cpuMs();
       const started = performance.timeOrigin + performance.now();
-      const { queryId } = await runOnCluster(client, sql, scale);
+      const { queryId, rows } = await runOnCluster(client, sql, scale);
       const ms = performance.timeOrigin + performance.now() - started;
       const cpu = cpuMs() - cpuBefore;
       const all = readFileSync(traceFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Step);
@@ -65,7 +68,9 @@ try {
       if (run === 0 && runs > 1) continue;
       const steps = all.filter((s) => s.taskId.startsWith(queryId));
       const exchanged = await exchangedOf(client, queryId);
-      console.log(`Q${number} run ${run}: ${ms.toFixed(0)} ms, cpu ${cpu.toFixed(0)} ms, exchanged ${exchanged.rows} rows ${(exchanged.bytes / 1e6).toFixed(1)} MB (${queryId})`);
+      const answer = scale === 'sf1' ? `, answer ${checkAnswer(rows, TPCH_ANSWERS_SF1[number]!)}` : '';
+      console.log(`Q${number} run ${run}: ${ms.toFixed(0)} ms, cpu ${cpu.toFixed(0)} ms, exchanged ${exchanged.rows} rows ${(exchanged.bytes / 1e6).toFixed(1)} MB${answer} (${queryId})`);
+      if (process.env.TIMELINE_QUIET) continue;
       for (const s of steps.sort((a, b) => a.t - b.t)) {
         const { t, pid, event, taskId, ...rest } = s;
         console.log(`  ${(t - started).toFixed(1).padStart(7)}  ${String(pid).padStart(7)}  ${event.padEnd(12)} ${taskId.slice(queryId.length)} ${Object.keys(rest).length ? JSON.stringify(rest) : ''}`);

@@ -19,6 +19,7 @@ import type { Connectors } from '../connectors/connectors.js';
 import type { Split } from '../connectors/connector.types.js';
 import type { ParquetFooter } from '../connectors/hive/hive-splits.js';
 import { stageTrace } from '../cluster/stage-trace.js';
+import { readInPlace } from '../cluster/inline-fragments.js';
 
 /** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
 export interface StageEngine extends Engine {
@@ -194,7 +195,8 @@ function checkTask(fragment: PlanFragment, plan: DistributedPlan, task: Fragment
     if (splits.length === 0) throw bad('A leaf task needs at least one split');
   } else if (splits.length > 0) throw bad(`Fragment ${fragment.id} reads no splits`);
   for (const split of splits) checkSlice(split);
-  const sources = new Set(fragment.sources.map((s) => s.fragmentId));
+  // A source read in place (inline-fragments.ts) is no input: this task runs its SQL itself.
+  const sources = new Set(fragment.sources.filter((s) => !readInPlace(plan, s.fragmentId)).map((s) => s.fragmentId));
   const named = new Set(task.inputs.map((i) => i.fragmentId));
   if (named.size !== task.inputs.length || named.size !== sources.size || [...named].some((id) => !sources.has(id))) {
     throw bad(`stage.inputs must name each source fragment of fragment ${fragment.id} once (${[...sources].join(', ') || 'none'})`);
@@ -213,7 +215,7 @@ function checkTask(fragment: PlanFragment, plan: DistributedPlan, task: Fragment
 }
 
 /** The DuckDB SQL of a fragment over this task's splits and inputs. */
-async function fragmentSql(engine: StageEngine, fragment: PlanFragment, task: FragmentTask, session: Session, connectors: Connectors): Promise<string> {
+async function fragmentSql(engine: StageEngine, plan: DistributedPlan, fragment: PlanFragment, task: FragmentTask, session: Session, connectors: Connectors): Promise<string> {
   const sources: VirtualSource[] = [];
   if (fragment.scan && (task.splits?.length ?? 0) > 0) {
     const { table } = fragment.scan;
@@ -223,6 +225,12 @@ async function fragmentSql(engine: StageEngine, fragment: PlanFragment, task: Fr
     sources.push({ table, source: await connector.splitSourceSql(table, task.splits!, footerOf ? { parquetFooter: footerOf } : {}) });
   }
   for (const source of fragment.sources) {
+    const producer = plan.fragments.find((f) => f.id === source.fragmentId)!;
+    if (producer.inline) {
+      // Read in place: the producer's own SQL over its tables, under its output's column names.
+      sources.push({ table: source.table, source: namedOutputSql(producer, fragmentDuckDbSql(producer, session, [])) });
+      continue;
+    }
     const input = task.inputs.find((i) => i.fragmentId === source.fragmentId)!;
     sources.push({ table: source.table, source: inputSourceSql(input.files) });
   }
@@ -242,12 +250,12 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
   const fragment = plan.fragments.find((f) => f.id === task.fragmentId);
   if (!fragment) throw bad(`The statement's plan has no fragment ${task.fragmentId}`);
   checkTask(fragment, plan, task);
-  const sqlOf = await fragmentSql(engine, fragment, task, session, connectors);
+  const sqlOf = await fragmentSql(engine, plan, fragment, task, session, connectors);
   stageTrace('w.sql', traceId);
   if (fragment.id === 0) return planRootSql(engine, sqlOf, session, columns, abort);
   // A producer's files carry the fragment's column names (its consumers' SQL names them), whatever
   // DuckDB would name an unaliased item (o.orderpriority is "vivace_group_value(...)" once translated).
-  const inner = fragment.columns.length === 0 ? sqlOf : `SELECT * FROM (${sqlOf}) AS vivace_fragment(${fragment.columns.map(quoteIdentifier).join(', ')})`;
+  const inner = namedOutputSql(fragment, sqlOf);
   if (!target) throw new VivaceError('GENERIC_INTERNAL_ERROR', `Fragment ${fragment.id} has nowhere to write`);
   const output = task.output!;
   if (output.kind !== 'HASH' || !('directory' in target)) {
@@ -295,6 +303,9 @@ async function placeBuckets(engine: StageEngine, session: Session, inner: string
     await drainPlan(await engine.planOwnSql(`COPY (${select}) TO ${quoteString(to)} ${copyOptions(target)}`, session));
   }
 }
+
+/** A producer's DuckDB SQL with its output's column names (those its consumers' SQL names). */
+const namedOutputSql = (fragment: PlanFragment, sql: string): string => (fragment.columns.length === 0 ? sql : `SELECT * FROM (${sql}) AS vivace_fragment(${fragment.columns.map(quoteIdentifier).join(', ')})`);
 
 /** The bytes of the files there are of `files`. */
 function sizeOf(files: readonly string[]): number {

@@ -1,0 +1,76 @@
+// Small fragments read in place. A one-task fragment that only reads small tables every worker reads alike
+// (tpch's nation, region and supplier at sf1, a lake table of a few rows) is a stage of its own today: a
+// task planned on a worker, a COPY to a Parquet file, and a pull of that file by every consumer task, each
+// step 1-30 ms on the critical path (bench/stage-timeline.ts: Q2's six such stages of eleven). Trino would
+// broadcast it; here each consumer task runs its SQL itself where it reads the fragment's exchange table,
+// a broadcast whose exchange is every consumer reading the tables (PlanFragment.inline). The coordinator
+// decides from the tables' statistics and names the fragments in its choices (PlanChoices.inline), so a
+// worker derives the same plan whatever its own statistics say; the scheduler runs no task for them.
+import { findAll, parseStatement, type Statement } from '../sql/index.js';
+import type { DistributedPlan, PlanChoices, PlanFragment } from '../planner/fragment.types.js';
+import type { PlannerMetadata } from '../planner/planner.types.js';
+
+/**
+ * Most rows of each table an inlined fragment reads (every table it names): tpch's supplier at sf1. Each
+ * consumer task reads them again (two at most of a broadcast consumer on two workers), for a few ms.
+ */
+export const INLINE_MAX_ROWS = 10_000;
+
+/** Whether a fragment's shape lets its consumers read it in place: one task of its own tables, no inputs, its output whole to each consumer. */
+function inlineShape(fragment: PlanFragment, plan: DistributedPlan): boolean {
+  return fragment.id !== 0 && fragment.partitioning === 'SINGLE' && fragment.scan === undefined && fragment.sources.length === 0
+    && fragment.holder === undefined && (fragment.output.kind === 'BROADCAST' || fragment.output.kind === 'SINGLE')
+    && plan.fragments.some((f) => f.sources.some((s) => s.fragmentId === fragment.id));
+}
+
+/** Whether every table a fragment's SQL names is a table every worker reads alike with at most INLINE_MAX_ROWS rows. */
+function readsSmallTables(fragment: PlanFragment, metadata: PlannerMetadata): boolean {
+  let statement: Statement;
+  try {
+    statement = parseStatement(fragment.sql);
+  } catch {
+    return false;
+  }
+  const tables = findAll(statement, 'Table');
+  return tables.length > 0 && tables.every(({ name }) => {
+    // The planner names a fragment's tables in full (catalog.schema.table); anything else (a WITH name) is not read in place.
+    if (name.parts.length !== 3) return false;
+    const [catalog, schema, table] = name.parts.map((p) => (p.quoted ? p.value : p.value.toLowerCase())) as [string, string, string];
+    const rows = metadata.table({ catalog, schema, table })?.rows;
+    return rows !== undefined && rows <= INLINE_MAX_ROWS;
+  });
+}
+
+/**
+ * The plan with its small fragments read in place. Without `given` (the coordinator, EXPLAIN) each
+ * fragment of that shape over small tables is, and the plan's choices name them; with the coordinator's
+ * choices (a worker) those it names are, of that shape (any other named is left a stage, which the task's
+ * inputs then do not match: stage-runner.ts refuses it).
+ */
+export function inlineSmallFragments(plan: DistributedPlan, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan {
+  const named = given ? new Set(given.inline ?? []) : undefined;
+  const ids = plan.fragments.filter((f) => inlineShape(f, plan) && (named ? named.has(f.id) : readsSmallTables(f, metadata))).map((f) => f.id);
+  if (ids.length === 0) return plan;
+  const inline = new Set(ids);
+  return {
+    ...plan,
+    fragments: plan.fragments.map((f) => (inline.has(f.id) ? { ...f, inline: true as const } : f)),
+    choices: { ...plan.choices, inline: ids },
+  };
+}
+
+/**
+ * The fragments the scheduler runs: the plan without those read in place, each consumer's sources without
+ * them (the worker reads those itself, so a task's inputs name only the others).
+ */
+export function scheduledPlan(plan: DistributedPlan): DistributedPlan {
+  if (!plan.fragments.some((f) => f.inline)) return plan;
+  const inline = new Set(plan.fragments.filter((f) => f.inline).map((f) => f.id));
+  return {
+    ...plan,
+    fragments: plan.fragments.filter((f) => !inline.has(f.id)).map((f) => (f.sources.some((s) => inline.has(s.fragmentId)) ? { ...f, sources: f.sources.filter((s) => !inline.has(s.fragmentId)) } : f)),
+  };
+}
+
+/** Whether `source` of a plan's fragment is read in place (no input names it). */
+export const readInPlace = (plan: DistributedPlan, fragmentId: number): boolean => plan.fragments.some((f) => f.id === fragmentId && f.inline === true);
