@@ -175,7 +175,7 @@ export async function runWorker(argv: string[]): Promise<number> {
     ...(dynamic ? { dynamicRoots: dynamic.roots } : {}),
     distributedPlan: (sql, session) => {
       const plan = distributedPlanFor(sql, session, planner);
-      return plan && inlineSmallFragments(plan, planner);
+      return plan && inlineSmallFragments(plan, planner, session);
     },
   }).catch((err: unknown) => Promise.reject(memoryFileInUse(err, dataDir) ?? err));
 

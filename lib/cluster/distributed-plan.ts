@@ -59,7 +59,7 @@ export function distributedPlanOf(sql: string, session: Session, connectors: Pla
     if (stages?.setIds && choices === undefined) {
       const metadata = plannerMetadataOf(connectors, listings);
       const planned = distributedPlanFor(sql, session, metadata);
-      if (planned) return inlineSmallFragments(planned, metadata);
+      if (planned) return inlineSmallFragments(planned, metadata, session);
     }
     if (stages) return fragmentsOfStages(stages);
     if (choices !== undefined) return undefined;
@@ -67,5 +67,5 @@ export function distributedPlanOf(sql: string, session: Session, connectors: Pla
   const metadata = plannerMetadataOf(connectors, listings);
   const planned = distributedPlanFor(sql, session, metadata, choices);
   // Small one-task fragments read in place by their consumers (inline-fragments.ts), as the coordinator chose.
-  return planned && inlineSmallFragments(planned, metadata, choices);
+  return planned && inlineSmallFragments(planned, metadata, session, choices);
 }

@@ -23,19 +23,28 @@ function inlineShape(fragment: PlanFragment, plan: DistributedPlan): boolean {
     && plan.fragments.some((f) => f.sources.some((s) => s.fragmentId === fragment.id));
 }
 
-/** Whether every table a fragment's SQL names is a table every worker reads alike with at most INLINE_MAX_ROWS rows. */
-function readsSmallTables(fragment: PlanFragment, metadata: PlannerMetadata): boolean {
+/** The session's defaults a fragment's table names resolve by (Session's catalog and schema). */
+export type NameDefaults = { catalog?: string; schema?: string };
+
+/**
+ * Whether every table a fragment's SQL names is a table every worker reads alike with at most
+ * INLINE_MAX_ROWS rows. A name of one or two parts resolves by the session's catalog and schema, as the
+ * task's translation resolves it; a fragment with a WITH clause is not read in place (its names may be the
+ * clause's).
+ */
+function readsSmallTables(fragment: PlanFragment, metadata: PlannerMetadata, defaults: NameDefaults): boolean {
   let statement: Statement;
   try {
     statement = parseStatement(fragment.sql);
   } catch {
     return false;
   }
+  if (findAll(statement, 'WithQuery').length > 0) return false;
   const tables = findAll(statement, 'Table');
   return tables.length > 0 && tables.every(({ name }) => {
-    // The planner names a fragment's tables in full (catalog.schema.table); anything else (a WITH name) is not read in place.
-    if (name.parts.length !== 3) return false;
-    const [catalog, schema, table] = name.parts.map((p) => (p.quoted ? p.value : p.value.toLowerCase())) as [string, string, string];
+    const parts = name.parts.map((p) => (p.quoted ? p.value : p.value.toLowerCase()));
+    const [catalog, schema, table] = parts.length === 3 ? parts : parts.length === 2 ? [defaults.catalog, ...parts] : [defaults.catalog, defaults.schema, ...parts];
+    if (catalog === undefined || schema === undefined || table === undefined || parts.length > 3) return false;
     const rows = metadata.table({ catalog, schema, table })?.rows;
     return rows !== undefined && rows <= INLINE_MAX_ROWS;
   });
@@ -47,9 +56,9 @@ function readsSmallTables(fragment: PlanFragment, metadata: PlannerMetadata): bo
  * choices (a worker) those it names are, of that shape (any other named is left a stage, which the task's
  * inputs then do not match: stage-runner.ts refuses it).
  */
-export function inlineSmallFragments(plan: DistributedPlan, metadata: PlannerMetadata, given?: PlanChoices): DistributedPlan {
+export function inlineSmallFragments(plan: DistributedPlan, metadata: PlannerMetadata, defaults: NameDefaults, given?: PlanChoices): DistributedPlan {
   const named = given ? new Set(given.inline ?? []) : undefined;
-  const ids = plan.fragments.filter((f) => inlineShape(f, plan) && (named ? named.has(f.id) : readsSmallTables(f, metadata))).map((f) => f.id);
+  const ids = plan.fragments.filter((f) => inlineShape(f, plan) && (named ? named.has(f.id) : readsSmallTables(f, metadata, defaults))).map((f) => f.id);
   if (ids.length === 0) return plan;
   const inline = new Set(ids);
   return {

@@ -108,15 +108,23 @@ describe('small fragments read in place by their consumers (inline-fragments.ts)
     const metadata = tinyMetadata((t) => TINY_ROWS[t]! >= 2000);
     const rowsOf = (over: string) => ({ table: (t: Parameters<typeof metadata.table>[0]) => { const l = metadata.table(t); return l && (t.table === over ? { ...l, rows: INLINE_MAX_ROWS + 1 } : l); } });
     const plan = distributedPlanFor(sqlOf(2), tiny, metadata)!;
-    expect(inlined(inlineSmallFragments(plan, metadata).fragments)).to.deep.equal([4, 5, 6, 7, 8, 9]);
-    expect(inlined(inlineSmallFragments(plan, rowsOf('supplier')).fragments)).to.deep.equal([5, 6, 8, 9]);
+    expect(inlined(inlineSmallFragments(plan, metadata, tiny).fragments)).to.deep.equal([4, 5, 6, 7, 8, 9]);
+    expect(inlined(inlineSmallFragments(plan, rowsOf('supplier'), tiny).fragments)).to.deep.equal([5, 6, 8, 9]);
     // A table of unknown size is not read in place.
-    expect(inlined(inlineSmallFragments(plan, { table: (t) => { const l = metadata.table(t); return l && { ...l, rows: undefined }; } }).fragments)).to.deep.equal([]);
+    expect(inlined(inlineSmallFragments(plan, { table: (t) => { const l = metadata.table(t); return l && { ...l, rows: undefined }; } }, tiny).fragments)).to.deep.equal([]);
+    // A name of one part resolves by the session (Q16's suppliers with complaints: `FROM supplier AS s`),
+    // unless the session has no schema or the fragment has a WITH clause whose name it may be.
+    const q16 = distributedPlanFor(sqlOf(16), tiny, metadata)!;
+    const complaints = q16.fragments.find((f) => f.sql.includes('FROM supplier AS s'))!;
+    expect(inlined(inlineSmallFragments(q16, metadata, tiny).fragments)).to.deep.equal([complaints.id]);
+    expect(inlined(inlineSmallFragments(q16, metadata, { catalog: 'tpch' }).fragments)).to.deep.equal([]);
+    const withClause = { ...q16, fragments: q16.fragments.map((f) => (f === complaints ? { ...f, sql: `WITH supplier AS (SELECT 1 AS suppkey) ${f.sql}` } : f)) };
+    expect(inlined(inlineSmallFragments(withClause, metadata, tiny).fragments)).to.deep.equal([]);
     // Choices naming a fragment that has inputs or splits (1, 2, 10) leave it a stage.
-    expect(inlined(inlineSmallFragments(plan, metadata, { ...plan.choices, inline: [1, 2, 5, 10] }).fragments)).to.deep.equal([5]);
+    expect(inlined(inlineSmallFragments(plan, metadata, tiny, { ...plan.choices, inline: [1, 2, 5, 10] }).fragments)).to.deep.equal([5]);
   });
 
-  for (const number of [2, 5, 7, 8, 9, 11, 20, 21]) {
+  for (const number of [2, 5, 7, 8, 9, 11, 16, 20, 21]) {
     it(`Q${number}: its scheduled fragments through the worker's planFragment give the one-task answer`, async () => {
       const staged = stagedQuery(sqlOf(number), tiny, connectors)!;
       const whole = distributedPlanOf(sqlOf(number), tiny, connectors)!;
