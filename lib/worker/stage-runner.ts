@@ -45,13 +45,31 @@ const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, {
  */
 async function fragmentsOf(engine: StageEngine, sql: string, session: Session, task: Pick<FragmentTask, 'queryId' | 'choices'>, abort: PlanAbort | undefined, connectors: Connectors, derive: DerivePlan): Promise<{ plan: DistributedPlan; columns: Plan['columns'] }> {
   const key = task.queryId === undefined ? undefined : planKey(task.queryId, sql, session, task.choices, connectors, derive);
-  const kept = key === undefined ? undefined : planCache.get(key);
+  if (key === undefined) return deriveFragments(engine, sql, session, task, abort, connectors, derive);
+  let kept = planCache.get(key);
   if (kept) {
     // Most recently used last: the oldest goes first when the cache is full.
-    planCache.delete(key!);
-    planCache.set(key!, kept);
-    return kept;
+    planCache.delete(key);
+    planCache.set(key, kept);
+  } else {
+    // Kept while it is derived too: the query's tasks posted here at once (Q9's four leaves at sf1) wait
+    // for one derivation instead of each planning the statement and deriving its plan again. It is no
+    // task's to stop (a task ended early leaves it to the others); a failure is not kept.
+    const deriving = deriveFragments(engine, sql, session, task, undefined, connectors, derive);
+    kept = deriving;
+    planCache.set(key, deriving);
+    if (planCache.size > PLAN_CACHE_SIZE) planCache.delete(planCache.keys().next().value!);
+    deriving.catch(() => {
+      if (planCache.get(key) === deriving) planCache.delete(key);
+    });
   }
+  const derived = await kept;
+  if (abort?.aborted) throw abort.reason;
+  return derived;
+}
+
+/** The statement planned as a user's and its distributed plan derived, its tables checked (fragmentsOf). */
+async function deriveFragments(engine: StageEngine, sql: string, session: Session, task: Pick<FragmentTask, 'queryId' | 'choices'>, abort: PlanAbort | undefined, connectors: Connectors, derive: DerivePlan): Promise<{ plan: DistributedPlan; columns: Plan['columns'] }> {
   const columns = await userColumns(engine, sql, session, task, abort);
   const plan = derive(sql, session, connectors, task.choices);
   if (!plan) throw bad('The statement does not split into fragments');
@@ -61,10 +79,6 @@ async function fragmentsOf(engine: StageEngine, sql: string, session: Session, t
     if (engine.readsGuarded(session.user, table)) {
       throw new VivaceError('PERMISSION_DENIED', `Access Denied: ${table.catalog}.${table.schema}.${table.table} has a column mask or row filter for this user: it is not read in stages`);
     }
-  }
-  if (key !== undefined) {
-    planCache.set(key, { plan, columns });
-    if (planCache.size > PLAN_CACHE_SIZE) planCache.delete(planCache.keys().next().value!);
   }
   return { plan, columns };
 }
@@ -99,7 +113,7 @@ export async function prepareFragments(engine: StageEngine, sql: string, session
 
 /** Queries whose derived plans a worker keeps (a few running at once, each with several tasks here). */
 const PLAN_CACHE_SIZE = 32;
-const planCache = new Map<string, { plan: DistributedPlan; columns: Plan['columns'] }>();
+const planCache = new Map<string, Promise<{ plan: DistributedPlan; columns: Plan['columns'] }>>();
 /** Each node's connectors and each derivation (a spec's hand-built plans) by a number of its own, for the key. */
 const identities = new WeakMap<object, number>();
 const identityOf = (o: object): number => {
