@@ -65,7 +65,10 @@ export function distributedPlanOf(sql: string, session: Session, connectors: Pla
     if (choices !== undefined) return undefined;
   }
   const metadata = plannerMetadataOf(connectors, listings);
-  const planned = distributedPlanFor(sql, session, metadata, choices);
+  // The planner's choices without the fragments read in place, which are this door's (a planner refuses
+  // choices it does not know: gather-planner.ts).
+  const { inline: _inline, ...planner } = choices ?? {};
+  const planned = distributedPlanFor(sql, session, metadata, choices && (planner as PlanChoices));
   // Small one-task fragments read in place by their consumers (inline-fragments.ts), as the coordinator chose.
   return planned && inlineSmallFragments(planned, metadata, session, choices);
 }

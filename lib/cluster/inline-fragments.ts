@@ -3,9 +3,11 @@
 // task planned on a worker, a COPY to a Parquet file, and a pull of that file by every consumer task, each
 // step 1-30 ms on the critical path (bench/stage-timeline.ts: Q2's six such stages of eleven). Trino would
 // broadcast it; here each consumer task runs its SQL itself where it reads the fragment's exchange table,
-// a broadcast whose exchange is every consumer reading the tables (PlanFragment.inline). The coordinator
-// decides from the tables' statistics and names the fragments in its choices (PlanChoices.inline), so a
-// worker derives the same plan whatever its own statistics say; the scheduler runs no task for them.
+// a broadcast whose exchange is every consumer reading the tables (PlanFragment.inline). So too a one-task
+// fragment that only forwards or finishes whole inputs for a one-task consumer (Q20's suppliers, Q15's max
+// of the revenues): its consumer reads those inputs and runs it. The coordinator decides (from the tables'
+// statistics) and names the fragments in its choices (PlanChoices.inline), so a worker derives the same
+// plan whatever its own statistics say; the scheduler runs no task for them.
 import { findAll, parseStatement, type Statement } from '../sql/index.js';
 import type { DistributedPlan, PlanChoices, PlanFragment } from '../planner/fragment.types.js';
 import type { PlannerMetadata } from '../planner/planner.types.js';
@@ -16,11 +18,26 @@ import type { PlannerMetadata } from '../planner/planner.types.js';
  */
 export const INLINE_MAX_ROWS = 10_000;
 
-/** Whether a fragment's shape lets its consumers read it in place: one task of its own tables, no inputs, its output whole to each consumer. */
-function inlineShape(fragment: PlanFragment, plan: DistributedPlan): boolean {
-  return fragment.id !== 0 && fragment.partitioning === 'SINGLE' && fragment.scan === undefined && fragment.sources.length === 0
-    && fragment.holder === undefined && (fragment.output.kind === 'BROADCAST' || fragment.output.kind === 'SINGLE')
-    && plan.fragments.some((f) => f.sources.some((s) => s.fragmentId === fragment.id));
+/** Whether a plan's fragment is read in place (no input names it). */
+const readInPlace = (plan: DistributedPlan, fragmentId: number): boolean => plan.fragments.some((f) => f.id === fragmentId && f.inline === true);
+
+/** The fragments that read `id`'s output. */
+const consumersOf = (plan: DistributedPlan, id: number): PlanFragment[] => plan.fragments.filter((f) => f.sources.some((s) => s.fragmentId === id));
+
+/**
+ * Whether a fragment's shape lets its consumers read it in place: one task, not pinned, its output whole
+ * to each consumer, read by some. Either it has no inputs (its own tables: small, readsSmallTables), or it
+ * only forwards or finishes small inputs for one task (Q15's max of the revenues, Q20's list of suppliers):
+ * its inputs whole (no HASH output, whose buckets are per consumer task) and every consumer one task, which
+ * then reads those inputs itself and runs the fragment's SQL over them, nothing computed twice.
+ */
+function inlineShape(fragment: PlanFragment, plan: DistributedPlan): 'tables' | 'inputs' | undefined {
+  const consumers = consumersOf(plan, fragment.id);
+  if (fragment.id === 0 || fragment.partitioning !== 'SINGLE' || fragment.scan !== undefined || fragment.holder !== undefined) return undefined;
+  if ((fragment.output.kind !== 'BROADCAST' && fragment.output.kind !== 'SINGLE') || consumers.length === 0) return undefined;
+  if (fragment.sources.length === 0) return 'tables';
+  const whole = fragment.sources.every((s) => plan.fragments.find((f) => f.id === s.fragmentId)?.output.kind !== 'HASH');
+  return whole && consumers.every((c) => c.partitioning === 'SINGLE') ? 'inputs' : undefined;
 }
 
 /** The session's defaults a fragment's table names resolve by (Session's catalog and schema). */
@@ -58,7 +75,10 @@ function readsSmallTables(fragment: PlanFragment, metadata: PlannerMetadata, def
  */
 export function inlineSmallFragments(plan: DistributedPlan, metadata: PlannerMetadata, defaults: NameDefaults, given?: PlanChoices): DistributedPlan {
   const named = given ? new Set(given.inline ?? []) : undefined;
-  const ids = plan.fragments.filter((f) => inlineShape(f, plan) && (named ? named.has(f.id) : readsSmallTables(f, metadata, defaults))).map((f) => f.id);
+  const ids = plan.fragments.filter((f) => {
+    const shape = inlineShape(f, plan);
+    return shape !== undefined && (named ? named.has(f.id) : shape === 'inputs' || readsSmallTables(f, metadata, defaults));
+  }).map((f) => f.id);
   if (ids.length === 0) return plan;
   const inline = new Set(ids);
   return {
@@ -70,16 +90,26 @@ export function inlineSmallFragments(plan: DistributedPlan, metadata: PlannerMet
 
 /**
  * The fragments the scheduler runs: the plan without those read in place, each consumer's sources without
- * them (the worker reads those itself, so a task's inputs name only the others).
+ * them and with their own inputs instead, once each (the worker runs a fragment read in place over those,
+ * so a task's inputs name only fragments that run).
  */
 export function scheduledPlan(plan: DistributedPlan): DistributedPlan {
   if (!plan.fragments.some((f) => f.inline)) return plan;
-  const inline = new Set(plan.fragments.filter((f) => f.inline).map((f) => f.id));
-  return {
-    ...plan,
-    fragments: plan.fragments.filter((f) => !inline.has(f.id)).map((f) => (f.sources.some((s) => inline.has(s.fragmentId)) ? { ...f, sources: f.sources.filter((s) => !inline.has(s.fragmentId)) } : f)),
-  };
+  return { ...plan, fragments: plan.fragments.filter((f) => !f.inline).map((f) => scheduledFragment(plan, f)) };
 }
 
-/** Whether `source` of a plan's fragment is read in place (no input names it). */
-export const readInPlace = (plan: DistributedPlan, fragmentId: number): boolean => plan.fragments.some((f) => f.id === fragmentId && f.inline === true);
+/** A fragment as the scheduler runs it (scheduledPlan): its sources those that run, read directly or through fragments read in place. */
+export function scheduledFragment(plan: DistributedPlan, fragment: PlanFragment): PlanFragment {
+  if (!fragment.sources.some((s) => readInPlace(plan, s.fragmentId))) return fragment;
+  const sources = new Map<number, PlanFragment['sources'][number]>();
+  const add = (of: PlanFragment, depth: number) => {
+    for (const s of of.sources) {
+      const producer = plan.fragments.find((f) => f.id === s.fragmentId);
+      // A plan is a tree of fewer than MAX_FRAGMENTS: deeper is a cycle no planner makes.
+      if (producer?.inline && depth < plan.fragments.length) add(producer, depth + 1);
+      else if (!sources.has(s.fragmentId)) sources.set(s.fragmentId, s);
+    }
+  };
+  add(fragment, 0);
+  return { ...fragment, sources: [...sources.values()] };
+}

@@ -53,8 +53,8 @@ export interface PlanFragment {
   holder?: string;
   /**
    * Read in place (lib/cluster/inline-fragments.ts): a one-task fragment over small tables every worker
-   * reads alike, which is no stage of its own: each consumer task runs its SQL itself where it reads the
-   * fragment's exchange table (a broadcast whose exchange is every consumer reading the tables).
+   * reads alike, or forwarding whole inputs to a one-task consumer, which is no stage of its own: each
+   * consumer task runs its SQL itself where it reads the fragment's exchange table.
    */
   inline?: true;
 }

@@ -19,7 +19,7 @@ import type { Connectors } from '../connectors/connectors.js';
 import type { Split } from '../connectors/connector.types.js';
 import type { ParquetFooter } from '../connectors/hive/hive-splits.js';
 import { stageTrace } from '../cluster/stage-trace.js';
-import { readInPlace } from '../cluster/inline-fragments.js';
+import { scheduledFragment } from '../cluster/inline-fragments.js';
 
 /** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
 export interface StageEngine extends Engine {
@@ -210,7 +210,7 @@ function checkTask(fragment: PlanFragment, plan: DistributedPlan, task: Fragment
   } else if (splits.length > 0) throw bad(`Fragment ${fragment.id} reads no splits`);
   for (const split of splits) checkSlice(split);
   // A source read in place (inline-fragments.ts) is no input: this task runs its SQL itself.
-  const sources = new Set(fragment.sources.filter((s) => !readInPlace(plan, s.fragmentId)).map((s) => s.fragmentId));
+  const sources = new Set(scheduledFragment(plan, fragment).sources.map((s) => s.fragmentId));
   const named = new Set(task.inputs.map((i) => i.fragmentId));
   if (named.size !== task.inputs.length || named.size !== sources.size || [...named].some((id) => !sources.has(id))) {
     throw bad(`stage.inputs must name each source fragment of fragment ${fragment.id} once (${[...sources].join(', ') || 'none'})`);
@@ -238,17 +238,23 @@ async function fragmentSql(engine: StageEngine, plan: DistributedPlan, fragment:
     const footerOf = engine.parquetFooter?.bind(engine);
     sources.push({ table, source: await connector.splitSourceSql(table, task.splits!, footerOf ? { parquetFooter: footerOf } : {}) });
   }
-  for (const source of fragment.sources) {
+  sources.push(...exchangeSources(plan, fragment, task, session, 0));
+  return fragmentDuckDbSql(fragment, session, sources);
+}
+
+/**
+ * The SQL of each exchange table `fragment` reads: its input's files, or for a source read in place
+ * (inline-fragments.ts) that source's own SQL under its output's column names, over its own sources alike.
+ */
+function exchangeSources(plan: DistributedPlan, fragment: PlanFragment, task: FragmentTask, session: Session, depth: number): VirtualSource[] {
+  return fragment.sources.map((source) => {
     const producer = plan.fragments.find((f) => f.id === source.fragmentId)!;
-    if (producer.inline) {
-      // Read in place: the producer's own SQL over its tables, under its output's column names.
-      sources.push({ table: source.table, source: namedOutputSql(producer, fragmentDuckDbSql(producer, session, [])) });
-      continue;
+    if (producer.inline && depth < plan.fragments.length) {
+      return { table: source.table, source: namedOutputSql(producer, fragmentDuckDbSql(producer, session, exchangeSources(plan, producer, task, session, depth + 1))) };
     }
     const input = task.inputs.find((i) => i.fragmentId === source.fragmentId)!;
-    sources.push({ table: source.table, source: inputSourceSql(input.files) });
-  }
-  return fragmentDuckDbSql(fragment, session, sources);
+    return { table: source.table, source: inputSourceSql(input.files) };
+  });
 }
 
 /**

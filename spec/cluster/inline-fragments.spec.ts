@@ -120,11 +120,17 @@ describe('small fragments read in place by their consumers (inline-fragments.ts)
     expect(inlined(inlineSmallFragments(q16, metadata, { catalog: 'tpch' }).fragments)).to.deep.equal([]);
     const withClause = { ...q16, fragments: q16.fragments.map((f) => (f === complaints ? { ...f, sql: `WITH supplier AS (SELECT 1 AS suppkey) ${f.sql}` } : f)) };
     expect(inlined(inlineSmallFragments(withClause, metadata, tiny).fragments)).to.deep.equal([]);
+    // A one-task fragment forwarding whole inputs to a one-task consumer (Q20's f2 the suppliers of f4 for
+    // f1, f1 the answer for the root) is read in place; one over a HASH input (f4: its buckets) is not.
+    const q20 = distributedPlanOf(sqlOf(20), tiny, connectors)!;
+    expect(inlined(q20.fragments)).to.deep.equal([1, 2, 3]);
+    expect(q20.fragments.find((f) => f.id === 2)!.sources.map((s) => s.fragmentId)).to.deep.equal([4]);
+    expect(stagedQuery(sqlOf(20), tiny, connectors)!.plan.fragments.find((f) => f.id === 0)!.sources.map((s) => s.fragmentId), 'the root reads f4 itself').to.deep.equal([4]);
     // Choices naming a fragment that has inputs or splits (1, 2, 10) leave it a stage.
     expect(inlined(inlineSmallFragments(plan, metadata, tiny, { ...plan.choices, inline: [1, 2, 5, 10] }).fragments)).to.deep.equal([5]);
   });
 
-  for (const number of [2, 5, 7, 8, 9, 11, 16, 20, 21]) {
+  for (const number of [2, 3, 5, 7, 8, 9, 11, 15, 16, 20, 21, 22]) {
     it(`Q${number}: its scheduled fragments through the worker's planFragment give the one-task answer`, async () => {
       const staged = stagedQuery(sqlOf(number), tiny, connectors)!;
       const whole = distributedPlanOf(sqlOf(number), tiny, connectors)!;

@@ -145,7 +145,7 @@ describe('EXPLAIN printer', () => {
     });
     const lines = text.split('\n');
     const at = lines.indexOf('Fragment 1 [SINGLE]');
-    expect(lines.slice(at + 2, at + 4)).to.deep.equal(['    Output partitioning: BROADCAST []', '    Read in place: no stage of its own; each consumer task reads its tables itself']);
+    expect(lines.slice(at + 2, at + 4)).to.deep.equal(['    Output partitioning: BROADCAST []', '    Read in place: no stage of its own; each consumer task runs it itself']);
     expect(text.match(/Read in place/g)).to.have.length(1);
   });
 
