@@ -28,6 +28,7 @@ import type { HiveCatalogConfig } from '../connectors/catalog.types.js';
 import { connectorsOf } from '../connectors/connectors.js';
 import { plannerMetadataOf } from '../cluster/planner-metadata.js';
 import { distributedPlanFor } from '../planner/statement-plans.js';
+import { inlineSmallFragments } from '../cluster/inline-fragments.js';
 
 export const WORKER_USAGE = 'usage: vivace worker --coordinator URL [--port N] [--host HOST] [--node-id ID] [--data-dir DIR] [--config FILE] [--memory-catalog] [--nice N]';
 
@@ -172,7 +173,10 @@ export async function runWorker(argv: string[]): Promise<number> {
     ...(accessControl.kind === 'file' ? { access: accessControl } : {}),
     hive: hiveCatalogs,
     ...(dynamic ? { dynamicRoots: dynamic.roots } : {}),
-    distributedPlan: (sql, session) => distributedPlanFor(sql, session, planner),
+    distributedPlan: (sql, session) => {
+      const plan = distributedPlanFor(sql, session, planner);
+      return plan && inlineSmallFragments(plan, planner, session);
+    },
   }).catch((err: unknown) => Promise.reject(memoryFileInUse(err, dataDir) ?? err));
 
   // Set once the worker listens (its address is in the announcement).

@@ -13,6 +13,7 @@ import { distributedPlanFor } from '../planner/statement-plans.js';
 import type { Connectors } from '../connectors/connectors.js';
 import type { QueryListings } from '../connectors/connector.types.js';
 import { plannerMetadataOf } from './planner-metadata.js';
+import { inlineSmallFragments } from './inline-fragments.js';
 
 /** What distributedPlanOf reads of the node's connectors: which split, and each table's layout. */
 export type PlanConnectors = Pick<Connectors, 'splittable' | 'of'>;
@@ -56,11 +57,18 @@ export function distributedPlanOf(sql: string, session: Session, connectors: Pla
     // GroupIdNode under the partial aggregation (grouping-sets.ts); its plan splits the table, so a worker
     // given its choices asks the planner below. Any other plan of it is none (statement-plans.ts).
     if (stages?.setIds && choices === undefined) {
-      const planned = distributedPlanFor(sql, session, plannerMetadataOf(connectors, listings));
-      if (planned) return planned;
+      const metadata = plannerMetadataOf(connectors, listings);
+      const planned = distributedPlanFor(sql, session, metadata);
+      if (planned) return inlineSmallFragments(planned, metadata, session);
     }
     if (stages) return fragmentsOfStages(stages);
     if (choices !== undefined) return undefined;
   }
-  return distributedPlanFor(sql, session, plannerMetadataOf(connectors, listings), choices);
+  const metadata = plannerMetadataOf(connectors, listings);
+  // The planner's choices without the fragments read in place, which are this door's (a planner refuses
+  // choices it does not know: gather-planner.ts).
+  const { inline: _inline, ...planner } = choices ?? {};
+  const planned = distributedPlanFor(sql, session, metadata, choices && (planner as PlanChoices));
+  // Small one-task fragments read in place by their consumers (inline-fragments.ts), as the coordinator chose.
+  return planned && inlineSmallFragments(planned, metadata, session, choices);
 }

@@ -20,6 +20,7 @@ import type { QueryListings, ScanSplits, Split } from '../connectors/connector.t
 import type { DistributedPlan, PlanFragment } from '../planner/fragment.types.js';
 import { distributedPlanOf } from './distributed-plan.js';
 import { splitsOf } from './stage-sql.js';
+import { scheduledPlan } from './inline-fragments.js';
 import {
   MAX_BUCKETS, MAX_STAGE_ITEMS, TASK_HEADERS, taskOutputPath, taskPath, taskResultsPath,
   type FragmentInput, type FragmentOutput, type FragmentStage, type StageInput, type TaskPlanRequest,
@@ -78,7 +79,9 @@ export function stagedQuery(sql: string, session: Session, connectors: Connector
   if (session.transactionId !== undefined && session.transactionId !== 'NONE') return undefined;
   // One listing of each lake table serves the planner's layout and the scans' splits (QueryListings).
   const listings: QueryListings = new Map();
-  const plan = distributedPlanOf(sql, session, connectors, undefined, listings);
+  // Fragments read in place run in their consumers' tasks: the scheduler has no stage for them.
+  const whole = distributedPlanOf(sql, session, connectors, undefined, listings);
+  const plan = whole && scheduledPlan(whole);
   if (!plan || plan.fragments.length < 2 || plan.fragments[0]?.id !== 0 || plan.fragments[0].partitioning !== 'SINGLE') return undefined;
   const splits = new Map<number, ScanSplits>();
   for (const fragment of plan.fragments) {

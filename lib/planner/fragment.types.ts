@@ -55,6 +55,12 @@ export interface PlanFragment {
    * worker, which alone reads them (PlanChoices.held). Absent: any worker.
    */
   holder?: string;
+  /**
+   * Read in place (lib/cluster/inline-fragments.ts): a one-task fragment over small tables every worker
+   * reads alike, or forwarding whole inputs to a one-task consumer, which is no stage of its own: each
+   * consumer task runs its SQL itself where it reads the fragment's exchange table.
+   */
+  inline?: true;
 }
 
 /** Choices the coordinator made from statistics, which a worker is given to derive the same plan. */
@@ -81,6 +87,8 @@ export interface PlanChoices {
    * to that worker (gather-planner.ts): a worker's own catalogs need not hold them, so it is told.
    */
   held?: readonly string[];
+  /** The fragments (by id) read in place by their consumers (PlanFragment.inline): top choices only. */
+  inline?: readonly number[];
 }
 
 /**

@@ -20,6 +20,7 @@ import type { Split } from '../connectors/connector.types.js';
 import type { ParquetFooter } from '../connectors/hive/hive-splits.js';
 import { stageTrace } from '../cluster/stage-trace.js';
 import { BUCKET_COLUMN, bucketedRowsSql } from './bucket-rows.js';
+import { scheduledFragment } from '../cluster/inline-fragments.js';
 
 /** An engine that also plans the project's own DuckDB SQL (DuckDbEngine.planOwnSql). */
 export interface StageEngine extends Engine {
@@ -45,13 +46,31 @@ const bad = (message: string) => new VivaceError('INVALID_ARGUMENTS', message, {
  */
 async function fragmentsOf(engine: StageEngine, sql: string, session: Session, task: Pick<FragmentTask, 'queryId' | 'choices'>, abort: PlanAbort | undefined, connectors: Connectors, derive: DerivePlan): Promise<{ plan: DistributedPlan; columns: Plan['columns'] }> {
   const key = task.queryId === undefined ? undefined : planKey(task.queryId, sql, session, task.choices, connectors, derive);
-  const kept = key === undefined ? undefined : planCache.get(key);
+  if (key === undefined) return deriveFragments(engine, sql, session, task, abort, connectors, derive);
+  let kept = planCache.get(key);
   if (kept) {
     // Most recently used last: the oldest goes first when the cache is full.
-    planCache.delete(key!);
-    planCache.set(key!, kept);
-    return kept;
+    planCache.delete(key);
+    planCache.set(key, kept);
+  } else {
+    // Kept while it is derived too: the query's tasks posted here at once (Q9's four leaves at sf1) wait
+    // for one derivation instead of each planning the statement and deriving its plan again. It is no
+    // task's to stop (a task ended early leaves it to the others); a failure is not kept.
+    const deriving = deriveFragments(engine, sql, session, task, undefined, connectors, derive);
+    kept = deriving;
+    planCache.set(key, deriving);
+    if (planCache.size > PLAN_CACHE_SIZE) planCache.delete(planCache.keys().next().value!);
+    deriving.catch(() => {
+      if (planCache.get(key) === deriving) planCache.delete(key);
+    });
   }
+  const derived = await kept;
+  if (abort?.aborted) throw abort.reason;
+  return derived;
+}
+
+/** The statement planned as a user's and its distributed plan derived, its tables checked (fragmentsOf). */
+async function deriveFragments(engine: StageEngine, sql: string, session: Session, task: Pick<FragmentTask, 'queryId' | 'choices'>, abort: PlanAbort | undefined, connectors: Connectors, derive: DerivePlan): Promise<{ plan: DistributedPlan; columns: Plan['columns'] }> {
   const columns = await userColumns(engine, sql, session, task, abort);
   const plan = derive(sql, session, connectors, task.choices);
   if (!plan) throw bad('The statement does not split into fragments');
@@ -61,10 +80,6 @@ async function fragmentsOf(engine: StageEngine, sql: string, session: Session, t
     if (engine.readsGuarded(session.user, table)) {
       throw new VivaceError('PERMISSION_DENIED', `Access Denied: ${table.catalog}.${table.schema}.${table.table} has a column mask or row filter for this user: it is not read in stages`);
     }
-  }
-  if (key !== undefined) {
-    planCache.set(key, { plan, columns });
-    if (planCache.size > PLAN_CACHE_SIZE) planCache.delete(planCache.keys().next().value!);
   }
   return { plan, columns };
 }
@@ -99,7 +114,7 @@ export async function prepareFragments(engine: StageEngine, sql: string, session
 
 /** Queries whose derived plans a worker keeps (a few running at once, each with several tasks here). */
 const PLAN_CACHE_SIZE = 32;
-const planCache = new Map<string, { plan: DistributedPlan; columns: Plan['columns'] }>();
+const planCache = new Map<string, Promise<{ plan: DistributedPlan; columns: Plan['columns'] }>>();
 /** Each node's connectors and each derivation (a spec's hand-built plans) by a number of its own, for the key. */
 const identities = new WeakMap<object, number>();
 const identityOf = (o: object): number => {
@@ -194,7 +209,8 @@ function checkTask(fragment: PlanFragment, plan: DistributedPlan, task: Fragment
     if (splits.length === 0) throw bad('A leaf task needs at least one split');
   } else if (splits.length > 0) throw bad(`Fragment ${fragment.id} reads no splits`);
   for (const split of splits) checkSlice(split);
-  const sources = new Set(fragment.sources.map((s) => s.fragmentId));
+  // A source read in place (inline-fragments.ts) is no input: this task runs its SQL itself.
+  const sources = new Set(scheduledFragment(plan, fragment).sources.map((s) => s.fragmentId));
   const named = new Set(task.inputs.map((i) => i.fragmentId));
   if (named.size !== task.inputs.length || named.size !== sources.size || [...named].some((id) => !sources.has(id))) {
     throw bad(`stage.inputs must name each source fragment of fragment ${fragment.id} once (${[...sources].join(', ') || 'none'})`);
@@ -213,7 +229,7 @@ function checkTask(fragment: PlanFragment, plan: DistributedPlan, task: Fragment
 }
 
 /** The DuckDB SQL of a fragment over this task's splits and inputs. */
-async function fragmentSql(engine: StageEngine, fragment: PlanFragment, task: FragmentTask, session: Session, connectors: Connectors): Promise<string> {
+async function fragmentSql(engine: StageEngine, plan: DistributedPlan, fragment: PlanFragment, task: FragmentTask, session: Session, connectors: Connectors): Promise<string> {
   const sources: VirtualSource[] = [];
   if (fragment.scan && (task.splits?.length ?? 0) > 0) {
     const { table } = fragment.scan;
@@ -222,11 +238,23 @@ async function fragmentSql(engine: StageEngine, fragment: PlanFragment, task: Fr
     const footerOf = engine.parquetFooter?.bind(engine);
     sources.push({ table, source: await connector.splitSourceSql(table, task.splits!, footerOf ? { parquetFooter: footerOf } : {}) });
   }
-  for (const source of fragment.sources) {
-    const input = task.inputs.find((i) => i.fragmentId === source.fragmentId)!;
-    sources.push({ table: source.table, source: inputSourceSql(input.files) });
-  }
+  sources.push(...exchangeSources(plan, fragment, task, session, 0));
   return fragmentDuckDbSql(fragment, session, sources);
+}
+
+/**
+ * The SQL of each exchange table `fragment` reads: its input's files, or for a source read in place
+ * (inline-fragments.ts) that source's own SQL under its output's column names, over its own sources alike.
+ */
+function exchangeSources(plan: DistributedPlan, fragment: PlanFragment, task: FragmentTask, session: Session, depth: number): VirtualSource[] {
+  return fragment.sources.map((source) => {
+    const producer = plan.fragments.find((f) => f.id === source.fragmentId)!;
+    if (producer.inline && depth < plan.fragments.length) {
+      return { table: source.table, source: namedOutputSql(producer, fragmentDuckDbSql(producer, session, exchangeSources(plan, producer, task, session, depth + 1))) };
+    }
+    const input = task.inputs.find((i) => i.fragmentId === source.fragmentId)!;
+    return { table: source.table, source: inputSourceSql(input.files) };
+  });
 }
 
 /**
@@ -242,12 +270,12 @@ export async function planFragment(engine: StageEngine, sql: string, session: Se
   const fragment = plan.fragments.find((f) => f.id === task.fragmentId);
   if (!fragment) throw bad(`The statement's plan has no fragment ${task.fragmentId}`);
   checkTask(fragment, plan, task);
-  const sqlOf = await fragmentSql(engine, fragment, task, session, connectors);
+  const sqlOf = await fragmentSql(engine, plan, fragment, task, session, connectors);
   stageTrace('w.sql', traceId);
   if (fragment.id === 0) return planRootSql(engine, sqlOf, session, columns, abort);
   // A producer's files carry the fragment's column names (its consumers' SQL names them), whatever
   // DuckDB would name an unaliased item (o.orderpriority is "vivace_group_value(...)" once translated).
-  const inner = fragment.columns.length === 0 ? sqlOf : `SELECT * FROM (${sqlOf}) AS vivace_fragment(${fragment.columns.map(quoteIdentifier).join(', ')})`;
+  const inner = namedOutputSql(fragment, sqlOf);
   if (!target) throw new VivaceError('GENERIC_INTERNAL_ERROR', `Fragment ${fragment.id} has nowhere to write`);
   const output = task.output!;
   if (output.kind !== 'HASH' || !('directory' in target)) {
@@ -295,6 +323,9 @@ async function placeBuckets(engine: StageEngine, session: Session, inner: string
     await drainPlan(await engine.planOwnSql(`COPY (${select}) TO ${quoteString(to)} ${copyOptions(target)}`, session));
   }
 }
+
+/** A producer's DuckDB SQL with its output's column names (those its consumers' SQL names). */
+const namedOutputSql = (fragment: PlanFragment, sql: string): string => (fragment.columns.length === 0 ? sql : `SELECT * FROM (${sql}) AS vivace_fragment(${fragment.columns.map(quoteIdentifier).join(', ')})`);
 
 /** The bytes of the files there are of `files`. */
 function sizeOf(files: readonly string[]): number {

@@ -215,9 +215,12 @@ describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function ()
     expect(derive.callCount, 'the same query id for another user').to.equal(3);
     await run({ ...task('q_cache_2', 1), choices: { order: [], joins: [], split: [true, true, true, true] } });
     expect(derive.callCount, 'other choices').to.equal(4);
+    // Tasks of one query posted at once wait for one derivation.
+    await Promise.all([1, 2, 3, 4].map((id) => run(task('q_cache_4', id))));
+    expect(derive.callCount, 'four tasks at once').to.equal(5);
     // A task without its query's id (a spec's, an older coordinator's) derives its own plan.
     await run({ ...task('q_cache_3', 1), queryId: undefined });
     await run({ ...task('q_cache_3', 1), queryId: undefined });
-    expect(derive.callCount).to.equal(6);
+    expect(derive.callCount).to.equal(7);
   });
 });

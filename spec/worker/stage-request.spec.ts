@@ -89,6 +89,9 @@ describe('task request: stage', () => {
     // A gathered plan's held catalogs (memory): a worker without them derives the pinned fragment from them.
     const held = { kind: 'fragment', fragmentId: 0, inputs: [], choices: { order: [], joins: [], split: [false, true], held: ['memory'] } };
     expect(read(held).stage).to.deep.equal(held);
+    // Fragments read in place by their consumers (inline-fragments.ts): named in the top choices.
+    const inline = { kind: 'fragment', fragmentId: 1, inputs: [], choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, false], inline: [2, 3] } };
+    expect(read(inline).stage).to.deep.equal(inline);
   });
 
   it('reads a union\'s branches, each with its kind and its planner\'s choices, and a worker derives the coordinator\'s fragments from them', () => {
@@ -127,6 +130,9 @@ describe('task request: stage', () => {
       { kind: 'fragment', fragmentId: 1, choices: { order: [], joins: [], split: [false, true], held: [''] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [], joins: [], split: [false, true], held: ['x'.repeat(257)] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: [{ order: [0], joins: [], split: [true], correlated: 'yes' }] } },
+      // Fragments read in place: ids of fragments other than the root, at the top only.
+      ...[[0], [1.5], ['2'], 3, Array.from({ length: MAX_FRAGMENTS + 1 }, () => 1)].map((inline) => ({ kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], inline } })),
+      { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: [{ order: [0], joins: [], split: [true], inline: [1] }] } },
       // A derived table's choices are checked alike, and nest only so deep.
       { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: [{ order: [0], joins: ['CROSS'], split: [true] }] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: {} } },

@@ -457,6 +457,8 @@ export interface ExplainFragment {
   plan: DuckPlan;
   /** As ExplainText.tableName, for the table the fragment scans. */
   tableName: (duckdbName: string) => string;
+  /** Read in place (lib/cluster/inline-fragments.ts): no stage of its own, each consumer task runs it. */
+  inline?: boolean;
 }
 
 export interface DistributedExplainText {
@@ -529,6 +531,7 @@ export function renderDistributedText(request: DistributedExplainText): string {
     lines.push(`Fragment ${fragment.id} [${fragment.partitioning}]`);
     lines.push(`${INDENT}Output layout: [${(top.layout ?? []).map((c) => c.name).join(', ')}]`);
     lines.push(`${INDENT}Output partitioning: ${outputPartitioning(fragment.output)}`);
+    if (fragment.inline) lines.push(`${INDENT}Read in place: no stage of its own; each consumer task runs it itself`);
     trinoTree(top, INDENT, INDENT, undefined, lines);
     lines.push('');
   }

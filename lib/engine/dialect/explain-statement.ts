@@ -259,6 +259,7 @@ async function fragmentPlans(ctx: ExplainContext, planning: FragmentPlanning, pl
         columns: columns.map((c, i) => ({ name: names[i]!, type: c.type })),
         plan: await duckPlan(connection, translation, false),
         tableName: tableHandles(scannedBy(fragment, ctx.session)),
+        ...(fragment.inline ? { inline: true } : {}),
       });
       if (fragment.id === 0) continue;
       const table = `${prefix}_f${fragment.id}`;

@@ -132,6 +132,23 @@ describe('EXPLAIN printer', () => {
     ]);
   });
 
+  it('says of a fragment read in place (lib/cluster/inline-fragments.ts) that it is no stage of its own', () => {
+    const scan = JSON.stringify([{ name: 'SEQ_SCAN ', children: [], extra_info: { Table: 'tpch.tiny.region', Projections: 'k', 'Estimated Cardinality': '5' } }]);
+    const text = renderDistributedText({
+      version: '1.2.3',
+      columns: [{ name: 'k', type: 'bigint' }],
+      fragments: [
+        { id: 0, partitioning: 'SINGLE', output: { kind: 'SINGLE' }, columns: [], plan: parseDuckDbPlan(scan), tableName: (n) => n },
+        { id: 1, partitioning: 'SINGLE', output: { kind: 'BROADCAST' }, columns: [{ name: 'k', type: 'bigint' }], plan: parseDuckDbPlan(scan), tableName: (n) => n.split('.').join(':'), inline: true },
+      ],
+      exchangeOf: () => undefined,
+    });
+    const lines = text.split('\n');
+    const at = lines.indexOf('Fragment 1 [SINGLE]');
+    expect(lines.slice(at + 2, at + 4)).to.deep.equal(['    Output partitioning: BROADCAST []', '    Read in place: no stage of its own; each consumer task runs it itself']);
+    expect(text.match(/Read in place/g)).to.have.length(1);
+  });
+
   it("prints prestodb's first line with names and types, as Malloy's Presto connection parses it", () => {
     const text = renderExplainText(request({ dialect: 'presto', columns: [{ name: 'name', type: 'varchar(25)' }, { name: 'total', type: 'decimal(38,2)' }] }));
     const lines = text.split('\n');
