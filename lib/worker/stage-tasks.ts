@@ -1,12 +1,14 @@
 // A worker's stage tasks (task-protocol.ts, stage-runner.ts): where a leaf writes its output and a root
 // keeps the outputs it pulled, both under one directory inside the DuckDB sandbox, and the files removed
 // with their task. A root pulls its inputs worker to worker, with the internal bearer, before it plans.
+import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { linkSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine, Plan, PlanAbort } from '../engine/engine.types.js';
 import type { Session } from '../protocol/types.js';
+import { PlanCache } from '../engine/plan-cache.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import { internalHeaders } from '../cluster/cluster-auth.js';
 import { taskOutputPath, type FragmentInput, type FragmentStage, type TaskPlanRequest, type TaskStage } from '../cluster/task-protocol.js';
@@ -16,6 +18,14 @@ import { bucketFile, planFragment, prepareFragments, type FragmentTarget, type S
 import type { Connectors } from '../connectors/connectors.js';
 import { stageTrace, stageTracing } from '../cluster/stage-trace.js';
 import type { TaskMemory } from './task-memory.js';
+
+/**
+ * What the files of a statement's tasks hold depends on: its text, what resolves its names and renders
+ * its values (the engine's plan-cache key) and the coordinator's choices. A short digest of them.
+ */
+function statementTag(sql: string, session: Session, choices: unknown): string {
+  return createHash('sha256').update(PlanCache.key(sql, session)).update('\u0000').update(JSON.stringify(choices ?? null)).digest('hex').slice(0, 16);
+}
 
 /** Names of files on their way out (discard): each its own, so a slot's next file is never one of them. */
 let discarded = 0;
@@ -91,6 +101,8 @@ export class StageTasks {
   private readonly leaves = new Set<string>();
   /** Each task's slot: its files are named after it, never after the task (see fileFor). */
   private readonly slots = new Map<string, number>();
+  /** Each task's statement tag: what its files hold depends on the statement, so their names do too (see fileFor). */
+  private readonly tags = new Map<string, string>();
   private readonly pullers = new Map<string, ExchangePuller>();
   /** Roots waiting for a leaf of this worker that still runs (an early root, staged-query.ts). */
   private readonly waiting = new Map<string, { resolve: (output: TaskOutput) => void; reject: (err: VivaceError) => void }[]>();
@@ -148,6 +160,7 @@ export class StageTasks {
     this.outputs.delete(taskId);
     this.leaves.delete(taskId);
     this.slots.delete(taskId);
+    this.tags.delete(taskId);
     // A leaf that failed or was dropped before it ended: a root waiting for it fails (the coordinator
     // runs the query's usual path then).
     for (const waiter of this.waiting.get(taskId) ?? []) waiter.reject(new VivaceError('REMOTE_TASK_ERROR', `Leaf ${taskId} ended without output`));
@@ -170,10 +183,13 @@ export class StageTasks {
   }
 
   /**
-   * A task's file `name`, under the lowest slot no live task holds. The same statement's stages then
-   * read and write the same paths query after query, so their SQL text repeats and the engine's cached
-   * plans serve them (a root's first plan of new text took 50 ms for Q1, most of it preparing how its
-   * eight double columns render).
+   * A task's file `name`, under the lowest slot no live task holds and its statement's tag. The same
+   * statement's stages then read and write the same paths query after query, so their SQL text repeats
+   * and the engine's cached plans serve them (a root's first plan of new text took 50 ms for Q1, most of
+   * it preparing how its eight double columns render). The tag keeps another statement's text apart:
+   * with the slot alone, two statements whose roots read the same generated column names
+   * (vivace_o0, ...) from the same slot had one text, and the second ran the first's cached render of
+   * other types (a DOUBLE's over a BOOLEAN: "abs(BOOLEAN)").
    */
   private fileFor(taskId: string, name: string, extension = '.parquet'): string {
     let slot = this.slots.get(taskId);
@@ -182,7 +198,7 @@ export class StageTasks {
       for (slot = 0; taken.has(slot); slot++) { /* the lowest free one */ }
       this.slots.set(taskId, slot);
     }
-    const file = join(this.options.directory, `slot${slot}-${name}${extension}`);
+    const file = join(this.options.directory, `slot${slot}-${this.tags.get(taskId) ?? 'x'}-${name}${extension}`);
     // A file left by a task that never got to remove it (a crash) is no one's now.
     rmSync(file, { force: true, recursive: true });
     const list = this.files.get(taskId) ?? [];
@@ -193,6 +209,7 @@ export class StageTasks {
 
   private async plan(taskId: string, request: TaskPlanRequest, sql: string, session: Session, abort?: PlanAbort): Promise<Plan> {
     const stage = fragmentStageOf(request.stage!);
+    this.tags.set(taskId, statementTag(sql, session, stage.choices));
     const { engine, connectors, compression } = this.options;
     let target: FragmentTarget | undefined;
     if (stage.fragmentId !== 0) {
