@@ -32,6 +32,9 @@ function stringAt(entries: DataView, i: number): { length: number; inline?: Uint
   return { length, pointer: entries.getUint32(at + 8, true) + entries.getUint32(at + 12, true) * 2 ** 32 };
 }
 
+/** Runs of rendered rows at least this long are a page's pieces as the bindings copied them; shorter ones are copied into the page. */
+const MIN_PIECE_BYTES = 1024;
+
 /** Holds the connection until the execution ends, fails or is cancelled; gives it back exactly once. */
 abstract class ConnectionExecution implements Execution {
   protected isCanceled = false;
@@ -190,7 +193,11 @@ export class StreamingExecution extends ConnectionExecution {
     if (this.finished) return null;
     const result = await (this.result ?? this.start().result!).catch((err: unknown) => this.fail(err));
     let page = this.page;
+    /** Bytes of the batch (each row with its comma); of them, those in `page` (from pageStart: not yet a piece). */
     let used = 0;
+    let pageUsed = 0;
+    let pageStart = 0;
+    const pieces: Buffer[] = [];
     let rows = 0;
     for (;;) {
       if (this.position >= this.rowsInVector) {
@@ -239,12 +246,25 @@ export class StreamingExecution extends ConnectionExecution {
           }
         }
         if (rows > 0 && used + runBytes - 1 > targetBytes) break;
-        if (used + runBytes > page.length) {
-          const grown = Buffer.allocUnsafe(Math.max(page.length * 2, used + runBytes));
-          page.copy(grown, 0, 0, used);
-          page = this.page = grown;
+        if (first.pointer !== undefined && runBytes >= MIN_PIECE_BYTES) {
+          // The bindings' copy of the run is a piece of the page as it is: not copied again (a page's copy
+          // and its buffer were half of the worker's allocations in figure c, and of its collections).
+          if (pageUsed > pageStart) pieces.push(page.subarray(pageStart, pageUsed));
+          pageStart = pageUsed;
+          const run = getDataFromPointer(strings.buffer as ArrayBuffer, strings.byteOffset + i * 16 + 8, runBytes);
+          pieces.push(Buffer.from(run.buffer, run.byteOffset, run.byteLength));
+        } else {
+          if (pageUsed + runBytes > page.length) {
+            // Bytes before pageStart belong to pieces already: only the rest moves to the larger page.
+            const grown = Buffer.allocUnsafe(Math.max(page.length * 2, pageUsed - pageStart + runBytes));
+            page.copy(grown, 0, pageStart, pageUsed);
+            pageUsed -= pageStart;
+            pageStart = 0;
+            page = this.page = grown;
+          }
+          page.set(first.pointer === undefined ? first.inline! : getDataFromPointer(strings.buffer as ArrayBuffer, strings.byteOffset + i * 16 + 8, runBytes), pageUsed);
+          pageUsed += runBytes;
         }
-        page.set(first.pointer === undefined ? first.inline! : getDataFromPointer(strings.buffer as ArrayBuffer, strings.byteOffset + i * 16 + 8, runBytes), used);
         used += runBytes;
         rows += runEnd - i;
         i = runEnd;
@@ -253,15 +273,21 @@ export class StreamingExecution extends ConnectionExecution {
       if (i < end) break;
     }
     if (rows === 0) return null;
-    used--; // the last row's comma
-    // A large page goes as its bytes (no UTF-8 decode here and encode again at the socket): handed over
-    // whole when it fills at least half its buffer (the next page gets a new one), else copied out.
+    if (pageUsed > pageStart) pieces.push(page.subarray(pageStart, pageUsed));
+    // The last row's comma goes.
+    used--;
+    const last = pieces.pop()!;
+    if (last.length > 1) pieces.push(last.subarray(0, last.length - 1));
+    // A large page goes as its bytes (no UTF-8 decode here and encode again at the socket); its pieces in
+    // `page` are handed over with it when they fill at least half of it (the next page gets a new one),
+    // else copied out.
     let json: RowBatch['json'];
-    if (used <= TEXT_PAGE_MAX_BYTES) json = page.toString('utf8', 0, used);
-    else if (used * 2 >= page.length) {
-      json = [page.subarray(0, used)];
+    if (used <= TEXT_PAGE_MAX_BYTES) json = pieces.length === 1 ? pieces[0]!.toString('utf8') : Buffer.concat(pieces, used).toString('utf8');
+    else if (pageUsed === 0) json = pieces;
+    else if (pageUsed * 2 >= page.length) {
+      json = pieces;
       this.page = Buffer.allocUnsafe(page.length);
-    } else json = [Buffer.from(page.subarray(0, used))];
+    } else json = pieces.map((piece) => (piece.buffer === page.buffer ? Buffer.from(piece) : piece));
     this.outputRows += rows;
     this.outputBytes += used;
     return { json, rows, bytes: used };
