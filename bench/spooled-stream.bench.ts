@@ -175,7 +175,7 @@ export function spooledReport(runs: readonly SpooledRun[], engine: StreamFigures
       `c. spooled ${f.encoding}: ${(f.statementBytes / 1e3).toFixed(1)} kB of statement responses in ${f.pages} requests, ${megabytes(f.segmentBytes)} of segments `
         + `(${f.spooledSegments} downloaded from the workers, ${f.inlineSegments} inline) decoding to ${megabytes(f.jsonBytes)} of JSON`
         + (cpu && coordinator && all
-          ? `; CPU (/proc, all threads): coordinator ${secondsText(coordinator.total)}, ${workers.map((w, i) => `${workerIds[i]} ${secondsText(w.total)}`).join(', ')}, `
+          ? `; CPU (/proc, all threads): coordinator ${secondsText(coordinator.total)}, ${workers.map((w, i) => `${workerIds[i]} ${secondsText(w.total)} (main thread ${secondsText(w.main)})`).join(', ')}, `
             + `this bench's client ${secondsText(cpu.client)}: ${secondsText(all)} in all, the coordinator ${((coordinator.total / all) * 100).toFixed(1)}% of it `
             + `(${((coordinator.total / (all - cpu.client)) * 100).toFixed(1)}% of the cluster's)`
           : ''),

@@ -32,6 +32,9 @@ function stringAt(entries: DataView, i: number): { length: number; inline?: Uint
   return { length, pointer: entries.getUint32(at + 8, true) + entries.getUint32(at + 12, true) * 2 ** 32 };
 }
 
+/** Runs of rendered rows at least this long are a page's pieces as the bindings copied them; shorter ones are copied into the page. */
+const MIN_PIECE_BYTES = 1024;
+
 /** Holds the connection until the execution ends, fails or is cancelled; gives it back exactly once. */
 abstract class ConnectionExecution implements Execution {
   protected isCanceled = false;
@@ -117,7 +120,7 @@ abstract class ConnectionExecution implements Execution {
 }
 
 /**
- * Streams `sql` (one BLOB column: a rendered JSON row in UTF-8) and cuts it into batches of at most
+ * Streams `sql` (one BLOB column: a rendered JSON row in UTF-8 and its comma) and cuts it into batches of at most
  * targetBytes (a single larger row makes its own batch). Row bytes are copied into one page and
  * decoded once per batch: per-row string decoding cost about 25% of throughput.
  */
@@ -190,12 +193,16 @@ export class StreamingExecution extends ConnectionExecution {
     if (this.finished) return null;
     const result = await (this.result ?? this.start().result!).catch((err: unknown) => this.fail(err));
     let page = this.page;
+    /** Bytes of the batch (each row with its comma); of them, those in `page` (from pageStart: not yet a piece). */
     let used = 0;
+    let pageUsed = 0;
+    let pageStart = 0;
+    const pieces: Buffer[] = [];
     let rows = 0;
     for (;;) {
       if (this.position >= this.rowsInVector) {
         // Enough for this batch: don't fetch (and hold a chunk) beyond what was asked.
-        if (rows > 0 && used >= targetBytes) break;
+        if (rows > 0 && used - 1 >= targetBytes) break;
         const chunk =
           result instanceof DuckDBMaterializedResult
             ? this.chunkIndex < (this.chunkCount ??= result.chunkCount) ? result.getChunk(this.chunkIndex++) : null
@@ -218,57 +225,69 @@ export class StreamingExecution extends ConnectionExecution {
       let i = this.position;
       const end = this.rowsInVector;
       while (i < end) {
-        // A run of rows whose bytes lie back to back in the chunk's string heap is read with one
-        // native call (DuckDB writes a chunk's strings sequentially: ~7 runs per 2048 rows), instead of
-        // one call per row, which cost a third of the streaming time.
+        // Every rendered row ends with its comma (row-renderer.ts), so a run of rows whose bytes lie back to
+        // back in the chunk's string heap (DuckDB writes a chunk's strings sequentially: ~7 runs per 2048
+        // rows) is already the page's bytes: one native read and one copy per run, where a copy per row
+        // (with the comma written between) was a fifth of the worker's main thread in figure c.
         const first = stringAt(strings, i);
         let runEnd = i + 1;
         let runBytes = first.length;
-        let budget = used + (rows > 0 ? 1 : 0) + first.length;
         if (first.pointer !== undefined) {
           let next = first.pointer + first.length;
           while (runEnd < end) {
             const at = runEnd * 16;
             const length = strings.getUint32(at, true);
-            if (length <= 12 || budget + 1 + length > targetBytes) break;
+            // (A page's JSON is its bytes but the last comma.)
+            if (length <= 12 || used + runBytes + length - 1 > targetBytes) break;
             if (strings.getUint32(at + 8, true) + strings.getUint32(at + 12, true) * 2 ** 32 !== next) break;
             runBytes += length;
-            budget += 1 + length;
             next += length;
             runEnd++;
           }
         }
-        const need = runBytes + (runEnd - i - 1) + (rows > 0 ? 1 : 0);
-        if (rows > 0 && used + need > targetBytes) break;
-        if (used + need > page.length) {
-          const grown = Buffer.allocUnsafe(Math.max(page.length * 2, used + need));
-          page.copy(grown, 0, 0, used);
-          page = this.page = grown;
+        if (rows > 0 && used + runBytes - 1 > targetBytes) break;
+        if (first.pointer !== undefined && runBytes >= MIN_PIECE_BYTES) {
+          // The bindings' copy of the run is a piece of the page as it is: not copied again (a page's copy
+          // and its buffer were half of the worker's allocations in figure c, and of its collections).
+          if (pageUsed > pageStart) pieces.push(page.subarray(pageStart, pageUsed));
+          pageStart = pageUsed;
+          const run = getDataFromPointer(strings.buffer as ArrayBuffer, strings.byteOffset + i * 16 + 8, runBytes);
+          pieces.push(Buffer.from(run.buffer, run.byteOffset, run.byteLength));
+        } else {
+          if (pageUsed + runBytes > page.length) {
+            // Bytes before pageStart belong to pieces already: only the rest moves to the larger page.
+            const grown = Buffer.allocUnsafe(Math.max(page.length * 2, pageUsed - pageStart + runBytes));
+            page.copy(grown, 0, pageStart, pageUsed);
+            pageUsed -= pageStart;
+            pageStart = 0;
+            page = this.page = grown;
+          }
+          page.set(first.pointer === undefined ? first.inline! : getDataFromPointer(strings.buffer as ArrayBuffer, strings.byteOffset + i * 16 + 8, runBytes), pageUsed);
+          pageUsed += runBytes;
         }
-        const bytes = first.pointer === undefined ? first.inline! : getDataFromPointer(strings.buffer as ArrayBuffer, strings.byteOffset + i * 16 + 8, runBytes);
-        let offset = 0;
-        for (let r = i; r < runEnd; r++) {
-          const length = r === i ? first.length : strings.getUint32(r * 16, true);
-          if (rows > 0) page[used++] = 0x2c; // ','
-          page.set(bytes.subarray(offset, offset + length), used);
-          used += length;
-          offset += length;
-          rows++;
-        }
+        used += runBytes;
+        rows += runEnd - i;
         i = runEnd;
       }
       this.position = i;
       if (i < end) break;
     }
     if (rows === 0) return null;
-    // A large page goes as its bytes (no UTF-8 decode here and encode again at the socket): handed over
-    // whole when it fills at least half its buffer (the next page gets a new one), else copied out.
+    if (pageUsed > pageStart) pieces.push(page.subarray(pageStart, pageUsed));
+    // The last row's comma goes.
+    used--;
+    const last = pieces.pop()!;
+    if (last.length > 1) pieces.push(last.subarray(0, last.length - 1));
+    // A large page goes as its bytes (no UTF-8 decode here and encode again at the socket); its pieces in
+    // `page` are handed over with it when they fill at least half of it (the next page gets a new one),
+    // else copied out.
     let json: RowBatch['json'];
-    if (used <= TEXT_PAGE_MAX_BYTES) json = page.toString('utf8', 0, used);
-    else if (used * 2 >= page.length) {
-      json = [page.subarray(0, used)];
+    if (used <= TEXT_PAGE_MAX_BYTES) json = pieces.length === 1 ? pieces[0]!.toString('utf8') : Buffer.concat(pieces, used).toString('utf8');
+    else if (pageUsed === 0) json = pieces;
+    else if (pageUsed * 2 >= page.length) {
+      json = pieces;
       this.page = Buffer.allocUnsafe(page.length);
-    } else json = [Buffer.from(page.subarray(0, used))];
+    } else json = pieces.map((piece) => (piece.buffer === page.buffer ? Buffer.from(piece) : piece));
     this.outputRows += rows;
     this.outputBytes += used;
     return { json, rows, bytes: used };

@@ -564,8 +564,11 @@ function declaredJson(said: DeclaredOutput, type: DuckDBType, expr: string, sess
 /** A literal's value as the statement declares Trino renders it (exact beyond DuckDB's digits and years), as a constant. */
 const exactJson = (said: DeclaredOutput | undefined) => (said?.text === undefined ? undefined : sqlString(JSON.stringify(said.text)));
 
+/** What ends every rendered row (renderRowsSql): the comma between a page's rows. */
+export const ROW_SEPARATOR = ',';
+
 /**
- * SQL yielding one VARCHAR column: each row of `innerSql` as a Presto JSON array. Throws NOT_SUPPORTED
+ * SQL yielding one BLOB column: each row of `innerSql` as a Presto JSON array followed by ROW_SEPARATOR. Throws NOT_SUPPORTED
  * for a column nesting arrays or maps more than MAX_ELEMENT_NESTING deep around values formatted one by one.
  * `declared`: per column, what the statement declares beyond DuckDB's type (a Trino type, a zone to render in).
  */
@@ -585,7 +588,9 @@ export function renderRowsSql(innerSql: string, types: readonly DuckDBType[], ti
     return exactJson(said) ?? declaredJson(said, t, names[i]!, zone) ?? jsonOf(t, value, { zone, column: i + 1, lambdas: 0, nesting: 0, layers, layer: 0 });
   });
   // One concat() over all parts: a chain of || builds an intermediate string per column (measured 1.5x slower).
-  const row = values.length === 0 ? `'[]'` : `concat('[', ${values.join(`, ',', `)}, ']')`;
+  // Each row ends with the comma that separates it from the next (ROW_SEPARATOR): rows lying back to back
+  // in a chunk are then already a page's bytes, copied in one piece (StreamingExecution drops the last comma).
+  const row = values.length === 0 ? `'[],'` : `concat('[', ${values.join(`, ',', `)}, '],')`;
   // Positional renaming: result columns may have duplicate or awkward names.
   const from = layers.wrap(`(\n${innerSql}\n) AS vivace_q(${names.join(', ')})`);
   // BLOB, so JavaScript copies bytes into a page and decodes UTF-8 once per batch instead of once per row.

@@ -66,6 +66,22 @@ describe('duckdb engine: execution', () => {
     expect(`[${copies.join(',')}]`).to.equal(whole.json);
   });
 
+  it('hands a large page over as the runs of rows the bindings copied, not copied again into one page buffer', async () => {
+    const sql = "SELECT i, lpad('', 200, 'y') AS s FROM UNNEST(sequence(1, 10000)) AS t(i) ORDER BY i";
+    const whole = await runSql(engine, sql, testSession(), 64 << 20);
+    const execution = (await engine.plan(sql, testSession())).execute();
+    const texts: string[] = [];
+    for (let b = await execution.next(1 << 20); b; b = await execution.next(1 << 20)) {
+      texts.push(batchText(b));
+      if (typeof b.json === 'string') continue;
+      expect(b.json.length).to.be.greaterThan(1);
+      // No piece lies in a buffer that could hold the page (the page copy that was there before).
+      for (const piece of b.json) expect(piece.buffer.byteLength).to.be.below(b.bytes);
+    }
+    expect(texts.length).to.be.greaterThan(2);
+    expect(`[${texts.join(',')}]`).to.equal(whole.json);
+  });
+
   it('sends a row larger than targetBytes alone in its batch', async () => {
     const plan = await engine.plan("SELECT '1' AS a UNION ALL SELECT lpad('', 10000, 'x') UNION ALL SELECT 'b'", testSession());
     const execution = plan.execute();

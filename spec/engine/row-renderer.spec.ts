@@ -34,8 +34,14 @@ describe('row renderer: nested values', function () {
   /** Each row of `SELECT <expression> UNION ALL SELECT NULL` rendered: the value's JSON, then null. */
   async function rendered(expression: string): Promise<string[]> {
     const result = await connection.runAndReadAll(await renderSql('', `SELECT ${expression} UNION ALL SELECT NULL`));
-    return result.getRows().map((row) => Buffer.from((row[0] as { bytes: Uint8Array }).bytes).toString('utf8').slice(1, -1));
+    return result.getRows().map((row) => Buffer.from((row[0] as { bytes: Uint8Array }).bytes).toString('utf8').slice(1, -2));
   }
+
+  it('ends every row with the comma between rows, so rows back to back in a chunk are a page as they lie', async () => {
+    const result = await connection.runAndReadAll(await renderSql('', "SELECT 1 AS a, 'x,' AS b UNION ALL SELECT NULL, NULL"));
+    const texts = result.getRows().map((row) => Buffer.from((row[0] as { bytes: Uint8Array }).bytes).toString('utf8'));
+    expect(texts.sort()).to.deep.equal(['[1,"x,"],', '[null,null],']);
+  });
 
   // Outputs of the renderer before it became linear (lambdas nested per level), which these must keep.
   const cases: [string, string][] = [

@@ -3,10 +3,10 @@
 // whole protection (segment-id.ts), and anything it does not name answers 404 alike. DELETE
 // /v1/spooled/queries/{queryId} (internal, with the bearer) drops a cancelled query's segments.
 import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { VivaceError } from '../../protocol/vivace-error.js';
+import { sendBytePieces } from '../../http/byte-pieces.js';
 import type { SegmentSpool } from './segment-spool.js';
 import { SPOOLED_ACK_PREFIX, SPOOLED_DOWNLOAD_PREFIX } from '../../spooling/spooled-paths.js';
 
@@ -22,10 +22,9 @@ export function spooledRoutes(router: Router, spool: SegmentSpool): void {
     const file = await spool.open(idOf(ctx));
     if (!file) throw notFound();
     if (file.memory) {
-      ctx.set('Content-Type', 'application/octet-stream');
-      ctx.length = file.bytes;
-      // Held in memory (not acknowledged yet): from the rendered buffers themselves.
-      ctx.body = Readable.from(file.memory, { objectMode: false });
+      // Held in memory (not acknowledged yet): the rendered buffers themselves, in one gathered write (a
+      // stream of them would wait for a drain after each piece of the page).
+      sendBytePieces(ctx, 200, 'application/octet-stream', file.memory);
       return;
     }
     // Large reads: a segment is megabytes, and each read costs a turn of the loop and a thread-pool trip.

@@ -2,7 +2,9 @@
 // once written out (the spool's memory needed for newer segments) from its file, the same bytes both times
 // with the stated length; an acknowledged one is a 404 in the error's shape.
 import { expect } from 'chai';
+import sinon from 'sinon';
 import { randomBytes } from 'node:crypto';
+import { Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,4 +58,38 @@ describe('worker /v1/spooled/download', () => {
       validateResponse('error', await gone.json());
     });
   }
+
+  it('sends a segment held in memory as many buffers in one gathered write, not a write and a drain per buffer', async () => {
+    const spool = worker.worker.spool!;
+    // A page as the engine hands it over: the runs of rows it read, each a buffer of its own.
+    const pieces = Array.from({ length: 64 }, (_, p) => Buffer.from(Array.from({ length: 1000 }, (_, i) => JSON.stringify([p * 1000 + i, 'x'.repeat(20)])).join(',') + (p < 63 ? ',' : '')));
+    const segment = (await spool.write('q3', 'json', pieces, 64_000))!;
+    const port = Number(new URL(worker.url).port);
+    // Writes on the worker's side of the connection (the client's fetch runs in this process too).
+    const writes: number[] = [];
+    const onWorker = (socket: Socket) => socket.localPort === port;
+    const proto = Socket.prototype as unknown as Record<'_writev' | '_write', (...args: unknown[]) => unknown>;
+    const original = { writev: proto._writev, write: proto._write };
+    const writev = sinon.stub(proto, '_writev').callsFake(function (this: Socket, ...args: unknown[]): unknown {
+      if (onWorker(this)) writes.push((args[0] as unknown[]).length);
+      return original.writev.apply(this, args);
+    });
+    const write = sinon.stub(proto, '_write').callsFake(function (this: Socket, ...args: unknown[]): unknown {
+      if (onWorker(this)) writes.push(1);
+      return original.write.apply(this, args);
+    });
+    let body: Buffer;
+    try {
+      const response = await fetch(`${worker.url}/v1/spooled/download/${segment.id}`);
+      body = Buffer.from(await response.arrayBuffer());
+    } finally {
+      writev.restore();
+      write.restore();
+    }
+    expect(body.equals(Buffer.concat([Buffer.from('['), ...pieces, Buffer.from(']')]))).to.equal(true);
+    // The headers and every buffer in one writev (a piped stream wrote the 2 MB in dozens of turns).
+    expect(writes).to.have.length(1);
+    expect(writes[0]).to.be.at.least(pieces.length);
+    spool.dropQuery('q3');
+  });
 });
