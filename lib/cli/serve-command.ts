@@ -13,7 +13,7 @@ import { watchQueryEvents } from '../metrics/query-events.js';
 import { createCoordinator } from '../actors/coordinator.js';
 import { createSystemTablesSource } from '../actors/system-tables.source.js';
 import { ClusterSizeMonitor } from '../cluster/cluster-size-monitor.js';
-import { LocalWorkers, localWorkersConfigText, localWorkersDirectory } from '../cluster/local-workers.js';
+import { LocalWorkers, localWorkersDirectory } from '../cluster/local-workers.js';
 import { clusterWorkers, RemoteEngine, type WorkerNode } from '../cluster/remote-engine.js';
 import { claimWorkersDirectory, type WorkersDirectoryClaim } from '../cluster/workers-directory-claim.js';
 import type { SystemTablesSource } from '../connectors/system/system-tables.js';
@@ -196,8 +196,7 @@ export async function runServe(args: string[]): Promise<number> {
       `data.directory=${propertyValue(config.dataDirectory)}`,
       ...(catalogDir === undefined ? [] : [`catalog.config-dir=${propertyValue(catalogDir)}`]),
     ];
-    // Each worker's DuckDB threads its share of this machine's cores unless the user's settings say.
-    writeFileSync(configFile, localWorkersConfigText(configText, shared, workerCount), { mode: 0o600 });
+    writeFileSync(configFile, `${configText ?? ''}\n${shared.join('\n')}\n`, { mode: 0o600 });
     // Each coordinator's workers keep their data (the memory catalog's file) under a directory of its own
     // port, so two on one machine (a test run beside `make run`) share the tpch cache but not a DuckDB file.
     const dataDirectory = localWorkersDirectory(config.dataDirectory, new URL(server.url).port || config.port);

@@ -5,25 +5,10 @@
 // orphan guard on their stdin stops them if it dies.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultLogger } from '../log/logger.js';
 import { ORPHAN_GUARD_ENV } from './orphan-guard.js';
-
-/**
- * The local workers' configuration text: each worker's DuckDB threads (engine.threads) as its share of this
- * machine's cores (cores / workers, at least 1) first, then the user's settings (an engine.threads there
- * wins: the last line of a key does), then what the workers must share with the coordinator (`shared`).
- * N workers on one machine with the default 2 threads each ran 2N DuckDB threads at once: the 22 TPC-H
- * queries at sf1 through 2 workers on 2 cores (bench/stage-timeline.ts, two alternating rounds each, load
- * 9-13 from other work) took 27.5-29.3 s and 15.3-15.4 s of the cluster's CPU with 1 thread per worker
- * against 35.3-35.8 s and 17.1-17.8 s with 2.
- */
-export function localWorkersConfigText(userText: string | undefined, shared: readonly string[], workers: number, cores = availableParallelism()): string {
-  const threads = Math.max(1, Math.floor(cores / Math.max(1, workers)));
-  return `engine.threads=${threads}\n${userText ?? ''}\n${shared.join('\n')}\n`;
-}
 
 export interface LocalWorkersOptions {
   count: number;

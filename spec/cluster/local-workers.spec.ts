@@ -2,8 +2,7 @@
 // backoff (1 s doubling to 30 s). The processes themselves are driven in spec/e2e/cluster.spec.ts.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { listeningUrl, localWorkersConfigText, restartDelayMs } from '../../lib/cluster/local-workers.js';
-import { parseConfigProperties } from '../../lib/config.js';
+import { listeningUrl, restartDelayMs } from '../../lib/cluster/local-workers.js';
 
 describe('local workers', () => {
   it('read the URL from the worker\'s own line only', () => {
@@ -31,15 +30,5 @@ describe('local workers', () => {
   it('back off 1 s doubling to 30 s', () => {
     expect([0, 1, 2, 3, 4, 5, 6, 50, 10_000].map((n) => restartDelayMs(n))).to.deep.equal([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000, 30000]);
     expect(restartDelayMs(2, 10, 35)).to.equal(35);
-  });
-
-  it('give each worker\'s DuckDB its share of the machine\'s cores, unless the user\'s settings name engine.threads', () => {
-    const shared = ['node.environment=test', 'data.directory=/tmp/d'];
-    const threads = (user: string | undefined, workers: number, cores: number) => parseConfigProperties(localWorkersConfigText(user, shared, workers, cores)).engineThreads;
-    expect([threads(undefined, 2, 2), threads(undefined, 1, 8), threads(undefined, 3, 8), threads(undefined, 4, 2), threads(undefined, 0, 4)]).to.deep.equal([1, 8, 2, 1, 4]);
-    expect(threads('engine.threads=3\nlog.level=warn', 2, 2), 'the user\'s').to.equal(3);
-    // What the workers must share still comes last, after the user's.
-    const parsed = parseConfigProperties(localWorkersConfigText('node.environment=mine', shared, 2, 2));
-    expect(parsed).to.include({ environment: 'test', dataDirectory: '/tmp/d', engineThreads: 1 });
   });
 });
