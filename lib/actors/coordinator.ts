@@ -162,7 +162,7 @@ export function createCoordinator(options: CoordinatorOptions): Coordinator {
     ref.subscribe({
       next: (snapshot) => {
         const nowFailed = isNodeFailed(snapshot);
-        if (nowFailed !== failed || snapshot.status !== 'active') nodesVersion++;
+        if (nowFailed !== failed) nodesVersion++;
         failed = nowFailed;
       },
       complete: () => nodesVersion++,

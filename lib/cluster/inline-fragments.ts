@@ -9,6 +9,7 @@
 // statistics) and names the fragments in its choices (PlanChoices.inline), so a worker derives the same
 // plan whatever its own statistics say; the scheduler runs no task for them.
 import { findAll, parseStatement, type Statement } from '../sql/index.js';
+import { partsOf, qualifyTable } from '../sql/names.js';
 import type { DistributedPlan, PlanChoices, PlanFragment } from '../planner/fragment.types.js';
 import type { PlannerMetadata } from '../planner/planner.types.js';
 
@@ -32,8 +33,8 @@ const consumersOf = (plan: DistributedPlan, id: number): PlanFragment[] => plan.
  * then reads those inputs itself and runs the fragment's SQL over them, nothing computed twice.
  */
 function inlineShape(fragment: PlanFragment, plan: DistributedPlan): 'tables' | 'inputs' | undefined {
-  const consumers = consumersOf(plan, fragment.id);
   if (fragment.id === 0 || fragment.partitioning !== 'SINGLE' || fragment.scan !== undefined || fragment.holder !== undefined) return undefined;
+  const consumers = consumersOf(plan, fragment.id);
   if ((fragment.output.kind !== 'BROADCAST' && fragment.output.kind !== 'SINGLE') || consumers.length === 0) return undefined;
   if (fragment.sources.length === 0) return 'tables';
   const whole = fragment.sources.every((s) => plan.fragments.find((f) => f.id === s.fragmentId)?.output.kind !== 'HASH');
@@ -59,10 +60,8 @@ function readsSmallTables(fragment: PlanFragment, metadata: PlannerMetadata, def
   if (findAll(statement, 'WithQuery').length > 0) return false;
   const tables = findAll(statement, 'Table');
   return tables.length > 0 && tables.every(({ name }) => {
-    const parts = name.parts.map((p) => (p.quoted ? p.value : p.value.toLowerCase()));
-    const [catalog, schema, table] = parts.length === 3 ? parts : parts.length === 2 ? [defaults.catalog, ...parts] : [defaults.catalog, defaults.schema, ...parts];
-    if (catalog === undefined || schema === undefined || table === undefined || parts.length > 3) return false;
-    const rows = metadata.table({ catalog, schema, table })?.rows;
+    const table = qualifyTable(partsOf(name), defaults.catalog, defaults.schema);
+    const rows = table && metadata.table(table)?.rows;
     return rows !== undefined && rows <= INLINE_MAX_ROWS;
   });
 }
