@@ -7,6 +7,8 @@ import { TaskKeepAlive } from '../../lib/cluster/task-keep-alive.js';
 import type { WorkerClient } from '../../lib/cluster/worker-client.js';
 import { remoteEngine, session, startTestWorker, WorkerList, type TestWorker } from './cluster-harness.js';
 import type { RemoteEngine } from '../../lib/cluster/remote-engine.js';
+import { taskStatusPath } from '../../lib/cluster/task-protocol.js';
+import { request } from '../support/http.js';
 
 const MINUTE = 60_000;
 /** Many pages: 300 rows of text ~30 bytes each, read 1 kB at a time. */
@@ -63,6 +65,15 @@ describe('task keep-alive: a slow client\'s task outlives the worker\'s abandonm
   it('with the coordinator asking for its status every 30 s of silence, every page comes after a 4-minute pause, and the task is let go at the end', async () => {
     expect(await firstPageThenPause(true)).to.deep.equal({ rows: 300 });
     expect(engine.keptTasks.size, 'nothing kept once exhausted').to.equal(0);
+  });
+
+  it('GET /v1/task/{taskId}/status of a task the worker does not have answers 404 NOT_FOUND, and the worker answers the next statement', async () => {
+    const gone = await request('GET', `${worker.url}${taskStatusPath('no-such.0.0.0')}`);
+    expect(gone.status).to.equal(404);
+    expect(gone.body.errorName).to.equal('NOT_FOUND');
+    engine = remoteEngine(workers, { now: () => t });
+    const plan = await engine.plan('SELECT 1', session());
+    expect((await plan.execute().next(1024))?.rows).to.equal(1);
   });
 
   it('without it (what happened before), the worker swept the task as abandoned and the next page failed', async () => {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { internalBearer } from '../../lib/cluster/cluster-auth.js';
-import { taskPath } from '../../lib/cluster/task-protocol.js';
+import { taskPath, taskStatusPath } from '../../lib/cluster/task-protocol.js';
 import { expectValid } from '../support/schema-validator.js';
 import { call, execute, exhausted, planTask, results, rowsOf, session, startTestWorker, type TestWorker } from './worker-support.js';
 
@@ -133,6 +133,10 @@ describe('worker: internal authentication', () => {
       expect(plan.body.errorName).to.equal('PERMISSION_DENIED');
       expect((await results(w.url, 'auth-ok', 0, 1024, headers)).status).to.equal(401);
       expect((await call('DELETE', w.url + taskPath('auth-ok'), undefined, headers)).status).to.equal(401);
+      // The status a coordinator asks for its slow clients' tasks (task-keep-alive.ts): named like the open /v1/status, not open.
+      for (const path of [taskStatusPath('auth-ok'), '/v1/task/auth-ok/STATUS', '/v1/task/auth-ok/status/', '/v1/task/auth-ok%2Fstatus']) {
+        expect((await call('GET', w.url + path, undefined, headers)).status, path).to.equal(401);
+      }
       expect((await call('GET', `${w.url}/v1/task`, undefined, headers)).status).to.equal(401);
       expect((await call('GET', `${w.url}/V1/TASK`, undefined, headers)).status).to.equal(401);
     }
