@@ -349,7 +349,7 @@ export class HiveCatalog {
         const names = resolved.partitionColumns.length === 0 ? [] : this.partitionNames(schema, table, resolved.partitionColumns.length);
         const paths = names.map((name) => relative(resolved.location, this.partitionDirectory(resolved, name)));
         directories = `${stamp}\u0002${directoryStamp(resolved.location, paths)}`;
-        if (directories === previous?.directories && filesUnchanged(previous.files ?? [])) return false;
+        if (directories === previous?.directories && (await filesUnchanged(previous.files ?? []))) return false;
       }
       const readable = this.readable(resolved);
       files = readable.files;

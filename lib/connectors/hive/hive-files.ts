@@ -76,12 +76,30 @@ export function directoryStamp(location: string, partitionNames: readonly string
 }
 
 /**
+ * Most files filesUnchanged stats in one turn of the event loop, and the most time it spends there: a
+ * turn of 256 local stats takes ~0.6 ms. The slices are synchronous stats, not fs.promises.stat: 10,000
+ * files took 22-39 ms of CPU as one synchronous loop and in slices, 130 ms with 8 promised stats in flight
+ * (libuv's pool dispatching each one), at load 9.5 on this 2-core machine.
+ */
+export const STAT_SLICE_FILES = 256;
+const STAT_SLICE_MS = 2;
+
+/**
  * Whether every file of a listing still has its size and modification time: with the directories'
  * stamps unchanged (no file came, went or was renamed), the listing is then as it was. A stat per file,
- * no directory read.
+ * no directory read, in slices of at most STAT_SLICE_FILES files (or STAT_SLICE_MS) with a turn of the
+ * event loop between them, so a table of 10,000 files does not hold a worker's loop for the whole check
+ * (Trino lists a table's files in its split loader's threads, not its request threads). The first change
+ * found ends the check.
  */
-export function filesUnchanged(files: readonly DataFile[]): boolean {
-  for (const file of files) {
+export async function filesUnchanged(files: readonly DataFile[]): Promise<boolean> {
+  let sliceStart = performance.now();
+  for (let i = 0; i < files.length; i++) {
+    if (i > 0 && (i % STAT_SLICE_FILES === 0 || performance.now() - sliceStart >= STAT_SLICE_MS)) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+    const file = files[i]!;
     try {
       const stat = statSync(file.path);
       if (!stat.isFile() || stat.size !== file.size || stat.mtimeMs !== file.mtimeMs) return false;

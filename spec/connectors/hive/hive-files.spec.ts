@@ -3,10 +3,11 @@
 // has to see: a file added or removed at any partition level, a partition added, a directory swapped for
 // a symlink.
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { directoryStamp, listDataFiles } from '../../../lib/connectors/hive/hive-files.js';
+import { loopTurnsDuring } from '../../support/loop-turns.js';
+import { directoryStamp, filesUnchanged, listDataFiles, STAT_SLICE_FILES } from '../../../lib/connectors/hive/hive-files.js';
 
 describe('hive connector: data files and the directory stamp', () => {
   let directory: string;
@@ -54,5 +55,35 @@ describe('hive connector: data files and the directory stamp', () => {
     expect(directoryStamp(table, partitions.slice(1))).to.not.equal(before);
     rmSync(join(table, 'a=2'), { recursive: true });
     expect(directoryStamp(table, partitions)).to.include('missing');
+  });
+
+  describe('filesUnchanged: a file rewritten in place under its old name', () => {
+    const leaf = () => join(table, 'a=1', 'b=x');
+    const rewrites: [string, (path: string) => void][] = [
+      ['its size changes', (path) => touch(path, 'longer')],
+      ['only its modification time changes', (path) => utimesSync(path, new Date(0), new Date(1_000_000))],
+      ['it is removed', (path) => rmSync(path)],
+      ['it becomes a directory', (path) => { rmSync(path); mkdirSync(path); }],
+    ];
+    for (const [what, rewrite] of rewrites) {
+      it(`is false when ${what}`, async () => {
+        const files = listDataFiles(leaf(), false);
+        expect(await filesUnchanged(files), 'as listed').to.equal(true);
+        rewrite(join(leaf(), 'f1'));
+        expect(await filesUnchanged(files)).to.equal(false);
+      });
+    }
+
+    it('checks a table of many files in slices, the event loop turning between them', async () => {
+      const slices = 4;
+      for (let i = 0; i < slices * STAT_SLICE_FILES; i++) touch(join(leaf(), `g${i}`));
+      const files = listDataFiles(leaf(), false);
+      expect(files).to.have.length(slices * STAT_SLICE_FILES + 1);
+      const { turns, value: unchanged } = await loopTurnsDuring(() => filesUnchanged(files));
+      expect(unchanged).to.equal(true);
+      expect(turns, 'a turn at least every STAT_SLICE_FILES files').to.be.at.least(slices);
+      touch(files.at(-1)!.path, 'rewritten, last of the listing');
+      expect(await filesUnchanged(files)).to.equal(false);
+    });
   });
 });
