@@ -8,7 +8,7 @@
 // of the revenues): its consumer reads those inputs and runs it. The coordinator decides (from the tables'
 // statistics) and names the fragments in its choices (PlanChoices.inline), so a worker derives the same
 // plan whatever its own statistics say; the scheduler runs no task for them.
-import { findAll, parseStatement, type Statement } from '../sql/index.js';
+import { findAll, parseStatement } from '../sql/index.js';
 import { partsOf, qualifyTable } from '../sql/names.js';
 import type { DistributedPlan, PlanChoices, PlanFragment } from '../planner/fragment.types.js';
 import type { PlannerMetadata } from '../planner/planner.types.js';
@@ -44,6 +44,40 @@ function inlineShape(fragment: PlanFragment, plan: DistributedPlan): 'tables' | 
 /** The session's defaults a fragment's table names resolve by (Session's catalog and schema). */
 export type NameDefaults = { catalog?: string; schema?: string };
 
+/** The names of the tables a fragment's SQL reads (partsOf), or null when it is not read in place whatever its tables. */
+type NamedTables = readonly (readonly string[])[] | null;
+
+/**
+ * Fragments' table names by SQL text, most recently used last: the coordinator plans every staged query
+ * anew (its analysis follows the catalogs' metadata), but a text's names are the text's alone, so the
+ * same fragment of the next run of a query is not parsed again. The rows behind a name are read each time.
+ */
+const namedTables = new Map<string, NamedTables>();
+const MAX_NAMED = 512;
+const MAX_NAMED_TEXT = 32_768;
+
+/** The tables a fragment's SQL names: null when it does not parse or has a WITH clause (its names may be the clause's). */
+function tablesNamed(sql: string): NamedTables {
+  const kept = namedTables.get(sql);
+  if (kept !== undefined) {
+    namedTables.delete(sql);
+    namedTables.set(sql, kept);
+    return kept;
+  }
+  let names: NamedTables;
+  try {
+    const statement = parseStatement(sql);
+    names = findAll(statement, 'WithQuery').length > 0 ? null : findAll(statement, 'Table').map(({ name }) => partsOf(name));
+  } catch {
+    names = null;
+  }
+  if (sql.length <= MAX_NAMED_TEXT) {
+    namedTables.set(sql, names);
+    if (namedTables.size > MAX_NAMED) namedTables.delete(namedTables.keys().next().value!);
+  }
+  return names;
+}
+
 /**
  * Whether every table a fragment's SQL names is a table every worker reads alike with at most
  * INLINE_MAX_ROWS rows. A name of one or two parts resolves by the session's catalog and schema, as the
@@ -51,16 +85,9 @@ export type NameDefaults = { catalog?: string; schema?: string };
  * clause's).
  */
 function readsSmallTables(fragment: PlanFragment, metadata: PlannerMetadata, defaults: NameDefaults): boolean {
-  let statement: Statement;
-  try {
-    statement = parseStatement(fragment.sql);
-  } catch {
-    return false;
-  }
-  if (findAll(statement, 'WithQuery').length > 0) return false;
-  const tables = findAll(statement, 'Table');
-  return tables.length > 0 && tables.every(({ name }) => {
-    const table = qualifyTable(partsOf(name), defaults.catalog, defaults.schema);
+  const names = tablesNamed(fragment.sql);
+  return names !== null && names.length > 0 && names.every((parts) => {
+    const table = qualifyTable(parts, defaults.catalog, defaults.schema);
     const rows = table && metadata.table(table)?.rows;
     return rows !== undefined && rows <= INLINE_MAX_ROWS;
   });

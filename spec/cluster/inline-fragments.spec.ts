@@ -109,6 +109,7 @@ describe('small fragments read in place by their consumers (inline-fragments.ts)
     const rowsOf = (over: string) => ({ table: (t: Parameters<typeof metadata.table>[0]) => { const l = metadata.table(t); return l && (t.table === over ? { ...l, rows: INLINE_MAX_ROWS + 1 } : l); } });
     const plan = distributedPlanFor(sqlOf(2), tiny, metadata)!;
     expect(inlined(inlineSmallFragments(plan, metadata, tiny).fragments)).to.deep.equal([4, 5, 6, 7, 8, 9]);
+    // The same fragments' texts again (their names kept by text): the rows behind them are read anew.
     expect(inlined(inlineSmallFragments(plan, rowsOf('supplier'), tiny).fragments)).to.deep.equal([5, 6, 8, 9]);
     // A table of unknown size is not read in place.
     expect(inlined(inlineSmallFragments(plan, { table: (t) => { const l = metadata.table(t); return l && { ...l, rows: undefined }; } }, tiny).fragments)).to.deep.equal([]);
