@@ -19,6 +19,15 @@ export function splitsOf(files: readonly string[], workers: number, rows?: reado
   return files.flatMap((file, i) => Array.from({ length: slices }, (_, slice) => ({ file, slice, slices, ...(slices > 1 && rows?.[i] !== undefined ? { rows: rows[i] } : {}) })));
 }
 
+/**
+ * A SOURCE fragment's splits of its table's parts for `workers` workers: splitsOf's, or each part whole
+ * when its tasks read whole parts (scan.whole: a subquery over the table's partitioning column runs there,
+ * which a slice of a part would cut short), however few the parts.
+ */
+export function scanSplitsOf(scan: NonNullable<PlanFragment['scan']>, files: readonly string[], workers: number, rows?: readonly number[]): Split[] {
+  return splitsOf(files, scan.whole ? 1 : workers, rows);
+}
+
 /** SQL reading a source fragment's outputs from local Parquet files. */
 export function inputSourceSql(files: readonly string[]): string {
   if (files.length === 0) throw new Error('An exchange input needs at least one file');

@@ -19,7 +19,7 @@ import type { Connectors } from '../connectors/connectors.js';
 import type { QueryListings, ScanSplits, Split } from '../connectors/connector.types.js';
 import type { DistributedPlan, PlanFragment } from '../planner/fragment.types.js';
 import { distributedPlanOf } from './distributed-plan.js';
-import { splitsOf } from './stage-sql.js';
+import { scanSplitsOf } from './stage-sql.js';
 import { scheduledPlan } from './inline-fragments.js';
 import {
   MAX_BUCKETS, MAX_STAGE_ITEMS, TASK_HEADERS, taskOutputPath, taskPath, taskResultsPath,
@@ -268,7 +268,7 @@ export class FragmentScheduler {
     let splitCount: number;
     if (fragment.partitioning === 'SOURCE' && fragment.scan) {
       const files = this.staged.splits.get(fragment.id)!;
-      const splits = files.splits ? [...files.splits] : splitsOf(files.names, alive.length, files.rows);
+      const splits = files.splits ? [...files.splits] : scanSplitsOf(fragment.scan, files.names, alive.length, files.rows);
       const partitions = alive.map((_, p) => splits.filter((__, i) => i % alive.length === p)).filter((s) => s.length > 0);
       // A scan of fewer splits than workers starts on the least loaded ones (not always the first).
       const order = partitions.length < alive.length ? this.byLoad(alive) : alive;

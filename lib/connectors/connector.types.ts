@@ -46,6 +46,13 @@ export interface TableLayout {
   rows?: number;
   /** Bytes of its data files; undefined when unknown. */
   fileBytes?: number;
+  /**
+   * The column its files are partitioned on: every row of a value of it is in one file (part), so a task
+   * reading whole files holds all the table's rows of each value it meets. As Trino's tpch connector
+   * declares lineitem partitioned on orderkey (TpchMetadata.getTableProperties); a subquery over the table
+   * correlated on it then runs in the scan's own tasks (correlated-subqueries.ts colocatedWith).
+   */
+  partitionedOn?: string;
 }
 
 /** What a worker's engine lends a connector reading splits. */

@@ -17,7 +17,7 @@ import { fold } from '../sql/names.js';
 import { quoteIdentifier } from '../sql/sql-formatter.js';
 import type { ScannedTable } from '../connectors/connector.types.js';
 import { ColumnScope, OPAQUE, relationsOf, type PlanRelation } from './column-resolution.js';
-import { andTerms, innerJoinTables, tableNode, tableText } from './plan-trees.js';
+import { andTerms, innerJoinTables, replaceTable, sameTable, tableNode, tableText } from './plan-trees.js';
 import { OPEN, type SemiSource } from './semi-joins.js';
 import { estimatedBytes } from './join-order.js';
 import { EXCHANGE_CATALOG, EXCHANGE_SCHEMA, type OutputPartitioning } from './fragment.types.js';
@@ -334,6 +334,31 @@ export function applyCorrelated(probe: Draft, conjuncts: readonly CorrelatedConj
     }
   }
   return current;
+}
+
+/**
+ * Whether a WHERE conjunct runs in the probe's own scan tasks, with no exchange: its subquery reads one
+ * table, the one the probe scans over its splits (`scanned`, the outer rows' first relation), and is
+ * correlated on the column that table's parts are cut on (TableLayout.partitionedOn) with that same
+ * column of the scanned rows: `l2.orderkey = l1.orderkey` over tpch's lineitem (Q21), as Trino's tpch
+ * connector lets it join lineitem to itself on orderkey without a remote exchange. Exact when each task
+ * reads whole parts (PlanFragment scan.whole): an outer row's key value has all its rows of the table in
+ * the part the row came from, so the subquery, reading the task's parts, sees every row it sees in one
+ * task. `keyColumn`: the scanned relation's column an outer symbol is (undefined for another relation's).
+ */
+export function colocatedWith(c: CorrelatedConjunct, scanned: PlanRelation, keyColumn: (symbol: string) => string | undefined): boolean {
+  const scan = c.scans[0];
+  const on = scanned.layout.partitionedOn;
+  return c.value === undefined && c.scans.length === 1 && c.keys.length === 1 && on !== undefined && sameTable(scan!.table, scanned.table)
+    && scan!.keys?.length === 1 && scan!.keys[0] === on && keyColumn(c.keys[0]!) === on;
+}
+
+/** `probe` (a SOURCE draft over the conjunct's table, colocatedWith) evaluating conjunct `c` over its own splits, read whole. */
+export function applyColocated(probe: Draft, c: CorrelatedConjunct): void {
+  const scan = c.scans[0]!;
+  // The subquery reads the table itself, which this fragment's tasks read as their splits (stage-sql.ts).
+  probe.where.push(`(${formatSql(replaceTable(c.expression, scan.source.placeholder, (at) => tableNode(scan.table, at)))})`);
+  probe.scan = { ...probe.scan!, whole: true };
 }
 
 /**

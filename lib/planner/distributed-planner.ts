@@ -22,7 +22,7 @@ import type { ScannedTable } from '../connectors/connector.types.js';
 import { GROUP_KEY_PREFIX, planStages, PARTIALS_TABLE } from './aggregate-stages.js';
 import { hashFinal } from './hash-final.js';
 import { symbolOf, type PlanRelation, type ResolvedExpression } from './column-resolution.js';
-import { replaceTable, tableText } from './plan-trees.js';
+import { replaceTable, sameTable, tableText } from './plan-trees.js';
 import { type SemiSource } from './semi-joins.js';
 import { chooseWithOuterJoins, estimatedBytes, validChoices, validOuterChoices, type JoinEdge } from './join-order.js';
 import { derivedDraft, derivedRows, sharedQueries, subPlans, type SubPlan, type SubPlanContext } from './derived-relations.js';
@@ -36,7 +36,7 @@ import { markScalars, readsMarker, unmarkScalars } from './scalar-values.js';
 import { sourceValues } from './source-values.js';
 import { distinctAsGroups } from './distinct-groups.js';
 import { isHeldLayout, withHeldTables } from './held-relations.js';
-import { applyCorrelated, broadcastsFit } from './correlated-subqueries.js';
+import { applyColocated, applyCorrelated, broadcastsFit, colocatedWith } from './correlated-subqueries.js';
 import { applyPartitionedSemis, partitionableSemis, partitionsSemi, twoStageSemi } from './semi-stages.js';
 
 /**
@@ -257,13 +257,27 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   if (applied.size !== a.residuals.length) return undefined;
   // Correlated subqueries once every outer relation is joined, co-partitioned with their tables: the
   // WHERE's first, then (every filter applied) the select list's values (correlated-values.ts).
-  const correlated = a.correlated.conjuncts.filter((c) => c.value === undefined);
+  const inWhere = a.correlated.conjuncts.filter((c) => c.value === undefined);
   const values = a.correlated.conjuncts.filter((c) => c.value !== undefined);
   const valueSymbols = values.flatMap((c) => [...c.symbols]);
-  const whereScans = correlated.reduce((sum, c) => sum + c.scans.length, 0);
+  const whereScans = inWhere.reduce((sum, c) => sum + c.scans.length, 0);
+  // Those over the probe's own table on the column its parts are cut on run in its scan tasks (Q21's
+  // EXISTS over lineitem on orderkey at sf1): every join so far broadcast, the probe still that scan.
+  const first = a.relations[choices.order[0]!]!;
+  const scanned = probe.partitioning === 'SOURCE' && probe.scan && sameTable(probe.scan.table, first.table) && !subs.has(first.index) ? first : undefined;
+  const keyColumn = (symbol: string) => (relationOfSymbol(symbol) === first.index ? columnOf(first, symbol) : undefined);
+  const colocated = inWhere.map((c) => scanned !== undefined && colocatedWith(c, scanned, keyColumn));
+  for (const [i, c] of inWhere.entries()) if (colocated[i]) applyColocated(probe, c);
+  const correlated = inWhere.filter((_, i) => !colocated[i]);
+  // The split flags of the scans left (CorrelatedSubqueries.scans order: each conjunct's in turn).
+  const splitFlags = correlatedSplit.slice(0, whereScans);
+  const correlatedSplits = inWhere.flatMap((c, i) => {
+    const flags = splitFlags.splice(0, c.scans.length);
+    return colocated[i] ? [] : flags;
+  });
   if (correlated.length > 0) {
     const handOn = (from: number) => [...new Set([...a.aboveSymbols, ...correlated.slice(from).flatMap((c) => [...c.symbols]), ...parted.map((p) => p.symbol), ...valueSymbols])].sort();
-    probe = applyCorrelated(probe, correlated, handOn, correlatedSplit.slice(0, whereScans));
+    probe = applyCorrelated(probe, correlated, handOn, correlatedSplits);
   }
   if (parted.length > 0) probe = applyPartitionedSemis(probe, parted, (from) => [...new Set([...a.aboveSymbols, ...parted.slice(from).map((p) => p.symbol), ...valueSymbols])].sort());
   if (values.length > 0) {

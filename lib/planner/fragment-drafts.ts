@@ -10,7 +10,7 @@ import { exchangeTableOf, type FragmentPartitioning, type OutputPartitioning, ty
 /** A fragment while the plan is built: its SQL is rendered once every fragment has its id. */
 export interface Draft {
   partitioning: FragmentPartitioning;
-  scan?: { table: ScannedTable; where?: Expression };
+  scan?: { table: ScannedTable; where?: Expression; whole?: true };
   sources: Draft[];
   output: OutputPartitioning;
   /** The FROM clause's text, given each draft's exchange table name. */

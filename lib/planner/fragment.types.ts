@@ -41,8 +41,12 @@ export interface FragmentSource {
 export interface PlanFragment {
   id: number;
   partitioning: FragmentPartitioning;
-  /** SOURCE: the table whose splits the tasks read, and the WHERE its connector prunes splits by. */
-  scan?: { table: ScannedTable; where?: Expression };
+  /**
+   * SOURCE: the table whose splits the tasks read, and the WHERE its connector prunes splits by. `whole`:
+   * each split a whole file, never a slice of one (a subquery over the table's partitioning column runs in
+   * these tasks: correlated-subqueries.ts colocatedWith).
+   */
+  scan?: { table: ScannedTable; where?: Expression; whole?: true };
   /** The fragments this one reads (their `output` says how). */
   sources: readonly FragmentSource[];
   output: OutputPartitioning;

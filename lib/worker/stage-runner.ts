@@ -209,6 +209,8 @@ function checkTask(fragment: PlanFragment, plan: DistributedPlan, task: Fragment
     if (splits.length === 0) throw bad('A leaf task needs at least one split');
   } else if (splits.length > 0) throw bad(`Fragment ${fragment.id} reads no splits`);
   for (const split of splits) checkSlice(split);
+  // Its SQL reads rows sharing a key across the task's splits (correlated-subqueries.ts colocatedWith): whole parts only.
+  if (fragment.scan?.whole && splits.some((s) => s.slices !== 1)) throw bad(`Fragment ${fragment.id} reads whole parts, no slices`);
   // A source read in place (inline-fragments.ts) is no input: this task runs its SQL itself.
   const sources = new Set(scheduledFragment(plan, fragment).sources.map((s) => s.fragmentId));
   const named = new Set(task.inputs.map((i) => i.fragmentId));

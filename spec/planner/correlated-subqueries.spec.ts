@@ -11,7 +11,7 @@ import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { planDistributed } from '../../lib/planner/distributed-planner.js';
 import { planGathered } from '../../lib/planner/gather-planner.js';
 import type { DistributedPlan, PlanFragment } from '../../lib/planner/fragment.types.js';
-import type { PlannerSession } from '../../lib/planner/planner.types.js';
+import type { PlannerMetadata, PlannerSession } from '../../lib/planner/planner.types.js';
 import { createSmallLakeTables, rowsOf, runPlan, smallLakeMetadata, sortedRows, tinyMetadata, withTinyDuckDb, translate, TINY_ROWS } from './fragment-runner.js';
 import { expectSameRows } from '../cluster/same-rows.js';
 
@@ -255,6 +255,55 @@ describe('planner: correlated subqueries co-partitioned with their tables', func
         const expected = sortedRows(await rowsOf(db(), translate(sql, options)));
         expect(sortedRows(await runPlan(db(), plan!, options)), `${sql} (${q.mode}, ${q.tasks} tasks)`).to.deep.equal(expected);
       }), { numRuns: 80, seed: 20261129 });
+    });
+  });
+
+  describe('over a table whose parts are cut on the correlation column (TableLayout.partitionedOn)', () => {
+    /** tpch.tiny with lineitem's parts cut on orderkey, as tpch's lineitem is at sf1. */
+    const parted: PlannerMetadata = { table: (t) => { const l = tiny.table(t); return l && (t.table === 'lineitem' ? { ...l, partitionedOn: 'orderkey' } : l); } };
+    const partedSame = async (sql: string, plan: DistributedPlan, tasks: number) => {
+      const options = { tasks, catalog: 'tpch', schema: 'tiny', partitionedOn: { lineitem: 'orderkey' } };
+      const statement = parseStatement(sql);
+      const order = (rows: unknown[][]) => (statement.type === 'Query' && statement.orderBy ? rows : sortedRows(rows));
+      expectSameRows(order(await runPlan(db(), plan, options)), order(await rowsOf(db(), translate(sql, options))), sql.slice(0, 60));
+    };
+    const hashedOn = (plan: DistributedPlan, table: string) => plan.fragments.filter((f) => f.scan?.table.table === table && f.output.kind === 'HASH' && f.output.keys.join() === 'orderkey');
+
+    it('Q21: EXISTS and NOT EXISTS run in the tasks scanning l1 over whole parts, lineitem hashed nowhere; the one-task answer over 1, 2 and 4 tasks', async () => {
+      const statement = parseStatement(tpch(21));
+      for (const mode of ['AUTOMATIC', 'BROADCAST'] as const) {
+        const plan = planDistributed(statement, session(mode), parted)!;
+        const scans = plan.fragments.filter((f) => f.scan?.table.table === 'lineitem');
+        expect(scans, `Q21 ${mode}: one scan of lineitem`).to.have.length(1);
+        expect(scans[0]!.scan!.whole).to.equal(true);
+        expect(scans[0]!.sql).to.match(/WHERE EXISTS \(SELECT \* FROM "tpch"\."tiny"\."lineitem" AS l2 .*<> vivace_r\d+_\d+\) AND NOT EXISTS \(SELECT \* FROM "tpch"\."tiny"\."lineitem" AS l3 /u);
+        expect(hashedOn(plan, 'lineitem')).to.deep.equal([]);
+        expect(plan.fragments.some((f) => f.sql.includes('vivace_corr')), 'no placeholder left').to.equal(false);
+        expect(planDistributed(statement, session(mode), parted, plan.choices), 'a worker derives the same fragments').to.deep.equal(plan);
+        for (const tasks of [1, 2, 4]) await partedSame(tpch(21), plan, tasks);
+      }
+    });
+
+    it('stays co-partitioned where the probe is no scan of that table (a PARTITIONED join), or the outer key is another table\'s column', async () => {
+      // PARTITIONED: the outer rows are a HASH fragment's by the time the subqueries apply.
+      const q21 = planDistributed(parseStatement(tpch(21)), session('PARTITIONED'), parted)!;
+      correlatedStage(q21, 'lineitem', ['orderkey']);
+      expect(q21.fragments.some((f) => f.scan?.whole)).to.equal(false);
+      await partedSame(tpch(21), q21, 2);
+      // `l2.orderkey = o.orderkey`: the key is orders', whose rows are not where lineitem's parts are.
+      for (const sql of [EDGES.derived!, EDGES.in!]) {
+        const plan = planDistributed(parseStatement(sql), session(), parted)!;
+        correlatedStage(plan, 'lineitem', ['orderkey']);
+        expect(plan.fragments.some((f) => f.scan?.whole)).to.equal(false);
+        await partedSame(sql, plan, 2);
+      }
+    });
+
+    it('a self-correlation on another column (partkey) is co-partitioned as before', () => {
+      const sql = `SELECT count(*) AS n FROM lineitem l1 WHERE l1.quantity > (SELECT avg(l2.quantity) FROM lineitem l2 WHERE l2.partkey = l1.partkey)`;
+      const plan = planDistributed(parseStatement(sql), session(), parted)!;
+      correlatedStage(plan, 'lineitem', ['partkey']);
+      expect(plan.fragments.some((f) => f.scan?.whole)).to.equal(false);
     });
   });
 });

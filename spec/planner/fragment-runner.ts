@@ -26,6 +26,12 @@ export interface RunOptions {
   tasks: number;
   catalog?: string;
   schema?: string;
+  /**
+   * The column each table's parts are cut on (TableLayout.partitionedOn): a SOURCE fragment reading whole
+   * parts (scan.whole) reads, in each task, the rows whose value of it hashes to the task, as a part
+   * holds every row of each of its values.
+   */
+  partitionedOn?: Readonly<Record<string, string>>;
 }
 
 /** Rows as JSON values (order kept), for comparing answers. */
@@ -72,7 +78,11 @@ export async function runPlan(connection: DuckDBConnection, plan: DistributedPla
         const t = f.scan.table;
         const name = `${t.catalog}.${t.schema}.${t.table}`;
         const whole = `${quoteIdentifier(t.catalog)}.${quoteIdentifier(t.schema)}.${quoteIdentifier(t.table)}`;
-        sources.set(name, `SELECT * EXCLUDE (vivace_n) FROM (SELECT *, row_number() OVER () AS vivace_n FROM ${whole}) WHERE vivace_n % ${options.tasks} = ${task}`);
+        const on = f.scan.whole ? options.partitionedOn?.[t.table] : undefined;
+        if (f.scan.whole && on === undefined) throw new Error(`Fragment ${f.id} reads whole parts of ${name}: give its partitioning column`);
+        sources.set(name, on !== undefined
+          ? `SELECT * FROM ${whole} WHERE hash(${quoteIdentifier(on)}) % ${options.tasks} = ${task}`
+          : `SELECT * EXCLUDE (vivace_n) FROM (SELECT *, row_number() OVER () AS vivace_n FROM ${whole}) WHERE vivace_n % ${options.tasks} = ${task}`);
       }
       const sql = translate(f.sql, options, (c, s, t) => sources.get(`${c}.${s}.${t}`));
       const output = `${prefix}_f${f.id}_t${task}`;

@@ -67,9 +67,13 @@ const joinPlan: DistributedPlan = {
   ],
 };
 
+/** The join plan with its lineitem scan reading whole parts (a subquery on its partitioning column runs there). */
+const wholeSql = `${joinSql} `;
+const wholePlan: DistributedPlan = { ...joinPlan, fragments: joinPlan.fragments.map((f) => (f.id === 3 ? { ...f, scan: { ...f.scan!, whole: true as const } } : f)) };
+
 const drain = drainPlan;
 /** The hand-built plans, given to planFragment in place of the planner's derivation. */
-const handBuilt: DerivePlan = (sql) => new Map([[keysSql, keysPlan], [joinSql, joinPlan], [datesSql, datesPlan]]).get(sql);
+const handBuilt: DerivePlan = (sql) => new Map([[keysSql, keysPlan], [joinSql, joinPlan], [datesSql, datesPlan], [wholeSql, wholePlan]]).get(sql);
 
 describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function () {
   this.timeout(60_000);
@@ -177,7 +181,7 @@ describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function ()
     expect(encodings.get('orderpriority'), 'orderpriority').to.include('DICTIONARY');
   });
 
-  it('refuses a task that does not fit its fragment: unknown id, splits where none are read, a source missing or twice, a bucket missing or out of range, another output', async () => {
+  it('refuses a task that does not fit its fragment: unknown id, splits where none are read, a source missing or twice, a bucket missing or out of range, another output, a slice where whole parts are read', async () => {
     const file = join(directory, 'refused.parquet');
     const input = (id: number, extra: Partial<FragmentTask['inputs'][number]> = {}) => ({ fragmentId: id, files: [file], bucket: 0, buckets: 2, ...extra });
     const cases: FragmentTask[] = [
@@ -196,6 +200,11 @@ describe('fragment tasks on DuckDB at tpch.tiny (hand-built plans)', function ()
       const err = await planFragment(engine, joinSql, session, task, connectors, { file }, undefined, handBuilt).then(() => undefined, (e: unknown) => e);
       expect((err as { errorName?: string } | undefined)?.errorName, JSON.stringify(task)).to.equal('INVALID_ARGUMENTS');
     }
+    // A fragment reading whole parts takes no slice of one.
+    const sliced: FragmentTask = { fragmentId: 3, splits: [split('lineitem', 0, 2)], inputs: [], output: { kind: 'HASH', buckets: 2 } };
+    const err = await planFragment(engine, wholeSql, session, sliced, connectors, { directory: join(directory, 'whole') }, undefined, handBuilt).then(() => undefined, (e: unknown) => e);
+    expect((err as { errorName?: string; message?: string } | undefined)?.message).to.include('reads whole parts');
+    await drain(await planFragment(engine, wholeSql, session, { ...sliced, splits: [split('lineitem')] }, connectors, { directory: join(directory, 'whole') }, undefined, handBuilt));
   });
 
   it('derives a query\'s plan once for its tasks on this worker, and again for another query, user or set of choices', async () => {

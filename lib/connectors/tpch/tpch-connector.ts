@@ -9,7 +9,7 @@ import type { TpchCatalogConfig } from '../catalog.types.js';
 import type { CatalogConnector, ConnectorOptions, ScannedTable, ScanSplits, Split } from '../connector.types.js';
 import { readManifest, type TpchManifest } from './tpch-generation.js';
 import { tpchSchema } from './tpch-schemas.js';
-import { estimatedRowCount, plannedParts } from './tpch-parts.js';
+import { estimatedRowCount, partCountOf, plannedParts } from './tpch-parts.js';
 import { tpchTableColumns } from './tpch-metadata.js';
 import { formatType } from '../../protocol/presto-type.js';
 
@@ -38,9 +38,21 @@ export function tpchConnector(config: TpchCatalogConfig, options: ConnectorOptio
         columns: columns.map((c) => ({ name: c.name, type: formatType(c.type) })),
         splits: tpchScanSplits(config.directory, table, minRows, planWithoutManifest, MAX_LAYOUT_SPLITS) !== undefined,
         rows: manifestOf(join(config.directory, schema.directory))?.tables[table.table]?.rows ?? estimatedRowCount(table.table, schema.scaleFactor),
+        ...partitioningOf(table.table, schema.scaleFactor),
       };
     },
   };
+}
+
+/**
+ * The column a table's parts are cut on (TableLayout.partitionedOn), as Trino's tpch connector declares
+ * lineitem's: the generator writes an order's lines together, and a part of lineitem holds the lines of
+ * one range of orders (tpch-parts.ts). Only for a table of several parts: over one part (tiny, sf0.1) the
+ * scan would be one task, where its co-partitioned plan spreads. Static, so the coordinator and every
+ * worker derive the same plan whatever their caches and vivace.distributed-tpch-min-rows.
+ */
+function partitioningOf(table: string, scaleFactor: number): { partitionedOn?: string } {
+  return table === 'lineitem' && partCountOf(table, scaleFactor) > 1 ? { partitionedOn: 'orderkey' } : {};
 }
 
 /** The splits a layout counts on (the stage request's bound, task-protocol.ts MAX_STAGE_ITEMS). */

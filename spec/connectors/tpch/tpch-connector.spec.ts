@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { sliceStart, splitSourceSql } from '../../../lib/connectors/tpch/tpch-connector.js';
+import { sliceStart, splitSourceSql, tpchConnector } from '../../../lib/connectors/tpch/tpch-connector.js';
 import type { Split } from '../../../lib/connectors/connector.types.js';
 
 describe('tpch connector: a worker\'s SQL over its splits of a Parquet part', function () {
@@ -75,3 +75,21 @@ describe('tpch connector: a worker\'s SQL over its splits of a Parquet part', fu
     }));
   });
 });
+
+describe('tpch connector: the layout\'s partitioning', () => {
+  // No cache here: the parts are the generator's planned ones (tpch-parts.ts).
+  const connector = tpchConnector({ name: 'tpch', connector: 'tpch', directory: join(tmpdir(), 'vivace-no-tpch-layout') }, { tpchMinRows: 0 });
+  const layout = (schema: string, table: string) => connector.tableLayout!({ catalog: 'tpch', schema, table });
+
+  it('says lineitem\'s parts are cut on orderkey where it has several (sf1: 6), as Trino\'s tpch connector partitions it', () => {
+    expect(layout('sf1', 'lineitem')?.partitionedOn).to.equal('orderkey');
+    expect(layout('sf10', 'lineitem')?.partitionedOn).to.equal('orderkey');
+    // One part (tiny, sf0.1): its co-partitioned plan spreads where reading it whole would be one task.
+    for (const schema of ['tiny', 'sf0.1']) {
+      expect(layout(schema, 'lineitem'), schema).to.not.equal(undefined);
+      expect(layout(schema, 'lineitem')!.partitionedOn, schema).to.equal(undefined);
+    }
+    for (const table of ['orders', 'partsupp', 'part', 'customer', 'supplier', 'nation', 'region']) expect(layout('sf1', table)?.partitionedOn, table).to.equal(undefined);
+  });
+});
+
