@@ -14,6 +14,10 @@ import type { Connectors } from '../connectors/connectors.js';
 import type { QueryListings } from '../connectors/connector.types.js';
 import { plannerMetadataOf } from './planner-metadata.js';
 import { inlineSmallFragments } from './inline-fragments.js';
+import { mayMeetZones } from '../sql/zoned-timestamps.js';
+import { parseStatement } from '../sql/index.js';
+import { EXCHANGE_CATALOG } from '../planner/fragment.types.js';
+import { TextMemo } from './text-memo.js';
 
 /** What distributedPlanOf reads of the node's connectors: which split, and each table's layout. */
 export type PlanConnectors = Pick<Connectors, 'splittable' | 'of'>;
@@ -59,7 +63,7 @@ export function distributedPlanOf(sql: string, session: Session, connectors: Pla
     if (stages?.setIds && choices === undefined) {
       const metadata = plannerMetadataOf(connectors, listings);
       const planned = distributedPlanFor(sql, session, metadata);
-      if (planned) return inlineSmallFragments(planned, metadata, session);
+      if (planned) return zoneFree(inlineSmallFragments(planned, metadata, session), session);
     }
     if (stages) return fragmentsOfStages(stages);
     if (choices !== undefined) return undefined;
@@ -70,5 +74,35 @@ export function distributedPlanOf(sql: string, session: Session, connectors: Pla
   const { inline: _inline, ...planner } = choices ?? {};
   const planned = distributedPlanFor(sql, session, metadata, choices && (planner as PlanChoices));
   // Small one-task fragments read in place by their consumers (inline-fragments.ts), as the coordinator chose.
-  return planned && inlineSmallFragments(planned, metadata, session, choices);
+  return planned && zoneFree(inlineSmallFragments(planned, metadata, session, choices), session);
+}
+
+const EXCHANGE_ONLY: ReadonlySet<string> = new Set([EXCHANGE_CATALOG]);
+
+/**
+ * Whether a fragment's SQL may meet zoned values with its exchange tables taken as holding none, by the
+ * session's catalog and schema and the text: plans are made anew for every statement (their analysis
+ * follows the catalogs' metadata), but a fragment's text recurs with its query.
+ */
+const meetsZones = new TextMemo<boolean>(1024, 32_768);
+
+function fragmentMeetsZones(sql: string, session: Pick<Session, 'catalog' | 'schema'>): boolean {
+  return meetsZones.get(`${session.catalog ?? ''}\u0000${session.schema ?? ''}\u0000${sql}`, () => {
+    try {
+      return mayMeetZones(parseStatement(sql), session.catalog, session.schema, EXCHANGE_ONLY);
+    } catch {
+      return true;
+    }
+  });
+}
+
+/**
+ * The plan with every fragment marked zoneFree when none of them makes a zoned value or reads a table that
+ * may hold one (tpch only): then no exchange table holds one either, and a fragment reading them (with a
+ * subquery, where every column went through the zoned macros' untyped wrapper: a list and a lambda per
+ * value) translates as the same query over tpch does. Each node derives the same marks.
+ */
+function zoneFree(plan: DistributedPlan, session: Pick<Session, 'catalog' | 'schema'>): DistributedPlan {
+  if (plan.fragments.some((f) => fragmentMeetsZones(f.sql, session))) return plan;
+  return { ...plan, fragments: plan.fragments.map((f) => ({ ...f, zoneFree: true as const })) };
 }

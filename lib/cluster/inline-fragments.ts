@@ -12,6 +12,7 @@ import { findAll, parseStatement } from '../sql/index.js';
 import { partsOf, qualifyTable } from '../sql/names.js';
 import type { DistributedPlan, PlanChoices, PlanFragment } from '../planner/fragment.types.js';
 import type { PlannerMetadata } from '../planner/planner.types.js';
+import { TextMemo } from './text-memo.js';
 
 /**
  * Most rows of each table an inlined fragment reads (every table it names): tpch's supplier at sf1. Each
@@ -48,34 +49,20 @@ export type NameDefaults = { catalog?: string; schema?: string };
 type NamedTables = readonly (readonly string[])[] | null;
 
 /**
- * Fragments' table names by SQL text, most recently used last: the coordinator plans every staged query
- * anew (its analysis follows the catalogs' metadata), but a text's names are the text's alone, so the
- * same fragment of the next run of a query is not parsed again. The rows behind a name are read each time.
+ * Fragments' table names by SQL text: the coordinator plans every staged query anew (its analysis follows
+ * the catalogs' metadata), but a text's names are the text's alone, so the same fragment of the next run
+ * of a query is not parsed again. The rows behind a name are read each time.
  */
-const namedTables = new Map<string, NamedTables>();
-const MAX_NAMED = 512;
-const MAX_NAMED_TEXT = 32_768;
+const namedTables = new TextMemo<NamedTables>(512, 32_768);
 
 /** The tables a fragment's SQL names: null when it does not parse or has a WITH clause (its names may be the clause's). */
 function tablesNamed(sql: string): NamedTables {
-  const kept = namedTables.get(sql);
-  if (kept !== undefined) {
-    namedTables.delete(sql);
-    namedTables.set(sql, kept);
-    return kept;
-  }
-  let names: NamedTables;
   try {
     const statement = parseStatement(sql);
-    names = findAll(statement, 'WithQuery').length > 0 ? null : findAll(statement, 'Table').map(({ name }) => partsOf(name));
+    return findAll(statement, 'WithQuery').length > 0 ? null : findAll(statement, 'Table').map(({ name }) => partsOf(name));
   } catch {
-    names = null;
+    return null;
   }
-  if (sql.length <= MAX_NAMED_TEXT) {
-    namedTables.set(sql, names);
-    if (namedTables.size > MAX_NAMED) namedTables.delete(namedTables.keys().next().value!);
-  }
-  return names;
 }
 
 /**
@@ -85,7 +72,7 @@ function tablesNamed(sql: string): NamedTables {
  * clause's).
  */
 function readsSmallTables(fragment: PlanFragment, metadata: PlannerMetadata, defaults: NameDefaults): boolean {
-  const names = tablesNamed(fragment.sql);
+  const names = namedTables.get(fragment.sql, tablesNamed);
   return names !== null && names.length > 0 && names.every((parts) => {
     const table = qualifyTable(parts, defaults.catalog, defaults.schema);
     const rows = table && metadata.table(table)?.rows;

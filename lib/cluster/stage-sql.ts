@@ -8,7 +8,7 @@ import { translateStatement } from '../sql/duckdb-translation.js';
 import { quoteString } from '../sql/sql-formatter.js';
 import type { Session } from '../protocol/types.js';
 import type { ScannedTable, Split } from '../connectors/connector.types.js';
-import type { PlanFragment } from '../planner/fragment.types.js';
+import { EXCHANGE_CATALOG, type PlanFragment } from '../planner/fragment.types.js';
 
 /**
  * The splits of a table's parts for `workers` workers: one per part, and a part cut into row slices when
@@ -54,16 +54,20 @@ export function fragmentDuckDbSql(fragment: PlanFragment, session: Session, sour
   let kept = translations.get(fragment);
   const known = kept?.get(key);
   if (known !== undefined) return known;
-  const text = translate(fragment.sql, session, sources);
+  const text = translate(fragment.sql, session, sources, fragment.zoneFree === true);
   if (!kept) translations.set(fragment, (kept = new Map()));
   if (kept.size >= MAX_TRANSLATIONS_PER_FRAGMENT) kept.delete(kept.keys().next().value!);
   kept.set(key, text);
   return text;
 }
 
-function translate(sql: string, session: Session, sources: readonly VirtualSource[]): string {
+/** The exchange catalog, whose tables hold no zoned value in a fragment marked zoneFree. */
+const ZONE_FREE_EXCHANGE: ReadonlySet<string> = new Set([EXCHANGE_CATALOG]);
+
+function translate(sql: string, session: Session, sources: readonly VirtualSource[], zoneFree: boolean): string {
   const tree = parseStatement(sql);
   return translateStatement(tree, sql, {
+    ...(zoneFree ? { zoneFreeCatalogs: ZONE_FREE_EXCHANGE } : {}),
     catalog: session.catalog,
     schema: session.schema,
     timeZone: session.timeZone,

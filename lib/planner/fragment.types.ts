@@ -55,6 +55,12 @@ export interface PlanFragment {
   /** The names of its output columns, in order (HASH keys name some of them). */
   columns: readonly string[];
   /**
+   * Its exchange tables hold no zoned value (timestamp with time zone): no fragment of its plan makes one
+   * or reads a table that may hold one (lib/cluster/distributed-plan.ts), so its translation reads no value
+   * through the zoned macros, as a tpch query's does (lib/sql/zoned-timestamps.ts mayMeetZones).
+   */
+  zoneFree?: true;
+  /**
    * The catalog whose one worker holds its tables (memory): this SINGLE fragment's task runs on that
    * worker, which alone reads them (PlanChoices.held). Absent: any worker.
    */

@@ -73,6 +73,8 @@ export interface TranslationContext {
    * table is read as it is. With them, every read of the table reads a subquery instead (guardedSql).
    */
   guardedRead?(table: TableReference): GuardedRead | undefined;
+  /** Catalogs whose tables hold no zoned value, besides tpch (zoned-timestamps.ts mayMeetZones). */
+  zoneFreeCatalogs?: ReadonlySet<string>;
 }
 
 /** A table read through masks and a row filter: each a Trino expression, printed in its own context. */
@@ -236,7 +238,7 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       else if (node.type === 'Identifier' && parent?.type !== 'QualifiedName') this.writtenNames.add(fold(node.value));
       else if (hasRepeatedFieldNames(node as DataType)) this.repeatsFieldNames = true;
     });
-    this.meetsZones = mayMeetZones(statement, this.context.catalog, this.context.schema);
+    this.meetsZones = mayMeetZones(statement, this.context.catalog, this.context.schema, this.context.zoneFreeCatalogs);
     this.typedColumns = !this.meetsZones || typedColumnsIn(statement);
     // Where zoned values may be met, groupings read instants (zoned-grouping.ts).
     return this.statement(this.meetsZones ? new InstantGrouping((e) => this.zones.staticZone(e) !== undefined, this.typedColumns).rewrite(statement) : statement);

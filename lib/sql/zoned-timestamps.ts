@@ -92,9 +92,10 @@ export function typedColumnsIn(statement: Node): boolean {
 /**
  * Whether a statement may meet zoned values: it makes one (a literal, AT TIME ZONE, a cast, ...) or reads a
  * table that may store one (any catalog but tpch). Where it cannot, the translation reads no value through
- * the zoned macros and stays what it was: a tpch query pays nothing for zones.
+ * the zoned macros and stays what it was: a tpch query pays nothing for zones. `alsoZoneFree`: catalogs
+ * whose tables the caller knows hold none either (a fragment's exchange tables, lib/cluster/stage-sql.ts).
  */
-export function mayMeetZones(statement: Statement, catalog: string | undefined, schema: string | undefined): boolean {
+export function mayMeetZones(statement: Statement, catalog: string | undefined, schema: string | undefined, alsoZoneFree?: ReadonlySet<string>): boolean {
   const ctes = new Set<string>();
   const stack: Node[] = [statement];
   const tables: string[][] = [];
@@ -108,7 +109,7 @@ export function mayMeetZones(statement: Statement, catalog: string | undefined, 
   return tables.some((parts) => {
     if (parts.length === 1 && ctes.has(parts[0]!)) return false;
     const table = qualifyTable(parts, catalog, schema);
-    return !table || !ZONE_FREE_CATALOGS.has(table.catalog);
+    return !table || !(ZONE_FREE_CATALOGS.has(table.catalog) || alsoZoneFree?.has(table.catalog));
   });
 }
 
