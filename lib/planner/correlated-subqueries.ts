@@ -298,9 +298,13 @@ function scanOf(r: PlanRelation, placeholder: ScannedTable, own: readonly Expres
  * applied: for each run of conjuncts hashed on the same outer keys, the rows hashed on them into a HASH
  * fragment that reads each conjunct's scans (hashed alike, or broadcast) and evaluates the conjuncts there.
  * `handOn(applied)`: the symbols the plan still reads once `applied` conjuncts ran. `split`: each scan's
- * split flag, in the order of CorrelatedSubqueries.scans.
+ * split flag, in the order of CorrelatedSubqueries.scans. `keyBuild(symbol)`: the broadcast draft of the
+ * inner join whose rows hold the outer symbol (every outer row's value of it is among that draft's), or
+ * undefined: a scan hashed on one key is then filtered to that draft's values of it, the subquery's rows
+ * no outer row can match dropped before the exchange (as Trino's dynamic filter from a join's build side
+ * does): Q17's lineitem to the parts of Brand#23 in MED BOX, Q2's partsupp to the parts of size 15.
  */
-export function applyCorrelated(probe: Draft, conjuncts: readonly CorrelatedConjunct[], handOn: (applied: number) => string[], split: readonly boolean[]): Draft {
+export function applyCorrelated(probe: Draft, conjuncts: readonly CorrelatedConjunct[], handOn: (applied: number) => string[], split: readonly boolean[], keyBuild: (symbol: string) => Draft | undefined = () => undefined): Draft {
   let at = 0;
   let current = probe;
   let keysOfCurrent: string | undefined;
@@ -321,6 +325,12 @@ export function applyCorrelated(probe: Draft, conjuncts: readonly CorrelatedConj
         ...(splits ? { scan: { table: scan.table, ...(scan.where ? { where: scan.where } : {}) } } : {}),
         sources: [], output, from: () => '', where: [], columns: scan.columns, sql: () => scan.sql,
       };
+      const build = scan.keys?.length === 1 && c.keys.length === 1 ? keyBuild(c.keys[0]!) : undefined;
+      if (build) {
+        const [column, symbol] = [scan.keys![0]!, c.keys[0]!];
+        draft.sources.push(build);
+        draft.sql = (x) => `SELECT * FROM (${scan.sql}) AS vivace_keyed WHERE ${quoteIdentifier(column)} IN (SELECT ${symbol} FROM ${x(build)})`;
+      }
       current.sources.push(draft);
       (current.semis ??= []).push({ source: scan.source, draft });
     }

@@ -195,6 +195,9 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   };
 
   const joined = new Set<number>([choices.order[0]!]);
+  /** The broadcast drafts of inner joins, by relation (a correlated scan is filtered by their key values). */
+  const broadcastBuilds = new Map<number, Draft>();
+  const keyBuild = (symbol: string) => broadcastBuilds.get(relationOfSymbol(symbol));
   let probe = scanDraft(a.relations[choices.order[0]!]!, { kind: 'SINGLE' });
   const applied = new Set<ResolvedExpression>();
   const applyResiduals = (d: Draft) => {
@@ -239,6 +242,8 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
       probe.sources.push(build);
       probe.from = (x) => `${before(x)} ${join} ${x(build)}${on}`;
       joined.add(next);
+      // Every joined row has a row of an inner join's build side: its symbols' values bound the outer rows'.
+      if (!outerJoin) broadcastBuilds.set(next, build);
     } else {
       // A held table's columns have no known type to hash alike.
       if (keys.some((k) => heldSymbol(k.probe) || heldSymbol(k.build))) return undefined;
@@ -277,12 +282,12 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   });
   if (correlated.length > 0) {
     const handOn = (from: number) => [...new Set([...a.aboveSymbols, ...correlated.slice(from).flatMap((c) => [...c.symbols]), ...parted.map((p) => p.symbol), ...valueSymbols])].sort();
-    probe = applyCorrelated(probe, correlated, handOn, correlatedSplits);
+    probe = applyCorrelated(probe, correlated, handOn, correlatedSplits, keyBuild);
   }
   if (parted.length > 0) probe = applyPartitionedSemis(probe, parted, (from) => [...new Set([...a.aboveSymbols, ...parted.slice(from).map((p) => p.symbol), ...valueSymbols])].sort());
   if (values.length > 0) {
     const handOn = (from: number) => [...new Set([...a.aboveSymbols, ...values.slice(from).flatMap((c) => [...c.symbols]), ...values.slice(0, from).map((c) => c.value!)])].sort();
-    probe = applyCorrelated(probe, values, handOn, correlatedSplit.slice(whereScans));
+    probe = applyCorrelated(probe, values, handOn, correlatedSplit.slice(whereScans), keyBuild);
   }
 
   // The query's own work over the joined rows: partial aggregation in the last join's tasks and the final

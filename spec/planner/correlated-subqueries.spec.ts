@@ -121,6 +121,22 @@ describe('planner: correlated subqueries co-partitioned with their tables', func
     expect(sources.find((f) => f.sql.includes('"region"'))!.sql).to.include("r.name = 'EUROPE'");
   });
 
+  it('Q17, Q2: the keyed scan reads only the outer key values of the broadcast build side holding them (a dynamic filter); under PARTITIONED, no build, no filter', () => {
+    for (const [n, table, build] of [[17, 'lineitem', 'part'], [2, 'partsupp', 'part']] as const) {
+      const plan = planDistributed(parseStatement(tpch(n)), session(), tiny)!;
+      const byId = new Map(plan.fragments.map((f) => [f.id, f]));
+      const keyed = correlatedStage(plan, table, ['partkey']).sources.map((s) => byId.get(s.fragmentId)!).find((f) => f.scan?.table.table === table && f.output.kind === 'HASH' && f.sql.includes('vivace_keyed'))!;
+      expect(keyed, `Q${n}: ${table} filtered`).to.not.equal(undefined);
+      const filters = keyed.sources.map((s) => byId.get(s.fragmentId)!);
+      expect(filters.map((f) => [f.scan?.table.table, f.output.kind]), `Q${n}`).to.deep.equal([[build, 'BROADCAST']]);
+      expect(keyed.sql).to.match(/WHERE "partkey" IN \(SELECT vivace_r\d+_0 FROM vivace_stage\.exchange\.f\d+\)$/u);
+      // The same fragment is the probe's build: read by both.
+      expect(plan.fragments.filter((f) => f.sources.some((s) => s.fragmentId === filters[0]!.id))).to.have.length(2);
+      const partitioned = planDistributed(parseStatement(tpch(n)), session('PARTITIONED'), tiny)!;
+      expect(partitioned.fragments.some((f) => f.sql.includes('vivace_keyed')), `Q${n} PARTITIONED`).to.equal(false);
+    }
+  });
+
   it('Q21: EXISTS and NOT EXISTS on the same key share one HASH fragment, the non-equality correlation evaluated there', () => {
     const plan = planDistributed(parseStatement(tpch(21)), session(), tiny)!;
     const stage = correlatedStage(plan, 'lineitem', ['orderkey']);
