@@ -12,8 +12,7 @@ export type { QueryView, StageView };
 type StageSnapshot = SnapshotFrom<typeof stageMachine>;
 
 export function queryStateOf(snapshot: QuerySnapshot): QueryState {
-  const value = snapshot.value;
-  return (typeof value === 'string' ? value : value.active) as QueryState;
+  return snapshot.value as QueryState;
 }
 
 // Built field by field: this runs for every response, and rest/spread copies were a visible cost.

@@ -386,65 +386,63 @@ export const queryMachine = setup({
       results: { buffer: [], exhausted: false, progress: NO_PROGRESS, outputRows: 0, outputBytes: 0 },
     };
   },
-  initial: 'active',
+  initial: 'QUEUED',
+  // Flat: the ends of a live query are the root's transitions (every state but the final ones takes them),
+  // not those of a compound `active` state around the live ones. Each level of nesting was one more state
+  // node in every microstep's entry, exit and configuration sets, which xstate builds afresh per microstep.
+  on: {
+    'query.heartbeat': { actions: 'recordHeartbeat' },
+    'query.cancel': { target: '.FAILED', actions: 'recordFailure' },
+    'query.fail': { target: '.FAILED', actions: 'recordFailure' },
+  },
   states: {
-    active: {
-      initial: 'QUEUED',
+    QUEUED: {
+      entry: 'requestAdmission',
+      on: { 'query.admit': 'PLANNING' },
+    },
+    PLANNING: {
+      entry: ['startPlanning', 'planQuery'],
       on: {
-        'query.heartbeat': { actions: 'recordHeartbeat' },
-        'query.cancel': { target: 'FAILED', actions: 'recordFailure' },
-        'query.fail': { target: 'FAILED', actions: 'recordFailure' },
+        // Straight to RUNNING, its stages scheduled on the way: Trino's STARTING lasts no time here (nothing
+        // is placed before the first rows), and a state of its own cost a microstep per query.
+        'plan.done': {
+          target: 'RUNNING',
+          actions: [
+            assign(({ context, event }) => ({
+              plan: event.plan,
+              producer: new ResultPump(event.plan, context.limits.targetResultBytes, context.limits.prefetchPages),
+              output: { columns: event.plan.columns, updateType: event.plan.updateType, sessionUpdates: event.plan.sessionUpdates },
+              times: stamp(context, 'executionStartTime'),
+            })),
+            'scheduleStages',
+          ],
+        },
+        'plan.failed': { target: 'FAILED', actions: 'recordFailure' },
       },
-      states: {
-        QUEUED: {
-          entry: 'requestAdmission',
-          on: { 'query.admit': 'PLANNING' },
-        },
-        PLANNING: {
-          entry: ['startPlanning', 'planQuery'],
-          on: {
-            // Straight to RUNNING, its stages scheduled on the way: Trino's STARTING lasts no time here (nothing
-            // is placed before the first rows), and a state of its own cost a microstep per query.
-            'plan.done': {
-              target: 'RUNNING',
-              actions: [
-                assign(({ context, event }) => ({
-                  plan: event.plan,
-                  producer: new ResultPump(event.plan, context.limits.targetResultBytes, context.limits.prefetchPages),
-                  output: { columns: event.plan.columns, updateType: event.plan.updateType, sessionUpdates: event.plan.sessionUpdates },
-                  times: stamp(context, 'executionStartTime'),
-                })),
-                'scheduleStages',
-              ],
-            },
-            'plan.failed': { target: '#query.FAILED', actions: 'recordFailure' },
-          },
-        },
-        RUNNING: {
-          entry: 'startProducing',
-          exit: 'stopProducing',
-          on: {
-            'results.batch': [
-              { guard: 'exceedsMemoryLimit', target: '#query.FAILED', actions: 'failOnMemoryLimit' },
-              { actions: ['bufferBatch', 'reportStageProgress'] },
-            ],
-            'results.end': [
-              { guard: 'exceedsMemoryLimit', target: '#query.FAILED', actions: 'failOnMemoryLimit' },
-              { target: 'FINISHING', actions: ['markExhausted', 'finishStages'] },
-            ],
-            'results.failed': { target: '#query.FAILED', actions: 'recordFailure' },
-            'results.progress': { actions: ['recordProgress', 'reportStageProgress'] },
-            'results.take': { actions: ['takePage', 'pullMoreResults'] },
-            'query.partialCancel': { target: 'FINISHING', actions: ['cancelStage', 'markProducerStopped'] },
-          },
-        },
-        // All rows are produced; the client is still reading the buffered pages.
-        FINISHING: {
-          entry: 'releaseAdmission',
-          on: {
-            'results.take': [{ target: '#query.FINISHED', actions: 'takeLastPage', guard: 'takeDrainsBuffer' }, { actions: 'takePage' }],
-          },
-        },
+    },
+    RUNNING: {
+      entry: 'startProducing',
+      exit: 'stopProducing',
+      on: {
+        'results.batch': [
+          { guard: 'exceedsMemoryLimit', target: 'FAILED', actions: 'failOnMemoryLimit' },
+          { actions: ['bufferBatch', 'reportStageProgress'] },
+        ],
+        'results.end': [
+          { guard: 'exceedsMemoryLimit', target: 'FAILED', actions: 'failOnMemoryLimit' },
+          { target: 'FINISHING', actions: ['markExhausted', 'finishStages'] },
+        ],
+        'results.failed': { target: 'FAILED', actions: 'recordFailure' },
+        'results.progress': { actions: ['recordProgress', 'reportStageProgress'] },
+        'results.take': { actions: ['takePage', 'pullMoreResults'] },
+        'query.partialCancel': { target: 'FINISHING', actions: ['cancelStage', 'markProducerStopped'] },
+      },
+    },
+    // All rows are produced; the client is still reading the buffered pages.
+    FINISHING: {
+      entry: 'releaseAdmission',
+      on: {
+        'results.take': [{ target: 'FINISHED', actions: 'takeLastPage', guard: 'takeDrainsBuffer' }, { actions: 'takePage' }],
       },
     },
     // Ended by takeLastPage (the page and the end time in one assign). As in Trino, the query is FINISHED

@@ -149,7 +149,7 @@ export const trackerMachine = setup({
       const running = [];
       for (const tracked of context.queries.values()) {
         const snapshot = tracked.ref?.getSnapshot();
-        if (snapshot?.status === 'active' && !snapshot.matches({ active: 'QUEUED' })) running.push({ queryId: tracked.queryId, progress: snapshot.context.results.progress });
+        if (snapshot?.status === 'active' && !snapshot.matches('QUEUED')) running.push({ queryId: tracked.queryId, progress: snapshot.context.results.progress });
       }
       for (const event of groupUsageEvents(running, context.limits.trackerIntervalMs)) enqueue.sendTo(context.dispatcher, event);
     }),
@@ -166,7 +166,7 @@ export const trackerMachine = setup({
       const running: QueryActorRef[] = [];
       for (const tracked of context.queries.values()) {
         const state = tracked.ref?.getSnapshot();
-        if (state?.status === 'active' && !state.matches({ active: 'QUEUED' })) running.push(tracked.ref!);
+        if (state?.status === 'active' && !state.matches('QUEUED')) running.push(tracked.ref!);
       }
       const shed = queryToShed(running.map((ref) => ({ ref, ...ref.getSnapshot().context })));
       if (shed) enqueue.sendTo(shed.ref, { type: 'query.fail', error: memoryLimitError(rss, context.memory.limitBytes) });

@@ -49,3 +49,13 @@ describe('coordinator: actor work per query', () => {
     expect(microsteps, microsteps.join('\n')).to.have.members([...taken, 'stage xstate.stop']);
   });
 });
+
+describe('coordinator: the query machine is flat', () => {
+  it('its states are the protocol QueryState names, children of the root with none of their own', async () => {
+    const { queryMachine } = await import('../../lib/actors/query.machine.js');
+    const states = queryMachine.root.states;
+    expect(Object.keys(states)).to.have.members(['QUEUED', 'PLANNING', 'RUNNING', 'FINISHING', 'FINISHED', 'FAILED']);
+    // A compound state around the live ones put one more node in every microstep's sets (xstate builds them afresh).
+    for (const state of Object.values(states)) expect(Object.keys(state.states), state.key).to.have.length(0);
+  });
+});
