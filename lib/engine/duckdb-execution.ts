@@ -212,6 +212,9 @@ export class StreamingExecution extends ConnectionExecution {
         if (!chunk || chunk.rowCount === 0) {
           this.finished = true;
           this.chunk = this.entries = undefined;
+          // Nothing reads the result again: its native memory goes with the next young collection rather
+          // than with the execution, which a worker keeps for a retried request (often into the old generation).
+          this.result = undefined;
           this.readScans();
           this.release();
           break;

@@ -46,6 +46,20 @@ describe('The SELECT 1 path through a real worker', function () {
     expect(requests).to.deep.equal(Array(5).fill('POST /v1/task/{id}'));
   });
 
+  it('keeps its connection to the worker alive: queries one after another open none', async () => {
+    await runOn(engine, 'SELECT 1');
+    let opened = 0;
+    const onConnection = () => opened++;
+    worker.worker.server.on('connection', onConnection);
+    try {
+      for (let i = 0; i < 5; i++) await runOn(engine, 'SELECT 1');
+    } finally {
+      worker.worker.server.off('connection', onConnection);
+    }
+    expect(opened).to.equal(0);
+    expect(requests).to.have.length(6);
+  });
+
   it('routes a repeated statement on the coordinator from one parse (none to place it again)', async () => {
     const parses = sinon.spy(statementParser, 'parse');
     try {
