@@ -57,11 +57,43 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
   });
 
   router.post(`${TASK_PATH}/:taskId`, async (ctx) => {
-    checkAccepting(state);
+    if (state.state !== 'ACTIVE') throw new VivaceError('SERVER_SHUTTING_DOWN', 'Worker is shutting down', { httpStatus: 503 });
     const taskId = taskIdOfPath((ctx.params as Record<string, string>).taskId ?? '');
-    const answer = await planTask(registry, options, taskId, await readTextBody(ctx, options.maxBodyBytes));
-    for (const [name, value] of answer.headers) ctx.set(name, value);
-    sendJsonText(ctx, 200, answer.body, answer.type);
+    const text = await readTextBody(ctx, options.maxBodyBytes);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new VivaceError('INVALID_ARGUMENTS', 'Task request is not valid JSON', { httpStatus: 400 });
+    }
+    const request = parseTaskPlanRequest(body, options.maxQueryLength);
+    if (request.system) options.system?.accept(request.system, request.session.user);
+    if (request.catalogs) {
+      if (!options.syncCatalogs) throw new VivaceError('CONFIGURATION_INVALID', 'This worker was not started with catalog.management=dynamic, which its coordinator uses', { httpStatus: 409 });
+      await options.syncCatalogs(request.catalogs).catch((err: unknown) => Promise.reject(statementError(err)));
+    }
+    const task = registry.create(taskId, request);
+    const response = await holding(task, registry, () => task.planResponse().catch((err: unknown) => Promise.reject(statementError(err))));
+    const plan = JSON.stringify(response);
+    if (request.inlineFirstPage === true && response.executing === true) {
+      // One round trip for a small query: the first page rides with the plan (task-protocol.ts).
+      const page = await holding(task, registry, () => task.results(0, request.targetBytes ?? DEFAULT_TARGET_BYTES)).catch(() => undefined);
+      // The inlining limits hold for this page too: past them its rows are spooled and only the segment
+      // rides along (Trino's OutputSpoolingController decides from a query's very first page).
+      const spooling = options.spooling;
+      const segment = page && spooling ? await holding(task, registry, () => spooling.segmentOf(task, page)).catch(() => null) : undefined;
+      if (page && segment !== null) {
+        setPageHeaders(ctx, page);
+        ctx.set(TASK_HEADERS.planBytes, String(Buffer.byteLength(plan)));
+        ctx.set(TASK_HEADERS.rows, String(page.batch?.rows ?? 0));
+        if (segment) ctx.set(TASK_HEADERS.spooledSegment, JSON.stringify(segment));
+        const rows = segment ? undefined : page.batch?.json;
+        sendJsonText(ctx, 200, rows === undefined ? plan : typeof rows === 'string' ? plan + rows : [Buffer.from(plan, 'utf8'), ...rows], PAGE_TYPE);
+        return;
+      }
+    }
+    ctx.type = 'application/json';
+    ctx.body = plan;
   });
 
   router.post(`${TASK_PATH}/:taskId/execute`, (ctx) => {
@@ -118,75 +150,14 @@ export function taskRoutes(router: Router, registry: TaskRegistry, state: Worker
   });
 }
 
-/** A worker shutting down takes no task (503). */
-export function checkAccepting(state: WorkerState): void {
-  if (state.state !== 'ACTIVE') throw new VivaceError('SERVER_SHUTTING_DOWN', 'Worker is shutting down', { httpStatus: 503 });
-}
-
-/** What a POST /v1/task/{taskId} answers with status 200: its headers (in order), content type and body. */
-export interface PlanAnswer {
-  headers: [string, string][];
-  type: string;
-  body: string | readonly Buffer[];
-}
-
-const PLAN_TYPE = 'application/json; charset=utf-8';
-
-/**
- * Plans (and, as asked, starts) task `taskId` from its request body's text: the answer to its POST, the
- * first page riding along when the request asks for it. Throws what the POST answers as an error. Shared by
- * the Koa route and the worker's direct path for this POST (worker-app.ts).
- */
-export async function planTask(registry: TaskRegistry, options: TaskRouteOptions, taskId: string, text: string): Promise<PlanAnswer> {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new VivaceError('INVALID_ARGUMENTS', 'Task request is not valid JSON', { httpStatus: 400 });
-  }
-  const request = parseTaskPlanRequest(body, options.maxQueryLength);
-  if (request.system) options.system?.accept(request.system, request.session.user);
-  if (request.catalogs) {
-    if (!options.syncCatalogs) throw new VivaceError('CONFIGURATION_INVALID', 'This worker was not started with catalog.management=dynamic, which its coordinator uses', { httpStatus: 409 });
-    await options.syncCatalogs(request.catalogs).catch((err: unknown) => Promise.reject(statementError(err)));
-  }
-  const task = registry.create(taskId, request);
-  const response = await holding(task, registry, () => task.planResponse().catch((err: unknown) => Promise.reject(statementError(err))));
-  const plan = JSON.stringify(response);
-  if (request.inlineFirstPage === true && response.executing === true) {
-    // One round trip for a small query: the first page rides with the plan (task-protocol.ts).
-    const page = await holding(task, registry, () => task.results(0, request.targetBytes ?? DEFAULT_TARGET_BYTES)).catch(() => undefined);
-    // The inlining limits hold for this page too: past them its rows are spooled and only the segment
-    // rides along (Trino's OutputSpoolingController decides from a query's very first page).
-    const spooling = options.spooling;
-    const segment = page && spooling ? await holding(task, registry, () => spooling.segmentOf(task, page)).catch(() => null) : undefined;
-    if (page && segment !== null) {
-      const headers = pageHeaders(page);
-      headers.push([TASK_HEADERS.planBytes, String(Buffer.byteLength(plan))], [TASK_HEADERS.rows, String(page.batch?.rows ?? 0)]);
-      if (segment) headers.push([TASK_HEADERS.spooledSegment, JSON.stringify(segment)]);
-      const rows = segment ? undefined : page.batch?.json;
-      return { headers, type: PAGE_TYPE, body: rows === undefined ? plan : typeof rows === 'string' ? plan + rows : [Buffer.from(plan, 'utf8'), ...rows] };
-    }
-  }
-  return { headers: [], type: PLAN_TYPE, body: plan };
-}
-
-/** A page's TASK_HEADERS, in the order they are sent. */
-function pageHeaders(page: TaskPage): [string, string][] {
-  const headers: [string, string][] = [
-    [TASK_HEADERS.exhausted, page.exhausted ? 'true' : 'false'],
-    [TASK_HEADERS.processedRows, String(page.progress.processedRows)],
-    [TASK_HEADERS.processedBytes, String(page.progress.processedBytes)],
-    [TASK_HEADERS.cpuTimeMillis, String(Math.round(page.progress.cpuTimeMillis))],
-  ];
-  if (page.progress.outputBytes !== undefined) headers.push([TASK_HEADERS.outputBytes, String(page.progress.outputBytes)]);
-  if (page.progress.peakMemoryBytes !== undefined) headers.push([TASK_HEADERS.peakMemoryBytes, String(page.progress.peakMemoryBytes)]);
-  if (page.updateCount !== undefined) headers.push([TASK_HEADERS.updateCount, String(page.updateCount)]);
-  return headers;
-}
-
 function setPageHeaders(ctx: Context, page: TaskPage): void {
-  for (const [name, value] of pageHeaders(page)) ctx.set(name, value);
+  ctx.set(TASK_HEADERS.exhausted, page.exhausted ? 'true' : 'false');
+  ctx.set(TASK_HEADERS.processedRows, String(page.progress.processedRows));
+  ctx.set(TASK_HEADERS.processedBytes, String(page.progress.processedBytes));
+  ctx.set(TASK_HEADERS.cpuTimeMillis, String(Math.round(page.progress.cpuTimeMillis)));
+  if (page.progress.outputBytes !== undefined) ctx.set(TASK_HEADERS.outputBytes, String(page.progress.outputBytes));
+  if (page.progress.peakMemoryBytes !== undefined) ctx.set(TASK_HEADERS.peakMemoryBytes, String(page.progress.peakMemoryBytes));
+  if (page.updateCount !== undefined) ctx.set(TASK_HEADERS.updateCount, String(page.updateCount));
 }
 
 function sendPage(ctx: Context, page: TaskPage, segment?: WrittenSegment): void {

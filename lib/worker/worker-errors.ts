@@ -31,30 +31,23 @@ export async function workerErrors(ctx: Context, next: Next): Promise<void> {
     await next();
     if (ctx.status === 404 && ctx.body == null) sendTaskError(ctx, 404, new VivaceError('NOT_FOUND', `Resource not found: ${ctx.method} ${ctx.path}`));
   } catch (err) {
-    const { status, error } = taskFailure(err, `${ctx.method} ${ctx.path}`);
-    sendTaskError(ctx, status, error);
+    if (err instanceof VivaceError) {
+      sendTaskError(ctx, err.httpStatus ?? (err.errorName === 'SERVER_SHUTTING_DOWN' ? 503 : 500), err);
+      if ((err.httpStatus ?? 500) >= 500 && err.errorName !== 'SERVER_SHUTTING_DOWN' && err.errorName !== 'GENERIC_INSUFFICIENT_RESOURCES') logOwnError(ctx, err);
+      return;
+    }
+    // koa-bodyparser's and Koa's HTTP errors (malformed JSON, too large, ...).
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      sendTaskError(ctx, status, new VivaceError(status === 413 ? 'QUERY_TEXT_TOO_LARGE' : 'GENERIC_USER_ERROR', (err as Error).message || 'Bad request'));
+      return;
+    }
+    logOwnError(ctx, err);
+    sendTaskError(ctx, 500, VivaceError.from(err));
   }
-}
-
-/**
- * A request's failure as the worker answers it: its status and error (logged when it is the worker's own
- * trouble). `request` ("POST /v1/task/...") names it in the log.
- */
-export function taskFailure(err: unknown, request: string): { status: number; error: VivaceError } {
-  if (err instanceof VivaceError) {
-    if ((err.httpStatus ?? 500) >= 500 && err.errorName !== 'SERVER_SHUTTING_DOWN' && err.errorName !== 'GENERIC_INSUFFICIENT_RESOURCES') logOwnError(request, err);
-    return { status: err.httpStatus ?? (err.errorName === 'SERVER_SHUTTING_DOWN' ? 503 : 500), error: err };
-  }
-  // koa-bodyparser's and Koa's HTTP errors (malformed JSON, too large, ...).
-  const status = (err as { status?: unknown }).status;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status, error: new VivaceError(status === 413 ? 'QUERY_TEXT_TOO_LARGE' : 'GENERIC_USER_ERROR', (err as Error).message || 'Bad request') };
-  }
-  logOwnError(request, err);
-  return { status: 500, error: VivaceError.from(err) };
 }
 
 /** The coordinator's internal_error line (message, stack) on the worker process's logger. */
-function logOwnError(request: string, err: unknown): void {
-  logInternalError(err, { request }, defaultLogger().child({ component: 'worker' }));
+function logOwnError(ctx: Context, err: unknown): void {
+  logInternalError(err, { request: `${ctx.method} ${ctx.path}` }, defaultLogger().child({ component: 'worker' }));
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Engine } from '../engine/engine.types.js';
 import { TaskRegistry, type TaskRegistryOptions } from './task-registry.js';
 import { ServerState as WorkerState } from '../http/info.routes.js';
-import { workerRequestListener } from './worker-app.js';
+import { createWorkerApp } from './worker-app.js';
 import type { SystemSnapshots } from './system-snapshot.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { StageTasks } from './stage-tasks.js';
@@ -90,7 +90,7 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
     await close();
     options.onStopped?.();
   });
-  const listener = workerRequestListener({
+  const app = createWorkerApp({
     identity: { nodeId: options.nodeId, environment: options.environment, host: options.host, startTime: now(), now, ...(options.sharedSecret === undefined ? {} : { sharedSecret: options.sharedSecret }) },
     registry,
     state,
@@ -100,7 +100,7 @@ export async function startWorkerServer(options: WorkerServerOptions): Promise<R
     ...(options.syncCatalogs ? { syncCatalogs: options.syncCatalogs } : {}),
     ...(spool && spooling ? { spool, spooling } : {}),
   });
-  const server = createServer(listener);
+  const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
