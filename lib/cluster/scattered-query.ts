@@ -14,6 +14,7 @@ import type { Connectors } from '../connectors/connectors.js';
 import type { Split } from '../connectors/connector.types.js';
 import { scatteredPlanOf } from '../spooling/scattered-scan.js';
 import { splitsOf } from './stage-sql.js';
+import { lostWorker } from './worker-trouble.js';
 import type { StagedQuery, StagedRequest, StageHost } from './staged-query.js';
 import { MAX_STAGE_ITEMS, type TaskPlanRequest } from './task-protocol.js';
 
@@ -34,18 +35,30 @@ export function scatteredQuery(sql: string, session: StagedRequest['session'], c
   return { plan, splits: new Map([[0, files]]) };
 }
 
-/** One task of the scan: its splits and the worker it runs on. */
+/** One task of the scan: its splits and the worker its current attempt runs on. */
 interface Part {
   partition: number;
   splits: Split[];
   node: Node;
+  /** The current attempt's number (task ids never repeat), its task id, and the workers tried. */
+  attempt: number;
+  taskId?: string;
+  tried: Set<string>;
   plan?: Plan;
   execution?: Execution;
-  /** The page being fetched. */
+  /** The page being fetched (or the task planned again). */
   pending?: boolean;
+  /** Pages it gave so far. */
+  pages: number;
   /** Its end was read (or its last page). */
   done: boolean;
 }
+
+/** Attempts of one task at most (each on another alive worker when it can). */
+const MAX_ATTEMPTS = 4;
+
+/** Plans a part's current attempt on its worker. */
+type PlanPart = (part: Part, abort?: PlanAbort) => Promise<Plan>;
 
 /**
  * Plans the scattered query: its splits spread round-robin over the alive workers, one task each, all
@@ -59,17 +72,21 @@ export async function planScattered(host: StageHost, request: StagedRequest, sta
   const files = staged.splits.get(0)!;
   const splits = files.splits ? [...files.splits] : splitsOf(files.names, alive.length, files.rows);
   const parts: Part[] = alive
-    .map((node, p) => ({ partition: p, node, splits: splits.filter((_, i) => i % alive.length === p), done: false }))
+    .map((node, p) => ({ partition: p, node, attempt: 0, tried: new Set([node.nodeId]), splits: splits.filter((_, i) => i % alive.length === p), pages: 0, done: false }))
     .filter((part) => part.splits.length > 0);
   const planOn = host.planRootOn;
   if (!planOn) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'The scattered scan needs tasks placed on named workers');
-  const planned = await Promise.allSettled(parts.map(async (part) => {
+  const planPart: PlanPart = (part, partAbort) => {
     const task: TaskPlanRequest = {
       queryId: request.queryId, sql: request.sql, session: request.session, execute: true,
       ...(request.targetBytes === undefined ? {} : { targetBytes: request.targetBytes }),
       stage: { kind: 'fragment', fragmentId: 0, splits: part.splits, inputs: [], choices: staged.plan.choices },
     };
-    part.plan = await planOn(part.node, task, `${request.queryId}.0.${part.partition}.0`, abort);
+    part.taskId = `${request.queryId}.0.${part.partition}.${part.attempt}`;
+    return planOn(part.node, task, part.taskId, partAbort);
+  };
+  const planned = await Promise.allSettled(parts.map(async (part) => {
+    part.plan = await planPart(part, abort);
   }));
   const failed = planned.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) {
@@ -77,18 +94,36 @@ export async function planScattered(host: StageHost, request: StagedRequest, sta
     if (abort?.aborted) throw abort.reason;
     throw failed.reason;
   }
-  return new ScatteredPlan(parts[0]!.plan!.columns, parts);
+  return new ScatteredPlan(parts[0]!.plan!.columns, parts, (part) => rerunPart(host, part, planPart));
+}
+
+/**
+ * A task lost with its worker (or failed by it) before any of its pages came: planned again, as the next
+ * attempt, on an alive worker it did not run on yet (else another than the one just lost). Nothing of it
+ * reached the client, so nothing repeats (a single task reruns so too: remote-engine.ts). Undefined when
+ * there is no worker left for it or it ran out of attempts.
+ */
+function rerunPart(host: StageHost, part: Part, planPart: PlanPart): Promise<Plan> | undefined {
+  const alive = host.aliveWorkers().filter((w) => w.nodeId !== part.node.nodeId);
+  const next = alive.find((w) => !part.tried.has(w.nodeId)) ?? alive[0];
+  if (!next || part.attempt + 1 >= MAX_ATTEMPTS) return undefined;
+  // A worker that failed the task itself still holds it (a lost one has nothing left to end).
+  host.deleteTask(host.clientOf(part.node), part.taskId!);
+  part.node = next;
+  part.attempt++;
+  part.tried.add(next.nodeId);
+  return planPart(part);
 }
 
 class ScatteredPlan implements Plan {
   private used = false;
 
-  constructor(readonly columns: OutputColumn[], private readonly parts: Part[]) {}
+  constructor(readonly columns: OutputColumn[], private readonly parts: Part[], private readonly rerun: (part: Part) => Promise<Plan> | undefined) {}
 
   execute(): Execution {
     if (this.used) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'Plan executed twice');
     this.used = true;
-    return new ScatteredExecution(this.parts);
+    return new ScatteredExecution(this.parts, this.rerun);
   }
 
   release(): void {
@@ -110,7 +145,7 @@ class ScatteredExecution implements Execution {
   private wake: (() => void) | undefined;
   private targetBytes = 0;
 
-  constructor(private readonly parts: Part[]) {
+  constructor(private readonly parts: Part[], private readonly rerun: (part: Part) => Promise<Plan> | undefined) {
     for (const part of parts) part.execution = part.plan!.execute();
   }
 
@@ -143,19 +178,50 @@ class ScatteredExecution implements Execution {
       execution.next(this.targetBytes).then((batch) => {
         part.pending = false;
         if (batch === null || execution.exhausted === true) part.done = true;
-        if (batch) this.ready.push({ batch, part });
+        if (batch) {
+          part.pages++;
+          this.ready.push({ batch, part });
+        }
         this.notify();
       }, (err: unknown) => {
         part.pending = false;
-        part.done = true;
-        if (this.failure === undefined && !this.canceled) {
-          this.failure = err;
-          // The query failed: every other task ends too, and the segments they spooled go.
-          for (const other of this.parts) other.execution!.cancel();
-        }
-        this.notify();
+        const again = part.pages === 0 && lostWorker(err) && !this.over() ? this.rerun(part) : undefined;
+        if (again) this.runAgain(part, again);
+        else this.fail(part, err);
       });
     }
+  }
+
+  private over(): boolean {
+    return this.canceled || this.failure !== undefined;
+  }
+
+  /** A part's next attempt, once planned, runs in place of the lost one. */
+  private runAgain(part: Part, planned: Promise<Plan>): void {
+    part.pending = true;
+    planned.then((plan) => {
+      part.pending = false;
+      part.plan = plan;
+      if (this.over()) {
+        plan.release();
+        return;
+      }
+      part.execution = plan.execute();
+      this.fill();
+    }, (err: unknown) => {
+      part.pending = false;
+      this.fail(part, err);
+    });
+  }
+
+  /** The query failed: every other task ends too, and the segments they spooled go. */
+  private fail(part: Part, err: unknown): void {
+    part.done = true;
+    if (!this.over()) {
+      this.failure = err;
+      for (const other of this.parts) other.execution!.cancel();
+    }
+    this.notify();
   }
 
   private notify(): void {

@@ -8,6 +8,7 @@ import { planScattered, scatteredQuery } from '../../lib/cluster/scattered-query
 import type { StagedQuery, StageHost } from '../../lib/cluster/staged-query.js';
 import type { TaskPlanRequest } from '../../lib/cluster/task-protocol.js';
 import { scatteredPlanOf } from '../../lib/spooling/scattered-scan.js';
+import type { WorkerClient } from '../../lib/cluster/worker-client.js';
 import { builtInConnectors, session } from './cluster-harness.js';
 
 const SQL = 'SELECT * FROM tpch.sf1.lineitem';
@@ -40,13 +41,14 @@ class FakeTask implements Execution {
   }
 }
 
-function fakeHost(nodes: string[], failPlanOn?: string): { host: StageHost; tasks: FakeTask[] } {
+function fakeHost(nodes: string[], failPlanOn?: string): { host: StageHost; tasks: FakeTask[]; deleted: string[] } {
   const tasks: FakeTask[] = [];
+  const deleted: string[] = [];
   const host: StageHost = {
     aliveWorkers: () => nodes.map((n) => ({ nodeId: n, uri: `http://${n}` })),
-    clientOf: () => { throw new Error('no client'); },
+    clientOf: (node) => ({ nodeId: node.nodeId }) as unknown as WorkerClient,
     headers: async () => ({}),
-    deleteTask: () => {},
+    deleteTask: (client, taskId) => deleted.push(`${client.nodeId}:${taskId}`),
     planRoot: () => Promise.reject(new Error('no root')),
     workTimeoutMs: 1000,
     planRootOn: async (node, request, taskId) => {
@@ -57,16 +59,16 @@ function fakeHost(nodes: string[], failPlanOn?: string): { host: StageHost; task
       return plan;
     },
   };
-  return { host, tasks };
+  return { host, tasks, deleted };
 }
 
 const staged = (names: string[]): StagedQuery => ({ plan: scatteredPlanOf(SQL, spooling, new Set(['tpch']))!, splits: new Map([[0, { names }]]) });
 
 /** A scattered scan over splits a and b on w0 and w1, executing. */
-async function executing(): Promise<{ execution: Execution; tasks: [FakeTask, FakeTask] }> {
-  const { host, tasks } = fakeHost(['w0', 'w1']);
+async function executing(): Promise<{ execution: Execution; tasks: FakeTask[]; deleted: string[] }> {
+  const { host, tasks, deleted } = fakeHost(['w0', 'w1']);
   const execution = (await planScattered(host, { queryId: 'q', sql: SQL, session: spooling }, staged(['a', 'b']))).execute();
-  return { execution, tasks: tasks as [FakeTask, FakeTask] };
+  return { execution, tasks, deleted };
 }
 
 /** Lets the promise callbacks run. */
@@ -96,7 +98,7 @@ describe('scattered scan: the coordinator', () => {
 
   it('fetches every task\'s page at once and hands the pages out as they come, ending with the last', async () => {
     const { execution, tasks } = await executing();
-    const [w0, w1] = tasks;
+    const [w0, w1] = tasks as [FakeTask, FakeTask];
     const first = execution.next(100);
     await settle();
     expect([w0.asked.length, w1.asked.length]).to.deep.equal([1, 1]);
@@ -124,7 +126,7 @@ describe('scattered scan: the coordinator', () => {
 
   it('a task that ends without rows ends the scan once the others did', async () => {
     const { execution, tasks } = await executing();
-    const [w0, w1] = tasks;
+    const [w0, w1] = tasks as [FakeTask, FakeTask];
     const first = execution.next(100);
     await settle();
     w0.asked.shift()!.resolve(null);
@@ -133,17 +135,51 @@ describe('scattered scan: the coordinator', () => {
     expect(execution.exhausted).to.equal(true);
   });
 
-  it('a task\'s failure fails the scan and ends every task (their segments go with them)', async () => {
+  it('a task failing with the statement\'s own error fails the scan and ends every task (their segments go with them)', async () => {
     const { execution, tasks } = await executing();
-    const [w0, w1] = tasks;
+    const [w0, w1] = tasks as [FakeTask, FakeTask];
+    const first = execution.next(100);
+    await settle();
+    w0.fail(new VivaceError('DIVISION_BY_ZERO', 'Division by zero'));
+    const err = await first.then(() => undefined, (e: unknown) => e);
+    expect(err).to.be.instanceOf(VivaceError).with.property('errorName', 'DIVISION_BY_ZERO');
+    expect([w0.canceled, w1.canceled]).to.deep.equal([true, true]);
+    expect(tasks).to.have.length(2);
+    const again = await execution.next(100).then(() => undefined, (e: unknown) => e);
+    expect(again).to.equal(err);
+  });
+
+  it('a task lost before any of its pages came runs again on another worker, as its next attempt with the same splits', async () => {
+    const { execution, tasks, deleted } = await executing();
+    const [w0, w1] = tasks as [FakeTask, FakeTask];
     const first = execution.next(100);
     await settle();
     w0.fail(new VivaceError('REMOTE_TASK_ERROR', 'Lost worker w0'));
-    const err = await first.then(() => undefined, (e: unknown) => e);
-    expect(err).to.be.instanceOf(VivaceError).with.property('errorName', 'REMOTE_TASK_ERROR');
-    expect([w0.canceled, w1.canceled]).to.deep.equal([true, true]);
-    const again = await execution.next(100).then(() => undefined, (e: unknown) => e);
-    expect(again).to.equal(err);
+    await settle();
+    expect(tasks).to.have.length(3);
+    const again = tasks[2]!;
+    expect([again.node, again.taskId, again.request.stage]).to.deep.equal(['w1', 'q.0.0.1', w0.request.stage]);
+    expect(deleted).to.deep.equal(['w0:q.0.0.0']);
+    again.page(2, true);
+    expect((await first)!.json).to.equal('w1:2');
+    w1.page(3, true);
+    expect((await execution.next(100))!.json).to.equal('w1:3');
+    expect(execution.exhausted).to.equal(true);
+    expect(tasks.some((t) => t.canceled)).to.equal(false);
+  });
+
+  it('a task lost after one of its pages came fails the scan (its rows were handed out)', async () => {
+    const late = await executing();
+    const [w0, w1] = late.tasks as [FakeTask, FakeTask];
+    const first = late.execution.next(100);
+    await settle();
+    w0.page(1);
+    await first;
+    await settle();
+    w0.fail(new VivaceError('REMOTE_TASK_ERROR', 'Lost worker w0'));
+    expect(await late.execution.next(100).then(() => undefined, (e: unknown) => e)).to.have.property('errorName', 'REMOTE_TASK_ERROR');
+    expect(late.tasks).to.have.length(2);
+    expect(w1.canceled).to.equal(true);
   });
 
   it('a cancel ends every task, and a next() waiting then rejects USER_CANCELED', async () => {
