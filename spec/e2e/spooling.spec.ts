@@ -12,8 +12,10 @@ import { request, runStatement } from '../support/http.js';
 import { runSpooled } from '../support/spooling.js';
 import { healthy, USER } from './cluster-nodes.js';
 import { runCli } from '../cli/cli-process.js';
+import { openSegmentId, spoolingKeyOf } from '../../lib/spooling/segment-id.js';
 
 const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
+const SECRET = 'spooling-e2e';
 const ORDERS = 'SELECT orderkey, custkey, orderstatus, totalprice, orderdate, comment FROM tpch.tiny.orders ORDER BY orderkey';
 // Reads no table: one task on one worker, its first page riding with the plan (spooled: past the inlining limits).
 const SEQUENCE = "SELECT a.x * 10000 + b.y AS x, concat('value ', CAST(a.x * 10000 + b.y AS varchar)) AS s FROM UNNEST(sequence(0, 9)) AS a(x) CROSS JOIN UNNEST(sequence(1, 10000)) AS b(y) ORDER BY 1";
@@ -24,7 +26,7 @@ async function startSpoolingCluster(properties: Record<string, string>): Promise
   const cluster = await startClusterProcess({
     workers: 2,
     dataDirectory: dir,
-    properties: { 'shutdown.grace-period': '1s', 'internal-communication.shared-secret': 'spooling-e2e', 'vivace.distributed-tpch-min-rows': '0', ...properties },
+    properties: { 'shutdown.grace-period': '1s', 'internal-communication.shared-secret': SECRET, 'vivace.distributed-tpch-min-rows': '0', ...properties },
     captureOutput: true,
   });
   await until('two workers listen and are not failed', 60_000, () => healthy(cluster), 50);
@@ -177,6 +179,21 @@ describe('e2e: spooled segments through the coordinator (COORDINATOR_PROXY)', fu
   after(async () => {
     await started?.cluster.stop();
     if (started) rmSync(started.dir, { recursive: true, force: true });
+  });
+
+  it('a scattered scan\'s segments of both workers stream through the coordinator, the rows equal to the direct protocol\'s', async () => {
+    const { cluster } = started!;
+    const sql = 'SELECT orderkey, partkey, extendedprice, shipinstruct FROM tpch.tiny.lineitem';
+    const direct = await runStatement(cluster.url, sql, USER);
+    const read = await runSpooled(cluster.url, sql, 'json+zstd');
+    expect(checksum(read.rows)).to.deep.equal(checksum(direct.rows));
+    const spooled = read.segments.filter((s) => s.type === 'spooled');
+    expect(spooled.length).to.be.greaterThan(1);
+    for (const s of spooled) expect(s.uri.startsWith(`${cluster.url}/v1/spooled/download/`)).to.equal(true);
+    // Each id names the worker that holds the segment (sealed with the key the cluster's secret derives).
+    const key = spoolingKeyOf({ internalSharedSecret: SECRET })!;
+    const holders = new Set(spooled.map((s) => openSegmentId(key, s.uri.slice(s.uri.lastIndexOf('/') + 1))?.nodeId));
+    expect([...holders].sort()).to.deep.equal([...cluster.workerUrls.keys()].sort());
   });
 
   it('hands out coordinator URIs whose bytes stream from the worker, acknowledged there', async () => {
