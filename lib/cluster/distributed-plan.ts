@@ -18,6 +18,7 @@ import { mayMeetZones } from '../sql/zoned-timestamps.js';
 import { parseStatement } from '../sql/index.js';
 import { EXCHANGE_CATALOG } from '../planner/fragment.types.js';
 import { TextMemo } from './text-memo.js';
+import { scatteredPlanOf } from '../spooling/scattered-scan.js';
 
 /** What distributedPlanOf reads of the node's connectors: which split, and each table's layout. */
 export type PlanConnectors = Pick<Connectors, 'splittable' | 'of'>;
@@ -55,6 +56,8 @@ export function fragmentsOfStages(stages: StagePlan): DistributedPlan {
  * them too); absent, this plan's own, so a table the planner asks about again is listed once.
  */
 export function distributedPlanOf(sql: string, session: Session, connectors: PlanConnectors, choices?: PlanChoices, listings: QueryListings = new Map()): DistributedPlan | undefined {
+  // A scattered scan's task (the coordinator plans it only for a client of the spooling protocol).
+  if (choices?.scattered) return scatteredPlanOf(sql, session, connectors.splittable);
   if (choices === undefined || (choices.split.length === 0 && choices.branches === undefined)) {
     const stages = cachedStages(sql, session, connectors.splittable);
     // Grouping sets all different: the join planner's group ids finish them in a HASH stage, as Trino's

@@ -14,6 +14,7 @@ import { routeOf } from './statement-route.js';
 import type { Connectors } from '../connectors/connectors.js';
 import type { CatalogSync } from '../connectors/dynamic-catalogs.js';
 import { planStaged, stagedQuery, type StagedQuery, type StageHost } from './staged-query.js';
+import { planScattered, scatteredQuery } from './scattered-query.js';
 import {
   TASK_HEADERS, taskExecutePath, taskPath, taskResultsPath, taskStatusPath,
   type SystemSnapshot, type TaskPlanRequest, type TaskPlanResponse,
@@ -140,6 +141,9 @@ export class RemoteEngine implements Engine {
     const { stages } = this.options;
     const catalogs = this.options.catalogSync?.();
     const route = routeOf(sql, session, catalogs ? this.sharedWith(catalogs) : this.options.connectors.shared);
+    // A client of the spooling protocol reading a split table row by row: every worker spools its share (scattered-query.ts).
+    const scattered = stages && !route.tableFree && scatteredQuery(sql, session, this.options.connectors);
+    if (scattered && !scattered.plan.tables.some((t) => stages.guarded?.(session.user, t))) return this.planScattered(sql, session, scattered, abort, queryId);
     // A query that reads no table has no scan to split: it is never staged (and not planned as if it might be).
     const staged = stages && !route.tableFree && stagedQuery(sql, session, this.options.connectors);
     if (staged && !staged.plan.tables.some((t) => stages.guarded?.(session.user, t))) return this.planTwoStages(sql, session, staged, abort, queryId);
@@ -183,7 +187,27 @@ export class RemoteEngine implements Engine {
 
   /** The producer fragments, then the root task (staged-query.ts); its pages are forwarded as any task's. */
   private async planTwoStages(sql: string, session: Session, staged: StagedQuery, abort: PlanAbort | undefined, queryId: string | undefined): Promise<Plan> {
-    const host: StageHost = {
+    const host = this.stageHost();
+    const id = queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`;
+    // A statement sent while the local workers start waits for one, as a single task does (for the
+    // memory catalog's worker when a fragment or the root is pinned to it).
+    await this.pickOnceReady(staged.plan.choices.held?.length ? 'memory' : 'any', abort);
+    // The leaves start now; the statement's columns and its own errors come from their plans.
+    const targetBytes = sizesPages(session) ? {} : { targetBytes: this.settings.firstBatchBytes };
+    return planStaged(host, { queryId: id, sql, session, ...targetBytes }, staged, taskError, abort);
+  }
+
+  /** A scattered scan's tasks, one per alive worker (scattered-query.ts). */
+  private async planScattered(sql: string, session: Session, scattered: StagedQuery, abort: PlanAbort | undefined, queryId: string | undefined): Promise<Plan> {
+    const id = queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`;
+    await this.pickOnceReady('any', abort);
+    const targetBytes = sizesPages(session) ? {} : { targetBytes: this.settings.firstBatchBytes };
+    return planScattered(this.stageHost(), { queryId: id, sql, session, ...targetBytes }, scattered, abort);
+  }
+
+  /** What the staged and scattered paths need of this engine. */
+  private stageHost(): StageHost {
+    return {
       aliveWorkers: () => this.options.workers().filter((w) => w.alive),
       clientOf: (node) => this.clientFor({ ...node, memory: false, alive: true }),
       headers: () => this.headers(),
@@ -197,13 +221,6 @@ export class RemoteEngine implements Engine {
         return this.planOn(client, request, 0, rootAbort, taskId).catch((err: unknown) => Promise.reject(remoteError(err, client, 'root plan')));
       },
     };
-    const id = queryId ?? `${this.taskPrefix}_${(this.taskSeq++).toString(36)}`;
-    // A statement sent while the local workers start waits for one, as a single task does (for the
-    // memory catalog's worker when a fragment or the root is pinned to it).
-    await this.pickOnceReady(staged.plan.choices.held?.length ? 'memory' : 'any', abort);
-    // The leaves start now; the statement's columns and its own errors come from their plans.
-    const targetBytes = sizesPages(session) ? {} : { targetBytes: this.settings.firstBatchBytes };
-    return planStaged(host, { queryId: id, sql, session, ...targetBytes }, staged, taskError, abort);
   }
 
   /** A task on any alive worker, once more on another when the first was never reached (or draining). */

@@ -119,7 +119,7 @@ function plainAggregate(call: FunctionCall, name: string): boolean {
 }
 
 /** The one table of a stageable catalog a FROM names (maybe aliased), resolved in the session. */
-function scannedTable(from: Relation | undefined, session: Pick<Session, 'catalog' | 'schema'>, catalogs: StageCatalogs): StagePlan['table'] | undefined {
+export function scannedTable(from: Relation | undefined, session: Pick<Session, 'catalog' | 'schema'>, catalogs: StageCatalogs): StagePlan['table'] | undefined {
   let relation = from;
   if (relation?.type === 'AliasedRelation') {
     if (relation.columnNames) return undefined;

@@ -99,6 +99,11 @@ export interface PlanChoices {
   held?: readonly string[];
   /** The fragments (by id) read in place by their consumers (PlanFragment.inline): top choices only. */
   inline?: readonly number[];
+  /**
+   * A scattered scan (lib/spooling/scattered-scan.ts): the plan is its root alone, read over its table's
+   * splits by one task per worker, each spooling its own rows for the client. Top choices only.
+   */
+  scattered?: true;
 }
 
 /**

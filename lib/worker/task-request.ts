@@ -192,7 +192,7 @@ const MAX_CATALOG_NAME = 256;
 function choicesOf(raw: unknown, path: string, depth: number, budget: { left: number }, top: boolean): PlanChoices {
   if (--budget.left < 0) throw bad(`stage.choices must hold at most ${MAX_FRAGMENTS} plan choices in all`);
   const choices = isObject(raw) ? raw : {};
-  const { joins, order, split, semis, correlated, derived, branches, held, inline } = choices;
+  const { joins, order, split, semis, correlated, derived, branches, held, inline, scattered } = choices;
   if (!Array.isArray(joins) || joins.length > MAX_FRAGMENTS || !joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED')) throw bad(`${path}.joins must be an array of at most ${MAX_FRAGMENTS} of 'BROADCAST' and 'PARTITIONED'`);
   if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`${path}.order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
   if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`${path}.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
@@ -202,8 +202,10 @@ function choicesOf(raw: unknown, path: string, depth: number, budget: { left: nu
   if (branches !== undefined && (!top || !Array.isArray(branches) || branches.length === 0 || branches.length > MAX_FRAGMENTS || !branches.every(isObject))) throw bad(`${path}.branches must be an array of 1 to ${MAX_FRAGMENTS} objects, in the top choices only`);
   if (held !== undefined && (!Array.isArray(held) || held.length > MAX_FRAGMENTS || !held.every((c) => typeof c === 'string' && c.length > 0 && c.length <= MAX_CATALOG_NAME))) throw bad(`${path}.held must be an array of at most ${MAX_FRAGMENTS} catalog names`);
   if (inline !== undefined && (!top || !Array.isArray(inline) || inline.length > MAX_FRAGMENTS || !inline.every((i) => isCount(i, 1, MAX_FRAGMENTS - 1)))) throw bad(`${path}.inline must be an array of at most ${MAX_FRAGMENTS} fragment ids, in the top choices only`);
+  if (scattered !== undefined && (!top || scattered !== true)) throw bad(`${path}.scattered must be true, in the top choices only`);
   return {
     joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[],
+    ...(scattered === true ? { scattered } : {}),
     ...(inline === undefined ? {} : { inline: inline as number[] }),
     ...(held === undefined ? {} : { held: held as string[] }),
     ...(semis === undefined ? {} : { semis: semis as (boolean | 'PARTITIONED')[] }),

@@ -65,6 +65,29 @@ describe('e2e: spooled segments of a worker that died', function () {
     expect(after.rows).to.deep.equal([[25]]);
   });
 
+  it('a scattered scan (its segments on both workers): the dead worker\'s segments are lost and named, the other worker\'s still download', async () => {
+    const { cluster } = started();
+    const query = await runWithoutDownloads(cluster.url, 'SELECT * FROM tpch.tiny.lineitem');
+    expect(query.state).to.equal('FINISHED');
+    const spooled = query.segments.filter((s) => s.type === 'spooled');
+    const holderOf = (segment: any) => [...cluster.workerUrls].find(([, url]) => segment.uri.startsWith(`${url}/v1/spooled/download/`))![0];
+    const holders = new Set(spooled.map(holderOf));
+    expect(holders.size, 'segments on both workers').to.equal(2);
+    const [dead, alive] = [...holders];
+    process.kill(workerPids(cluster.pid).get(dead!)!, 'SIGKILL');
+    const info = await until('a warning about the lost segments', 60_000, async () => {
+      const res = await request('GET', `${cluster.url}/v1/query/${query.id}`, { headers: USER });
+      return res.status === 200 && res.body.warnings.length > 0 ? res.body : undefined;
+    }, 50);
+    validateResponse('query-info', info);
+    expect(info.warnings.map((w: any) => w.message)).to.deep.equal([`Worker ${dead} is gone, and with it the spooled segments of this query it held: downloading one of them fails`]);
+    for (const segment of spooled) {
+      if (holderOf(segment) === alive) expect((await fetch(segment.uri)).status, segment.uri).to.equal(200);
+      else expect(await fetch(segment.uri).then((res) => res.status, () => 'refused')).to.not.equal(200);
+    }
+    await until('the worker restarted and healthy', 60_000, () => healthy(cluster), 50);
+  });
+
   it('a query still producing its rows on the worker that died fails, saying which worker', async () => {
     const { cluster } = started();
     // About 40 MB of JSON: segments of 8 MB, more than the coordinator reads ahead.

@@ -2,6 +2,7 @@
 // that produced the rows (a one-task query, and a staged query's root task), downloaded from that worker
 // without credentials, and the attacks on their ids.
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +12,10 @@ import { request, runStatement } from '../support/http.js';
 import { runSpooled } from '../support/spooling.js';
 import { healthy, USER } from './cluster-nodes.js';
 import { runCli } from '../cli/cli-process.js';
+import { openSegmentId, spoolingKeyOf } from '../../lib/spooling/segment-id.js';
 
 const SHARED_TPCH = join(defaultConfig().dataDirectory, 'tpch');
+const SECRET = 'spooling-e2e';
 const ORDERS = 'SELECT orderkey, custkey, orderstatus, totalprice, orderdate, comment FROM tpch.tiny.orders ORDER BY orderkey';
 // Reads no table: one task on one worker, its first page riding with the plan (spooled: past the inlining limits).
 const SEQUENCE = "SELECT a.x * 10000 + b.y AS x, concat('value ', CAST(a.x * 10000 + b.y AS varchar)) AS s FROM UNNEST(sequence(0, 9)) AS a(x) CROSS JOIN UNNEST(sequence(1, 10000)) AS b(y) ORDER BY 1";
@@ -23,7 +26,7 @@ async function startSpoolingCluster(properties: Record<string, string>): Promise
   const cluster = await startClusterProcess({
     workers: 2,
     dataDirectory: dir,
-    properties: { 'shutdown.grace-period': '1s', 'internal-communication.shared-secret': 'spooling-e2e', 'vivace.distributed-tpch-min-rows': '0', ...properties },
+    properties: { 'shutdown.grace-period': '1s', 'internal-communication.shared-secret': SECRET, 'vivace.distributed-tpch-min-rows': '0', ...properties },
     captureOutput: true,
   });
   await until('two workers listen and are not failed', 60_000, () => healthy(cluster), 50);
@@ -31,6 +34,13 @@ async function startSpoolingCluster(properties: Record<string, string>): Promise
 }
 
 const status = async (url: string) => (await fetch(url)).status;
+
+/** Rows as a multiset: their count and the sum of each row's text hash (order-free), as bin/trino-python-rows compares them. */
+function checksum(rows: readonly unknown[][]): { rows: number; sum: bigint } {
+  let sum = 0n;
+  for (const row of rows) sum += BigInt(`0x${createHash('sha256').update(JSON.stringify(row)).digest('hex').slice(0, 12)}`);
+  return { rows: rows.length, sum };
+}
 
 describe('e2e: spooled segments served by the workers (STORAGE)', function () {
   this.timeout(180_000);
@@ -65,6 +75,24 @@ describe('e2e: spooled segments served by the workers (STORAGE)', function () {
       }
     });
   }
+
+  it('a split table read row by row (no ORDER BY, LIMIT or aggregate): every worker spools its own share, the rows equal the direct protocol\'s, the offsets contiguous', async () => {
+    const sql = 'SELECT orderkey, linenumber, quantity, shipdate, comment FROM tpch.tiny.lineitem WHERE linenumber < 7';
+    const direct = await runStatement(cluster.url, sql, USER);
+    const read = await runSpooled(cluster.url, sql, 'json');
+    // runSpooled checked each segment's rowOffset against the rows before it, across responses.
+    expect(read.rows).to.have.length(direct.rows.length);
+    expect(checksum(read.rows)).to.deep.equal(checksum(direct.rows));
+    const spooled = read.segments.filter((s) => s.type === 'spooled');
+    const holders = new Set(spooled.map((s) => workers.find((w) => s.uri.startsWith(`${w}/v1/spooled/download/`))));
+    expect([...holders].sort()).to.deep.equal([...workers].sort());
+    let offset = 0;
+    for (const s of read.segments) {
+      expect(s.metadata.rowOffset).to.equal(offset);
+      offset += s.metadata.rowsCount;
+    }
+    expect(offset).to.equal(direct.rows.length);
+  });
 
   it('a query that reads no table: its first page, which comes with the plan, is inline within the inlining limits and spooled past them', async () => {
     const read = await runSpooled(cluster.url, SEQUENCE, 'json+zstd');
@@ -101,19 +129,23 @@ describe('e2e: spooled segments served by the workers (STORAGE)', function () {
     expect(await status(segment.uri)).to.equal(404);
   });
 
-  it('cancelling a query deletes its segments', async () => {
-    // 1MB segments (protocol.spooling.initial-segment-size below): lineitem's many outrun the two pages read ahead.
+  it('cancelling a query deletes its segments on every worker', async () => {
+    // 1MB segments (protocol.spooling.initial-segment-size below): lineitem's many outrun the page read
+    // ahead of each worker's task (a scattered scan: both workers spool their share).
     const first = await request('POST', `${cluster.url}/v1/statement`, { body: 'SELECT * FROM tpch.tiny.lineitem', headers: { ...USER, 'X-Trino-Query-Data-Encoding': 'json' } });
     let current = first.body;
-    let segment: any;
-    while (!segment && current.nextUri) {
+    const byWorker = new Map<string, any>();
+    while (byWorker.size < workers.length && current.nextUri) {
       current = (await request('GET', current.nextUri)).body;
-      segment = current.data?.segments?.find((s: any) => s.type === 'spooled');
+      for (const s of current.data?.segments ?? []) {
+        if (s.type === 'spooled') byWorker.set(s.uri.slice(0, s.uri.indexOf('/v1/spooled/')), s);
+      }
     }
-    expect(segment, 'a spooled segment before the end').to.not.equal(undefined);
-    expect(await status(segment.uri)).to.equal(200);
+    expect(byWorker.size, 'a spooled segment of each worker before the end').to.equal(workers.length);
+    expect(current.nextUri, 'before the end').to.be.a('string');
+    for (const segment of byWorker.values()) expect(await status(segment.uri)).to.equal(200);
     expect((await request('DELETE', current.nextUri)).status).to.equal(204);
-    await until('the segment is gone', 10_000, async () => (await status(segment.uri)) === 404, 50);
+    for (const segment of byWorker.values()) await until('the segment is gone', 10_000, async () => (await status(segment.uri)) === 404, 50);
   });
 
   it('vivace query downloads and decodes the spooled segments: the same output as through the direct protocol', async () => {
@@ -147,6 +179,21 @@ describe('e2e: spooled segments through the coordinator (COORDINATOR_PROXY)', fu
   after(async () => {
     await started?.cluster.stop();
     if (started) rmSync(started.dir, { recursive: true, force: true });
+  });
+
+  it('a scattered scan\'s segments of both workers stream through the coordinator, the rows equal to the direct protocol\'s', async () => {
+    const { cluster } = started!;
+    const sql = 'SELECT orderkey, partkey, extendedprice, shipinstruct FROM tpch.tiny.lineitem';
+    const direct = await runStatement(cluster.url, sql, USER);
+    const read = await runSpooled(cluster.url, sql, 'json+zstd');
+    expect(checksum(read.rows)).to.deep.equal(checksum(direct.rows));
+    const spooled = read.segments.filter((s) => s.type === 'spooled');
+    expect(spooled.length).to.be.greaterThan(1);
+    for (const s of spooled) expect(s.uri.startsWith(`${cluster.url}/v1/spooled/download/`)).to.equal(true);
+    // Each id names the worker that holds the segment (sealed with the key the cluster's secret derives).
+    const key = spoolingKeyOf({ internalSharedSecret: SECRET })!;
+    const holders = new Set(spooled.map((s) => openSegmentId(key, s.uri.slice(s.uri.lastIndexOf('/') + 1))?.nodeId));
+    expect([...holders].sort()).to.deep.equal([...cluster.workerUrls.keys()].sort());
   });
 
   it('hands out coordinator URIs whose bytes stream from the worker, acknowledged there', async () => {

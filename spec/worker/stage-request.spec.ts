@@ -92,6 +92,9 @@ describe('task request: stage', () => {
     // Fragments read in place by their consumers (inline-fragments.ts): named in the top choices.
     const inline = { kind: 'fragment', fragmentId: 1, inputs: [], choices: { order: [0, 1], joins: ['BROADCAST'], split: [true, false], inline: [2, 3] } };
     expect(read(inline).stage).to.deep.equal(inline);
+    // A scattered scan's task (lib/spooling/scattered-scan.ts): the root over splits, marked in the top choices.
+    const scattered = { kind: 'fragment', fragmentId: 0, splits: [{ file: 'lineitem/lineitem-00001.parquet', slice: 0, slices: 1 }], inputs: [], choices: { order: [], joins: [], split: [true], scattered: true } };
+    expect(read(scattered).stage).to.deep.equal(scattered);
   });
 
   it('reads a union\'s branches, each with its kind and its planner\'s choices, and a worker derives the coordinator\'s fragments from them', () => {
@@ -133,6 +136,9 @@ describe('task request: stage', () => {
       // Fragments read in place: ids of fragments other than the root, at the top only.
       ...[[0], [1.5], ['2'], 3, Array.from({ length: MAX_FRAGMENTS + 1 }, () => 1)].map((inline) => ({ kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], inline } })),
       { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: [{ order: [0], joins: [], split: [true], inline: [1] }] } },
+      // A scattered scan's mark: true, at the top only.
+      ...[false, 1, 'true', {}].map((scattered) => ({ kind: 'fragment', fragmentId: 0, choices: { order: [], joins: [], split: [true], scattered } })),
+      { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: [{ order: [0], joins: [], split: [true], scattered: true }] } },
       // A derived table's choices are checked alike, and nest only so deep.
       { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: [{ order: [0], joins: ['CROSS'], split: [true] }] } },
       { kind: 'fragment', fragmentId: 1, choices: { order: [0], joins: [], split: [true], derived: {} } },
