@@ -107,8 +107,10 @@ export class TaskRegistry {
     for (const task of [...this.finished.values()]) {
       // A finished producer's files are its query's exchange: they stay until its coordinator drops the
       // task as the query ends (or, that coordinator gone, the abandonment timeout), however long a
-      // sibling stage runs, so a consumer started or run again later still reads them.
-      const linger = this.stages?.isLeaf(task.taskId) ? this.limits.abandonedAfterMs : this.limits.finishedLingerMs;
+      // sibling stage runs, so a consumer started or run again later still reads them. So does a task whose
+      // end was rendered ahead and not asked for yet: its coordinator asks when its client is ready (a slow
+      // client of a scattered scan waits on the other tasks' pages), kept alive by its status polls.
+      const linger = this.stages?.isLeaf(task.taskId) || task.unread ? this.limits.abandonedAfterMs : this.limits.finishedLingerMs;
       if (task.inFlight === 0 && now - task.lastTouched >= linger) this.forget(task);
     }
     for (const task of [...this.active.values()]) {

@@ -103,6 +103,22 @@ describe('worker: the task registry bounds', () => {
     w.worker.registry.sweep();
     expect(rowsOf(await results(w.url, 'a4', 0))).to.deep.equal([[4]]);
   });
+
+  it('keeps a task whose end was rendered ahead, unread, past the finished linger (a slow client of a scattered scan)', async () => {
+    // One row a page: the page after the last row is the end, rendered ahead of any request for it.
+    await planTask(w.url, 'slow', 'SELECT x FROM (VALUES 1, 2, 3) AS t (x)', { execute: true, targetBytes: 1 });
+    for (let token = 0; token < 3; token++) expect(rowsOf(await results(w.url, 'slow', token, 1))).to.have.length(1);
+    while (w.worker.registry.finishedCount === 0) await new Promise((resolve) => setImmediate(resolve));
+    // Past the 10 s linger of a finished task, within the 60 s abandonment: the end is still there.
+    now += 30_000;
+    w.worker.registry.sweep();
+    const end = await results(w.url, 'slow', 3, 1);
+    expect(end.status).to.equal(204);
+    // Read, it lingers as any finished task and then goes.
+    now += 30_000;
+    w.worker.registry.sweep();
+    expect((await results(w.url, 'slow', 3, 1)).status).to.equal(404);
+  });
 });
 
 describe('worker: internal authentication', () => {
