@@ -17,7 +17,7 @@ import { inlineSmallFragments } from './inline-fragments.js';
 import { mayMeetZones } from '../sql/zoned-timestamps.js';
 import { parseStatement } from '../sql/index.js';
 import { EXCHANGE_CATALOG } from '../planner/fragment.types.js';
-import { TextMemo } from './text-memo.js';
+import { TextMemo } from '../text-memo.js';
 import { scatteredPlanOf } from '../spooling/scattered-scan.js';
 
 /** What distributedPlanOf reads of the node's connectors: which split, and each table's layout. */

@@ -12,7 +12,7 @@ import { findAll, parseStatement } from '../sql/index.js';
 import { partsOf, qualifyTable } from '../sql/names.js';
 import type { DistributedPlan, PlanChoices, PlanFragment } from '../planner/fragment.types.js';
 import type { PlannerMetadata } from '../planner/planner.types.js';
-import { TextMemo } from './text-memo.js';
+import { TextMemo } from '../text-memo.js';
 
 /**
  * Most rows of each table an inlined fragment reads (every table it names): tpch's supplier at sf1. Each

@@ -13,6 +13,7 @@ import { callsAggregate } from '../planner/plan-trees.js';
 import { scannedTable } from '../planner/aggregate-stages.js';
 import type { DistributedPlan, PlanChoices, PlanFragment } from '../planner/fragment.types.js';
 import type { Session } from '../protocol/types.js';
+import { TextMemo } from '../text-memo.js';
 
 /** The choices a scattered scan's tasks carry: its one relation read over its splits, by the root's own tasks. */
 export const SCATTERED_CHOICES: PlanChoices = { order: [], joins: [], split: [true], scattered: true };
@@ -42,9 +43,7 @@ function rowByRow(statement: Statement): boolean {
 }
 
 /** Plans kept per text and session names (the coordinator asks for each spooled query, a worker for each task). */
-const kept = new Map<string, DistributedPlan | null>();
-const MAX_KEPT = 256;
-const MAX_KEPT_TEXT = 8192;
+const kept = new TextMemo<DistributedPlan | undefined>(256, 8192);
 
 /**
  * The scattered plan of `sql` (one SOURCE fragment, the root, over its table's splits), or undefined when
@@ -52,15 +51,8 @@ const MAX_KEPT_TEXT = 8192;
  */
 export function scatteredPlanOf(sql: string, session: Pick<Session, 'catalog' | 'schema' | 'transactionId'>, splittable: ReadonlySet<string>): DistributedPlan | undefined {
   if (session.transactionId !== undefined && session.transactionId !== 'NONE') return undefined;
-  const key = sql.length <= MAX_KEPT_TEXT ? `${[...splittable].join(',')}\u0000${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${sql}` : undefined;
-  const known = key === undefined ? undefined : kept.get(key);
-  if (known !== undefined) return known ?? undefined;
-  const plan = planOf(sql, session, splittable);
-  if (key !== undefined) {
-    kept.set(key, plan ?? null);
-    if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
-  }
-  return plan;
+  const key = `${[...splittable].join(',')}\u0000${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${sql}`;
+  return kept.get(key, () => planOf(sql, session, splittable));
 }
 
 function planOf(sql: string, session: Pick<Session, 'catalog' | 'schema'>, splittable: ReadonlySet<string>): DistributedPlan | undefined {

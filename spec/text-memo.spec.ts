@@ -1,7 +1,7 @@
-// The bounded memo of a pure function of a text (lib/cluster/text-memo.ts): computed once per kept text,
+// The bounded memo of a pure function of a text (lib/text-memo.ts): computed once per kept text,
 // the least recently used going first past its size, a text over its length never kept.
 import { expect } from 'chai';
-import { TextMemo } from '../../lib/cluster/text-memo.js';
+import { TextMemo } from '../lib/text-memo.js';
 
 describe('a memo of answers by text', () => {
   it('computes a text once while kept, drops the least recently used past its size, and never keeps a long text', () => {
