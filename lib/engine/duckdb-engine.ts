@@ -324,6 +324,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     schema: session.schema,
     timeZone: session.timeZone,
     user: session.user,
+    // The query's start (the coordinator's, carried to every task with the session): current_timestamp and its kin read it.
+    ...(session.startTime > 0 ? { queryStart: session.startTime } : {}),
     version: vivaceVersion(),
     databaseOf: (catalog) => CatalogNames.duckdbName(catalog),
     hiddenColumns: (table) => (table.catalog === tpchName ? tpchHiddenColumns(table.schema, table.table) : hive?.hiddenColumns(table)),
@@ -534,6 +536,8 @@ function streamingExecution(connection: DuckDBConnection, cache: PlanCache, plan
   const execution: StreamingExecution = new StreamingExecution(
     connection,
     async () => {
+      // A text of one query's start would only push the connection's kept statements out.
+      if (plan.queryStart !== undefined) return materialize ? connection.run(plan.renderSql) : connection.stream(plan.renderSql);
       const prepared = await cache.preparedOn(connection, plan.renderSql);
       return materialize ? prepared.run() : prepared.stream();
     },
@@ -649,7 +653,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema, ...(context.memoryLimit === undefined ? {} : { memoryLimit: context.memoryLimit }) };
     const cacheKey = PlanCache.key(`${user?.key === undefined ? sql : `${sql}\u0000${user.key}`}${user?.rulesKey === undefined ? '' : `\u0000rules ${user.rulesKey}`}`, session);
-    const cached = cache.get(cacheKey);
+    const cached = cache.get(cacheKey, session.startTime);
     // A plan analysed while the catalog changed (DDL, tpch's views replaced) is not kept: it may read the old.
     const generation = cache.generation;
     if (cached) {
@@ -679,7 +683,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
       const renderSql = renderRowsSql(text, columns.map((c) => c.duckdb), session.timeZone, columns.map((c) => c.declared ?? {}));
       const output = columns.map(({ name, type }) => ({ name, type }));
       // The project's own SQL (a stage's) reads Parquet files it names itself: always profiled.
-      const planned: CachedQueryPlan = { columns: output, renderSql, readsTables: translation ? translation.tables.length > 0 : true };
+      const planned: CachedQueryPlan = { columns: output, renderSql, readsTables: translation ? translation.tables.length > 0 : true, ...(translation?.readsQueryStart ? { queryStart: session.startTime } : {}) };
       cache.set(cacheKey, planned, generation);
       cache.analysed++;
       return makePlan(output, undefined, () => streamingExecution(connection, cache, planned, giveBack, runtime, scans), giveBack, () => held);

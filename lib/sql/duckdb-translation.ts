@@ -15,6 +15,11 @@ export interface Translation {
   followUps: readonly string[];
   /** The access control's masks and filters the statement's reads go through (their types are checked before it runs). */
   guarded: readonly GuardedSql[];
+  /**
+   * Whether `sql` holds the query's start (current_timestamp and its kin, TranslationContext.queryStart): it
+   * is then that query's text alone, and a plan kept by the statement's text must not serve another query.
+   */
+  readsQueryStart: boolean;
   /** The offset in the statement as written of the node whose DuckDB text holds `offset` (error locations). */
   toOriginal(offset: number): number;
 }
@@ -29,6 +34,7 @@ export function translateStatement(statement: Statement, sql: string, context: T
     tables: printer.tables,
     followUps: printer.followUps,
     guarded: printer.guarded,
+    readsQueryStart: printer.readsQueryStart,
     toOriginal(offset: number): number {
       // Errors are rare: the traced print runs only when one needs placing.
       spans ??= tracedSpans(statement, sql, context);
