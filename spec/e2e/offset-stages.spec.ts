@@ -1,9 +1,9 @@
-// OFFSET where the distributed planner does not plan it, on `vivace serve --workers 2` (every tpch table
-// split, vivace.distributed-tpch-min-rows=0): inside a derived table (query-analysis.ts refuses an OFFSET in
-// a sub-plan, derived-tables.ts any ORDER BY, OFFSET or LIMIT of a derived table), and as a parameter of
-// EXECUTE (no EXECUTE is staged: the coordinator plans the statement's text, which EXECUTE's is not). Such a
-// statement runs as one task on one worker, reading its tables whole there, as before the planner: each
-// answers as the same statement in one DuckDB in process, in one stage.
+// OFFSET on `vivace serve --workers 2` (every tpch table split, vivace.distributed-tpch-min-rows=0), each
+// statement answering as in one DuckDB in process. Inside a derived table it is not planned in fragments
+// (query-analysis.ts refuses an OFFSET in a sub-plan, derived-tables.ts any ORDER BY, OFFSET or LIMIT of a
+// derived table): such a statement runs as one task on one worker, reading its tables whole there. As a
+// parameter of EXECUTE it is planned as the statement with its values bound (cluster/executed-text.ts): the
+// tasks keep offset + limit rows, the root offsets, as for a literal OFFSET.
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { defaultConfig } from '../../lib/config.js';
@@ -47,15 +47,21 @@ describe('e2e: OFFSET in a derived table and as a parameter, over tables split a
     expect(stages).to.deep.equal([1, 1, 2, 1]);
   });
 
-  it('a parameter OFFSET (EXECUTE ... USING) over a split table', async () => {
+  it('EXECUTE over split tables is planned in stages as its statement with the values bound: a parameter OFFSET, LIMIT and FETCH FIRST, a parameter in WHERE', async () => {
     const statements = {
-      p: 'SELECT orderkey, linenumber FROM tpch.tiny.lineitem ORDER BY orderkey, linenumber OFFSET ? LIMIT ?',
-      q: 'SELECT orderkey FROM tpch.tiny.orders ORDER BY orderkey DESC OFFSET ? LIMIT 3',
-      r: 'SELECT count(*) FROM (SELECT orderkey FROM tpch.tiny.lineitem ORDER BY orderkey, linenumber OFFSET ?) t',
+      p: 'SELECT o.orderkey, l.linenumber FROM tpch.tiny.orders o JOIN tpch.tiny.lineitem l ON o.orderkey = l.orderkey ORDER BY 1, 2 OFFSET ? LIMIT ?',
+      q: 'SELECT l.returnflag, count(*) FROM tpch.tiny.lineitem l WHERE l.quantity > ? GROUP BY 1 ORDER BY 1',
+      r: 'SELECT o.orderpriority, count(*) FROM tpch.tiny.orders o JOIN tpch.tiny.lineitem l ON o.orderkey = l.orderkey WHERE l.quantity > ? GROUP BY 1 ORDER BY 1 OFFSET ?',
+      s: 'SELECT o.orderkey FROM tpch.tiny.orders o JOIN tpch.tiny.customer c ON o.custkey = c.custkey ORDER BY o.orderkey DESC OFFSET ? FETCH FIRST ? ROWS ONLY',
+      t: 'SELECT orderkey, linenumber FROM tpch.tiny.lineitem ORDER BY orderkey, linenumber OFFSET ? LIMIT ?',
     };
     const header = { 'X-Trino-Prepared-Statement': Object.entries(statements).map(([name, sql]) => `${name}=${encodeURIComponent(sql)}`).join(',') };
-    for (const execute of ['EXECUTE p USING 20, 7', 'EXECUTE q USING 1000', 'EXECUTE r USING 60000', 'EXECUTE p USING 0, 2']) {
-      expect(await same(execute, header, statements), `${execute}: one task`).to.equal(1);
-    }
+    const staged = ['EXECUTE p USING 20, 7', 'EXECUTE p USING 0, 2', 'EXECUTE q USING 30', 'EXECUTE r USING 10, 1', 'EXECUTE s USING 5, 2', "EXECUTE IMMEDIATE 'SELECT count(*) FROM tpch.tiny.lineitem WHERE quantity > ?' USING 3"];
+    for (const execute of staged) expect(await same(execute, header, statements), `${execute}: stages`).to.be.at.least(2);
+    // As the statement written with its values: one table's ORDER BY ... OFFSET runs as one task; a row count
+    // given by an expression is the engine's to evaluate (and check), in one task.
+    for (const execute of ['EXECUTE t USING 20, 7', 'EXECUTE p USING 1 + 1, 3']) expect(await same(execute, header, statements), `${execute}: one task`).to.equal(1);
+    const negative = await runStatement(started().cluster.url, 'EXECUTE p USING -1, 2', { ...USER, ...header });
+    expect(negative.final.error).to.deep.include({ errorName: 'NUMERIC_VALUE_OUT_OF_RANGE' });
   });
 });
