@@ -25,7 +25,10 @@ export interface Translation {
 }
 
 /** The DuckDB SQL of an admitted statement. `sql` is the text the tree was parsed from (error locations). */
-export function translateStatement(statement: Statement, sql: string, context: TranslationContext): Translation {
+export function translateStatement(statement: Statement, sql: string, written: TranslationContext): Translation {
+  // A view keeps its query to run later: current_timestamp there is each reading query's, never this one's start.
+  const { queryStart: _start, ...unpinned } = written;
+  const context: TranslationContext = statement.type === 'CreateView' || statement.type === 'CreateMaterializedView' ? unpinned : written;
   const printer = new DuckDbPrinter(context, sql);
   const text = print(printer, statement);
   let spans: Span[] | undefined;

@@ -184,6 +184,11 @@ describe('duckdb engine: timestamp with time zone keeps its zone per value', () 
     const second = first + 86_401_000;
     expect((await rows(sql, at(second)))[0]!.slice(0, 3)).to.deep.equal(['2025-12-01 05:00:01.123 Asia/Tokyo', '2025-12-01 05:00:01.123 Asia/Tokyo', '2025-12-01']);
     expect((await rows(sql, at(first)))[0]).to.deep.equal(row);
+    // A view keeps its query: it reads the time when read, never its creating query's start.
+    await runSql(engine, 'CREATE VIEW memory.default.started AS SELECT now() AS n FROM (VALUES 1) t(x)', at(first));
+    const [[viewed]] = (await rows('SELECT to_unixtime(n) FROM memory.default.started', at(second))) as [[number]];
+    expect(Math.abs(viewed * 1000 - Date.now())).to.be.below(60_000);
+    await runSql(engine, 'DROP VIEW memory.default.started');
     // A session with no start (0: a worker of an older coordinator) reads DuckDB's transaction start.
     const [[now]] = (await rows('SELECT to_unixtime(now())', at(0))) as [[number]];
     expect(Math.abs(now * 1000 - Date.now())).to.be.below(60_000);
