@@ -10,7 +10,6 @@ import { formatDataSize } from '../protocol/data-size.js';
 import { ResultPump, type ResultPumpEvent } from './result-pump.js';
 import { stageMachine, type StageFigures, type StageInput } from './stage.machine.js';
 import { selectionOf } from '../resource-groups/selection.js';
-import type { StageCounters } from '../protocol/states.js';
 
 export interface QueryLimits {
   /** Wall-clock limit from creation (Presto's query.max-run-time); the tracker enforces it. */
@@ -150,11 +149,16 @@ export function pageBatchCount(buffer: readonly RowBatch[], targetBytes: number)
  * What the root stage has done, from the execution's progress. A root over sub-stages reads their output
  * (the rows exchanged), never a table; a root alone (one task) is the stage whose scans read the tables.
  */
-function rootStageCounters(context: QueryContext): Partial<StageCounters> {
+function rootStageCounters(context: QueryContext): StageFigures {
   const { progress } = context.results;
   const { executionStartTime } = context.times;
   const readsTables = progress.subStages === undefined;
   return {
+    // A root of several tasks (a scattered scan): its tasks, their workers and splits (one per task, as a sub-stage counts them).
+    ...(progress.tasks === undefined ? {} : {
+      tasks: progress.tasks, nodes: new Set(progress.tasks.map((t) => t.nodeId)).size, totalSplits: progress.tasks.length,
+      completedSplits: progress.tasks.filter((t) => t.state === 'FINISHED').length,
+    }),
     processedRows: progress.processedRows,
     processedBytes: progress.processedBytes,
     physicalInputRows: readsTables ? progress.processedRows : 0,

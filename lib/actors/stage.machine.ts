@@ -60,7 +60,8 @@ export const stageMachine = setup({
       ...(event.type === 'stage.finish' ? event.counters : {}),
       queuedSplits: 0,
       runningSplits: 0,
-      completedSplits: context.totalSplits,
+      // A report of its tasks (a root of several) may be the first to tell how many.
+      completedSplits: (event.type === 'stage.finish' ? event.counters?.totalSplits : undefined) ?? context.totalSplits,
     })),
     dropRunningSplits: assign({ queuedSplits: 0, runningSplits: 0 }),
   },

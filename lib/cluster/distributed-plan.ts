@@ -19,6 +19,7 @@ import { parseStatement } from '../sql/index.js';
 import { EXCHANGE_CATALOG } from '../planner/fragment.types.js';
 import { TextMemo } from '../text-memo.js';
 import { scatteredPlanOf } from '../spooling/scattered-scan.js';
+import { plannedText } from './executed-text.js';
 
 /** What distributedPlanOf reads of the node's connectors: which split, and each table's layout. */
 export type PlanConnectors = Pick<Connectors, 'splittable' | 'of'>;
@@ -55,9 +56,12 @@ export function fragmentsOfStages(stages: StagePlan): DistributedPlan {
  * connectors list while the query is planned (the coordinator's stagedQuery reads its scans' splits from
  * them too); absent, this plan's own, so a table the planner asks about again is listed once.
  */
-export function distributedPlanOf(sql: string, session: Session, connectors: PlanConnectors, choices?: PlanChoices, listings: QueryListings = new Map()): DistributedPlan | undefined {
+export function distributedPlanOf(written: string, session: Session, connectors: PlanConnectors, choices?: PlanChoices, listings: QueryListings = new Map()): DistributedPlan | undefined {
   // A scattered scan's task (the coordinator plans it only for a client of the spooling protocol).
-  if (choices?.scattered) return scatteredPlanOf(sql, session, connectors.splittable);
+  if (choices?.scattered) return scatteredPlanOf(written, session, connectors.splittable);
+  // An EXECUTE is planned as its prepared statement with its values bound (executed-text.ts).
+  const sql = plannedText(written, session);
+  if (sql === undefined) return undefined;
   if (choices === undefined || (choices.split.length === 0 && choices.branches === undefined)) {
     const stages = cachedStages(sql, session, connectors.splittable);
     // Grouping sets all different: the join planner's group ids finish them in a HASH stage, as Trino's

@@ -6,8 +6,10 @@
 // them out in that order; the statement's row offsets follow the order they are handed out in
 // (statement-response.ts), contiguous across tasks. Each task is a task as any single task is
 // (RemotePlan, RemoteExecution): its segments are noted per worker (a lost worker's are reported), and a
-// cancel, or the query's failure, ends every task and deletes its segments on every worker.
-import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch } from '../engine/engine.types.js';
+// cancel, or the query's failure, ends every task and deletes its segments on every worker. The query's one
+// stage (the root, fragment 0) reports each task with its worker, splits, the rows and bytes its scan read
+// and those it handed out, as a staged query's stages report theirs (ExecutionProgress.tasks).
+import type { Execution, ExecutionProgress, Plan, PlanAbort, RowBatch, SubStageTask } from '../engine/engine.types.js';
 import type { OutputColumn } from '../protocol/types.js';
 import { VivaceError } from '../protocol/vivace-error.js';
 import type { Connectors } from '../connectors/connectors.js';
@@ -48,8 +50,13 @@ interface Part {
   execution?: Execution;
   /** The page being fetched (or the task planned again). */
   pending?: boolean;
-  /** Pages it gave so far. */
+  /** Pages it gave so far, and their rows and bytes (JSON, spooled or inline). */
   pages: number;
+  rows: number;
+  bytes: number;
+  /** Date.now() when its current attempt started executing, and when its end was read. */
+  startedAt?: number;
+  endedAt?: number;
   /** Its end was read (or its last page). */
   done: boolean;
 }
@@ -72,7 +79,7 @@ export async function planScattered(host: StageHost, request: StagedRequest, sta
   const files = staged.splits.get(0)!;
   const splits = files.splits ? [...files.splits] : splitsOf(files.names, alive.length, files.rows);
   const parts: Part[] = alive
-    .map((node, p) => ({ partition: p, node, attempt: 0, tried: new Set([node.nodeId]), splits: splits.filter((_, i) => i % alive.length === p), pages: 0, done: false }))
+    .map((node, p) => ({ partition: p, node, attempt: 0, tried: new Set([node.nodeId]), splits: splits.filter((_, i) => i % alive.length === p), pages: 0, rows: 0, bytes: 0, done: false }))
     .filter((part) => part.splits.length > 0);
   const planOn = host.planRootOn;
   if (!planOn) throw new VivaceError('GENERIC_INTERNAL_ERROR', 'The scattered scan needs tasks placed on named workers');
@@ -146,7 +153,11 @@ class ScatteredExecution implements Execution {
   private targetBytes = 0;
 
   constructor(private readonly parts: Part[], private readonly rerun: (part: Part) => Promise<Plan> | undefined) {
-    for (const part of parts) part.execution = part.plan!.execute();
+    const now = Date.now();
+    for (const part of parts) {
+      part.execution = part.plan!.execute();
+      part.startedAt = now;
+    }
   }
 
   async next(targetBytes: number): Promise<RowBatch | null> {
@@ -177,9 +188,14 @@ class ScatteredExecution implements Execution {
       const execution = part.execution!;
       execution.next(this.targetBytes).then((batch) => {
         part.pending = false;
-        if (batch === null || execution.exhausted === true) part.done = true;
+        if (batch === null || execution.exhausted === true) {
+          part.done = true;
+          part.endedAt = Date.now();
+        }
         if (batch) {
           part.pages++;
+          part.rows += batch.rows;
+          part.bytes += batch.bytes;
           this.ready.push({ batch, part });
         }
         this.notify();
@@ -207,6 +223,7 @@ class ScatteredExecution implements Execution {
         return;
       }
       part.execution = plan.execute();
+      part.startedAt = Date.now();
       this.fill();
     }, (err: unknown) => {
       part.pending = false;
@@ -246,6 +263,17 @@ class ScatteredExecution implements Execution {
       sum.cpuTimeMillis += p.cpuTimeMillis;
       if (p.peakMemoryBytes !== undefined) sum.peakMemoryBytes = Math.max(sum.peakMemoryBytes ?? 0, p.peakMemoryBytes);
     }
+    sum.tasks = this.parts.map((part) => taskOf(part));
     return sum;
   }
+}
+
+/** A part's current attempt as its stage lists it (Trino's TaskStatus and TaskStats, as a staged query's tasks). */
+function taskOf(part: Part): SubStageTask {
+  const p = part.execution!.progress();
+  return {
+    taskId: part.taskId!, fragmentId: 0, partition: part.partition, nodeId: part.node.nodeId, state: part.done ? 'FINISHED' : 'RUNNING',
+    splits: part.splits.length, outputRows: part.rows, outputBytes: part.bytes, processedRows: p.processedRows, processedBytes: p.processedBytes,
+    cpuTimeMillis: p.cpuTimeMillis, wallTimeMillis: part.startedAt === undefined ? 0 : (part.endedAt ?? Date.now()) - part.startedAt, peakMemoryBytes: p.peakMemoryBytes ?? 0,
+  };
 }

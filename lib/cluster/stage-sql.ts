@@ -43,9 +43,16 @@ export interface VirtualSource {
 /**
  * Each fragment's DuckDB SQL, kept per fragment (the plans are kept, so a repeated statement finds its
  * own) by what the translation reads of the session and the sources: a task skips parsing and translating
- * again (0.1-0.3 ms each).
+ * again (0.1-0.3 ms each). A text holding the query's start (current_timestamp and its kin) serves only the
+ * query of that start: another query of the statement translates it again.
  */
-const translations = new WeakMap<PlanFragment, Map<string, string>>();
+const translations = new WeakMap<PlanFragment, Map<string, FragmentText>>();
+
+interface FragmentText {
+  sql: string;
+  /** The query start the text holds (Session.startTime), if it reads one. */
+  queryStart?: number;
+}
 const MAX_TRANSLATIONS_PER_FRAGMENT = 64;
 
 /** A fragment's DuckDB SQL, each of `sources`' tables read as its source SQL. */
@@ -53,26 +60,30 @@ export function fragmentDuckDbSql(fragment: PlanFragment, session: Session, sour
   const key = [session.catalog ?? '', session.schema ?? '', session.timeZone ?? '', session.user, ...sources.map((s) => s.source)].join('\u0000');
   let kept = translations.get(fragment);
   const known = kept?.get(key);
-  if (known !== undefined) return known;
+  if (known !== undefined && (known.queryStart === undefined || known.queryStart === session.startTime)) return known.sql;
   const text = translate(fragment.sql, session, sources, fragment.zoneFree === true);
   if (!kept) translations.set(fragment, (kept = new Map()));
+  kept.delete(key);
   if (kept.size >= MAX_TRANSLATIONS_PER_FRAGMENT) kept.delete(kept.keys().next().value!);
   kept.set(key, text);
-  return text;
+  return text.sql;
 }
 
 /** The exchange catalog, whose tables hold no zoned value in a fragment marked zoneFree. */
 const ZONE_FREE_EXCHANGE: ReadonlySet<string> = new Set([EXCHANGE_CATALOG]);
 
-function translate(sql: string, session: Session, sources: readonly VirtualSource[], zoneFree: boolean): string {
+function translate(sql: string, session: Session, sources: readonly VirtualSource[], zoneFree: boolean): FragmentText {
   const tree = parseStatement(sql);
-  return translateStatement(tree, sql, {
+  const translation = translateStatement(tree, sql, {
     ...(zoneFree ? { zoneFreeCatalogs: ZONE_FREE_EXCHANGE } : {}),
     catalog: session.catalog,
     schema: session.schema,
     timeZone: session.timeZone,
     user: session.user,
+    // Every task of the query prints its start (the coordinator's, in the session), as Trino's tasks read the session's.
+    ...(session.startTime > 0 ? { queryStart: session.startTime } : {}),
     databaseOf: (catalog) => catalog,
     virtualTable: (catalog, schema, name) => sources.find(({ table }) => catalog === table.catalog && schema === table.schema && name === table.table)?.source,
-  }).sql;
+  });
+  return { sql: translation.sql, ...(translation.readsQueryStart ? { queryStart: session.startTime } : {}) };
 }

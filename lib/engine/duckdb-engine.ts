@@ -40,6 +40,8 @@ import { outputNames } from '../sql/output-names.js';
 import { toVivaceError, type ErrorContext } from './duckdb-errors.js';
 import { succinctBytes } from './dialect/explain-format.js';
 import { parseDataSize } from '../protocol/data-size.js';
+import type { ParquetFooter } from '../connectors/hive/hive-splits.js';
+import { parquetSchemaSql, topLevelColumns } from '../connectors/hive/parquet-column-types.js';
 import { translateStatement, type TableReference, type Translation, type TranslationContext } from '../sql/duckdb-translation.js';
 import { informationSchemaSql } from './dialect/information-schema.js';
 import { parseStatement } from '../sql/parser.js';
@@ -135,11 +137,11 @@ export interface DuckDbEngine extends Engine {
    */
   planOwnSql: Engine['plan'];
   /**
-   * A Parquet file's row groups (their rows and first column chunk's data_page_offset, in order) and lower-case column names, from its footer: a lake
+   * A Parquet file's row groups (their rows and first column chunk's data_page_offset, in order), lower-case column names and top-level columns' types, from its footer: a lake
    * split's row groups (lib/connectors/hive/hive-splits.ts). Run unprepared: DuckDB 1.5.6 fails with an
    * internal error, invalidating the database, when a prepared parquet_metadata statement runs a second time.
    */
-  parquetFooter(path: string): Promise<{ rowGroupRows: number[]; rowGroupStarts: number[]; columns: Set<string> }>;
+  parquetFooter(path: string): Promise<ParquetFooter>;
   /** Whether `user` reads `table` through the access control's masks or row filter (never the case without rules). */
   readsGuarded(user: string, table: QualifiedTable): boolean;
   /**
@@ -324,6 +326,8 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     schema: session.schema,
     timeZone: session.timeZone,
     user: session.user,
+    // The query's start (the coordinator's, carried to every task with the session): current_timestamp and its kin read it.
+    ...(session.startTime > 0 ? { queryStart: session.startTime } : {}),
     version: vivaceVersion(),
     databaseOf: (catalog) => CatalogNames.duckdbName(catalog),
     hiddenColumns: (table) => (table.catalog === tpchName ? tpchHiddenColumns(table.schema, table.table) : hive?.hiddenColumns(table)),
@@ -450,8 +454,9 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     const connection = await pool.acquire();
     try {
       const groups = await connection.runAndReadAll(`SELECT row_group_id, max(row_group_num_rows), min(data_page_offset) FILTER (WHERE column_id = 0) FROM parquet_metadata(${quoteString(path)}) GROUP BY 1 ORDER BY 1`);
-      const columns = await connection.runAndReadAll(`SELECT DISTINCT lower(name) FROM parquet_schema(${quoteString(path)})`);
-      return { rowGroupRows: groups.getRows().map((r) => Number(r[1])), rowGroupStarts: groups.getRows().map((r) => Number(r[2])), columns: new Set(columns.getRows().map((r) => String(r[0]))) };
+      const schema = (await connection.runAndReadAll(parquetSchemaSql(quoteString(path)))).getRows();
+      const columnTypes = topLevelColumns(schema).get(path) ?? [];
+      return { rowGroupRows: groups.getRows().map((r) => Number(r[1])), rowGroupStarts: groups.getRows().map((r) => Number(r[2])), columns: new Set(schema.map((r) => String(r[1]).toLowerCase())), columnTypes };
     } catch (err) {
       throw toVivaceError(err, { sql: '', catalog: undefined, schema: undefined });
     } finally {
@@ -534,6 +539,8 @@ function streamingExecution(connection: DuckDBConnection, cache: PlanCache, plan
   const execution: StreamingExecution = new StreamingExecution(
     connection,
     async () => {
+      // A text of one query's start would only push the connection's kept statements out.
+      if (plan.queryStart !== undefined) return materialize ? connection.run(plan.renderSql) : connection.stream(plan.renderSql);
       const prepared = await cache.preparedOn(connection, plan.renderSql);
       return materialize ? prepared.run() : prepared.stream();
     },
@@ -649,7 +656,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     if (dialectPlan) return dialectPlan;
     const runtime: ErrorContext = { catalog: context.catalog, schema: context.schema, ...(context.memoryLimit === undefined ? {} : { memoryLimit: context.memoryLimit }) };
     const cacheKey = PlanCache.key(`${user?.key === undefined ? sql : `${sql}\u0000${user.key}`}${user?.rulesKey === undefined ? '' : `\u0000rules ${user.rulesKey}`}`, session);
-    const cached = cache.get(cacheKey);
+    const cached = cache.get(cacheKey, session.startTime);
     // A plan analysed while the catalog changed (DDL, tpch's views replaced) is not kept: it may read the old.
     const generation = cache.generation;
     if (cached) {
@@ -679,7 +686,7 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
       const renderSql = renderRowsSql(text, columns.map((c) => c.duckdb), session.timeZone, columns.map((c) => c.declared ?? {}));
       const output = columns.map(({ name, type }) => ({ name, type }));
       // The project's own SQL (a stage's) reads Parquet files it names itself: always profiled.
-      const planned: CachedQueryPlan = { columns: output, renderSql, readsTables: translation ? translation.tables.length > 0 : true };
+      const planned: CachedQueryPlan = { columns: output, renderSql, readsTables: translation ? translation.tables.length > 0 : true, ...(translation?.readsQueryStart ? { queryStart: session.startTime } : {}) };
       cache.set(cacheKey, planned, generation);
       cache.analysed++;
       return makePlan(output, undefined, () => streamingExecution(connection, cache, planned, giveBack, runtime, scans), giveBack, () => held);

@@ -309,8 +309,9 @@ const RULES: Rule[] = [
     message: (m) => `Catalog '${CatalogNames.prestoName(m[2]!) ?? m[2]}' is read-only: ${m[1]} is not supported`,
   },
   { pattern: /^Invalid Input Error: (Reading system\.\w+\.\w+ failed: .*)/, name: 'GENERIC_INTERNAL_ERROR', message: (m) => m[1]! },
-  // The engine's JavaScript functions (ip-address-functions.ts, sketch-functions.ts) prefix their messages with Trino's error name.
-  { pattern: /^Invalid Input Error: (INVALID_CAST_ARGUMENT|TYPE_MISMATCH|INVALID_FUNCTION_ARGUMENT|FUNCTION_NOT_FOUND): (.*)/, name: 'INVALID_CAST_ARGUMENT', message: (m) => ({ name: m[1] as ErrorName, text: m[2]! }) },
+  // The engine's JavaScript functions (ip-address-functions.ts, sketch-functions.ts) prefix their messages with Trino's error name, as does
+  // a hive Parquet column Trino would not read as declared (hive-read-sql.ts).
+  { pattern: /^Invalid Input Error: (INVALID_CAST_ARGUMENT|TYPE_MISMATCH|INVALID_FUNCTION_ARGUMENT|FUNCTION_NOT_FOUND|NOT_SUPPORTED): (.*)/, name: 'INVALID_CAST_ARGUMENT', message: (m) => ({ name: m[1] as ErrorName, text: m[2]! }) },
   { pattern: /^Invalid Input Error/, name: 'INVALID_FUNCTION_ARGUMENT' },
   { pattern: /^Not implemented Error/, name: 'NOT_SUPPORTED' },
   // Whatever else the binder or the catalog says is about the statement the user wrote.

@@ -76,6 +76,11 @@ export interface ExecutionProgress {
   peakMemoryBytes?: number;
   /** The sub-stages' own figures (a query in two stages: its leaf stage), when the engine runs any. */
   subStages?: SubStageProgress[];
+  /**
+   * The root stage's own tasks when it runs more than one (a scattered scan: one per worker, each over its
+   * share of the splits, cluster/scattered-query.ts); absent: the root is one task, which these figures describe.
+   */
+  tasks?: SubStageTask[];
 }
 
 /** What a sub-stage has done so far (issue 10 §3's stage stats); outputRows: rows it handed to its parent; wallTimeMillis: since its first task started, absent until then. */

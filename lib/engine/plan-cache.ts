@@ -14,6 +14,11 @@ export interface CachedQueryPlan {
   small?: boolean;
   /** The statement names a table: its scans are profiled (engine/scan-profile.ts). */
   readsTables: boolean;
+  /**
+   * The query start its SQL holds (current_timestamp and its kin, Session.startTime): the plan serves only
+   * that query (get), and its render statement is run unprepared, not kept on the connection.
+   */
+  queryStart?: number;
 }
 
 /** At most one DuckDB chunk of rendered rows: small enough to materialize. */
@@ -42,8 +47,10 @@ export class PlanCache {
     return `${session.catalog ?? '\u0001'}\u0000${session.schema ?? '\u0001'}\u0000${session.timeZone ?? ''}\u0000${session.user}\u0000${session.prefix}\u0000${sql}`;
   }
 
-  get(key: string): CachedQueryPlan | undefined {
+  /** `queryStart`: the asking query's start; a plan printed with another query's start is not found (it is replaced when planned again). */
+  get(key: string, queryStart?: number): CachedQueryPlan | undefined {
     const plan = this.plans.get(key);
+    if (plan?.queryStart !== undefined && plan.queryStart !== queryStart) return undefined;
     if (plan) {
       this.counts.reused++;
       this.plans.delete(key); // most recently used last

@@ -20,12 +20,13 @@ export const SCATTERED_CHOICES: PlanChoices = { order: [], joins: [], split: [tr
 
 /**
  * Nodes that make a query more than one table's rows one by one: another relation or a subquery, rows
- * across rows (grouping, windows), a parameter, the time of the query (each task would read its own).
+ * across rows (grouping, windows), a parameter. The time of the query is not refused: every task prints
+ * the query's start (the session's, zoned-translation.ts), as every task of a staged plan does.
  */
 const REFUSED: ReadonlySet<string> = new Set([
   'SubqueryExpression', 'TableSubquery', 'ExistsPredicate', 'Join', 'Unnest', 'Lateral', 'TableFunctionInvocation',
   'Parameter', 'LambdaExpression', 'GroupingOperation', 'WindowDefinition', 'QuantifiedComparisonExpression',
-  'With', 'Values', 'Union', 'Intersect', 'Except', 'Offset', 'FetchFirst', 'Limit', 'OrderBy', 'CurrentTime',
+  'With', 'Values', 'Union', 'Intersect', 'Except', 'Offset', 'FetchFirst', 'Limit', 'OrderBy',
 ]);
 
 /** Whether the statement's rows are its table's rows one by one (see above). */

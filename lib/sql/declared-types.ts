@@ -21,6 +21,10 @@ function timestampPrecision(e: Expression | undefined): number {
 }
 
 
+const CURRENT_TIME_TYPES = {
+  CURRENT_TIMESTAMP: 'timestamp with time zone', CURRENT_TIME: 'time with time zone', LOCALTIMESTAMP: 'timestamp', LOCALTIME: 'time', CURRENT_DATE: 'date',
+} as const;
+
 const YEAR_MONTH: ReadonlySet<string> = new Set(['YEAR', 'MONTH']);
 
 /**
@@ -117,8 +121,8 @@ export function declaredType(e: Expression, column?: ColumnType): PrestoType | u
     case 'AtTimeZone':
       return { base: 'timestamp with time zone', precision: timestampPrecision(e.value) };
     case 'CurrentTime':
-      // Trino: current_timestamp is timestamp(3) with time zone, current_timestamp(p) of p digits.
-      return e.function === 'CURRENT_TIMESTAMP' ? { base: 'timestamp with time zone', precision: e.precision ?? 3 } : undefined;
+      // Trino: current_timestamp is timestamp(3) with time zone, current_timestamp(p) of p digits; so are current_time, localtime and localtimestamp.
+      return { base: CURRENT_TIME_TYPES[e.function], ...(e.function === 'CURRENT_DATE' ? {} : { precision: e.precision ?? 3 }) };
     case 'FunctionCall': {
       const name = callName(e);
       // MAP(ARRAY[keys], ARRAY[values]): map(key type, value type).

@@ -46,6 +46,8 @@ export interface TranslationContext {
   timeZone?: string;
   /** The session's user (current_user). */
   user?: string;
+  /** The query's start, epoch milliseconds: what current_timestamp and its kin read (zoned-translation.ts); absent: DuckDB's transaction start. */
+  queryStart?: number;
   /** The server's version (version()). */
   version?: string;
   /** The DuckDB database serving a Presto catalog (`system` -> `vivace_system`). */
@@ -219,8 +221,14 @@ export class DuckDbPrinter extends SqlPrinter implements CallPrinter {
       meetsZones: () => this.meetsZones,
       typedColumns: () => this.typedColumns,
       sessionZoneName: (knownZone(context.timeZone ?? 'UTC') ?? parseZone(context.timeZone ?? 'UTC'))?.name ?? 'UTC',
+      queryStart: context.queryStart,
       fail: (node, name, message) => this.fail(node, name, message),
     });
+  }
+
+  /** Whether the SQL printed holds the query's start (TranslationContext.queryStart). */
+  get readsQueryStart(): boolean {
+    return this.zones.readsQueryStart;
   }
 
   get timeZone(): string | undefined {

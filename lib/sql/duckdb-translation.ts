@@ -15,12 +15,20 @@ export interface Translation {
   followUps: readonly string[];
   /** The access control's masks and filters the statement's reads go through (their types are checked before it runs). */
   guarded: readonly GuardedSql[];
+  /**
+   * Whether `sql` holds the query's start (current_timestamp and its kin, TranslationContext.queryStart): it
+   * is then that query's text alone, and a plan kept by the statement's text must not serve another query.
+   */
+  readsQueryStart: boolean;
   /** The offset in the statement as written of the node whose DuckDB text holds `offset` (error locations). */
   toOriginal(offset: number): number;
 }
 
 /** The DuckDB SQL of an admitted statement. `sql` is the text the tree was parsed from (error locations). */
-export function translateStatement(statement: Statement, sql: string, context: TranslationContext): Translation {
+export function translateStatement(statement: Statement, sql: string, written: TranslationContext): Translation {
+  // A view keeps its query to run later: current_timestamp there is each reading query's, never this one's start.
+  const { queryStart: _start, ...unpinned } = written;
+  const context: TranslationContext = statement.type === 'CreateView' || statement.type === 'CreateMaterializedView' ? unpinned : written;
   const printer = new DuckDbPrinter(context, sql);
   const text = print(printer, statement);
   let spans: Span[] | undefined;
@@ -29,6 +37,7 @@ export function translateStatement(statement: Statement, sql: string, context: T
     tables: printer.tables,
     followUps: printer.followUps,
     guarded: printer.guarded,
+    readsQueryStart: printer.readsQueryStart,
     toOriginal(offset: number): number {
       // Errors are rare: the traced print runs only when one needs placing.
       spans ??= tracedSpans(statement, sql, context);

@@ -26,6 +26,12 @@ export interface ZonedPrinter {
   typedColumns(): boolean;
   /** The session's zone as zoned values name it (`UTC`, `America/New_York`, `+05:30`). */
   readonly sessionZoneName: string;
+  /**
+   * The query's start (epoch milliseconds), which current_timestamp, now(), current_date, current_time,
+   * localtime and localtimestamp all read, as Trino reads the session's start: every task of a staged plan
+   * prints the same instant. Absent: DuckDB's transaction start (get_current_timestamp()).
+   */
+  readonly queryStart: number | undefined;
   fail(node: Node, name: ErrorName, message: string): VivaceError;
 }
 
@@ -37,6 +43,9 @@ const LOCAL_FIELD_FUNCTIONS: ReadonlySet<string> = new Set([
 
 /** date_diff units Trino counts on the instant (duration fields); longer ones count in the local calendar. */
 const INSTANT_UNITS: ReadonlySet<string> = new Set(['millisecond', 'second', 'minute', 'hour']);
+
+const dateTimeType = (kind: 'TIMESTAMP' | 'TIME', withTimeZone: boolean, precision: number): DataType =>
+  ({ type: 'DateTimeDataType', kind, withTimeZone, precision: { type: 'NumericParameter', value: String(precision) } }) as DataType;
 
 const identifier = (value: string, at: Node) => ({ type: 'Identifier' as const, value, quoted: false, location: at.location });
 
@@ -72,6 +81,9 @@ const NEVER_TEMPORAL: ReadonlySet<string> = new Set(['ArrayConstructor', 'Row'])
 
 export class ZonedTranslation {
   constructor(private readonly p: ZonedPrinter) {}
+
+  /** Whether the SQL printed holds the query's start: its text is that query's alone (a plan cached by text must not serve another query). */
+  readsQueryStart = false;
 
   /** Whether `e` is to be read through the zoned macros: the statement meets zones and `e` may be zoned. */
   private reads(e: Expression | undefined): e is Expression {
@@ -141,6 +153,36 @@ export class ZonedTranslation {
     return nullSafe(value, this.p.expression(value), (v) => zonedValue(utc!(v), quoteString(zone.name), precision));
   }
 
+  /** The query's start as a naive UTC timestamp (a literal: the same text in every task of the query), or DuckDB's transaction start. */
+  private instant(): string {
+    const start = this.p.queryStart;
+    if (start === undefined) return `timezone('UTC', get_current_timestamp())`;
+    this.readsQueryStart = true;
+    return `TIMESTAMP '${new Date(start).toISOString().replace('T', ' ').slice(0, 23)}'`;
+  }
+
+  /**
+   * current_timestamp(p) and now(), current_date, current_time(p), localtime(p) and localtimestamp(p) of
+   * the query's start, read in the session's zone as Trino does (precision 3 unless given).
+   */
+  private currentTime(fn: Extract<Expression, { type: 'CurrentTime' }>['function'], precision: number | undefined): string {
+    const zone = quoteString(this.p.sessionZoneName);
+    const p = precision ?? 3;
+    const local = `vivace_local_us(${this.instant()}, ${zone})`;
+    switch (fn) {
+      case 'CURRENT_TIMESTAMP':
+        return zonedValue(this.instant(), zone, p);
+      case 'CURRENT_DATE':
+        return `CAST(${local} AS DATE)`;
+      case 'LOCALTIMESTAMP':
+        return `CAST(${local} AS ${this.p.dataType(dateTimeType('TIMESTAMP', false, p))})`;
+      case 'LOCALTIME':
+        return `CAST(${local} AS TIME)`;
+      case 'CURRENT_TIME':
+        return `CAST(vivace_zoned_timetz(${zonedValue(this.instant(), zone, p)}) AS TIMETZ)`;
+    }
+  }
+
   /** DuckDB SQL of an expression that makes or reads zoned values, or undefined to print it as usual. */
   expression(e: Expression): string | undefined {
     const p = this.p;
@@ -150,8 +192,7 @@ export class ZonedTranslation {
         return (zone && this.atConstantZone(e.value, zone, this.sessionZone, ZonedTranslation.precision(e))) ?? p.expression(this.atZone(e.value, e.timeZone, e));
       }
       case 'CurrentTime':
-        if (e.function !== 'CURRENT_TIMESTAMP') return undefined;
-        return zonedValue(`timezone('UTC', get_current_timestamp())`, quoteString(p.sessionZoneName), e.precision ?? 3);
+        return this.currentTime(e.function, e.precision);
       case 'Extract': {
         if (!this.reads(e.expression)) return undefined;
         if (e.field === 'TIMEZONE_HOUR' || e.field === 'TIMEZONE_MINUTE') {
@@ -244,7 +285,7 @@ export class ZonedTranslation {
     const [first, second, third] = args;
     switch (name) {
       case 'now':
-        return args.length === 0 ? zonedValue(`timezone('UTC', get_current_timestamp())`, quoteString(this.p.sessionZoneName), 3) : undefined;
+        return args.length === 0 ? this.currentTime('CURRENT_TIMESTAMP', undefined) : undefined;
       case 'at_timezone': {
         if (args.length !== 2) return undefined;
         const zone = this.constantZone(second!);

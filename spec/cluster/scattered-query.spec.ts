@@ -120,8 +120,27 @@ describe('scattered scan: the coordinator', () => {
     expect((await execution.next(100))!.json).to.equal('w0:2');
     expect(execution.exhausted).to.equal(true);
     expect(await execution.next(100)).to.equal(null);
-    expect(execution.progress()).to.deep.include({ processedRows: 20, processedBytes: 200, cpuTimeMillis: 2 });
+    const progress = execution.progress();
+    expect(progress).to.deep.include({ processedRows: 20, processedBytes: 200, cpuTimeMillis: 2 });
+    // The root stage's own tasks: one per worker, with its splits, its scan's figures and the rows it handed out.
+    expect(progress.tasks!.map(({ wallTimeMillis: _wall, ...task }) => task)).to.deep.equal([
+      { taskId: 'q.0.0.0', fragmentId: 0, partition: 0, nodeId: 'w0', state: 'FINISHED', splits: 1, outputRows: 5, outputBytes: 5, processedRows: 10, processedBytes: 100, cpuTimeMillis: 1, peakMemoryBytes: 0 },
+      { taskId: 'q.0.1.0', fragmentId: 0, partition: 1, nodeId: 'w1', state: 'FINISHED', splits: 1, outputRows: 9, outputBytes: 9, processedRows: 10, processedBytes: 100, cpuTimeMillis: 1, peakMemoryBytes: 0 },
+    ]);
     expect(tasks.some((t) => t.canceled)).to.equal(false);
+  });
+
+  it('reports a running task as RUNNING, and a task run again under its new attempt\'s id and worker', async () => {
+    const { host, tasks } = fakeHost(['w0', 'w1']);
+    const execution = (await planScattered(host, { queryId: 'q', sql: SQL, session: spooling }, staged(['a', 'b']))).execute();
+    const first = execution.next(100);
+    await settle();
+    tasks[0]!.fail(new VivaceError('REMOTE_TASK_ERROR', 'Lost worker w0'));
+    tasks[1]!.page(2);
+    await first;
+    await settle();
+    expect(execution.progress().tasks!.map((t) => [t.taskId, t.nodeId, t.state, t.outputRows])).to.deep.equal([['q.0.0.1', 'w1', 'RUNNING', 0], ['q.0.1.0', 'w1', 'RUNNING', 2]]);
+    execution.cancel();
   });
 
   it('a task that ends without rows ends the scan once the others did', async () => {

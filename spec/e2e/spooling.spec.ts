@@ -10,6 +10,7 @@ import { startClusterProcess, until, type ClusterProcess } from '../../bench/clu
 import { defaultConfig } from '../../lib/config.js';
 import { request, runStatement } from '../support/http.js';
 import { runSpooled } from '../support/spooling.js';
+import { validateResponse } from '../support/schema-validator.js';
 import { healthy, USER } from './cluster-nodes.js';
 import { runCli } from '../cli/cli-process.js';
 import { openSegmentId, spoolingKeyOf } from '../../lib/spooling/segment-id.js';
@@ -92,6 +93,25 @@ describe('e2e: spooled segments served by the workers (STORAGE)', function () {
       offset += s.metadata.rowsCount;
     }
     expect(offset).to.equal(direct.rows.length);
+    // Its one stage (the root) as a staged query's: a task per worker, each with its node, splits, the rows its scan read and the rows it handed out.
+    const info = await request('GET', `${cluster.url}/v1/query/${read.responses[0].id as string}`, { headers: USER });
+    expect(info.status).to.equal(200);
+    validateResponse('query-info', info.body);
+    type TaskJson = { taskStatus: { nodeId: string; state: string }; stats: { totalDrivers: number; processedInputPositions: number; outputPositions: number } };
+    const stage = info.body.outputStage as { nodes: number; totalSplits: number; completedSplits: number; subStages: unknown[]; tasks: TaskJson[] };
+    expect(stage).to.include({ nodes: 2, totalSplits: 2, completedSplits: 2 });
+    expect(stage.subStages).to.deep.equal([]);
+    expect(stage.tasks.map((t) => t.taskStatus.nodeId).sort()).to.deep.equal([...cluster.workerUrls.keys()].sort());
+    expect(stage.tasks.every((t) => t.taskStatus.state === 'FINISHED' && t.stats.totalDrivers > 0 && t.stats.processedInputPositions > 0)).to.equal(true);
+    expect(stage.tasks.reduce((n, t) => n + t.stats.outputPositions, 0)).to.equal(direct.rows.length);
+    expect(info.body.queryStats).to.include({ totalTasks: 2, completedTasks: 2 });
+  });
+
+  it('a scattered scan reading the time of the query: every worker\'s rows hold the query\'s one start', async () => {
+    const read = await runSpooled(cluster.url, 'SELECT orderkey, now(), current_date FROM tpch.tiny.lineitem WHERE linenumber < 7', 'json');
+    const holders = new Set(read.segments.filter((s) => s.type === 'spooled').map((s) => workers.find((w) => s.uri.startsWith(`${w}/v1/spooled/download/`))));
+    expect(holders.size, 'both workers spooled').to.equal(2);
+    expect(new Set(read.rows.map((r) => `${String(r[1])} ${String(r[2])}`)).size).to.equal(1);
   });
 
   it('a query that reads no table: its first page, which comes with the plan, is inline within the inlining limits and spooled past them', async () => {

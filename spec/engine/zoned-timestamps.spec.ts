@@ -171,6 +171,29 @@ describe('duckdb engine: timestamp with time zone keeps its zone per value', () 
       .to.deep.equal([['2020-05-11 11:15:05.055 +02:00', '2020-05-11T11:15:05.055-04:00']]);
   });
 
+  it('reads the query\'s start (the session\'s) for current_timestamp and its kin, each query its own though the text repeats', async () => {
+    const sql = 'SELECT current_timestamp, now(), current_date, current_time, localtime, localtimestamp, localtimestamp(6) FROM (VALUES 1, 2) t(x)';
+    const at = (ms: number) => testSession({ timeZone: 'Asia/Tokyo', startTime: ms });
+    // 2025-11-29 20:00:00.123 UTC is 2025-11-30 05:00:00.123 in Tokyo (Trino's types: precision 3 unless given).
+    const first = Date.UTC(2025, 10, 29, 20, 0, 0, 123);
+    const out = await runSql(engine, sql, at(first));
+    expect(out.plan.columns.map((c) => c.type)).to.deep.equal([tstz(3), tstz(3), { base: 'date' }, { base: 'time with time zone', precision: 3 }, { base: 'time', precision: 3 }, { base: 'timestamp', precision: 3 }, { base: 'timestamp', precision: 6 }]);
+    const row = ['2025-11-30 05:00:00.123 Asia/Tokyo', '2025-11-30 05:00:00.123 Asia/Tokyo', '2025-11-30', '05:00:00.123+09:00', '05:00:00.123', '2025-11-30 05:00:00.123', '2025-11-30 05:00:00.123000'];
+    expect(out.rows).to.deep.equal([row, row]);
+    // The same text again, a day and a second later: its own start, not the cached plan's.
+    const second = first + 86_401_000;
+    expect((await rows(sql, at(second)))[0]!.slice(0, 3)).to.deep.equal(['2025-12-01 05:00:01.123 Asia/Tokyo', '2025-12-01 05:00:01.123 Asia/Tokyo', '2025-12-01']);
+    expect((await rows(sql, at(first)))[0]).to.deep.equal(row);
+    // A view keeps its query: it reads the time when read, never its creating query's start.
+    await runSql(engine, 'CREATE VIEW memory.default.started AS SELECT now() AS n FROM (VALUES 1) t(x)', at(first));
+    const [[viewed]] = (await rows('SELECT to_unixtime(n) FROM memory.default.started', at(second))) as [[number]];
+    expect(Math.abs(viewed * 1000 - Date.now())).to.be.below(60_000);
+    await runSql(engine, 'DROP VIEW memory.default.started');
+    // A session with no start (0: a worker of an older coordinator) reads DuckDB's transaction start.
+    const [[now]] = (await rows('SELECT to_unixtime(now())', at(0))) as [[number]];
+    expect(Math.abs(now * 1000 - Date.now())).to.be.below(60_000);
+  });
+
   it('casts to other precisions (rounding through microseconds) and to time with time zone', async () => {
     const x = "TIMESTAMP '2020-01-01 10:00:00.789 America/New_York'";
     expect(await rows(`SELECT CAST(${x} AS timestamp(0) with time zone), CAST(${x} AS timestamp(6) with time zone), to_iso8601(${x})`)).to.deep.equal([[

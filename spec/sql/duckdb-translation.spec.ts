@@ -202,6 +202,31 @@ describe('DuckDB translation', () => {
     });
   });
 
+  describe('the time of the query', () => {
+    // 2025-11-29 20:00:00.123 UTC: Trino's tasks all read the session's start; so does every task's translation.
+    const start = Date.UTC(2025, 10, 29, 20, 0, 0, 123);
+    const pinned = { ...context, queryStart: start };
+
+    it('prints the query\'s start as a literal for current_timestamp, now(), current_date, current_time, localtime and localtimestamp', () => {
+      const sql = 'SELECT current_timestamp, now(), current_timestamp(6), current_date, current_time, localtime(0), localtimestamp FROM nation';
+      const text = duckdb(sql, pinned);
+      expect(text).to.not.contain('get_current_timestamp');
+      expect(text).to.not.match(/\bCURRENT_DATE\b|\bLOCALTIME/);
+      expect(text.split("TIMESTAMP '2025-11-29 20:00:00.123'").length - 1).to.equal(7);
+      expect(text).to.contain("CAST(vivace_local_us(TIMESTAMP '2025-11-29 20:00:00.123', 'America/New_York') AS DATE)");
+      expect(translate(sql, pinned).readsQueryStart).to.equal(true);
+      // Another start, another text; the same start, the same text (a worker's plan cache keys on it).
+      expect(duckdb(sql, { ...context, queryStart: start + 1 })).to.contain("TIMESTAMP '2025-11-29 20:00:00.124'");
+      expect(duckdb(sql, pinned)).to.equal(text);
+    });
+
+    it('reads DuckDB\'s transaction start without one, and says a statement not reading the time holds none', () => {
+      expect(duckdb('SELECT now(), current_date FROM nation')).to.contain("timezone('UTC', get_current_timestamp())");
+      expect(translate('SELECT now() FROM nation').readsQueryStart).to.equal(false);
+      expect(translate("SELECT name, TIMESTAMP '2020-01-01 00:00:00 UTC' FROM nation", pinned).readsQueryStart).to.equal(false);
+    });
+  });
+
   describe('error locations', () => {
     it('leads an offset in the translation back to the node as written, operators to their operator', () => {
       const sql = 'SELECT\n  id   +   ARRAY[1] FROM things';

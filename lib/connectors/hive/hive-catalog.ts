@@ -24,6 +24,7 @@ import { hiddenColumnsOf, hiddenReadSql, partitionsSql, propertiesSql } from './
 import type { HiveStorageFormat } from '../catalog.types.js';
 import { discoveredMetadata, discoveredSignature, discoverTables, overlaps, unionColumns, type DiscoveredTable } from './hive-discovery.js';
 import { prestoTypeOf } from '../duckdb-types.js';
+import { parquetSchemaSql, topLevelColumns, unreadableColumns } from './parquet-column-types.js';
 
 /** What the metastore's `writerVersion` says for files written here. */
 const WRITER_VERSION = 'vivace';
@@ -35,7 +36,7 @@ interface MirroredTable {
   /** That listing's files: one rewritten in place (same name, new size or time) moves no directory's stamp. */
   files?: readonly DataFile[];
   /** What the view's reader knows of the Parquet footers (absent: the view reads as an error). */
-  read?: Pick<ReadableTable, 'presentColumns' | 'sameColumns'>;
+  read?: Pick<ReadableTable, 'presentColumns' | 'sameColumns' | 'unreadableColumns'>;
   declared?: ReadonlyMap<string, PrestoType>;
 }
 
@@ -358,8 +359,8 @@ export class HiveCatalog {
         this.mirrored.set(key(schema, table), { ...previous, ...(directories === undefined ? {} : { directories, files: readable.files }) });
         return false;
       }
-      const present = resolved.metadata.storageFormat === 'PARQUET' && readable.files.length > 0 ? await parquetColumns(connection, readable.files.map((f) => f.path)) : undefined;
-      read = present ? { presentColumns: present.names, sameColumns: present.same } : {};
+      const present = resolved.metadata.storageFormat === 'PARQUET' && readable.files.length > 0 ? await parquetColumns(connection, readable.files.map((f) => f.path), resolved.dataColumns) : undefined;
+      read = present ? { presentColumns: present.names, sameColumns: present.same, ...(present.unreadable.size > 0 ? { unreadableColumns: present.unreadable } : {}) } : {};
       const withColumns = { ...readable.table, ...read };
       sql = tableReadSql(withColumns);
       macros.push(macro(hiddenMacro(table), hiddenReadSql(withColumns, readable.files, this.config.root)));
@@ -522,20 +523,22 @@ function listDirectories(directory: string): string[] {
 }
 
 /**
- * The lower-case column names the Parquet files' footers have (union over the files), and whether every
+ * The lower-case column names the Parquet files' footers have (union over the files), whether every
  * file has the same columns of the same types (then a reader needs no union by name, which reads every
- * file's footer at each bind: ~20 ms a statement for 84 files).
+ * file's footer at each bind: ~20 ms a statement for 84 files), and the declared data columns some file
+ * holds in a type Trino would not read as declared (parquet-column-types.ts), with Trino's message.
  */
-async function parquetColumns(connection: DuckDBConnection, files: readonly string[]): Promise<{ names: Set<string>; same: boolean }> {
-  const reader = await connection.runAndReadAll(`SELECT file_name, lower(name), coalesce(type, ''), coalesce(logical_type::VARCHAR, '') FROM parquet_schema([${files.map(quoteString).join(', ')}])`);
+async function parquetColumns(connection: DuckDBConnection, files: readonly string[], declared: readonly { name: string; hive: HiveType }[]): Promise<{ names: Set<string>; same: boolean; unreadable: Map<string, string> }> {
+  const rows = (await connection.runAndReadAll(parquetSchemaSql(`[${files.map(quoteString).join(', ')}]`))).getRows();
   const names = new Set<string>();
   const byFile = new Map<string, string[]>();
-  for (const [file, name, type, logical] of reader.getRows()) {
-    names.add(String(name));
+  for (const [file, name, type, , logical] of rows) {
+    names.add(String(name).toLowerCase());
     const list = byFile.get(String(file)) ?? [];
-    list.push(`${String(name)}:${String(type)}:${String(logical)}`);
+    list.push(`${String(name).toLowerCase()}:${String(type)}:${String(logical ?? '')}`);
     byFile.set(String(file), list);
   }
   const shapes = new Set([...byFile.values()].map((l) => l.sort().join(',')));
-  return { names, same: shapes.size <= 1 && byFile.size === files.length };
+  const unreadable = unreadableColumns(declared.map((c) => ({ name: c.name, type: prestoTypeOfHive(c.hive) })), topLevelColumns(rows).values());
+  return { names, same: shapes.size <= 1 && byFile.size === files.length, unreadable };
 }

@@ -32,6 +32,11 @@ export interface ReadableTable {
   presentColumns?: ReadonlySet<string>;
   /** Parquet: every file has the same columns and types (a reader then matches names without reading every footer). */
   sameColumns?: boolean;
+  /**
+   * Parquet: lower-case names of data columns some file holds in a type Trino does not read as declared
+   * (parquet-column-types.ts), with Trino's message: reading one fails NOT_SUPPORTED with it.
+   */
+  unreadableColumns?: ReadonlyMap<string, string>;
 }
 
 const list = (files: readonly string[]) => `[${files.map(quoteString).join(', ')}]`;
@@ -78,6 +83,9 @@ export function dataColumnSql(table: ReadableTable, c: ReadColumn): string {
   const type = duckdbTypeOfHive(c.hive);
   const name = quoteIdentifier(c.name);
   if (table.properties.format === 'PARQUET' && table.presentColumns && !table.presentColumns.has(c.name.toLowerCase())) return `CAST(NULL AS ${type}) AS ${name}`;
+  // error() of the engine's NOT_SUPPORTED prefix (duckdb-errors.ts), evaluated only where a query reads the column.
+  const unreadable = table.properties.format === 'PARQUET' ? table.unreadableColumns?.get(c.name.toLowerCase()) : undefined;
+  if (unreadable !== undefined) return `CAST(error(${quoteString(`NOT_SUPPORTED: ${unreadable}`)}) AS ${type}) AS ${name}`;
   const cast = table.properties.format === 'TEXTFILE' ? 'TRY_CAST' : 'CAST';
   return `${cast}(${name} AS ${type}) AS ${name}`;
 }

@@ -11,7 +11,8 @@ import { VivaceError } from '../../protocol/vivace-error.js';
 import type { Expression } from '../../sql/ast.js';
 import { partitionFilter } from './partition-pruning.js';
 import { ancestorDirectories } from './partition-names.js';
-import type { HiveType } from './hive-types.js';
+import { prestoTypeOfHive, type HiveType } from './hive-types.js';
+import { unreadableColumns, type ParquetColumnType } from './parquet-column-types.js';
 
 /** One split as the task protocol names it: a file relative to the table's location, and its slice or its byte range. */
 export interface HiveSplit {
@@ -38,6 +39,8 @@ export interface ParquetFooter {
   rowGroupStarts?: readonly number[];
   /** Lower-case column names. */
   columns: ReadonlySet<string>;
+  /** The top-level columns' Parquet types (parquet-column-types.ts): those Trino would not read as declared fail a query reading them. */
+  columnTypes?: readonly ParquetColumnType[];
 }
 
 /** The sizes HiveSplitSource cuts by (HiveCatalogConfig's hive.max-split-size, hive.max-initial-split-size, hive.max-initial-splits). */
@@ -223,7 +226,11 @@ export async function hiveSplitSourceSql(
       rows = rowGroupRange(footer.rowGroupRows, split.slice, split.slices);
     }
     if (rows && rows.end === rows.start) continue;
-    const one: ReadableTable = { ...readable, partitions: [{ values, files: [path], ...(rows ? { rows } : {}) }], ...(footer ? { presentColumns: footer.columns } : {}) };
+    const unreadable = footer?.columnTypes ? unreadableColumns(readable.dataColumns.map((c) => ({ name: c.name, type: prestoTypeOfHive(c.hive) })), [footer.columnTypes]) : undefined;
+    const one: ReadableTable = {
+      ...readable, partitions: [{ values, files: [path], ...(rows ? { rows } : {}) }], ...(footer ? { presentColumns: footer.columns } : {}),
+      ...(unreadable && unreadable.size > 0 ? { unreadableColumns: unreadable } : {}),
+    };
     branches.push(tableReadSql(one));
   }
   if (branches.length === 0) {

@@ -159,6 +159,17 @@ describe('hive connector: splits', function () {
     }
   });
 
+  it('reads a split\'s column its file holds in a type Trino does not read as declared as Trino\'s NOT_SUPPORTED, the other columns as before', async () => {
+    await f.run('CREATE TABLE lake.s.m (x bigint, y varchar)');
+    await f.direct(`COPY (SELECT 'one' AS x, 2 AS y) TO '${join(f.root, 's', 'm', 'other-tool')}' (FORMAT parquet)`);
+    const [split] = hiveTableSplits(f.config, 's', 'm')!.splits;
+    const sql = await hiveSplitSourceSql(catalog, 's', 'm', [{ file: split!.file, slice: 0, slices: 1 }], footer);
+    const failure = (select: string) => f.direct(`SELECT ${select} FROM (${sql})`).then(() => 'read', (err: Error) => err.message);
+    expect(await failure('x')).to.include('NOT_SUPPORTED: Unsupported Trino column type (bigint) for Parquet column ([x] optional binary x (STRING))');
+    expect(await failure('y')).to.include('NOT_SUPPORTED: Reading Trino column (varchar) from Parquet column ([y] optional int32 y (INTEGER(32,true)))');
+    expect(await f.direct(`SELECT count(*)::INTEGER FROM (${sql})`)).to.deep.equal([[1]]);
+  });
+
   it('prunes files by "$path" as the hidden column spells it, beside the partition predicates', () => {
     const all = hiveTableSplits(f.config, 's', 'p')!.splits.map((s) => s.file);
     const path = (file: string) => `local:///s/p/${file}`;
