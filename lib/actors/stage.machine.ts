@@ -48,9 +48,8 @@ export type StageSnapshot = Snapshot<undefined> & { value: StageMachineState; co
 /** XState's stop event, which a stopped actor's logic is given last. */
 const XSTATE_STOP = 'xstate.stop';
 
-/** The snapshot in `value` with `context` changed by `changes` (what an xstate assign did: a copy with them set). */
-function next(snapshot: StageSnapshot, value: StageMachineState, changes?: Partial<StageContext>): StageSnapshot {
-  const context = changes === undefined ? snapshot.context : { ...snapshot.context, ...changes };
+/** The snapshot in `value` with `context`. */
+function next(value: StageMachineState, context: StageContext): StageSnapshot {
   return { status: 'active', output: undefined, error: undefined, value, context };
 }
 
@@ -59,13 +58,14 @@ function ending(snapshot: StageSnapshot, event: StageEvent): StageSnapshot | und
   const c = snapshot.context;
   switch (event.type) {
     case 'stage.finish':
-      return next(snapshot, 'FINISHED', { ...event.counters, queuedSplits: 0, runningSplits: 0, completedSplits: c.totalSplits });
+      // One copy of the context with the report's figures and the end's split counts (as xstate's assign did).
+      return next('FINISHED', { ...c, ...event.counters, queuedSplits: 0, runningSplits: 0, completedSplits: c.totalSplits });
     case 'stage.cancel':
-      return next(snapshot, 'CANCELED', { queuedSplits: 0, runningSplits: 0 });
+      return next('CANCELED', { ...c, queuedSplits: 0, runningSplits: 0 });
     case 'stage.abort':
-      return next(snapshot, 'ABORTED', { queuedSplits: 0, runningSplits: 0 });
+      return next('ABORTED', { ...c, queuedSplits: 0, runningSplits: 0 });
     case 'stage.fail':
-      return next(snapshot, 'FAILED', { queuedSplits: 0, runningSplits: 0 });
+      return next('FAILED', { ...c, queuedSplits: 0, runningSplits: 0 });
     default:
       return undefined;
   }
@@ -80,25 +80,25 @@ function transition(snapshot: StageSnapshot, event: StageEvent | { type: typeof 
     case 'PLANNED':
       switch (event.type) {
         case 'stage.schedule':
-          return next(snapshot, 'SCHEDULED');
+          return next('SCHEDULED', c);
         case 'stage.progress':
-          return next(snapshot, 'PLANNED', event.counters);
+          return next('PLANNED', { ...c, ...event.counters });
         case 'stage.cancel':
-          return next(snapshot, 'CANCELED');
+          return next('CANCELED', c);
         case 'stage.abort':
-          return next(snapshot, 'ABORTED');
+          return next('ABORTED', c);
         case 'stage.fail':
-          return next(snapshot, 'FAILED');
+          return next('FAILED', c);
         default:
           return snapshot;
       }
     case 'SCHEDULED':
       // The first progress report means work has started.
-      if (event.type === 'stage.start') return next(snapshot, 'RUNNING', { queuedSplits: 0, runningSplits: c.totalSplits - c.completedSplits });
-      if (event.type === 'stage.progress') return next(snapshot, 'RUNNING', { ...event.counters, queuedSplits: 0, runningSplits: c.totalSplits - c.completedSplits });
+      if (event.type === 'stage.start') return next('RUNNING', { ...c, queuedSplits: 0, runningSplits: c.totalSplits - c.completedSplits });
+      if (event.type === 'stage.progress') return next('RUNNING', { ...c, ...event.counters, queuedSplits: 0, runningSplits: c.totalSplits - c.completedSplits });
       return ending(snapshot, event) ?? snapshot;
     case 'RUNNING':
-      if (event.type === 'stage.progress') return next(snapshot, 'RUNNING', event.counters);
+      if (event.type === 'stage.progress') return next('RUNNING', { ...c, ...event.counters });
       return ending(snapshot, event) ?? snapshot;
     // The ends take no more events, and are not done snapshots: a done child sends its query an
     // `xstate.done.actor` event the query has no use for. The stage stops with its query.
