@@ -3,7 +3,7 @@
 // trackerInterval, as Presto's QueryTracker does: one periodic sweep instead of a timer per query).
 // Query actors are not its children: xstate memoizes transition candidates per event type, and a child's
 // `xstate.done.actor.<queryId>` is a new type per query, which would grow that cache without bound.
-import { enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import { createActor, type ActorLogic, type ActorRefFrom, type ActorScope, type ActorSystem, type EventObject, type Snapshot } from 'xstate';
 import type { Session } from '../protocol/types.js';
 import { TokenCursor } from '../protocol/token-cursor.js';
 import { ResultSlug } from '../protocol/result-slug.js';
@@ -92,133 +92,180 @@ function expireHistory(context: TrackerContext): void {
   for (let i = 0; i < drop; i++) context.queries.delete(context.history.shift()!);
 }
 
-export const trackerMachine = setup({
-  types: {
-    input: {} as TrackerInput,
-    context: {} as TrackerContext,
-    events: {} as TrackerEvent,
-  },
-  actors: { dispatcher: dispatcherMachine },
-  delays: {
-    trackerInterval: ({ context }) => context.limits.trackerIntervalMs,
-  },
-  actions: {
-    // The Map and the history array are owned by this machine and updated in place (creation and lookup
-    // stay O(1)), by plain actions: an assign would copy the context and snapshot for nothing, twice per query.
-    registerQuery: ({ context, event }) => {
-      if (event.type !== 'query.register') return;
-      context.queries.set(event.queryId, { queryId: event.queryId, session: event.session, cursor: new TokenCursor(FIRST_TOKEN), slug: new ResultSlug(), ref: event.query });
-    },
-    recordFinalView: ({ context, event }) => {
-      if (event.type !== 'query.finished') return;
-      const tracked = context.queries.get(event.queryId);
-      if (!tracked?.ref) return;
-      tracked.final = toQueryView(tracked.ref.getSnapshot());
-      tracked.final.page = undefined;
-      if (tracked.pendingWarnings) (tracked.final.warnings ??= []).push(...tracked.pendingWarnings);
-      tracked.pendingWarnings = undefined;
-      tracked.ref = undefined;
-      context.history.push(event.queryId);
-      expireHistory(context);
-    },
-    recordLateEngine: ({ context, event }) => {
-      if (event.type !== 'query.engineLate') return;
-      const final = context.queries.get(event.queryId)?.final;
-      if (!final) return;
-      const seconds = (event.lateMs / 1000).toFixed(1);
-      (final.warnings ??= []).push({
-        warningCode: ENGINE_WORK_AFTER_END,
-        message: `The engine went on planning this query for ${seconds} s after it ended: DuckDB could not interrupt that work (the coordinator did not wait for it)`,
+/** The tracker's snapshot: XState's status fields, its one state as `value` (as a machine's) and its context. */
+export type TrackerSnapshot = Snapshot<undefined> & { value: 'tracking'; context: TrackerContext };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySystem = ActorSystem<any>;
+type Scope = ActorScope<TrackerSnapshot, TrackerEvent, AnySystem>;
+
+/** The periodic sweep the tracker schedules to itself (on the system's clock: specs pass a SimulatedClock). */
+const SWEEP = { type: 'tracker.sweep' } as const;
+
+/** Sends `event` to `target` once the transition is over, as xstate's sendTo. */
+function sendLater<E extends EventObject>(scope: Scope, target: { send(event: E): void }, event: E): void {
+  scope.defer(() => target.send(event));
+}
+
+// The Map and the history array are owned by this actor and updated in place (creation and lookup stay
+// O(1)): the snapshot stays the same object, and its observers are told after every event.
+function registerQuery(context: TrackerContext, event: Extract<TrackerEvent, { type: 'query.register' }>): void {
+  context.queries.set(event.queryId, { queryId: event.queryId, session: event.session, cursor: new TokenCursor(FIRST_TOKEN), slug: new ResultSlug(), ref: event.query });
+}
+
+function recordFinalView(context: TrackerContext, event: Extract<TrackerEvent, { type: 'query.finished' }>): void {
+  const tracked = context.queries.get(event.queryId);
+  if (!tracked?.ref) return;
+  tracked.final = toQueryView(tracked.ref.getSnapshot());
+  tracked.final.page = undefined;
+  if (tracked.pendingWarnings) (tracked.final.warnings ??= []).push(...tracked.pendingWarnings);
+  tracked.pendingWarnings = undefined;
+  tracked.ref = undefined;
+  context.history.push(event.queryId);
+  expireHistory(context);
+}
+
+function recordLateEngine(context: TrackerContext, event: Extract<TrackerEvent, { type: 'query.engineLate' }>): void {
+  const final = context.queries.get(event.queryId)?.final;
+  if (!final) return;
+  const seconds = (event.lateMs / 1000).toFixed(1);
+  (final.warnings ??= []).push({
+    warningCode: ENGINE_WORK_AFTER_END,
+    message: `The engine went on planning this query for ${seconds} s after it ended: DuckDB could not interrupt that work (the coordinator did not wait for it)`,
+  });
+}
+
+function recordLostSegments(context: TrackerContext, event: Extract<TrackerEvent, { type: 'query.segmentsLost' }>): void {
+  const tracked = context.queries.get(event.queryId);
+  if (!tracked) return;
+  (tracked.segmentsLostOn ??= []).push(event.nodeId);
+  const warning = {
+    warningCode: SPOOLED_SEGMENTS_LOST,
+    message: `Worker ${event.nodeId} is gone, and with it the spooled segments of this query it held: downloading one of them fails`,
+  };
+  if (tracked.final) (tracked.final.warnings ??= []).push(warning);
+  else (tracked.pendingWarnings ??= []).push(warning);
+}
+
+/** Queries past a time limit, or whose client stopped polling, fail. */
+function failStuckQueries(scope: Scope, context: TrackerContext): void {
+  const now = context.now();
+  for (const tracked of context.queries.values()) {
+    if (!tracked.ref) continue;
+    const c = tracked.ref.getSnapshot().context;
+    const exceeded = exceededTimeLimit(c, now);
+    if (exceeded) {
+      sendLater(scope, tracked.ref, { type: 'query.fail', error: new VivaceError('EXCEEDED_TIME_LIMIT', exceeded) });
+    } else if (now - c.times.lastHeartbeat > context.limits.clientTimeoutMs) {
+      sendLater(scope, tracked.ref, {
+        type: 'query.fail',
+        error: new VivaceError(
+          'ABANDONED_QUERY',
+          `Query ${c.queryId} was abandoned by the client, as it may have exited or stopped checking for query results. Query results have not been accessed since ${new Date(c.times.lastHeartbeat).toISOString()}: currentTime ${new Date(now).toISOString()}`,
+        ),
       });
-    },
-    recordLostSegments: ({ context, event }) => {
-      if (event.type !== 'query.segmentsLost') return;
-      const tracked = context.queries.get(event.queryId);
-      if (!tracked) return;
-      (tracked.segmentsLostOn ??= []).push(event.nodeId);
-      const warning = {
-        warningCode: SPOOLED_SEGMENTS_LOST,
-        message: `Worker ${event.nodeId} is gone, and with it the spooled segments of this query it held: downloading one of them fails`,
-      };
-      if (tracked.final) (tracked.final.warnings ??= []).push(warning);
-      else (tracked.pendingWarnings ??= []).push(warning);
-    },
-    expireHistory: ({ context }) => expireHistory(context),
-    // The resource groups' view of the running queries' memory and CPU, and their CPU quota's regeneration.
-    reportGroupUsage: enqueueActions(({ context, enqueue }) => {
-      const running = [];
-      for (const tracked of context.queries.values()) {
-        const snapshot = tracked.ref?.getSnapshot();
-        if (snapshot?.status === 'active' && !snapshot.matches('QUEUED')) running.push({ queryId: tracked.queryId, progress: snapshot.context.results.progress });
-      }
-      for (const event of groupUsageEvents(running, context.limits.trackerIntervalMs)) enqueue.sendTo(context.dispatcher, event);
-    }),
-    // One query per sweep at most: memory takes a moment to go back once a query's work stops.
-    enforceMemoryLimit: enqueueActions(({ context, enqueue }) => {
-      if (!context.memory) return;
-      const rss = context.memory.readRss();
-      const over = rss > context.memory.limitBytes;
-      if (over !== context.memoryHeld) {
-        context.memoryHeld = over;
-        enqueue.sendTo(context.dispatcher, { type: over ? 'dispatcher.hold' : 'dispatcher.resume' });
-      }
-      if (!over) return;
-      const running: QueryActorRef[] = [];
-      for (const tracked of context.queries.values()) {
-        const state = tracked.ref?.getSnapshot();
-        if (state?.status === 'active' && !state.matches('QUEUED')) running.push(tracked.ref!);
-      }
-      const shed = queryToShed(running.map((ref) => ({ ref, ...ref.getSnapshot().context })));
-      if (shed) enqueue.sendTo(shed.ref, { type: 'query.fail', error: memoryLimitError(rss, context.memory.limitBytes) });
-    }),
-    failStuckQueries: enqueueActions(({ context, enqueue }) => {
-      const now = context.now();
-      for (const tracked of context.queries.values()) {
-        if (!tracked.ref) continue;
-        const c = tracked.ref.getSnapshot().context;
-        const exceeded = exceededTimeLimit(c, now);
-        if (exceeded) {
-          enqueue.sendTo(tracked.ref, { type: 'query.fail', error: new VivaceError('EXCEEDED_TIME_LIMIT', exceeded) });
-        } else if (now - c.times.lastHeartbeat > context.limits.clientTimeoutMs) {
-          enqueue.sendTo(tracked.ref, {
-            type: 'query.fail',
-            error: new VivaceError(
-              'ABANDONED_QUERY',
-              `Query ${c.queryId} was abandoned by the client, as it may have exited or stopped checking for query results. Query results have not been accessed since ${new Date(c.times.lastHeartbeat).toISOString()}: currentTime ${new Date(now).toISOString()}`,
-            ),
-          });
-        }
-      }
-    }),
-  },
-}).createMachine({
+    }
+  }
+}
+
+/** Holds admission past the resident-memory limit and fails one query per sweep at most: memory takes a moment to go back once a query's work stops. */
+function enforceMemoryLimit(scope: Scope, context: TrackerContext): void {
+  if (!context.memory) return;
+  const rss = context.memory.readRss();
+  const over = rss > context.memory.limitBytes;
+  if (over !== context.memoryHeld) {
+    context.memoryHeld = over;
+    sendLater(scope, context.dispatcher, { type: over ? 'dispatcher.hold' : 'dispatcher.resume' });
+  }
+  if (!over) return;
+  const running: QueryActorRef[] = [];
+  for (const tracked of context.queries.values()) {
+    const state = tracked.ref?.getSnapshot();
+    if (state?.status === 'active' && !state.matches('QUEUED')) running.push(tracked.ref!);
+  }
+  const shed = queryToShed(running.map((ref) => ({ ref, ...ref.getSnapshot().context })));
+  if (shed) sendLater(scope, shed.ref, { type: 'query.fail', error: memoryLimitError(rss, context.memory.limitBytes) });
+}
+
+/** The resource groups' view of the running queries' memory and CPU, and their CPU quota's regeneration. */
+function reportGroupUsage(scope: Scope, context: TrackerContext): void {
+  const running = [];
+  for (const tracked of context.queries.values()) {
+    const snapshot = tracked.ref?.getSnapshot();
+    if (snapshot?.status === 'active' && !snapshot.matches('QUEUED')) running.push({ queryId: tracked.queryId, progress: snapshot.context.results.progress });
+  }
+  for (const event of groupUsageEvents(running, context.limits.trackerIntervalMs)) sendLater(scope, context.dispatcher, event);
+}
+
+function scheduleSweep(scope: Scope, context: TrackerContext): void {
+  scope.system.scheduler.schedule(scope.self, scope.self, SWEEP, context.limits.trackerIntervalMs, SWEEP.type);
+}
+
+function transition(snapshot: TrackerSnapshot, event: TrackerEvent | typeof SWEEP | { type: 'xstate.stop' }, scope: Scope): TrackerSnapshot {
+  if (event.type === 'xstate.stop') {
+    if (snapshot.status !== 'active') return snapshot;
+    scope.stopChild(snapshot.context.dispatcher);
+    return { ...snapshot, status: 'stopped' };
+  }
+  if (snapshot.status !== 'active') return snapshot;
+  const { context } = snapshot;
+  switch (event.type) {
+    case 'query.register':
+      registerQuery(context, event);
+      break;
+    case 'query.finished':
+      recordFinalView(context, event);
+      break;
+    case 'query.engineLate':
+      recordLateEngine(context, event);
+      break;
+    case 'query.segmentsLost':
+      recordLostSegments(context, event);
+      break;
+    case SWEEP.type:
+      scheduleSweep(scope, context);
+      failStuckQueries(scope, context);
+      enforceMemoryLimit(scope, context);
+      expireHistory(context);
+      reportGroupUsage(scope, context);
+      break;
+  }
+  return snapshot;
+}
+
+/**
+ * The tracker actor's logic: a transition table rather than a state machine (it has one state). Two events
+ * per query (register, finished) made two machine microsteps, each building XState's state-node sets and
+ * a cloned snapshot, about 10 KiB allocated apiece (issue 25). It spawns the dispatcher as its child
+ * (system id `dispatcher`) and sweeps every trackerInterval on the system's clock, as its `after` did.
+ */
+export const trackerMachine: ActorLogic<TrackerSnapshot, TrackerEvent, TrackerInput, AnySystem> & { readonly id: 'tracker' } = {
   id: 'tracker',
-  context: ({ input, spawn }) => ({
-    ...input,
-    dispatcher: spawn('dispatcher', {
-      id: 'dispatcher',
-      systemId: 'dispatcher',
-      input: { maxRunning: input.limits.maxRunningQueries, maxQueued: input.limits.maxQueuedQueries, ...input.resourceGroups },
-    }),
-    queries: new Map(),
-    history: [],
-    memoryHeld: false,
-  }),
-  initial: 'tracking',
-  states: {
-    tracking: {
-      on: {
-        'query.register': { actions: 'registerQuery' },
-        'query.finished': { actions: 'recordFinalView' },
-        'query.engineLate': { actions: 'recordLateEngine' },
-        'query.segmentsLost': { actions: 'recordLostSegments' },
-      },
-      after: {
-        trackerInterval: { target: 'tracking', reenter: true, actions: ['failStuckQueries', 'enforceMemoryLimit', 'expireHistory', 'reportGroupUsage'] },
-      },
+  transition,
+  getInitialSnapshot: (scope, input) => ({
+    status: 'active',
+    output: undefined,
+    error: undefined,
+    value: 'tracking',
+    context: {
+      ...input,
+      dispatcher: createActor(dispatcherMachine, {
+        parent: scope.self,
+        id: 'dispatcher',
+        systemId: 'dispatcher',
+        input: { maxRunning: input.limits.maxRunningQueries, maxQueued: input.limits.maxQueuedQueries, ...input.resourceGroups },
+      }),
+      queries: new Map(),
+      history: [],
+      memoryHeld: false,
     },
+  }),
+  start: (snapshot, scope) => {
+    snapshot.context.dispatcher.start();
+    scheduleSweep(scope, snapshot.context);
   },
-});
+  getPersistedSnapshot: (snapshot) => snapshot,
+};
 
 export type TrackerActorRef = ActorRefFrom<typeof trackerMachine>;
 
