@@ -37,7 +37,8 @@ import { sourceValues } from './source-values.js';
 import { distinctAsGroups } from './distinct-groups.js';
 import { isHeldLayout, withHeldTables } from './held-relations.js';
 import { applyColocated, applyCorrelated, broadcastsFit, colocatedWith } from './correlated-subqueries.js';
-import { applyPartitionedSemis, partitionableSemis, partitionsSemi, twoStageSemi } from './semi-stages.js';
+import { applyPartitionedSemis, colocatedSemi, groupsByPartitioning, partitionableSemis, partitionsSemi, twoStageSemi } from './semi-stages.js';
+import { applyDynamicFilter, chooseDynamicFilters, equalKeys, validDynamicFilters } from './dynamic-filters.js';
 
 /**
  * The distributed plan of `statement`, or undefined when it is not a query this planner takes. Without
@@ -133,9 +134,13 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     need(p.symbol);
   }
   if (parted.some((p) => heldSymbol(p.symbol))) return undefined;
+  // The inner joins' broadcast builds over plain tables, some filtered by others' keys (dynamic-filters.ts).
+  const builds = chosen.order.filter((r, k) => k > 0 && chosen.joins[k - 1] === 'BROADCAST' && !a.outer.some((o) => o.relation === r) && !a.derived.has(r) && !isHeld(r));
+  const dynamicFilters = given ? (given.dynamicFilters ?? []) : session.dynamicFiltering === false ? [] : chooseDynamicFilters(builds, a.edges, sizes, (r) => a.pushed[r]!.length > 0);
+  if (given && !validDynamicFilters(dynamicFilters, builds, a.edges)) return undefined;
   const choices: PlanChoices = {
     ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}),
-    ...(held.catalogs.length > 0 ? { held: held.catalogs } : {}),
+    ...(held.catalogs.length > 0 ? { held: held.catalogs } : {}), ...(dynamicFilters.length > 0 ? { dynamicFilters } : {}),
   };
 
   const scanDraft = (r: PlanRelation, output: OutputPartitioning): Draft => {
@@ -183,7 +188,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
           semi = subPlan.root;
           semi.output = { kind: 'BROADCAST' };
         } else if (semiSplit[a.semis.sources.indexOf(source)] && stages) {
-          semi = twoStageSemi(source.query, stages);
+          semi = groupsByPartitioning(source.query, metadata.table(stages.table)?.partitionedOn) ? colocatedSemi(source.query, stages) : twoStageSemi(source.query, stages);
         } else {
           semi = { partitioning: 'SINGLE', sources: [], output: { kind: 'BROADCAST' }, from: () => '', where: [], columns: [], sql: () => formatSql(source.query) };
         }
@@ -260,6 +265,9 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     applyResiduals(probe);
   }
   if (applied.size !== a.residuals.length) return undefined;
+  for (const [x, y] of dynamicFilters) {
+    applyDynamicFilter(broadcastBuilds.get(x)!, broadcastBuilds.get(y)!, equalKeys(a.edges, x, y));
+  }
   // Correlated subqueries once every outer relation is joined, co-partitioned with their tables: the
   // WHERE's first, then (every filter applied) the select list's values (correlated-values.ts).
   const inWhere = a.correlated.conjuncts.filter((c) => c.value === undefined);

@@ -88,6 +88,8 @@ export interface PlanChoices {
   semis?: readonly (boolean | 'PARTITIONED')[];
   /** Whether each table of a correlated subquery (correlated-subqueries.ts, in the query's order) is read over its splits. */
   correlated?: readonly boolean[];
+  /** Dynamic filters between broadcast builds (dynamic-filters.ts): [filtered, filtering] relation positions. */
+  dynamicFilters?: readonly (readonly [number, number])[];
   /** Each derived table's sub-plan choices, in the FROM's order (outer-joins.ts), at most MAX_SUB_PLAN_DEPTH deep. */
   derived?: readonly PlanChoices[];
   /** A set operation's branches in the query's order (union-stages.ts); the union's own order, joins and split are then empty. */
