@@ -136,7 +136,7 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
   if (parted.some((p) => heldSymbol(p.symbol))) return undefined;
   // The inner joins' broadcast builds over plain tables, some filtered by others' keys (dynamic-filters.ts).
   const builds = chosen.order.filter((r, k) => k > 0 && chosen.joins[k - 1] === 'BROADCAST' && !a.outer.some((o) => o.relation === r) && !a.derived.has(r) && !isHeld(r));
-  const dynamicFilters = given ? (given.dynamicFilters ?? []) : session.dynamicFiltering === false ? [] : chooseDynamicFilters(builds, a.edges, sizes, (r) => a.pushed[r]!.length > 0);
+  const dynamicFilters = given ? (given.dynamicFilters ?? []) : session.dynamicFiltering === false ? [] : chooseDynamicFilters(builds, a.edges, sizes, (r) => a.pushed[r]!.length > 0, (r) => a.relations[r]!.layout.rows);
   if (given && !validDynamicFilters(dynamicFilters, builds, a.edges)) return undefined;
   const choices: PlanChoices = {
     ...made, ...(semiSplit.length > 0 ? { semis: semiSplit } : {}), ...(correlatedSplit.length > 0 ? { correlated: correlatedSplit } : {}),

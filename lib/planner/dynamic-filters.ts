@@ -59,21 +59,30 @@ export function equalKeys(edges: readonly EquiEdge[], x: number, y: number): Fil
 }
 
 /**
+ * Fewest rows of a table a dynamic filter filters: a smaller one-task fragment is read in place by its
+ * consumers (lib/cluster/inline-fragments.ts INLINE_MAX_ROWS, tpch's supplier at sf1), which a fragment
+ * reading another's keys cannot be, and filtering so few rows saves less than the stage it would cost.
+ */
+export const DYNAMIC_FILTER_MIN_ROWS = 10_000;
+
+/**
  * The pairs for the inner broadcast builds `builds` (relation positions, each a plain table scan), with the
  * query's equalities `edges`, each relation's estimated bytes (`sizes`, undefined when unknown: last) and
- * whether its scan filters its rows (`filters`). Builds with a filter of their own come first, smaller
+ * whether its scan filters its rows (`filters`); only a table of more than DYNAMIC_FILTER_MIN_ROWS `rows`
+ * is filtered. Builds with a filter of their own come first, smaller
  * first, then the others smaller first; each is filtered by every build before it that is joined to it
  * and filtered (by its own predicate or a dynamic filter). So an unfiltered table never filters a
  * filtered one, and the order leaves no cycle.
  */
-export function chooseDynamicFilters(builds: readonly number[], edges: readonly EquiEdge[], sizes: readonly (number | undefined)[], filters: (relation: number) => boolean): DynamicFilterPair[] {
+export function chooseDynamicFilters(builds: readonly number[], edges: readonly EquiEdge[], sizes: readonly (number | undefined)[], filters: (relation: number) => boolean, rows: (relation: number) => number | undefined): DynamicFilterPair[] {
   const size = (r: number) => sizes[r] ?? Number.POSITIVE_INFINITY;
   const rank = (r: number) => (filters(r) ? 0 : 1);
   const ordered = [...builds].sort((x, y) => rank(x) - rank(y) || size(x) - size(y) || x - y);
   const selective = new Set<number>();
   const pairs: DynamicFilterPair[] = [];
   for (const [k, x] of ordered.entries()) {
-    for (const y of ordered.slice(0, k)) if (selective.has(y) && equalKeys(edges, x, y).length > 0) pairs.push([x, y]);
+    const big = (rows(x) ?? 0) > DYNAMIC_FILTER_MIN_ROWS;
+    for (const y of ordered.slice(0, k)) if (big && selective.has(y) && equalKeys(edges, x, y).length > 0) pairs.push([x, y]);
     if (filters(x) || pairs.some(([filtered]) => filtered === x)) selective.add(x);
   }
   return pairs;

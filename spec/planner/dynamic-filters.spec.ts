@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { parseStatement } from '../../lib/sql/index.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { planDistributed } from '../../lib/planner/distributed-planner.js';
-import { chooseDynamicFilters, equalKeys, validDynamicFilters, type EquiEdge } from '../../lib/planner/dynamic-filters.js';
+import { chooseDynamicFilters, DYNAMIC_FILTER_MIN_ROWS, equalKeys, validDynamicFilters, type EquiEdge } from '../../lib/planner/dynamic-filters.js';
 import { groupsByPartitioning } from '../../lib/planner/semi-stages.js';
 import type { DistributedPlan } from '../../lib/planner/fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from '../../lib/planner/planner.types.js';
@@ -17,6 +17,8 @@ import { rowsOf, runPlan, sortedRows, tinyMetadata, translate, withTinyDuckDb, T
 import { expectSameRows } from '../cluster/same-rows.js';
 
 const tiny = tinyMetadata((t) => TINY_ROWS[t]! >= 2000);
+/** tpch.tiny's tables with sf1's row counts (100 times tiny's): the planner's choices as at sf1, over tiny's rows. */
+const asSf1: PlannerMetadata = { table: (t) => { const l = tiny.table(t); return l && { ...l, ...(l.rows !== undefined ? { rows: l.rows * 100 } : {}) }; } };
 const session = (joinDistribution: PlannerSession['joinDistribution'] = 'AUTOMATIC', dynamicFiltering?: boolean): PlannerSession =>
   ({ catalog: 'tpch', schema: 'tiny', joinDistribution, maxBroadcastBytes: 100 * 1024 * 1024, ...(dynamicFiltering === undefined ? {} : { dynamicFiltering }) });
 const tpch = (n: number) => TPCH_QUERIES[n - 1]!.sql;
@@ -36,14 +38,17 @@ describe('planner: dynamic filters between broadcast builds', () => {
     it('a filtered build filters a larger or unfiltered one it is joined to, never the other way; an unfiltered one filters nothing', () => {
       // Q3's shape: lineitem (2) the probe; orders (1) and customer (0) broadcast, both filtered, customer smaller.
       const q3 = [edge('vivace_r0_0', 'vivace_r1_1'), edge('vivace_r2_0', 'vivace_r1_0')];
-      expect(chooseDynamicFilters([1, 0], q3, [100, 1000, 10000], () => true)).to.deep.equal([[1, 0]]);
+      const rows = () => 20_000;
+      expect(chooseDynamicFilters([1, 0], q3, [100, 1000, 10000], () => true, rows)).to.deep.equal([[1, 0]]);
+      // A table of DYNAMIC_FILTER_MIN_ROWS rows or fewer (read in place by its consumers) is not filtered.
+      expect(chooseDynamicFilters([1, 0], q3, [100, 1000, 10000], () => true, () => DYNAMIC_FILTER_MIN_ROWS)).to.deep.equal([]);
       // Q10's shape: customer (0) unfiltered and smaller than orders (1), which is filtered: orders filters customer.
-      expect(chooseDynamicFilters([0, 1], q3, [100, 1000, 10000], (r) => r === 1)).to.deep.equal([[0, 1]]);
+      expect(chooseDynamicFilters([0, 1], q3, [100, 1000, 10000], (r) => r === 1, rows)).to.deep.equal([[0, 1]]);
       // Neither filtered: no filter (an unfiltered table's keys are every key).
-      expect(chooseDynamicFilters([0, 1], q3, [100, 1000, 10000], () => false)).to.deep.equal([]);
+      expect(chooseDynamicFilters([0, 1], q3, [100, 1000, 10000], () => false, rows)).to.deep.equal([]);
       // A dynamically filtered build filters the next one: region (3) -> nation (4) -> supplier (5).
       const chain = [edge('vivace_r3_0', 'vivace_r4_2'), edge('vivace_r4_0', 'vivace_r5_3'), edge('vivace_r5_0', 'vivace_r6_1')];
-      expect(chooseDynamicFilters([5, 4, 3], chain, [0, 0, 0, 5, 25, 100, 1e6], (r) => r === 3)).to.deep.equal([[4, 3], [5, 4]]);
+      expect(chooseDynamicFilters([5, 4, 3], chain, [0, 0, 0, 5, 25, 100, 1e6], (r) => r === 3, rows)).to.deep.equal([[4, 3], [5, 4]]);
     });
 
     it('finds keys equal through the probe (Q9: partsupp.partkey = lineitem.partkey = part.partkey), one per class', () => {
@@ -69,7 +74,7 @@ describe('planner: dynamic filters between broadcast builds', () => {
   for (const [n, filtered, filtering] of [[3, 'orders', 'customer'], [10, 'customer', 'orders'], [9, 'partsupp', 'part']] as const) {
     it(`TPC-H Q${n}: ${filtered}'s broadcast scan reads only ${filtering}'s keys, a worker derives the same fragments; off and PARTITIONED: none; the one-task answer`, async () => {
       const statement = parseStatement(tpch(n));
-      const plan = planDistributed(statement, session(), tiny)!;
+      const plan = planDistributed(statement, session(), asSf1)!;
       const fragments = byId(plan);
       const target = plan.fragments.find((f) => f.sql.includes('vivace_dynamic'))!;
       expect(target, `Q${n}: a filtered build`).to.not.equal(undefined);
@@ -79,13 +84,13 @@ describe('planner: dynamic filters between broadcast builds', () => {
       expect(reads.some((f) => f.sql.includes(`"${filtering}"`) && f.output.kind === 'BROADCAST')).to.equal(true);
       expect(target.sql).to.match(/WHERE vivace_r\d+_\d+ IN \(SELECT vivace_r\d+_\d+ FROM vivace_stage\.exchange\.f\d+\)\) AS vivace_dynamic/u);
       expect(plan.choices.dynamicFilters).to.have.length.greaterThan(0);
-      expect(planDistributed(statement, session(), tiny, plan.choices), 'a worker derives the same fragments').to.deep.equal(plan);
+      expect(planDistributed(statement, session(), asSf1, plan.choices), 'a worker derives the same fragments').to.deep.equal(plan);
       // A worker given pairs that do not fit refuses them.
-      expect(planDistributed(statement, session(), tiny, { ...plan.choices, dynamicFilters: [[0, 0]] })).to.equal(undefined);
-      const off = planDistributed(statement, session('AUTOMATIC', false), tiny)!;
+      expect(planDistributed(statement, session(), asSf1, { ...plan.choices, dynamicFilters: [[0, 0]] })).to.equal(undefined);
+      const off = planDistributed(statement, session('AUTOMATIC', false), asSf1)!;
       expect(off.fragments.some((f) => f.sql.includes('vivace_dynamic'))).to.equal(false);
       expect(off.choices.dynamicFilters).to.equal(undefined);
-      const partitioned = planDistributed(statement, session('PARTITIONED'), tiny)!;
+      const partitioned = planDistributed(statement, session('PARTITIONED'), asSf1)!;
       expect(partitioned.fragments.some((f) => f.sql.includes('vivace_dynamic'))).to.equal(false);
       for (const tasks of [1, 3]) await same(tpch(n), plan, tasks);
     });
