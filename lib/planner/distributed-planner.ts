@@ -134,8 +134,33 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
     need(p.symbol);
   }
   if (parted.some((p) => heldSymbol(p.symbol))) return undefined;
-  // The inner joins' broadcast builds over plain tables, some filtered by others' keys (dynamic-filters.ts).
-  const builds = chosen.order.filter((r, k) => k > 0 && chosen.joins[k - 1] === 'BROADCAST' && !a.outer.some((o) => o.relation === r) && !a.derived.has(r) && !isHeld(r));
+  /**
+   * Whether relation `r`, an inner broadcast build joined on `keys` (probe symbol, build symbol), is over a
+   * table whose parts are cut on a column it joins the probe's first relation on by that relation's own
+   * such column (tpch's orders and lineitem on orderkey at sf1), both plain split tables: Trino's tpch
+   * connector partitions both alike and joins them without a remote exchange. Here each probe task reads
+   * the build's table whole in place (PlanFragment.colocated), where DuckDB's dynamic filters (min/max and
+   * a Bloom filter of the task's own keys) prune it to the task's range of keys.
+   */
+  const colocatedBuild = (r: number, keys: readonly { probe: string; build: string }[]): boolean => {
+    const first = a.relations[chosen.order[0]!]!;
+    const build = a.relations[r]!;
+    const on = build.layout.partitionedOn;
+    if (on === undefined || on !== first.layout.partitionedOn || a.derived.has(r) || a.derived.has(first.index) || isHeld(r) || !chosen.split[r] || !chosen.split[first.index]) return false;
+    // A build reading a semi-join's source has an input of its own: it is a stage then (inline-fragments.ts).
+    if (a.pushed[r]!.some((w) => a.semis.readIn(w).length > 0)) return false;
+    return keys.some((k) => relationOfSymbol(k.probe) === first.index && columnOf(first, k.probe) === on && columnOf(build, k.build) === on);
+  };
+  /** The equi-join keys of relation `r` to the relations `before` it (probe symbol, build symbol), as the join loop finds them. */
+  const innerKeys = (r: number, before: readonly number[]) => a.edges.flatMap((e) => {
+    if (e.rightRelation === r && before.includes(e.leftRelation)) return [{ probe: e.left, build: e.right }];
+    if (e.leftRelation === r && before.includes(e.rightRelation)) return [{ probe: e.right, build: e.left }];
+    return [];
+  });
+  // The inner joins' broadcast builds over plain tables, some filtered by others' keys (dynamic-filters.ts);
+  // a colocated one is read in place, no fragment of its own to wait for.
+  const builds = chosen.order.filter((r, k) => k > 0 && chosen.joins[k - 1] === 'BROADCAST' && !a.outer.some((o) => o.relation === r) && !a.derived.has(r) && !isHeld(r)
+    && !colocatedBuild(r, innerKeys(r, chosen.order.slice(0, k))));
   const dynamicFilters = given ? (given.dynamicFilters ?? []) : session.dynamicFiltering === false ? [] : chooseDynamicFilters(builds, a.edges, sizes, (r) => a.pushed[r]!.length > 0, (r) => a.relations[r]!.layout.rows);
   if (given && !validDynamicFilters(dynamicFilters, builds, a.edges)) return undefined;
   const choices: PlanChoices = {
@@ -243,6 +268,12 @@ function planDrafts(statement: Statement, session: PlannerSession, metadata: Pla
       joined.add(next);
     } else if (distribution === 'BROADCAST') {
       const build = scanDraft(relation, { kind: 'BROADCAST' });
+      if (!outerJoin && colocatedBuild(next, keys)) {
+        // Read whole in place by the probe's tasks (PlanFragment.colocated): one task's fragment, no scan of splits.
+        build.partitioning = 'SINGLE';
+        delete build.scan;
+        build.colocated = true;
+      }
       const before = probe.from;
       probe.sources.push(build);
       probe.from = (x) => `${before(x)} ${join} ${x(build)}${on}`;

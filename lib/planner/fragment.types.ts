@@ -71,6 +71,13 @@ export interface PlanFragment {
    * consumer task runs its SQL itself where it reads the fragment's exchange table.
    */
   inline?: true;
+  /**
+   * A broadcast build over a table whose parts are cut on the column it joins the probe's scan on, which
+   * is cut on it too (tpch's orders to lineitem on orderkey at sf1: distributed-planner.ts colocatedBuild):
+   * read in place by the probe's tasks whatever its size (inline-fragments.ts), each reading the table
+   * whole with its filters, where DuckDB's dynamic filters from the task's own keys prune it.
+   */
+  colocated?: true;
 }
 
 /** Choices the coordinator made from statistics, which a worker is given to derive the same plan. */

@@ -2,14 +2,16 @@
 // its table's partitioning column run in one stage (semi-stages.ts groupsByPartitioning): which builds
 // filter which (a filtered build by a smaller filtered one, through equalities inferred across the probe),
 // the filtered fragment reading the filtering one, the choices a worker follows (and refuses when they do
-// not fit), enable_dynamic_filtering off, PARTITIONED; TPC-H Q3, Q9, Q10, Q18 and Q4 at tiny run by
-// fragment-runner.ts give the one-task answer over 1 and 3 tasks.
+// not fit), enable_dynamic_filtering off, PARTITIONED; a build over orders joined to lineitem on orderkey,
+// both cut on it, read whole in place by the probe's tasks (PlanFragment.colocated); TPC-H Q3, Q9, Q10,
+// Q12, Q18 and Q4 at tiny run by fragment-runner.ts give the one-task answer over 1 and 3 tasks.
 import { expect } from 'chai';
 import { parseStatement } from '../../lib/sql/index.js';
 import { TPCH_QUERIES } from '../../lib/tpch/queries/tpch-queries.js';
 import { planDistributed } from '../../lib/planner/distributed-planner.js';
 import { chooseDynamicFilters, DYNAMIC_FILTER_MIN_ROWS, equalKeys, validDynamicFilters, type EquiEdge } from '../../lib/planner/dynamic-filters.js';
 import { groupsByPartitioning } from '../../lib/planner/semi-stages.js';
+import { inlineSmallFragments } from '../../lib/cluster/inline-fragments.js';
 import type { DistributedPlan } from '../../lib/planner/fragment.types.js';
 import type { PlannerMetadata, PlannerSession } from '../../lib/planner/planner.types.js';
 import type { Query } from '../../lib/sql/index.js';
@@ -95,6 +97,42 @@ describe('planner: dynamic filters between broadcast builds', () => {
       for (const tasks of [1, 3]) await same(tpch(n), plan, tasks);
     });
   }
+
+  describe('a broadcast build joined to the probe on the column both tables\' parts are cut on', () => {
+    /** tpch.tiny with sf1's row counts, lineitem's and orders' parts cut on orderkey, as at sf1. */
+    const parted: PlannerMetadata = { table: (t) => { const l = asSf1.table(t); return l && (t.table === 'lineitem' || t.table === 'orders' ? { ...l, partitionedOn: 'orderkey' } : l); } };
+
+    for (const n of [3, 9, 12, 10]) {
+      it(`TPC-H Q${n}: orders is read whole in the probe's tasks (colocated, SINGLE, no scan), read in place, no dynamic filter on it; the one-task answer over 1 and 3 tasks`, async () => {
+        const statement = parseStatement(tpch(n));
+        const plan = planDistributed(statement, session(), parted)!;
+        const orders = plan.fragments.filter((f) => f.sql.includes('"orders"'));
+        expect(orders, `Q${n}`).to.have.length(1);
+        expect(orders[0]).to.include({ partitioning: 'SINGLE', colocated: true });
+        expect(orders[0]!.scan).to.equal(undefined);
+        expect(orders[0]!.sources).to.deep.equal([]);
+        expect(orders[0]!.output).to.deep.equal({ kind: 'BROADCAST' });
+        const probe = plan.fragments.find((f) => f.sources.some((s) => s.fragmentId === orders[0]!.id))!;
+        expect(probe.scan?.table.table).to.equal('lineitem');
+        // Read in place whatever its rows (sf1's 1,500,000 here), by the coordinator's choices.
+        const inPlace = inlineSmallFragments(plan, parted, { catalog: 'tpch', schema: 'tiny' });
+        expect(inPlace.fragments.find((f) => f.id === orders[0]!.id)!.inline).to.equal(true);
+        expect(planDistributed(statement, session(), parted, plan.choices), 'a worker derives the same fragments').to.deep.equal(plan);
+        for (const tasks of [1, 3]) await same(tpch(n), plan, tasks, { lineitem: 'orderkey', orders: 'orderkey' });
+      });
+    }
+
+    it('stays a SOURCE build where the probe is not cut on that column, or orders reads a semi-join source (Q18), or the join is on another key', () => {
+      const onlyOrders: PlannerMetadata = { table: (t) => { const l = asSf1.table(t); return l && (t.table === 'orders' ? { ...l, partitionedOn: 'orderkey' } : l); } };
+      const q3 = planDistributed(parseStatement(tpch(3)), session(), onlyOrders)!;
+      expect(q3.fragments.some((f) => f.colocated)).to.equal(false);
+      const q18 = planDistributed(parseStatement(tpch(18)), session(), parted)!;
+      expect(q18.fragments.some((f) => f.colocated)).to.equal(false);
+      // customer joins orders on custkey: not colocated (orders is the probe's start here or a build, never colocated on custkey).
+      const q13 = planDistributed(parseStatement('SELECT c.name, count(*) FROM customer c, orders o WHERE c.custkey = o.custkey GROUP BY 1'), session(), parted)!;
+      expect(q13.fragments.some((f) => f.colocated)).to.equal(false);
+    });
+  });
 
   describe('a semi source grouped on its table\'s partitioning column', () => {
     /** tpch.tiny with lineitem's parts cut on orderkey, as at sf1. */
