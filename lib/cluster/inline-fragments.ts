@@ -90,7 +90,7 @@ export function inlineSmallFragments(plan: DistributedPlan, metadata: PlannerMet
   const named = given ? new Set(given.inline ?? []) : undefined;
   const ids = plan.fragments.filter((f) => {
     const shape = inlineShape(f, plan);
-    return shape !== undefined && (named ? named.has(f.id) : shape === 'inputs' || readsSmallTables(f, metadata, defaults));
+    return shape !== undefined && (named ? named.has(f.id) : shape === 'inputs' || f.colocated === true || readsSmallTables(f, metadata, defaults));
   }).map((f) => f.id);
   if (ids.length === 0) return plan;
   const inline = new Set(ids);

@@ -417,6 +417,10 @@ export class FragmentScheduler {
       const node = slot.node;
       slot.tried.add(node.nodeId);
       const client = this.host.clientOf(node);
+      // A producer run again (its output lost) ends first: its new output is this task's input. A producer
+      // may itself read another's output (a dynamic filter's build, read by the probe and the filtered
+      // build): both lost with one worker, the consumer reruns them together.
+      await Promise.all(slot.fragment.sources.flatMap((s) => this.slots.get(s.fragmentId) ?? []).map((p) => p.rerun));
       const taskId = `${this.request.queryId}.${slot.fragment.id}.${slot.partition}.${slot.attempt++}`;
       try {
         const task: TaskPlanRequest = { queryId: this.request.queryId, sql: this.request.sql, session: this.request.session, execute: true, stage: this.stageOf(slot) };

@@ -24,6 +24,8 @@ export interface Draft {
   semis?: { source: SemiSource; draft: Draft }[];
   /** The catalog whose one worker holds its table (held-relations.ts): its task runs there. */
   holder?: string;
+  /** Read in place by the probe's tasks (PlanFragment.colocated). */
+  colocated?: true;
 }
 
 /** A Table node for an exchange table's text (catalog.schema.table, as exchangeName prints it). */
@@ -90,6 +92,7 @@ export function render(root: Draft): PlanFragment[] {
       sql,
       columns: d.columns,
       ...(d.holder !== undefined ? { holder: d.holder } : {}),
+      ...(d.colocated ? { colocated: true as const } : {}),
     };
   });
 }

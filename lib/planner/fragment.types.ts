@@ -71,6 +71,13 @@ export interface PlanFragment {
    * consumer task runs its SQL itself where it reads the fragment's exchange table.
    */
   inline?: true;
+  /**
+   * A broadcast build over a table whose parts are cut on the column it joins the probe's scan on, which
+   * is cut on it too (tpch's orders to lineitem on orderkey at sf1: distributed-planner.ts colocatedBuild):
+   * read in place by the probe's tasks whatever its size (inline-fragments.ts), each reading the table
+   * whole with its filters, where DuckDB's dynamic filters from the task's own keys prune it.
+   */
+  colocated?: true;
 }
 
 /** Choices the coordinator made from statistics, which a worker is given to derive the same plan. */
@@ -88,6 +95,8 @@ export interface PlanChoices {
   semis?: readonly (boolean | 'PARTITIONED')[];
   /** Whether each table of a correlated subquery (correlated-subqueries.ts, in the query's order) is read over its splits. */
   correlated?: readonly boolean[];
+  /** Dynamic filters between broadcast builds (dynamic-filters.ts): [filtered, filtering] relation positions. */
+  dynamicFilters?: readonly (readonly [number, number])[];
   /** Each derived table's sub-plan choices, in the FROM's order (outer-joins.ts), at most MAX_SUB_PLAN_DEPTH deep. */
   derived?: readonly PlanChoices[];
   /** A set operation's branches in the query's order (union-stages.ts); the union's own order, joins and split are then empty. */

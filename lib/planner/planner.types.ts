@@ -25,4 +25,6 @@ export interface PlannerSession {
   joinDistribution: 'AUTOMATIC' | 'BROADCAST' | 'PARTITIONED';
   /** join_max_broadcast_table_size, bytes */
   maxBroadcastBytes: number;
+  /** enable_dynamic_filtering (absent: Trino's default, true): dynamic-filters.ts */
+  dynamicFiltering?: boolean;
 }

@@ -63,6 +63,41 @@ export function twoStageSemi(query: Query, stages: StagePlan, output: OutputPart
   };
 }
 
+/**
+ * Whether a semi source's aggregation groups by the column its table's parts are cut on
+ * (TableLayout.partitionedOn: tpch's lineitem on orderkey at sf1), with plain keys only (no grouping
+ * set, which may leave that column out) and no ORDER BY, LIMIT or OFFSET over its groups: each group's
+ * rows are then all in one part, so the whole query runs in its scan's tasks over whole parts, with no
+ * partial and final (TPC-H Q18's `orderkey IN (SELECT orderkey FROM lineitem GROUP BY orderkey HAVING
+ * sum(quantity) > 300)`, Q4's EXISTS as decorrelated), as Trino's tpch connector lets an aggregation on
+ * lineitem's partitioning column run without a remote exchange.
+ */
+export function groupsByPartitioning(query: Query, partitionedOn: string | undefined): boolean {
+  if (partitionedOn === undefined || query.orderBy || query.limit || query.offset || query.body.type !== 'QuerySpecification') return false;
+  const spec = query.body;
+  if (!spec.groupBy || spec.groupBy.distinct || spec.windows.length > 0) return false;
+  const items = spec.select.selectItems;
+  const named = (e: Expression): boolean => {
+    if (e.type === 'Identifier') return fold(e.value) === partitionedOn;
+    if (e.type === 'DereferenceExpression') return fold(e.field.value) === partitionedOn;
+    if (e.type === 'LongLiteral') {
+      const item = items[Number(e.value) - 1];
+      return item?.type === 'SingleColumn' && item.expression.type !== 'LongLiteral' && named(item.expression);
+    }
+    return false;
+  };
+  const elements = spec.groupBy.groupingElements;
+  return elements.every((g) => g.type === 'SimpleGroupBy') && elements.some((g) => g.type === 'SimpleGroupBy' && g.expressions.some(named));
+}
+
+/** The one-stage draft of a semi source that groupsByPartitioning: the query itself over its table's whole parts, broadcast. */
+export function colocatedSemi(query: Query, stages: StagePlan): Draft {
+  return {
+    partitioning: 'SOURCE', scan: { table: stages.table, ...(stages.where ? { where: stages.where } : {}), whole: true }, sources: [], output: { kind: 'BROADCAST' },
+    from: () => '', where: [], columns: [], sql: () => formatSql(query),
+  };
+}
+
 /** A WHERE conjunct `symbol IN (source)` that may run partitioned, with its source's column and size. */
 export interface PartitionableSemi {
   source: SemiSource;

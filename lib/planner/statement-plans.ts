@@ -23,6 +23,7 @@ export function plannerSessionOf(session: Pick<Session, 'catalog' | 'schema' | '
     ...(session.schema !== undefined ? { schema: session.schema } : {}),
     joinDistribution: sessionPropertyValue(session, 'join_distribution_type'),
     maxBroadcastBytes: sessionPropertyValue(session, 'join_max_broadcast_table_size'),
+    dynamicFiltering: sessionPropertyValue(session, 'enable_dynamic_filtering'),
   };
 }
 

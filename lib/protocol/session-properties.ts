@@ -1,5 +1,5 @@
 // The system session properties (SET SESSION, SHOW SESSION, the Session header): every one of Trino and
-// Presto is accepted by name and its value checked by type (system-session-property-data.ts); the nine
+// Presto is accepted by name and its value checked by type (system-session-property-data.ts); those
 // below are the ones Vivace acts on, with typed access for the coordinator. The others are kept in the
 // session, sent back and shown, and change nothing.
 //
@@ -31,6 +31,7 @@ export interface SessionPropertyValues {
   query_priority: number;
   task_concurrency: number;
   spill_enabled: boolean;
+  enable_dynamic_filtering: boolean;
 }
 
 export type SessionPropertyName = keyof SessionPropertyValues;
@@ -58,6 +59,12 @@ function duration(value: string): number {
 
 function define<K extends SessionPropertyName>(d: SessionPropertyDefinition<K>): SessionPropertyDefinition<K> {
   return d;
+}
+
+function decodeBoolean(value: string): boolean {
+  const lower = value.trim().toLowerCase();
+  if (lower !== 'true' && lower !== 'false') throw new Error('must be true or false');
+  return lower === 'true';
 }
 
 const DEFINITIONS = [
@@ -141,11 +148,14 @@ const DEFINITIONS = [
     type: 'boolean',
     defaultValue: 'false',
     description: 'Enable spilling (accepted; DuckDB spills to its temp directory on its own)',
-    decode(value) {
-      const lower = value.trim().toLowerCase();
-      if (lower !== 'true' && lower !== 'false') throw new Error('must be true or false');
-      return lower === 'true';
-    },
+    decode: decodeBoolean,
+  }),
+  define({
+    name: 'enable_dynamic_filtering',
+    type: 'boolean',
+    defaultValue: 'true',
+    description: 'Filter probe sides with values from build sides',
+    decode: decodeBoolean,
   }),
 ] as const;
 

@@ -192,7 +192,7 @@ const MAX_CATALOG_NAME = 256;
 function choicesOf(raw: unknown, path: string, depth: number, budget: { left: number }, top: boolean): PlanChoices {
   if (--budget.left < 0) throw bad(`stage.choices must hold at most ${MAX_FRAGMENTS} plan choices in all`);
   const choices = isObject(raw) ? raw : {};
-  const { joins, order, split, semis, correlated, derived, branches, held, inline, scattered } = choices;
+  const { joins, order, split, semis, correlated, derived, branches, held, inline, scattered, dynamicFilters } = choices;
   if (!Array.isArray(joins) || joins.length > MAX_FRAGMENTS || !joins.every((j) => j === 'BROADCAST' || j === 'PARTITIONED')) throw bad(`${path}.joins must be an array of at most ${MAX_FRAGMENTS} of 'BROADCAST' and 'PARTITIONED'`);
   if (!Array.isArray(order) || order.length > MAX_FRAGMENTS || !order.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))) throw bad(`${path}.order must be an array of at most ${MAX_FRAGMENTS} relation positions`);
   if (!Array.isArray(split) || split.length > MAX_FRAGMENTS || !split.every((b) => typeof b === 'boolean')) throw bad(`${path}.split must be an array of at most ${MAX_FRAGMENTS} booleans`);
@@ -203,6 +203,7 @@ function choicesOf(raw: unknown, path: string, depth: number, budget: { left: nu
   if (held !== undefined && (!Array.isArray(held) || held.length > MAX_FRAGMENTS || !held.every((c) => typeof c === 'string' && c.length > 0 && c.length <= MAX_CATALOG_NAME))) throw bad(`${path}.held must be an array of at most ${MAX_FRAGMENTS} catalog names`);
   if (inline !== undefined && (!top || !Array.isArray(inline) || inline.length > MAX_FRAGMENTS || !inline.every((i) => isCount(i, 1, MAX_FRAGMENTS - 1)))) throw bad(`${path}.inline must be an array of at most ${MAX_FRAGMENTS} fragment ids, in the top choices only`);
   if (scattered !== undefined && (!top || scattered !== true)) throw bad(`${path}.scattered must be true, in the top choices only`);
+  if (dynamicFilters !== undefined && (!Array.isArray(dynamicFilters) || dynamicFilters.length > MAX_FRAGMENTS || !dynamicFilters.every((p) => Array.isArray(p) && p.length === 2 && p.every((i) => isCount(i, 0, MAX_FRAGMENTS - 1))))) throw bad(`${path}.dynamicFilters must be an array of at most ${MAX_FRAGMENTS} pairs of relation positions`);
   return {
     joins: joins as ('BROADCAST' | 'PARTITIONED')[], order: order as number[], split: split as boolean[],
     ...(scattered === true ? { scattered } : {}),
@@ -210,6 +211,7 @@ function choicesOf(raw: unknown, path: string, depth: number, budget: { left: nu
     ...(held === undefined ? {} : { held: held as string[] }),
     ...(semis === undefined ? {} : { semis: semis as (boolean | 'PARTITIONED')[] }),
     ...(correlated === undefined ? {} : { correlated: correlated as boolean[] }),
+    ...(dynamicFilters === undefined ? {} : { dynamicFilters: dynamicFilters as [number, number][] }),
     ...(derived === undefined ? {} : { derived: (derived as unknown[]).map((d, i) => choicesOf(d, `${path}.derived[${i}]`, depth + 1, budget, false)) }),
     ...(branches === undefined ? {} : { branches: (branches as Json[]).map((b, i) => branchOf(b, `${path}.branches[${i}]`, budget)) }),
   };

@@ -35,7 +35,8 @@ function finalOver(plan: DistributedPlan, table: string): { leaf: PlanFragment; 
 }
 
 /** The SINGLE fragments but the root that read other fragments (a small table's scan alone is one task anyway). */
-const singleStages = (plan: DistributedPlan) => plan.fragments.filter((f) => f.id !== 0 && f.partitioning === 'SINGLE' && f.sources.length > 0);
+// A SINGLE build reading another build's keys (a dynamic filter, dynamic-filters.ts) is no semi source's final.
+const singleStages = (plan: DistributedPlan) => plan.fragments.filter((f) => f.id !== 0 && f.partitioning === 'SINGLE' && f.sources.length > 0 && !f.sql.includes('vivace_dynamic'));
 const unordered = (rows: unknown[][]) => sortedRows(rows);
 
 const SHAPES: Record<string, string> = {

@@ -46,13 +46,13 @@ export function tpchConnector(config: TpchCatalogConfig, options: ConnectorOptio
 
 /**
  * The column a table's parts are cut on (TableLayout.partitionedOn), as Trino's tpch connector declares
- * lineitem's: the generator writes an order's lines together, and a part of lineitem holds the lines of
- * one range of orders (tpch-parts.ts). Only for a table of several parts: over one part (tiny, sf0.1) the
+ * lineitem's and orders': the generator writes an order's lines together, and a part of lineitem holds the
+ * lines of one range of orders, a part of orders those orders (tpch-parts.ts), both sorted by orderkey. Only for a table of several parts: over one part (tiny, sf0.1) the
  * scan would be one task, where its co-partitioned plan spreads. Static, so the coordinator and every
  * worker derive the same plan whatever their caches and vivace.distributed-tpch-min-rows.
  */
 function partitioningOf(table: string, scaleFactor: number): { partitionedOn?: string } {
-  return table === 'lineitem' && partCountOf(table, scaleFactor) > 1 ? { partitionedOn: 'orderkey' } : {};
+  return (table === 'lineitem' || table === 'orders') && partCountOf(table, scaleFactor) > 1 ? { partitionedOn: 'orderkey' } : {};
 }
 
 /** The splits a layout counts on (the stage request's bound, task-protocol.ts MAX_STAGE_ITEMS). */
