@@ -382,19 +382,25 @@ describe('two stages across in-process workers (vivace.distributed-tpch)', funct
     }
   });
 
-  it('spreads a query\'s one-task scans over both workers', async () => {
+  it('spreads a query\'s one-task scans over both workers, but for a dynamic filter\'s scan beside its filter\'s file', async () => {
     // With 16,000 rows to split, tiny's orders (15,000) is scanned whole in one task, and too large to be read
     // in place by its consumers (inline-fragments.ts, at most 10,000 rows); lineitem splits. A self-join
-    // of orders has two such scans: one on each worker.
+    // of orders has two such scans: one on each worker. With dynamic filtering (Trino's default) the
+    // unfiltered o1 reads o2's keys, so it runs after o2, beside its file: one worker for both.
     const gathered = remoteEngine(list, { connectors: builtInConnectors(TPCH, { tpchMinRows: 16_000 }), stages: {} });
-    try {
+    const singleNodes = async (properties: Record<string, string>) => {
       const sql = 'SELECT count(*) FROM orders o1 JOIN orders o2 ON o2.orderkey = o1.orderkey JOIN lineitem l ON l.orderkey = o1.orderkey WHERE o2.orderstatus = \'F\'';
-      const execution = (await gathered.plan(sql, tiny)).execute();
+      const execution = (await gathered.plan(sql, { ...tiny, properties })).execute();
       while (await execution.next(1 << 20)) { /* drain */ }
       const singles = execution.progress().subStages!.filter((s) => s.tasks?.length === 1 && s.stageId !== '0');
       expect(singles.length, 'one-task scans').to.be.at.least(2);
-      const nodes = singles.map((s) => s.tasks![0]!.nodeId);
-      expect(new Set(nodes), nodes.join(', ')).to.have.keys('w0', 'w1');
+      return singles.map((s) => s.tasks![0]!.nodeId);
+    };
+    try {
+      const spread = await singleNodes({ enable_dynamic_filtering: 'false' });
+      expect(new Set(spread), spread.join(', ')).to.have.keys('w0', 'w1');
+      const filtered = await singleNodes({});
+      expect(new Set(filtered).size, filtered.join(', ')).to.equal(1);
     } finally {
       await gathered.close();
     }
