@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { defaultConfig, EXCHANGE_CODECS, loadConfigFile, type CoordinatorConfig } from '../config.js';
-import { createDuckDbEngine } from '../engine/duckdb-engine.js';
+import { createDuckDbEngine, type DuckDbEngineOptions } from '../engine/duckdb-engine.js';
 import { SystemTablesBinding } from '../connectors/system/system-tables.js';
 import { createLogger, setDefaultLogger, type Logger } from '../log/logger.js';
 import { createAccessControl } from '../security/access-control.js';
@@ -31,6 +31,13 @@ import { distributedPlanFor } from '../planner/statement-plans.js';
 import { inlineSmallFragments } from '../cluster/inline-fragments.js';
 
 export const WORKER_USAGE = 'usage: vivace worker --coordinator URL [--port N] [--host HOST] [--node-id ID] [--data-dir DIR] [--config FILE] [--memory-catalog] [--nice N]';
+
+/**
+ * What a worker's engine adds to a node's sizing: a coordinator's short queries (a `SELECT 1`) are most of
+ * what a worker may run, and those reading no table skip DuckDB's thread hand-off on an instance of one
+ * thread (engine/small-queries.ts; issue 25 b2).
+ */
+export const WORKER_ENGINE_OPTIONS = { smallQueries: true } as const satisfies Partial<DuckDbEngineOptions>;
 
 /** The file in the data directory that keeps a worker's node id across restarts. */
 export const NODE_ID_FILE = 'node-id';
@@ -165,6 +172,7 @@ export async function runWorker(argv: string[]): Promise<number> {
   }));
   const engine = await createDuckDbEngine({
     ...engineSizingOf(config),
+    ...WORKER_ENGINE_OPTIONS,
     // Served under their files' names (tiny.properties: tiny); their DuckDB databases keep tpch and memory.
     tpch: tpchCatalog ? { directory: tpchCatalog.directory, catalog: tpchCatalog.name } : false,
     system,

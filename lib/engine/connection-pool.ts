@@ -34,6 +34,11 @@ export class ConnectionPool {
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
+  /** An idle connection, or undefined when none is idle now (never opens one, never waits). */
+  tryAcquire(): DuckDBConnection | undefined {
+    return this.closed ? undefined : this.idle.pop();
+  }
+
   /**
    * Opens and sets up every connection now, two at a time. The engine locks DuckDB's configuration once
    * they exist (engine-sandbox.ts), after which a new connection could not run its setup.
@@ -74,7 +79,7 @@ export class ConnectionPool {
    * closed while DuckDB still executes on it can deadlock that worker thread (the statement ends up the
    * last owner of its client context), and Node then hangs at exit joining the thread pool.
    */
-  async close(beforeDisconnect: () => void = () => {}, waitMs = 5000): Promise<void> {
+  async close(beforeDisconnect: (connections: readonly DuckDBConnection[]) => void = () => {}, waitMs = 5000): Promise<void> {
     this.closed = true;
     for (const w of this.waiters.splice(0)) w.reject(new VivaceError('SERVER_SHUTTING_DOWN', 'Engine is closed'));
     if (this.idle.length < this.all.length) {
@@ -88,7 +93,7 @@ export class ConnectionPool {
         };
       });
     }
-    beforeDisconnect();
+    beforeDisconnect(this.all);
     for (const c of this.all.splice(0)) c.closeSync();
     this.idle.length = 0;
   }

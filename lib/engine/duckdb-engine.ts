@@ -23,6 +23,7 @@ import { vivaceVersion } from '../protocol/vivace-version.js';
 import { StreamingExecution, UpdateExecution } from './duckdb-execution.js';
 import { profileDirectory, ScanProfiles } from './scan-profile.js';
 import { PlanCache, SMALL_RESULT, type CachedQueryPlan } from './plan-cache.js';
+import { SmallQueries } from './small-queries.js';
 import { classifyStatement } from './statement-kind.js';
 import type { Statement } from '../sql/ast.js';
 import { planDialectStatement, type BoundStatement } from './dialect/dialect-planner.js';
@@ -73,6 +74,12 @@ export interface DuckDbEngineOptions {
   threads?: number;
   /** Concurrent statements (one per connection). Default 8. */
   maxConnections?: number;
+  /**
+   * Run small table-free queries (a plan reading no table whose last run returned one small chunk) on a
+   * second instance with one thread (small-queries.ts): with `threads` above 1, DuckDB wakes its background
+   * threads for every statement, most of a `SELECT 1`'s cost. A worker turns it on; no effect at threads=1.
+   */
+  smallQueries?: boolean;
   /**
    * DuckDB renders this far ahead of the reader. Larger is faster (default '4MB': ~10% over DuckDB's
    * default) but delays the first rows of a big query (engine.md: 16MB took 0.9 s).
@@ -174,6 +181,8 @@ export interface EnginePlanStats {
   reused: number;
   /** Render statements prepared on a connection (one per plan and connection that runs it). */
   renderPrepares: number;
+  /** Queries run on the one-thread instance of small table-free queries (DuckDbEngineOptions.smallQueries). */
+  smallRuns: number;
 }
 
 /** A memory limit as Trino's errors write a data size (DataSize.succinctBytes: 16MB), when it is one. */
@@ -208,23 +217,29 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   const bufferSize = options.streamingBufferSize ?? '4MB';
   // Every connection profiles what its statements' table scans read (the rows and bytes processed).
   const scans = new ScanProfiles(profileDirectory(options.tempDirectory));
-  const setup = async (c: DuckDBConnection) => {
+  const setupMacros = async (c: DuckDBConnection) => {
     for (const sql of CONNECTION_SETUP_SQL) await c.run(sql);
+  };
+  const setup = async (c: DuckDBConnection) => {
+    await setupMacros(c);
     await scans.setUp(c);
     if (/^\d+(?:\.\d+)?\s*[KMG]?i?B$/i.test(bufferSize)) await c.run(`SET streaming_buffer_size = '${bufferSize}'`);
   };
-  // The sketch functions come first: the connections' macros name them (cardinality of a sketch).
+  // Declared column types DuckDB loses (varchar(n), ...), read by listings through SQL functions.
+  const declared = new DeclaredColumns(options.memoryDirectory === undefined ? {} : { file: join(options.memoryDirectory, DECLARED_COLUMNS_FILE) });
+  // The engine's scalar functions, instance-wide, registered before any connection's set-up: the sketch
+  // functions first, as the connections' macros name them (cardinality of a sketch).
+  const registerFunctions = (c: DuckDBConnection) => {
+    for (const fn of sketchFunctions()) c.registerScalarFunction(fn);
+    for (const fn of declaredColumnFunctions(declared, (database) => CatalogNames.prestoName(database))) c.registerScalarFunction(fn);
+    for (const fn of ipAddressFunctions()) c.registerScalarFunction(fn);
+    if (options.access) for (const fn of accessFunctions(options.access)) c.registerScalarFunction(fn);
+  };
   const registrar = await instance.connect();
-  for (const fn of sketchFunctions()) registrar.registerScalarFunction(fn);
+  registerFunctions(registrar);
   registrar.closeSync();
   const pool = new ConnectionPool(instance, options.maxConnections ?? 8, setup);
   const first = await pool.acquire();
-  // Declared column types DuckDB loses (varchar(n), ...), read by listings through SQL functions on this
-  // connection (held for the engine's life, as the pool keeps it open).
-  const declared = new DeclaredColumns(options.memoryDirectory === undefined ? {} : { file: join(options.memoryDirectory, DECLARED_COLUMNS_FILE) });
-  for (const fn of declaredColumnFunctions(declared, (database) => CatalogNames.prestoName(database))) first.registerScalarFunction(fn);
-  for (const fn of ipAddressFunctions()) first.registerScalarFunction(fn);
-  if (options.access) for (const fn of accessFunctions(options.access)) first.registerScalarFunction(fn);
   const tpchDirectory = options.tpch === false ? undefined : options.tpch?.directory ?? join(options.dataDirectory ?? options.tempDirectory, 'tpch');
   // The names users write for tpch's and memory's databases (a catalog file's: tiny, scratch), served until close.
   const tpchName = options.tpch === false ? undefined : options.tpch?.catalog ?? TPCH_CATALOG;
@@ -239,6 +254,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
   let tpch: TpchCatalog | undefined;
   let system: Awaited<ReturnType<typeof attachSystemCatalog>> | undefined;
   let hive: HiveCatalogs | undefined;
+  let small: SmallQueries | undefined;
   try {
     await first.run(`CREATE SCHEMA IF NOT EXISTS memory."default"`);
     tpch = tpchDirectory === undefined ? undefined : await attachTpchCatalog(instance, { ...(options.tpch || {}), directory: tpchDirectory, onViewsReplaced: () => cache.clear() });
@@ -254,6 +270,15 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     // reachable; the memory catalog's file was opened before the lock and needs no directory of its own.
     // The profiles' directory stays writable: DuckDB writes a statement's profile there as it ends.
     await lockDownEngine(first, [...(tpchDirectory === undefined ? [] : [tpchDirectory]), options.tempDirectory, scans.directory, ...(hive?.roots ?? []), ...(options.dynamicRoots ?? [])]);
+    if (options.smallQueries && options.threads !== 1) {
+      small = await SmallQueries.open({
+        tempDirectory: options.tempDirectory,
+        ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}),
+        connections: SMALL_QUERY_CONNECTIONS,
+        registerFunctions,
+        setup: setupMacros,
+      });
+    }
   } catch (err) {
     unserve();
     throw err;
@@ -430,7 +455,7 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
       // meanwhile stops waiting for it (the generation goes on for the next query).
       const generating = statement && tpch?.beforePlan(() => tablesOf(statement, sql, translate));
       const fragments = fragmentPlanning(session, guards);
-      const planned = () => planStatement(pool, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, memoryCatalog: memoryName, ...(fragments ? { fragments } : {}), ...(key === undefined ? {} : { key }), ...catalogVisibility(session), ...(hive ? { columnExtra: (table: QualifiedTable, column: string) => hive?.columnExtra(table, column) } : {}) });
+      const planned = () => planStatement(pool, small, cache, scans, sql, session, replans, signal, statement && { tree: statement, translate, declared, memoryCatalog: memoryName, ...(fragments ? { fragments } : {}), ...(key === undefined ? {} : { key }), ...catalogVisibility(session), ...(hive ? { columnExtra: (table: QualifiedTable, column: string) => hive?.columnExtra(table, column) } : {}) });
       if (statement && hive) {
         const hiveCatalogs = hive;
         // A hive catalog's own statements (DDL, writes, SHOW CREATE TABLE); other statements read its mirror,
@@ -517,11 +542,12 @@ export async function createDuckDbEngine(options: DuckDbEngineOptions): Promise<
     memoryInUse,
     syncCatalogs: (sync) => (syncing = syncing.then(() => applySync(sync), () => applySync(sync))),
     readsGuarded: (user, table) => options.access?.tableGuard(user, table) !== undefined,
-    planStats: () => ({ parsed, analysed: cache.analysed, reused: cache.counts.reused, renderPrepares: cache.counts.renderPrepares }),
+    planStats: () => ({ parsed, analysed: cache.analysed, reused: cache.counts.reused, renderPrepares: cache.counts.renderPrepares, smallRuns: small?.runs ?? 0 }),
     close: async () => {
       tpch?.close();
       await transactions.rollbackIdle();
       // Prepared statements go before their connections, so none outlives its client context.
+      await small?.close((connections) => cache.destroyPrepared(connections));
       await pool.close(() => cache.destroyPrepared());
       await sampling;
       if (sampler) (await sampler).closeSync();
@@ -616,7 +642,7 @@ function tablesOf(statement: Statement, sql: string, translate: (tree: Statement
 
 const TABLES_OF = new WeakMap<Statement, readonly TableReference[]>();
 
-async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: ScanProfiles, sql: string, session: Session, replans: Replans, signal?: PlanAbort, user?: UserStatement): Promise<Plan> {
+async function planStatement(pool: ConnectionPool, small: SmallQueries | undefined, cache: PlanCache, scans: ScanProfiles, sql: string, session: Session, replans: Replans, signal?: PlanAbort, user?: UserStatement): Promise<Plan> {
   const statement = user?.tree;
   // A statement of an open transaction runs on the connection the transaction pinned (dialect/transaction-registry.ts).
   const transactions = transactionsOf(pool);
@@ -660,6 +686,13 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     // A plan analysed while the catalog changed (DDL, tpch's views replaced) is not kept: it may read the old.
     const generation = cache.generation;
     if (cached) {
+      // A small table-free query runs on the one-thread instance when one of its connections is idle.
+      const lease = user && cached.small === true && !cached.readsTables && !inTransaction(session) ? small?.tryAcquire() : undefined;
+      if (lease) {
+        giveBack();
+        small!.runs++;
+        return makePlan(cached.columns, undefined, () => streamingExecution(lease.connection, cache, cached, lease.release, runtime, scans), lease.release, lease.held);
+      }
       return makePlan(cached.columns, undefined, () => streamingExecution(connection, cache, cached, giveBack, runtime, scans), giveBack, () => held);
     }
     // The project's own COPY ... TO (a stage's Parquet output, lib/worker/stage-runner.ts) is not prepared:
@@ -708,6 +741,11 @@ async function planStatement(pool: ConnectionPool, cache: PlanCache, scans: Scan
     stopListening?.();
   }
 }
+
+/** Connections of the small-query instance (small-queries.ts): more such queries at once run on the main one. */
+const SMALL_QUERY_CONNECTIONS = 2;
+
+const inTransaction = (session: Session) => session.transactionId !== undefined && session.transactionId !== 'NONE';
 
 const abortReason = (signal: PlanAbort) =>
   signal.reason instanceof VivaceError ? signal.reason : new VivaceError('USER_CANCELED', 'Query was canceled');

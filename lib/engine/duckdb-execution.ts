@@ -216,7 +216,6 @@ export class StreamingExecution extends ConnectionExecution {
           // than with the execution, which a worker keeps for a retried request (often into the old generation).
           this.result = undefined;
           this.readScans();
-          this.release();
           break;
         }
         this.chunk = chunk;
@@ -275,7 +274,10 @@ export class StreamingExecution extends ConnectionExecution {
       this.position = i;
       if (i < end) break;
     }
-    if (rows === 0) return null;
+    if (rows === 0) {
+      if (this.finished) this.release();
+      return null;
+    }
     if (pageUsed > pageStart) pieces.push(page.subarray(pageStart, pageUsed));
     // The last row's comma goes.
     used--;
@@ -293,6 +295,9 @@ export class StreamingExecution extends ConnectionExecution {
     } else json = pieces.map((piece) => (piece.buffer === page.buffer ? Buffer.from(piece) : piece));
     this.outputRows += rows;
     this.outputBytes += used;
+    // Released once this batch is counted: the release's caller learns the result's size from progress()
+    // (a plan is known small when its rows fit SMALL_RESULT; counted before, a one-page result read as 0 rows).
+    if (this.finished) this.release();
     return { json, rows, bytes: used };
   }
 }

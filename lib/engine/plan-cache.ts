@@ -105,10 +105,12 @@ export class PlanCache {
     return statement;
   }
 
-  /** At engine close, once every connection is back and idle. */
-  destroyPrepared(): void {
-    for (const entry of this.prepared.values()) for (const statement of entry.statements.values()) statement.destroySync();
-    this.prepared.clear();
+  /** At engine close, once every connection (of `connections`, when given) is back and idle. */
+  destroyPrepared(connections?: readonly DuckDBConnection[]): void {
+    for (const connection of connections ?? [...this.prepared.keys()]) {
+      for (const statement of this.prepared.get(connection)?.statements.values() ?? []) statement.destroySync();
+      this.prepared.delete(connection);
+    }
   }
 
   clear(): void {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectValid } from '../support/schema-validator.js';
-import { isValidNodeId, NODE_ID_FILE, stableNodeId } from '../../lib/cli/worker-command.js';
+import { isValidNodeId, NODE_ID_FILE, stableNodeId, WORKER_ENGINE_OPTIONS } from '../../lib/cli/worker-command.js';
 import { call } from './worker-support.js';
 import { startWorkerProcess, VIVACE_BIN } from '../support/worker-process.js';
 
@@ -106,6 +106,13 @@ describe('vivace worker (child process)', function () {
     expect(err).to.include('give each worker with --memory-catalog its own --data-dir');
     first.child.kill('SIGTERM');
     await first.exited;
+  });
+});
+
+describe("a worker's engine", () => {
+  // Issue 25 b2: a worker's SELECT 1 skips DuckDB's thread hand-off (lib/engine/small-queries.ts).
+  it('runs small table-free queries on the one-thread instance', () => {
+    expect(WORKER_ENGINE_OPTIONS.smallQueries).to.equal(true);
   });
 });
 
