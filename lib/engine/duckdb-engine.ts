@@ -687,7 +687,7 @@ async function planStatement(pool: ConnectionPool, small: SmallQueries | undefin
     const generation = cache.generation;
     if (cached) {
       // A small table-free query runs on the one-thread instance when one of its connections is idle.
-      const lease = user && cached.small === true && !cached.readsTables && !inTransaction(session) ? small?.tryAcquire() : undefined;
+      const lease = user && cached.small === true && cached.tableFree === true && !inTransaction(session) ? small?.tryAcquire() : undefined;
       if (lease) {
         giveBack();
         small!.runs++;
@@ -719,7 +719,7 @@ async function planStatement(pool: ConnectionPool, small: SmallQueries | undefin
       const renderSql = renderRowsSql(text, columns.map((c) => c.duckdb), session.timeZone, columns.map((c) => c.declared ?? {}));
       const output = columns.map(({ name, type }) => ({ name, type }));
       // The project's own SQL (a stage's) reads Parquet files it names itself: always profiled.
-      const planned: CachedQueryPlan = { columns: output, renderSql, readsTables: translation ? translation.tables.length > 0 : true, ...(translation?.readsQueryStart ? { queryStart: session.startTime } : {}) };
+      const planned: CachedQueryPlan = { columns: output, renderSql, readsTables: translation ? translation.tables.length > 0 : true, ...(user && namesNoTable(user.tree) ? { tableFree: true as const } : {}), ...(translation?.readsQueryStart ? { queryStart: session.startTime } : {}) };
       cache.set(cacheKey, planned, generation);
       cache.analysed++;
       return makePlan(output, undefined, () => streamingExecution(connection, cache, planned, giveBack, runtime, scans), giveBack, () => held);
@@ -870,6 +870,18 @@ function inMilliseconds<C extends OutputColumn & { duckdb: DuckDBColumnType; dec
   if (!acceptsDeclared(type, column.duckdb)) return column;
   // Not a literal's exact text either: its digits are Trino's precision.
   return { ...column, type, declared: { type } };
+}
+
+/** Whether a statement names no relation of a catalog: no table (of any kind) or table function, and is no EXECUTE. */
+function namesNoTable(statement: Statement): boolean {
+  if (statement.type === 'Execute' || statement.type === 'ExecuteImmediate') return false;
+  let found = false;
+  walk(statement, (node) => {
+    if (found) return false;
+    if (node.type === 'Table' || node.type === 'TableFunctionInvocation') found = true;
+    return undefined;
+  });
+  return !found;
 }
 
 /**

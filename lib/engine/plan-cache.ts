@@ -15,6 +15,12 @@ export interface CachedQueryPlan {
   /** The statement names a table: its scans are profiled (engine/scan-profile.ts). */
   readsTables: boolean;
   /**
+   * The statement names no table at all, as written (no table, view, metadata table such as `t$partitions`,
+   * exchange table or table function, and no EXECUTE): it may run on the small-query instance, which has
+   * no catalog attached (small-queries.ts). `readsTables` alone misses names the translation reads as text.
+   */
+  tableFree?: true;
+  /**
    * The query start its SQL holds (current_timestamp and its kin, Session.startTime): the plan serves only
    * that query (get), and its render statement is run unprepared, not kept on the connection.
    */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createDuckDbEngine, type DuckDbEngine } from '../../lib/engine/duckdb-engine.js';
 import { SmallQueries } from '../../lib/engine/small-queries.js';
 import { runSql, testSession } from './engine-helpers.js';
+import { defaultHiveCatalog } from '../../lib/connectors/hive/default-lake.js';
 
 describe('small table-free queries on a one-thread instance', function () {
   this.timeout(60_000);
@@ -49,6 +50,21 @@ describe('small table-free queries on a one-thread instance', function () {
     const before = smallRuns();
     for (let i = 0; i < 3; i++) expect((await runSql(engine, 'SELECT n, s FROM small_t ORDER BY n')).rows).to.deep.equal([[1, 'a'], [2, 'b']]);
     expect(smallRuns() - before).to.equal(0);
+  });
+
+  it('keeps a metadata table whose translation reads no table ("t$partitions") on the main instance, where its catalog is', async () => {
+    // The small instance has no catalog attached: a lake's t$partitions there failed CATALOG_NOT_FOUND.
+    const lake = await createDuckDbEngine({ tempDirectory: join(dir, 'lake-engine'), threads: 2, maxConnections: 4, tpch: false, smallQueries: true, hive: [defaultHiveCatalog(join(dir, 'lake'))] });
+    try {
+      const session = testSession({ catalog: 'lake', schema: 's' });
+      await runSql(lake, 'CREATE SCHEMA lake.s', session);
+      await runSql(lake, "CREATE TABLE lake.s.t (id integer, name varchar) WITH (partitioned_by = ARRAY['name'])", session);
+      await runSql(lake, "INSERT INTO lake.s.t VALUES (1, 'alice')", session);
+      for (let i = 0; i < 3; i++) expect((await runSql(lake, 'SELECT name FROM lake.s."t$partitions"', session)).rows).to.deep.equal([['alice']]);
+      expect(lake.planStats().smallRuns).to.equal(0);
+    } finally {
+      await lake.close();
+    }
   });
 
   it('keeps a table-free query with a large result on the main instance', async () => {
