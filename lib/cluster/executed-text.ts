@@ -12,11 +12,14 @@ import { parsedStatement } from '../sql/statement-cache.js';
 import { bindParameters, parametersOf, rowCountParameters } from '../sql/parameter-binding.js';
 import type { Session } from '../protocol/types.js';
 
-/** The prepared statement's text an EXECUTE or EXECUTE IMMEDIATE runs, and its USING values; undefined for any other statement. */
-function executed(statement: Statement, session: Pick<Session, 'preparedStatements'>): { text: string; values: readonly Expression[] } | undefined {
+/**
+ * The prepared statement's text an EXECUTE (the session's, its name as written or folded) or EXECUTE
+ * IMMEDIATE runs, and its USING values; undefined for any other statement or an unknown name.
+ */
+export function executedOf(statement: Statement, session: Partial<Pick<Session, 'preparedStatements'>>): { text: string; values: readonly Expression[] } | undefined {
   if (statement.type === 'ExecuteImmediate') return { text: statement.statement.value, values: statement.parameters };
   if (statement.type !== 'Execute') return undefined;
-  const prepared = session.preparedStatements;
+  const prepared = session.preparedStatements ?? {};
   const key = Object.keys(prepared).find((name) => name === statement.name.value || name.toLowerCase() === fold(statement.name.value));
   return key === undefined ? undefined : { text: prepared[key]!, values: statement.parameters };
 }
@@ -25,7 +28,7 @@ function executed(statement: Statement, session: Pick<Session, 'preparedStatemen
 export function plannedText(sql: string, session: Pick<Session, 'preparedStatements'>): string | undefined {
   const statement = parsedStatement(sql);
   if (!statement || (statement.type !== 'Execute' && statement.type !== 'ExecuteImmediate')) return sql;
-  const run = executed(statement, session);
+  const run = executedOf(statement, session);
   const tree = run && parsedStatement(run.text);
   if (!run || !tree || tree.type !== 'Query' || parametersOf(tree).length !== run.values.length) return undefined;
   const counts = new Map<number, bigint>();

@@ -6,6 +6,7 @@
 // worker answers the syntax error with its location.
 import { walk, type Node, type Statement } from '../sql/index.js';
 import { parsedStatement } from '../sql/statement-cache.js';
+import { executedOf } from './executed-text.js';
 import { partsOf, fold } from '../sql/names.js';
 import { resolveTable } from '../sql/statement-gate.js';
 import type { Session } from '../protocol/types.js';
@@ -44,14 +45,8 @@ export function routeOf(sql: string, session: Pick<Session, 'catalog' | 'schema'
 
 /** The statement EXECUTE (from the session's prepared statements) or EXECUTE IMMEDIATE runs, when it parses. */
 function executedStatement(statement: Statement, session: Partial<Pick<Session, 'preparedStatements'>>): Statement | undefined {
-  let text: string | undefined;
-  if (statement.type === 'ExecuteImmediate') text = statement.statement.value;
-  else if (statement.type === 'Execute') {
-    const prepared = session.preparedStatements ?? {};
-    const key = Object.keys(prepared).find((name) => name === statement.name.value || name.toLowerCase() === fold(statement.name.value));
-    text = key === undefined ? undefined : prepared[key];
-  }
-  return text === undefined ? undefined : parsedStatement(text);
+  const run = executedOf(statement, session);
+  return run && parsedStatement(run.text);
 }
 
 interface ResolvedTable {
